@@ -1,0 +1,105 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Settings every Swift target shares: Swift 6 mode is set package-wide below;
+// these upcoming features keep the code honest about existentials and imports.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "NavSession",
+    products: [
+        .library(name: "DBusKit", targets: ["DBusKit"]),
+        .library(name: "NavigationCore", targets: ["NavigationCore"]),
+        .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
+        .executable(name: "navsessiond", targets: ["navsessiond"]),
+        .executable(name: "navsessionctl", targets: ["navsessionctl"]),
+        .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    ],
+    targets: [
+        // MARK: D-Bus layer (C lives only in CDBus and CDBusShims)
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(name: "CDBusShims", dependencies: ["CDBus"]),
+        .target(
+            name: "DBusKit",
+            dependencies: ["CDBus", "CDBusShims"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DBusTestSupport",
+            dependencies: ["DBusKit"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Navigation (pure Swift, no D-Bus)
+        .target(
+            name: "NavigationCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NavigationRouting",
+            dependencies: ["NavigationCore"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "navsessiond",
+            dependencies: [
+                "DBusKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "navsessionctl",
+            dependencies: [
+                "NavigationRouting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "NavigationBenchmark",
+            dependencies: ["NavigationCore"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "DBusKitTests",
+            dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavigationCoreTests",
+            dependencies: [
+                "NavigationCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavigationRoutingTests",
+            dependencies: [
+                "NavigationRouting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CDBUSSHIMS_H
+#define CDBUSSHIMS_H
+#include <dbus/dbus.h>
+#endif

@@ -1,0 +1,1 @@
+// Placeholder: the D-Bus layer lands here (issue 2).

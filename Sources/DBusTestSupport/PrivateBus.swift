@@ -1,0 +1,1 @@
+// Placeholder: private-bus harness lands here (issue 2).

@@ -1,0 +1,1 @@
+print("navigation-benchmark: not built yet")

@@ -1,0 +1,1 @@
+// Placeholder: the navigation core lands here (issue 3).

@@ -1,0 +1,1 @@
+// Placeholder: route view, planner and deep links land here (issue 4).

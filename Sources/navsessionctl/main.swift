@@ -1,0 +1,1 @@
+print("navsessionctl: not built yet")

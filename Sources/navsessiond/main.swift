@@ -1,0 +1,1 @@
+print("navsessiond: not built yet")
