@@ -94,7 +94,8 @@ struct Report: Codable {
                 + "signal before reply in \(url.signalBeforeReply) rounds)")
         }
         if let reason = daemonUnavailable {
-            lines.append("daemon: not available (\(reason))")
+            let measuredSome = daemon.sequential != nil || daemon.pipelined != nil
+            lines.append("daemon: \(measuredSome ? "incomplete" : "not available") (\(reason))")
         }
         return lines.joined(separator: "\n")
     }

@@ -27,10 +27,26 @@ struct Workspace {
     let directory: URL
 
     static func create() throws -> Workspace {
+        removeAbandoned()
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("navsession-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            .appendingPathComponent("\(prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return Workspace(directory: directory)
+    }
+
+    private static let prefix = "navsession-bench-"
+
+    /// An interrupted run exits from its signal handler, where deleting files is not safe, so its
+    /// directory stays behind; the next run removes directories whose owning pid is gone.
+    private static func removeAbandoned() {
+        let tmp = FileManager.default.temporaryDirectory
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: tmp.path) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            guard let pid = entry.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }),
+                  kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: tmp.appendingPathComponent(entry))
+        }
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
