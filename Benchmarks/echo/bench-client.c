@@ -239,7 +239,8 @@ static void print_header(const struct config *cfg, long calls, double seconds, d
 {
     printf("{\"mode\":\"%s\",\"call\":\"%s\",\"dest\":\"%s\",\"calls\":%ld,\"inflight\":%ld,\"seconds\":%.6f,"
            "\"calls_per_sec\":%.1f,\"client_cpu_us_per_call\":%.2f,",
-           cfg->mode, CALLS[cfg->call].name, cfg->dest, calls, cfg->inflight, seconds,
+           cfg->mode, CALLS[cfg->call].name, cfg->dest, calls, strcmp(cfg->mode, "pipelined") == 0 ? cfg->inflight : 1,
+           seconds,
            seconds > 0 ? (double)calls / seconds : 0.0, calls > 0 ? cpu * 1e6 / (double)calls : 0.0);
 }
 

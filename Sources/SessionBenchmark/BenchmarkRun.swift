@@ -81,21 +81,25 @@ final class BenchmarkRun {
             }
         }
 
-        // Echo and daemon alternate per mode, so background load drifts affect both alike.
+        // Echo and daemon alternate within each repetition, so drifts in background load (the
+        // machine is shared) hit both alike; the median repetition is reported.
         let sequential = ["--count", "\(options.sequentialCalls)"]
-        progress("sequential: \(options.sequentialCalls) calls per target")
-        report.echo.sequential = try client.measure("sequential", echoArgs + sequential, service: echoPID, bus: busPID)
-        daemonStep("sequential run") { pid, window in
-            report.daemon.sequential = try client.measure("sequential", daemonArgs(window) + sequential,
-                                                          service: pid, bus: busPID)
-        }
-
         let pipelined = ["--count", "\(options.pipelinedCalls)", "--inflight", "\(options.inflight)"]
-        progress("pipelined: \(options.pipelinedCalls) calls per target, \(options.inflight) in flight")
-        report.echo.pipelined = try client.measure("pipelined", echoArgs + pipelined, service: echoPID, bus: busPID)
-        daemonStep("pipelined run") { pid, window in
-            report.daemon.pipelined = try client.measure("pipelined", daemonArgs(window) + pipelined,
-                                                         service: pid, bus: busPID)
+        for repetition in 1...options.repetitions {
+            progress("repetition \(repetition)/\(options.repetitions): sequential \(options.sequentialCalls) calls, "
+                + "pipelined \(options.pipelinedCalls) calls (\(options.inflight) in flight), per target")
+            report.echo.add(sequential: try client.measure("sequential", echoArgs + sequential,
+                                                           service: echoPID, bus: busPID))
+            daemonStep("sequential run") { pid, window in
+                report.daemon.add(sequential: try client.measure("sequential", daemonArgs(window) + sequential,
+                                                                 service: pid, bus: busPID))
+            }
+            report.echo.add(pipelined: try client.measure("pipelined", echoArgs + pipelined,
+                                                          service: echoPID, bus: busPID))
+            daemonStep("pipelined run") { pid, window in
+                report.daemon.add(pipelined: try client.measure("pipelined", daemonArgs(window) + pipelined,
+                                                                service: pid, bus: busPID))
+            }
         }
 
         daemonStep("OpenURL -> Changed") { _, _ in
@@ -188,6 +192,7 @@ final class BenchmarkRun {
                             clockTicksPerSecond: CPUTime.ticksPerSecond,
                             sequentialCalls: options.sequentialCalls, pipelinedCalls: options.pipelinedCalls,
                             inflight: options.inflight, warmupCalls: options.warmupCalls,
+                            repetitions: options.repetitions,
                             urlRounds: options.urlRounds, url: options.url)
     }
 

@@ -6,6 +6,7 @@ struct Options {
     var pipelinedCalls = 100_000
     var inflight = 32
     var warmupCalls = 2_000
+    var repetitions = 3
     var urlRounds = 200
     var url = "navsession-demo://detail/42"
     var daemonPath: String?
@@ -19,10 +20,11 @@ struct Options {
 
     static let usage = """
         usage: session-benchmark [options]
-          --quick                 small counts (2000 sequential, 10000 pipelined, 50 URL rounds)
+          --quick                 small counts (2000 sequential, 10000 pipelined, 50 URL rounds, 1 repetition)
           --sequential N          sequential calls per target (default 20000)
           --pipelined N           pipelined calls per target (default 100000)
           --inflight K            calls in flight when pipelined (default 32)
+          --repeat N              repetitions of each measurement; the median is reported (default 3)
           --warmup N              unmeasured sequential calls per target first (default 2000)
           --url-rounds N          OpenURL -> Changed rounds (default 200)
           --url URL               deep link to open (default navsession-demo://detail/42)
@@ -56,9 +58,11 @@ struct Options {
                 options.pipelinedCalls = 10_000
                 options.warmupCalls = 200
                 options.urlRounds = 50
+                options.repetitions = 1
             case "--sequential": options.sequentialCalls = try count(flag)
             case "--pipelined": options.pipelinedCalls = try count(flag)
             case "--inflight": options.inflight = try count(flag)
+            case "--repeat": options.repetitions = try count(flag)
             case "--warmup": options.warmupCalls = try count(flag, min: 0)
             case "--url-rounds": options.urlRounds = try count(flag)
             case "--url": options.url = try value(flag)

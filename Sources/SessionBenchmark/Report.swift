@@ -1,9 +1,28 @@
 import Foundation
 
-/// Sequential and pipelined figures for one target.
+/// Sequential and pipelined figures for one target: every repetition, and the median one.
 struct TargetFigures: Codable {
+    /// The repetition with the median calls/s, reported whole so its figures stay consistent.
     var sequential: Measurement?
     var pipelined: Measurement?
+    var sequentialRuns: [Measurement] = []
+    var pipelinedRuns: [Measurement] = []
+
+    mutating func add(sequential run: Measurement) {
+        sequentialRuns.append(run)
+        sequential = Self.median(sequentialRuns)
+    }
+
+    mutating func add(pipelined run: Measurement) {
+        pipelinedRuns.append(run)
+        pipelined = Self.median(pipelinedRuns)
+    }
+
+    /// The lower median by calls/s (with two runs, the slower one: the conservative figure).
+    private static func median(_ runs: [Measurement]) -> Measurement? {
+        let sorted = runs.sorted { $0.run.callsPerSec < $1.run.callsPerSec }
+        return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+    }
 }
 
 /// Everything one run measured, printed as a table or as JSON.
@@ -16,6 +35,7 @@ struct Report: Codable {
         var pipelinedCalls: Int
         var inflight: Int
         var warmupCalls: Int
+        var repetitions: Int
         var urlRounds: Int
         var url: String
     }
@@ -66,7 +86,8 @@ struct Report: Codable {
         lines.append("echo = C libdbus Echo(\"hello\"); navsessiond = StackAppend/StackDropLast pairs "
             + "(each call counted); ratio = navsessiond / echo")
         lines.append("sequential: \(setup.sequentialCalls) calls; pipelined: \(setup.pipelinedCalls) calls, "
-            + "\(setup.inflight) in flight; warm-up: \(setup.warmupCalls) calls per target")
+            + "\(setup.inflight) in flight; warm-up: \(setup.warmupCalls) calls per target; "
+            + "median of \(setup.repetitions) repetitions")
         lines.append("")
         lines.append(row("", "echo", "navsessiond", "ratio"))
         func add(_ label: String, _ value: (Measurement) -> Double, _ ratio: Double?,
