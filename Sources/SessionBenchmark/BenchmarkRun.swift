@@ -178,10 +178,14 @@ final class BenchmarkRun {
         }
         let output = workspace.path(name)
         let flags = pkg.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
-        let result = try Tool.run("cc", ["-Wall", "-Wextra", "-O2", "-o", output, source] + flags + ["-lm"],
+        // The Swift toolchain always brings clang; a system `cc` may be absent on a minimal image.
+        guard let compiler = ["cc", "clang"].first(where: Tool.isInPath) else {
+            throw BenchError.failed("no C compiler: neither cc nor clang is in PATH")
+        }
+        let result = try Tool.run(compiler, ["-Wall", "-Wextra", "-O2", "-o", output, source] + flags + ["-lm"],
                                   in: workspace)
-        guard result.status == 0 else { throw BenchError.failed("cc \(source) failed: \(result.stderr)") }
-        if !result.stderr.isEmpty { progress("cc \(source): \(result.stderr)") }
+        guard result.status == 0 else { throw BenchError.failed("\(compiler) \(source) failed: \(result.stderr)") }
+        if !result.stderr.isEmpty { progress("\(compiler) \(source): \(result.stderr)") }
         return output
     }
 

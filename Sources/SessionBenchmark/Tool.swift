@@ -128,6 +128,14 @@ enum Tool {
         return process
     }
 
+    /// True if `program` is an executable file in one of PATH's directories.
+    static func isInPath(_ program: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { dir in
+            FileManager.default.isExecutableFile(atPath: "\(dir)/\(program)")
+        }
+    }
+
     private static func configure(_ process: Process, _ program: String, _ arguments: [String],
                                   busAddress: String?) {
         if program.contains("/") {
