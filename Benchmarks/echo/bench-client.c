@@ -404,7 +404,8 @@ static void run_urlsignal(DBusConnection *c, const struct config *cfg)
             } else if (dbus_message_is_signal(m, WINDOW_INTERFACE, "Changed")) {
                 if (t_signal < 0) {
                     t_signal = now_s();
-                    window = strdup(dbus_message_get_path(m));
+                    /* A signal always has a path (the bus rejects one without). */
+                    window = strdup(dbus_message_get_path(m) != NULL ? dbus_message_get_path(m) : "/");
                     if (window == NULL)
                         die(EXIT_FAILURE_OTHER, "out of memory");
                     signal_first += t_reply < 0;

@@ -199,9 +199,4 @@ final class BenchmarkRun {
                             repetitions: options.repetitions,
                             urlRounds: options.urlRounds, url: options.url)
     }
-
-    /// Progress and diagnostics go to stderr so stdout stays the table or the JSON.
-    private func progress(_ message: String) {
-        FileHandle.standardError.write(Data("session-benchmark: \(message)\n".utf8))
-    }
 }

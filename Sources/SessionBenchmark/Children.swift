@@ -44,10 +44,12 @@ final class Children: Sendable {
         for pid in pids.reversed() {
             kill(pid, SIGTERM)
             let deadline = Date().addingTimeInterval(grace)
-            while isAlive(pid), Date() < deadline {
-                usleep(10_000)  // polling a process's exit; there is no fd to wait on for a non-child-of-ours reaper
+            // Foundation's Process reaps its children on its own thread, so there is nothing to wait
+            // on here: poll until the pid is gone (a zombie counts as gone).
+            while CPUTime.isRunning(pid), Date() < deadline {
+                usleep(10_000)
             }
-            if isAlive(pid) { kill(pid, SIGKILL) }
+            if CPUTime.isRunning(pid) { kill(pid, SIGKILL) }
         }
     }
 
@@ -65,15 +67,5 @@ final class Children: Sendable {
                 _exit(128 + received)
             }
         }
-    }
-
-    /// True while `pid` exists and is not a zombie. Foundation's `Process` reaps its children in
-    /// the background, so a zombie only lasts a moment; it counts as gone.
-    private func isAlive(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
-        else { return false }
-        return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 }

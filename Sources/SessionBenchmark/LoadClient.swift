@@ -93,29 +93,3 @@ struct LoadClient {
         }
     }
 }
-
-/// CPU time of another process from /proc/<pid>/stat (utime + stime, all its threads).
-enum CPUTime {
-    /// Clock ticks per second that /proc counts in (USER_HZ, normally 100).
-    static let ticksPerSecond: Double = {
-        let value = sysconf(Int32(_SC_CLK_TCK))
-        return value > 0 ? Double(value) : 100
-    }()
-
-    static func microseconds(_ ticks: Int) -> Double { Double(ticks) * 1_000_000 / ticksPerSecond }
-
-    static func ticks(of pid: pid_t) throws -> Int {
-        let path = "/proc/\(pid)/stat"
-        guard let stat = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw BenchError.failed("cannot read \(path): the process is gone")
-        }
-        // The command name (field 2) is in parentheses and may contain spaces, so count fields
-        // after the last ')': state is field 3, utime field 14, stime field 15.
-        guard let close = stat.lastIndex(of: ")") else { throw BenchError.failed("unexpected \(path)") }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let utime = Int(fields[11]), let stime = Int(fields[12]) else {
-            throw BenchError.failed("unexpected \(path)")
-        }
-        return utime + stime
-    }
-}

@@ -15,6 +15,11 @@ enum BenchError: Error, CustomStringConvertible {
     }
 }
 
+/// Progress and diagnostics go to stderr, so stdout carries only the table or the JSON.
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("session-benchmark: \(message)\n".utf8))
+}
+
 /// What a finished program left behind.
 struct ToolResult {
     let status: Int32

@@ -7,7 +7,7 @@ let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("session-benchmark: \(error)\n".utf8))
+    progress("\(error)")
     exit(2)
 }
 
@@ -17,7 +17,7 @@ let workspace: Workspace
 do {
     workspace = try Workspace.create()
 } catch {
-    FileHandle.standardError.write(Data("session-benchmark: cannot create a scratch directory: \(error)\n".utf8))
+    progress("cannot create a scratch directory: \(error)")
     exit(1)
 }
 
@@ -26,7 +26,7 @@ let status = BenchmarkRun(options: options, workspace: workspace).run()
 // Every path out of run() comes here: stop the children before the scratch directory goes.
 Children.shared.stopAll()
 if options.keepTemp {
-    FileHandle.standardError.write(Data("session-benchmark: kept \(workspace.directory.path)\n".utf8))
+    progress("kept \(workspace.directory.path)")
 } else {
     workspace.remove()
 }
