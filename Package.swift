@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
+        .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -77,6 +78,7 @@ let package = Package(
             dependencies: ["NavigationCore"],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(
