@@ -1,1 +1,0 @@
-// Placeholder: route view, planner and deep links land here (issue 4).

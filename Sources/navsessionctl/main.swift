@@ -1,1 +1,0 @@
-print("navsessionctl: not built yet")

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Runs the built `navsessionctl` binary (built next to the test bundle by `swift build --build-tests`).
+struct PlanCommandTests {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func binary() throws -> URL {
+        let running = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0])
+        let candidates = [
+            running.deletingLastPathComponent().appendingPathComponent("navsessionctl"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/navsessionctl"),
+        ]
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func printsTheStatesAsOneCompactLine() throws {
+        let output = try Self.run([
+            "plan", "--from", #"[{"style":"sheet","screen":"2"},{"style":"cover","screen":"3"}]"#, "--to", "[]",
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdout == #"""
+            [[{"style":"sheet","screen":"2","withNavigation":false},{"style":"cover","screen":"3","withNavigation":false}],[{"style":"sheet","screen":"2","withNavigation":false}],[]]
+
+            """#)
+    }
+
+    @Test func flagsReachThePlanner() throws {
+        let output = try Self.run([
+            "plan", "--from", "[]", "--to", #"[{"style":"push","screen":"a"},{"style":"push","screen":"b"}]"#,
+            "--pushes-in-one", "--multi-dismiss",
+        ])
+        #expect(output.stdout == #"[[],[{"style":"push","screen":"a"},{"style":"push","screen":"b"}]]"# + "\n")
+    }
+
+    @Test func badRoutesPrintOneLineOnStderrAndFail() throws {
+        let output = try Self.run(["plan", "--from", "[]", "--to", #"[{"style":"modal","screen":"a"}]"#])
+        #expect(output.status != 0)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr
+            == "navsessionctl plan: --to: element 0: unknown style 'modal' (expected push, sheet or cover)\n")
+    }
+}
