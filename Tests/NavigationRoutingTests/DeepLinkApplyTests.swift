@@ -78,6 +78,26 @@ struct DeepLinkApplyTests {
         #expect(try WindowFixture.plan(tab: "home").commands(for: window) == [])
     }
 
+    @Test func presentationLandsOnTheVisibleBranchWhenAnotherTabCouldPresent() throws {
+        let window = try NavigationWindow(
+            root: .tabs([
+                TabSpec(id: "home", title: "Home", model: .stacked(.screen("homeRoot"))),
+                TabSpec(id: "settings", title: "Settings", model: .switched(.screen("prefs"))),
+            ]))
+        try window.apply(try WindowFixture.plan(present: [compose]).commands(for: window))
+        #expect(window.routes == [.sheet("compose", withNavigation: true), .push("preview")])
+    }
+
+    @Test func resetDismissesASheetOfASwitchedModelInsideTheSelectedTab() throws {
+        let window = try NavigationWindow(
+            root: .tabs([TabSpec(id: "home", title: "Home", model: .switched(.stacked(.screen("main"))))]))
+        try window.execute(.stackAppend(.screen("a")))
+        try window.execute(.present(.sheet(.screen("s"))))
+        #expect(window.routes == [.push("a"), .sheet("s")])
+        try window.apply(try WindowFixture.plan(tab: "home", push: [ScreenSpec("x")]).commands(for: window))
+        #expect(window.routes == [.push("x")])
+    }
+
     @Test func withoutResetTheDestinationLandsInsideTheOpenSheet() throws {
         let window = try NavigationWindow(root: .stacked(.screen("home")))
         try window.execute(.stackAppend(.screen("a")))
