@@ -1,8 +1,9 @@
 /// Where a deep link navigates: the window, the tab, what to push and what to present.
 ///
-/// Applied in this order: choose or open the window; select `tab` (in the window's tabs model,
-/// if given); if `reset`, dismiss everything presented in the window and pop the selected stack to
-/// its root; push `push` onto that stack; present each of `present` on top of the previous one.
+/// Applied in this order: choose or open the window; if `reset`, dismiss every presentation on the
+/// active branch and pop the landing branch's stacks to their roots; select `tab` (in the window's
+/// first tab container, if given); push `push` onto the landing stack; present each of `present` on
+/// top of the previous one. ``DeepLinkPlan/commands(for:)`` builds exactly that as one batch.
 /// In a route declaration the string values of `tab` and of every `params` are templates
 /// (`"{id}"`); screen and scene names are not.
 ///
@@ -11,7 +12,7 @@
 ///     window: WindowTarget(scene: "main"),
 ///     tab: "{tab}",
 ///     push: [ScreenSpec("item", params: ["id": "{id}"])],
-///     present: [PresentationSpec(.sheet, withNavigation: true, root: ScreenSpec("edit"))])
+///     present: [DeepLinkPresentation(.sheet, withNavigation: true, root: ScreenSpec("edit"))])
 /// ```
 ///
 /// JSON form: `{"window":{…},"tab":"{tab}","reset":true,"push":[…],"present":[…]}`; only `window`
@@ -26,7 +27,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
     /// Screens to push onto the selected stack, in order.
     public var push: [ScreenSpec]
     /// Presentations to stack on top, in order.
-    public var present: [PresentationSpec]
+    public var present: [DeepLinkPresentation]
 
     /// Describes a destination.
     ///
@@ -41,7 +42,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
         tab: String? = nil,
         reset: Bool = true,
         push: [ScreenSpec] = [],
-        present: [PresentationSpec] = []
+        present: [DeepLinkPresentation] = []
     ) {
         self.window = window
         self.tab = tab
@@ -59,7 +60,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
         tab = try container.decodeIfPresent(String.self, forKey: .tab)
         reset = try container.decodeIfPresent(Bool.self, forKey: .reset) ?? true
         push = try container.decodeIfPresent([ScreenSpec].self, forKey: .push) ?? []
-        present = try container.decodeIfPresent([PresentationSpec].self, forKey: .present) ?? []
+        present = try container.decodeIfPresent([DeepLinkPresentation].self, forKey: .present) ?? []
     }
 
     /// The route view suffix this destination adds on top of the selected stack's root:
