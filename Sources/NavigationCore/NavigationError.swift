@@ -23,6 +23,8 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case noPresenter(from: ModelID)
     /// The presenter's slot is already filled (only possible for dialogs anchored with a `sourceID`).
     case slotOccupied(presenter: ModelID, occupant: ModelID)
+    /// The nearest presenter is an alert or dialog, which is a leaf: dismiss it before presenting more.
+    case presenterIsLeaf(ModelID)
     /// The custom presentation kind was not registered in ``WindowConfiguration``.
     case unknownPresentationKind(String)
     /// A spec placed a presentation on a model that may not present (a stack element or tab child).

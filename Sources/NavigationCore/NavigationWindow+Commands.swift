@@ -112,6 +112,7 @@ extension NavigationWindow {
             guard let nearest = nearestPresenter(origin) else { throw .noPresenter(from: origin.id) }
             presenter = nearest
         }
+        if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
         if let occupant = presenter.presented { throw .slotOccupied(presenter: presenter.id, occupant: occupant) }
         let child = try instantiatePresentation(presentation)
         fillSlot(presenter, with: child, style: presentation.style)

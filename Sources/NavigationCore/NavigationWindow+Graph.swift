@@ -177,3 +177,38 @@ extension NavigationWindow {
         tx.markModified(container.id)
     }
 }
+
+extension NavigationWindow {
+    /// Recomputes the presenter index from scratch and compares it with the maintained one (tests only;
+    /// O(number of models)).
+    func verifyPresenterIndex() -> Bool {
+        guard let root = nodes[rootID] else { return false }
+        var order: [Node] = []
+        preorder(from: root) { order.append($0) }
+        guard order.count == nodes.count else { return false }
+        var presenters: [ModelID: Int] = [:]
+        var slots: [ModelID: Int] = [:]
+        for node in order.reversed() {
+            let own = canPresent(node) ? 1 : 0
+            let ownSlot = canPresent(node) && node.presented != nil ? 1 : 0
+            var sumP = 0
+            var sumS = 0
+            var expectedP: Set<ModelID> = []
+            var expectedS: Set<ModelID> = []
+            for child in node.children {
+                let p = presenters[child] ?? 0
+                let s = slots[child] ?? 0
+                sumP += p
+                sumS += s
+                if p > 0 { expectedP.insert(child) }
+                if s > 0 { expectedS.insert(child) }
+            }
+            guard sumP == node.descendantPresenters, sumS == node.descendantFilledSlots,
+                expectedP == node.presenterChildren, expectedS == node.filledSlotChildren
+            else { return false }
+            presenters[node.id] = sumP + own
+            slots[node.id] = sumS + ownSlot
+        }
+        return true
+    }
+}

@@ -63,6 +63,12 @@ public struct WindowSnapshot: Hashable, Sendable {
         guard rootModel.kind != .alert, rootModel.kind != .confirmationDialog else {
             throw fail("root \(root) cannot be an alert or dialog")
         }
+        var referenced: Set<ModelID> = []
+        for model in models {
+            for (child, _) in try expectedChildren(of: model) where !referenced.insert(child).inserted || child == root {
+                throw fail("model \(child) is attached in two places")
+            }
+        }
         var reached: Set<ModelID> = [root]
         var pending: [ModelState] = [rootModel]
         while let model = pending.popLast() {
