@@ -50,7 +50,7 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable(let path, _): path
         case .malformedJSON(let line, let column, _): "line \(line), column \(column)"
         case .noDefaultScene: "scenes"
-        case .severalDefaultScenes(let keys): keys.first ?? "scenes"
+        case .severalDefaultScenes(let keys): keys.last ?? "scenes"
         case .invalidValue(let key, _), .unsupportedFormat(let key, _), .invalidApplicationID(let key, _, _),
             .duplicateName(let key, _), .emptyName(let key), .unknownScreen(let key, _),
             .missingParameter(let key, _, _), .unknownParameter(let key, _, _), .unknownScene(let key, _),
