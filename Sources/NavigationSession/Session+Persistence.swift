@@ -13,6 +13,7 @@ extension Session {
         guard let store else { return }
         try store.writeSnapshot(storedState())
         needsSnapshot = false
+        store.journalNeedsRestart = false
     }
 
     /// Journals one change; returns once it is written. After a failed write, the next change writes a
@@ -68,7 +69,7 @@ extension Session {
             needsSnapshot = true
         }
         if store.quarantined.isEmpty == false || loaded.snapshot == nil || needsSnapshot
-            || store.entriesSinceSnapshot >= store.compactionInterval
+            || store.journalNeedsRestart || store.entriesSinceSnapshot >= store.compactionInterval
         {
             // Start a clean generation: a fresh pair of files that replays to exactly this state.
             replaying = false

@@ -90,6 +90,7 @@ extension SessionStore {
         if header.generation < generation {
             // Compaction wrote the snapshot but crashed before replacing the journal: already included.
             logger.notice("ignoring a journal older than the snapshot", metadata: ["generation": "\(header.generation)"])
+            journalNeedsRestart = true
             return []
         }
         guard header.generation == generation else {

@@ -42,6 +42,8 @@ public final class SessionStore {
     public private(set) var quarantined: [(original: String, movedTo: String)] = []
 
     var generation = 0
+    /// Set by load when the journal must be replaced before anything is appended (it was stale).
+    var journalNeedsRestart = false
     var applicationID = ""
     private var journalFD: Int32 = -1
     private let encoder: JSONEncoder
