@@ -178,11 +178,10 @@ public final class Session {
         do {
             try persist(.open(window: number, scene: scene, root: root, sessionVersion: version))
         } catch {
-            if case .storageFailed = error, !needsSnapshot {
-                windowsByNumber[number] = nil
-                order.removeLast()
-                version -= 1
-            }
+            // Not written: undo in memory (the number stays used). The next write is a full snapshot.
+            windowsByNumber[number] = nil
+            order.removeLast()
+            version -= 1
             throw error
         }
         return window

@@ -150,6 +150,14 @@ public final class SessionStore {
         journalFD = try FileIO.openForAppend(journalPath)
     }
 
+    /// Closes the journal descriptor so the next append reopens the file (tests simulate disk failures).
+    func closeJournalForTesting() {
+        if journalFD >= 0 {
+            close(journalFD)
+            journalFD = -1
+        }
+    }
+
     private func encodeLine(_ entry: JournalEntry) throws -> [UInt8] {
         Array(try encoder.encode(entry))
     }

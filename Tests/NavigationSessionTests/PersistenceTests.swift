@@ -207,3 +207,29 @@ struct CompactionCrashTests {
         #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "home")
     }
 }
+
+struct StorageFailureTests {
+    @Test func openThatCannotBeWrittenIsUndoneAndTheNextChangeWritesASnapshot() throws {
+        let directory = temporaryDirectory()
+        let session = try demoSession(directory: directory)
+        let main = try loggedInMain(session)
+        // Make the journal unwritable by replacing it with a directory.
+        let journal = directory + "/journal.jsonl"
+        let store = try #require(session.store)
+        store.closeJournalForTesting()
+        try FileManager.default.removeItem(atPath: journal)
+        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: false)
+        do {
+            try session.openWindow(scene: "waiting")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.errorName == "org.navsession.Error.StorageFailed")
+        }
+        #expect(session.windows.map(\.number) == [main])
+        try FileManager.default.removeItem(atPath: journal)
+        let next = try #require(session.openWindow(scene: "waiting").window)
+        #expect(next == main + 2)
+        let restored = try demoSession(directory: directory)
+        #expect(restored.windows.map(\.number) == [main, next])
+    }
+}
