@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
+        .library(name: "NavigationSession", targets: ["NavigationSession"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
@@ -52,6 +53,13 @@ let package = Package(
         .target(
             name: "NavigationRouting",
             dependencies: ["NavigationCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NavigationSession",
+            dependencies: [
+                "NavigationCore", "NavigationRouting", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -100,6 +108,11 @@ let package = Package(
                 "NavigationRouting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavigationSessionTests",
+            dependencies: ["NavigationSession"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,0 +1,95 @@
+import Foundation
+import NavigationCore
+import NavigationRouting
+import Testing
+
+@testable import NavigationSession
+
+struct ManifestTests {
+    @Test func demoManifestLoadsAndValidates() throws {
+        let demo = try Manifest.demo()
+        #expect(demo.applicationID == "org.navsession.Demo")
+        #expect(demo.sceneNames == ["main", "waiting"])
+        #expect(demo.defaultSceneName == "main")
+        #expect(demo.router?.schemes == ["navsession-demo"])
+        #expect(demo.dialogs.keys.sorted() == ["discardChanges", "error", "logout"])
+    }
+
+    @Test func jsonRoundTripGivesAnEqualManifest() throws {
+        let demo = try Manifest.demo()
+        let again = try Manifest(json: demo.json())
+        #expect(again == demo)
+        #expect(try Manifest(json: demo.json(pretty: false)) == demo)
+    }
+
+    @Test func badJSONNamesLineAndColumn() {
+        let text = "{\n  \"id\": \"org.x.Y\",\n  \"screens\": [,]\n}"
+        #expect(throws: ManifestError.malformedJSON(line: 3, column: 15, detail: "unexpected character ','")) {
+            try Manifest(json: text)
+        }
+    }
+
+    static let validationCases: [(String, String, String)] = [
+        ("unknown screen in tabs", #"{"replace":"[{\"screen\": \"settings\"}]","with":"[{\"screen\": \"setings\"}]"}"#, "scenes[0].states.main.tabs[1].model.path[0]"),
+        ("bad app id", #"{"replace":"org.navsession.Demo","with":"Demo"}"#, "id"),
+        ("hyphen in app id", #"{"replace":"org.navsession.Demo","with":"org.nav-session.Demo"}"#, "id"),
+        ("duplicate screen", #"{"replace":"\"name\": \"about\"","with":"\"name\": \"home\""}"#, "screens[9].name"),
+        ("several defaults", #"{"replace":"\"instances\": \"multiple\"","with":"\"instances\": \"multiple\", \"default\": true"}"#, "scenes[1].default"),
+        ("unknown route screen", #"{"replace":"\"screen\": \"about\"}]","with":"\"screen\": \"abuot\"}]"}"#, "deepLinks.routes[3].destination.push[0]"),
+        ("missing route param", #"{"replace":"{\"screen\": \"editor\", \"params\": {\"id\": \"{id}\"}}","with":"{\"screen\": \"editor\"}"}"#, "deepLinks.routes[1].destination.present[0].root"),
+        ("invalid route pattern", #"{"replace":"\"pattern\": \"settings/about\"","with":"\"pattern\": \"settings//about\""}"#, "deepLinks.routes[3].pattern"),
+        ("unknown route scene", #"{"replace":"{\"scene\": \"waiting\", \"open\"","with":"{\"scene\": \"wating\", \"open\""}"#, "deepLinks.routes[4].destination.window.scene"),
+        ("unknown dialog command screen", #"{"replace":"\"model\": {\"screen\": \"login\"}","with":"\"model\": {\"screen\": \"logn\"}"}"#, "dialogs.logout.actions[0].commands[0].model"),
+        ("unknown state", #"{"replace":"\"deepLinkState\": \"main\"","with":"\"deepLinkState\": \"mian\""}"#, "scenes[0].deepLinkState"),
+        ("unknown presentation kind", #"{"replace":"\"root\": {\"screen\": \"waiting\"}","with":"\"root\": {\"screen\": \"waiting\", \"presented\": {\"kind\": \"custom\", \"name\": \"drawer\", \"model\": {\"screen\": \"about\"}}}"}"#, "scenes[1].root.presented.name"),
+        ("undeclared param", #"{"replace":"\"path\": [{\"screen\": \"settings\"}]","with":"\"path\": [{\"screen\": \"settings\"}, {\"screen\": \"profile\", \"params\": {\"colour\": \"red\"}}]"}"#, "scenes[0].states.main.tabs[1].model.path[1].params.colour"),
+        ("missing required param in structure", #"{"replace":"\"path\": [{\"screen\": \"home\"}]","with":"\"path\": [{\"screen\": \"home\"}, {\"screen\": \"detail\"}]"}"#, "scenes[0].states.main.tabs[0].model.path[1]"),
+        ("wrong type", #"{"replace":"\"instances\": \"single\"","with":"\"instances\": 3"}"#, "scenes[0].instances"),
+    ]
+
+    @Test(arguments: validationCases)
+    func validationErrorNamesTheKey(_ name: String, _ edit: String, _ key: String) throws {
+        struct Edit: Decodable { var replace: String; var with: String }
+        let change = try JSONDecoder().decode(Edit.self, from: Data(edit.utf8))
+        let text = Manifest.demoJSON.replacingOccurrences(of: change.replace, with: change.with)
+        #expect(text != Manifest.demoJSON, "\(name): edit did not apply")
+        do {
+            _ = try Manifest(json: text)
+            Issue.record("\(name): expected an error")
+        } catch {
+            #expect(error.key == key, "\(name): \(error)")
+            #expect(error.description.hasPrefix(key + ": "))
+        }
+    }
+
+    @Test func unknownScreenMessageNamesTheScreen() {
+        let text = Manifest.demoJSON.replacingOccurrences(of: #"[{"screen": "home"}]"#, with: #"[{"screen": "detial"}]"#)
+        #expect(throws: ManifestError.unknownScreen(key: "scenes[0].states.main.tabs[0].model.path[0]", screen: "detial")) {
+            try Manifest(json: text)
+        }
+    }
+
+    @Test func noDefaultSceneIsAnError() {
+        let text = Manifest.demoJSON.replacingOccurrences(of: #""default": true,"#, with: "")
+        #expect(throws: ManifestError.noDefaultScene) { try Manifest(json: text) }
+    }
+
+    @Test func missingKeyIsNamed() {
+        #expect(throws: ManifestError.invalidValue(key: "screens", detail: "missing key 'screens'")) {
+            try Manifest(json: #"{"id": "org.a.B", "scenes": []}"#)
+        }
+    }
+
+    @Test func swiftDeclarationValidatesLikeJSON() throws {
+        let manifest = try Manifest(
+            applicationID: "com.example.Notes",
+            screens: [ScreenDeclaration(name: "list"), ScreenDeclaration(name: "note", required: ["id"])],
+            scenes: [SceneDeclaration(name: "main", isDefault: true, root: .stacked(.screen("list")))])
+        #expect(try Manifest(json: manifest.json()) == manifest)
+        #expect(throws: ManifestError.self) {
+            try Manifest(
+                applicationID: "com.example.Notes", screens: [ScreenDeclaration(name: "list")],
+                scenes: [SceneDeclaration(name: "main", isDefault: true, root: .stacked(.screen("note")))])
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Logging
+import NavigationCore
+import NavigationRouting
+import Testing
+
+@testable import NavigationSession
+
+struct PersistenceTests {
+    /// Snapshots, versions, scenes and ties of every window, for whole-session equality.
+    struct Picture: Equatable {
+        var version: UInt64
+        var next: WindowNumber
+        var windows: [WindowNumber: WindowSnapshot]
+        var scenes: [String]
+        var owners: [String?]
+        var pending: [String?]
+
+        init(_ session: Session) {
+            version = session.version
+            next = session.nextWindowNumber
+            windows = Dictionary(uniqueKeysWithValues: session.windows.map { ($0.number, $0.graph.snapshot()) })
+            scenes = session.windows.map(\.scene)
+            owners = session.windows.map(\.closeOnExitOwner)
+            pending = session.windows.map(\.pendingDeepLink)
+        }
+    }
+
+    /// Opens windows and changes them in every journaled way.
+    func populate(_ session: Session) throws {
+        let main = try loggedInMain(session)
+        try session.openURL("navsession-demo://detail/42")
+        try session.execute(window: main, command: .present(.sheet(.stacked(.screen("editor", params: ["id": "42"])))))
+        let sheet = try session.window(main).graph.activeModelID
+        try session.report(window: main, .dismissedInteractively(try #require(session.window(main).graph.parent(of: sheet))))
+        let waiting = try #require(session.openWindow(scene: "waiting", params: ["reason": "a"]).window)
+        try session.setCloseOnExit(window: waiting, owner: ":1.5")
+        let gone = try #require(session.openWindow(scene: "waiting").window)
+        try session.dismissWindow(gone)
+    }
+
+    @Test func restoreAfterCleanCloseIsEqual() throws {
+        let directory = temporaryDirectory()
+        let session = try demoSession(directory: directory)
+        try populate(session)
+        let before = Picture(session)
+        try session.close()
+        let restored = try demoSession(directory: directory)
+        #expect(Picture(restored) == before)
+    }
+
+    @Test func restoreAfterKillKeepsTheLastAcknowledgedChange() throws {
+        let directory = temporaryDirectory()
+        var before: Picture?
+        do {
+            let session = try demoSession(directory: directory)
+            try populate(session)
+            let main = try #require(session.windows.first?.number)
+            try session.execute(window: main, command: .tabsSelectItem("settings"))
+            before = Picture(session)
+            // Dropped without close(): like SIGKILL, only what was written survives.
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(Picture(restored) == before)
+        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "settings")
+    }
+
+    @Test func compactionThenMoreChangesRestores() throws {
+        let directory = temporaryDirectory()
+        let session = try demoSession(directory: directory, compactionInterval: 3)
+        try populate(session)
+        let main = try #require(session.windows.first?.number)
+        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "2"])))
+        let store = try #require(session.store)
+        #expect(store.entriesSinceSnapshot < 3)
+        #expect(store.generation > 1)
+        let before = Picture(session)
+        let restored = try demoSession(directory: directory, compactionInterval: 3)
+        #expect(Picture(restored) == before)
+    }
+
+    @Test func pendingDeepLinkSurvivesRestore() throws {
+        let directory = temporaryDirectory()
+        do {
+            let session = try demoSession(directory: directory)
+            try session.openURL("navsession-demo://detail/9")
+        }
+        let restored = try demoSession(directory: directory)
+        let number = try #require(restored.windows.first?.number)
+        #expect(try restored.window(number).pendingDeepLink == "navsession-demo://detail/9")
+        try restored.execute(window: number, command: .switchModel(.screen("main")))
+        #expect(try restored.window(number).graph.routes == [.push("detail")])
+    }
+
+    @Test func windowNumbersAreNotReusedAfterRestore() throws {
+        let directory = temporaryDirectory()
+        do {
+            let session = try demoSession(directory: directory)
+            let a = try #require(session.openWindow(scene: "waiting").window)
+            let b = try #require(session.openWindow(scene: "waiting").window)
+            try session.dismissWindow(b)
+            try session.dismissWindow(a)
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(restored.windows.isEmpty)
+        #expect(try restored.openWindow(scene: "waiting").window == 3)
+    }
+
+    @Test func corruptStateFileIsMovedAsideAndSessionStartsFresh() throws {
+        let directory = temporaryDirectory()
+        do {
+            let session = try demoSession(directory: directory)
+            try populate(session)
+            try session.close()
+        }
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: directory + "/state.json"))
+        let recorder = LogRecorder()
+        let restored = try demoSession(directory: directory, logger: recorder.logger)
+        #expect(restored.windows.isEmpty)
+        #expect(files(in: directory).contains { $0.hasPrefix("state.json.corrupt-") })
+        #expect(recorder.records.contains { $0.level == .error && $0.message.contains("moved aside") })
+    }
+
+    @Test func foreignApplicationStateIsMovedAside() throws {
+        let directory = temporaryDirectory()
+        let other = try Manifest(
+            applicationID: "com.example.Other", screens: [ScreenDeclaration(name: "home")],
+            scenes: [SceneDeclaration(name: "main", isDefault: true, root: .stacked(.screen("home")))])
+        do {
+            let session = try Session(manifest: other, store: SessionStore(directory: directory))
+            try session.openWindow(scene: "main")
+            try session.close()
+        }
+        let recorder = LogRecorder()
+        let restored = try demoSession(directory: directory, logger: recorder.logger)
+        #expect(restored.windows.isEmpty)
+        #expect(files(in: directory).contains { $0.hasPrefix("state.json.corrupt-") })
+        let line = recorder.records.first { $0.level == .error }
+        #expect(line?.metadata["reason"]?.contains("com.example.Other") == true)
+    }
+
+    @Test func journalVersionMismatchIsCorrupt() throws {
+        let directory = temporaryDirectory()
+        do {
+            let session = try demoSession(directory: directory)
+            _ = try loggedInMain(session)
+        }
+        let path = directory + "/journal.jsonl"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: #""version":1"#, with: #""version":7"#)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let recorder = LogRecorder()
+        let restored = try demoSession(directory: directory, logger: recorder.logger)
+        #expect(restored.windows.isEmpty)
+        #expect(files(in: directory).contains { $0.hasPrefix("journal.jsonl.corrupt-") })
+        #expect(try restored.openWindow(scene: "main").window == 2)
+    }
+
+    @Test func tornLastJournalLineIsDropped() throws {
+        let directory = temporaryDirectory()
+        var before: Picture?
+        do {
+            let session = try demoSession(directory: directory)
+            _ = try loggedInMain(session)
+            before = Picture(session)
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/journal.jsonl"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"op":"batch","wind"#.utf8))
+        try handle.close()
+        let restored = try demoSession(directory: directory)
+        #expect(Picture(restored) == before)
+        #expect(!files(in: directory).contains { $0.contains("corrupt") })
+    }
+
+    @Test func defaultDirectoryFollowsXDG() {
+        #expect(
+            SessionStore.defaultDirectory(applicationID: "org.a.B", environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])
+                == "/s/navsession/org.a.B")
+        #expect(
+            SessionStore.defaultDirectory(applicationID: "org.a.B", environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])
+                == "/h/.local/state/navsession/org.a.B")
+    }
+}
+
+struct CompactionCrashTests {
+    @Test func staleJournalAfterInterruptedCompactionIsReplacedBeforeAppending() throws {
+        let directory = temporaryDirectory()
+        let journal = directory + "/journal.jsonl"
+        var staleJournal = Data()
+        do {
+            let session = try demoSession(directory: directory)
+            let number = try loggedInMain(session)
+            staleJournal = try Data(contentsOf: URL(fileURLWithPath: journal))
+            try session.execute(window: number, command: .tabsSelectItem("settings"))
+            try session.close()
+        }
+        // A crash after the snapshot rename but before the journal rename leaves the old journal.
+        try staleJournal.write(to: URL(fileURLWithPath: journal))
+        do {
+            let session = try demoSession(directory: directory)
+            let number = try #require(session.windows.first?.number)
+            #expect(try session.window(number).selectedTab == "settings")
+            try session.execute(window: number, command: .tabsSelectItem("home"))
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "home")
+    }
+}
+
+struct StorageFailureTests {
+    @Test func openThatCannotBeWrittenIsUndoneAndTheNextChangeWritesASnapshot() throws {
+        let directory = temporaryDirectory()
+        let session = try demoSession(directory: directory)
+        let main = try loggedInMain(session)
+        // Make the journal unwritable by replacing it with a directory.
+        let journal = directory + "/journal.jsonl"
+        let store = try #require(session.store)
+        store.closeJournalForTesting()
+        try FileManager.default.removeItem(atPath: journal)
+        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: false)
+        do {
+            try session.openWindow(scene: "waiting")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.errorName == "org.navsession.Error.StorageFailed")
+        }
+        #expect(session.windows.map(\.number) == [main])
+        try FileManager.default.removeItem(atPath: journal)
+        let next = try #require(session.openWindow(scene: "waiting").window)
+        #expect(next == main + 2)
+        let restored = try demoSession(directory: directory)
+        #expect(restored.windows.map(\.number) == [main, next])
+    }
+}
