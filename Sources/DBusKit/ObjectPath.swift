@@ -33,7 +33,10 @@ public struct ObjectPath: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// - Parameter element: one path element, `[A-Za-z0-9_]+`; `7` and `window` are fine, `a/b` is not.
     /// - Throws: ``ValidationError`` when `element` is not a single valid element.
     public func appending(_ element: String) throws(ValidationError) -> ObjectPath {
-        try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+        guard !element.isEmpty, !element.contains("/") else {
+            throw ValidationError(.objectPath, "\(quoted(element)) is not a single path element")
+        }
+        return try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
     }
 
     /// Whether `self` equals `ancestor` or lies below it (`/a/b` is under `/a` and `/`, not under `/ab`).

@@ -50,11 +50,17 @@ enum TestNames {
                     [.string(call.sender?.rawValue ?? "")]
                 },
                 Interface.Method("Append", inputs: [.init("item", .string)]) { call in
+                    // Suspending here must not let a later call overtake this one.
+                    await Task.yield()
                     state.log.withLock { $0.append(call.arguments[0].string ?? "") }
                     return []
                 },
                 Interface.Method("Log", outputs: [.init("items", .array(.string))]) { _ in
                     [.strings(state.log.withLock { $0 })]
+                },
+                Interface.Method("Stall", inputs: [.init("milliseconds", .uint32)]) { call in
+                    try await Task.sleep(for: .milliseconds(Int(call.arguments[0].uint32 ?? 0)))
+                    return []
                 },
                 Interface.Method("FailTyped") { _ in throw ExampleError() },
                 Interface.Method("FailUnmapped") { _ in throw UnmappedError() },
