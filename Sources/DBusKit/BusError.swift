@@ -32,7 +32,9 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
 ///             BusError(Self.noSuchWindow, "no window \(id)")
 ///         }
 ///     }
-///     static let noSuchWindow = try! ErrorName("org.navsession.Error.NoSuchWindow")  // constant, cannot fail
+/// }
+/// extension WindowError {
+///     static var noSuchWindow: ErrorName { (try? ErrorName("org.navsession.Error.NoSuchWindow")) ?? .failed }
 /// }
 /// ```
 public protocol BusErrorConvertible: Error {

@@ -65,6 +65,12 @@ struct ValueRoundTripTests {
         #expect(throws: ValidationError.self) { try MessageCodec.roundTrip([nested]) }
     }
 
+    @Test func topLevelValuesNestedTooDeeplyAreRejectedBeforeLibdbus() {
+        var value: Value = .array(.int32, [])
+        for _ in 0..<40 { value = .array(value.type, [value]) }
+        #expect(throws: ValidationError.self) { try MessageCodec.roundTrip([value]) }
+    }
+
     @Test func stringsWithNULAreRejectedBeforeLibdbus() {
         #expect(throws: ValidationError.self) { try MessageCodec.roundTrip([.string("a\0b")]) }
         #expect(throws: ValidationError.self) { try MessageCodec.roundTrip([.strings(["ok", "bad\0"])]) }

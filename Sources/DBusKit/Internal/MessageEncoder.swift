@@ -7,6 +7,9 @@ internal import CDBus
 struct MessageEncoder {
     /// Appends `values` as the message body. On error the message is left half-written; callers discard it.
     static func append(_ values: [Value], to message: OpaquePointer) throws(ValidationError) {
+        // libdbus aborts on container signatures over the nesting or length limits, so check the whole body's
+        // signature first (variant contents are checked where each variant is opened).
+        _ = try Signature(values.map(\.type))
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
         var variantDepth = 0
