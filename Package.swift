@@ -14,7 +14,9 @@ let package = Package(
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
+        .library(name: "NavigationSession", targets: ["NavigationSession"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
+        .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
@@ -54,6 +56,13 @@ let package = Package(
             dependencies: ["NavigationCore"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "NavigationSession",
+            dependencies: [
+                "NavigationCore", "NavigationRouting", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Executables
         .executableTarget(
@@ -63,6 +72,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Leak/latency soak for DBusKit (run under valgrind by hand; see Docs/dbus-layer.md).
+        .executableTarget(
+            name: "DBusSoak",
+            dependencies: ["DBusKit"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -100,6 +115,11 @@ let package = Package(
                 "NavigationRouting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavigationSessionTests",
+            dependencies: ["NavigationSession"],
             swiftSettings: swiftSettings
         ),
     ],

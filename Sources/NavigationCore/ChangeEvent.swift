@@ -1,0 +1,40 @@
+/// Everything one applied change did, so observers need no whole-graph diff.
+///
+/// Produced by every successful ``NavigationWindow/apply(_:)``, ``NavigationWindow/execute(_:from:animated:)``
+/// and ``NavigationWindow/report(_:)``; also passed to ``NavigationWindow/changeHandler``.
+public struct ChangeEvent: Hashable, Sendable, Codable {
+    /// The window version after the change (previous + 1).
+    public var version: Int
+    /// The commands or report that caused it.
+    public var cause: ChangeCause
+    /// True when any command asked for animation; reports are never animated (the user already saw it).
+    public var animated: Bool
+    /// Models attached by this change, in creation order (pre-order within each new subtree).
+    public var started: [ModelID]
+    /// Models whose life ended, in the brief's pre-order (presented child before container children).
+    public var finished: [ModelID]
+    /// Models whose own container state or slot changed (stack path, slot, tab selection, switched model).
+    public var modified: [ModelID]
+    /// Messages delivered by this change, in delivery order (application messages, then `finished`).
+    public var messages: [DeliveredMessage]
+    /// Effects enqueued by this change, in order.
+    public var effects: [QueuedEffect]
+    /// The active model after the change.
+    public var activeModel: ModelID
+
+    /// Creates an event; the window builds these, tests may too.
+    public init(
+        version: Int, cause: ChangeCause, animated: Bool, started: [ModelID], finished: [ModelID],
+        modified: [ModelID], messages: [DeliveredMessage], effects: [QueuedEffect], activeModel: ModelID
+    ) {
+        self.version = version
+        self.cause = cause
+        self.animated = animated
+        self.started = started
+        self.finished = finished
+        self.modified = modified
+        self.messages = messages
+        self.effects = effects
+        self.activeModel = activeModel
+    }
+}

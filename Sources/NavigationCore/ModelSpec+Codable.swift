@@ -1,0 +1,136 @@
+/// JSON form of model specs: one flat object, `kind` defaulting to `screen`.
+///
+/// `{"screen":"detail","params":{"id":"42"}}`,
+/// `{"kind":"stack","screen":"inbox","path":[{"screen":"list"}]}`,
+/// `{"kind":"tabs","tabs":[{"id":"home","title":"Home","icon":"house","model":{…}}],"selectedTab":"home"}`,
+/// `{"kind":"switched","model":{…}}`, `{"kind":"custom","customKind":"split","children":[…]}`,
+/// plus optional `"title"` and `"presented": <presentation>`.
+extension ModelSpec: Codable {
+    static let kindTags = ["screen", "stack", "tabs", "switched", "custom", "alert", "confirmationDialog"]
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        let kind = try c.decodeIfPresent(String.self, forKey: "kind") ?? "screen"
+        let content: ContentSpec
+        switch kind {
+        case "screen": content = .screen
+        case "stack":
+            content = .stack(
+                path: try c.decode([StackElementSpec].self, forKey: "path"),
+                hidesTabBarWhenNotAtRoot: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarWhenNotAtRoot") ?? false)
+        case "tabs":
+            content = .tabs(
+                try c.decode([TabSpec].self, forKey: "tabs"),
+                selected: try c.decodeIfPresent(String.self, forKey: "selectedTab"))
+        case "switched": content = .switched(try c.decode(ModelSpec.self, forKey: "model"))
+        case "custom":
+            content = .custom(
+                kind: try c.decode(String.self, forKey: "customKind"),
+                children: try c.decodeIfPresent([ModelSpec].self, forKey: "children") ?? [])
+        case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
+        case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
+        default: throw c.unknownTag(kind, key: "kind", accepted: Self.kindTags)
+        }
+        let screen: String
+        if kind == "screen" {
+            screen = try c.decode(String.self, forKey: "screen")
+        } else {
+            screen = try c.decodeIfPresent(String.self, forKey: "screen") ?? kind
+        }
+        self.init(
+            screen: screen,
+            params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:],
+            title: try c.decodeIfPresent(String.self, forKey: "title"),
+            content: content,
+            presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(kind.tag, forKey: "kind")
+        try c.encode(screen, forKey: "screen")
+        if !params.isEmpty { try c.encode(params, forKey: "params") }
+        try c.encodeIfPresent(title, forKey: "title")
+        switch content {
+        case .screen: break
+        case .stack(let path, let hides):
+            try c.encode(path, forKey: "path")
+            if hides { try c.encode(true, forKey: "hidesTabBarWhenNotAtRoot") }
+        case .tabs(let tabs, let selected):
+            try c.encode(tabs, forKey: "tabs")
+            try c.encodeIfPresent(selected, forKey: "selectedTab")
+        case .switched(let model): try c.encode(model, forKey: "model")
+        case .custom(let name, let children):
+            try c.encode(name, forKey: "customKind")
+            try c.encode(children, forKey: "children")
+        case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
+        }
+        try c.encodeIfPresent(presented, forKey: "presented")
+    }
+}
+
+/// A stack element spec is the model spec object plus an optional `"transition"` key.
+extension StackElementSpec: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        self.init(try ModelSpec(from: decoder), transition: try c.decodeIfPresent(String.self, forKey: "transition"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try model.encode(to: encoder)
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encodeIfPresent(transition, forKey: "transition")
+    }
+}
+
+/// `{"existing":5,"transition":"fade"}` keeps element #5; any other object is a new element spec.
+extension PathEntry: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        if let id = try c.decodeIfPresent(ModelID.self, forKey: "existing") {
+            self = .existing(id, transition: try c.decodeIfPresent(String.self, forKey: "transition"))
+        } else {
+            self = .new(try StackElementSpec(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .existing(let id, let transition):
+            var c = encoder.container(keyedBy: JSONKey.self)
+            try c.encode(id, forKey: "existing")
+            try c.encodeIfPresent(transition, forKey: "transition")
+        case .new(let spec): try spec.encode(to: encoder)
+        }
+    }
+}
+
+/// `{"kind":"sheet","detents":["medium"],"model":{…}}`, `{"kind":"fullScreenCover","model":{…}}`,
+/// `{"kind":"alert","title":"…","message":"…","actions":[…]}`,
+/// `{"kind":"confirmationDialog","sourceID":"b","title":"","actions":[…]}`,
+/// `{"kind":"custom","name":"popover","model":{…}}`.
+extension PresentationSpec: Codable {
+    public init(from decoder: any Decoder) throws {
+        let style = try PresentationStyle(from: decoder)
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        switch style {
+        case .alert:
+            self = .alert(try DialogContent(from: decoder))
+        case .confirmationDialog(let sourceID):
+            self = .confirmationDialog(try DialogContent(from: decoder), sourceID: sourceID)
+        case .sheet, .fullScreenCover, .custom:
+            self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try style.encode(to: encoder)
+        switch model.content {
+        case .alert(let content), .confirmationDialog(let content):
+            try content.encode(to: encoder)
+        default:
+            var c = encoder.container(keyedBy: JSONKey.self)
+            try c.encode(model, forKey: "model")
+        }
+    }
+}

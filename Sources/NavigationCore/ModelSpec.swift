@@ -1,0 +1,176 @@
+/// A value describing a model (and its subtree) to create; the window instantiates it with fresh ids.
+///
+/// Specs read fluently in the spirit of the seeds:
+/// ```swift
+/// let detail = ModelSpec.screen("detail", params: ["id": "42"])
+/// try window.execute(.stackAppend(detail))
+/// try window.execute(.present(.sheet(.stacked(detail), detents: ["medium"])))
+/// ```
+/// Validation happens on instantiation: an empty stack path, tabs without tabs or with duplicate ids,
+/// an unknown selected tab, or a presentation placed where the model may not present throw
+/// ``NavigationError``.
+public struct ModelSpec: Hashable, Sendable {
+    /// The screen name; containers default to their kind name.
+    public var screen: String
+    /// String parameters of the screen.
+    public var params: [String: String]
+    /// An optional title.
+    public var title: String?
+    /// Kind-specific content, including child specs for containers.
+    public var content: ContentSpec
+    // Boxed because a struct cannot contain itself directly.
+    private var presentedBox: Box<PresentationSpec>?
+
+    /// Creates a spec from its parts; prefer the static factories.
+    public init(
+        screen: String, params: [String: String] = [:], title: String? = nil, content: ContentSpec = .screen,
+        presented: PresentationSpec? = nil
+    ) {
+        self.screen = screen
+        self.params = params
+        self.title = title
+        self.content = content
+        self.presentedBox = presented.map(Box.value)
+    }
+
+    /// A presentation created together with the model (only where the model may present).
+    public var presented: PresentationSpec? {
+        get { presentedBox?.value }
+        set { presentedBox = newValue.map(Box.value) }
+    }
+
+    /// The kind the instantiated model will have.
+    public var kind: ModelKind {
+        switch content {
+        case .screen: .screen
+        case .stack: .stack
+        case .tabs: .tabs
+        case .switched: .switched
+        case .alert: .alert
+        case .confirmationDialog: .confirmationDialog
+        case .custom(let kind, _): .custom(kind)
+        }
+    }
+
+    /// A plain screen.
+    public static func screen(_ name: String, params: [String: String] = [:], title: String? = nil) -> ModelSpec {
+        ModelSpec(screen: name, params: params, title: title)
+    }
+
+    /// A stack whose root element is `root` (the "stacked" wrapper of the seeds).
+    public static func stacked(
+        _ root: ModelSpec, screen: String = "stack", hidesTabBarWhenNotAtRoot: Bool = false
+    ) -> ModelSpec {
+        .stack([root], screen: screen, hidesTabBarWhenNotAtRoot: hidesTabBarWhenNotAtRoot)
+    }
+
+    /// A stack with a whole initial path; an empty path fails on instantiation with ``NavigationError/emptyPath(stack:)``.
+    public static func stack(
+        _ path: [ModelSpec], screen: String = "stack", hidesTabBarWhenNotAtRoot: Bool = false
+    ) -> ModelSpec {
+        ModelSpec(
+            screen: screen,
+            content: .stack(
+                path: path.map { StackElementSpec($0) }, hidesTabBarWhenNotAtRoot: hidesTabBarWhenNotAtRoot))
+    }
+
+    /// A tab container; `selected` defaults to the first tab.
+    public static func tabs(_ tabs: [TabSpec], selected: String? = nil, screen: String = "tabs") -> ModelSpec {
+        ModelSpec(screen: screen, content: .tabs(tabs, selected: selected))
+    }
+
+    /// A switched container showing `model`.
+    public static func switched(_ model: ModelSpec, screen: String = "switched") -> ModelSpec {
+        ModelSpec(screen: screen, content: .switched(model))
+    }
+
+    /// A custom container of the application-defined `kind` with declared children.
+    public static func custom(_ kind: String, children: [ModelSpec], screen: String? = nil) -> ModelSpec {
+        ModelSpec(screen: screen ?? kind, content: .custom(kind: kind, children: children))
+    }
+
+    /// This spec with a presentation created along with it.
+    public func presenting(_ presentation: PresentationSpec) -> ModelSpec {
+        var copy = self
+        copy.presented = presentation
+        return copy
+    }
+}
+
+/// Kind-specific content of a ``ModelSpec``.
+public indirect enum ContentSpec: Hashable, Sendable {
+    /// A plain screen.
+    case screen
+    /// A stack; the path must not be empty.
+    case stack(path: [StackElementSpec], hidesTabBarWhenNotAtRoot: Bool)
+    /// Tabs in order; `selected` defaults to the first tab.
+    case tabs([TabSpec], selected: String?)
+    /// A switched container and its model.
+    case switched(ModelSpec)
+    /// Alert content (use ``PresentationSpec/alert(_:)``).
+    case alert(DialogContent)
+    /// Confirmation dialog content (use ``PresentationSpec/confirmationDialog(_:sourceID:)``).
+    case confirmationDialog(DialogContent)
+    /// A custom container with declared children.
+    case custom(kind: String, children: [ModelSpec])
+}
+
+/// A stack element to create: a model spec and an optional transition name.
+///
+/// In JSON it is the model spec object with an extra optional `"transition"` key.
+public struct StackElementSpec: Hashable, Sendable {
+    /// The element's model.
+    public var model: ModelSpec
+    /// The renderer transition for this element (`nil` = default push).
+    public var transition: String?
+
+    /// Creates an element spec.
+    public init(_ model: ModelSpec, transition: String? = nil) {
+        self.model = model
+        self.transition = transition
+    }
+}
+
+/// A tab to create.
+public struct TabSpec: Hashable, Sendable, Codable {
+    /// Unique among the container's tabs.
+    public var id: String
+    /// The title.
+    public var title: String
+    /// An icon name.
+    public var icon: String?
+    /// The tab's child.
+    public var model: ModelSpec
+
+    /// Creates a tab spec.
+    public init(id: String, title: String, icon: String? = nil, model: ModelSpec) {
+        self.id = id
+        self.title = title
+        self.icon = icon
+        self.model = model
+    }
+}
+
+/// One entry of a new stack path for `stackSetPath`: keep an existing element or create a new one.
+public enum PathEntry: Hashable, Sendable {
+    /// An element already in the target stack (kept alive, possibly moved; its transition replaced).
+    case existing(ModelID, transition: String? = nil)
+    /// A new element instantiated from a spec.
+    case new(StackElementSpec)
+
+    /// A new element from a model spec.
+    public static func spec(_ model: ModelSpec, transition: String? = nil) -> PathEntry {
+        .new(StackElementSpec(model, transition: transition))
+    }
+}
+
+/// Boxes a value so a struct can (indirectly) contain itself.
+enum Box<Value: Hashable & Sendable>: Hashable, Sendable {
+    indirect case value(Value)
+
+    var value: Value {
+        switch self {
+        case .value(let value): value
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// JSON form of one model in a snapshot: common fields plus the fields of its kind.
+///
+/// Unknown kinds throw ``NavigationError/invalidSnapshot(_:)`` rather than `DecodingError`, because a
+/// snapshot with a bad kind is a semantically invalid snapshot.
+extension ModelState: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        let id = try c.decode(ModelID.self, forKey: "id")
+        let kind = try c.decode(String.self, forKey: "kind")
+        let content: ModelContent
+        switch kind {
+        case "screen": content = .screen
+        case "stack":
+            content = .stack(
+                path: try c.decode([StackElement].self, forKey: "path"),
+                hidesTabBarWhenNotAtRoot: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarWhenNotAtRoot") ?? false)
+        case "tabs":
+            content = .tabs(try c.decode([Tab].self, forKey: "tabs"), selected: try c.decode(String.self, forKey: "selectedTab"))
+        case "switched": content = .switched(try c.decode(ModelID.self, forKey: "switchedModel"))
+        case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
+        case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
+        case "custom":
+            content = .custom(
+                kind: try c.decode(String.self, forKey: "customKind"),
+                children: try c.decode([ModelID].self, forKey: "children"))
+        default:
+            throw NavigationError.invalidSnapshot("model \(id) has unknown kind \"\(kind)\"")
+        }
+        self.init(
+            id: id,
+            parent: try c.decodeIfPresent(ModelID.self, forKey: "parent"),
+            attachment: try c.decode(Attachment.self, forKey: "attachment"),
+            screen: try c.decode(String.self, forKey: "screen"),
+            params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:],
+            title: try c.decodeIfPresent(String.self, forKey: "title"),
+            presented: try c.decodeIfPresent(ModelID.self, forKey: "presented"),
+            content: content)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(kind.tag, forKey: "kind")
+        try c.encode(screen, forKey: "screen")
+        try c.encode(params, forKey: "params")
+        try c.encodeIfPresent(title, forKey: "title")
+        try c.encodeIfPresent(parent, forKey: "parent")
+        try c.encode(attachment, forKey: "attachment")
+        try c.encodeIfPresent(presented, forKey: "presented")
+        switch content {
+        case .screen: break
+        case .stack(let path, let hides):
+            try c.encode(path, forKey: "path")
+            try c.encode(hides, forKey: "hidesTabBarWhenNotAtRoot")
+        case .tabs(let tabs, let selected):
+            try c.encode(tabs, forKey: "tabs")
+            try c.encode(selected, forKey: "selectedTab")
+        case .switched(let model): try c.encode(model, forKey: "switchedModel")
+        case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
+        case .custom(let name, let children):
+            try c.encode(name, forKey: "customKind")
+            try c.encode(children, forKey: "children")
+        }
+    }
+}
+
+/// `{"format":"navsession.window","formatVersion":1,"version":…,"nextModelID":…,"closed":false,"root":1,"models":[…]}`.
+///
+/// Decoding validates: an invalid snapshot throws ``NavigationError/invalidSnapshot(_:)``.
+extension WindowSnapshot: Codable {
+    /// The value of the `format` field.
+    public static let formatName = "navsession.window"
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        let format = try c.decodeIfPresent(String.self, forKey: "format") ?? Self.formatName
+        guard format == Self.formatName else { throw NavigationError.invalidSnapshot("unknown format \"\(format)\"") }
+        let formatVersion = try c.decode(Int.self, forKey: "formatVersion")
+        guard formatVersion == Self.formatVersion else {
+            throw NavigationError.invalidSnapshot("unsupported formatVersion \(formatVersion)")
+        }
+        try self.init(
+            version: try c.decode(Int.self, forKey: "version"),
+            nextModelID: try c.decode(Int.self, forKey: "nextModelID"),
+            root: try c.decode(ModelID.self, forKey: "root"),
+            models: try c.decode([ModelState].self, forKey: "models"),
+            isClosed: try c.decodeIfPresent(Bool.self, forKey: "closed") ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(Self.formatName, forKey: "format")
+        try c.encode(Self.formatVersion, forKey: "formatVersion")
+        try c.encode(version, forKey: "version")
+        try c.encode(nextModelID, forKey: "nextModelID")
+        try c.encode(isClosed, forKey: "closed")
+        try c.encode(root, forKey: "root")
+        try c.encode(models, forKey: "models")
+    }
+}

@@ -1,0 +1,66 @@
+/// A read-only value view of one model: its own fields plus ids of related models.
+///
+/// Returned by ``NavigationWindow/model(_:)`` and listed in ``WindowSnapshot/models``. Building one is
+/// O(1): the stack path array is shared copy-on-write with the window.
+public struct ModelState: Hashable, Sendable {
+    /// The model's id.
+    public var id: ModelID
+    /// The parent's id; `nil` only for the window root.
+    public var parent: ModelID?
+    /// How the model hangs from its parent.
+    public var attachment: Attachment
+    /// The screen name (e.g. `detail`); containers default to their kind name.
+    public var screen: String
+    /// String parameters of the screen.
+    public var params: [String: String]
+    /// An optional title.
+    public var title: String?
+    /// The model in this model's presentation slot, if any.
+    public var presented: ModelID?
+    /// Kind-specific state.
+    public var content: ModelContent
+
+    /// Creates a model state; used by snapshot decoding and tests.
+    public init(
+        id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
+        title: String? = nil, presented: ModelID? = nil, content: ModelContent
+    ) {
+        self.id = id
+        self.parent = parent
+        self.attachment = attachment
+        self.screen = screen
+        self.params = params
+        self.title = title
+        self.presented = presented
+        self.content = content
+    }
+
+    /// The model's kind.
+    public var kind: ModelKind { content.kind }
+
+    /// Children in graph order: the presented model first, then the container's own children.
+    public var children: [ModelID] {
+        var result: [ModelID] = []
+        if let presented { result.append(presented) }
+        result.append(contentsOf: content.containerChildren)
+        return result
+    }
+
+    /// The stack path when this is a stack, else `nil`.
+    public var path: [StackElement]? {
+        if case .stack(let path, _) = content { return path }
+        return nil
+    }
+
+    /// The selected tab id when this is a tab container, else `nil`.
+    public var selectedTab: String? {
+        if case .tabs(_, let selected) = content { return selected }
+        return nil
+    }
+
+    /// The switched model when this is a switched container, else `nil`.
+    public var switchedModel: ModelID? {
+        if case .switched(let model) = content { return model }
+        return nil
+    }
+}

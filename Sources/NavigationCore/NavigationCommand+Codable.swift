@@ -1,0 +1,163 @@
+/// JSON form of commands: a flat object tagged by `"command"`. See `Docs/state-schema.md`.
+///
+/// Unknown command names and missing or mistyped fields throw `DecodingError` with a message naming
+/// the problem (the D-Bus service maps these to `InvalidArgs`).
+extension NavigationCommand: Codable {
+    static let names = [
+        "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
+        "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "openWindow", "dismissWindow",
+        "openURL", "trigger", "sendMessage", "sequence",
+    ]
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        let name = try c.decode(String.self, forKey: "command")
+        switch name {
+        case "stackAppend": self = .stackAppend(try c.decode([StackElementSpec].self, forKey: "models"))
+        case "stackDropLast": self = .stackDropLast(try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
+        case "stackDropToRoot": self = .stackDropToRoot
+        case "stackSetRoot":
+            self = .stackSetRoot(
+                try c.decode(ModelSpec.self, forKey: "model"), clear: try c.decodeIfPresent(Bool.self, forKey: "clear") ?? false)
+        case "stackSetPath": self = .stackSetPath(try c.decode([PathEntry].self, forKey: "path"))
+        case "present": self = .present(try c.decode(PresentationSpec.self, forKey: "presentation"))
+        case "dismiss": self = .dismiss
+        case "dismissJustFromPresented": self = .dismissJustFromPresented
+        case "hide": self = .hide
+        case "tabsSelectItem": self = .tabsSelectItem(try c.decode(String.self, forKey: "tab"))
+        case "switchModel": self = .switchModel(try c.decode(ModelSpec.self, forKey: "model"))
+        case "openWindow":
+            self = .openWindow(
+                scene: try c.decode(String.self, forKey: "scene"),
+                params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:])
+        case "dismissWindow": self = .dismissWindow(id: try c.decodeIfPresent(String.self, forKey: "window"))
+        case "openURL": self = .openURL(try c.decode(String.self, forKey: "url"))
+        case "trigger":
+            self = .trigger(
+                name: try c.decode(String.self, forKey: "name"),
+                payload: try c.decodeIfPresent(String.self, forKey: "payload") ?? "")
+        case "sendMessage":
+            self = .sendMessage(
+                NavigationMessage(
+                    try c.decode(String.self, forKey: "name"),
+                    payload: try c.decodeIfPresent(String.self, forKey: "payload") ?? ""),
+                to: try c.decodeIfPresent(MessageTarget.self, forKey: "to") ?? .current)
+        case "sequence": self = .sequence(try c.decode([NavigationCommand].self, forKey: "commands"))
+        default: throw c.unknownTag(name, key: "command", accepted: Self.names)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(name, forKey: "command")
+        switch self {
+        case .stackAppend(let elements): try c.encode(elements, forKey: "models")
+        case .stackDropLast(let count): try c.encode(count, forKey: "count")
+        case .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: break
+        case .stackSetRoot(let model, let clear):
+            try c.encode(model, forKey: "model")
+            try c.encode(clear, forKey: "clear")
+        case .stackSetPath(let entries): try c.encode(entries, forKey: "path")
+        case .present(let presentation): try c.encode(presentation, forKey: "presentation")
+        case .tabsSelectItem(let tab): try c.encode(tab, forKey: "tab")
+        case .switchModel(let model): try c.encode(model, forKey: "model")
+        case .openWindow(let scene, let params):
+            try c.encode(scene, forKey: "scene")
+            try c.encode(params, forKey: "params")
+        case .dismissWindow(let id): try c.encodeIfPresent(id, forKey: "window")
+        case .openURL(let url): try c.encode(url, forKey: "url")
+        case .trigger(let name, let payload):
+            try c.encode(name, forKey: "name")
+            try c.encode(payload, forKey: "payload")
+        case .sendMessage(let message, let target):
+            try c.encode(message.name, forKey: "name")
+            try c.encode(message.payload, forKey: "payload")
+            try c.encode(target, forKey: "to")
+        case .sequence(let commands): try c.encode(commands, forKey: "commands")
+        }
+    }
+}
+
+/// A batch entry is the command object plus optional `"from"` (model id) and `"animated"` (default true).
+extension BatchCommand: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        self.init(
+            try NavigationCommand(from: decoder),
+            from: try c.decodeIfPresent(ModelID.self, forKey: "from"),
+            animated: try c.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try command.encode(to: encoder)
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encodeIfPresent(from, forKey: "from")
+        if !animated { try c.encode(false, forKey: "animated") }
+    }
+}
+
+/// `{"report":"poppedTo","stack":3,"index":0}`, `{"report":"dismissedInteractively","model":9}`,
+/// `{"report":"selectedTab","tabs":2,"tab":"settings"}`, `{"report":"alertActionChosen","alert":10,"action":"ok"}`,
+/// `{"report":"windowClosed"}`.
+extension RendererReport: Codable {
+    static let names = ["poppedTo", "dismissedInteractively", "selectedTab", "alertActionChosen", "windowClosed"]
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        let name = try c.decode(String.self, forKey: "report")
+        switch name {
+        case "poppedTo":
+            self = .poppedTo(stack: try c.decode(ModelID.self, forKey: "stack"), index: try c.decode(Int.self, forKey: "index"))
+        case "dismissedInteractively": self = .dismissedInteractively(try c.decode(ModelID.self, forKey: "model"))
+        case "selectedTab":
+            self = .selectedTab(tabs: try c.decode(ModelID.self, forKey: "tabs"), tab: try c.decode(String.self, forKey: "tab"))
+        case "alertActionChosen":
+            self = .alertActionChosen(
+                alert: try c.decode(ModelID.self, forKey: "alert"), action: try c.decode(String.self, forKey: "action"))
+        case "windowClosed": self = .windowClosed
+        default: throw c.unknownTag(name, key: "report", accepted: Self.names)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        switch self {
+        case .poppedTo(let stack, let index):
+            try c.encode("poppedTo", forKey: "report")
+            try c.encode(stack, forKey: "stack")
+            try c.encode(index, forKey: "index")
+        case .dismissedInteractively(let model):
+            try c.encode("dismissedInteractively", forKey: "report")
+            try c.encode(model, forKey: "model")
+        case .selectedTab(let tabs, let tab):
+            try c.encode("selectedTab", forKey: "report")
+            try c.encode(tabs, forKey: "tabs")
+            try c.encode(tab, forKey: "tab")
+        case .alertActionChosen(let alert, let action):
+            try c.encode("alertActionChosen", forKey: "report")
+            try c.encode(alert, forKey: "alert")
+            try c.encode(action, forKey: "action")
+        case .windowClosed: try c.encode("windowClosed", forKey: "report")
+        }
+    }
+}
+
+/// `{"commands":[…]}` or `{"report":{…}}`.
+extension ChangeCause: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        if let report = try c.decodeIfPresent(RendererReport.self, forKey: "report") {
+            self = .report(report)
+        } else {
+            self = .commands(try c.decode([BatchCommand].self, forKey: "commands"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        switch self {
+        case .commands(let batch): try c.encode(batch, forKey: "commands")
+        case .report(let report): try c.encode(report, forKey: "report")
+        }
+    }
+}

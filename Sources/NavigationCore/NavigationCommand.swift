@@ -1,0 +1,106 @@
+/// A primitive navigation command (§3 of the brief), executed from a model.
+///
+/// Run one with ``NavigationWindow/execute(_:from:animated:)`` or several atomically with
+/// ``NavigationWindow/apply(_:)``. Every failure is a typed ``NavigationError``; a failed command changes
+/// nothing. "Walk-up" means: from the executing model through its ancestors (itself included) to the
+/// first model of the needed kind.
+///
+/// ```swift
+/// try window.execute(.stackAppend(.screen("detail", params: ["id": "42"])))
+/// try window.execute(.present(.sheet(.stacked(.screen("compose")))))
+/// try window.execute(.dismiss, from: sheetID)
+/// ```
+public indirect enum NavigationCommand: Hashable, Sendable {
+    /// Walk-up to a stack and push the elements. Fails: ``NavigationError/noStack(from:)``.
+    case stackAppend([StackElementSpec])
+    /// Drop `min(count, path.count - 1)` elements. Fails: no stack, already at root, count < 1.
+    case stackDropLast(Int)
+    /// Keep element 0 only. Fails: no stack. At the root already it succeeds and changes nothing.
+    case stackDropToRoot
+    /// `clear` → path becomes `[model]`; otherwise element 0 is replaced and the rest kept. Fails: no stack.
+    case stackSetRoot(ModelSpec, clear: Bool)
+    /// Replace the whole path. Fails: no stack, empty result, entries that are not elements of the stack.
+    case stackSetPath([PathEntry])
+    /// Present: target is the executing model if the presentation has a `sourceID`, else the nearest presenter.
+    case present(PresentationSpec)
+    /// Dismiss the nearest presentation or pushed element. Fails: ``NavigationError/nothingToDismiss(from:)``.
+    case dismiss
+    /// Dismiss the presentation containing the executing model. Fails: not inside a presentation.
+    case dismissJustFromPresented
+    /// Root of a presented stack → dismiss it; pushed element → pop back to just below it. Fails: neither.
+    case hide
+    /// Walk-up to a tab container and select the tab. Fails: no tabs, unknown tab id.
+    case tabsSelectItem(String)
+    /// Walk-up to a switched container and replace its model (the old subtree finishes).
+    case switchModel(ModelSpec)
+    /// Effect: ask the session to open a window of `scene`. Fails: empty scene.
+    case openWindow(scene: String, params: [String: String])
+    /// Effect: ask the session to close window `id` (`nil` = this window). Fails: empty id.
+    case dismissWindow(id: String?)
+    /// Effect: announce a URL to open (deep links are the session's business). Fails: not `scheme:rest`.
+    case openURL(String)
+    /// Effect: an application-defined trigger with a payload.
+    case trigger(name: String, payload: String)
+    /// Deliver an application message to a model when the change commits. Fails: unknown recipient.
+    case sendMessage(NavigationMessage, to: MessageTarget)
+    /// Run several commands from the same executing model, in order (an application-defined composite).
+    case sequence([NavigationCommand])
+
+    /// Push one or several models with the same transition.
+    public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
+        .stackAppend(models.map { StackElementSpec($0, transition: transition) })
+    }
+
+    /// Pop one element.
+    public static var stackDropLast: NavigationCommand { .stackDropLast(1) }
+
+    /// Replace the stack root, keeping the pushed elements.
+    public static func stackSetRoot(_ model: ModelSpec) -> NavigationCommand { .stackSetRoot(model, clear: false) }
+
+    /// Announce a URL (see ``openURL(_:)``).
+    public static func open(url: String) -> NavigationCommand { .openURL(url) }
+
+    /// The command's JSON name (`"stackAppend"`, `"present"`, …).
+    public var name: String {
+        switch self {
+        case .stackAppend: "stackAppend"
+        case .stackDropLast: "stackDropLast"
+        case .stackDropToRoot: "stackDropToRoot"
+        case .stackSetRoot: "stackSetRoot"
+        case .stackSetPath: "stackSetPath"
+        case .present: "present"
+        case .dismiss: "dismiss"
+        case .dismissJustFromPresented: "dismissJustFromPresented"
+        case .hide: "hide"
+        case .tabsSelectItem: "tabsSelectItem"
+        case .switchModel: "switchModel"
+        case .openWindow: "openWindow"
+        case .dismissWindow: "dismissWindow"
+        case .openURL: "openURL"
+        case .trigger: "trigger"
+        case .sendMessage: "sendMessage"
+        case .sequence: "sequence"
+        }
+    }
+}
+
+/// One entry of a batch: a command, the model it runs from, and the animation flag.
+///
+/// `from == nil` means the window's active model at the moment this entry runs (after the earlier
+/// entries of the same batch). In JSON the entry is the command object with optional `"from"` and
+/// `"animated"` keys: `{"command":"dismiss","from":17,"animated":false}`.
+public struct BatchCommand: Hashable, Sendable {
+    /// The command.
+    public var command: NavigationCommand
+    /// The executing model; `nil` = active model.
+    public var from: ModelID?
+    /// Carried to renderers in the change event; has no effect on state.
+    public var animated: Bool
+
+    /// Creates a batch entry.
+    public init(_ command: NavigationCommand, from: ModelID? = nil, animated: Bool = true) {
+        self.command = command
+        self.from = from
+        self.animated = animated
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the navigation core lands here (issue 3).

@@ -1,0 +1,66 @@
+/// Every way a command, batch, report or snapshot can be rejected.
+///
+/// A thrown error always means nothing changed: no state, no version bump, no lifecycle message and no
+/// effect. Cases carry the ids and names needed to explain the failure.
+public indirect enum NavigationError: Error, Hashable, Sendable {
+    /// No model with this id is in the window (never existed, or already finished).
+    case unknownModel(ModelID)
+    /// The model exists but was detached earlier in the same batch.
+    case detachedModel(ModelID)
+    /// Walking up from the model found no stack.
+    case noStack(from: ModelID)
+    /// `stackDropLast` on a stack that holds only its root.
+    case alreadyAtStackRoot(stack: ModelID)
+    /// `stackSetPath`/`stackMap` produced an empty path, or a spec declared an empty stack.
+    case emptyPath(stack: ModelID?)
+    /// A `stackSetPath` entry names a model that is not an element of the target stack.
+    case notInStack(ModelID, stack: ModelID)
+    /// A `stackSetPath` result names the same existing model twice.
+    case duplicateElement(ModelID)
+    /// A count argument was below one (e.g. `stackDropLast(0)`).
+    case invalidCount(Int)
+    /// `present` found no model able to present (see the nearest-presenter rule).
+    case noPresenter(from: ModelID)
+    /// The presenter's slot is already filled (only possible for dialogs anchored with a `sourceID`).
+    case slotOccupied(presenter: ModelID, occupant: ModelID)
+    /// The nearest presenter is an alert or dialog, which is a leaf: dismiss it before presenting more.
+    case presenterIsLeaf(ModelID)
+    /// The custom presentation kind was not registered in ``WindowConfiguration``.
+    case unknownPresentationKind(String)
+    /// A spec placed a presentation on a model that may not present (a stack element or tab child).
+    case cannotPresent(screen: String)
+    /// `dismiss` found neither a presentation nor a pushed element to remove.
+    case nothingToDismiss(from: ModelID)
+    /// `dismissJustFromPresented` or a `presenter` message target outside any presentation.
+    case notInsidePresentation(ModelID)
+    /// `hide` from a model that is neither a presented stack's root nor a pushed element.
+    case cannotHide(ModelID)
+    /// Walking up from the model found no tab container.
+    case noTabs(from: ModelID)
+    /// The tab container has no tab with this id.
+    case unknownTab(tabs: ModelID, tab: String)
+    /// Walking up from the model found no switched container.
+    case noSwitchedModel(from: ModelID)
+    /// A model spec is malformed (no tabs, duplicate tab ids, unknown selected tab, duplicate action ids, …).
+    case invalidSpec(String)
+    /// `openURL` with a string that is not an absolute URL (`scheme:rest`, no whitespace).
+    case invalidURL(String)
+    /// An effect command with an empty scene name or window id.
+    case invalidEffect(String)
+    /// An empty batch; applying nothing would be a silent no-op.
+    case emptyBatch
+    /// A batch command failed; the batch was rolled back. `index` is zero-based.
+    case batchCommandFailed(index: Int, NavigationError)
+    /// A report or command needed a model of another kind (e.g. a stack for `poppedTo`).
+    case wrongKind(ModelID, expected: String)
+    /// A report says the user dismissed a model that is not sitting in a presentation slot.
+    case notPresented(ModelID)
+    /// A `poppedTo` report whose index does not pop anything (valid: `0 ..< count-1`).
+    case indexOutOfRange(stack: ModelID, index: Int, count: Int)
+    /// An action report names an action the alert or dialog does not have.
+    case unknownAction(alert: ModelID, action: String)
+    /// The window was closed by a `windowClosed` report; it accepts nothing any more.
+    case windowClosed
+    /// A snapshot failed validation; the text says which rule and which model.
+    case invalidSnapshot(String)
+}

@@ -1,0 +1,191 @@
+/// Execution of primitive commands inside the running transaction.
+///
+/// Errors thrown here abort the whole change; the caller rolls the journal back.
+extension NavigationWindow {
+    func run(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
+        let origin = try attachedNode(id)
+        switch command {
+        case .stackAppend(let elements):
+            let stack = try requireStack(from: origin)
+            var created: [(Node, String?)] = []
+            for element in elements {
+                created.append((try instantiate(element.model, mayPresent: false), element.transition))
+            }
+            guard !created.isEmpty else { throw .invalidCount(0) }
+            appendElements(stack, created)
+        case .stackDropLast(let count):
+            guard count >= 1 else { throw .invalidCount(count) }
+            let stack = try requireStack(from: origin)
+            guard stack.path.count > 1 else { throw .alreadyAtStackRoot(stack: stack.id) }
+            truncatePath(stack, keeping: max(1, stack.path.count - count))
+        case .stackDropToRoot:
+            let stack = try requireStack(from: origin)
+            truncatePath(stack, keeping: 1)
+            tx.markModified(stack.id)
+        case .stackSetRoot(let spec, let clear):
+            let stack = try requireStack(from: origin)
+            let child = try instantiate(spec, mayPresent: false)
+            if clear || stack.path.isEmpty {
+                replacePath(stack, with: [(child, nil, isNew: true)])
+            } else {
+                replaceStackRoot(stack, with: child)
+            }
+        case .stackSetPath(let entries):
+            let stack = try requireStack(from: origin)
+            try setPath(stack, entries)
+        case .present(let presentation):
+            try present(presentation, from: origin)
+        case .dismiss:
+            try dismiss(from: origin)
+        case .dismissJustFromPresented:
+            guard let holder = enclosingPresentation(of: origin), let presenter = parentNode(holder) else {
+                throw .notInsidePresentation(id)
+            }
+            clearSlot(presenter)
+        case .hide:
+            try hide(origin)
+        case .tabsSelectItem(let tab):
+            guard let tabs = walkUp(from: origin, to: .tabs) else { throw .noTabs(from: id) }
+            guard tabs.tabs.contains(where: { $0.id == tab }) else { throw .unknownTab(tabs: tabs.id, tab: tab) }
+            selectTab(tabs, tab)
+        case .switchModel(let spec):
+            guard let container = walkUp(from: origin, to: .switched) else { throw .noSwitchedModel(from: id) }
+            replaceSwitched(container, with: try instantiate(spec, mayPresent: true))
+        case .openWindow(let scene, let params):
+            guard !scene.isEmpty else { throw .invalidEffect("openWindow needs a scene name") }
+            enqueue(.openWindow(scene: scene, params: params), from: id)
+        case .dismissWindow(let window):
+            if let window, window.isEmpty { throw .invalidEffect("dismissWindow needs a non-empty window id") }
+            enqueue(.dismissWindow(id: window), from: id)
+        case .openURL(let url):
+            guard Self.isAbsoluteURL(url) else { throw .invalidURL(url) }
+            enqueue(.openURL(url), from: id)
+        case .trigger(let name, let payload):
+            guard !name.isEmpty else { throw .invalidEffect("trigger needs a name") }
+            enqueue(.trigger(name: name, payload: payload), from: id)
+        case .sendMessage(let message, let target):
+            let recipient = try resolve(target, from: origin)
+            tx.messages.append(DeliveredMessage(recipient: recipient.id, sender: id, message: message))
+        case .sequence(let commands):
+            guard !commands.isEmpty else { throw .emptyBatch }
+            for command in commands { try run(command, from: id) }
+        }
+    }
+
+    func walkUp(from start: Node, to kind: ModelKind) -> Node? {
+        var current: Node? = start
+        while let node = current {
+            if node.kind == kind { return node }
+            current = parentNode(node)
+        }
+        return nil
+    }
+
+    private func requireStack(from origin: Node) throws(NavigationError) -> Node {
+        guard let stack = walkUp(from: origin, to: .stack) else { throw .noStack(from: origin.id) }
+        return stack
+    }
+
+    private func setPath(_ stack: Node, _ entries: [PathEntry]) throws(NavigationError) {
+        guard !entries.isEmpty else { throw .emptyPath(stack: stack.id) }
+        var result: [(Node, String?, isNew: Bool)] = []
+        var seen: Set<ModelID> = []
+        for entry in entries {
+            switch entry {
+            case .existing(let elementID, let transition):
+                guard let element = nodes[elementID], element.parent == stack.id, case .path = element.attachment
+                else { throw .notInStack(elementID, stack: stack.id) }
+                guard seen.insert(elementID).inserted else { throw .duplicateElement(elementID) }
+                result.append((element, transition, isNew: false))
+            case .new(let spec):
+                result.append((try instantiate(spec.model, mayPresent: false), spec.transition, isNew: true))
+            }
+        }
+        replacePath(stack, with: result)
+    }
+
+    private func present(_ presentation: PresentationSpec, from origin: Node) throws(NavigationError) {
+        let presenter: Node
+        if presentation.sourceID != nil {
+            presenter = origin
+        } else {
+            guard let nearest = nearestPresenter(origin) else { throw .noPresenter(from: origin.id) }
+            presenter = nearest
+        }
+        if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
+        if let occupant = presenter.presented { throw .slotOccupied(presenter: presenter.id, occupant: occupant) }
+        let child = try instantiatePresentation(presentation)
+        fillSlot(presenter, with: child, style: presentation.style)
+    }
+
+    private func dismiss(from origin: Node) throws(NavigationError) {
+        guard let start = nearestPresenter(origin) else { throw .nothingToDismiss(from: origin.id) }
+        var current: Node? = start
+        while let node = current, let parent = parentNode(node) {
+            switch node.attachment {
+            case .presented:
+                clearSlot(parent)
+                return
+            case .path(let index) where index > 0:
+                truncatePath(parent, keeping: index)
+                return
+            default:
+                current = parent
+            }
+        }
+        throw .nothingToDismiss(from: origin.id)
+    }
+
+    private func hide(_ origin: Node) throws(NavigationError) {
+        guard let stack = parentNode(origin), case .path(let index) = origin.attachment else {
+            throw .cannotHide(origin.id)
+        }
+        if index > 0 {
+            truncatePath(stack, keeping: index)
+        } else if case .presented = stack.attachment, let presenter = parentNode(stack) {
+            clearSlot(presenter)
+        } else {
+            throw .cannotHide(origin.id)
+        }
+    }
+
+    /// The nearest ancestor-or-self sitting in a presentation slot.
+    func enclosingPresentation(of start: Node) -> Node? {
+        var current: Node? = start
+        while let node = current {
+            if case .presented = node.attachment, node.parent != nil { return node }
+            current = parentNode(node)
+        }
+        return nil
+    }
+
+    private func resolve(_ target: MessageTarget, from origin: Node) throws(NavigationError) -> Node {
+        switch target {
+        case .current: return origin
+        case .parent:
+            guard let parent = parentNode(origin) else { throw .unknownModel(origin.id) }
+            return parent
+        case .presenter:
+            guard let holder = enclosingPresentation(of: origin), let presenter = parentNode(holder) else {
+                throw .notInsidePresentation(origin.id)
+            }
+            return presenter
+        case .model(let id): return try attachedNode(id)
+        }
+    }
+
+    private func enqueue(_ effect: Effect, from source: ModelID) {
+        tx.effects.append(effect)
+        tx.effectSources.append(source)
+    }
+
+    /// `scheme:rest` with an RFC 3986 scheme and no whitespace; parsing beyond that is the router's job.
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
+        let scheme = text[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        let allowed = scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        let rest = text[text.index(after: colon)...]
+        return allowed && !rest.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace }
+    }
+}

@@ -1,0 +1,39 @@
+/// The §9 debug tree.
+extension NavigationWindow {
+    /// A text tree of the window, one model per line, indented two spaces per depth in `children` order.
+    ///
+    /// Each line is `<kind> <screen> #<id> (<attachment>)`, followed by sorted params in braces when
+    /// there are any, and `*` after the attachment of the selected tab's child:
+    /// ```
+    /// tabs main #1 (root)
+    ///   stack home #2 (tab home*)
+    ///     screen list #3 (path[0])
+    ///     screen detail #4 (path[1]) {id=42}
+    ///   screen settings #5 (tab settings)
+    /// ```
+    /// Custom kinds print as `custom:<name>`. O(number of models), iterative.
+    public func debugTree() -> String {
+        guard let root = nodes[rootID] else { return "" }
+        var lines: [String] = []
+        var pending: [(Node, Int)] = [(root, 0)]
+        while let (node, depth) = pending.popLast() {
+            lines.append(String(repeating: "  ", count: depth) + debugLine(node))
+            for childID in node.children.reversed() {
+                if let child = nodes[childID] { pending.append((child, depth + 1)) }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func debugLine(_ node: Node) -> String {
+        let kind: String
+        if case .custom(let name) = node.kind { kind = "custom:\(name)" } else { kind = node.kind.tag }
+        var label = node.attachment.debugLabel
+        if case .tab(let id) = node.attachment, parentNode(node)?.selectedTab == id { label += "*" }
+        var line = "\(kind) \(node.screen) \(node.id) (\(label))"
+        if !node.params.isEmpty {
+            line += " {" + node.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
+        }
+        return line
+    }
+}

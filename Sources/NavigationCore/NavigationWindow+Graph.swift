@@ -1,0 +1,214 @@
+/// Journaled structural mutations and the presenter index they keep up to date.
+///
+/// Every mutation of graph structure goes through these helpers so that rollback can replay inverses
+/// and the per-node presenter counts stay exact. Each helper costs O(depth).
+extension NavigationWindow {
+    func node(_ id: ModelID) throws(NavigationError) -> Node {
+        guard let node = nodes[id] else { throw .unknownModel(id) }
+        return node
+    }
+
+    /// A model that is part of the graph right now (not detached earlier in the running batch).
+    func attachedNode(_ id: ModelID) throws(NavigationError) -> Node {
+        let node = try node(id)
+        guard isAttached(node) else { throw .detachedModel(id) }
+        return node
+    }
+
+    func isAttached(_ node: Node) -> Bool {
+        var current = node
+        while let parentID = current.parent {
+            guard let parent = nodes[parentID] else { return false }
+            current = parent
+        }
+        return current.id == rootID
+    }
+
+    func parentNode(_ node: Node) -> Node? { node.parent.flatMap { nodes[$0] } }
+
+    func canPresent(_ node: Node) -> Bool {
+        switch node.attachment {
+        case .root: node.id == rootID && node.parent == nil
+        case .switched, .presented: node.parent != nil
+        case .path, .tab, .custom: false
+        }
+    }
+
+    /// Presenters and filled presenter slots in the subtree of `node`, itself included.
+    func totals(_ node: Node) -> (presenters: Int, filledSlots: Int) {
+        let presents = canPresent(node)
+        let own = presents ? 1 : 0
+        let ownSlot = presents && node.presented != nil ? 1 : 0
+        return (node.descendantPresenters + own, node.descendantFilledSlots + ownSlot)
+    }
+
+    private func updateMembership(of child: Node, in parent: Node) {
+        let (presenters, slots) = totals(child)
+        if presenters > 0 { parent.presenterChildren.insert(child.id) } else { parent.presenterChildren.remove(child.id) }
+        if slots > 0 { parent.filledSlotChildren.insert(child.id) } else { parent.filledSlotChildren.remove(child.id) }
+    }
+
+    /// Adds a change of descendant counts at `node` and every ancestor above it.
+    private func bubble(from node: Node, presenters: Int, slots: Int) {
+        guard presenters != 0 || slots != 0 else { return }
+        var current = node
+        current.descendantPresenters += presenters
+        current.descendantFilledSlots += slots
+        while let parent = parentNode(current) {
+            updateMembership(of: current, in: parent)
+            parent.descendantPresenters += presenters
+            parent.descendantFilledSlots += slots
+            current = parent
+        }
+    }
+
+    func link(_ child: Node, to parent: Node, as attachment: Attachment, position: Int, journal: Bool = true) {
+        child.parent = parent.id
+        child.attachment = attachment
+        child.position = position
+        let (presenters, slots) = totals(child)
+        updateMembership(of: child, in: parent)
+        bubble(from: parent, presenters: presenters, slots: slots)
+        if journal { tx.undo.append(.linked(child)) }
+    }
+
+    func unlink(_ child: Node, journal: Bool = true) {
+        guard let parent = parentNode(child) else { return }
+        let (presenters, slots) = totals(child)
+        parent.presenterChildren.remove(child.id)
+        parent.filledSlotChildren.remove(child.id)
+        bubble(from: parent, presenters: -presenters, slots: -slots)
+        child.parent = nil
+        if journal {
+            tx.undo.append(.unlinked(child, parent: parent, attachment: child.attachment, position: child.position))
+            tx.unlinked.append(child)
+        }
+    }
+
+    /// Sets a slot and accounts for the presenter's own "filled slot" bit.
+    func setSlot(_ presenter: Node, to value: ModelID?, journal: Bool = true) {
+        let before = totals(presenter)
+        if journal { tx.undo.append(.slot(presenter, presenter.presented)) }
+        presenter.presented = value
+        let after = totals(presenter)
+        let delta = after.filledSlots - before.filledSlots
+        if delta != 0, let parent = parentNode(presenter) {
+            updateMembership(of: presenter, in: parent)
+            bubble(from: parent, presenters: 0, slots: delta)
+        }
+        tx.markModified(presenter.id)
+    }
+
+    /// Presents `child` (already instantiated) in `presenter`'s empty slot.
+    func fillSlot(_ presenter: Node, with child: Node, style: PresentationStyle) {
+        setSlot(presenter, to: child.id)
+        link(child, to: presenter, as: .presented(style), position: -1)
+    }
+
+    /// Removes whatever sits in `presenter`'s slot; the removed subtree finishes on commit.
+    func clearSlot(_ presenter: Node) {
+        guard let occupantID = presenter.presented, let occupant = nodes[occupantID] else { return }
+        unlink(occupant)
+        setSlot(presenter, to: nil)
+    }
+
+    func appendElements(_ stack: Node, _ elements: [(Node, String?)]) {
+        for (child, transition) in elements {
+            let index = stack.path.count
+            stack.path.append(StackElement(model: child.id, transition: transition))
+            tx.undo.append(.pathAppended(stack, count: 1))
+            link(child, to: stack, as: .path(index: index), position: index)
+        }
+        tx.markModified(stack.id)
+    }
+
+    /// Pops back so that `keep` elements remain (keep ≥ 1).
+    func truncatePath(_ stack: Node, keeping keep: Int) {
+        guard keep < stack.path.count else { return }
+        let dropped = Array(stack.path[keep...])
+        for element in dropped.reversed() {
+            if let child = nodes[element.model] { unlink(child) }
+        }
+        stack.path.removeLast(dropped.count)
+        tx.undo.append(.pathDropped(stack, dropped))
+        tx.markModified(stack.id)
+    }
+
+    /// Replaces element 0 of a stack with a new model.
+    func replaceStackRoot(_ stack: Node, with child: Node) {
+        guard let old = stack.path.first else { return }
+        if let oldNode = nodes[old.model] { unlink(oldNode) }
+        stack.path[0] = StackElement(model: child.id, transition: nil)
+        tx.undo.append(.pathElementReplaced(stack, index: 0, old))
+        link(child, to: stack, as: .path(index: 0), position: 0)
+        tx.markModified(stack.id)
+    }
+
+    /// Replaces the whole path; kept elements stay alive, removed ones finish, new ones start.
+    func replacePath(_ stack: Node, with elements: [(Node, String?, isNew: Bool)]) {
+        let keptIDs = Set(elements.lazy.filter { !$0.isNew }.map { $0.0.id })
+        for element in stack.path where !keptIDs.contains(element.model) {
+            if let child = nodes[element.model] { unlink(child) }
+        }
+        tx.undo.append(.pathReplaced(stack, stack.path))
+        stack.path = elements.map { StackElement(model: $0.0.id, transition: $0.1) }
+        for (index, (child, _, isNew)) in elements.enumerated() {
+            if isNew {
+                link(child, to: stack, as: .path(index: index), position: index)
+            } else {
+                child.attachment = .path(index: index)
+                child.position = index
+            }
+        }
+        tx.markModified(stack.id)
+    }
+
+    func selectTab(_ tabs: Node, _ tab: String) {
+        tx.undo.append(.selectedTab(tabs, tabs.selectedTab))
+        tabs.selectedTab = tab
+        tx.markModified(tabs.id)
+    }
+
+    func replaceSwitched(_ container: Node, with child: Node) {
+        if let oldID = container.switchedModel, let old = nodes[oldID] { unlink(old) }
+        tx.undo.append(.switched(container, container.switchedModel))
+        container.switchedModel = child.id
+        link(child, to: container, as: .switched, position: 0)
+        tx.markModified(container.id)
+    }
+}
+
+extension NavigationWindow {
+    /// Recomputes the presenter index from scratch and compares it with the maintained one (tests only;
+    /// O(number of models)).
+    func verifyPresenterIndex() -> Bool {
+        guard let root = nodes[rootID] else { return false }
+        var order: [Node] = []
+        preorder(from: root) { order.append($0) }
+        guard order.count == nodes.count else { return false }
+        var presenters: [ModelID: Int] = [:]
+        var slots: [ModelID: Int] = [:]
+        for node in order.reversed() {
+            let own = canPresent(node) ? 1 : 0
+            let ownSlot = canPresent(node) && node.presented != nil ? 1 : 0
+            var sumP = 0
+            var sumS = 0
+            var expectedP: Set<ModelID> = []
+            var expectedS: Set<ModelID> = []
+            for child in node.children {
+                let p = presenters[child] ?? 0
+                let s = slots[child] ?? 0
+                sumP += p
+                sumS += s
+                if p > 0 { expectedP.insert(child) }
+                if s > 0 { expectedS.insert(child) }
+            }
+            guard sumP == node.descendantPresenters, sumS == node.descendantFilledSlots,
+                expectedP == node.presenterChildren, expectedS == node.filledSlotChildren
+            else { return false }
+            presenters[node.id] = sumP + own
+            slots[node.id] = sumS + ownSlot
+        }
+        return true
+    }
+}

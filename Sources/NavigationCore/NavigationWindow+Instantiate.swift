@@ -1,0 +1,91 @@
+/// Turning specs into journaled nodes with fresh ids.
+extension NavigationWindow {
+    /// Creates the model described by `spec` and its whole subtree, detached; the caller links it.
+    ///
+    /// - Parameter mayPresent: whether the model will sit where it may present; a spec that carries a
+    ///   presentation elsewhere throws ``NavigationError/cannotPresent(screen:)`` (unless anchored by a sourceID).
+    func instantiate(_ spec: ModelSpec, mayPresent: Bool) throws(NavigationError) -> Node {
+        let node = Node(
+            id: ModelID(rawValue: nextID), screen: spec.screen, params: spec.params, title: spec.title,
+            kind: spec.kind)
+        nextID += 1
+        nodes[node.id] = node
+        tx.created.append(node)
+        tx.undo.append(.created(node.id))
+
+        // Pre-order creation: the presented child before container children, like the graph order.
+        if let presentation = spec.presented {
+            guard mayPresent || presentation.sourceID != nil else { throw .cannotPresent(screen: spec.screen) }
+            let child = try instantiatePresentation(presentation)
+            setSlot(node, to: child.id)
+            link(child, to: node, as: .presented(presentation.style), position: -1)
+        }
+
+        switch spec.content {
+        case .screen:
+            break
+        case .stack(let path, let hides):
+            guard !path.isEmpty else { throw .emptyPath(stack: nil) }
+            node.hidesTabBarWhenNotAtRoot = hides
+            for (index, element) in path.enumerated() {
+                let child = try instantiate(element.model, mayPresent: false)
+                node.path.append(StackElement(model: child.id, transition: element.transition))
+                link(child, to: node, as: .path(index: index), position: index)
+            }
+        case .tabs(let tabs, let selected):
+            guard let first = tabs.first else { throw .invalidSpec("tabs \"\(spec.screen)\" has no tabs") }
+            var seen: Set<String> = []
+            for tab in tabs where !seen.insert(tab.id).inserted {
+                throw .invalidSpec("tabs \"\(spec.screen)\" repeats tab id \"\(tab.id)\"")
+            }
+            let selectedID = selected ?? first.id
+            guard seen.contains(selectedID) else {
+                throw .invalidSpec("tabs \"\(spec.screen)\" selects unknown tab \"\(selectedID)\"")
+            }
+            node.selectedTab = selectedID
+            for (index, tab) in tabs.enumerated() {
+                let child = try instantiate(tab.model, mayPresent: false)
+                node.tabs.append(Tab(id: tab.id, title: tab.title, icon: tab.icon, model: child.id))
+                link(child, to: node, as: .tab(tab.id), position: index)
+            }
+        case .switched(let childSpec):
+            let child = try instantiate(childSpec, mayPresent: true)
+            node.switchedModel = child.id
+            link(child, to: node, as: .switched, position: 0)
+        case .alert(let content), .confirmationDialog(let content):
+            var seen: Set<String> = []
+            for action in content.actions where !seen.insert(action.id).inserted {
+                throw .invalidSpec("\(spec.kind.tag) repeats action id \"\(action.id)\"")
+            }
+            guard spec.presented == nil else { throw .invalidSpec("\(spec.kind.tag) is a leaf and cannot present") }
+            node.dialog = content
+        case .custom(let kind, let children):
+            guard !kind.isEmpty else { throw .invalidSpec("custom container \"\(spec.screen)\" has an empty kind") }
+            for (index, childSpec) in children.enumerated() {
+                let child = try instantiate(childSpec, mayPresent: false)
+                node.customChildren.append(child.id)
+                link(child, to: node, as: .custom(index: index), position: index)
+            }
+        }
+        return node
+    }
+
+    /// Validates the style/content pairing and creates the presented model.
+    func instantiatePresentation(_ presentation: PresentationSpec) throws(NavigationError) -> Node {
+        switch (presentation.style, presentation.model.content) {
+        case (.alert, .alert), (.confirmationDialog, .confirmationDialog):
+            break
+        case (.alert, _):
+            throw .invalidSpec("an alert presentation needs alert content")
+        case (.confirmationDialog, _):
+            throw .invalidSpec("a confirmationDialog presentation needs confirmationDialog content")
+        case (_, .alert), (_, .confirmationDialog):
+            throw .invalidSpec("alert and dialog content can only be presented as alert or confirmationDialog")
+        case (.custom(let name), _):
+            guard configuration.customPresentationKinds.contains(name) else { throw .unknownPresentationKind(name) }
+        case (.sheet, _), (.fullScreenCover, _):
+            break
+        }
+        return try instantiate(presentation.model, mayPresent: true)
+    }
+}

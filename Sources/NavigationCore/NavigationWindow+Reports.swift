@@ -1,0 +1,62 @@
+/// Validating and applying what the renderer reports the user did.
+extension NavigationWindow {
+    /// Applies a renderer report as one change.
+    ///
+    /// ```swift
+    /// try window.report(.poppedTo(stack: stackID, index: 0))
+    /// try window.report(.alertActionChosen(alert: alertID, action: "delete"))
+    /// ```
+    /// - Throws: ``NavigationError/unknownModel(_:)``, ``NavigationError/wrongKind(_:expected:)``,
+    ///   ``NavigationError/indexOutOfRange(stack:index:count:)``, ``NavigationError/notPresented(_:)``,
+    ///   ``NavigationError/unknownTab(tabs:tab:)``, ``NavigationError/unknownAction(alert:action:)``,
+    ///   ``NavigationError/windowClosed``, or an error of an action's commands. Nothing changes on failure.
+    @discardableResult
+    public func report(_ report: RendererReport) throws(NavigationError) -> ChangeEvent {
+        guard !isClosed else { throw .windowClosed }
+        return try transact(cause: .report(report), animated: false) { () throws(NavigationError) in
+            try handle(report)
+        }
+    }
+
+    private func handle(_ report: RendererReport) throws(NavigationError) {
+        switch report {
+        case .poppedTo(let stackID, let index):
+            let stack = try attachedNode(stackID)
+            guard stack.kind == .stack else { throw .wrongKind(stackID, expected: "stack") }
+            guard index >= 0, index < stack.path.count - 1 else {
+                throw .indexOutOfRange(stack: stackID, index: index, count: stack.path.count)
+            }
+            truncatePath(stack, keeping: index + 1)
+        case .dismissedInteractively(let id):
+            let node = try attachedNode(id)
+            guard case .presented = node.attachment, let presenter = parentNode(node) else { throw .notPresented(id) }
+            clearSlot(presenter)
+        case .selectedTab(let tabsID, let tab):
+            let tabs = try attachedNode(tabsID)
+            guard tabs.kind == .tabs else { throw .wrongKind(tabsID, expected: "tabs") }
+            guard tabs.tabs.contains(where: { $0.id == tab }) else { throw .unknownTab(tabs: tabsID, tab: tab) }
+            selectTab(tabs, tab)
+        case .alertActionChosen(let alertID, let actionID):
+            let alert = try attachedNode(alertID)
+            guard alert.kind == .alert || alert.kind == .confirmationDialog, let content = alert.dialog else {
+                throw .wrongKind(alertID, expected: "alert or confirmationDialog")
+            }
+            guard case .presented = alert.attachment, let presenter = parentNode(alert) else {
+                throw .notPresented(alertID)
+            }
+            guard let action = content.actions.first(where: { $0.id == actionID }) else {
+                throw .unknownAction(alert: alertID, action: actionID)
+            }
+            // The slot is cleared before the handler runs so that a handler presenting something lands on
+            // the presenter, not on the vanishing alert; observers only see the committed end state.
+            clearSlot(presenter)
+            tx.messages.append(DeliveredMessage(recipient: presenter.id, sender: alertID, message: .actionChosen(actionID)))
+            for command in action.commands {
+                try run(command, from: presenter.id)
+            }
+        case .windowClosed:
+            tx.closing = true
+            isClosed = true
+        }
+    }
+}

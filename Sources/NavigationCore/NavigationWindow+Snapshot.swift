@@ -1,0 +1,88 @@
+import Logging
+
+/// Taking snapshots and restoring windows from them. Both are O(number of models), on demand only.
+extension NavigationWindow {
+    /// The whole graph as a value, models in pre-order from the root.
+    public func snapshot() -> WindowSnapshot {
+        var models: [ModelState] = []
+        models.reserveCapacity(nodes.count)
+        if let root = nodes[rootID] { preorder(from: root) { models.append($0.state) } }
+        return WindowSnapshot(
+            unchecked: version, nextModelID: nextID, root: rootID, models: models, isClosed: isClosed)
+    }
+
+    /// Rebuilds a window equal to the one that produced `snapshot` (same ids, version and id counter).
+    ///
+    /// Restored models count as already started: restoring emits no lifecycle events.
+    /// - Throws: ``NavigationError/invalidSnapshot(_:)`` if the snapshot does not validate (snapshots
+    ///   built in memory are validated again), ``NavigationError/unknownPresentationKind(_:)`` for a
+    ///   custom presentation kind the configuration does not register.
+    public convenience init(
+        snapshot: WindowSnapshot, configuration: WindowConfiguration = WindowConfiguration(),
+        logger: Logger = Logger(label: "NavigationCore")
+    ) throws(NavigationError) {
+        try WindowSnapshot.validate(
+            version: snapshot.version, nextModelID: snapshot.nextModelID, root: snapshot.root,
+            models: snapshot.models)
+        self.init(configuration: configuration, logger: logger)
+        for model in snapshot.models {
+            if case .presented(.custom(let name)) = model.attachment,
+                !configuration.customPresentationKinds.contains(name)
+            {
+                throw .unknownPresentationKind(name)
+            }
+            nodes[model.id] = Self.makeNode(model)
+        }
+        rootID = snapshot.root
+        nextID = snapshot.nextModelID
+        version = snapshot.version
+        isClosed = snapshot.isClosed
+        rebuildPresenterIndex()
+    }
+
+    private static func makeNode(_ model: ModelState) -> Node {
+        let node = Node(id: model.id, screen: model.screen, params: model.params, title: model.title, kind: model.kind)
+        node.parent = model.parent
+        node.attachment = model.attachment
+        node.presented = model.presented
+        node.started = true
+        switch model.attachment {
+        case .path(let index), .custom(let index): node.position = index
+        case .presented: node.position = -1
+        case .root, .switched, .tab: node.position = 0
+        }
+        switch model.content {
+        case .screen: break
+        case .stack(let path, let hides):
+            node.path = path
+            node.hidesTabBarWhenNotAtRoot = hides
+        case .tabs(let tabs, let selected):
+            node.tabs = tabs
+            node.selectedTab = selected
+        case .switched(let child): node.switchedModel = child
+        case .alert(let content), .confirmationDialog(let content): node.dialog = content
+        case .custom(_, let children): node.customChildren = children
+        }
+        return node
+    }
+
+    /// Recomputes every node's presenter counts bottom-up (reverse pre-order).
+    private func rebuildPresenterIndex() {
+        guard let root = nodes[rootID] else { return }
+        var order: [Node] = []
+        preorder(from: root) { order.append($0) }
+        for node in order {
+            if case .tab(let id) = node.attachment, let parent = parentNode(node) {
+                node.position = parent.tabs.firstIndex { $0.id == id } ?? 0
+            }
+        }
+        for node in order.reversed() {
+            guard let parent = parentNode(node) else { continue }
+            let (presenters, slots) = totals(node)
+            parent.descendantPresenters += presenters
+            parent.descendantFilledSlots += slots
+            if presenters > 0 { parent.presenterChildren.insert(node.id) }
+            if slots > 0 { parent.filledSlotChildren.insert(node.id) }
+        }
+    }
+}

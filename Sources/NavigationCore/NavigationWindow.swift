@@ -1,0 +1,115 @@
+import Logging
+
+/// One window's navigation graph, changed only through commands and renderer reports.
+///
+/// The window is a non-`Sendable` class owned by one isolation domain (the session service keeps each
+/// window inside an actor). Models live in a dictionary keyed by id with parent pointers; every command
+/// costs O(depth of the graph), never O(number of models).
+///
+/// ```swift
+/// let window = try NavigationWindow(root: .stacked(.screen("home")))
+/// try window.execute(.stackAppend(.screen("detail", params: ["id": "42"])))
+/// try window.execute(.present(.sheet(.stacked(.screen("compose")))))
+/// print(window.debugTree())
+/// ```
+public final class NavigationWindow {
+    var nodes: [ModelID: Node] = [:]
+    /// The root model; it is never removed and never finished.
+    public internal(set) var rootID: ModelID
+    var nextID: Int
+    /// Increases by exactly one for every applied change; failed commands leave it alone.
+    public internal(set) var version: Int
+    /// True after a ``RendererReport/windowClosed`` report; every later command or report fails.
+    public internal(set) var isClosed: Bool
+    /// Settings fixed at creation.
+    public let configuration: WindowConfiguration
+    /// Receives lifecycle and message logs at debug level.
+    public var logger: Logger
+    /// Called synchronously with every change event, after the state is committed and before
+    /// listeners get the change's messages (so nested changes made by listeners are reported after it).
+    public var changeHandler: ((ChangeEvent) -> Void)?
+
+    var listeners: [ModelID: [(id: Int, handler: (DeliveredMessage) -> Void)]] = [:]
+    var nextListenerID = 1
+    var effectQueue: [QueuedEffect] = []
+    var messageQueue: [DeliveredMessage] = []
+    var tx = Transaction()
+
+    /// Creates a window whose root is instantiated from `root`; its models start at version 0.
+    ///
+    /// - Throws: ``NavigationError/invalidSpec(_:)``, ``NavigationError/emptyPath(stack:)``,
+    ///   ``NavigationError/unknownPresentationKind(_:)`` or ``NavigationError/cannotPresent(screen:)``.
+    public convenience init(
+        root: ModelSpec, configuration: WindowConfiguration = WindowConfiguration(),
+        logger: Logger = Logger(label: "NavigationCore")
+    ) throws(NavigationError) {
+        self.init(configuration: configuration, logger: logger)
+        let root = try instantiate(root, mayPresent: true)
+        rootID = root.id
+        for node in tx.created {
+            node.started = true
+            logger.debug("started", metadata: ["model": "\(node.id)", "screen": "\(node.screen)"])
+        }
+        tx = Transaction()
+    }
+
+    /// An empty window; callers fill `nodes` before handing it out.
+    init(configuration: WindowConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.rootID = ModelID(rawValue: 1)
+        self.nextID = 1
+        self.version = 0
+        self.isClosed = false
+    }
+
+    /// The number of models in the graph.
+    public var modelCount: Int { nodes.count }
+
+    /// Whether `id` names a model in the graph.
+    public func contains(_ id: ModelID) -> Bool { nodes[id] != nil }
+
+    /// A value view of one model, or `nil` for an unknown id. O(1).
+    public func model(_ id: ModelID) -> ModelState? { nodes[id]?.state }
+
+    /// The root model's state.
+    public var root: ModelState? { model(rootID) }
+
+    /// The parent of `id` (`nil` for the root or an unknown id).
+    public func parent(of id: ModelID) -> ModelID? { nodes[id]?.parent }
+
+    /// The children of `id` in graph order (presented first, then container children); empty if unknown.
+    public func children(of id: ModelID) -> [ModelID] { nodes[id]?.children ?? [] }
+
+    /// The model commands run from by default.
+    ///
+    /// Starting at the root: if the model's slot is filled go to the presented model, otherwise descend
+    /// into the selected tab, the switched model, the last stack element or the last custom child; stop
+    /// at a model with neither. With presentations only on the root's chain this is exactly "follow the
+    /// presented chain to its top, then descend to a leaf". O(depth).
+    public var activeModelID: ModelID {
+        var current = rootID
+        while let node = nodes[current] {
+            guard let next = node.presented ?? node.lastContainerChild, next != current else { break }
+            current = next
+        }
+        return current
+    }
+
+    /// The ids from the root down to the active model, in order.
+    public var activePath: [ModelID] {
+        var result: [ModelID] = []
+        var current: ModelID? = activeModelID
+        while let id = current {
+            result.append(id)
+            current = nodes[id]?.parent
+        }
+        return result.reversed()
+    }
+
+    /// Whether `id` is the root, sits in a presentation slot, or is a switched model — the brief's canPresent.
+    public func canPresent(_ id: ModelID) -> Bool {
+        guard let node = nodes[id] else { return false }
+        return canPresent(node)
+    }
+}

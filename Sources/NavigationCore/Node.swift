@@ -1,0 +1,94 @@
+/// The mutable storage of one model inside a window.
+///
+/// A class so that container fields (notably a long stack path) mutate in place without copy-on-write
+/// copies; only the owning ``NavigationWindow`` touches it.
+final class Node {
+    let id: ModelID
+    var screen: String
+    var params: [String: String]
+    var title: String?
+    var kind: ModelKind
+
+    /// `nil` when detached (and for the root).
+    var parent: ModelID?
+    var attachment: Attachment = .root
+    /// Order key among the parent's children: -1 for the presented child, else the container index.
+    var position: Int = 0
+    var presented: ModelID?
+
+    // Container state; only the fields of `kind` are meaningful.
+    var path: [StackElement] = []
+    var hidesTabBarWhenNotAtRoot = false
+    var tabs: [Tab] = []
+    var selectedTab = ""
+    var switchedModel: ModelID?
+    var customChildren: [ModelID] = []
+    var dialog: DialogContent?
+
+    // Presenter index: counts over strict descendants, and the children whose subtree (self included)
+    // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
+    // straight to the right model instead of scanning the subtree.
+    var descendantPresenters = 0
+    var descendantFilledSlots = 0
+    var presenterChildren: Set<ModelID> = []
+    var filledSlotChildren: Set<ModelID> = []
+
+    /// Set when the model's `started` lifecycle event was emitted.
+    var started = false
+
+    init(id: ModelID, screen: String, params: [String: String], title: String?, kind: ModelKind) {
+        self.id = id
+        self.screen = screen
+        self.params = params
+        self.title = title
+        self.kind = kind
+    }
+
+    /// Container children in order (without the presented child).
+    var containerChildren: [ModelID] {
+        switch kind {
+        case .screen, .alert, .confirmationDialog: []
+        case .stack: path.map(\.model)
+        case .tabs: tabs.map(\.model)
+        case .switched: switchedModel.map { [$0] } ?? []
+        case .custom: customChildren
+        }
+    }
+
+    /// All children in graph order: presented first, then container children.
+    var children: [ModelID] {
+        var result: [ModelID] = []
+        if let presented { result.append(presented) }
+        result.append(contentsOf: containerChildren)
+        return result
+    }
+
+    /// The last container child, used to find the active model without copying a long path.
+    var lastContainerChild: ModelID? {
+        switch kind {
+        case .screen, .alert, .confirmationDialog: nil
+        case .stack: path.last?.model
+        case .tabs: tabs.first { $0.id == selectedTab }?.model
+        case .switched: switchedModel
+        case .custom: customChildren.last
+        }
+    }
+
+    var content: ModelContent {
+        switch kind {
+        case .screen: .screen
+        case .stack: .stack(path: path, hidesTabBarWhenNotAtRoot: hidesTabBarWhenNotAtRoot)
+        case .tabs: .tabs(tabs, selected: selectedTab)
+        case .switched: .switched(switchedModel ?? id)
+        case .alert: .alert(dialog ?? DialogContent(title: ""))
+        case .confirmationDialog: .confirmationDialog(dialog ?? DialogContent(title: ""))
+        case .custom(let name): .custom(kind: name, children: customChildren)
+        }
+    }
+
+    var state: ModelState {
+        ModelState(
+            id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
+            presented: presented, content: content)
+    }
+}

@@ -1,0 +1,24 @@
+/// What the renderer reports the user did (§5); the window validates it before changing anything.
+///
+/// Apply with ``NavigationWindow/report(_:)``. Stale or impossible reports throw and change nothing.
+public enum RendererReport: Hashable, Sendable {
+    /// The user popped `stack` back to element `index` (valid range `0 ..< path.count - 1`).
+    case poppedTo(stack: ModelID, index: Int)
+    /// The user dismissed `model` interactively (swipe); it must sit in a presentation slot.
+    case dismissedInteractively(ModelID)
+    /// The user selected tab `tab` of `tabs`.
+    case selectedTab(tabs: ModelID, tab: String)
+    /// The user chose `action` of the alert or dialog `alert`: its slot is cleared, its commands run from
+    /// the presenter, and the presenter receives ``NavigationMessage/actionChosen(_:)``.
+    case alertActionChosen(alert: ModelID, action: String)
+    /// The user closed the window: every model but the root finishes and the window refuses further input.
+    case windowClosed
+}
+
+/// Why a change happened.
+public enum ChangeCause: Hashable, Sendable {
+    /// An applied batch (a single `execute` is a batch of one).
+    case commands([BatchCommand])
+    /// A renderer report.
+    case report(RendererReport)
+}
