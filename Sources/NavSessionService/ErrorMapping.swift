@@ -110,3 +110,8 @@ public enum ErrorMapping {
         }
     }
 }
+
+extension ServiceError: BusErrorConvertible {
+    /// The D-Bus error (``ErrorMapping``), so a handler may throw a ``ServiceError`` directly.
+    public var busError: BusError { ErrorMapping.busError(for: self) }
+}
