@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
         .library(name: "NavigationSession", targets: ["NavigationSession"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
+        .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
@@ -63,14 +64,28 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Service (D-Bus objects over the session)
+        .target(
+            name: "NavSessionService",
+            dependencies: ["DBusKit", "NavigationSession", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "navsessiond",
             dependencies: [
                 "DBusKit",
+                "NavSessionService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Leak/latency soak for DBusKit (run under valgrind by hand; see Docs/dbus-layer.md).
+        .executableTarget(
+            name: "DBusSoak",
+            dependencies: ["DBusKit"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -108,6 +123,11 @@ let package = Package(
                 "NavigationRouting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionServiceTests",
+            dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
