@@ -1,1 +1,77 @@
-// Placeholder: private-bus harness lands here (issue 2).
+import DBusKit
+import Foundation
+
+/// A private `dbus-daemon` for one test (or suite), started from the repository's `dbus/test-session.conf`.
+///
+/// Tests never touch the developer's session bus: the daemon and every tool started through ``run(_:_:timeout:)``
+/// get an environment whose only D-Bus address is this bus's.
+///
+/// ```swift
+/// @Test func echoAnswers() async throws {
+///     let bus = try PrivateBus.start()
+///     defer { bus.stop() }
+///     let server = try await bus.connect()
+///     let result = try await bus.run("dbus-send", ["--session", "--print-reply", "--dest=...", ...])
+///     #expect(result.status == 0)
+/// }
+/// ```
+public final class PrivateBus: Sendable {
+    /// The repository root, found from this file's location.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The config every private bus starts from.
+    public static var configFile: String { repositoryRoot.appendingPathComponent("dbus/test-session.conf").path }
+
+    /// The daemon.
+    public let daemon: PrivateBusDaemon
+
+    /// The bus address (`unix:path=/tmp/dbus-…,guid=…`).
+    public var address: String { daemon.address }
+
+    private init(daemon: PrivateBusDaemon) {
+        self.daemon = daemon
+    }
+
+    /// Starts a daemon and waits until it listens.
+    /// - Parameter serviceDirectories: extra `<servicedir>`s for activation tests.
+    /// - Throws: ``ConnectionError`` `.daemonFailed`.
+    public static func start(serviceDirectories: [String] = []) throws -> PrivateBus {
+        PrivateBus(daemon: try PrivateBusDaemon.start(configFile: configFile, serviceDirectories: serviceDirectories))
+    }
+
+    /// Kills the daemon. Idempotent; also happens when the last reference goes away.
+    public func stop() {
+        daemon.stop()
+    }
+
+    /// Opens a new connection to this bus.
+    public func connect() async throws -> Bus {
+        try await Bus.connect(.address(address))
+    }
+
+    /// Runs a tool such as `dbus-send`, `gdbus` or `busctl` with `DBUS_SESSION_BUS_ADDRESS` set to this bus.
+    ///
+    /// - Parameters:
+    ///   - tool: the executable, looked up in `PATH`.
+    ///   - arguments: its arguments (use `--session`, `gdbus … --session`, `busctl --user`).
+    ///   - timeout: after this the tool is killed and the result has `timedOut == true`.
+    /// - Returns: exit status, stdout and stderr.
+    public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ToolResult {
+        try await ToolRunner.run(tool, arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: timeout)
+    }
+}
+
+/// What a tool run produced.
+public struct ToolResult: Sendable, CustomStringConvertible {
+    /// The exit status (or 128 + signal number).
+    public let status: Int32
+    /// Standard output.
+    public let stdout: String
+    /// Standard error.
+    public let stderr: String
+    /// Whether the tool was killed for exceeding its timeout.
+    public let timedOut: Bool
+
+    public var description: String { "status \(status)\(timedOut ? " (timed out)" : "")\nstdout: \(stdout)\nstderr: \(stderr)" }
+}

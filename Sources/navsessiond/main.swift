@@ -1,1 +1,10 @@
-print("navsessiond: not built yet")
+// navsessiond (temporary): a small but real example server for DBusKit, replaced by the session service later.
+import ArgumentParser
+
+do {
+    // Parsing is ArgumentParser's; serving is ours, so top-level code can await it directly.
+    let command = try NavSessionDaemon.parse()
+    try await command.serve()
+} catch {
+    NavSessionDaemon.exit(withError: error)
+}

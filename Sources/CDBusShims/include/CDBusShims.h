@@ -1,4 +1,38 @@
 #ifndef CDBUSSHIMS_H
 #define CDBUSSHIMS_H
 #include <dbus/dbus.h>
+
+/*
+ * CDBusShims: the few pieces of C that Swift cannot express against libdbus.
+ *
+ * The event-loop glue lives here because libdbus calls the watch/timeout callbacks with the connection lock
+ * held; keeping them in C means no Swift code (and no Swift runtime locks) ever runs under that lock.
+ */
+
+/// An event loop that drives exactly one DBusConnection on the thread that calls CDBusShims_loop_wait.
+typedef struct CDBusShims_Loop CDBusShims_Loop;
+
+/// Creates a loop with its own eventfd. Returns NULL when out of memory or file descriptors.
+CDBusShims_Loop *CDBusShims_loop_new(void);
+
+/// Frees the loop. The connection must have been detached first.
+void CDBusShims_loop_free(CDBusShims_Loop *loop);
+
+/// Installs watch, timeout, wakeup and dispatch-status functions on `connection`. Returns 0 when out of memory.
+int CDBusShims_loop_attach(CDBusShims_Loop *loop, DBusConnection *connection);
+
+/// Removes everything CDBusShims_loop_attach installed.
+void CDBusShims_loop_detach(CDBusShims_Loop *loop, DBusConnection *connection);
+
+/// Wakes a thread blocked in CDBusShims_loop_wait. Safe from any thread (it only writes the eventfd).
+void CDBusShims_loop_wakeup(CDBusShims_Loop *loop);
+
+/// Blocks until a watched fd is ready, a libdbus timeout expires or the loop is woken, then handles ready
+/// watches and expired timeouts. Does not dispatch; the caller dispatches afterwards.
+void CDBusShims_loop_wait(CDBusShims_Loop *loop);
+
+/// pipe2(O_CLOEXEC): Glibc's Swift overlay hides it (it needs _GNU_SOURCE), and a plain pipe() followed by
+/// fcntl would leak the fds into children spawned by other threads in between. Returns 0 or -1 with errno.
+int CDBusShims_pipe_cloexec(int fds[2]);
+
 #endif

@@ -1,0 +1,143 @@
+extension Bus {
+    /// Exports `interfaces` at `path`; calls to it are dispatched from now on.
+    ///
+    /// Incoming calls (to any object) are processed serially in arrival order: a client that pipelines
+    /// `A` then `B` sees `A`'s handler finish before `B`'s starts. Handlers may await; meanwhile replies,
+    /// signals and client calls keep flowing on the bus thread, but the next incoming call waits.
+    /// If an ancestor is an ObjectManager, `InterfacesAdded` is emitted after the object is reachable.
+    ///
+    /// ```swift
+    /// try await bus.export([windowInterface], at: try root.appending("window").appending("7"))
+    /// ```
+    /// - Throws: ``ConnectionError`` `.pathInUse` if something is already exported there;
+    ///   ``ValidationError`` if two interfaces share a name.
+    public func export(_ interfaces: [Interface], at path: ObjectPath) async throws {
+        let names = interfaces.map(\.name)
+        guard Set(names).count == names.count else {
+            throw ValidationError(.interfaceName, "the same interface is exported twice at \(path)")
+        }
+        if let existing = objects[path] {
+            guard existing.interfaces.isEmpty else {
+                throw ConnectionError(.pathInUse, "an object is already exported at \(path)")
+            }
+            objects[path]?.interfaces = interfaces
+        } else {
+            objects[path] = ExportedObject(interfaces: interfaces, isManager: false)
+        }
+        guard let manager = manager(above: path), !interfaces.isEmpty else { return }
+        let added = try await interfacesAndProperties(of: interfaces, at: path)
+        try emit(
+            path: manager, interface: .objectManager, member: MemberName(trusted: "InterfacesAdded"),
+            arguments: [.objectPath(path), added])
+    }
+
+    /// Removes the object at `path`; later calls to it get `UnknownObject`.
+    ///
+    /// Emits `InterfacesRemoved` from the managing ObjectManager, if any, before the object goes. Does
+    /// nothing when nothing is exported there. An ObjectManager at `path` stays.
+    /// - Throws: ``ConnectionError`` when the signal cannot be sent (the object is removed regardless).
+    public func unexport(at path: ObjectPath) throws {
+        guard let object = objects[path] else { return }
+        if object.isManager {
+            objects[path]?.interfaces = []
+        } else {
+            objects[path] = nil
+        }
+        guard let manager = manager(above: path), !object.interfaces.isEmpty, isConnected else { return }
+        try emit(
+            path: manager, interface: .objectManager, member: MemberName(trusted: "InterfacesRemoved"),
+            arguments: [.objectPath(path), .strings(object.interfaces.map(\.name.rawValue))])
+    }
+
+    /// Implements `org.freedesktop.DBus.ObjectManager` at `path` for every object exported below it.
+    ///
+    /// ```swift
+    /// try bus.addObjectManager(at: try ObjectPath("/org/navsession/Session1"))
+    /// ```
+    public func addObjectManager(at path: ObjectPath) {
+        objects[path, default: ExportedObject(interfaces: [], isManager: true)].isManager = true
+    }
+
+    /// Paths currently exported (with at least one interface), sorted.
+    public var exportedPaths: [ObjectPath] {
+        objects.filter { !$0.value.interfaces.isEmpty }.keys.sorted()
+    }
+
+    /// Sets limits checked on every incoming call before its handler runs.
+    public func setIncomingLimits(_ limits: IncomingLimits) {
+        self.limits = limits
+    }
+
+    /// Emits `PropertiesChanged` for `names`, honouring each property's `EmitsChangedSignal` policy.
+    ///
+    /// `.true` properties are sent with their current value (read through the getter), `.invalidates` ones
+    /// are listed as invalidated, `.const`/`.false` ones are skipped. Nothing is sent when nothing remains.
+    /// - Throws: ``BusError`` `UnknownObject`/`UnknownInterface`/`UnknownProperty` for names not exported;
+    ///   errors from getters; ``ConnectionError`` when disconnected.
+    public func propertiesChanged(_ names: [MemberName], interface: InterfaceName, at path: ObjectPath) async throws {
+        guard let object = objects[path] else { throw BusError(.unknownObject, "no object at \(path)") }
+        guard let declared = object.interface(named: interface.rawValue) else {
+            throw BusError(.unknownInterface, "\(path) does not implement \(interface)")
+        }
+        var changed: [DictionaryEntry] = []
+        var invalidated: [Value] = []
+        for name in names {
+            guard let property = declared.property(named: name.rawValue) else {
+                throw BusError(.unknownProperty, "\(interface) has no property \(name)")
+            }
+            switch property.emitsChangedSignal {
+            case .true:
+                guard let getter = property.getter else { continue }
+                let value = try await getter(PropertyAccess(bus: self, path: path, sender: nil))
+                guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+                changed.append(DictionaryEntry(.string(name.rawValue), .variant(value)))
+            case .invalidates:
+                invalidated.append(.string(name.rawValue))
+            case .const, .false:
+                continue
+            }
+        }
+        guard !changed.isEmpty || !invalidated.isEmpty else { return }
+        try emit(
+            path: path, interface: .properties, member: MemberName(trusted: "PropertiesChanged"),
+            arguments: [
+                .string(interface.rawValue), .dictionary(key: .string, value: .variant, changed),
+                .array(.string, invalidated),
+            ])
+    }
+
+    static func wrongGetterType(_ property: Interface.Property, _ value: Value) -> BusError {
+        BusError(.failed, "getter of \(property.name) returned '\(value.type)', declared '\(property.type)'")
+    }
+
+    /// The nearest ObjectManager strictly above `path`.
+    func manager(above path: ObjectPath) -> ObjectPath? {
+        var best: ObjectPath?
+        for (candidate, object) in objects where object.isManager && candidate != path && path.isDescendant(of: candidate) {
+            if best.map({ candidate.rawValue.count > $0.rawValue.count }) ?? true { best = candidate }
+        }
+        return best
+    }
+
+    /// `a{sa{sv}}` for the given interfaces, reading every readable property.
+    func interfacesAndProperties(of interfaces: [Interface], at path: ObjectPath) async throws -> Value {
+        var entries: [DictionaryEntry] = []
+        for interface in interfaces {
+            entries.append(DictionaryEntry(.string(interface.name.rawValue), try await allProperties(of: interface, at: path, sender: nil)))
+        }
+        return .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), entries)
+    }
+
+    /// `a{sv}` of every readable property of one interface.
+    func allProperties(of interface: Interface, at path: ObjectPath, sender: BusName?) async throws -> Value {
+        var entries: [DictionaryEntry] = []
+        let access = PropertyAccess(bus: self, path: path, sender: sender)
+        for property in interface.properties {
+            guard let getter = property.getter else { continue }
+            let value = try await getter(access)
+            guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+            entries.append(DictionaryEntry(.string(property.name.rawValue), .variant(value)))
+        }
+        return .dictionary(key: .string, value: .variant, entries)
+    }
+}

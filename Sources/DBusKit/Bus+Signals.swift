@@ -1,0 +1,93 @@
+internal import CDBus
+
+extension Bus {
+    /// Emits a signal.
+    ///
+    /// ```swift
+    /// try await bus.emit(path: windowPath, interface: windowInterface, member: try MemberName("Closed"),
+    ///                    arguments: [.uint32(7)])
+    /// ```
+    /// - Parameter destination: send unicast to one peer instead of broadcasting.
+    /// - Throws: ``ValidationError`` for invalid arguments; ``ConnectionError`` when disconnected.
+    public func emit(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = [],
+        destination: BusName? = nil
+    ) throws {
+        let created = path.rawValue.withCString { p in
+            interface.rawValue.withCString { i in
+                member.rawValue.withCString { m in dbus_message_new_signal(p, i, m) }
+            }
+        }
+        guard let message = created else { throw ConnectionError(.outOfMemory, "cannot create a signal") }
+        defer { dbus_message_unref(message) }
+        if let destination {
+            _ = destination.rawValue.withCString { dbus_message_set_destination(message, $0) }
+        }
+        try MessageEncoder.append(arguments, to: message)
+        try send(message)
+    }
+
+    /// Subscribes to signals matching `rule`; the rule is active on the bus when this returns.
+    ///
+    /// The stream finishes when the connection closes. Ending iteration (or cancelling the iterating task)
+    /// removes the rule from the bus.
+    ///
+    /// ```swift
+    /// let changes = try await bus.signals(matching: MatchRule(interface: .properties, member: propertiesChanged))
+    /// for await signal in changes { ... }
+    /// ```
+    /// - Throws: ``BusError`` when the bus rejects the rule; ``ConnectionError`` when disconnected.
+    public func signals(matching rule: MatchRule) async throws -> AsyncStream<Signal> {
+        try rule.validate()
+        let id = nextID
+        nextID += 1
+        let (stream, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .unbounded)
+        // Registered before AddMatch so a signal arriving right after the bus accepts the rule is kept.
+        subscriptions[id] = Subscription(rule: rule, continuation: continuation)
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.unsubscribe(id) }
+        }
+        do {
+            _ = try await call(
+                destination: .bus, path: Self.busPath, interface: .bus, member: MemberName(trusted: "AddMatch"),
+                arguments: [.string(rule.text)])
+        } catch {
+            subscriptions[id] = nil
+            continuation.finish()
+            throw error
+        }
+        return stream
+    }
+
+    func unsubscribe(_ id: UInt64) {
+        guard let subscription = subscriptions.removeValue(forKey: id), let connection, !isDisconnected else {
+            return
+        }
+        // Fire-and-forget: with a NULL error libdbus does not wait for the reply.
+        subscription.rule.text.withCString { dbus_bus_remove_match(connection, $0, nil) }
+    }
+
+    func finishSubscriptions() {
+        let all = subscriptions.values
+        subscriptions.removeAll()
+        for subscription in all { subscription.continuation.finish() }
+    }
+
+    /// Hands a received signal to every matching subscription, decoding it at most once.
+    func deliverSignal(_ message: OpaquePointer) {
+        guard !subscriptions.isEmpty,
+              let path = LibDBus.path(message), let interface = LibDBus.interface(message),
+              let member = LibDBus.member(message),
+              let arguments = try? MessageDecoder().decodeBody(of: message)
+        else { return }
+        let signal = Signal(
+            sender: LibDBus.sender(message).map(BusName.init(trusted:)), path: ObjectPath(trusted: path),
+            interface: InterfaceName(trusted: interface), member: MemberName(trusted: member), arguments: arguments)
+        for subscription in subscriptions.values where subscription.rule.matches(signal) {
+            subscription.continuation.yield(signal)
+        }
+    }
+
+    static let busPath = ObjectPath(trusted: "/org/freedesktop/DBus")
+}

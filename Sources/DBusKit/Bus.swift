@@ -1,0 +1,216 @@
+internal import CDBus
+internal import CDBusShims
+
+/// A private connection to a message bus, driven by its own thread.
+///
+/// `Bus` is an actor whose executor is the connection's dedicated thread, so all libdbus work happens there
+/// and nothing blocks Swift's cooperative pool. The connection does not exit the process when the bus goes
+/// away: ``disconnected()`` returns, pending calls fail with ``ConnectionError/Code/disconnected``, and
+/// signal and name-event streams finish.
+///
+/// ```swift
+/// let bus = try await Bus.connect(.session)
+/// print(await bus.uniqueName)   // ":1.42"
+/// await bus.close()
+/// ```
+///
+/// Incoming method calls are processed one at a time, in arrival order (see ``export(_:at:)``).
+public actor Bus {
+    nonisolated let thread: BusThread
+    var connection: OpaquePointer?
+    var isDisconnected = false
+    var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// This connection's unique name (e.g. `:1.42`), set once connected.
+    public private(set) var uniqueName: BusName?
+
+    /// Reports `NameAcquired`/`NameLost` for this connection; finishes when the connection closes.
+    ///
+    /// Single consumer. Includes the `NameAcquired` for the unique name sent right after connecting.
+    public nonisolated let nameEvents: AsyncStream<NameEvent>
+    nonisolated let nameEventsContinuation: AsyncStream<NameEvent>.Continuation
+
+    // Client calls in flight, by call id.
+    var pendingCalls: [UInt64: PendingCall] = [:]
+    var nextID: UInt64 = 1
+    // Signal subscriptions, by id.
+    var subscriptions: [UInt64: Subscription] = [:]
+
+    // Object server state.
+    var objects: [ObjectPath: ExportedObject] = [:]
+    var incoming: [OpaquePointer] = []
+    var incomingHead = 0
+    var isDraining = false
+    var limits = IncomingLimits()
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+
+    private init() throws(ConnectionError) {
+        thread = try BusThread()
+        (nameEvents, nameEventsContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Connects to a bus and registers with it (`Hello`).
+    ///
+    /// Blocking: authentication and `Hello` block only this connection's own thread.
+    /// - Parameter address: ``BusAddress/session``, ``BusAddress/system`` or an explicit address.
+    /// - Returns: a connected bus with its ``uniqueName`` set.
+    /// - Throws: ``ConnectionError`` (`connectFailed`) when the bus is unreachable; ``ValidationError`` for an
+    ///   address containing NUL.
+    public static func connect(_ address: BusAddress) async throws -> Bus {
+        let bus = try Bus()
+        try await bus.open(address)
+        return bus
+    }
+
+    private func open(_ address: BusAddress) throws {
+        let opened: OpaquePointer?
+        switch address {
+        case .session:
+            opened = try LibDBus.withBusError(.connectFailed) { dbus_bus_get_private(DBUS_BUS_SESSION, $0) }
+        case .system:
+            opened = try LibDBus.withBusError(.connectFailed) { dbus_bus_get_private(DBUS_BUS_SYSTEM, $0) }
+        case .address(let text):
+            if text.containsNUL { throw ValidationError(.address, "\(quoted(text)) contains a NUL byte") }
+            let candidate = try LibDBus.withBusError(.connectFailed) { error in
+                text.withCString { dbus_connection_open_private($0, error) }
+            }
+            if let candidate {
+                do {
+                    _ = try LibDBus.withBusError(.connectFailed) { dbus_bus_register(candidate, $0) }
+                } catch {
+                    dbus_connection_close(candidate)
+                    dbus_connection_unref(candidate)
+                    throw error
+                }
+            }
+            opened = candidate
+        }
+        guard let opened else { throw ConnectionError(.connectFailed, "libdbus returned no connection") }
+        // Connections from dbus_bus_get* call _exit() when the bus goes away; we report it instead.
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        connection = opened
+        uniqueName = LibDBus.string(dbus_bus_get_unique_name(opened)).map(BusName.init(trusted:))
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard CDBusShims_loop_attach(thread.loop, opened) != 0,
+              dbus_connection_add_filter(opened, busFilter, context, nil) != 0
+        else {
+            teardown()
+            throw ConnectionError(.outOfMemory, "cannot install the event loop")
+        }
+        var vtable = DBusObjectPathVTable()
+        vtable.message_function = objectMessageFunction
+        // One fallback at "/" routes every path to the object server, which then answers UnknownObject for
+        // paths nobody exported (libdbus would answer UnknownMethod for unregistered siblings).
+        let registered = try LibDBus.withBusError(.outOfMemory) { error in
+            dbus_connection_try_register_fallback(opened, "/", &vtable, context, error)
+        }
+        guard registered != 0 else {
+            teardown()
+            throw ConnectionError(.outOfMemory, "cannot register the object tree")
+        }
+        thread.pump = { [weak self] in
+            self?.assumeIsolated { bus in bus.dispatchAll() }
+        }
+    }
+
+    /// Whether the connection is still open.
+    public var isConnected: Bool { connection != nil && !isDisconnected }
+
+    /// Suspends until the connection is closed or lost; returns at once if it already is.
+    public func disconnected() async {
+        if !isConnected { return }
+        await withCheckedContinuation { disconnectWaiters.append($0) }
+    }
+
+    /// Closes the connection: pending calls fail with `disconnected`, streams finish, objects are dropped.
+    ///
+    /// Idempotent. Exported objects' handlers are released, which breaks any cycle through captured `Bus`es.
+    public func close() {
+        teardown()
+    }
+
+    isolated deinit {
+        teardown()
+        nameEventsContinuation.finish()
+        thread.stop()
+    }
+
+    /// Dispatches until libdbus has nothing left; runs on the bus thread after every loop turn.
+    func dispatchAll() {
+        guard let connection else { return }
+        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+        if isDisconnected { teardown() }
+    }
+
+    /// Releases everything tied to the connection. Safe to call more than once.
+    func teardown() {
+        if let connection {
+            self.connection = nil
+            failPendingCalls()
+            dbus_connection_unregister_object_path(connection, "/")
+            dbus_connection_remove_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque())
+            CDBusShims_loop_detach(thread.loop, connection)
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+        }
+        isDisconnected = true
+        for message in incoming[incomingHead...] { dbus_message_unref(message) }
+        incoming.removeAll()
+        incomingHead = 0
+        objects.removeAll()
+        finishSubscriptions()
+        nameEventsContinuation.finish()
+        let waiters = disconnectWaiters
+        disconnectWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Handles every message before the object tree: replies, name events, signals, local Disconnected.
+    func filter(_ message: OpaquePointer) -> DBusHandlerResult {
+        guard dbus_message_get_type(message) == LibDBus.messageTypeSignal else {
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        let interface = dbus_message_get_interface(message)
+        if LibDBus.equals(interface, "org.freedesktop.DBus.Local") {
+            if LibDBus.equals(dbus_message_get_member(message), "Disconnected") {
+                isDisconnected = true
+            }
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
+        if LibDBus.equals(interface, "org.freedesktop.DBus"),
+           LibDBus.equals(dbus_message_get_sender(message), "org.freedesktop.DBus") {
+            let member = dbus_message_get_member(message)
+            let acquired = LibDBus.equals(member, "NameAcquired")
+            if acquired || LibDBus.equals(member, "NameLost"),
+               let name = (try? MessageDecoder().decodeBody(of: message))?.first?.string {
+                let busName = BusName(trusted: name)
+                nameEventsContinuation.yield(acquired ? .acquired(busName) : .lost(busName))
+            }
+        }
+        deliverSignal(message)
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+}
+
+/// libdbus filter callback; `data` is the unretained `Bus`, which outlives the filter (removed in teardown).
+private let busFilter: DBusHandleMessageFunction = { _, message, data in
+    guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let bus = Unmanaged<Bus>.fromOpaque(data).takeUnretainedValue()
+    // Raw addresses cross into assumeIsolated because OpaquePointer is not Sendable; we stay on this thread.
+    let address = Int(bitPattern: message)
+    return bus.assumeIsolated { bus in
+        OpaquePointer(bitPattern: address).map { bus.filter($0) } ?? DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+}
+
+/// Object-tree callback for the "/" fallback; `data` is the unretained `Bus`.
+private let objectMessageFunction: DBusObjectPathMessageFunction = { _, message, data in
+    guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let bus = Unmanaged<Bus>.fromOpaque(data).takeUnretainedValue()
+    let address = Int(bitPattern: message)
+    return bus.assumeIsolated { bus in
+        OpaquePointer(bitPattern: address).map { bus.receiveMethodCall($0) } ?? DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+}

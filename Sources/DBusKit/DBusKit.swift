@@ -1,1 +1,0 @@
-// Placeholder: the D-Bus layer lands here (issue 2).

@@ -1,0 +1,131 @@
+/// One D-Bus interface, declared once: its methods, properties and signals with their handlers.
+///
+/// From this declaration DBusKit derives argument checks, dispatch, introspection XML,
+/// `org.freedesktop.DBus.Properties` and the ObjectManager's view of the object.
+///
+/// ```swift
+/// let demo = try Interface("org.navsession.Demo1",
+///     methods: [
+///         Interface.Method("Echo", inputs: [.init("text", .string)], outputs: [.init("echoed", .string)]) { call in
+///             [call.arguments[0]]
+///         },
+///     ],
+///     properties: [
+///         Interface.Property("Counter", .uint32, get: { _ in .uint32(await counter.value) }),
+///     ],
+///     signals: [Interface.Signal("CounterChanged", arguments: [.init("value", .uint32)])])
+/// ```
+public struct Interface: Sendable {
+    /// The interface name.
+    public let name: InterfaceName
+    /// Its methods.
+    public let methods: [Method]
+    /// Its properties.
+    public let properties: [Property]
+    /// Its signals.
+    public let signals: [Signal]
+    /// Annotations on the interface itself.
+    public let annotations: [Annotation]
+
+    /// Declares an interface.
+    /// - Throws: ``ValidationError`` for an invalid name or a duplicated method, property or signal name.
+    public init(
+        _ name: String, methods: [Method] = [], properties: [Property] = [], signals: [Signal] = [],
+        annotations: [Annotation] = []
+    ) throws(ValidationError) {
+        self.name = try InterfaceName(name)
+        for (kind, names) in [
+            ("method", methods.map(\.name)), ("property", properties.map(\.name)), ("signal", signals.map(\.name)),
+        ] where Set(names).count != names.count {
+            throw ValidationError(.memberName, "interface \(name) declares a \(kind) name twice")
+        }
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+        self.annotations = annotations
+    }
+
+    func method(named member: String) -> Method? {
+        methods.first { $0.name.rawValue == member }
+    }
+
+    func property(named member: String) -> Property? {
+        properties.first { $0.name.rawValue == member }
+    }
+
+    /// A named, typed argument of a method or signal. Names are `lower_snake` by convention.
+    public struct Argument: Sendable, Hashable {
+        /// The argument's name (shown in introspection; may be empty).
+        public let name: String
+        /// The argument's type.
+        public let type: SignatureType
+
+        /// Creates an argument.
+        public init(_ name: String, _ type: SignatureType) {
+            self.name = name
+            self.type = type
+        }
+    }
+
+    /// An introspection annotation such as `org.freedesktop.DBus.Deprecated = true`.
+    public struct Annotation: Sendable, Hashable {
+        /// The annotation name.
+        public let name: String
+        /// The annotation value.
+        public let value: String
+
+        /// Creates an annotation.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// A method and its handler.
+    public struct Method: Sendable {
+        /// The method name.
+        public let name: MemberName
+        /// Input arguments, in order.
+        public let inputs: [Argument]
+        /// Output arguments, in order.
+        public let outputs: [Argument]
+        /// Annotations.
+        public let annotations: [Annotation]
+        let handler: MethodHandler
+        let inputSignature: String
+        let outputSignature: String
+
+        /// Declares a method.
+        /// - Throws: ``ValidationError`` for an invalid name or argument lists over the signature limits.
+        public init(
+            _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], annotations: [Annotation] = [],
+            handler: @escaping MethodHandler
+        ) throws(ValidationError) {
+            self.name = try MemberName(name)
+            self.inputs = inputs
+            self.outputs = outputs
+            self.annotations = annotations
+            self.handler = handler
+            self.inputSignature = try Signature(inputs.map(\.type)).rawValue
+            self.outputSignature = try Signature(outputs.map(\.type)).rawValue
+        }
+    }
+
+    /// A signal's declaration (for introspection; emit with ``Bus/emit(path:interface:member:arguments:destination:)``).
+    public struct Signal: Sendable {
+        /// The signal name.
+        public let name: MemberName
+        /// Its arguments.
+        public let arguments: [Argument]
+        /// Annotations.
+        public let annotations: [Annotation]
+
+        /// Declares a signal.
+        /// - Throws: ``ValidationError`` for an invalid name.
+        public init(_ name: String, arguments: [Argument] = [], annotations: [Annotation] = []) throws(ValidationError) {
+            self.name = try MemberName(name)
+            self.arguments = arguments
+            self.annotations = annotations
+        }
+    }
+}

@@ -1,0 +1,210 @@
+internal import CDBus
+
+/// The object server's dispatch: an ordered queue of incoming calls, drained by one task at a time.
+extension Bus {
+    /// Called by libdbus (via the "/" fallback) on the bus thread for every message to our objects.
+    func receiveMethodCall(_ message: OpaquePointer) -> DBusHandlerResult {
+        guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        incoming.append(dbus_message_ref(message))
+        if !isDraining {
+            isDraining = true
+            Task { await self.drainIncoming() }
+        }
+        return DBUS_HANDLER_RESULT_HANDLED
+    }
+
+    /// Handles queued calls strictly one after another, so handlers see calls in arrival order.
+    private func drainIncoming() async {
+        while incomingHead < incoming.count {
+            let message = incoming[incomingHead]
+            incomingHead += 1
+            let outcome = await handle(message)
+            reply(to: message, with: outcome)
+            dbus_message_unref(message)
+            if incomingHead == incoming.count {
+                incoming.removeAll(keepingCapacity: true)
+                incomingHead = 0
+            }
+        }
+        isDraining = false
+    }
+
+    /// Sends exactly one reply unless the caller set NO_REPLY_EXPECTED.
+    private func reply(to call: OpaquePointer, with outcome: CallOutcome) {
+        guard !LibDBus.noReply(call), connection != nil, !isDisconnected else { return }
+        var failure: BusError?
+        switch outcome {
+        case .values(let values, let types):
+            guard let reply = dbus_message_new_method_return(call) else { return }
+            defer { dbus_message_unref(reply) }
+            do {
+                try MessageEncoder.append(values, as: types, to: reply)
+                try send(reply)
+                return
+            } catch {
+                // A handler returned values that do not match its declaration: a bug, reported as Failed.
+                failure = BusError(.failed, "reply does not match the declared outputs: \(error)")
+            }
+        case .error(let error):
+            failure = error
+        }
+        guard let failure else { return }
+        let created = failure.name.rawValue.withCString { name in
+            failure.message.replacingNUL().withCString { text in dbus_message_new_error(call, name, text) }
+        }
+        guard let errorReply = created else { return }
+        defer { dbus_message_unref(errorReply) }
+        try? send(errorReply)
+    }
+
+    private func handle(_ message: OpaquePointer) async -> CallOutcome {
+        let path = ObjectPath(trusted: LibDBus.path(message) ?? "/")
+        let member = LibDBus.member(message) ?? ""
+        let interface = LibDBus.interface(message)
+        let signature = LibDBus.signature(message)
+
+        guard let object = objects[path] else {
+            if hasChildren(path), interface == nil || interface == InterfaceName.introspectable.rawValue,
+               member == "Introspect" {
+                return .values([.string(introspectionXML(for: path, object: nil))], [.string])
+            }
+            return .error(BusError(.unknownObject, "no object at \(path)"))
+        }
+        let context = CallContext(
+            message: message, path: path, member: member, interface: interface, signature: signature, object: object)
+        do {
+            if let interface {
+                if let declared = object.interface(named: interface) {
+                    guard let method = declared.method(named: member) else {
+                        return .error(BusError(.unknownMethod, "\(interface) has no method \(member)"))
+                    }
+                    return try await invoke(method, context)
+                }
+                if let outcome = try await handleStandard(interface: interface, context) { return outcome }
+                return .error(BusError(.unknownInterface, "\(path) does not implement \(interface)"))
+            }
+            // No interface field: dispatch by member name, user interfaces first.
+            for declared in object.interfaces {
+                if let method = declared.method(named: member) { return try await invoke(method, context) }
+            }
+            for standard in [InterfaceName.introspectable, .properties, .objectManager] {
+                if let outcome = try await handleStandard(interface: standard.rawValue, context) { return outcome }
+            }
+            return .error(BusError(.unknownMethod, "\(path) has no method \(member)"))
+        } catch {
+            return .error(BusError(mapping: error))
+        }
+    }
+
+    struct CallContext {
+        let message: OpaquePointer
+        let path: ObjectPath
+        let member: String
+        let interface: String?
+        let signature: String
+        let object: ExportedObject
+
+        var sender: BusName? { LibDBus.sender(message).map(BusName.init(trusted:)) }
+
+        func check(_ expected: String) throws(BusError) {
+            guard signature == expected else {
+                throw BusError(
+                    .invalidArgs,
+                    "\(member) expects signature '\(expected)' but received '\(signature)'")
+            }
+        }
+    }
+
+    private func decodeArguments(_ context: CallContext) throws(BusError) -> [Value] {
+        try MessageDecoder(maximumArrayLength: limits.maximumArrayLength).decodeBody(of: context.message)
+    }
+
+    private func invoke(_ method: Interface.Method, _ context: CallContext) async throws -> CallOutcome {
+        try context.check(method.inputSignature)
+        let arguments = try decodeArguments(context)
+        let call = MethodCall(
+            bus: self, sender: context.sender, path: context.path,
+            interface: context.interface.map(InterfaceName.init(trusted:)), member: MemberName(trusted: context.member),
+            arguments: arguments)
+        let outputs = try await method.handler(call)
+        return .values(outputs, method.outputs.map(\.type))
+    }
+
+    /// Introspectable, Properties and ObjectManager; `nil` when `interface`/member is not one of them.
+    private func handleStandard(interface: String, _ context: CallContext) async throws -> CallOutcome? {
+        switch (interface, context.member) {
+        case (InterfaceName.introspectable.rawValue, "Introspect"):
+            try context.check("")
+            return .values([.string(introspectionXML(for: context.path, object: context.object))], [.string])
+        case (InterfaceName.properties.rawValue, "Get"):
+            try context.check("ss")
+            let arguments = try decodeArguments(context)
+            let property = try findProperty(arguments, context)
+            guard let getter = property.getter else {
+                throw BusError(.accessDenied, "property \(property.name) is write-only")
+            }
+            let value = try await getter(PropertyAccess(bus: self, path: context.path, sender: context.sender))
+            guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+            return .values([.variant(value)], [.variant])
+        case (InterfaceName.properties.rawValue, "GetAll"):
+            try context.check("s")
+            let name = try decodeArguments(context).first?.string ?? ""
+            guard let declared = context.object.interface(named: name) else {
+                throw BusError(.unknownInterface, "\(context.path) does not implement \(name)")
+            }
+            let all = try await allProperties(of: declared, at: context.path, sender: context.sender)
+            return .values([all], [.dictionary(key: .string, value: .variant)])
+        case (InterfaceName.properties.rawValue, "Set"):
+            try context.check("ssv")
+            let arguments = try decodeArguments(context)
+            let property = try findProperty(arguments, context)
+            guard let setter = property.setter else {
+                throw BusError(.propertyReadOnly, "property \(property.name) is read-only")
+            }
+            guard arguments.count == 3, let value = arguments[2].variantValue, value.type == property.type else {
+                let received = arguments.count == 3 ? (arguments[2].variantValue?.type.description ?? "?") : "?"
+                throw BusError(
+                    .invalidArgs,
+                    "property \(property.name) expects signature '\(property.type)' but received '\(received)'")
+            }
+            try await setter(value, PropertyAccess(bus: self, path: context.path, sender: context.sender))
+            if let interfaceName = arguments.first?.string {
+                try await propertiesChanged(
+                    [property.name], interface: InterfaceName(trusted: interfaceName), at: context.path)
+            }
+            return .values([], [])
+        case (InterfaceName.objectManager.rawValue, "GetManagedObjects") where context.object.isManager:
+            try context.check("")
+            var entries: [DictionaryEntry] = []
+            for (path, object) in objects.sorted(by: { $0.key < $1.key })
+            where path != context.path && path.isDescendant(of: context.path) && !object.interfaces.isEmpty {
+                entries.append(DictionaryEntry(
+                    .objectPath(path), try await interfacesAndProperties(of: object.interfaces, at: path)))
+            }
+            let type = SignatureType.dictionary(
+                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)))
+            guard case .dictionary(let key, let value) = type else { return nil }
+            return .values([.dictionary(key: key, value: value, entries)], [type])
+        default:
+            return nil
+        }
+    }
+
+    private func findProperty(_ arguments: [Value], _ context: CallContext) throws(BusError) -> Interface.Property {
+        let interfaceName = arguments.first?.string ?? ""
+        let propertyName = arguments.count > 1 ? (arguments[1].string ?? "") : ""
+        guard let declared = context.object.interface(named: interfaceName) else {
+            throw BusError(.unknownInterface, "\(context.path) does not implement \(interfaceName)")
+        }
+        guard let property = declared.property(named: propertyName) else {
+            throw BusError(.unknownProperty, "\(interfaceName) has no property \(propertyName)")
+        }
+        return property
+    }
+
+    func hasChildren(_ path: ObjectPath) -> Bool {
+        objects.keys.contains { $0 != path && $0.isDescendant(of: path) }
+    }
+}

@@ -1,0 +1,170 @@
+internal import CDBus
+
+/// Appends ``Value``s to a libdbus message, checking each value against its declared type first.
+///
+/// libdbus aborts on a type mismatch inside a container or on a bad string, so every check happens here,
+/// before the corresponding `dbus_message_iter_append_*` call.
+struct MessageEncoder {
+    /// Appends `values` as the message body. On error the message is left half-written; callers discard it.
+    static func append(_ values: [Value], to message: OpaquePointer) throws(ValidationError) {
+        // libdbus aborts on container signatures over the nesting or length limits, so check the whole body's
+        // signature first (variant contents are checked where each variant is opened).
+        _ = try Signature(values.map(\.type))
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iter)
+        var variantDepth = 0
+        for value in values {
+            try encode(value, as: value.type, into: &iter, variantDepth: &variantDepth)
+        }
+    }
+
+    /// Appends `values`, which must have exactly the declared `types` (a handler's declared outputs).
+    static func append(_ values: [Value], as types: [SignatureType], to message: OpaquePointer) throws(ValidationError) {
+        guard values.count == types.count else {
+            throw ValidationError(.value, "\(values.count) values where \(types.count) were declared")
+        }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iter)
+        var variantDepth = 0
+        for (value, type) in zip(values, types) {
+            try encode(value, as: type, into: &iter, variantDepth: &variantDepth)
+        }
+    }
+
+    /// Checks that a signature built from `values` is within the spec's limits (length and nesting).
+    static func signature(of values: [Value]) throws(ValidationError) -> Signature {
+        try Signature(values.map(\.type))
+    }
+
+    private static func mismatch(_ value: Value, _ expected: SignatureType) -> ValidationError {
+        ValidationError(.value, "a value of type '\(value.type)' where '\(expected)' was declared")
+    }
+
+    private static func oom() -> ValidationError {
+        ValidationError(.value, "out of memory while appending")
+    }
+
+    private static func appendBasic<T: BitwiseCopyable>(
+        _ iter: inout DBusMessageIter, _ code: Int32, _ value: T
+    ) throws(ValidationError) {
+        let ok = withUnsafePointer(to: value) { dbus_message_iter_append_basic(&iter, code, $0) } != 0
+        if !ok { throw oom() }
+    }
+
+    private static func appendString(
+        _ iter: inout DBusMessageIter, _ code: Int32, _ string: String
+    ) throws(ValidationError) {
+        try NameValidation.checkString(string)
+        let ok = string.withCString { pointer -> Bool in
+            var cString: UnsafePointer<CChar>? = pointer
+            return dbus_message_iter_append_basic(&iter, code, &cString) != 0
+        }
+        if !ok { throw oom() }
+    }
+
+    // Variants can nest without bound in Swift; the spec caps the total nesting depth of a message at 64.
+    private static let maximumVariantDepth = 64
+
+    private static func encode(
+        _ value: Value, as type: SignatureType, into iter: inout DBusMessageIter, variantDepth: inout Int
+    ) throws(ValidationError) {
+        switch (value, type) {
+        case (.byte(let v), .byte): try appendBasic(&iter, TypeCode.byte, v)
+        case (.boolean(let v), .boolean): try appendBasic(&iter, TypeCode.boolean, dbus_bool_t(v ? 1 : 0))
+        case (.int16(let v), .int16): try appendBasic(&iter, TypeCode.int16, v)
+        case (.uint16(let v), .uint16): try appendBasic(&iter, TypeCode.uint16, v)
+        case (.int32(let v), .int32): try appendBasic(&iter, TypeCode.int32, v)
+        case (.uint32(let v), .uint32): try appendBasic(&iter, TypeCode.uint32, v)
+        case (.int64(let v), .int64): try appendBasic(&iter, TypeCode.int64, v)
+        case (.uint64(let v), .uint64): try appendBasic(&iter, TypeCode.uint64, v)
+        case (.double(let v), .double): try appendBasic(&iter, TypeCode.double, v)
+        case (.unixFD(let v), .unixFD):
+            guard v >= 0 else { throw ValidationError(.value, "file descriptor \(v) is negative") }
+            try appendBasic(&iter, TypeCode.unixFD, v)
+        case (.string(let v), .string): try appendString(&iter, TypeCode.string, v)
+        case (.objectPath(let v), .objectPath): try appendString(&iter, TypeCode.objectPath, v.rawValue)
+        case (.signature(let v), .signature): try appendString(&iter, TypeCode.signature, v.rawValue)
+        case (.array(let elementType, let elements), .array(let declared)):
+            guard elementType == declared else { throw mismatch(value, type) }
+            try container(&iter, TypeCode.array, elementType.description) { (sub) throws(ValidationError) in
+                if elementType == .byte {
+                    try appendBytes(elements, into: &sub)
+                    return
+                }
+                for element in elements {
+                    try encode(element, as: elementType, into: &sub, variantDepth: &variantDepth)
+                }
+            }
+        case (.dictionary(let keyType, let valueType, let entries), .dictionary(let declaredKey, let declaredValue)):
+            guard keyType == declaredKey, valueType == declaredValue, keyType.isBasic else {
+                throw mismatch(value, type)
+            }
+            let entrySignature = "{\(keyType)\(valueType)}"
+            try container(&iter, TypeCode.array, entrySignature) { (sub) throws(ValidationError) in
+                for entry in entries {
+                    try container(&sub, TypeCode.dictEntry, nil) { (pair) throws(ValidationError) in
+                        try encode(entry.key, as: keyType, into: &pair, variantDepth: &variantDepth)
+                        try encode(entry.value, as: valueType, into: &pair, variantDepth: &variantDepth)
+                    }
+                }
+            }
+        case (.structure(let fields), .structure(let declared)):
+            guard !fields.isEmpty, fields.count == declared.count else { throw mismatch(value, type) }
+            try container(&iter, TypeCode.structure, nil) { (sub) throws(ValidationError) in
+                for (field, fieldType) in zip(fields, declared) {
+                    try encode(field, as: fieldType, into: &sub, variantDepth: &variantDepth)
+                }
+            }
+        case (.variant(let inner), .variant):
+            variantDepth += 1
+            defer { variantDepth -= 1 }
+            guard variantDepth <= maximumVariantDepth else {
+                throw ValidationError(.value, "variants nested deeper than \(maximumVariantDepth)")
+            }
+            let innerType = inner.type
+            // Validates the inner signature's length and nesting before libdbus sees it.
+            let innerSignature = try Signature([innerType])
+            try container(&iter, TypeCode.variant, innerSignature.rawValue) { (sub) throws(ValidationError) in
+                try encode(inner, as: innerType, into: &sub, variantDepth: &variantDepth)
+            }
+        default:
+            throw mismatch(value, type)
+        }
+    }
+
+    /// `ay` is common (blobs) and libdbus has a one-call path for fixed-size arrays.
+    private static func appendBytes(_ elements: [Value], into iter: inout DBusMessageIter) throws(ValidationError) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .byte(let b) = element else { throw mismatch(element, .byte) }
+            bytes.append(b)
+        }
+        let ok = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            var base = buffer.baseAddress
+            return dbus_message_iter_append_fixed_array(&iter, TypeCode.byte, &base, Int32(buffer.count)) != 0
+        }
+        if !ok { throw oom() }
+    }
+
+    private static func container(
+        _ iter: inout DBusMessageIter, _ code: Int32, _ contained: String?,
+        _ body: (inout DBusMessageIter) throws(ValidationError) -> Void
+    ) throws(ValidationError) {
+        var sub = DBusMessageIter()
+        let opened: Bool
+        if let contained {
+            opened = contained.withCString { dbus_message_iter_open_container(&iter, code, $0, &sub) } != 0
+        } else {
+            opened = dbus_message_iter_open_container(&iter, code, nil, &sub) != 0
+        }
+        guard opened else { throw oom() }
+        do {
+            try body(&sub)
+        } catch {
+            dbus_message_iter_abandon_container(&iter, &sub)
+            throw error
+        }
+        if dbus_message_iter_close_container(&iter, &sub) == 0 { throw oom() }
+    }
+}

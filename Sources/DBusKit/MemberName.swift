@@ -1,0 +1,25 @@
+internal import CDBus
+
+/// A validated method, signal or property name such as `OpenWindow`.
+///
+/// Valid: `OpenWindow`, `Ping`, `_private`, `Get2`.
+/// Invalid: `` (empty), `2Get`, `Open.Window`, `Open-Window`, names over 255 bytes.
+public struct MemberName: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The name as a string.
+    public let rawValue: String
+
+    /// Validates `rawValue` as a member name.
+    /// - Throws: ``ValidationError`` with kind ``ValidationError/Kind/memberName``.
+    public init(_ rawValue: String) throws(ValidationError) {
+        try NameValidation.check(rawValue, .memberName, dbus_validate_member)
+        self.rawValue = rawValue
+    }
+
+    init(trusted rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: MemberName, rhs: MemberName) -> Bool { lhs.rawValue < rhs.rawValue }
+}

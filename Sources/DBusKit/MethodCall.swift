@@ -1,0 +1,37 @@
+/// An incoming method call, as seen by a method handler.
+public struct MethodCall: Sendable {
+    /// The bus the call arrived on, for emitting signals or making calls from the handler.
+    public let bus: Bus
+    /// The caller's unique name (`:1.42`); `nil` only on peer-to-peer connections.
+    public let sender: BusName?
+    /// The object the call addresses; lets one ``Interface`` serve many objects (e.g. one per window).
+    public let path: ObjectPath
+    /// The interface, when the caller sent one.
+    public let interface: InterfaceName?
+    /// The method name.
+    public let member: MemberName
+    /// The arguments, already checked against the method's declared input signature.
+    public let arguments: [Value]
+}
+
+/// Runs a method: receives the checked arguments and returns the outputs in declared order.
+///
+/// Handlers run on the bus's actor, one at a time in arrival order: the next call is dispatched only after
+/// this handler returns (or throws). Throwing maps the error through ``BusError/init(mapping:)``.
+public typealias MethodHandler = nonisolated(nonsending) @Sendable (MethodCall) async throws -> [Value]
+
+/// Context for property getters and setters.
+public struct PropertyAccess: Sendable {
+    /// The bus.
+    public let bus: Bus
+    /// The object whose property is read or written.
+    public let path: ObjectPath
+    /// The caller's unique name; `nil` for reads DBusKit makes itself (GetManagedObjects, signals).
+    public let sender: BusName?
+}
+
+/// Reads a property's current value; it must have the property's declared type.
+public typealias PropertyGetter = nonisolated(nonsending) @Sendable (PropertyAccess) async throws -> Value
+
+/// Stores a property's new value (already checked against the declared type).
+public typealias PropertySetter = nonisolated(nonsending) @Sendable (Value, PropertyAccess) async throws -> Void

@@ -1,0 +1,51 @@
+internal import CDBus
+
+/// A validated D-Bus object path.
+///
+/// Valid: `/`, `/org/navsession/Session1`, `/org/navsession/Session1/window/7`.
+/// Invalid: `` (empty), `org` (no leading slash), `/a/` (trailing slash), `/a//b`, `/a-b`, `/a b`.
+///
+/// ```swift
+/// let path = try ObjectPath("/org/navsession/Session1")
+/// let window = try path.appending("window").appending("7")
+/// ```
+public struct ObjectPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The path as a string.
+    public let rawValue: String
+
+    /// Validates `rawValue` as an object path.
+    /// - Throws: ``ValidationError`` with kind ``ValidationError/Kind/objectPath``.
+    public init(_ rawValue: String) throws(ValidationError) {
+        try NameValidation.check(rawValue, .objectPath, dbus_validate_path)
+        self.rawValue = rawValue
+    }
+
+    /// Wraps a path libdbus has already validated (from a received message).
+    init(trusted rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The root path `/`.
+    public static let root = ObjectPath(trusted: "/")
+
+    /// Returns this path with one more element.
+    ///
+    /// - Parameter element: one path element, `[A-Za-z0-9_]+`; `7` and `window` are fine, `a/b` is not.
+    /// - Throws: ``ValidationError`` when `element` is not a single valid element.
+    public func appending(_ element: String) throws(ValidationError) -> ObjectPath {
+        guard !element.isEmpty, !element.contains("/") else {
+            throw ValidationError(.objectPath, "\(quoted(element)) is not a single path element")
+        }
+        return try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+    }
+
+    /// Whether `self` equals `ancestor` or lies below it (`/a/b` is under `/a` and `/`, not under `/ab`).
+    public func isDescendant(of ancestor: ObjectPath) -> Bool {
+        if ancestor.rawValue == "/" || ancestor == self { return true }
+        return rawValue.hasPrefix(ancestor.rawValue + "/")
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,181 @@
+internal import CDBusShims
+import Foundation
+import Glibc
+import Synchronization
+
+/// A `dbus-daemon` of our own, for tests and for running without a session bus.
+///
+/// It is started from a config file (e.g. the repository's `dbus/test-session.conf`) through a small `sh`
+/// guard that kills the daemon as soon as our end of its stdin pipe closes, so the daemon never outlives this
+/// process, even when the process is killed. Children get an environment without `DBUS_SESSION_BUS_ADDRESS`,
+/// `DBUS_STARTER_*` and `DISPLAY`, so nothing reaches the user's real session.
+///
+/// ```swift
+/// let daemon = try PrivateBusDaemon.start(configFile: "dbus/test-session.conf")
+/// let bus = try await Bus.connect(.address(daemon.address))
+/// daemon.stop()
+/// ```
+public final class PrivateBusDaemon: Sendable {
+    /// The address to connect to, as printed by the daemon.
+    public let address: String
+    /// The process id of the guard process (the daemon's parent, and its process group leader).
+    public let processID: pid_t
+    private let guardPipe: Mutex<Int32>
+
+    private init(address: String, processID: pid_t, guardPipe: Int32) {
+        self.address = address
+        self.processID = processID
+        self.guardPipe = Mutex(guardPipe)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts `dbus-daemon --nofork --print-address=1 --config-file=<temp copy>` and waits for its address.
+    ///
+    /// - Parameters:
+    ///   - configFile: the bus configuration to copy.
+    ///   - serviceDirectories: extra `<servicedir>` entries for activation tests.
+    ///   - timeout: how long to wait for the address.
+    /// - Throws: ``ConnectionError`` `.daemonFailed` when the config cannot be read or the daemon does not
+    ///   print an address in time.
+    public static func start(
+        configFile: String, serviceDirectories: [String] = [], timeout: Duration = .seconds(10)
+    ) throws -> PrivateBusDaemon {
+        guard var config = try? String(contentsOfFile: configFile, encoding: .utf8),
+              let end = config.range(of: "</busconfig>", options: .backwards)
+        else { throw ConnectionError(.daemonFailed, "cannot read a <busconfig> from \(configFile)") }
+        let entries = serviceDirectories.map { "  <servicedir>\(Bus.escape($0))</servicedir>\n" }.joined()
+        config.insert(contentsOf: entries, at: end.lowerBound)
+        let configPath = NSTemporaryDirectory() + "dbuskit-\(getpid())-\(UUID().uuidString).conf"
+        do {
+            try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        } catch {
+            throw ConnectionError(.daemonFailed, "cannot write \(configPath): \(error)")
+        }
+        defer { unlink(configPath) }
+
+        var stdinPipe: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        guard CDBusShims_pipe_cloexec(&stdinPipe) == 0 else { throw ConnectionError(.daemonFailed, "pipe failed") }
+        guard CDBusShims_pipe_cloexec(&stdoutPipe) == 0 else {
+            close(stdinPipe[0]); close(stdinPipe[1])
+            throw ConnectionError(.daemonFailed, "pipe failed")
+        }
+        // The daemon is the guard's child; the guard kills it when its stdin (our pipe) reaches EOF.
+        let script = """
+            dbus-daemon --nofork --print-address=1 --config-file="$1" </dev/null 2>/dev/null & daemon=$!
+            read -r _ || true
+            kill -9 "$daemon" 2>/dev/null
+            wait "$daemon" 2>/dev/null
+            """
+        let pid: pid_t
+        do {
+            pid = try spawn(
+                ["/bin/sh", "-c", script, "dbuskit-private-bus", configPath],
+                stdin: stdinPipe[0], stdout: stdoutPipe[1])
+        } catch {
+            for fd in stdinPipe + stdoutPipe { close(fd) }
+            throw error
+        }
+        close(stdinPipe[0])
+        close(stdoutPipe[1])
+        defer { close(stdoutPipe[0]) }
+        let daemon = PrivateBusDaemon(address: "", processID: pid, guardPipe: stdinPipe[1])
+        guard let line = readLine(from: stdoutPipe[0], timeout: timeout), !line.isEmpty else {
+            daemon.stop()
+            throw ConnectionError(.daemonFailed, "dbus-daemon printed no address")
+        }
+        daemon.guardPipe.withLock { $0 = -1 }
+        return PrivateBusDaemon(address: line, processID: pid, guardPipe: stdinPipe[1])
+    }
+
+    /// Kills the daemon (SIGKILL to its process group) and reaps the guard. Idempotent.
+    public func stop() {
+        let fd = guardPipe.withLock { fd -> Int32 in
+            let old = fd
+            fd = -1
+            return old
+        }
+        guard fd >= 0 else { return }
+        close(fd)
+        kill(-processID, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// Spawns with a clean signal mask: tasks on the cooperative pool may have SIGTERM blocked, and a
+    /// child inheriting that mask would ignore SIGTERM.
+    static func spawn(_ arguments: [String], stdin: Int32, stdout: Int32) throws(ConnectionError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let environment = cleanEnvironment()
+        var pid: pid_t = 0
+        let result = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in
+                posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+            }
+        }
+        guard result == 0 else {
+            throw ConnectionError(.daemonFailed, "cannot spawn \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// The current environment minus everything that could point a child at the user's real session.
+    public static func cleanEnvironment(adding extra: [String: String] = [:]) -> [String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("DBUS_") || key == "DISPLAY" {
+            environment[key] = nil
+        }
+        environment.merge(extra) { _, new in new }
+        return environment.map { "\($0.key)=\($0.value)" }
+    }
+
+    private static func withCStrings<R>(
+        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
+    ) -> R {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        return body(pointers)
+    }
+
+    /// Reads one line, giving up after `timeout`.
+    private static func readLine(from fd: Int32, timeout: Duration) -> String? {
+        var bytes: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return nil }
+            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + 1)
+            let ready = poll(&pollfd, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            var byte: UInt8 = 0
+            let count = read(fd, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}

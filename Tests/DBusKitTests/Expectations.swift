@@ -1,0 +1,30 @@
+import DBusKit
+import Testing
+
+/// Runs `body` and returns the ``BusError`` it threw, recording an issue if it threw nothing else.
+func busError(_ body: () async throws -> [Value]) async -> BusError? {
+    do {
+        let values = try await body()
+        Issue.record("expected a BusError, got \(values)")
+        return nil
+    } catch let error as BusError {
+        return error
+    } catch {
+        Issue.record("expected a BusError, got \(error)")
+        return nil
+    }
+}
+
+/// Runs `body` and returns the ``ConnectionError`` it threw.
+func connectionError(_ body: () async throws -> [Value]) async -> ConnectionError? {
+    do {
+        let values = try await body()
+        Issue.record("expected a ConnectionError, got \(values)")
+        return nil
+    } catch let error as ConnectionError {
+        return error
+    } catch {
+        Issue.record("expected a ConnectionError, got \(error)")
+        return nil
+    }
+}

@@ -1,0 +1,144 @@
+import DBusKit
+import DBusTestSupport
+import Synchronization
+import Testing
+
+/// A domain error with its own D-Bus name, to test BusErrorConvertible.
+struct ExampleError: Error, BusErrorConvertible {
+    var busError: BusError {
+        BusError((try? ErrorName("org.example.Error.X")) ?? .failed, "example failure")
+    }
+}
+
+/// An error type that adopts nothing, so it must map to Failed.
+struct UnmappedError: Error {}
+
+/// The state behind the test object's properties.
+final class TestState: Sendable {
+    let name = Mutex("initial")
+    let counter = Mutex<UInt32>(0)
+    let log = Mutex<[String]>([])
+}
+
+/// Names and objects shared by the integration tests.
+enum TestNames {
+    static let service = "org.example.Test"
+    static let interfaceName = "org.example.Test1"
+    static let rootPath = "/org/example/Test1"
+    static let objectPath = "/org/example/Test1/object"
+
+    static func path(_ text: String) throws -> ObjectPath { try ObjectPath(text) }
+    static func member(_ text: String) throws -> MemberName { try MemberName(text) }
+    static func interface() throws -> InterfaceName { try InterfaceName(interfaceName) }
+
+    /// The test interface: one declaration, reused for every exported test object.
+    static func interface(state: TestState) throws -> Interface {
+        try Interface(
+            interfaceName,
+            methods: [
+                Interface.Method("Echo", inputs: [.init("text", .string)], outputs: [.init("echoed", .string)]) {
+                    call in [call.arguments[0]]
+                },
+                Interface.Method("Add", inputs: [.init("a", .int32), .init("b", .int32)], outputs: [.init("sum", .int32)]) {
+                    call in [.int32((call.arguments[0].int32 ?? 0) &+ (call.arguments[1].int32 ?? 0))]
+                },
+                Interface.Method("Sum", inputs: [.init("values", .array(.int32))], outputs: [.init("sum", .int64)]) {
+                    call in
+                    [.int64((call.arguments[0].arrayElements ?? []).reduce(0) { $0 + Int64($1.int32 ?? 0) })]
+                },
+                Interface.Method("WhoAmI", outputs: [.init("sender", .string)]) { call in
+                    [.string(call.sender?.rawValue ?? "")]
+                },
+                Interface.Method("Append", inputs: [.init("item", .string)]) { call in
+                    // Suspending here must not let a later call overtake this one.
+                    await Task.yield()
+                    state.log.withLock { $0.append(call.arguments[0].string ?? "") }
+                    return []
+                },
+                Interface.Method("Log", outputs: [.init("items", .array(.string))]) { _ in
+                    [.strings(state.log.withLock { $0 })]
+                },
+                Interface.Method("Stall", inputs: [.init("milliseconds", .uint32)]) { call in
+                    try await Task.sleep(for: .milliseconds(Int(call.arguments[0].uint32 ?? 0)))
+                    return []
+                },
+                Interface.Method("FailTyped") { _ in throw ExampleError() },
+                Interface.Method("FailUnmapped") { _ in throw UnmappedError() },
+                Interface.Method("Increment", outputs: [.init("value", .uint32)]) { call in
+                    let value = state.counter.withLock { value -> UInt32 in
+                        value &+= 1
+                        return value
+                    }
+                    try await call.bus.propertiesChanged(
+                        [try MemberName("Counter")], interface: try InterfaceName(interfaceName), at: call.path)
+                    try await call.bus.emit(
+                        path: call.path, interface: try InterfaceName(interfaceName),
+                        member: try MemberName("Incremented"), arguments: [.uint32(value)])
+                    return [.uint32(value)]
+                },
+            ],
+            properties: [
+                Interface.Property(
+                    "Name", .string,
+                    get: { _ in .string(state.name.withLock { $0 }) },
+                    set: { value, _ in state.name.withLock { $0 = value.string ?? "" } }),
+                Interface.Property("Counter", .uint32, get: { _ in .uint32(state.counter.withLock { $0 }) }),
+                Interface.Property("Version", .string, emitsChangedSignal: .const, get: { _ in .string("1.0") }),
+            ],
+            signals: [Interface.Signal("Incremented", arguments: [.init("value", .uint32)])],
+            annotations: [Interface.Annotation("org.example.Note", "a <test> & \"quote\"")])
+    }
+}
+
+/// A private bus with a server connection that owns `org.example.Test` and exports the test object.
+struct TestFixture {
+    let privateBus: PrivateBus
+    let server: Bus
+    let state: TestState
+
+    static func start() async throws -> TestFixture {
+        let privateBus = try PrivateBus.start()
+        let server = try await privateBus.connect()
+        let state = TestState()
+        await server.addObjectManager(at: try ObjectPath(TestNames.rootPath))
+        try await server.export([try TestNames.interface(state: state)], at: try ObjectPath(TestNames.objectPath))
+        let reply = try await server.requestName(try BusName(TestNames.service), options: [.doNotQueue])
+        #expect(reply == .primaryOwner)
+        return TestFixture(privateBus: privateBus, server: server, state: state)
+    }
+
+    func stop() async {
+        await server.close()
+        privateBus.stop()
+    }
+
+    /// Calls the test service from a fresh Swift client.
+    func call(
+        _ client: Bus, _ member: String, _ arguments: [Value] = [], path: String = TestNames.objectPath,
+        interface: String? = TestNames.interfaceName
+    ) async throws -> [Value] {
+        try await client.call(
+            destination: try BusName(TestNames.service), path: try ObjectPath(path),
+            interface: try interface.map { try InterfaceName($0) }, member: try MemberName(member),
+            arguments: arguments, timeout: .seconds(10))
+    }
+}
+
+/// Awaits the first element of a stream, failing after `timeout` instead of hanging.
+func first<T: Sendable>(
+    _ stream: AsyncStream<T>, timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (T) -> Bool = { _ in true }
+) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask {
+            for await element in stream where predicate(element) { return element }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let result = await group.next() ?? nil
+        group.cancelAll()
+        return result
+    }
+}
