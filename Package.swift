@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
+        .library(name: "NavigationSession", targets: ["NavigationSession"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
@@ -53,6 +54,13 @@ let package = Package(
         .target(
             name: "NavigationRouting",
             dependencies: ["NavigationCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NavigationSession",
+            dependencies: [
+                "NavigationCore", "NavigationRouting", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -107,6 +115,11 @@ let package = Package(
                 "NavigationRouting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavigationSessionTests",
+            dependencies: ["NavigationSession"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -90,7 +90,7 @@ struct DeepLinkDeclarationTests {
     @Test func pushesNeedANavigationPresentation() {
         let destination = DeepLinkDestination(
             window: WindowTarget(scene: "main"),
-            present: [PresentationSpec(.cover, root: ScreenSpec("a"), push: [ScreenSpec("b")])])
+            present: [DeepLinkPresentation(.cover, root: ScreenSpec("a"), push: [ScreenSpec("b")])])
         #expect(throws: DeepLinkDeclarationError.pushWithoutNavigation(route: "r", key: "destination.present[0].push")) {
             try route("a", destination: destination)
         }

@@ -21,7 +21,7 @@ struct DeepLinkRouterTests {
                 window: WindowTarget(scene: "main"), tab: "search",
                 push: [ScreenSpec("item", params: ["id": "42", "edit": "true"])],
                 present: [
-                    PresentationSpec(
+                    DeepLinkPresentation(
                         .sheet, withNavigation: true, root: ScreenSpec("compose", params: ["from": "mail"]),
                         push: [ScreenSpec("preview", params: ["item": "item-42"])]),
                 ])))

@@ -21,7 +21,7 @@ enum RouterFixture {
                     window: main, tab: "{tab}",
                     push: [ScreenSpec("item", params: ["id": "{id}", "edit": "{edit}"])],
                     present: [
-                        PresentationSpec(
+                        DeepLinkPresentation(
                             .sheet, withNavigation: true, root: ScreenSpec("compose", params: ["from": "{source}"]),
                             push: [ScreenSpec("preview", params: ["item": "item-{id}"])]),
                     ])),

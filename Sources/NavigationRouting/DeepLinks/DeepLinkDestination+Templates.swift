@@ -52,7 +52,7 @@ extension DeepLinkDestination {
             reset: reset,
             push: push.map(render),
             present: present.map {
-                PresentationSpec($0.style, withNavigation: $0.withNavigation, root: render($0.root), push: $0.push.map(render))
+                DeepLinkPresentation($0.style, withNavigation: $0.withNavigation, root: render($0.root), push: $0.push.map(render))
             })
     }
 }

@@ -11,7 +11,7 @@
 ///     window: WindowTarget(scene: "main"),
 ///     tab: "{tab}",
 ///     push: [ScreenSpec("item", params: ["id": "{id}"])],
-///     present: [PresentationSpec(.sheet, withNavigation: true, root: ScreenSpec("edit"))])
+///     present: [DeepLinkPresentation(.sheet, withNavigation: true, root: ScreenSpec("edit"))])
 /// ```
 ///
 /// JSON form: `{"window":{…},"tab":"{tab}","reset":true,"push":[…],"present":[…]}`; only `window`
@@ -26,7 +26,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
     /// Screens to push onto the selected stack, in order.
     public var push: [ScreenSpec]
     /// Presentations to stack on top, in order.
-    public var present: [PresentationSpec]
+    public var present: [DeepLinkPresentation]
 
     /// Describes a destination.
     ///
@@ -41,7 +41,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
         tab: String? = nil,
         reset: Bool = true,
         push: [ScreenSpec] = [],
-        present: [PresentationSpec] = []
+        present: [DeepLinkPresentation] = []
     ) {
         self.window = window
         self.tab = tab
@@ -59,7 +59,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
         tab = try container.decodeIfPresent(String.self, forKey: .tab)
         reset = try container.decodeIfPresent(Bool.self, forKey: .reset) ?? true
         push = try container.decodeIfPresent([ScreenSpec].self, forKey: .push) ?? []
-        present = try container.decodeIfPresent([PresentationSpec].self, forKey: .present) ?? []
+        present = try container.decodeIfPresent([DeepLinkPresentation].self, forKey: .present) ?? []
     }
 
     /// The route view suffix this destination adds on top of the selected stack's root:

@@ -6,7 +6,7 @@
 ///
 /// JSON form: `{"style":"sheet","withNavigation":true,"root":{"screen":"edit"},"push":[…]}`;
 /// `withNavigation` defaults to `false`, `push` to empty.
-public struct PresentationSpec: Sendable, Hashable, Codable {
+public struct DeepLinkPresentation: Sendable, Hashable, Codable {
     /// How the screen is presented.
     public enum Style: String, Sendable, Hashable, Codable {
         /// A sheet.

@@ -1,0 +1,93 @@
+import NavigationCore
+
+/// Where a deep-link destination lands in a window, read from the graph before any command runs.
+///
+/// The walk follows ``ActiveBranch`` from the root, with the destination's tab (if any) followed in
+/// the first tab container met instead of the selected tab.
+///
+/// - With `reset`, the walk stays on the first layer (presentations are dismissed) and descends
+///   into element 0 of each stack (every stack on it is popped to its root). Presentations to
+///   dismiss are the filled slots on that branch and on the branch shown now.
+/// - Without `reset`, the walk crosses presentations like the route view and the destination lands
+///   on the top layer; an alert or dialog there blocks it.
+struct LandingBranch {
+    /// The tab container whose tab the destination selects (the first one on the walk).
+    var tabs: ModelState?
+    /// The stacks on the landing layer, outermost first; pushes go onto the last one.
+    var stacks: [ModelState] = []
+    /// Models sitting in slots on the first layer, to dismiss when resetting (no duplicates).
+    var presentedToDismiss: [ModelID] = []
+    /// An alert or dialog on top of the active branch (only looked for without reset).
+    var blocker: ModelState?
+
+    /// Walks `window` for a destination selecting `tab`.
+    ///
+    /// - Throws: ``DeepLinkApplyError/unknownTab(tab:tabs:available:)`` when the first tab container
+    ///   on the walk has no such tab; ``DeepLinkApplyError/noTabs(tab:)`` when there is none.
+    init(window: NavigationWindow, tab: String?, reset: Bool) throws(DeepLinkApplyError) {
+        var tabs: ModelState?
+        var stacks: [ModelState] = []
+        var presentedToDismiss: [ModelID] = []
+        var blocker: ModelState?
+        if reset {
+            var ignoredTabs: ModelState?
+            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .last, tab: nil, tabs: &ignoredTabs) {
+                if let presented = $0.presented { presentedToDismiss.append(presented) }
+            }
+            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .root, tab: tab, tabs: &tabs) {
+                if let presented = $0.presented, !presentedToDismiss.contains(presented) {
+                    presentedToDismiss.append(presented)
+                }
+                if $0.path != nil { stacks.append($0) }
+            }
+        } else {
+            var layerStart: ModelID? = window.rootID
+            var layers = 0
+            while let start = layerStart, layers <= window.modelCount {
+                layers += 1
+                stacks = []
+                let slot = try Self.walkLayer(window, from: start, stackChild: .last, tab: tab, tabs: &tabs) {
+                    if $0.path != nil { stacks.append($0) }
+                }
+                layerStart = nil
+                guard let slot, let presented = window.model(slot), let style = ActiveBranch.style(of: presented)
+                else { break }
+                if ActiveBranch.isDialog(style) {
+                    blocker = presented
+                } else {
+                    layerStart = slot
+                }
+            }
+        }
+        if let tab, tabs == nil { throw .noTabs(tab: tab) }
+        self.tabs = tabs
+        self.stacks = stacks
+        self.presentedToDismiss = presentedToDismiss
+        self.blocker = blocker
+    }
+
+    /// Walks one layer from `start`, visiting each model; returns the first filled slot on it.
+    private static func walkLayer(
+        _ window: NavigationWindow, from start: ModelID, stackChild: ActiveBranch.StackChild, tab: String?,
+        tabs: inout ModelState?, visit: (ModelState) -> Void
+    ) throws(DeepLinkApplyError) -> ModelID? {
+        var firstSlot: ModelID?
+        var current: ModelID? = start
+        var remaining = window.modelCount
+        while remaining > 0, let id = current, let model = window.model(id) {
+            remaining -= 1
+            visit(model)
+            if firstSlot == nil { firstSlot = model.presented }
+            var override: String?
+            if case .tabs(let items, _) = model.content, tabs == nil, let tab {
+                guard items.contains(where: { $0.id == tab }) else {
+                    throw .unknownTab(tab: tab, tabs: model.id, available: items.map(\.id))
+                }
+                tabs = model
+                override = tab
+            }
+            current = ActiveBranch.child(of: model, stackChild: stackChild, tab: override)
+        }
+        return firstSlot
+    }
+}

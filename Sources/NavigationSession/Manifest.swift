@@ -1,0 +1,144 @@
+import Foundation
+import NavigationCore
+import NavigationRouting
+
+/// An application as the session serves it: id, screens, scenes, dialogs, deep links, presentation
+/// kinds and renderer capabilities. Always validated: a `Manifest` value cannot be invalid.
+///
+/// Load one from JSON (`Docs/manifest.md` describes every key), or use the built-in demo:
+/// ```swift
+/// let manifest = try Manifest(json: text)        // throws ManifestError naming the key or line
+/// let demo = try Manifest.demo()                 // org.navsession.Demo
+/// print(Manifest.demoJSON)                       // navsessiond --print-demo-manifest
+/// ```
+public struct Manifest: Hashable, Sendable {
+    /// The manifest format this library reads and writes (`"format": 1`).
+    public static let formatVersion = 1
+
+    /// The application id: a D-Bus well-known bus name such as `org.navsession.Demo`.
+    public let applicationID: String
+    /// A human name for the application.
+    public let title: String?
+    /// Every screen, in declaration order.
+    public let screens: [ScreenDeclaration]
+    /// Every scene, in declaration order (the Session1 `Scenes` property lists their names).
+    public let scenes: [SceneDeclaration]
+    /// Named alerts and confirmation dialogs.
+    public let dialogs: [String: DialogDeclaration]
+    /// Custom presentation kinds the renderers understand (e.g. `popover`).
+    public let presentationKinds: [String]
+    /// Renderer capabilities of every window unless its scene overrides them.
+    public let capabilities: RendererCapabilities
+    /// The deep-link declaration (NavigationRouting's JSON form), verbatim.
+    public let deepLinks: JSONValue?
+    /// The router built from ``deepLinks``; `nil` when the application declares no deep links.
+    public let router: DeepLinkRouter?
+    /// The name of the scene marked default.
+    public let defaultSceneName: String
+
+    let screensByName: [String: ScreenDeclaration]
+    let scenesByName: [String: SceneDeclaration]
+
+    /// Parses and validates a manifest.
+    ///
+    /// - Throws: ``ManifestError``: `malformedJSON` with line and column for text that is not JSON,
+    ///   `invalidValue` naming the key for a wrong shape, and the validation cases (unknown screens,
+    ///   missing parameters, duplicate names, default scenes, application id, routes, presentation kinds).
+    public init(json: String) throws(ManifestError) {
+        try self.init(document: ManifestDocument.decode(json))
+    }
+
+    /// Reads, parses and validates a manifest file.
+    ///
+    /// - Throws: ``ManifestError/unreadable(path:detail:)`` when the file cannot be read, else as ``init(json:)``.
+    public init(contentsOfFile path: String) throws(ManifestError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, detail: error.localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(path: path, detail: "the file is not UTF-8 text")
+        }
+        try self.init(json: text)
+    }
+
+    /// Builds and validates a manifest from Swift values (the same rules as the JSON form).
+    ///
+    /// - Parameter deepLinks: the deep-link declaration in NavigationRouting's JSON form, or `nil`.
+    /// - Throws: ``ManifestError`` as ``init(json:)`` (with keys into the equivalent JSON form).
+    public init(
+        applicationID: String, title: String? = nil, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
+        dialogs: [String: DialogDeclaration] = [:], presentationKinds: [String] = [],
+        capabilities: RendererCapabilities = RendererCapabilities(), deepLinks: JSONValue? = nil
+    ) throws(ManifestError) {
+        try self.init(
+            document: ManifestDocument(
+                format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
+                dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities,
+                deepLinks: deepLinks))
+    }
+
+    init(document: ManifestDocument) throws(ManifestError) {
+        let validated = try ManifestValidator(document).validate()
+        applicationID = document.id
+        title = document.title
+        screens = document.screens
+        scenes = document.scenes
+        dialogs = document.dialogs
+        presentationKinds = document.presentationKinds
+        capabilities = document.capabilities
+        deepLinks = document.deepLinks
+        router = validated.router
+        defaultSceneName = validated.defaultScene
+        screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }
+        scenesByName = Dictionary(document.scenes.map { ($0.name, $0) }) { first, _ in first }
+    }
+
+    /// The screen declaration named `name`, if any.
+    public func screen(_ name: String) -> ScreenDeclaration? { screensByName[name] }
+
+    /// The scene named `name`, if any.
+    public func scene(_ name: String) -> SceneDeclaration? { scenesByName[name] }
+
+    /// Scene names in declaration order (the Session1 `Scenes` property).
+    public var sceneNames: [String] { scenes.map(\.name) }
+
+    /// The window configuration every window of this application gets (custom presentation kinds).
+    public var windowConfiguration: WindowConfiguration {
+        WindowConfiguration(customPresentationKinds: Set(presentationKinds))
+    }
+
+    /// The renderer capabilities of `scene`'s windows (the scene's override, else the manifest's).
+    public func capabilities(of scene: String) -> RendererCapabilities {
+        self.scene(scene)?.capabilities ?? capabilities
+    }
+
+    /// The manifest as JSON (keys sorted); `Manifest(json: m.json()) == m`.
+    public func json(pretty: Bool = true) -> String {
+        let document = ManifestDocument(
+            format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
+            dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities, deepLinks: deepLinks)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
+        // Every value here came from valid JSON or validated Swift values, so encoding cannot fail;
+        // the fallback only keeps this function total.
+        guard let data = try? encoder.encode(document), let text = String(data: data, encoding: .utf8) else {
+            return "{}"
+        }
+        return text
+    }
+
+    public static func == (lhs: Manifest, rhs: Manifest) -> Bool {
+        lhs.applicationID == rhs.applicationID && lhs.title == rhs.title && lhs.screens == rhs.screens
+            && lhs.scenes == rhs.scenes && lhs.dialogs == rhs.dialogs && lhs.presentationKinds == rhs.presentationKinds
+            && lhs.capabilities == rhs.capabilities && lhs.deepLinks == rhs.deepLinks
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(applicationID)
+        hasher.combine(screens)
+        hasher.combine(scenes)
+    }
+}

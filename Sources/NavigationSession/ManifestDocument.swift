@@ -1,0 +1,115 @@
+import Foundation
+import NavigationCore
+
+/// The JSON shape of a manifest, before validation.
+struct ManifestDocument: Codable {
+    var format: Int
+    var id: String
+    var title: String?
+    var screens: [ScreenDeclaration]
+    var scenes: [SceneDeclaration]
+    var dialogs: [String: DialogDeclaration]
+    var presentationKinds: [String]
+    var capabilities: RendererCapabilities
+    var deepLinks: JSONValue?
+
+    init(
+        format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
+        dialogs: [String: DialogDeclaration], presentationKinds: [String], capabilities: RendererCapabilities,
+        deepLinks: JSONValue?
+    ) {
+        self.format = format
+        self.id = id
+        self.title = title
+        self.screens = screens
+        self.scenes = scenes
+        self.dialogs = dialogs
+        self.presentationKinds = presentationKinds
+        self.capabilities = capabilities
+        self.deepLinks = deepLinks
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, id, title, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decodeIfPresent(Int.self, forKey: .format) ?? Manifest.formatVersion
+        id = try c.decode(String.self, forKey: .id)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        screens = try c.decode([ScreenDeclaration].self, forKey: .screens)
+        scenes = try c.decode([SceneDeclaration].self, forKey: .scenes)
+        dialogs = try c.decodeIfPresent([String: DialogDeclaration].self, forKey: .dialogs) ?? [:]
+        presentationKinds = try c.decodeIfPresent([String].self, forKey: .presentationKinds) ?? []
+        capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities) ?? RendererCapabilities()
+        deepLinks = try c.decodeIfPresent(JSONValue.self, forKey: .deepLinks)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encode(screens, forKey: .screens)
+        try c.encode(scenes, forKey: .scenes)
+        if !dialogs.isEmpty { try c.encode(dialogs, forKey: .dialogs) }
+        if !presentationKinds.isEmpty { try c.encode(presentationKinds, forKey: .presentationKinds) }
+        try c.encode(capabilities, forKey: .capabilities)
+        try c.encodeIfPresent(deepLinks, forKey: .deepLinks)
+    }
+
+    /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.
+    static func decode(_ text: String) throws(ManifestError) -> ManifestDocument {
+        do {
+            return try JSONDecoder().decode(ManifestDocument.self, from: Data(text.utf8))
+        } catch let error as DecodingError {
+            throw describe(error, text: text)
+        } catch {
+            throw .invalidValue(key: "(root)", detail: "\(error)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError, text: String) -> ManifestError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .invalidValue(key: keyPath(context.codingPath + [key]), detail: "missing key '\(key.stringValue)'")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return .invalidValue(key: keyPath(context.codingPath), detail: "expected \(typeName(type))")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                if let failure = JSONSyntax.firstError(in: text) {
+                    return .malformedJSON(line: failure.line, column: failure.column, detail: failure.reason)
+                }
+                return .invalidValue(key: "(root)", detail: context.debugDescription)
+            }
+            return .invalidValue(key: keyPath(context.codingPath), detail: context.debugDescription)
+        @unknown default:
+            return .invalidValue(key: "(root)", detail: "\(error)")
+        }
+    }
+
+    /// `scenes[1].root.tabs[0].model` from a coding path.
+    static func keyPath(_ path: [any CodingKey]) -> String {
+        var result = ""
+        for key in path {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return result.isEmpty ? "(root)" : result
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch String(describing: type) {
+        case "String": "a string"
+        case "Bool": "a boolean"
+        case "Int", "Double": "a number"
+        case let name where name.hasPrefix("Array"): "an array"
+        case let name where name.hasPrefix("Dictionary"): "an object"
+        case let name: "a value of type \(name)"
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import NavigationCore
+import NavigationRouting
+
+/// Checks a decoded manifest document; the first problem found is thrown with its key path.
+struct ManifestValidator {
+    struct Result {
+        var router: DeepLinkRouter?
+        var defaultScene: String
+    }
+
+    static let builtInPresentationKinds: Set<String> = [
+        "sheet", "cover", "fullScreenCover", "alert", "confirmationDialog", "dialog",
+    ]
+
+    let document: ManifestDocument
+    let screens: [String: ScreenDeclaration]
+    let sceneNames: Set<String>
+    let stateNames: Set<String>
+    let presentationKinds: Set<String>
+
+    init(_ document: ManifestDocument) {
+        self.document = document
+        screens = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }
+        sceneNames = Set(document.scenes.map(\.name))
+        stateNames = Set(document.scenes.flatMap(\.states.keys))
+        presentationKinds = Set(document.presentationKinds)
+    }
+
+    func validate() throws(ManifestError) -> Result {
+        guard document.format == Manifest.formatVersion else {
+            throw .unsupportedFormat(key: "format", format: document.format)
+        }
+        try ApplicationID.validate(document.id, key: "id")
+        try validateScreens()
+        try validatePresentationKinds()
+        let defaultScene = try validateScenes()
+        for name in document.dialogs.keys.sorted() {
+            guard !name.isEmpty else { throw .emptyName(key: "dialogs") }
+            if let dialog = document.dialogs[name] {
+                try checkDialog(dialog.content, at: "dialogs.\(name)")
+            }
+        }
+        let router = try validateDeepLinks()
+        return Result(router: router, defaultScene: defaultScene)
+    }
+
+    private func validateScreens() throws(ManifestError) {
+        var seen: Set<String> = []
+        for (index, screen) in document.screens.enumerated() {
+            let key = "screens[\(index)]"
+            guard !screen.name.isEmpty else { throw .emptyName(key: "\(key).name") }
+            guard seen.insert(screen.name).inserted else { throw .duplicateName(key: "\(key).name", name: screen.name) }
+            var params: Set<String> = []
+            for (field, names) in [("required", screen.required), ("optional", screen.optional)] {
+                for (position, name) in names.enumerated() {
+                    guard !name.isEmpty else { throw .emptyName(key: "\(key).\(field)[\(position)]") }
+                    guard params.insert(name).inserted else {
+                        throw .duplicateName(key: "\(key).\(field)[\(position)]", name: name)
+                    }
+                }
+            }
+        }
+    }
+
+    private func validatePresentationKinds() throws(ManifestError) {
+        var seen: Set<String> = []
+        for (index, kind) in document.presentationKinds.enumerated() {
+            let key = "presentationKinds[\(index)]"
+            guard !kind.isEmpty else { throw .emptyName(key: key) }
+            guard !Self.builtInPresentationKinds.contains(kind), !kind.contains("+"), seen.insert(kind).inserted else {
+                throw .duplicateName(key: key, name: kind)
+            }
+        }
+    }
+
+    private func validateScenes() throws(ManifestError) -> String {
+        var seen: Set<String> = []
+        var defaults: [(key: String, name: String)] = []
+        for (index, scene) in document.scenes.enumerated() {
+            let key = "scenes[\(index)]"
+            guard !scene.name.isEmpty else { throw .emptyName(key: "\(key).name") }
+            guard seen.insert(scene.name).inserted else { throw .duplicateName(key: "\(key).name", name: scene.name) }
+            if scene.isDefault { defaults.append(("\(key).default", scene.name)) }
+            try validateScene(scene, at: key)
+        }
+        guard let first = defaults.first else { throw .noDefaultScene }
+        guard defaults.count == 1 else { throw .severalDefaultScenes(keys: defaults.map(\.key)) }
+        return first.name
+    }
+
+    private func validateScene(_ scene: SceneDeclaration, at key: String) throws(ManifestError) {
+        for name in scene.states.keys.sorted() {
+            let stateKey = "\(key).states.\(name)"
+            guard !name.isEmpty else { throw .emptyName(key: "\(key).states") }
+            guard let spec = scene.states[name] else { continue }
+            if spec.kind == .screen, spec.screen != name {
+                throw .invalidStructure(
+                    key: "\(stateKey).screen",
+                    detail: "a plain-screen state must show the screen named like the state ('\(name)')")
+            }
+            try checkStructure(scene.state(name) ?? spec, at: stateKey)
+        }
+        for (field, state) in [("initialState", scene.initialState), ("deepLinkState", scene.deepLinkState)] {
+            if let state, scene.states[state] == nil { throw .unknownState(key: "\(key).\(field)", state: state) }
+        }
+        switch (scene.root, scene.initialState) {
+        case (nil, nil):
+            throw .invalidValue(key: "\(key).root", detail: "a scene needs a root or an initialState")
+        case (.some, .some):
+            throw .invalidValue(key: "\(key).initialState", detail: "give either root or initialState, not both")
+        case (.some(let root), nil):
+            try checkStructure(root, at: "\(key).root")
+        case (nil, .some):
+            break
+        }
+    }
+
+    /// Checks names and parameters, then lets NavigationCore try to build it.
+    private func checkStructure(_ spec: ModelSpec, at key: String) throws(ManifestError) {
+        try check(spec, at: key, entry: true)
+        do {
+            _ = try NavigationWindow(
+                root: spec, configuration: WindowConfiguration(customPresentationKinds: presentationKinds))
+        } catch {
+            throw .invalidStructure(key: key, detail: error.message)
+        }
+    }
+
+    /// Walks a model spec; `entry` marks the path to the entry screen, whose required parameters may
+    /// arrive later (OpenWindow or SwitchModel parameters).
+    func check(_ spec: ModelSpec, at key: String, entry: Bool) throws(ManifestError) {
+        switch spec.content {
+        case .screen:
+            try checkScreen(spec.screen, params: spec.params.keys, at: key, entry: entry)
+        case .stack(let path, _):
+            for (index, element) in path.enumerated() {
+                try check(element.model, at: "\(key).path[\(index)]", entry: entry && index == 0)
+            }
+        case .tabs(let tabs, let selected):
+            let entryIndex = tabs.firstIndex { $0.id == selected } ?? 0
+            for (index, tab) in tabs.enumerated() {
+                try check(tab.model, at: "\(key).tabs[\(index)].model", entry: entry && index == entryIndex)
+            }
+        case .switched(let model):
+            try check(model, at: "\(key).model", entry: entry)
+        case .custom(_, let children):
+            for (index, child) in children.enumerated() {
+                try check(child, at: "\(key).children[\(index)]", entry: entry && index == 0)
+            }
+        case .alert(let content), .confirmationDialog(let content):
+            try checkDialog(content, at: key)
+        }
+        if let presented = spec.presented { try checkPresentation(presented, at: "\(key).presented") }
+    }
+
+    func checkScreen(
+        _ screen: String, params: some Collection<String>, at key: String, entry: Bool
+    ) throws(ManifestError) {
+        guard let declaration = screens[screen] else { throw .unknownScreen(key: key, screen: screen) }
+        switch declaration.problem(with: params, ignoringMissing: entry) {
+        case .missing(let name): throw .missingParameter(key: key, screen: screen, parameter: name)
+        case .unknown(let name): throw .unknownParameter(key: "\(key).params.\(name)", screen: screen, parameter: name)
+        case nil: break
+        }
+    }
+
+    private func checkPresentation(_ presentation: PresentationSpec, at key: String) throws(ManifestError) {
+        if case .custom(let name) = presentation.style, !presentationKinds.contains(name) {
+            throw .unknownPresentationKind(key: "\(key).name", kind: name)
+        }
+        switch presentation.model.content {
+        case .alert(let content), .confirmationDialog(let content): try checkDialog(content, at: key)
+        default: try check(presentation.model, at: "\(key).model", entry: false)
+        }
+    }
+
+    private func checkDialog(_ content: DialogContent, at key: String) throws(ManifestError) {
+        var ids: Set<String> = []
+        for (index, action) in content.actions.enumerated() {
+            let actionKey = "\(key).actions[\(index)]"
+            guard !action.id.isEmpty else { throw .emptyName(key: "\(actionKey).id") }
+            guard ids.insert(action.id).inserted else { throw .duplicateName(key: "\(actionKey).id", name: action.id) }
+            for (position, command) in action.commands.enumerated() {
+                try checkCommand(command, at: "\(actionKey).commands[\(position)]")
+            }
+        }
+    }
+
+    private func checkCommand(_ command: NavigationCommand, at key: String) throws(ManifestError) {
+        switch command {
+        case .stackAppend(let elements):
+            for (index, element) in elements.enumerated() {
+                try check(element.model, at: "\(key).models[\(index)]", entry: false)
+            }
+        case .stackSetRoot(let model, _):
+            try check(model, at: "\(key).model", entry: false)
+        case .stackSetPath(let entries):
+            for (index, entry) in entries.enumerated() {
+                if case .new(let element) = entry { try check(element.model, at: "\(key).path[\(index)]", entry: false) }
+            }
+        case .present(let presentation):
+            try checkPresentation(presentation, at: "\(key).presentation")
+        case .switchModel(let model):
+            if model.kind == .screen, stateNames.contains(model.screen) { return }
+            try check(model, at: "\(key).model", entry: false)
+        case .openWindow(let scene, _):
+            guard sceneNames.contains(scene) else { throw .unknownScene(key: "\(key).scene", scene: scene) }
+        case .sequence(let commands):
+            for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
+        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
+            .dismissWindow, .openURL, .trigger, .sendMessage:
+            break
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import NavigationRouting
+
+/// What a window's renderer can do in one update; decides how deep-link jumps are split into steps.
+///
+/// JSON: `{"multiDismiss":false,"pushesInOne":true}`; both default to `false`.
+public struct RendererCapabilities: Hashable, Sendable, Codable {
+    /// The renderer can dismiss several presentation layers in one update.
+    public var multiDismiss: Bool
+    /// The renderer can push several screens in one update.
+    public var pushesInOne: Bool
+
+    /// Creates capabilities; the default can do neither.
+    public init(multiDismiss: Bool = false, pushesInOne: Bool = false) {
+        self.multiDismiss = multiDismiss
+        self.pushesInOne = pushesInOne
+    }
+
+    enum CodingKeys: String, CodingKey { case multiDismiss, pushesInOne }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        multiDismiss = try c.decodeIfPresent(Bool.self, forKey: .multiDismiss) ?? false
+        pushesInOne = try c.decodeIfPresent(Bool.self, forKey: .pushesInOne) ?? false
+    }
+
+    /// The step planner's option set.
+    public var planner: StepPlanner.Capabilities {
+        var result: StepPlanner.Capabilities = []
+        if multiDismiss { result.insert(.multiDismiss) }
+        if pushesInOne { result.insert(.pushesInOne) }
+        return result
+    }
+}

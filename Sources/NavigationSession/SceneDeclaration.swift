@@ -1,0 +1,109 @@
+import NavigationCore
+
+/// A kind of window the application can open: its root structure, named states, and instance policy.
+///
+/// JSON:
+/// ```json
+/// {"name": "main", "title": "Demo", "default": true, "instances": "single",
+///  "states": {"login": {"kind": "stack", "path": [{"screen": "login"}]}, "main": {"kind": "tabs", …}},
+///  "initialState": "login", "deepLinkState": "main"}
+/// ```
+/// Give either `root` (a NavigationCore model spec) or `initialState` (the root is then a switched model
+/// showing that state). `states` name whole structures that `switchModel` builds when its model is a
+/// plain screen spec named like a state. `deepLinkState`: deep links into this scene need the window's
+/// switched root to show that state; otherwise the link waits (see `Docs/manifest.md`).
+/// `capabilities` overrides the manifest-wide renderer capabilities for this scene's windows.
+public struct SceneDeclaration: Hashable, Sendable, Codable {
+    /// Whether several windows of the scene may be open at once.
+    public enum Instances: String, Hashable, Sendable, Codable {
+        /// At most one window; opening it again returns the open one.
+        case single
+        /// Any number of windows.
+        case multiple
+    }
+
+    /// The scene name (`OpenWindow`'s `scene` argument).
+    public var name: String
+    /// A human title.
+    public var title: String?
+    /// Whether this is the scene opened when the session starts with no window.
+    public var isDefault: Bool
+    /// Singleton or multi-instance.
+    public var instances: Instances
+    /// The root structure, unless ``initialState`` is given.
+    public var root: ModelSpec?
+    /// Named structures for the window's switched model.
+    public var states: [String: ModelSpec]
+    /// The state shown by a new window (its root is then a switched model).
+    public var initialState: String?
+    /// The state deep links into this scene need.
+    public var deepLinkState: String?
+    /// Renderer capabilities for this scene's windows (`nil`: the manifest's).
+    public var capabilities: RendererCapabilities?
+
+    /// Declares a scene.
+    public init(
+        name: String, title: String? = nil, isDefault: Bool = false, instances: Instances = .single,
+        root: ModelSpec? = nil, states: [String: ModelSpec] = [:], initialState: String? = nil,
+        deepLinkState: String? = nil, capabilities: RendererCapabilities? = nil
+    ) {
+        self.name = name
+        self.title = title
+        self.isDefault = isDefault
+        self.instances = instances
+        self.root = root
+        self.states = states
+        self.initialState = initialState
+        self.deepLinkState = deepLinkState
+        self.capabilities = capabilities
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, title, isDefault = "default", instances, root, states, initialState, deepLinkState, capabilities
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        isDefault = try c.decodeIfPresent(Bool.self, forKey: .isDefault) ?? false
+        instances = try c.decodeIfPresent(Instances.self, forKey: .instances) ?? .single
+        root = try c.decodeIfPresent(ModelSpec.self, forKey: .root)
+        states = try c.decodeIfPresent([String: ModelSpec].self, forKey: .states) ?? [:]
+        initialState = try c.decodeIfPresent(String.self, forKey: .initialState)
+        deepLinkState = try c.decodeIfPresent(String.self, forKey: .deepLinkState)
+        capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(title, forKey: .title)
+        if isDefault { try c.encode(true, forKey: .isDefault) }
+        try c.encode(instances, forKey: .instances)
+        try c.encodeIfPresent(root, forKey: .root)
+        if !states.isEmpty { try c.encode(states, forKey: .states) }
+        try c.encodeIfPresent(initialState, forKey: .initialState)
+        try c.encodeIfPresent(deepLinkState, forKey: .deepLinkState)
+        try c.encodeIfPresent(capabilities, forKey: .capabilities)
+    }
+
+    /// The structure of state `name`, labelled with the state name so the session can tell which state
+    /// a switched model shows; `nil` when the scene declares no such state.
+    ///
+    /// A container state gets the state name as its `screen`; a plain-screen state already has it
+    /// (the manifest validator requires that).
+    public func state(_ name: String) -> ModelSpec? {
+        guard var spec = states[name] else { return nil }
+        spec.screen = name
+        return spec
+    }
+
+    /// The root structure of a new window (before parameters are merged), or `nil` if the scene names
+    /// an initial state it does not declare (the validator rejects such manifests).
+    public var rootStructure: ModelSpec? {
+        if let root { return root }
+        guard let initialState, let state = state(initialState) else { return nil }
+        return .switched(state)
+    }
+}

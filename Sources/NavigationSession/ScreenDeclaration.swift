@@ -1,0 +1,62 @@
+/// A screen the application can show: its name, title and declared parameters.
+///
+/// JSON: `{"name":"detail","title":"Detail","required":["id"],"optional":["edit"]}`; `title`,
+/// `required` and `optional` may be omitted. A structure, route or command that shows the screen must
+/// pass every required parameter and no undeclared one.
+public struct ScreenDeclaration: Hashable, Sendable, Codable {
+    /// The screen name models use (`ModelSpec.screen`).
+    public var name: String
+    /// A human title (the Window1 `Title` property falls back to it).
+    public var title: String?
+    /// Parameters that must be present.
+    public var required: [String]
+    /// Parameters that may be present.
+    public var optional: [String]
+
+    /// Declares a screen.
+    public init(name: String, title: String? = nil, required: [String] = [], optional: [String] = []) {
+        self.name = name
+        self.title = title
+        self.required = required
+        self.optional = optional
+    }
+
+    enum CodingKeys: String, CodingKey { case name, title, required, optional }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        required = try c.decodeIfPresent([String].self, forKey: .required) ?? []
+        optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(title, forKey: .title)
+        if !required.isEmpty { try c.encode(required, forKey: .required) }
+        if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
+    }
+
+    /// The first problem with `params` for this screen: a missing required key, then an undeclared key.
+    ///
+    /// Keys are checked in sorted order so the answer is deterministic.
+    /// - Parameter ignoringMissing: skip the required-parameter check (for entry screens whose
+    ///   parameters arrive when a window opens).
+    func problem(with params: some Collection<String>, ignoringMissing: Bool = false) -> ParameterProblem? {
+        let given = Set(params)
+        if !ignoringMissing, let missing = required.first(where: { !given.contains($0) }) {
+            return .missing(missing)
+        }
+        let known = Set(required).union(optional)
+        if let unknown = given.sorted().first(where: { !known.contains($0) }) { return .unknown(unknown) }
+        return nil
+    }
+}
+
+/// What is wrong with a screen's parameters.
+enum ParameterProblem: Hashable {
+    case missing(String)
+    case unknown(String)
+}
