@@ -83,6 +83,7 @@ let package = Package(
         .executableTarget(
             name: "navsessionctl",
             dependencies: [
+                "DBusKit",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -98,6 +99,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "DBusKitTests",
+            dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionCtlTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
