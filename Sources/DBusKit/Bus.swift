@@ -43,6 +43,7 @@ public actor Bus {
     var isDraining = false
     var limits = IncomingLimits()
 
+    /// The connection's dedicated thread; every isolated method runs there.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     private init() throws(ConnectionError) {

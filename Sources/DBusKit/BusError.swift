@@ -18,6 +18,7 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A readable form for logs and messages.
     public var description: String { message.isEmpty ? name.rawValue : "\(name.rawValue): \(message)" }
 }
 

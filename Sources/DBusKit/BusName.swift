@@ -25,5 +25,6 @@ public struct BusName: Sendable, Hashable, CustomStringConvertible {
     /// The message bus itself, `org.freedesktop.DBus`.
     public static let bus = BusName(trusted: "org.freedesktop.DBus")
 
+    /// A readable form for logs and messages.
     public var description: String { rawValue }
 }

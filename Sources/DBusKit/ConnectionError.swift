@@ -35,5 +35,6 @@ public struct ConnectionError: Error, Sendable, Hashable, CustomStringConvertibl
         self.message = message
     }
 
+    /// A readable form for logs and messages.
     public var description: String { message.isEmpty ? code.description : "\(code): \(message)" }
 }

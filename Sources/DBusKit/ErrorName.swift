@@ -19,6 +19,7 @@ public struct ErrorName: Sendable, Hashable, CustomStringConvertible {
         self.rawValue = rawValue
     }
 
+    /// A readable form for logs and messages.
     public var description: String { rawValue }
 }
 

@@ -30,7 +30,9 @@ public struct InterfaceName: Sendable, Hashable, Comparable, CustomStringConvert
     /// `org.freedesktop.DBus.Peer` (answered by libdbus itself).
     public static let peer = InterfaceName(trusted: "org.freedesktop.DBus.Peer")
 
+    /// A readable form for logs and messages.
     public var description: String { rawValue }
 
+    /// Orders by the raw string (for sorted listings).
     public static func < (lhs: InterfaceName, rhs: InterfaceName) -> Bool { lhs.rawValue < rhs.rawValue }
 }

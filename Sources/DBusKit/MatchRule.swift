@@ -48,6 +48,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ",")
     }
 
+    /// A readable form for logs and messages.
     public var description: String { text }
 
     /// Quotes a value: apostrophes cannot appear inside quotes, so they are written as `'\''`.

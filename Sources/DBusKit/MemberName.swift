@@ -19,7 +19,9 @@ public struct MemberName: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.rawValue = rawValue
     }
 
+    /// A readable form for logs and messages.
     public var description: String { rawValue }
 
+    /// Orders by the raw string (for sorted listings).
     public static func < (lhs: MemberName, rhs: MemberName) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -45,7 +45,9 @@ public struct ObjectPath: Sendable, Hashable, Comparable, CustomStringConvertibl
         return rawValue.hasPrefix(ancestor.rawValue + "/")
     }
 
+    /// A readable form for logs and messages.
     public var description: String { rawValue }
 
+    /// Orders by the raw string (for sorted listings).
     public static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool { lhs.rawValue < rhs.rawValue }
 }

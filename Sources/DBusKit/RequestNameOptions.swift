@@ -1,6 +1,8 @@
 /// Flags for ``Bus/requestName(_:options:)`` (the D-Bus `RequestName` flags).
 public struct RequestNameOptions: OptionSet, Sendable, Hashable {
+    /// The `RequestName` flag bits.
     public let rawValue: UInt32
+    /// Creates options from raw flag bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Let a later `replaceExisting` request take the name from us (`DBUS_NAME_FLAG_ALLOW_REPLACEMENT`).

@@ -37,9 +37,12 @@ public struct Signature: Sendable, Hashable, CustomStringConvertible {
     /// The empty signature.
     public static let empty = Signature(trusted: "", types: [])
 
+    /// A readable form for logs and messages.
     public var description: String { rawValue }
 
+    /// Signatures are equal when their text is.
     public static func == (lhs: Signature, rhs: Signature) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the signature text.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
 

@@ -40,6 +40,7 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
         self.message = message
     }
 
+    /// A readable form for logs and messages.
     public var description: String { "invalid \(kind): \(message)" }
 }
 

@@ -73,5 +73,6 @@ public struct ToolResult: Sendable, CustomStringConvertible {
     /// Whether the tool was killed for exceeding its timeout.
     public let timedOut: Bool
 
+    /// A readable form for logs and messages.
     public var description: String { "status \(status)\(timedOut ? " (timed out)" : "")\nstdout: \(stdout)\nstderr: \(stderr)" }
 }

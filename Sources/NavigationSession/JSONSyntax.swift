@@ -20,7 +20,7 @@ struct JSONSyntax {
     /// Returns the first syntax error in `text`, or `nil` when it is well-formed JSON.
     static func firstError(in text: String) -> Failure? {
         var scanner = JSONSyntax(text)
-        do {
+        do throws(Failure) {
             scanner.skipSpace()
             try scanner.value()
             scanner.skipSpace()

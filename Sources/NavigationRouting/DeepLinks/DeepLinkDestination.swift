@@ -1,8 +1,9 @@
 /// Where a deep link navigates: the window, the tab, what to push and what to present.
 ///
-/// Applied in this order: choose or open the window; select `tab` (in the window's tabs model,
-/// if given); if `reset`, dismiss everything presented in the window and pop the selected stack to
-/// its root; push `push` onto that stack; present each of `present` on top of the previous one.
+/// Applied in this order: choose or open the window; if `reset`, dismiss every presentation on the
+/// active branch and pop the landing branch's stacks to their roots; select `tab` (in the window's
+/// first tab container, if given); push `push` onto the landing stack; present each of `present` on
+/// top of the previous one. ``DeepLinkPlan/commands(for:)`` builds exactly that as one batch.
 /// In a route declaration the string values of `tab` and of every `params` are templates
 /// (`"{id}"`); screen and scene names are not.
 ///

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few POSIX calls persistence needs, with errno turned into messages. Blocking.
+enum FileIO {
+    struct Failure: Error {
+        var message: String
+    }
+
+    static func failure(_ what: String, _ path: String) -> Failure {
+        Failure(message: "\(what) \(path): \(String(cString: strerror(errno)))")
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Creates `path` and its parents (mode 0700).
+    static func makeDirectory(_ path: String) throws(Failure) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/\(part)"
+            if mkdir(current, 0o700) != 0, errno != EEXIST { throw failure("cannot create directory", current) }
+        }
+    }
+
+    static func read(_ path: String) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("cannot open", path) }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read", path)
+            }
+            if count == 0 { break }
+            result.append(contentsOf: buffer[..<count])
+        }
+        return result
+    }
+
+    /// Writes all bytes to `fd`, retrying on EINTR and short writes.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot write", path)
+            }
+            offset += count
+        }
+    }
+
+    /// Opens `path` for appending (created with mode 0600 if missing).
+    static func openForAppend(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("cannot open", path) }
+        return fd
+    }
+
+    static func sync(_ fd: Int32, path: String) throws(Failure) {
+        guard fsync(fd) == 0 else { throw failure("cannot fsync", path) }
+    }
+
+    /// Replaces `path` atomically: write a temporary file, fsync it, rename it over `path`, fsync the directory.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("cannot create", temporary) }
+        do throws(Failure) {
+            try writeAll(fd, bytes, path: temporary)
+            try sync(fd, path: temporary)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw failure("cannot rename \(temporary) to", path) }
+        syncDirectory(of: path)
+    }
+
+    /// Truncates `path` to `length` bytes.
+    static func truncate(_ path: String, to length: Int) throws(Failure) {
+        guard Glibc.truncate(path, off_t(length)) == 0 else { throw failure("cannot truncate", path) }
+    }
+
+    static func move(_ from: String, to: String) throws(Failure) {
+        guard rename(from, to) == 0 else { throw failure("cannot rename \(from) to", to) }
+        syncDirectory(of: to)
+    }
+
+    /// Best effort: makes a rename durable.
+    static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+}

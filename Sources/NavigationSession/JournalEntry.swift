@@ -1,0 +1,95 @@
+import NavigationCore
+
+/// One line of the journal: a change the session made, enough to redo it on top of the last snapshot.
+///
+/// JSON (one object per line): `{"op":"open","window":3,"scene":"main","root":{…},"sessionVersion":5}`,
+/// `{"op":"dismiss","window":3,"sessionVersion":6}`, `{"op":"batch","window":1,"version":12,"batch":[…]}`,
+/// `{"op":"report","window":1,"version":13,"report":{…}}`, `{"op":"closeOnExit","window":1,"owner":":1.42"}`,
+/// `{"op":"pendingDeepLink","window":1,"url":"navsession-demo://detail/42"}` (`owner`/`url` absent = cleared).
+enum JournalEntry: Hashable, Sendable {
+    case open(window: WindowNumber, scene: String, root: ModelSpec, sessionVersion: UInt64)
+    case dismiss(window: WindowNumber, sessionVersion: UInt64)
+    case batch(window: WindowNumber, batch: [BatchCommand], version: Int)
+    case report(window: WindowNumber, report: RendererReport, version: Int)
+    case closeOnExit(window: WindowNumber, owner: String?)
+    case pendingDeepLink(window: WindowNumber, url: String?)
+
+    var window: WindowNumber {
+        switch self {
+        case .open(let window, _, _, _), .dismiss(let window, _), .batch(let window, _, _),
+            .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _):
+            window
+        }
+    }
+}
+
+extension JournalEntry: Codable {
+    enum CodingKeys: String, CodingKey { case op, window, scene, root, sessionVersion, batch, version, report, owner, url }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let window = try c.decode(WindowNumber.self, forKey: .window)
+        let op = try c.decode(String.self, forKey: .op)
+        switch op {
+        case "open":
+            self = .open(
+                window: window, scene: try c.decode(String.self, forKey: .scene),
+                root: try c.decode(ModelSpec.self, forKey: .root),
+                sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
+        case "dismiss":
+            self = .dismiss(window: window, sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
+        case "batch":
+            self = .batch(
+                window: window, batch: try c.decode([BatchCommand].self, forKey: .batch),
+                version: try c.decode(Int.self, forKey: .version))
+        case "report":
+            self = .report(
+                window: window, report: try c.decode(RendererReport.self, forKey: .report),
+                version: try c.decode(Int.self, forKey: .version))
+        case "closeOnExit":
+            self = .closeOnExit(window: window, owner: try c.decodeIfPresent(String.self, forKey: .owner))
+        case "pendingDeepLink":
+            self = .pendingDeepLink(window: window, url: try c.decodeIfPresent(String.self, forKey: .url))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(window, forKey: .window)
+        switch self {
+        case .open(_, let scene, let root, let sessionVersion):
+            try c.encode("open", forKey: .op)
+            try c.encode(scene, forKey: .scene)
+            try c.encode(root, forKey: .root)
+            try c.encode(sessionVersion, forKey: .sessionVersion)
+        case .dismiss(_, let sessionVersion):
+            try c.encode("dismiss", forKey: .op)
+            try c.encode(sessionVersion, forKey: .sessionVersion)
+        case .batch(_, let batch, let version):
+            try c.encode("batch", forKey: .op)
+            try c.encode(batch, forKey: .batch)
+            try c.encode(version, forKey: .version)
+        case .report(_, let report, let version):
+            try c.encode("report", forKey: .op)
+            try c.encode(report, forKey: .report)
+            try c.encode(version, forKey: .version)
+        case .closeOnExit(_, let owner):
+            try c.encode("closeOnExit", forKey: .op)
+            try c.encodeIfPresent(owner, forKey: .owner)
+        case .pendingDeepLink(_, let url):
+            try c.encode("pendingDeepLink", forKey: .op)
+            try c.encodeIfPresent(url, forKey: .url)
+        }
+    }
+}
+
+/// The first line of a journal file: which application and snapshot generation it continues.
+struct JournalHeader: Codable, Hashable {
+    static let formatName = "navsession-journal"
+    var format: String
+    var formatVersion: Int
+    var applicationID: String
+    var generation: Int
+}

@@ -1,0 +1,116 @@
+/// The built-in demo application, used when the daemon is started without a manifest.
+extension Manifest {
+    /// The demo manifest (`org.navsession.Demo`) parsed and validated.
+    ///
+    /// - Throws: never in practice (a test loads it); typed so callers need no `try!`.
+    public static func demo() throws(ManifestError) -> Manifest {
+        try Manifest(json: demoJSON)
+    }
+
+    /// The demo manifest's JSON text: the single source of truth (`navsessiond --print-demo-manifest`).
+    ///
+    /// Scenes: `main` (default, singleton; switched root with states `login` and `main`; deep links need
+    /// `main`) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
+    public static let demoJSON = #"""
+        {
+          "format": 1,
+          "id": "org.navsession.Demo",
+          "title": "NavSession Demo",
+          "screens": [
+            {"name": "login", "title": "Log in"},
+            {"name": "onboarding1", "title": "Welcome"},
+            {"name": "onboarding2", "title": "Stay in sync"},
+            {"name": "onboarding3", "title": "All set"},
+            {"name": "home", "title": "Home"},
+            {"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"]},
+            {"name": "editor", "title": "Editor", "required": ["id"]},
+            {"name": "settings", "title": "Settings"},
+            {"name": "profile", "title": "Profile", "optional": ["edit"]},
+            {"name": "about", "title": "About"},
+            {"name": "waiting", "title": "Please wait", "optional": ["reason"]}
+          ],
+          "presentationKinds": ["popover"],
+          "capabilities": {"multiDismiss": false, "pushesInOne": false},
+          "dialogs": {
+            "logout": {
+              "kind": "confirmationDialog",
+              "title": "Log out?",
+              "message": "You will need to log in again to see your items.",
+              "actions": [
+                {"id": "logout", "title": "Log out", "role": "destructive",
+                 "commands": [{"command": "switchModel", "model": {"screen": "login"}}]},
+                {"id": "cancel", "title": "Cancel", "role": "cancel"}
+              ]
+            },
+            "error": {
+              "kind": "alert",
+              "title": "Something went wrong",
+              "message": "Please try again.",
+              "actions": [{"id": "ok", "title": "OK", "role": "cancel"}]
+            },
+            "discardChanges": {
+              "kind": "alert",
+              "title": "Discard changes?",
+              "actions": [
+                {"id": "discard", "title": "Discard", "role": "destructive", "commands": [{"command": "dismiss"}]},
+                {"id": "keep", "title": "Keep editing", "role": "cancel"}
+              ]
+            }
+          },
+          "scenes": [
+            {
+              "name": "main",
+              "title": "NavSession Demo",
+              "default": true,
+              "instances": "single",
+              "initialState": "login",
+              "deepLinkState": "main",
+              "states": {
+                "login": {"kind": "stack", "path": [{"screen": "login"}]},
+                "main": {
+                  "kind": "tabs",
+                  "selectedTab": "home",
+                  "tabs": [
+                    {"id": "home", "title": "Home", "icon": "go-home",
+                     "model": {"kind": "stack", "path": [{"screen": "home"}]}},
+                    {"id": "settings", "title": "Settings", "icon": "preferences-system",
+                     "model": {"kind": "stack", "path": [{"screen": "settings"}]}}
+                  ]
+                }
+              }
+            },
+            {
+              "name": "waiting",
+              "title": "Waiting",
+              "instances": "multiple",
+              "root": {"screen": "waiting"},
+              "capabilities": {"multiDismiss": true, "pushesInOne": true}
+            }
+          ],
+          "deepLinks": {
+            "schemes": ["navsession-demo"],
+            "routes": [
+              {"name": "detail", "pattern": "detail/:id(int)",
+               "query": [{"name": "edit", "type": "bool"}],
+               "destination": {"window": {"scene": "main"}, "tab": "home",
+                               "push": [{"screen": "detail", "params": {"id": "{id}", "edit": "{edit}"}}]}},
+              {"name": "edit", "pattern": "detail/:id(int)/edit",
+               "destination": {"window": {"scene": "main"}, "tab": "home",
+                               "push": [{"screen": "detail", "params": {"id": "{id}"}}],
+                               "present": [{"style": "sheet", "withNavigation": true,
+                                            "root": {"screen": "editor", "params": {"id": "{id}"}}}]}},
+              {"name": "profile", "pattern": "settings/profile",
+               "query": [{"name": "edit", "type": "bool", "default": "false"}],
+               "destination": {"window": {"scene": "main"}, "tab": "settings",
+                               "push": [{"screen": "profile", "params": {"edit": "{edit}"}}]}},
+              {"name": "about", "pattern": "settings/about",
+               "destination": {"window": {"scene": "main"}, "tab": "settings",
+                               "push": [{"screen": "about"}]}},
+              {"name": "waiting", "pattern": "waiting",
+               "query": [{"name": "reason"}],
+               "destination": {"window": {"scene": "waiting", "open": "new", "params": {"reason": "{reason}"}}}}
+            ]
+          }
+        }
+        """#
+}

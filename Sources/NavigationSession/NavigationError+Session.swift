@@ -1,0 +1,80 @@
+import NavigationCore
+
+/// D-Bus error names and human messages for every ``NavigationError`` case.
+extension NavigationError {
+    /// A distinct `org.navsession.Error.*` name for every case (the table is in `Docs/manifest.md`).
+    public var errorName: String {
+        let suffix: String
+        switch self {
+        case .unknownModel: suffix = "UnknownModel"
+        case .detachedModel: suffix = "DetachedModel"
+        case .noStack: suffix = "NoStack"
+        case .alreadyAtStackRoot: suffix = "AlreadyAtRoot"
+        case .emptyPath: suffix = "EmptyPath"
+        case .notInStack: suffix = "NotInStack"
+        case .duplicateElement: suffix = "DuplicateElement"
+        case .invalidCount: suffix = "InvalidCount"
+        case .noPresenter: suffix = "NoPresenter"
+        case .slotOccupied: suffix = "SlotOccupied"
+        case .presenterIsLeaf: suffix = "PresenterIsLeaf"
+        case .unknownPresentationKind: suffix = "UnknownPresentationKind"
+        case .cannotPresent: suffix = "CannotPresent"
+        case .nothingToDismiss: suffix = "NothingToDismiss"
+        case .notInsidePresentation: suffix = "NotInsidePresentation"
+        case .cannotHide: suffix = "NothingToHide"
+        case .noTabs: suffix = "NoTabs"
+        case .unknownTab: suffix = "UnknownTab"
+        case .noSwitchedModel: suffix = "NoSwitched"
+        case .invalidSpec: suffix = "InvalidSpec"
+        case .invalidURL: suffix = "InvalidURL"
+        case .invalidEffect: suffix = "InvalidEffect"
+        case .emptyBatch: suffix = "EmptyBatch"
+        case .batchCommandFailed: suffix = "BatchCommandFailed"
+        case .wrongKind: suffix = "WrongKind"
+        case .notPresented: suffix = "NotPresented"
+        case .indexOutOfRange: suffix = "StaleReport"
+        case .unknownAction: suffix = "UnknownAction"
+        case .windowClosed: suffix = "WindowClosed"
+        case .invalidSnapshot: suffix = "InvalidSnapshot"
+        }
+        return "org.navsession.Error.\(suffix)"
+    }
+
+    /// A one-line human message naming the models involved.
+    public var message: String {
+        switch self {
+        case .unknownModel(let id): "no model \(id) in the window"
+        case .detachedModel(let id): "model \(id) was removed earlier in the same batch"
+        case .noStack(let id): "no stack at or above model \(id)"
+        case .alreadyAtStackRoot(let stack): "stack \(stack) is already at its root"
+        case .emptyPath(let stack): "a stack path cannot be empty" + (stack.map { " (stack \($0))" } ?? "")
+        case .notInStack(let id, let stack): "model \(id) is not an element of stack \(stack)"
+        case .duplicateElement(let id): "model \(id) appears twice in the new path"
+        case .invalidCount(let count): "count \(count) must be at least 1"
+        case .noPresenter(let id): "no model can present from model \(id)"
+        case .slotOccupied(let presenter, let occupant): "model \(presenter) already presents model \(occupant)"
+        case .presenterIsLeaf(let id): "model \(id) is an alert or dialog; dismiss it before presenting more"
+        case .unknownPresentationKind(let kind): "unknown presentation kind '\(kind)'"
+        case .cannotPresent(let screen): "'\(screen)' sits where it cannot present"
+        case .nothingToDismiss(let id): "nothing to dismiss from model \(id)"
+        case .notInsidePresentation(let id): "model \(id) is not inside a presentation"
+        case .cannotHide(let id): "model \(id) is neither a presented stack's root nor a pushed element"
+        case .noTabs(let id): "no tab container at or above model \(id)"
+        case .unknownTab(let tabs, let tab): "tab container \(tabs) has no tab '\(tab)'"
+        case .noSwitchedModel(let id): "no switched model at or above model \(id)"
+        case .invalidSpec(let text): "invalid model spec: \(text)"
+        case .invalidURL(let url): "'\(url)' is not an absolute URL"
+        case .invalidEffect(let text): "invalid effect: \(text)"
+        case .emptyBatch: "the batch is empty"
+        case .batchCommandFailed(let index, let inner):
+            "command \(index) of the batch failed (\(inner.errorName)): \(inner.message); nothing was applied"
+        case .wrongKind(let id, let expected): "model \(id) is not a \(expected)"
+        case .notPresented(let id): "model \(id) is not presented"
+        case .indexOutOfRange(let stack, let index, let count):
+            "index \(index) does not pop stack \(stack) of \(count) elements (stale report?)"
+        case .unknownAction(let alert, let action): "model \(alert) has no action '\(action)'"
+        case .windowClosed: "the window is closed"
+        case .invalidSnapshot(let text): "invalid snapshot: \(text)"
+        }
+    }
+}

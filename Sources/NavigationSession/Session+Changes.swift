@@ -1,0 +1,192 @@
+import Foundation
+import Logging
+import NavigationCore
+import NavigationRouting
+
+/// Changing windows: batches, single commands, reports, messages, close-on-exit.
+extension Session {
+    /// Applies a batch atomically to a window (Session1 `Apply`): one change, one version bump.
+    ///
+    /// `switchModel` to a plain screen named like one of the scene's states builds that state.
+    /// - Returns: the outcome; `windowVersion` is the new version, `events` starts with the `changed`
+    ///   event (with planned steps when the route view moved by more than one step), then messages and
+    ///   the events of effects the batch enqueued.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)``,
+    ///   ``SessionError/navigation(_:)`` (nothing applied), ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func apply(window number: WindowNumber, batch: [BatchCommand]) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
+        guard batch.count <= limits.maxBatchCommands else {
+            throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
+        }
+        let scene = manifest.scene(window.scene)
+        var events: [SessionEvent] = []
+        try applyChange(window, batch.map { expand($0, scene: scene) }, events: &events)
+        return outcome(window: number, events: events)
+    }
+
+    /// Decodes a JSON array of commands (`Docs/state-schema.md`) and applies it like ``apply(window:batch:)``.
+    /// - Throws: ``SessionError/invalidBatch(_:)`` with the decoder's message, else as ``apply(window:batch:)``.
+    @discardableResult
+    public func apply(window number: WindowNumber, batchJSON: String) throws(SessionError) -> SessionOutcome {
+        _ = try window(number)
+        let batch: [BatchCommand]
+        do throws(JSONInput.Failure) {
+            batch = try JSONInput.decode([BatchCommand].self, from: batchJSON, limit: limits.maxJSONBytes)
+        } catch {
+            throw error.tooLong ? .limitsExceeded(error.message) : .invalidBatch(error.message)
+        }
+        return try apply(window: number, batch: batch)
+    }
+
+    /// Executes one command from model `from` (`nil`: the active model) as one change (the Window1 methods).
+    /// - Throws: as ``apply(window:batch:)``; the error is the command's own (not `batchCommandFailed`).
+    @discardableResult
+    public func execute(
+        window number: WindowNumber, command: NavigationCommand, from: ModelID? = nil, animated: Bool = true
+    ) throws(SessionError) -> SessionOutcome {
+        try apply(window: number, batch: [BatchCommand(command, from: from, animated: animated)])
+    }
+
+    /// Decodes one command's JSON and executes it (Window1 `ExecuteAt`; model 0 means the active model).
+    /// - Throws: ``SessionError/invalidCommand(_:)`` for bad JSON, else as ``execute(window:command:from:animated:)``.
+    @discardableResult
+    public func execute(
+        window number: WindowNumber, commandJSON: String, from: ModelID? = nil
+    ) throws(SessionError) -> SessionOutcome {
+        _ = try window(number)
+        let entry: BatchCommand
+        do throws(JSONInput.Failure) {
+            entry = try JSONInput.decode(BatchCommand.self, from: commandJSON, limit: limits.maxJSONBytes)
+        } catch {
+            throw error.tooLong ? .limitsExceeded(error.message) : .invalidCommand(error.message)
+        }
+        let model = from.flatMap { $0.rawValue == 0 ? nil : $0 }
+        return try execute(window: number, command: entry.command, from: model ?? entry.from, animated: entry.animated)
+    }
+
+    /// Applies a renderer report (Window1 `Report*`); `windowClosed` closes the window like ``dismissWindow(_:)``.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/navigation(_:)``, ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func report(window number: WindowNumber, _ report: RendererReport) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
+        if case .windowClosed = report { return try dismissWindow(number) }
+        var events: [SessionEvent] = []
+        let before = window.graph.routes
+        let event: ChangeEvent
+        do {
+            event = try window.graph.report(report)
+        } catch {
+            throw .navigation(error)
+        }
+        try persist(.report(window: number, report: report, version: event.version))
+        afterChange(window, event, routesBefore: before, events: &events)
+        return outcome(window: number, events: events)
+    }
+
+    /// Delivers an application message to a model right away (Window1 `SendMessage`); no version bump.
+    /// - Returns: the outcome with the `message` event.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/navigation(_:)`` (unknown model).
+    @discardableResult
+    public func sendMessage(
+        window number: WindowNumber, to model: ModelID, _ message: NavigationMessage
+    ) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
+        do {
+            try window.graph.sendMessage(message, to: model)
+        } catch {
+            throw .navigation(error)
+        }
+        let events = window.graph.drainMessages().map { SessionEvent.message(number, $0) }
+        return outcome(window: number, events: events)
+    }
+
+    /// Ties a window to a client (Session1 `SetCloseOnExit`); `owner: nil` unties it.
+    ///
+    /// The tie is persisted. After a daemon restart the D-Bus layer should check each owner
+    /// (`NameHasOwner`) and call ``clientVanished(uniqueName:)`` for those gone.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
+    public func setCloseOnExit(window number: WindowNumber, owner: String?) throws(SessionError) {
+        let window = try window(number)
+        guard window.closeOnExitOwner != owner else { return }
+        window.closeOnExitOwner = owner
+        try persist(.closeOnExit(window: number, owner: owner))
+    }
+
+    /// Closes every window tied to `uniqueName` (NameOwnerChanged with an empty new owner).
+    /// - Returns: the outcome; ``SessionOutcome/closedWindows`` lists exactly that client's windows.
+    /// - Throws: ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
+        var events: [SessionEvent] = []
+        for window in windows where window.closeOnExitOwner == uniqueName {
+            try dismissWindow(window.number, events: &events)
+        }
+        return outcome(window: nil, events: events)
+    }
+
+    // MARK: Internals
+
+    /// Applies an already expanded batch, journals it, and handles what follows.
+    func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) {
+        let before = window.graph.routes
+        let event: ChangeEvent
+        do {
+            event = try window.graph.apply(batch)
+        } catch {
+            throw .navigation(error)
+        }
+        try persist(.batch(window: window.number, batch: batch, version: event.version))
+        afterChange(window, event, routesBefore: before, events: &events)
+    }
+
+    /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.
+    func afterChange(
+        _ window: SessionWindow, _ event: ChangeEvent, routesBefore: [Route], events: inout [SessionEvent]
+    ) {
+        touch(window)
+        let steps = PlannedSteps.between(routesBefore, window.graph.routes, capabilities: window.capabilities.planner)
+        events.append(.changed(window.number, event, steps: steps))
+        for message in window.graph.drainMessages() { events.append(.message(window.number, message)) }
+        handleEffects(of: window, events: &events)
+        resumePendingDeepLink(in: window, events: &events)
+    }
+
+    /// Carries out the effects a change enqueued; failures become `effectFailed` events, never errors.
+    func handleEffects(of window: SessionWindow, events: inout [SessionEvent]) {
+        let effects = window.graph.drainEffects()
+        guard !effects.isEmpty else { return }
+        effectDepth += 1
+        defer { effectDepth -= 1 }
+        for queued in effects {
+            let number = window.number
+            do throws(SessionError) {
+                guard effectDepth <= Self.maximumEffectDepth else {
+                    throw .limitsExceeded("effects nested deeper than \(Self.maximumEffectDepth)")
+                }
+                switch queued.effect {
+                case .openWindow(let scene, let params):
+                    _ = try openWindow(scene: scene, params: params, events: &events)
+                case .dismissWindow(let id):
+                    try dismissWindow(try Self.windowNumber(id, default: number), events: &events)
+                case .openURL(let url):
+                    _ = try openURL(url, source: number, events: &events)
+                case .trigger(let name, let payload):
+                    events.append(.trigger(number, name: name, payload: payload))
+                }
+            } catch {
+                logger.warning(
+                    "effect failed", metadata: ["window": "\(number)", "effect": "\(queued.effect)", "error": "\(error)"])
+                events.append(.effectFailed(number, queued.effect, error))
+            }
+        }
+    }
+
+    /// A `dismissWindow` effect's id: a number or an object path ending in `/<n>`; `nil` is this window.
+    static func windowNumber(_ id: String?, default number: WindowNumber) throws(SessionError) -> WindowNumber {
+        guard let id else { return number }
+        let last = id.split(separator: "/").last.map(String.init) ?? id
+        guard let parsed = WindowNumber(last) else { throw .invalidArguments("'\(id)' is not a window number") }
+        return parsed
+    }
+}

@@ -1,0 +1,105 @@
+import NavigationCore
+import NavigationRouting
+
+/// Turning manifest names into NavigationCore values: states, dialogs, presentation kinds.
+extension Session {
+    /// The presentation for Window1 `Present(kind, screen, params)`.
+    ///
+    /// Kinds: `sheet`, `cover` (or `fullScreenCover`), a declared custom kind, each optionally with
+    /// `+stack` (a stack whose root is the screen); `alert` or `confirmationDialog` present the dialog
+    /// the manifest declares under the name `screen` (its actions' commands expanded like a batch's).
+    ///
+    /// ```swift
+    /// let logout = try session.presentation(kind: "confirmationDialog", screen: "logout", in: 1)
+    /// try session.execute(window: 1, command: .present(logout))
+    /// ```
+    /// - Throws: ``SessionError/unknownDialog(_:)``, ``SessionError/navigation(_:)`` with
+    ///   ``NavigationError/unknownPresentationKind(_:)``, ``SessionError/unknownWindow(_:)``.
+    public func presentation(
+        kind: String, screen: String, params: [String: String] = [:], sourceID: String? = nil,
+        in number: WindowNumber
+    ) throws(SessionError) -> PresentationSpec {
+        let scene = manifest.scene(try window(number).scene)
+        if kind == "alert" || kind == "confirmationDialog" {
+            guard let dialog = manifest.dialogs[screen] else { throw .unknownDialog(screen) }
+            var content = dialog.content
+            content.actions = content.actions.map { action in
+                var action = action
+                action.commands = action.commands.map { expand($0, scene: scene) }
+                return action
+            }
+            return kind == "alert" ? .alert(content) : .confirmationDialog(content, sourceID: sourceID)
+        }
+        let stacked = kind.hasSuffix("+stack")
+        let base = stacked ? String(kind.dropLast("+stack".count)) : kind
+        let model: ModelSpec = stacked ? .stacked(.screen(screen, params: params)) : .screen(screen, params: params)
+        switch base {
+        case "sheet": return .sheet(model)
+        case "cover", "fullScreenCover": return .fullScreenCover(model)
+        case let custom where manifest.presentationKinds.contains(custom): return .custom(custom, model)
+        default: throw .navigation(.unknownPresentationKind(kind))
+        }
+    }
+
+    /// The batch entry with its command expanded for `scene` (see ``expand(_:scene:)-(NavigationCommand,_)``).
+    func expand(_ entry: BatchCommand, scene: SceneDeclaration?) -> BatchCommand {
+        var entry = entry
+        entry.command = expand(entry.command, scene: scene)
+        return entry
+    }
+
+    /// `switchModel` of a plain screen named like a state of `scene` becomes that state's structure
+    /// (the screen's params go to the state's entry screen); sequences, and dialog actions inside
+    /// presentations, are expanded recursively.
+    func expand(_ command: NavigationCommand, scene: SceneDeclaration?) -> NavigationCommand {
+        switch command {
+        case .switchModel(let spec):
+            guard spec.kind == .screen, spec.presented == nil, let state = scene?.state(spec.screen) else {
+                return command
+            }
+            return .switchModel(state.mergingEntryParams(spec.params))
+        case .sequence(let commands):
+            return .sequence(commands.map { expand($0, scene: scene) })
+        case .present(var presentation):
+            switch presentation.model.content {
+            case .alert(var content):
+                content.actions = content.actions.map { expand($0, scene: scene) }
+                presentation.model.content = .alert(content)
+            case .confirmationDialog(var content):
+                content.actions = content.actions.map { expand($0, scene: scene) }
+                presentation.model.content = .confirmationDialog(content)
+            default:
+                break
+            }
+            return .present(presentation)
+        default:
+            return command
+        }
+    }
+
+    private func expand(_ action: DialogAction, scene: SceneDeclaration?) -> DialogAction {
+        var action = action
+        action.commands = action.commands.map { expand($0, scene: scene) }
+        return action
+    }
+
+    /// Plans route states between two JSON route lists (Session1 `Plan`), as JSON.
+    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the argument and the element.
+    public static func plan(
+        fromJSON: String, toJSON: String, capabilities: RendererCapabilities
+    ) throws(SessionError) -> String {
+        let from: [Route]
+        let to: [Route]
+        do {
+            from = try Route.list(fromJSON: fromJSON)
+        } catch {
+            throw .invalidArguments("from_routes: \(error.description)")
+        }
+        do {
+            to = try Route.list(fromJSON: toJSON)
+        } catch {
+            throw .invalidArguments("to_routes: \(error.description)")
+        }
+        return Route.json(states: StepPlanner.steps(from: from, to: to, capabilities: capabilities.planner))
+    }
+}

@@ -1,0 +1,173 @@
+import Logging
+import NavigationCore
+import NavigationRouting
+
+/// Deep links and other URLs (Session1 `OpenURL`).
+extension Session {
+    /// Handles a URL: the application's scheme is a deep link, any other is announced, never opened.
+    ///
+    /// A deep link chooses the most recently active window of the route's scene (or opens one; `open:
+    /// new` routes always open one, except for a singleton scene already open), turns the plan into
+    /// one atomic batch and applies it; `steps` in the `changed` event plan the move for the window's
+    /// renderer. If the scene declares a `deepLinkState` and the window's switched root shows another
+    /// state (the demo: logged out), the link waits in the window (``DeepLinkResult/deferred(route:state:)``;
+    /// a newer one replaces it) and is applied right after the window switches to that state. A window
+    /// opened for a link whose batch fails is not opened at all.
+    ///
+    /// Another scheme → ``SessionEvent/externalURL(_:_:)`` on the active window (a default-scene window is
+    /// opened when none is open).
+    /// - Returns: the outcome; `window` is the window that handled the URL, `deepLink` how.
+    /// - Throws: ``SessionError/limitsExceeded(_:)`` (longer than 8192 bytes), ``SessionError/deepLink(_:)``
+    ///   (unknown route, missing or bad parameter, malformed URL), ``SessionError/deepLinkApply(_:)``,
+    ///   ``SessionError/navigation(_:)``, ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func openURL(_ url: String) throws(SessionError) -> SessionOutcome {
+        var events: [SessionEvent] = []
+        let (number, result) = try openURL(url, source: nil, events: &events)
+        return outcome(window: number, events: events, deepLink: result)
+    }
+
+    func openURL(
+        _ url: String, source: WindowNumber?, events: inout [SessionEvent]
+    ) throws(SessionError) -> (WindowNumber, DeepLinkResult) {
+        let length = url.utf8.count
+        guard length <= DeepLinkRouter.maximumURLLength else {
+            throw .limitsExceeded("URL is \(length) bytes long; the limit is \(DeepLinkRouter.maximumURLLength) bytes")
+        }
+        guard let router = manifest.router else {
+            return try announceExternal(url, source: source, events: &events)
+        }
+        let plan: DeepLinkPlan
+        do {
+            plan = try router.plan(for: url)
+        } catch {
+            if case .wrongScheme = error { return try announceExternal(url, source: source, events: &events) }
+            throw .deepLink(error)
+        }
+        return try navigate(plan, url: url, events: &events)
+    }
+
+    private func announceExternal(
+        _ url: String, source: WindowNumber?, events: inout [SessionEvent]
+    ) throws(SessionError) -> (WindowNumber, DeepLinkResult) {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
+            url[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+            url.first?.isLetter == true, !url.contains(where: \.isWhitespace)
+        else {
+            throw .deepLink(.malformedURL(reason: "'\(url)' has no scheme"))
+        }
+        let number: WindowNumber
+        if let source, windowsByNumber[source] != nil {
+            number = source
+        } else if let active = activeWindow {
+            number = active.number
+        } else {
+            number = try openWindow(scene: manifest.defaultSceneName, params: [:], events: &events)
+        }
+        events.append(.externalURL(number, url))
+        return (number, .external)
+    }
+
+    private func navigate(
+        _ plan: DeepLinkPlan, url: String, events: inout [SessionEvent]
+    ) throws(SessionError) -> (WindowNumber, DeepLinkResult) {
+        guard let scene = manifest.scene(plan.targetScene) else { throw .unknownScene(plan.targetScene) }
+        let existing = windows.filter { $0.scene == scene.name }.max { $0.lastActivity < $1.lastActivity }
+        let reuse = existing != nil && (!plan.opensNewWindow || scene.instances == .single)
+        if reuse, let window = existing {
+            if let state = scene.deepLinkState, window.currentState != state {
+                try deferLink(url, in: window)
+                return (window.number, .deferred(route: plan.route, state: state))
+            }
+            try apply(plan, to: window, events: &events)
+            return (window.number, .applied(route: plan.route))
+        }
+        // A new window: build and navigate it before registering, so a failure leaves nothing behind.
+        let (_, root) = try prepareWindow(scene: scene.name, params: plan.newWindowParams)
+        let graph = try makeGraph(root)
+        var batch: [BatchCommand] = []
+        let stateReady = scene.deepLinkState.map { state in Self.state(of: graph) == state } ?? true
+        if stateReady {
+            do {
+                batch = try plan.commands(for: graph)
+            } catch {
+                throw .deepLinkApply(error)
+            }
+            if !batch.isEmpty {
+                do {
+                    try graph.apply(batch)
+                } catch {
+                    throw .navigation(error)
+                }
+            }
+        }
+        // The journal records the window at version 0 and then the batch, exactly as replay redoes it.
+        let window = try register(graph, scene: scene.name, root: root)
+        events.append(.windowOpened(window.number, scene: scene.name))
+        if !batch.isEmpty {
+            try persist(.batch(window: window.number, batch: batch, version: graph.version))
+            _ = graph.drainMessages()
+            _ = graph.drainEffects()
+        }
+        if let state = scene.deepLinkState, !stateReady {
+            try deferLink(url, in: window)
+            return (window.number, .deferred(route: plan.route, state: state))
+        }
+        return (window.number, .applied(route: plan.route))
+    }
+
+    private func apply(_ plan: DeepLinkPlan, to window: SessionWindow, events: inout [SessionEvent]) throws(SessionError) {
+        let batch: [BatchCommand]
+        do {
+            batch = try plan.commands(for: window.graph)
+        } catch {
+            throw .deepLinkApply(error)
+        }
+        if window.pendingDeepLink != nil {
+            window.pendingDeepLink = nil
+            try persist(.pendingDeepLink(window: window.number, url: nil))
+        }
+        guard !batch.isEmpty else {
+            touch(window)
+            return
+        }
+        try applyChange(window, batch, events: &events)
+    }
+
+    private func deferLink(_ url: String, in window: SessionWindow) throws(SessionError) {
+        touch(window)
+        guard window.pendingDeepLink != url else { return }
+        window.pendingDeepLink = url
+        try persist(.pendingDeepLink(window: window.number, url: url))
+    }
+
+    /// Applies the window's waiting deep link once its switched root shows the scene's `deepLinkState`.
+    func resumePendingDeepLink(in window: SessionWindow, events: inout [SessionEvent]) {
+        guard let url = window.pendingDeepLink, windowsByNumber[window.number] != nil,
+            let state = manifest.scene(window.scene)?.deepLinkState, window.currentState == state
+        else { return }
+        do throws(SessionError) {
+            window.pendingDeepLink = nil
+            try persist(.pendingDeepLink(window: window.number, url: nil))
+            guard let router = manifest.router else { return }
+            let plan: DeepLinkPlan
+            do {
+                plan = try router.plan(for: url)
+            } catch {
+                throw .deepLink(error)
+            }
+            try apply(plan, to: window, events: &events)
+        } catch {
+            logger.warning("waiting deep link failed", metadata: ["window": "\(window.number)", "url": "\(url)"])
+            events.append(.effectFailed(window.number, .openURL(url), error))
+        }
+    }
+
+    /// The state shown by the first switched model on the active branch of `graph`.
+    static func state(of graph: NavigationWindow) -> String? {
+        for id in graph.activePath {
+            if let switched = graph.model(id)?.switchedModel { return graph.model(switched)?.screen }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,189 @@
+import Logging
+import NavigationCore
+
+/// Journaling changes, compacting into snapshots, and restoring on start.
+extension Session {
+    private struct ReplayFailure: Error {
+        var reason: String
+    }
+
+    /// Writes a new snapshot and empties the journal (clean shutdown); no-op without a store.
+    /// - Throws: ``SessionError/storageFailed(_:)``.
+    public func close() throws(SessionError) {
+        guard let store else { return }
+        try store.writeSnapshot(storedState())
+        needsSnapshot = false
+    }
+
+    /// Journals one change; returns once it is written. After a failed write, the next change writes a
+    /// whole snapshot instead (the journal would no longer replay).
+    func persist(_ entry: JournalEntry) throws(SessionError) {
+        guard let store, !replaying else { return }
+        if needsSnapshot {
+            try store.writeSnapshot(storedState())
+            needsSnapshot = false
+            return
+        }
+        do {
+            try store.append(entry)
+        } catch {
+            needsSnapshot = true
+            throw error
+        }
+        if store.entriesSinceSnapshot >= store.compactionInterval {
+            do {
+                try store.writeSnapshot(storedState())
+            } catch {
+                // The change itself is in the journal; compaction is retried after the next change.
+                logger.warning("session compaction failed", metadata: ["error": "\(error.message)"])
+            }
+        }
+    }
+
+    func storedState() -> StoredSession {
+        StoredSession(
+            format: StoredSession.formatName, formatVersion: StoredSession.formatVersion,
+            applicationID: manifest.applicationID, generation: 0, sessionVersion: version,
+            nextWindow: nextWindowNumber,
+            windows: windows.map {
+                StoredWindow(
+                    number: $0.number, scene: $0.scene, lastActivity: $0.lastActivity,
+                    closeOnExitOwner: $0.closeOnExitOwner, pendingDeepLink: $0.pendingDeepLink,
+                    snapshot: $0.graph.snapshot())
+            })
+    }
+
+    func restore(from store: SessionStore) throws(SessionError) {
+        let loaded = store.load(applicationID: manifest.applicationID)
+        replaying = true
+        defer { replaying = false }
+        do throws(ReplayFailure) {
+            try restore(loaded)
+        } catch {
+            store.quarantine(reason: error.reason)
+            windowsByNumber = [:]
+            order = []
+            version = 0
+            nextWindowNumber = max(loaded.nextWindow, nextWindowNumber)
+            needsSnapshot = true
+        }
+        if store.quarantined.isEmpty == false || loaded.snapshot == nil || needsSnapshot
+            || store.entriesSinceSnapshot >= store.compactionInterval
+        {
+            // Start a clean generation: a fresh pair of files that replays to exactly this state.
+            replaying = false
+            try close()
+        }
+    }
+
+    private func restore(_ loaded: LoadedState) throws(ReplayFailure) {
+        var dropped: Set<WindowNumber> = []
+        if let snapshot = loaded.snapshot {
+            version = snapshot.sessionVersion
+            nextWindowNumber = snapshot.nextWindow
+            for stored in snapshot.windows {
+                guard manifest.scene(stored.scene) != nil else {
+                    logger.warning(
+                        "dropping a saved window of a scene the manifest no longer declares",
+                        metadata: ["window": "\(stored.number)", "scene": "\(stored.scene)"])
+                    dropped.insert(stored.number)
+                    continue
+                }
+                let graph: NavigationWindow
+                do {
+                    graph = try NavigationWindow(
+                        snapshot: stored.snapshot, configuration: manifest.windowConfiguration, logger: logger)
+                } catch {
+                    throw ReplayFailure(reason: "window \(stored.number): \(error.message)")
+                }
+                let window = SessionWindow(
+                    number: stored.number, scene: stored.scene, graph: graph,
+                    capabilities: manifest.capabilities(of: stored.scene), lastActivity: stored.lastActivity)
+                window.closeOnExitOwner = stored.closeOnExitOwner
+                window.pendingDeepLink = stored.pendingDeepLink
+                windowsByNumber[stored.number] = window
+                order.append(stored.number)
+                activityClock = max(activityClock, stored.lastActivity)
+            }
+        }
+        for (index, entry) in loaded.entries.enumerated() {
+            guard !dropped.contains(entry.window) else { continue }
+            do throws(ReplayFailure) {
+                try replay(entry, dropped: &dropped)
+            } catch {
+                throw ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
+            }
+        }
+        logger.info(
+            "session restored",
+            metadata: ["windows": "\(order.count)", "journalEntries": "\(loaded.entries.count)", "version": "\(version)"])
+    }
+
+    private func replay(_ entry: JournalEntry, dropped: inout Set<WindowNumber>) throws(ReplayFailure) {
+        func existing(_ number: WindowNumber) throws(ReplayFailure) -> SessionWindow {
+            guard let window = windowsByNumber[number] else { throw ReplayFailure(reason: "no window \(number)") }
+            return window
+        }
+        switch entry {
+        case .open(let number, let scene, let root, let sessionVersion):
+            guard sessionVersion == version + 1 else {
+                throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+            }
+            guard number >= nextWindowNumber else {
+                throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber)")
+            }
+            version = sessionVersion
+            nextWindowNumber = number + 1
+            guard manifest.scene(scene) != nil else {
+                dropped.insert(number)
+                return
+            }
+            let graph: NavigationWindow
+            do {
+                graph = try NavigationWindow(root: root, configuration: manifest.windowConfiguration, logger: logger)
+            } catch {
+                throw ReplayFailure(reason: "window \(number): \(error.message)")
+            }
+            activityClock += 1
+            windowsByNumber[number] = SessionWindow(
+                number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
+                lastActivity: activityClock)
+            order.append(number)
+        case .dismiss(let number, let sessionVersion):
+            _ = try existing(number)
+            guard sessionVersion == version + 1 else {
+                throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+            }
+            version = sessionVersion
+            windowsByNumber[number] = nil
+            order.removeAll { $0 == number }
+        case .batch(let number, let batch, let expected):
+            let window = try existing(number)
+            try check(expected, after: { () throws(NavigationError) in try window.graph.apply(batch) }, window)
+        case .report(let number, let report, let expected):
+            let window = try existing(number)
+            try check(expected, after: { () throws(NavigationError) in try window.graph.report(report) }, window)
+        case .closeOnExit(let number, let owner):
+            try existing(number).closeOnExitOwner = owner
+        case .pendingDeepLink(let number, let url):
+            try existing(number).pendingDeepLink = url
+        }
+    }
+
+    private func check(
+        _ expected: Int, after change: () throws(NavigationError) -> ChangeEvent, _ window: SessionWindow
+    ) throws(ReplayFailure) {
+        let event: ChangeEvent
+        do {
+            event = try change()
+        } catch {
+            throw ReplayFailure(reason: "window \(window.number): \(error.message)")
+        }
+        _ = window.graph.drainEffects()
+        _ = window.graph.drainMessages()
+        guard event.version == expected else {
+            throw ReplayFailure(reason: "window \(window.number) reached version \(event.version), expected \(expected)")
+        }
+        touch(window)
+    }
+}

@@ -1,0 +1,215 @@
+import Logging
+import NavigationCore
+import NavigationRouting
+
+/// The windows of one application, their graphs, deep links and effects — the whole D-Bus-free service.
+///
+/// Not `Sendable`: owned by one isolation domain (the D-Bus layer keeps it inside an actor). Every
+/// operation is synchronous, validates before it changes anything, persists the change (when a
+/// ``SessionStore`` is attached) before returning, and returns a ``SessionOutcome`` listing every
+/// event to signal, in order — including those of effects the change caused (`openWindow`,
+/// `dismissWindow`, `openURL`, triggers).
+///
+/// ```swift
+/// let session = try Session(manifest: .demo(), store: store)
+/// let main = try session.openWindow(scene: "main").window!          // 1
+/// try session.execute(window: main, command: .switchModel(.screen("main")))   // builds the "main" state
+/// let link = try session.openURL("navsession-demo://detail/42")
+/// link.deepLink   // .applied(route: "detail")
+/// ```
+public final class Session {
+    /// The application this session serves.
+    public let manifest: Manifest
+    /// The limits enforced.
+    public let limits: SessionLimits
+    /// Bumped by one each time a window opens or closes (Session1 `Version`).
+    public internal(set) var version: UInt64 = 0
+    /// The number the next window gets.
+    public internal(set) var nextWindowNumber: WindowNumber = 1
+
+    let store: SessionStore?
+    let logger: Logger
+    var windowsByNumber: [WindowNumber: SessionWindow] = [:]
+    var order: [WindowNumber] = []
+    var activityClock: UInt64 = 0
+    var needsSnapshot = false
+    var replaying = false
+    /// Nesting of effect handling, so an effect loop (a deep link opening itself) ends.
+    var effectDepth = 0
+    static let maximumEffectDepth = 8
+
+    /// Creates a session, restoring the state saved in `store` (if any).
+    ///
+    /// A corrupt or foreign saved state is moved aside with an error logged, and the session starts
+    /// fresh (keeping window numbers above any it could read). Windows whose scene the manifest no
+    /// longer declares are dropped with a warning.
+    /// - Throws: ``SessionError/storageFailed(_:)`` only when a fresh journal cannot be started.
+    public init(
+        manifest: Manifest, store: SessionStore? = nil, limits: SessionLimits = SessionLimits(),
+        logger: Logger = Logger(label: "NavigationSession")
+    ) throws(SessionError) {
+        self.manifest = manifest
+        self.store = store
+        self.limits = limits
+        self.logger = logger
+        if let store { try restore(from: store) }
+    }
+
+    // MARK: Reading
+
+    /// Open windows in opening order (Session1 `ListWindows`, `Windows`).
+    public var windows: [SessionWindow] { order.compactMap { windowsByNumber[$0] } }
+
+    /// The window numbered `number`.
+    /// - Throws: ``SessionError/unknownWindow(_:)``.
+    public func window(_ number: WindowNumber) throws(SessionError) -> SessionWindow {
+        guard let window = windowsByNumber[number] else { throw .unknownWindow(number) }
+        return window
+    }
+
+    /// The most recently opened or changed window, if any (where external URLs are announced).
+    public var activeWindow: SessionWindow? {
+        windowsByNumber.values.max { $0.lastActivity < $1.lastActivity }
+    }
+
+    /// Window1 `Title`: the active model's title, else its screen's title in the manifest, else its screen.
+    /// - Throws: ``SessionError/unknownWindow(_:)``.
+    public func title(of number: WindowNumber) throws(SessionError) -> String {
+        let window = try window(number)
+        guard let model = window.graph.model(window.graph.activeModelID) else { return "" }
+        return model.title ?? manifest.screen(model.screen)?.title ?? model.screen
+    }
+
+    // MARK: Opening and closing
+
+    /// Opens a window of `scene` (Session1 `OpenWindow`); a singleton scene already open returns its window.
+    ///
+    /// `params` go to the scene's entry screen (descending from the root through element 0 of stacks,
+    /// the selected tab and the switched model) and are checked against its declaration.
+    /// - Returns: the outcome; `window` is the (new or existing) window, `events` holds `windowOpened`
+    ///   when one opened.
+    /// - Throws: ``SessionError/unknownScene(_:)``, ``SessionError/invalidArguments(_:)`` (missing or
+    ///   undeclared parameter), ``SessionError/limitsExceeded(_:)``, ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func openWindow(scene: String, params: [String: String] = [:]) throws(SessionError) -> SessionOutcome {
+        var events: [SessionEvent] = []
+        let number = try openWindow(scene: scene, params: params, events: &events)
+        return outcome(window: number, events: events)
+    }
+
+    /// Opens a window of the default scene if no window is open (the daemon calls this at start).
+    /// - Returns: the outcome, or `nil` when windows were already open.
+    public func openDefaultWindowIfNone() throws(SessionError) -> SessionOutcome? {
+        guard order.isEmpty else { return nil }
+        return try openWindow(scene: manifest.defaultSceneName)
+    }
+
+    /// Closes a window (Session1 `DismissWindow`, Window1 `ReportClosed`): its models finish first.
+    ///
+    /// - Returns: the outcome: a `changed` event carrying the `finished` models, their `finished`
+    ///   messages, then `windowClosed`.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func dismissWindow(_ number: WindowNumber) throws(SessionError) -> SessionOutcome {
+        var events: [SessionEvent] = []
+        try dismissWindow(number, events: &events)
+        return outcome(window: number, events: events)
+    }
+
+    func openWindow(
+        scene name: String, params: [String: String], events: inout [SessionEvent]
+    ) throws(SessionError) -> WindowNumber {
+        let (scene, root) = try prepareWindow(scene: name, params: params)
+        if scene.instances == .single, let existing = windows.first(where: { $0.scene == name }) {
+            return existing.number
+        }
+        let graph = try makeGraph(root)
+        let window = try register(graph, scene: name, root: root)
+        events.append(.windowOpened(window.number, scene: name))
+        return window.number
+    }
+
+    /// Validates a scene and parameters; returns the declaration and the root structure with them merged.
+    func prepareWindow(
+        scene name: String, params: [String: String]
+    ) throws(SessionError) -> (SceneDeclaration, ModelSpec) {
+        guard let scene = manifest.scene(name), let structure = scene.rootStructure else {
+            throw .unknownScene(name)
+        }
+        guard let entry = structure.entryScreen, let declaration = manifest.screen(entry.screen) else {
+            if let key = params.keys.sorted().first {
+                throw .invalidArguments("scene '\(name)' takes no parameters (got '\(key)')")
+            }
+            return (scene, structure)
+        }
+        switch declaration.problem(with: Array(entry.params.keys) + Array(params.keys)) {
+        case .missing(let key):
+            throw .invalidArguments("scene '\(name)': screen '\(entry.screen)' requires parameter '\(key)'")
+        case .unknown(let key):
+            throw .invalidArguments("scene '\(name)': screen '\(entry.screen)' has no parameter '\(key)'")
+        case nil:
+            return (scene, structure.mergingEntryParams(params))
+        }
+    }
+
+    func makeGraph(_ root: ModelSpec) throws(SessionError) -> NavigationWindow {
+        guard order.count < limits.maxWindows else {
+            throw .limitsExceeded("at most \(limits.maxWindows) windows may be open")
+        }
+        guard nextWindowNumber < WindowNumber.max else { throw .limitsExceeded("window numbers are exhausted") }
+        do {
+            return try NavigationWindow(root: root, configuration: manifest.windowConfiguration, logger: logger)
+        } catch {
+            throw .navigation(error)
+        }
+    }
+
+    /// Adds a window built by ``makeGraph(_:)`` under the next number and journals it.
+    func register(_ graph: NavigationWindow, scene: String, root: ModelSpec) throws(SessionError) -> SessionWindow {
+        let number = nextWindowNumber
+        nextWindowNumber += 1
+        version += 1
+        activityClock += 1
+        let window = SessionWindow(
+            number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
+            lastActivity: activityClock)
+        windowsByNumber[number] = window
+        order.append(number)
+        do {
+            try persist(.open(window: number, scene: scene, root: root, sessionVersion: version))
+        } catch {
+            if case .storageFailed = error, !needsSnapshot {
+                windowsByNumber[number] = nil
+                order.removeLast()
+                version -= 1
+            }
+            throw error
+        }
+        return window
+    }
+
+    func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
+        let window = try window(number)
+        if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed) {
+            events.append(.changed(number, event, steps: []))
+            for message in window.graph.drainMessages() { events.append(.message(number, message)) }
+        }
+        _ = window.graph.drainEffects()
+        windowsByNumber[number] = nil
+        order.removeAll { $0 == number }
+        version += 1
+        events.append(.windowClosed(number, scene: window.scene))
+        try persist(.dismiss(window: number, sessionVersion: version))
+    }
+
+    func touch(_ window: SessionWindow) {
+        activityClock += 1
+        window.lastActivity = activityClock
+    }
+
+    func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
+        SessionOutcome(
+            window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version }, sessionVersion: version,
+            events: events, deepLink: deepLink)
+    }
+}

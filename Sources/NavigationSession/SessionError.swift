@@ -1,0 +1,111 @@
+import NavigationCore
+import NavigationRouting
+
+/// A window's number: `/org/navsession/Session1/window/<n>`. Starts at 1, never reused (persisted).
+public typealias WindowNumber = UInt32
+
+/// Every way a session operation can fail, with a stable D-Bus error name and a human message.
+///
+/// A thrown error means the operation changed nothing, except ``storageFailed(_:)``: the change was
+/// made in memory but could not be written; it is written with the next full snapshot.
+///
+/// | case | `errorName` |
+/// |---|---|
+/// | `unknownScene` | `org.navsession.Error.UnknownScene` |
+/// | `unknownWindow` | `org.freedesktop.DBus.Error.UnknownObject` |
+/// | `unknownDialog` | `org.navsession.Error.UnknownDialog` |
+/// | `invalidArguments` | `org.freedesktop.DBus.Error.InvalidArgs` |
+/// | `limitsExceeded` | `org.freedesktop.DBus.Error.LimitsExceeded` |
+/// | `invalidBatch` | `org.navsession.Error.InvalidBatch` |
+/// | `invalidCommand` | `org.navsession.Error.InvalidCommand` |
+/// | `navigation(e)` | `e.errorName` (one distinct name per ``NavigationError`` case) |
+/// | `deepLink(e)` | `UnknownRoute`, `WrongScheme`, `MalformedURL`, `MissingParameter`, `BadParameter`, `LimitsExceeded` (too long) |
+/// | `deepLinkApply(e)` | `WindowClosed`, `NoTabs`, `UnknownTab`, `NoStack`, `BlockedByDialog`, `InvalidRoute` |
+/// | `manifest` | `org.navsession.Error.InvalidManifest` |
+/// | `storageFailed` | `org.navsession.Error.StorageFailed` |
+public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The manifest declares no scene with this name.
+    case unknownScene(String)
+    /// No open window has this number.
+    case unknownWindow(WindowNumber)
+    /// The manifest declares no dialog with this name.
+    case unknownDialog(String)
+    /// Bad arguments: a missing or undeclared window parameter, a malformed route list, a bad window id.
+    case invalidArguments(String)
+    /// Too many windows, a too-long URL or batch.
+    case limitsExceeded(String)
+    /// A batch's JSON does not decode; the text is the decoder's message with the key path.
+    case invalidBatch(String)
+    /// A single command's JSON does not decode.
+    case invalidCommand(String)
+    /// NavigationCore rejected a command, batch or report; nothing was applied.
+    case navigation(NavigationError)
+    /// The URL uses the application's scheme but does not resolve to a route.
+    case deepLink(DeepLinkError)
+    /// The deep link resolved but the chosen window cannot take it.
+    case deepLinkApply(DeepLinkApplyError)
+    /// The manifest is invalid.
+    case manifest(ManifestError)
+    /// Writing the session state failed (disk full, permissions); see the type's discussion.
+    case storageFailed(String)
+
+    /// The D-Bus error name (see the table in the type's documentation).
+    public var errorName: String {
+        switch self {
+        case .unknownScene: "org.navsession.Error.UnknownScene"
+        case .unknownWindow: "org.freedesktop.DBus.Error.UnknownObject"
+        case .unknownDialog: "org.navsession.Error.UnknownDialog"
+        case .invalidArguments: "org.freedesktop.DBus.Error.InvalidArgs"
+        case .limitsExceeded: "org.freedesktop.DBus.Error.LimitsExceeded"
+        case .invalidBatch: "org.navsession.Error.InvalidBatch"
+        case .invalidCommand: "org.navsession.Error.InvalidCommand"
+        case .navigation(let error): error.errorName
+        case .deepLink(let error):
+            switch error {
+            case .urlTooLong: "org.freedesktop.DBus.Error.LimitsExceeded"
+            case .malformedURL: "org.navsession.Error.MalformedURL"
+            case .wrongScheme: "org.navsession.Error.WrongScheme"
+            case .unknownRoute: "org.navsession.Error.UnknownRoute"
+            case .missingParameter: "org.navsession.Error.MissingParameter"
+            case .badParameterValue: "org.navsession.Error.BadParameter"
+            }
+        case .deepLinkApply(let error):
+            switch error {
+            case .windowClosed: "org.navsession.Error.WindowClosed"
+            case .noTabs: "org.navsession.Error.NoTabs"
+            case .unknownTab: "org.navsession.Error.UnknownTab"
+            case .noStack: "org.navsession.Error.NoStack"
+            case .blockedByDialog: "org.navsession.Error.BlockedByDialog"
+            case .pushWithoutNavigation: "org.navsession.Error.InvalidRoute"
+            }
+        case .manifest: "org.navsession.Error.InvalidManifest"
+        case .storageFailed: "org.navsession.Error.StorageFailed"
+        }
+    }
+
+    /// A one-line message for people.
+    public var message: String {
+        switch self {
+        case .unknownScene(let scene): "unknown scene '\(scene)'"
+        case .unknownWindow(let number): "no window \(number)"
+        case .unknownDialog(let name): "unknown dialog '\(name)'"
+        case .invalidArguments(let text): text
+        case .limitsExceeded(let text): text
+        case .invalidBatch(let text): "invalid batch: \(text)"
+        case .invalidCommand(let text): "invalid command: \(text)"
+        case .navigation(let error): error.message
+        case .deepLink(let error): error.description
+        case .deepLinkApply(let error): error.description
+        case .manifest(let error): error.description
+        case .storageFailed(let text): "cannot save the session: \(text)"
+        }
+    }
+
+    public var description: String { "\(errorName): \(message)" }
+
+    // DeepLinkError is only Equatable, so hashing goes through the name and message.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(errorName)
+        hasher.combine(message)
+    }
+}

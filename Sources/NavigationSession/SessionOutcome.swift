@@ -1,0 +1,101 @@
+import NavigationCore
+import NavigationRouting
+
+/// Something an operation did that a D-Bus layer turns into a signal, in the order it happened.
+///
+/// One call can cause several: an action that logs out and opens a window, a deep link that opens a
+/// window then navigates in it, a client vanishing with three windows.
+public enum SessionEvent: Hashable, Sendable {
+    /// A window opened (ObjectManager `InterfacesAdded`; Session1 `Windows` and `Version` changed).
+    case windowOpened(WindowNumber, scene: String)
+    /// A window closed (ObjectManager `InterfacesRemoved`; Session1 `Windows` and `Version` changed).
+    case windowClosed(WindowNumber, scene: String)
+    /// A window changed (Window1 `Changed`); `steps` are the planned route states when the change
+    /// needs more than one renderer step, else empty.
+    case changed(WindowNumber, ChangeEvent, steps: [[Route]])
+    /// A message was delivered in a window (Window1 `Message`), including `finished`.
+    case message(WindowNumber, DeliveredMessage)
+    /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).
+    case externalURL(WindowNumber, String)
+    /// An application-defined trigger (Window1 `Effect`).
+    case trigger(WindowNumber, name: String, payload: String)
+    /// An effect enqueued by a command in the window could not be carried out (e.g. `openWindow` of an
+    /// unknown scene, or a waiting deep link that no longer applies); logged, never thrown.
+    case effectFailed(WindowNumber, Effect, SessionError)
+}
+
+/// How the session handled a URL.
+public enum DeepLinkResult: Hashable, Sendable {
+    /// The deep link matched `route` and the window navigated (or already was at the destination).
+    case applied(route: String)
+    /// The deep link matched `route` but its scene needs its switched root in `state` (the demo: logged
+    /// in); it waits in the window and is applied right after the window switches to that state.
+    case deferred(route: String, state: String)
+    /// Another scheme: announced as ``SessionEvent/externalURL(_:_:)`` on the window, never opened.
+    case external
+}
+
+/// What a session operation did: the window it was about, versions after it, and its events.
+public struct SessionOutcome: Hashable, Sendable {
+    /// The window the operation returned or acted on (`nil` for session-wide operations).
+    public var window: WindowNumber?
+    /// That window's version after the operation (`nil` if it has none or was closed).
+    public var windowVersion: Int?
+    /// The session version after the operation (bumped on every open and close).
+    public var sessionVersion: UInt64
+    /// Everything that happened, in order.
+    public var events: [SessionEvent]
+    /// For `openURL`: how the URL was handled.
+    public var deepLink: DeepLinkResult?
+
+    /// Creates an outcome.
+    public init(
+        window: WindowNumber?, windowVersion: Int?, sessionVersion: UInt64, events: [SessionEvent],
+        deepLink: DeepLinkResult? = nil
+    ) {
+        self.window = window
+        self.windowVersion = windowVersion
+        self.sessionVersion = sessionVersion
+        self.events = events
+        self.deepLink = deepLink
+    }
+
+    /// Windows closed by the operation, in order.
+    public var closedWindows: [WindowNumber] {
+        events.compactMap { if case .windowClosed(let number, _) = $0 { number } else { nil } }
+    }
+
+    /// Windows opened by the operation, in order.
+    public var openedWindows: [WindowNumber] {
+        events.compactMap { if case .windowOpened(let number, _) = $0 { number } else { nil } }
+    }
+
+    /// The change events of `window`, in order.
+    public func changes(of window: WindowNumber) -> [ChangeEvent] {
+        events.compactMap { if case .changed(window, let event, _) = $0 { event } else { nil } }
+    }
+
+    /// The planned steps of the last change of `window` (empty when one step suffices).
+    public func steps(of window: WindowNumber) -> [[Route]] {
+        events.last { if case .changed(window, _, _) = $0 { true } else { false } }.flatMap {
+            if case .changed(_, _, let steps) = $0 { steps } else { nil }
+        } ?? []
+    }
+}
+
+/// Limits that keep one client from exhausting the daemon.
+public struct SessionLimits: Hashable, Sendable {
+    /// Open windows at most (OpenWindow beyond it: `LimitsExceeded`).
+    public var maxWindows: Int
+    /// Commands per batch at most.
+    public var maxBatchCommands: Int
+    /// Bytes of batch or command JSON at most.
+    public var maxJSONBytes: Int
+
+    /// Creates limits; defaults: 256 windows, 1024 commands, 1 MiB of JSON.
+    public init(maxWindows: Int = 256, maxBatchCommands: Int = 1024, maxJSONBytes: Int = 1 << 20) {
+        self.maxWindows = maxWindows
+        self.maxBatchCommands = maxBatchCommands
+        self.maxJSONBytes = maxJSONBytes
+    }
+}

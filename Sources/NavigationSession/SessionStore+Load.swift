@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import NavigationCore
+
+/// Reading the state directory back: snapshot, journal header, journal lines.
+extension SessionStore {
+    private struct Corrupt: Error {
+        var reason: String
+    }
+
+    /// Reads what is on disk for `applicationID`; corrupt or foreign files are moved aside.
+    ///
+    /// A last journal line without its newline is a write the process was killed in the middle of; it
+    /// was never acknowledged, so it is cut off (logged) rather than treated as corruption.
+    func load(applicationID: String) -> LoadedState {
+        self.applicationID = applicationID
+        var salvagedNext: WindowNumber = 1
+        do throws(Corrupt) {
+            let snapshot = try readSnapshot(applicationID: applicationID)
+            if let snapshot { salvagedNext = max(salvagedNext, snapshot.nextWindow) }
+            generation = snapshot?.generation ?? 0
+            let entries = try readJournal(applicationID: applicationID, salvagedNext: &salvagedNext)
+            entriesSinceSnapshot = entries.count
+            return LoadedState(snapshot: snapshot, entries: entries, nextWindow: salvagedNext)
+        } catch {
+            quarantine(reason: error.reason)
+            return LoadedState(snapshot: nil, entries: [], nextWindow: salvagedNext)
+        }
+    }
+
+    private func readSnapshot(applicationID: String) throws(Corrupt) -> StoredSession? {
+        guard FileIO.exists(statePath) else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(statePath)
+        } catch {
+            throw Corrupt(reason: error.message)
+        }
+        let state: StoredSession
+        do {
+            state = try JSONDecoder().decode(StoredSession.self, from: Data(bytes))
+        } catch {
+            throw Corrupt(reason: "\(Self.statePathName) is not a session snapshot: \(Self.describe(error))")
+        }
+        guard state.format == StoredSession.formatName, state.formatVersion == StoredSession.formatVersion else {
+            throw Corrupt(reason: "unknown snapshot format \(state.format) \(state.formatVersion)")
+        }
+        guard state.applicationID == applicationID else {
+            throw Corrupt(reason: "snapshot belongs to application '\(state.applicationID)', not '\(applicationID)'")
+        }
+        return state
+    }
+
+    private func readJournal(
+        applicationID: String, salvagedNext: inout WindowNumber
+    ) throws(Corrupt) -> [JournalEntry] {
+        guard FileIO.exists(journalPath) else { return [] }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(journalPath)
+        } catch {
+            throw Corrupt(reason: error.message)
+        }
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+        // The text after the last newline: empty for a complete file, else a torn write.
+        let tail = lines.removeLast()
+        if !tail.isEmpty {
+            logger.warning(
+                "dropping an incomplete last journal line (a write interrupted by a crash)",
+                metadata: ["file": "\(journalPath)", "bytes": "\(tail.count)"])
+            do {
+                try FileIO.truncate(journalPath, to: bytes.count - tail.count)
+            } catch {
+                throw Corrupt(reason: error.message)
+            }
+        }
+        guard let headerLine = lines.first else { return [] }
+        let header: JournalHeader
+        do {
+            header = try JSONDecoder().decode(JournalHeader.self, from: Data(headerLine))
+        } catch {
+            throw Corrupt(reason: "journal header is not valid: \(Self.describe(error))")
+        }
+        guard header.format == JournalHeader.formatName, header.formatVersion == 1 else {
+            throw Corrupt(reason: "unknown journal format \(header.format) \(header.formatVersion)")
+        }
+        guard header.applicationID == applicationID else {
+            throw Corrupt(reason: "journal belongs to application '\(header.applicationID)', not '\(applicationID)'")
+        }
+        if header.generation < generation {
+            // Compaction wrote the snapshot but crashed before replacing the journal: already included.
+            logger.notice("ignoring a journal older than the snapshot", metadata: ["generation": "\(header.generation)"])
+            return []
+        }
+        guard header.generation == generation else {
+            throw Corrupt(reason: "journal generation \(header.generation) does not follow snapshot generation \(generation)")
+        }
+        var entries: [JournalEntry] = []
+        for (index, line) in lines.dropFirst().enumerated() where !line.isEmpty {
+            do {
+                let entry = try JSONDecoder().decode(JournalEntry.self, from: Data(line))
+                if entry.window >= salvagedNext { salvagedNext = entry.window &+ 1 }
+                entries.append(entry)
+            } catch {
+                throw Corrupt(reason: "journal line \(index + 2) is not valid: \(Self.describe(error))")
+            }
+        }
+        return entries
+    }
+
+    private static var statePathName: String { stateFileName }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DecodingError {
+            switch error {
+            case .keyNotFound(let key, let context):
+                return "missing key '\(ManifestDocument.keyPath(context.codingPath + [key]))'"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                return "\(ManifestDocument.keyPath(context.codingPath)): \(context.debugDescription)"
+            @unknown default:
+                return "\(error)"
+            }
+        }
+        if let error = error as? NavigationError { return error.message }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Logging
+import NavigationCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Saves a session in a directory so a restart, clean or after SIGKILL, restores it exactly.
+///
+/// Two files (`Docs/persistence.md`): `state.json`, the last full snapshot (replaced atomically), and
+/// `journal.jsonl`, one JSON line per change since that snapshot. Every journal line is written with
+/// write(2) before the session operation returns, so an acknowledged change survives the process being
+/// killed; `syncEveryWrite` adds fsync(2) per line for power loss. After ``compactionInterval`` lines and on
+/// ``Session/close()`` the session writes a new snapshot and starts an empty journal.
+///
+/// A corrupt or foreign file (bad JSON, another application id, unknown format, a journal that does not
+/// replay) is renamed to `<name>.corrupt-<timestamp>`, an error is logged, and the session starts fresh.
+///
+/// ```swift
+/// let store = try SessionStore(directory: SessionStore.defaultDirectory(applicationID: "org.navsession.Demo"))
+/// let session = try Session(manifest: .demo(), store: store)
+/// ```
+/// Not thread-safe: owned by the session's isolation domain. All calls block on file I/O.
+public final class SessionStore {
+    /// The snapshot file name.
+    public static let stateFileName = "state.json"
+    /// The journal file name.
+    public static let journalFileName = "journal.jsonl"
+
+    /// The directory holding the files.
+    public let directory: String
+    /// Journal lines after which the session compacts into a new snapshot.
+    public let compactionInterval: Int
+    /// Whether every journal line is also fsync'ed (survives power loss, costs a disk flush per change).
+    public let syncEveryWrite: Bool
+    let logger: Logger
+
+    /// Journal lines written since the last snapshot.
+    public internal(set) var entriesSinceSnapshot = 0
+    /// Files moved aside by the last load, as `(original, moved-to)` paths.
+    public private(set) var quarantined: [(original: String, movedTo: String)] = []
+
+    var generation = 0
+    var applicationID = ""
+    private var journalFD: Int32 = -1
+    private let encoder: JSONEncoder
+
+    var statePath: String { directory + "/" + Self.stateFileName }
+    var journalPath: String { directory + "/" + Self.journalFileName }
+
+    /// Opens (creating if needed) a state directory.
+    ///
+    /// - Parameters:
+    ///   - directory: where the files live, e.g. ``defaultDirectory(applicationID:environment:)``.
+    ///   - compactionInterval: journal lines between snapshots (at least 1; default 256).
+    ///   - syncEveryWrite: fsync every journal line (default `false`: write(2) only, enough for crashes).
+    ///   - logger: receives the corrupt-file and compaction messages.
+    /// - Throws: ``SessionError/storageFailed(_:)`` when the directory cannot be created.
+    public init(
+        directory: String, compactionInterval: Int = 256, syncEveryWrite: Bool = false,
+        logger: Logger = Logger(label: "NavigationSession.Store")
+    ) throws(SessionError) {
+        self.directory = directory
+        self.compactionInterval = max(1, compactionInterval)
+        self.syncEveryWrite = syncEveryWrite
+        self.logger = logger
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            try FileIO.makeDirectory(directory)
+        } catch {
+            throw .storageFailed(error.message)
+        }
+    }
+
+    deinit {
+        if journalFD >= 0 { close(journalFD) }
+    }
+
+    /// `$XDG_STATE_HOME/navsession/<id>`, else `$HOME/.local/state/navsession/<id>`.
+    ///
+    /// A relative or empty `XDG_STATE_HOME` is ignored, as the XDG spec requires.
+    public static func defaultDirectory(
+        applicationID: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        }
+        return "\(base)/navsession/\(applicationID)"
+    }
+
+    // MARK: Writing
+
+    /// Appends one journal line; returns after write(2) (and fsync(2) with `syncEveryWrite`) completed.
+    func append(_ entry: JournalEntry) throws(SessionError) {
+        do {
+            if journalFD < 0 { try startJournal(truncating: false) }
+            var line = try encodeLine(entry)
+            line.append(UInt8(ascii: "\n"))
+            try FileIO.writeAll(journalFD, line, path: journalPath)
+            if syncEveryWrite { try FileIO.sync(journalFD, path: journalPath) }
+        } catch let error as FileIO.Failure {
+            throw .storageFailed(error.message)
+        } catch {
+            throw .storageFailed("cannot encode a journal entry: \(error)")
+        }
+        entriesSinceSnapshot += 1
+    }
+
+    /// Writes a new snapshot atomically, then starts an empty journal of the next generation.
+    ///
+    /// A crash between the two steps leaves a journal of an older generation, which load ignores
+    /// (the snapshot already contains it).
+    func writeSnapshot(_ state: StoredSession) throws(SessionError) {
+        var state = state
+        state.generation = generation + 1
+        do {
+            let bytes = Array(try encoder.encode(state))
+            try FileIO.writeAtomically(bytes, to: statePath)
+            generation = state.generation
+            try startJournal(truncating: true)
+        } catch let error as FileIO.Failure {
+            throw .storageFailed(error.message)
+        } catch {
+            throw .storageFailed("cannot encode the session snapshot: \(error)")
+        }
+        entriesSinceSnapshot = 0
+        logger.debug("session snapshot written", metadata: ["generation": "\(generation)", "path": "\(statePath)"])
+    }
+
+    private func startJournal(truncating: Bool) throws(FileIO.Failure) {
+        if journalFD >= 0 {
+            close(journalFD)
+            journalFD = -1
+        }
+        if truncating || !FileIO.exists(journalPath) {
+            let header = JournalHeader(
+                format: JournalHeader.formatName, formatVersion: 1, applicationID: applicationID,
+                generation: generation)
+            var bytes = (try? encoder.encode(header)).map(Array.init) ?? []
+            bytes.append(UInt8(ascii: "\n"))
+            try FileIO.writeAtomically(bytes, to: journalPath)
+        }
+        journalFD = try FileIO.openForAppend(journalPath)
+    }
+
+    private func encodeLine(_ entry: JournalEntry) throws -> [UInt8] {
+        Array(try encoder.encode(entry))
+    }
+
+    /// Moves the state files aside after a replay failure and resets to generation 0.
+    func quarantine(reason: String) {
+        if journalFD >= 0 {
+            close(journalFD)
+            journalFD = -1
+        }
+        let stamp = Self.timestamp()
+        for path in [statePath, journalPath] where FileIO.exists(path) {
+            var target = "\(path).corrupt-\(stamp)"
+            var suffix = 1
+            while FileIO.exists(target) {
+                target = "\(path).corrupt-\(stamp)-\(suffix)"
+                suffix += 1
+            }
+            do {
+                try FileIO.move(path, to: target)
+                quarantined.append((path, target))
+                logger.error(
+                    "corrupt or foreign session state moved aside; starting fresh",
+                    metadata: ["file": "\(path)", "movedTo": "\(target)", "reason": "\(reason)"])
+            } catch {
+                logger.error(
+                    "corrupt session state could not be moved aside; starting fresh",
+                    metadata: ["file": "\(path)", "reason": "\(reason)", "error": "\(error.message)"])
+            }
+        }
+        generation = 0
+        entriesSinceSnapshot = 0
+    }
+
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+        return formatter.string(from: Date())
+    }
+}

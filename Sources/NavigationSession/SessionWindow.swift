@@ -1,0 +1,56 @@
+import NavigationCore
+import NavigationRouting
+
+/// One open window of a session: its number, scene, graph and ties.
+///
+/// Read the graph freely (`snapshot()`, `debugTree()`, `routes`, `activeModelID`, `version`); change it
+/// only through ``Session`` so every change is persisted and its effects handled.
+public final class SessionWindow {
+    /// The window number (never reused).
+    public let number: WindowNumber
+    /// The scene it was opened from (Window1 `Scene`).
+    public let scene: String
+    /// The navigation graph. Do not mutate it directly.
+    public let graph: NavigationWindow
+    /// Its renderer's capabilities (the scene's, else the manifest's).
+    public let capabilities: RendererCapabilities
+    /// The unique bus name of the client whose exit closes the window, if any.
+    public internal(set) var closeOnExitOwner: String?
+    /// A deep link waiting for the window's switched root to reach the scene's `deepLinkState`.
+    public internal(set) var pendingDeepLink: String?
+    /// Recency of the last open or change; the most recent window of a scene receives deep links.
+    var lastActivity: UInt64
+
+    init(
+        number: WindowNumber, scene: String, graph: NavigationWindow, capabilities: RendererCapabilities,
+        lastActivity: UInt64
+    ) {
+        self.number = number
+        self.scene = scene
+        self.graph = graph
+        self.capabilities = capabilities
+        self.lastActivity = lastActivity
+    }
+
+    /// The window version (Window1 `Version`).
+    public var version: Int { graph.version }
+
+    /// The screen name of the active model (Window1 `ActiveScreen`).
+    public var activeScreen: String { graph.model(graph.activeModelID)?.screen ?? "" }
+
+    /// The selected tab of the first tab container on the active branch, `""` when there is none.
+    public var selectedTab: String {
+        for id in graph.activePath {
+            if let tab = graph.model(id)?.selectedTab { return tab }
+        }
+        return ""
+    }
+
+    /// The state the first switched model on the active branch shows (its model's screen name).
+    public var currentState: String? {
+        for id in graph.activePath {
+            if let switched = graph.model(id)?.switchedModel { return graph.model(switched)?.screen }
+        }
+        return nil
+    }
+}
