@@ -33,7 +33,9 @@ final class DaemonFixture: Sendable {
             .appendingPathComponent("navsessionctl-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = directory.appendingPathComponent("navsessiond.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw FixtureError(description: "cannot create \(log.path)")
+        }
 
         let observer = try await bus.connect()
         let owners = try await observer.signals(
