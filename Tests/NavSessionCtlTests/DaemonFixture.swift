@@ -43,7 +43,7 @@ final class DaemonFixture: Sendable {
                                 arguments: [0: name]))
 
         let daemon = Process()
-        daemon.executableURL = try Ctl.binary("navsessiond")
+        daemon.executableURL = try daemonBinary()
         daemon.arguments = ["--bus", bus.address, "--state-dir", directory.appendingPathComponent("state").path]
         daemon.environment = Ctl.environment()
         daemon.standardInput = FileHandle.nullDevice
@@ -87,6 +87,14 @@ final class DaemonFixture: Sendable {
         return fixture
     }
 
+    /// The built `navsessiond`, or the file `NAVSESSIONCTL_TEST_DAEMON` names (to try another build of the daemon).
+    static func daemonBinary() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["NAVSESSIONCTL_TEST_DAEMON"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return try Ctl.binary("navsessiond")
+    }
+
     /// Runs `navsessionctl SUBCOMMAND --bus <address> rest…`.
     func ctl(_ arguments: [String], environment: [String: String] = [:]) async throws -> CtlResult {
         try await Ctl.run(withBus(arguments), environment: environment)
@@ -115,6 +123,13 @@ final class DaemonFixture: Sendable {
         try #require(result.status == 0, "exec \(words) failed: \(result)")
         return try #require(UInt64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
                             "exec printed \(result.stdout)")
+    }
+
+    /// Stops only the daemon (SIGTERM) and waits for it; the bus stays up.
+    func stopDaemon() async {
+        guard daemon.isRunning else { return }
+        daemon.terminate()
+        _ = await Ctl.waitForExit(daemon)
     }
 
     /// Stops the daemon and the bus and removes the state directory. Idempotent.

@@ -8,7 +8,7 @@ struct SessionCommandTests {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
         let main = try await daemon.openWindow("main")
-        let waiting = try await daemon.openWindow("waiting", ["reason=sync"])
+        let waiting = try await daemon.openWindow("waiting")
         #expect(main != waiting)
 
         let list = try await daemon.ctl(["list"])
@@ -16,7 +16,7 @@ struct SessionCommandTests {
         #expect(list.lines.count == 2)
         #expect(list.lines.first?.hasPrefix("\(main) main v") == true, "\(list)")
         #expect(list.lines.last?.hasPrefix("\(waiting) waiting v") == true, "\(list)")
-        #expect(list.lines.last?.contains("\"Please wait\"") == true, "\(list)")
+        #expect(list.lines.first?.contains(" login \"") == true, "the active screen, then the title: \(list)")
 
         let json = try await daemon.ctl(["list", "--json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
@@ -40,7 +40,7 @@ struct SessionCommandTests {
     @Test func dismissWindowRemovesItFromTheList() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
-        let first = try await daemon.openWindow("waiting")
+        let first = try await daemon.openWindow("main")
         let second = try await daemon.openWindow("waiting")
         let dismissed = try await daemon.ctl(["dismiss-window", first])
         #expect(dismissed.status == 0, "\(dismissed)")
@@ -62,7 +62,7 @@ struct SessionCommandTests {
         #expect(routes.status == 0, "\(routes)")
         #expect(routes.stdout.contains("\"screen\":\"detail\""), "\(routes)")
 
-        let json = try await daemon.ctl(["open-url", "--json", "navsession-demo://settings/about"])
+        let json = try await daemon.ctl(["open-url", "--json", "navsession-demo://detail/7"])
         #expect(json.stdout.hasPrefix("{\"window\":"), "\(json)")
     }
 }

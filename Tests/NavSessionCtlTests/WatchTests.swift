@@ -10,20 +10,23 @@ struct WatchTests {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
         let window = try await daemon.openWindow("main")
+        let start = try await daemon.exec(window, ["switch-model", "main"])
+        // Commands that finish no model, so the only events are the three Changed.
         let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "3", window]))
         try await watch.waitForStderr(containing: "watching")
-        let first = try await daemon.exec(window, ["switch-model", "main"])
         try await daemon.exec(window, ["stack-append", "detail", "id=42"])
-        try await daemon.exec(window, ["stack-drop-last"])
+        try await daemon.exec(window, ["stack-append", "profile"])
+        try await daemon.exec(window, ["present", "sheet", "detail", "id=7"])
         let result = await watch.finish()
         #expect(result.status == 0, "\(result)")
         let lines = result.lines
         #expect(lines.count == 3, "\(result)")
         for (offset, line) in lines.enumerated() {
-            let version = first + UInt64(offset)
+            let version = start + 1 + UInt64(offset)
             #expect(line.hasPrefix("\(window) Changed version=\(version) previous=\(version - 1) "), "\(line)")
         }
-        #expect(lines[1].contains("\"stackAppend\""), "\(lines)")
+        #expect(lines.first?.contains("\"stackAppend\"") == true, "\(lines)")
+        #expect(lines.last?.contains("\"present\"") == true, "\(lines)")
     }
 
     @Test func windowsComingAndGoingAsJSONLines() async throws {
@@ -43,6 +46,20 @@ struct WatchTests {
         #expect(events.allSatisfy { $0["window"] as? String == window })
     }
 
+    @Test func externalURLsAreAnnounced() async throws {
+        let daemon = try await DaemonFixture.start()
+        defer { daemon.stop() }
+        _ = try await daemon.openWindow("main")
+        let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "1"]))
+        try await watch.waitForStderr(containing: "watching")
+        let opened = try await daemon.ctl(["open-url", "https://example.org/a"])
+        #expect(opened.status == 0, "\(opened)")
+        let result = await watch.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 1 && result.lines.first?.hasSuffix(" OpenExternalURL https://example.org/a") == true,
+                "\(result)")
+    }
+
     @Test func sigintEndsWatchCleanly() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
@@ -51,6 +68,17 @@ struct WatchTests {
         watch.interrupt()
         let result = await watch.finish()
         #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func theDaemonLeavingEndsWatchWithAnError() async throws {
+        let daemon = try await DaemonFixture.start()
+        defer { daemon.stop() }
+        let watch = try BackgroundCtl(daemon.withBus(["watch"]))
+        try await watch.waitForStderr(containing: "watching")
+        await daemon.stopDaemon()
+        let result = await watch.finish()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.hasSuffix("navsessionctl: org.navsession.Demo left the bus\n"), "\(result)")
     }
 
     @Test func aMissedChangeIsReported() async throws {

@@ -17,10 +17,10 @@ struct WindowCommandTests {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
         let window = try await Self.mainWithDetail(daemon)
-        var version = try await daemon.exec(window, ["stack-append", "editor", "id=1"])
+        var version = try await daemon.exec(window, ["stack-append", "profile"])
         for words in [
             ["stack-drop-last", "2"],
-            ["present", "sheet+stack", "editor", "id=7"],
+            ["present", "sheet+stack", "detail", "id=7"],
             ["dismiss"],
             ["tabs-select-item", "settings"],
             ["present-alert", "Title", "Message", "ok:OK:cancel"],
@@ -47,7 +47,8 @@ struct WindowCommandTests {
         let window = try await Self.mainWithDetail(daemon)
         let pretty = try await daemon.ctl(["state", window])
         #expect(pretty.status == 0, "\(pretty)")
-        #expect(pretty.stdout.hasPrefix("{\n  \"format\": \"navsession.window\""), "\(pretty)")
+        #expect(pretty.stdout.hasPrefix("{\n  \""), "\(pretty)")
+        #expect(pretty.stdout.contains("\n  \"format\": \"navsession.window\",\n"), "\(pretty)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(pretty.stdout.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == 2)
 
@@ -79,11 +80,11 @@ struct WindowCommandTests {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
         let window = try await Self.mainWithDetail(daemon)
-        try await daemon.exec(window, ["present", "sheet+stack", "editor", "id=42"])
+        try await daemon.exec(window, ["present", "sheet+stack", "profile"])
         let routes = try await daemon.ctl(["routes", "--json", window])
         #expect(routes.status == 0, "\(routes)")
         let list = try #require(try JSONSerialization.jsonObject(with: Data(routes.stdout.utf8)) as? [[String: Any]])
-        #expect(list.map { $0["screen"] as? String } == ["detail", "editor"], "\(routes)")
+        #expect(list.map { $0["screen"] as? String } == ["detail", "profile"], "\(routes)")
         #expect(list.map { $0["style"] as? String } == ["push", "sheet"], "\(routes)")
         let pretty = try await daemon.ctl(["routes", window])
         #expect(pretty.stdout.hasPrefix("[\n  {\n"), "\(pretty)")
