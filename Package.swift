@@ -64,11 +64,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Service (D-Bus objects over the session)
+        .target(
+            name: "NavSessionService",
+            dependencies: ["DBusKit", "NavigationSession", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "navsessiond",
             dependencies: [
                 "DBusKit",
+                "NavSessionService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -121,6 +129,11 @@ let package = Package(
                 "NavigationRouting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionServiceTests",
+            dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,15 +3,33 @@ import DBusKit
 import Dispatch
 import Foundation
 import Logging
+import NavSessionService
+import NavigationSession
 
-/// Owns `org.navsession.Demo` and serves the demo object until SIGINT/SIGTERM.
+/// `navsessiond`: serves one application's navigation session on D-Bus until SIGINT/SIGTERM, a
+/// `quit` action, loss of its name (`--replace` by another daemon) or the bus going away.
 struct NavSessionDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navsessiond",
-        abstract: "Example D-Bus server: owns org.navsession.Demo and exports /org/navsession/Demo.")
+        abstract: "Serves a NavSession application (org.navsession.Session1 / Window1) on D-Bus.")
+
+    @Option(help: "The application manifest (JSON). Default: the built-in demo, org.navsession.Demo.")
+    var manifest: String?
 
     @Option(help: "Which bus to use: session, system, or a D-Bus address such as unix:path=/tmp/bus.")
     var bus: String = "session"
+
+    @Option(help: "The bus name to own. Default: the manifest's application id.")
+    var name: String?
+
+    @Option(help: "Where the session journal lives. Default: $XDG_STATE_HOME/navsession/<id>.")
+    var stateDir: String?
+
+    @Flag(help: "Take the name over from a running daemon (which saves and exits).")
+    var replace = false
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
 
     @Flag(help: "Start a private dbus-daemon (from dbus/test-session.conf) and serve on it.")
     var privateBus = false
@@ -19,13 +37,57 @@ struct NavSessionDaemon: ParsableCommand {
     @Option(help: "Bus configuration for --private-bus.")
     var config: String = repositoryRoot.appendingPathComponent("dbus/test-session.conf").path
 
+    @Flag(help: "Print the built-in demo manifest and exit.")
+    var printDemoManifest = false
+
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Connects, exports the demo object, takes the name and serves until a signal or disconnect.
+    /// Fails with one line on stderr and exit status 1.
+    func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("navsessiond: \(message)\n".utf8))
+        return ExitCode.failure
+    }
+
+    /// The state directory: the option, else `$XDG_STATE_HOME` (or `~/.local/state`)/navsession/<id>.
+    func stateDirectory(for id: String) -> String {
+        if let stateDir { return stateDir }
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
+        return ((base as NSString).appendingPathComponent("navsession") as NSString).appendingPathComponent(id)
+    }
+
+    /// Loads, connects, exports, takes the name and serves until told to stop.
     func serve() async throws {
-        let logger = Logger(label: "navsessiond")
+        if printDemoManifest {
+            print(DemoManifest.json)
+            return
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'") }
+        var logger = Logger(label: "navsessiond")
+        logger.logLevel = level
+        let application: Manifest
+        do {
+            application = try manifest.map { path throws(ManifestError) in try Manifest(contentsOfFile: path) }
+                ?? DemoManifest.load()
+        } catch {
+            throw fail("invalid manifest: \(error)")
+        }
+        let busName: BusName
+        do {
+            busName = try BusName(name ?? application.applicationID)
+        } catch {
+            throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)")
+        }
+        let service: SessionService
+        do {
+            service = try SessionService(
+                manifest: application, stateDirectory: stateDirectory(for: application.applicationID), logger: logger)
+        } catch {
+            throw fail("\(ErrorMapping.busError(for: error).message)")
+        }
         let stop = ShutdownSignals.install()
 
         var daemon: PrivateBusDaemon?
@@ -34,9 +96,7 @@ struct NavSessionDaemon: ParsableCommand {
             let started = try PrivateBusDaemon.start(configFile: config)
             daemon = started
             address = .address(started.address)
-            // Written unbuffered: stdout may be a pipe whose reader needs the address now.
-            let hint = "busctl --user call org.navsession.Demo /org/navsession/Demo org.navsession.Demo1 Echo s hello"
-            FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(started.address)\n# then: \(hint)\n".utf8))
+            FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(started.address)\n".utf8))
         } else {
             switch bus {
             case "session": address = .session
@@ -46,30 +106,42 @@ struct NavSessionDaemon: ParsableCommand {
         }
         defer { daemon?.stop() }
 
-        let connection = try await Bus.connect(address)
-        try await connection.export([try DemoObject.interface()], at: try DemoObject.path())
-        let reply = try await connection.requestName(try BusName("org.navsession.Demo"), options: [.doNotQueue])
+        let connection: Bus
+        do {
+            connection = try await Bus.connect(address)
+        } catch {
+            throw fail("cannot connect to the \(bus) bus: \(error)")
+        }
+        try await service.export(on: connection)
+        let options: RequestNameOptions = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
+        let reply = try await connection.requestName(busName, options: options)
         guard reply == .primaryOwner || reply == .alreadyOwner else {
-            logger.error("org.navsession.Demo is already owned by another process")
             await connection.close()
-            throw ExitCode.failure
+            throw fail("\(busName) is already owned by another process (use --replace to take it over)")
         }
         let uniqueName = await connection.uniqueName?.rawValue ?? "?"
-        logger.info("serving org.navsession.Demo as \(uniqueName)")
+        logger.info("serving \(busName) as \(uniqueName)")
 
-        // Stop on SIGINT/SIGTERM, or when the bus goes away.
         await withTaskGroup(of: String.self) { group in
             group.addTask {
-                for await name in stop { return name }
+                for await signal in stop { return signal }
                 return "signal stream ended"
             }
             group.addTask {
                 await connection.disconnected()
                 return "bus disconnected"
             }
+            group.addTask {
+                for await event in connection.nameEvents where event == .lost(busName) { return "name lost" }
+                return "name events ended"
+            }
+            group.addTask {
+                for await _ in service.quitRequested { return "quit action" }
+                return "quit stream ended"
+            }
             let reason = await group.next() ?? "unknown"
             logger.info("shutting down (\(reason))")
-            // Closing ends the disconnected() child; the signal child ends when its stream is cancelled.
+            _ = try? await connection.releaseName(busName)
             await connection.close()
             group.cancelAll()
         }

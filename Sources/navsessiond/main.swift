@@ -1,4 +1,4 @@
-// navsessiond (temporary): a small but real example server for DBusKit, replaced by the session service later.
+// navsessiond: serves a NavSession application on D-Bus (Sources/NavSessionService).
 import ArgumentParser
 
 do {

@@ -1,0 +1,88 @@
+import NavigationCore
+import NavigationSession
+
+/// Turns Window1's shell-friendly arguments into NavigationCore values.
+enum CommandArguments {
+    /// A model id argument (`t`); 0 means "the active model" where the method allows it.
+    static func modelID(_ value: UInt64) throws(ServiceError) -> ModelID {
+        guard let raw = Int(exactly: value) else { throw .invalidArguments("model id \(value) is out of range") }
+        return ModelID(rawValue: raw)
+    }
+
+    /// A presentation of `screen` for a `Present` kind: `sheet`, `cover`, or a custom kind, each
+    /// optionally with `+stack`.
+    static func presentation(kind: String, screen: String, params: [String: String]) throws(ServiceError)
+        -> PresentationSpec
+    {
+        let stacked = kind.hasSuffix("+stack")
+        let base = stacked ? String(kind.dropLast("+stack".count)) : kind
+        guard !screen.isEmpty else { throw .invalidArguments("the screen name is empty") }
+        let model: ModelSpec = stacked ? .stacked(.screen(screen, params: params)) : .screen(screen, params: params)
+        switch base {
+        case "sheet": return .sheet(model)
+        case "cover", "fullScreenCover": return .fullScreenCover(model)
+        case "": throw .invalidArguments("the presentation kind is empty")
+        default: return .custom(base, model)
+        }
+    }
+
+    /// Dialog actions from `id:title` or `id:title:role` (role `cancel` or `destructive`).
+    static func actions(_ texts: [String]) throws(ServiceError) -> [DialogAction] {
+        var actions: [DialogAction] = []
+        for text in texts {
+            let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count >= 2, !parts[0].isEmpty else {
+                throw .invalidArguments("action '\(text)' must be id:title or id:title:role")
+            }
+            var role: ActionRole?
+            if parts.count == 3 {
+                guard let parsed = ActionRole(rawValue: parts[2]) else {
+                    throw .invalidArguments("action '\(text)': role must be cancel or destructive")
+                }
+                role = parsed
+            }
+            actions.append(DialogAction(id: parts[0], title: parts[1], role: role))
+        }
+        return actions
+    }
+
+    /// The dialog to present: the manifest's dialog named `title` when no actions are given and one
+    /// of that kind is declared, else the given title, message and actions.
+    static func dialog(
+        title: String, message: String, actions: [String], kind: DialogDeclaration.Kind, manifest: Manifest
+    ) throws(ServiceError) -> DialogContent {
+        if actions.isEmpty, let declared = manifest.dialogs[title], declared.kind == kind {
+            return declared.content
+        }
+        return DialogContent(title: title, message: message.isEmpty ? nil : message, actions: try Self.actions(actions))
+    }
+
+    /// A message payload from an `a{ss}`: empty, the single `payload` value, or the dictionary as JSON.
+    static func payload(_ dictionary: [String: String]) -> String {
+        if dictionary.isEmpty { return "" }
+        if dictionary.count == 1, let payload = dictionary["payload"] { return payload }
+        let body = dictionary.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\(quoted($0.value))" }
+        return "{" + body.joined(separator: ",") + "}"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

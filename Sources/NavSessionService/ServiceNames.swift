@@ -1,0 +1,26 @@
+import DBusKit
+
+/// The validated D-Bus names and paths the service uses, built once.
+struct ServiceNames: Sendable {
+    let sessionPath: ObjectPath
+    let sessionInterface: InterfaceName
+    let windowInterface: InterfaceName
+    let changed: MemberName
+    let message: MemberName
+    let openExternalURL: MemberName
+    let effect: MemberName
+    let windows: MemberName
+    let version: MemberName
+
+    init() throws(ValidationError) {
+        sessionPath = try ObjectPath("/org/navsession/Session1")
+        sessionInterface = try InterfaceName("org.navsession.Session1")
+        windowInterface = try InterfaceName("org.navsession.Window1")
+        changed = try MemberName("Changed")
+        message = try MemberName("Message")
+        openExternalURL = try MemberName("OpenExternalURL")
+        effect = try MemberName("Effect")
+        windows = try MemberName("Windows")
+        version = try MemberName("Version")
+    }
+}

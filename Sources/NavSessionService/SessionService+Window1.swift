@@ -1,0 +1,206 @@
+import DBusKit
+import NavigationCore
+import NavigationRouting
+import NavigationSession
+
+extension SessionService {
+    private typealias Build = @Sendable (MethodCall, SessionCore, WindowEntry) throws -> [BatchCommand]
+
+    /// A Window1 method that runs one batch on the window at the call's path and returns the version.
+    private func command(
+        _ name: String, _ inputs: [Interface.Argument], returnsVersion: Bool = true, _ build: @escaping Build
+    ) throws -> Interface.Method {
+        try Interface.Method(name, inputs: inputs, outputs: returnsVersion ? [.init("version", .uint64)] : []) { call in
+            let number = try Self.number(of: call.path)
+            let (version, events) = try self.withCore { core in
+                try core.apply(try build(call, core, try core.entry(number)), to: number)
+            }
+            await self.announce(events, on: call.bus)
+            return returnsVersion ? [.uint64(version)] : []
+        }
+    }
+
+    /// A Window1 method that applies one renderer report.
+    private func report(
+        _ name: String, _ inputs: [Interface.Argument], _ build: @escaping @Sendable (MethodCall) throws -> RendererReport
+    ) throws -> Interface.Method {
+        try Interface.Method(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call in
+            let number = try Self.number(of: call.path)
+            let report = try ErrorMapping.mapped { try build(call) }
+            let (version, events) = try self.withCore { core in try core.report(report, to: number) }
+            await self.announce(events, on: call.bus)
+            return [.uint64(version)]
+        }
+    }
+
+    /// A read-only Window1 method returning one string.
+    private func reader(_ name: String, _ output: String, _ read: @escaping @Sendable (SessionCore, Int) throws -> String)
+        throws -> Interface.Method
+    {
+        try Interface.Method(name, outputs: [.init(output, .string)]) { call in
+            let number = try Self.number(of: call.path)
+            return [.string(try self.withCore { core in try read(core, number) })]
+        }
+    }
+
+    /// A Window1 property read from the window's cached properties.
+    private func property(
+        _ name: String, _ type: SignatureType, emits: Interface.Property.EmitsChangedSignal = .true,
+        _ read: @escaping @Sendable (WindowProperties) -> Value
+    ) throws -> Interface.Property {
+        try Interface.Property(name, type, emitsChangedSignal: emits) { access in
+            let number = try Self.number(of: access.path)
+            return read(try self.withCore { core in try core.entry(number).properties })
+        }
+    }
+
+    /// `org.navsession.Window1` (dbus/org.navsession.Window1.xml), shared by every window object.
+    func windowInterface() throws -> Interface {
+        let params = Interface.Argument("params", .dictionary(key: .string, value: .string))
+        let model = Interface.Argument("model", .uint64)
+        let manifest = self.manifest
+        @Sendable func id(_ value: Value) throws -> ModelID { try CommandArguments.modelID(value.uint64 ?? 0) }
+        @Sendable func one(_ command: NavigationCommand, from: ModelID? = nil) -> [BatchCommand] { [BatchCommand(command, from: from)] }
+        @Sendable func screen(_ call: MethodCall, _ index: Int, _ core: SessionCore) throws -> ModelSpec {
+            let name = call.arguments[index].string ?? ""
+            guard !name.isEmpty else { throw ServiceError.invalidArguments("the screen name is empty") }
+            let values = call.arguments[index + 1].stringDictionary
+            try core.validate(screen: name, params: values)
+            return .screen(name, params: values)
+        }
+        return try Interface(
+            "org.navsession.Window1",
+            methods: [
+                try command("StackAppend", [.init("screen", .string), params]) { call, core, _ in
+                    one(.stackAppend(try screen(call, 0, core)))
+                },
+                try command("StackDropLast", [.init("count", .uint32)]) { call, _, _ in
+                    one(.stackDropLast(Int(call.arguments[0].uint32 ?? 0)))
+                },
+                try command("StackDropToRoot", []) { _, _, _ in one(.stackDropToRoot) },
+                try command("StackSetRoot", [.init("screen", .string), params, .init("clear", .boolean)]) { call, core, _ in
+                    one(.stackSetRoot(try screen(call, 0, core), clear: call.arguments[2].bool ?? false))
+                },
+                try command("StackSetPath", [.init("screens", .array(.string))]) { call, _, _ in
+                    one(.stackSetPath(call.arguments[0].stringArray.map { .spec(.screen($0)) }))
+                },
+                try command("StackReverse", []) { _, _, entry in
+                    let origin = entry.window.activeModelID
+                    return try ReverseStack().commands(in: entry.window, from: origin).map { BatchCommand($0, from: origin) }
+                },
+                try command("Present", [.init("kind", .string), .init("screen", .string), params]) { call, core, _ in
+                    try core.validate(screen: call.arguments[1].string ?? "", params: call.arguments[2].stringDictionary)
+                    return one(
+                        .present(
+                            try CommandArguments.presentation(
+                                kind: call.arguments[0].string ?? "", screen: call.arguments[1].string ?? "",
+                                params: call.arguments[2].stringDictionary)))
+                },
+                try command(
+                    "PresentAlert", [.init("title", .string), .init("message", .string), .init("actions", .array(.string))]
+                ) { call, _, _ in
+                    let content = try CommandArguments.dialog(
+                        title: call.arguments[0].string ?? "", message: call.arguments[1].string ?? "",
+                        actions: call.arguments[2].stringArray, kind: .alert, manifest: manifest)
+                    return one(.present(.alert(content)))
+                },
+                try command(
+                    "PresentConfirmationDialog",
+                    [
+                        .init("title", .string), .init("message", .string), .init("actions", .array(.string)),
+                        .init("source_id", .string),
+                    ]
+                ) { call, _, _ in
+                    let content = try CommandArguments.dialog(
+                        title: call.arguments[0].string ?? "", message: call.arguments[1].string ?? "",
+                        actions: call.arguments[2].stringArray, kind: .confirmationDialog, manifest: manifest)
+                    let source = call.arguments[3].string ?? ""
+                    return one(.present(.confirmationDialog(content, sourceID: source.isEmpty ? nil : source)))
+                },
+                try command("Dismiss", []) { _, _, _ in one(.dismiss) },
+                try command("DismissJustFromPresented", []) { _, _, _ in one(.dismissJustFromPresented) },
+                try command("Hide", []) { _, _, _ in one(.hide) },
+                try command("TabsSelectItem", [.init("tab", .string)]) { call, _, _ in
+                    one(.tabsSelectItem(call.arguments[0].string ?? ""))
+                },
+                try command("SwitchModel", [.init("screen", .string), params]) { call, core, _ in
+                    one(.switchModel(try screen(call, 0, core)))
+                },
+                try command("StackAppendAt", [model, .init("screen", .string), params]) { call, core, _ in
+                    one(.stackAppend(try screen(call, 1, core)), from: try id(call.arguments[0]))
+                },
+                try command("PresentAt", [model, .init("kind", .string), .init("screen", .string), params]) { call, core, _ in
+                    try core.validate(screen: call.arguments[2].string ?? "", params: call.arguments[3].stringDictionary)
+                    return one(
+                        .present(
+                            try CommandArguments.presentation(
+                                kind: call.arguments[1].string ?? "", screen: call.arguments[2].string ?? "",
+                                params: call.arguments[3].stringDictionary)), from: try id(call.arguments[0]))
+                },
+                try command("DismissAt", [model]) { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) },
+                try command("DismissJustFromPresentedAt", [model]) { call, _, _ in
+                    one(.dismissJustFromPresented, from: try id(call.arguments[0]))
+                },
+                try command("HideAt", [model]) { call, _, _ in one(.hide, from: try id(call.arguments[0])) },
+                try command("ExecuteAt", [model, .init("command_json", .string)]) { call, _, _ in
+                    let from = try id(call.arguments[0])
+                    return one(try Self.decodeCommand(call.arguments[1].string ?? ""), from: from.rawValue == 0 ? nil : from)
+                },
+                try command(
+                    "SendMessage", [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))],
+                    returnsVersion: false
+                ) { call, _, _ in
+                    let target = try id(call.arguments[0])
+                    let message = NavigationMessage(
+                        call.arguments[1].string ?? "", payload: CommandArguments.payload(call.arguments[2].stringDictionary))
+                    return one(.sendMessage(message, to: target.rawValue == 0 ? .current : .model(target)))
+                },
+                try report("ReportPopped", [.init("stack", .uint64), .init("index", .uint32)]) { call in
+                    .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
+                },
+                try report("ReportDismissed", [model]) { call in .dismissedInteractively(try id(call.arguments[0])) },
+                try report("ReportTabSelected", [.init("tabs", .uint64), .init("tab", .string)]) { call in
+                    .selectedTab(tabs: try id(call.arguments[0]), tab: call.arguments[1].string ?? "")
+                },
+                try report("ReportActionChosen", [model, .init("action", .string)]) { call in
+                    .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
+                },
+                try Interface.Method("ReportClosed") { call in
+                    let number = try Self.number(of: call.path)
+                    let events = try self.withCore { core in try core.dismissWindow(number) }
+                    await self.announce(events, on: call.bus)
+                    return []
+                },
+                try reader("GetState", "state_json") { core, number in try core.stateJSON(number) },
+                try reader("GetTree", "tree") { core, number in try core.entry(number).window.debugTree() },
+                try reader("GetRoutes", "routes_json") { core, number in try core.entry(number).properties.routesJSON },
+            ],
+            properties: [
+                try property("Scene", .string, emits: .const) { .string($0.scene) },
+                try property("Title", .string) { .string($0.title) },
+                try property("Version", .uint64) { .uint64($0.version) },
+                try property("ActiveScreen", .string) { .string($0.activeScreen) },
+                try property("ActiveModel", .uint64) { .uint64($0.activeModel) },
+                try property("Routes", .string) { .string($0.routesJSON) },
+                try property("SelectedTab", .string) { .string($0.selectedTab) },
+            ],
+            signals: [
+                try Interface.Signal(
+                    "Changed",
+                    arguments: [
+                        .init("version", .uint64), .init("previous_version", .uint64), .init("cause_json", .string),
+                        .init("animated", .boolean), .init("started", .array(.uint64)), .init("finished", .array(.uint64)),
+                        .init("steps_json", .string),
+                    ]),
+                try Interface.Signal(
+                    "Message",
+                    arguments: [
+                        .init("model", .uint64), .init("name", .string),
+                        .init("payload", .dictionary(key: .string, value: .string)),
+                    ]),
+                try Interface.Signal("OpenExternalURL", arguments: [.init("url", .string)]),
+                try Interface.Signal(
+                    "Effect", arguments: [.init("name", .string), .init("args", .dictionary(key: .string, value: .string))]),
+            ])
+    }
+}

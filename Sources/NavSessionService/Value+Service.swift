@@ -1,0 +1,22 @@
+import DBusKit
+
+extension Value {
+    /// An `a{ss}` value, keys sorted.
+    static func stringDictionary(_ dictionary: [String: String]) -> Value {
+        .dictionary(
+            key: .string, value: .string,
+            dictionary.sorted { $0.key < $1.key }.map { DictionaryEntry(.string($0.key), .string($0.value)) })
+    }
+
+    /// The entries of an `a{ss}` argument (later duplicates win); `[:]` for anything else.
+    var stringDictionary: [String: String] {
+        var result: [String: String] = [:]
+        for entry in dictionaryEntries ?? [] {
+            if let key = entry.key.string, let value = entry.value.string { result[key] = value }
+        }
+        return result
+    }
+
+    /// The elements of an `as` argument.
+    var stringArray: [String] { (arrayElements ?? []).compactMap(\.string) }
+}
