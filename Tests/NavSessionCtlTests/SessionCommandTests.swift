@@ -54,10 +54,13 @@ struct SessionCommandTests {
     @Test func openURLRoutesADeepLinkIntoAWindow() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
+        // A deep link lands once the window shows the scene's deepLinkState (the demo: logged in, "main").
+        let window = try await daemon.openWindow("main")
+        try await daemon.exec(window, ["switch-model", "main"])
         let opened = try await daemon.ctl(["open-url", "navsession-demo://detail/42"])
         #expect(opened.status == 0, "\(opened)")
         let path = opened.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(path.hasPrefix("/org/navsession/Session1/window/"))
+        #expect(path == "/org/navsession/Session1/window/\(window)")
         let routes = try await daemon.ctl(["routes", "--json", path])
         #expect(routes.status == 0, "\(routes)")
         #expect(routes.stdout.contains("\"screen\":\"detail\""), "\(routes)")
