@@ -91,14 +91,14 @@ struct WatchCommand: AsyncParsableCommand {
                 return .daemonLeft
             }
             group.addTask {
+                // The watched instance is gone once its unique name loses the name (exit or replacement).
                 for await signal in departures where signal.arguments.count == 3 {
-                    if signal.arguments[2].string == "" { return .daemonLeft }
+                    if signal.arguments[1].string == owner.rawValue { return .daemonLeft }
                 }
                 return .daemonLeft
             }
             group.addTask {
                 for await _ in interrupts { return .done }
-                try Task.checkCancellation()
                 return .done
             }
             let outcome = try await group.next() ?? .done
