@@ -91,6 +91,7 @@ let package = Package(
         .executableTarget(
             name: "navsessionctl",
             dependencies: [
+                "DBusKit",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -106,6 +107,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "DBusKitTests",
+            dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionCtlTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),

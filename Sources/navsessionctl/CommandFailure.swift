@@ -1,0 +1,56 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+
+/// Turns any failure into ONE line on stderr (`navsessionctl: <D-Bus error name>: <message>`) and exit status 1.
+enum CommandFailure {
+    /// Runs `body`; a failure is printed as one line and becomes `ExitCode.failure`.
+    ///
+    /// ArgumentParser's own errors (usage, `ExitCode`, `CleanExit`) pass through unchanged.
+    static func reporting(destination: String, timeout: Double, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as CleanExit {
+            throw error
+        } catch let error as ArgumentParser.ValidationError {
+            throw error
+        } catch {
+            printLine(message(for: error, destination: destination, timeout: timeout))
+            throw ExitCode.failure
+        }
+    }
+
+    /// Writes `navsessionctl: <text>` as one line on stderr.
+    static func printLine(_ text: String) {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        FileHandle.standardError.write(Data("navsessionctl: \(flat)\n".utf8))
+    }
+
+    /// The text for one error.
+    static func message(for error: any Error, destination: String, timeout: Double) -> String {
+        switch error {
+        case let error as BusError:
+            if error.name == .serviceUnknown || error.name == .nameHasNoOwner {
+                return "\(error.name.rawValue): no daemon owns \(destination) on this bus (is navsessiond running?)"
+            }
+            return error.message.isEmpty ? error.name.rawValue : "\(error.name.rawValue): \(error.message)"
+        case let error as ConnectionError where error.code == .timedOut:
+            return "timed out: no reply from \(destination) within \(timeout) s"
+        case let error as ConnectionError where error.code == .connectFailed:
+            return "cannot connect to the bus: \(error.message)"
+        case let error as ConnectionError:
+            return "\(error)"
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+extension ConnectionOptions {
+    /// ``CommandFailure/reporting(destination:timeout:_:)`` with this command's destination and timeout.
+    func reportingFailures(_ body: () async throws -> Void) async throws {
+        try await CommandFailure.reporting(destination: dest, timeout: timeout, body)
+    }
+}

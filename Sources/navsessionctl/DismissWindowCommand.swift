@@ -1,0 +1,21 @@
+import ArgumentParser
+import DBusKit
+
+/// `navsessionctl dismiss-window WINDOW`: Session1.DismissWindow; prints nothing.
+struct DismissWindowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss-window",
+        abstract: "Close a window and its whole graph."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "A window number or object path.")
+    var window: WindowArgument
+
+    func run() async throws {
+        try await connection.reportingFailures {
+            _ = try await connection.withClient { try await $0.callSession("DismissWindow", [.objectPath(window.path)]) }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import DBusKit
+
+/// `navsessionctl exec WINDOW COMMAND ARGS…`: calls one Window1 method (or Session1.Apply) by kebab-case name.
+struct ExecCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec",
+        abstract: "Run one navigation command on a window and print its new version.",
+        discussion: "Options go before WINDOW; after COMMAND, '--' ends the command's own --options.\n\nCommands:\n"
+            + ExecOperation.all.map { "  \($0.usage)\n      \($0.summary) (\($0.member))" }.joined(separator: "\n")
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Print the D-Bus call instead of making it.")
+    var dryRun = false
+
+    @Argument(help: "A window number or object path.")
+    var window: WindowArgument
+
+    @Argument(help: "The command (see below).")
+    var command: String
+
+    @Argument(parsing: .captureForPassthrough, help: "The command's arguments.")
+    var words: [String] = []
+
+    func validate() throws {
+        _ = try invocation()
+    }
+
+    func run() async throws {
+        let call = try invocation()
+        if dryRun {
+            StandardOutput.line(call.callDescription)
+            return
+        }
+        try await connection.reportingFailures {
+            let reply = try await connection.withClient { client in
+                try await client.call(call.path, call.interface, call.operation.member, call.arguments)
+            }
+            try print(reply, of: call.operation)
+        }
+    }
+
+    /// The call, or a usage error (exit status 64).
+    private func invocation() throws -> ExecInvocation {
+        do {
+            return try ExecInvocation(window: window.path, command: command, words: words)
+        } catch {
+            throw ArgumentParser.ValidationError(error.description)
+        }
+    }
+
+    /// Prints a reply the way the operation's output says.
+    private func print(_ reply: [Value], of operation: ExecOperation) throws {
+        switch operation.output {
+        case .nothing:
+            return
+        case .version:
+            guard let version = reply.first?.uint64 else { throw ReplyError(member: operation.member, reply: reply) }
+            StandardOutput.line(output.json ? "{\"version\":\(version)}" : String(version))
+        case .json:
+            guard let text = reply.first?.string else { throw ReplyError(member: operation.member, reply: reply) }
+            StandardOutput.line(output.json ? text : JSONText.pretty(text))
+        case .text:
+            guard let text = reply.first?.string else { throw ReplyError(member: operation.member, reply: reply) }
+            StandardOutput.line(output.json ? ValueText.quote(text) : text)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+
+/// `navsessionctl graph --dot WINDOW`: the window's graph as Graphviz DOT, built from GetState.
+struct GraphCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Print a window's model graph as Graphviz DOT (pipe into 'dot -Tsvg').",
+        discussion: """
+            One node per model labelled kind, screen and #id; edges parent→child labelled by attachment \
+            (path[i], tab ID, switched, custom[i], sheet, fullScreenCover, alert, …). The active path from \
+            the root to the active model is red and bold. DOT is the only format; --dot may be given for clarity.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(help: "Graphviz DOT output (the default and only format).")
+    var dot = false
+
+    @Argument(help: "A window number or object path.")
+    var window: WindowArgument
+
+    func run() async throws {
+        try await connection.reportingFailures {
+            let json = try await connection.withClient { try await $0.stringResult(window.path, "GetState") }
+            let snapshot: WindowSnapshot
+            do {
+                snapshot = try JSONDecoder().decode(WindowSnapshot.self, from: Data(json.utf8))
+            } catch {
+                throw SnapshotError(description: "cannot read the window state: \(error)")
+            }
+            let name = "window_" + SessionNames.shortName(of: window.path.rawValue)
+                .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+            StandardOutput.line(DotGraph.render(snapshot, name: name))
+        }
+    }
+}
+
+/// A GetState reply that is not a snapshot.
+struct SnapshotError: Error, CustomStringConvertible {
+    let description: String
+}

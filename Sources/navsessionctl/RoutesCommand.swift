@@ -1,0 +1,23 @@
+import ArgumentParser
+import DBusKit
+
+/// `navsessionctl routes WINDOW`: Window1.GetRoutes as indented JSON (one line with `--json`).
+struct RoutesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routes",
+        abstract: "Print the route view of a window's active branch (JSON)."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "A window number or object path.")
+    var window: WindowArgument
+
+    func run() async throws {
+        try await connection.reportingFailures {
+            let json = try await connection.withClient { try await $0.stringResult(window.path, "GetRoutes") }
+            StandardOutput.line(output.json ? json : JSONText.pretty(json))
+        }
+    }
+}

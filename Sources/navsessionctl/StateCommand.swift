@@ -1,0 +1,23 @@
+import ArgumentParser
+import DBusKit
+
+/// `navsessionctl state WINDOW`: Window1.GetState as indented JSON (one line with `--json`).
+struct StateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Print a window's snapshot (JSON, Docs/state-schema.md)."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "A window number or object path.")
+    var window: WindowArgument
+
+    func run() async throws {
+        try await connection.reportingFailures {
+            let json = try await connection.withClient { try await $0.stringResult(window.path, "GetState") }
+            StandardOutput.line(output.json ? json : JSONText.pretty(json))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+
+/// `navsessionctl watch [WINDOW]`: follows the daemon's windows live, one line per event.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Follow window changes live, one line per event.",
+        discussion: """
+            Reports Changed, Message, OpenExternalURL and Effect of every window (or only WINDOW), and \
+            WindowAdded/WindowRemoved from the session's ObjectManager. When a Changed's previous version is \
+            past the last version seen, a 'Missed' line says how many changes were lost (run 'state' to \
+            resync). Once subscribed, 'watching …' is written to stderr. Stops after --count events, on \
+            SIGINT/SIGTERM (exit 0), or when the daemon leaves the bus (exit 1).
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Stop after this many events (Missed lines are not counted).")
+    var count: Int?
+
+    @Argument(help: "Only this window (a number or object path).")
+    var window: WindowArgument?
+
+    func validate() throws {
+        if let count, count < 1 { throw ArgumentParser.ValidationError("--count must be at least 1") }
+    }
+
+    /// Why watching ended.
+    private enum Outcome: Sendable {
+        case done
+        case daemonLeft
+    }
+
+    func run() async throws {
+        try await connection.reportingFailures {
+            let outcome = try await connection.withClient { client in try await watch(client) }
+            if outcome == .daemonLeft {
+                throw DaemonLeftError(name: connection.dest)
+            }
+        }
+    }
+
+    /// Subscribes, seeds the versions, then prints events until done, interrupted or the daemon leaves.
+    private func watch(_ client: SessionClient) async throws -> Outcome {
+        let owner = try await daemonOwner(client)
+        let events = try await client.bus.signals(
+            matching: MatchRule(sender: owner, pathNamespace: try ObjectPath(SessionNames.sessionPath)))
+        let departures = try await client.bus.signals(
+            matching: MatchRule(sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"),
+                                arguments: [0: connection.dest]))
+        var seeded = VersionTracker()
+        for path in try await windowsToSeed(client) {
+            if let version = try await client.property(path, SessionNames.window, "Version").uint64 {
+                seeded.seed(path.rawValue, version: version)
+            }
+        }
+        FileHandle.standardError.write(Data(
+            "watching \(connection.dest): \(window.map { $0.path.rawValue } ?? "all windows")\n".utf8))
+
+        let interrupts = InterruptSignal.stream()
+        let json = output.json
+        let limit = count
+        let only = window?.path.rawValue
+        let initial = seeded
+        return try await withThrowingTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                var tracker = initial
+                var printed = 0
+                for await signal in events {
+                    guard let event = WatchEvent(signal), only == nil || event.window == only else { continue }
+                    switch event {
+                    case .changed(let window, let version, let previous, _, _, _, _, _):
+                        if let missed = tracker.observe(window, version: version, previous: previous) {
+                            StandardOutput.line(json ? missed.json : missed.text)
+                        }
+                    case .windowAdded(let window, let version):
+                        if let version { tracker.seed(window, version: version) }
+                    case .windowRemoved(let window):
+                        tracker.forget(window)
+                    default:
+                        break
+                    }
+                    StandardOutput.line(json ? event.json : event.text)
+                    printed += 1
+                    if let limit, printed >= limit { return .done }
+                }
+                return .daemonLeft
+            }
+            group.addTask {
+                // The watched instance is gone once its unique name loses the name (exit or replacement).
+                for await signal in departures where signal.arguments.count == 3 {
+                    if signal.arguments[1].string == owner.rawValue { return .daemonLeft }
+                }
+                return .daemonLeft
+            }
+            group.addTask {
+                for await _ in interrupts { return .done }
+                return .done
+            }
+            let outcome = try await group.next() ?? .done
+            group.cancelAll()
+            return outcome
+        }
+    }
+
+    /// The daemon's unique name, so the match rule follows this daemon instance.
+    private func daemonOwner(_ client: SessionClient) async throws -> BusName {
+        let reply = try await client.bus.call(
+            destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+            member: try MemberName("GetNameOwner"), arguments: [.string(connection.dest)], timeout: client.timeout)
+        guard let name = reply.first?.string else { throw ReplyError(member: "GetNameOwner", reply: reply) }
+        return try BusName(name)
+    }
+
+    /// The windows whose current version starts the gap detection.
+    private func windowsToSeed(_ client: SessionClient) async throws -> [ObjectPath] {
+        if let window { return [window.path] }
+        return try await client.listWindows()
+    }
+}
+
+/// The daemon released its name (or exited) while `watch` ran.
+struct DaemonLeftError: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "\(name) left the bus" }
+}

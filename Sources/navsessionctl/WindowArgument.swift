@@ -1,0 +1,27 @@
+import ArgumentParser
+import DBusKit
+
+/// A WINDOW argument: a window number (`3`) or a full object path (`/org/navsession/Session1/window/3`).
+struct WindowArgument: ExpressibleByArgument, Sendable, Equatable {
+    /// The window's object path.
+    let path: ObjectPath
+
+    /// Parses a number or an object path; `nil` (a usage error) for anything else.
+    init?(argument: String) {
+        if !argument.isEmpty, argument.allSatisfy(\.isASCII), let number = UInt64(argument) {
+            guard let path = try? ObjectPath(SessionNames.windowPrefix + String(number)) else { return nil }
+            self.path = path
+        } else if argument.hasPrefix("/"), let path = try? ObjectPath(argument) {
+            self.path = path
+        } else {
+            return nil
+        }
+    }
+
+    /// Wraps a path the daemon returned.
+    init(path: ObjectPath) {
+        self.path = path
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+}

@@ -1,0 +1,12 @@
+import DBusKit
+
+/// How open-window and open-url print the window they got back.
+enum WindowPathOutput {
+    /// The path as text, or `{"window":"3","path":"…"}` with `--json`.
+    static func line(for reply: [Value], member: String, json: Bool) throws -> String {
+        guard let path = reply.first?.objectPath else { throw ReplyError(member: member, reply: reply) }
+        guard json else { return path.rawValue }
+        return "{\"window\":\(ValueText.quote(SessionNames.shortName(of: path.rawValue))),"
+            + "\"path\":\(ValueText.quote(path.rawValue))}"
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// A `navsessionctl` that keeps running (e.g. `watch`) while the test acts; stderr is observable as it arrives.
+final class BackgroundCtl: Sendable {
+    private let process: Process
+    private let stdoutPipe = Pipe()
+    private let stderrChunks: AsyncStream<String>
+    private let stderrSoFar = Mutex("")
+
+    /// Starts `navsessionctl arguments…`.
+    init(_ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = try Ctl.binary("navsessionctl")
+        process.arguments = arguments
+        process.environment = Ctl.environment()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdoutPipe
+        let errors = Pipe()
+        process.standardError = errors
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        stderrChunks = stream
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                continuation.finish()
+            } else {
+                continuation.yield(String(decoding: data, as: UTF8.self))
+            }
+        }
+        try process.run()
+    }
+
+    /// Waits until stderr contains `text` (e.g. watch's "watching" line); fails if the process ends first.
+    func waitForStderr(containing text: String) async throws {
+        for await chunk in stderrChunks {
+            let all = stderrSoFar.withLock { $0 += chunk; return $0 }
+            if all.contains(text) { return }
+        }
+        let all = stderrSoFar.withLock { $0 }
+        Issue.record("navsessionctl ended before writing '\(text)'; stderr: \(all)")
+        throw CancellationError()
+    }
+
+    /// Sends SIGINT.
+    func interrupt() {
+        process.interrupt()
+    }
+
+    /// Waits for the exit (killing the process after `timeout`) and returns everything it wrote.
+    func finish(timeout: TimeInterval = 30) async -> CtlResult {
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
+        let output = await Ctl.readAll(stdoutPipe.fileHandleForReading)
+        let status = await Ctl.waitForExit(process)
+        for await chunk in stderrChunks { stderrSoFar.withLock { $0 += chunk } }
+        return CtlResult(status: status, stdout: output, stderr: stderrSoFar.withLock { $0 })
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import Testing
+
+/// What one run of a built executable produced.
+struct CtlResult: Sendable, CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// stdout split into lines, without the trailing empty one.
+    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+
+    var description: String { "status \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+/// Runs the built `navsessionctl` (and finds `navsessiond`) next to the test bundle.
+enum Ctl {
+    /// An executable built by `swift build --build-tests` into the same directory as the test bundle.
+    static func binary(_ name: String) throws -> URL {
+        let running = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0])
+        let candidates = [
+            running.deletingLastPathComponent().appendingPathComponent(name),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)"),
+        ]
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+    }
+
+    /// The environment children get: ours without `NO_COLOR` or a session bus, plus `extra`.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
+    /// Runs `navsessionctl arguments…` to completion (killed after `timeout`) without blocking the test's thread.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:],
+                    timeout: TimeInterval = 30) async throws -> CtlResult {
+        let process = Process()
+        process.executableURL = try binary("navsessionctl")
+        process.arguments = arguments
+        process.environment = environment(extra)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
+        async let stdout = readAll(out.fileHandleForReading)
+        async let stderr = readAll(err.fileHandleForReading)
+        let (output, errors) = await (stdout, stderr)
+        let status = await waitForExit(process)
+        return CtlResult(status: status, stdout: output, stderr: errors)
+    }
+
+    /// Reads a pipe to its end on a Dispatch thread.
+    static func readAll(_ handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+            }
+        }
+    }
+
+    /// Waits for a process to exit on a Dispatch thread and returns its status.
+    static func waitForExit(_ process: Process) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+}
