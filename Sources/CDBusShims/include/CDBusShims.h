@@ -19,6 +19,8 @@ CDBusShims_Loop *CDBusShims_loop_new(void);
 void CDBusShims_loop_free(CDBusShims_Loop *loop);
 
 /// Installs watch, timeout, wakeup and dispatch-status functions on `connection`. Returns 0 when out of memory.
+/// Must be called on the thread that will call CDBusShims_loop_wait: notifications from that thread skip the
+/// eventfd, because the thread dispatches before it sleeps anyway.
 int CDBusShims_loop_attach(CDBusShims_Loop *loop, DBusConnection *connection);
 
 /// Removes everything CDBusShims_loop_attach installed.
