@@ -250,3 +250,7 @@ void CDBusShims_loop_wait(CDBusShims_Loop *loop) {
 }
 
 int CDBusShims_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
