@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
@@ -27,6 +28,9 @@ struct CDBusShims_Loop {
     int timeout_capacity;
     struct pollfd *pollfds;
     int pollfd_capacity;
+    /* The thread that runs CDBusShims_loop_wait (and attached the connection); set once by attach. */
+    pthread_t owner;
+    int has_owner;
 };
 
 static int64_t now_ms(void) {
@@ -87,10 +91,18 @@ static void remove_watch(DBusWatch *watch, void *data) {
     }
 }
 
+/* libdbus calls the notifications below from whichever thread touched the connection. On the loop's own
+ * thread a wakeup is pointless (the thread rebuilds its poll set and dispatches before sleeping again), and
+ * skipping it saves an eventfd write, read and extra poll per message. */
+static void wake_if_foreign(CDBusShims_Loop *loop) {
+    if (loop->has_owner && pthread_equal(pthread_self(), loop->owner)) return;
+    CDBusShims_loop_wakeup(loop);
+}
+
 static void toggle_watch(DBusWatch *watch, void *data) {
     /* Enabled state is read from the watch at every poll; waking makes a blocked poll pick the change up. */
     (void)watch;
-    CDBusShims_loop_wakeup(data);
+    wake_if_foreign(data);
 }
 
 static int64_t deadline_for(DBusTimeout *timeout) {
@@ -112,7 +124,7 @@ static dbus_bool_t add_timeout(DBusTimeout *timeout, void *data) {
     loop->timeouts[loop->timeout_count].timeout = timeout;
     loop->timeouts[loop->timeout_count].deadline_ms = deadline_for(timeout);
     loop->timeout_count++;
-    CDBusShims_loop_wakeup(loop);
+    wake_if_foreign(loop);
     return TRUE;
 }
 
@@ -133,17 +145,19 @@ static void toggle_timeout(DBusTimeout *timeout, void *data) {
             loop->timeouts[i].deadline_ms = deadline_for(timeout);
         }
     }
-    CDBusShims_loop_wakeup(loop);
+    wake_if_foreign(loop);
 }
 
-static void wakeup_main(void *data) { CDBusShims_loop_wakeup(data); }
+static void wakeup_main(void *data) { wake_if_foreign(data); }
 
 static void dispatch_status_changed(DBusConnection *connection, DBusDispatchStatus status, void *data) {
     (void)connection;
-    if (status == DBUS_DISPATCH_DATA_REMAINS) CDBusShims_loop_wakeup(data);
+    if (status == DBUS_DISPATCH_DATA_REMAINS) wake_if_foreign(data);
 }
 
 int CDBusShims_loop_attach(CDBusShims_Loop *loop, DBusConnection *connection) {
+    loop->owner = pthread_self();
+    loop->has_owner = 1;
     if (!dbus_connection_set_watch_functions(connection, add_watch, remove_watch, toggle_watch, loop, NULL))
         return 0;
     if (!dbus_connection_set_timeout_functions(connection, add_timeout, remove_timeout, toggle_timeout, loop, NULL))
@@ -236,3 +250,7 @@ void CDBusShims_loop_wait(CDBusShims_Loop *loop) {
 }
 
 int CDBusShims_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}

@@ -120,6 +120,9 @@ public actor Bus {
     public var isConnected: Bool { connection != nil && !isDisconnected }
 
     /// Suspends until the connection is closed or lost; returns at once if it already is.
+    ///
+    /// Not resumed by task cancellation: a task group that races this against something else should call
+    /// ``close()`` to end it (as `navsessiond` does).
     public func disconnected() async {
         if !isConnected { return }
         await withCheckedContinuation { disconnectWaiters.append($0) }

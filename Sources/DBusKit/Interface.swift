@@ -4,16 +4,18 @@
 /// `org.freedesktop.DBus.Properties` and the ObjectManager's view of the object.
 ///
 /// ```swift
+/// let counter = Mutex<UInt32>(0)   // any Sendable state the handlers share
 /// let demo = try Interface("org.navsession.Demo1",
 ///     methods: [
 ///         Interface.Method("Echo", inputs: [.init("text", .string)], outputs: [.init("echoed", .string)]) { call in
-///             [call.arguments[0]]
+///             [call.arguments[0]]          // arguments already match the declared signature
 ///         },
 ///     ],
 ///     properties: [
-///         Interface.Property("Counter", .uint32, get: { _ in .uint32(await counter.value) }),
+///         Interface.Property("Counter", .uint32, get: { _ in .uint32(counter.withLock { $0 }) }),
 ///     ],
 ///     signals: [Interface.Signal("CounterChanged", arguments: [.init("value", .uint32)])])
+/// try await bus.export([demo], at: try ObjectPath("/org/navsession/Demo"))
 /// ```
 public struct Interface: Sendable {
     /// The interface name.

@@ -19,10 +19,10 @@ public final class PrivateBusDaemon: Sendable {
     /// The address to connect to, as printed by the daemon.
     public let address: String
     /// The process id of the guard process (the daemon's parent, and its process group leader).
-    public let processID: pid_t
+    public let processID: Int32
     private let guardPipe: Mutex<Int32>
 
-    private init(address: String, processID: pid_t, guardPipe: Int32) {
+    private init(address: String, processID: Int32, guardPipe: Int32) {
         self.address = address
         self.processID = processID
         self.guardPipe = Mutex(guardPipe)
@@ -113,6 +113,9 @@ public final class PrivateBusDaemon: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        // Other code in this process may hold fds without CLOEXEC (pipes to other children, sockets); a
+        // long-lived daemon inheriting them would keep those open, e.g. hiding EOF from a pipe's reader.
+        CDBusShims_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

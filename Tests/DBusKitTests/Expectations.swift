@@ -28,3 +28,20 @@ func connectionError(_ body: () async throws -> [Value]) async -> ConnectionErro
         return nil
     }
 }
+
+/// Whether `body` finishes within `timeout`; a test awaiting something that never happens fails instead of hanging.
+func completes(within timeout: Duration = .seconds(10), _ body: @escaping @Sendable () async -> Void) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            await body()
+            return true
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return false
+        }
+        let result = await group.next() ?? false
+        group.cancelAll()
+        return result
+    }
+}

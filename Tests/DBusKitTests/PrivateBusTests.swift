@@ -26,7 +26,7 @@ import Testing
         let privateBus = try PrivateBus.start()
         let bus = try await privateBus.connect()
         privateBus.stop()
-        await bus.disconnected()
+        #expect(await completes { await bus.disconnected() })
         await #expect(throws: ConnectionError.self) { try await privateBus.connect() }
     }
 

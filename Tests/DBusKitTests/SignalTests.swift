@@ -47,18 +47,28 @@ import Testing
         let fixture = try await TestFixture.start()
         let client = try await fixture.privateBus.connect()
         let unique = try #require(await client.uniqueName)
+        let changes = try await fixture.server.signals(matching: MatchRule(
+            sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [0: unique.rawValue]))
+        await client.close()
+        let signal = try #require(await first(changes))
+        #expect(signal.arguments == [.string(unique.rawValue), .string(unique.rawValue), .string("")])
+        await fixture.stop()
+    }
+
+    @Test func waitUntilNameVanishesReturnsWhenTheClientLeaves() async throws {
+        let fixture = try await TestFixture.start()
+        let client = try await fixture.privateBus.connect()
+        let unique = try #require(await client.uniqueName)
         let server = fixture.server
         let watcher = Task { try await server.waitUntilNameVanishes(unique) }
-        // Wait until the watcher's rule is active by round-tripping through the server's queue of bus calls.
-        _ = try await server.nameHasOwner(unique)
         await client.close()
-        let vanished = await first(AsyncStream { continuation in
-            Task {
-                continuation.yield((try? await watcher.value) != nil)
-                continuation.finish()
-            }
-        })
-        #expect(vanished == true)
+        // Whether the watcher subscribed before or after the client left, it must return without error.
+        let finished = await completes { _ = try? await watcher.value }
+        #expect(finished)
+        if finished {
+            let outcome = await watcher.result
+            #expect(throws: Never.self) { try outcome.get() }
+        }
         await fixture.stop()
     }
 

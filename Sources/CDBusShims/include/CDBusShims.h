@@ -1,6 +1,7 @@
 #ifndef CDBUSSHIMS_H
 #define CDBUSSHIMS_H
 #include <dbus/dbus.h>
+#include <spawn.h>
 
 /*
  * CDBusShims: the few pieces of C that Swift cannot express against libdbus.
@@ -19,6 +20,8 @@ CDBusShims_Loop *CDBusShims_loop_new(void);
 void CDBusShims_loop_free(CDBusShims_Loop *loop);
 
 /// Installs watch, timeout, wakeup and dispatch-status functions on `connection`. Returns 0 when out of memory.
+/// Must be called on the thread that will call CDBusShims_loop_wait: notifications from that thread skip the
+/// eventfd, because the thread dispatches before it sleeps anyway.
 int CDBusShims_loop_attach(CDBusShims_Loop *loop, DBusConnection *connection);
 
 /// Removes everything CDBusShims_loop_attach installed.
@@ -34,5 +37,9 @@ void CDBusShims_loop_wait(CDBusShims_Loop *loop);
 /// pipe2(O_CLOEXEC): Glibc's Swift overlay hides it (it needs _GNU_SOURCE), and a plain pipe() followed by
 /// fcntl would leak the fds into children spawned by other threads in between. Returns 0 or -1 with errno.
 int CDBusShims_pipe_cloexec(int fds[2]);
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34), hidden from Swift for the same _GNU_SOURCE
+/// reason: makes a spawned child close every fd from `lowest` up, so it inherits only stdin/stdout/stderr.
+int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif
