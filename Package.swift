@@ -71,6 +71,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Process support shared by the executables
+        .target(name: "TerminationSignals", swiftSettings: swiftSettings),
+
         // MARK: Executables
         .executableTarget(
             name: "navsessiond",
@@ -91,6 +94,7 @@ let package = Package(
         .executableTarget(
             name: "navsessionctl",
             dependencies: [
+                "TerminationSignals",
                 "DBusKit",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import Foundation
+import TerminationSignals
 
 /// `navsessionctl watch [WINDOW]`: follows the daemon's windows live, one line per event.
 struct WatchCommand: AsyncParsableCommand {
@@ -58,10 +59,11 @@ struct WatchCommand: AsyncParsableCommand {
                 seeded.seed(path.rawValue, version: version)
             }
         }
+        // Installed before "watching" is announced, so a SIGINT sent on seeing that line is never missed.
+        let interrupts = TerminationSignals.install()
         FileHandle.standardError.write(Data(
             "watching \(connection.dest): \(window.map { $0.path.rawValue } ?? "all windows")\n".utf8))
 
-        let interrupts = InterruptSignal.stream()
         let json = output.json
         let limit = count
         let only = window?.path.rawValue
