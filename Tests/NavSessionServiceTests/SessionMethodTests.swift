@@ -127,7 +127,7 @@ import Testing
         _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "3"])])
         let before = try await fixture.window(window, "GetState")
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        #expect(await fixture.waitForExit(process))
         try await fixture.start()
         let after = try await fixture.window(window, "GetState")
         #expect(before == after)
@@ -140,7 +140,9 @@ import Testing
         defer { fixture.stop() }
         try await fixture.start()
         let second = try fixture.launch([])
-        second.waitUntilExit()
+        let exited = await fixture.waitForExit(second)
+        if !exited { kill(second.processIdentifier, SIGKILL) }
+        try #require(exited, "the second daemon did not exit within \(DaemonFixture.exitDeadline); stderr: \(fixture.stderr)")
         #expect(second.terminationStatus != 0)
         #expect(fixture.stderr.contains("already owned"))
     }
