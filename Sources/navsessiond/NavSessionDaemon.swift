@@ -73,7 +73,7 @@ struct NavSessionDaemon: ParsableCommand {
     /// Loads, connects, exports, takes the name and serves until told to stop.
     func serve() async throws {
         if printDemoManifest {
-            print(DemoManifest.json)
+            print(Manifest.demoJSON)
             return
         }
         // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
@@ -84,7 +84,7 @@ struct NavSessionDaemon: ParsableCommand {
         let application: Manifest
         do {
             application = try manifest.map { path throws(ManifestError) in try Manifest(contentsOfFile: path) }
-                ?? DemoManifest.load()
+                ?? Manifest.demo()
         } catch {
             throw fail("invalid manifest: \(error)")
         }

@@ -131,7 +131,8 @@ import Testing
         try await fixture.start()
         let after = try await fixture.window(window, "GetState")
         #expect(before == after)
-        let next = try await fixture.openWindow()
+        // "main" is a singleton (the restored window 1); a new window of another scene gets number 2.
+        let next = try await fixture.openWindow("waiting")
         #expect(next == "/org/navsession/Session1/window/2")
     }
 
