@@ -11,7 +11,7 @@ extension SessionService {
     /// `Message`, `OpenExternalURL`, `Effect`; then, coalesced, one Session1 `PropertiesChanged`
     /// (Windows, Version) if windows opened or closed and one Window1 `PropertiesChanged` per window
     /// listing only the properties in `changes`.
-    func announce(_ events: [SessionEvent], changes: [WindowNumber: [String]], on bus: Bus) async {
+    nonisolated(nonsending) func announce(_ events: [SessionEvent], changes: [WindowNumber: [String]], on bus: Bus) async {
         var windowsChanged = false
         for event in events {
             do {
@@ -64,11 +64,11 @@ extension SessionService {
         }
     }
 
-    private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
+    nonisolated(nonsending) private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
         try await bus.emit(path: try Self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
 
-    private func emitChanged(_ change: ChangeEvent, steps: [[Route]], window: WindowNumber, on bus: Bus) async throws {
+    nonisolated(nonsending) private func emitChanged(_ change: ChangeEvent, steps: [[Route]], window: WindowNumber, on bus: Bus) async throws {
         let version = UInt64(clamping: change.version)
         try await emit(
             names.changed, window: window, on: bus,
@@ -90,7 +90,7 @@ extension SessionService {
     // MARK: Close on exit
 
     /// Closes restored windows whose close-on-exit client is gone; watches the clients still present.
-    func checkRestoredOwners(on bus: Bus) async {
+    nonisolated(nonsending) func checkRestoredOwners(on bus: Bus) async {
         let owners = state.withLock { state in Set(state.session.windows.compactMap(\.closeOnExitOwner)) }
         for owner in owners.sorted() {
             guard let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true else {
@@ -118,7 +118,7 @@ extension SessionService {
     }
 
     /// Closes the windows tied to `uniqueName` and announces it.
-    func clientVanished(_ uniqueName: String, on bus: Bus) async {
+    nonisolated(nonsending) func clientVanished(_ uniqueName: String, on bus: Bus) async {
         do {
             let outcome = try await perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
             logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")
