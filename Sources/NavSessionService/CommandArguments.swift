@@ -4,30 +4,26 @@ import NavigationSession
 /// Turns Window1's shell-friendly arguments into NavigationCore values.
 enum CommandArguments {
     /// A model id argument (`t`); 0 means "the active model" where the method allows it.
-    static func modelID(_ value: UInt64) throws(ServiceError) -> ModelID {
+    static func modelID(_ value: UInt64) throws(SessionError) -> ModelID {
         guard let raw = Int(exactly: value) else { throw .invalidArguments("model id \(value) is out of range") }
         return ModelID(rawValue: raw)
     }
 
-    /// A presentation of `screen` for a `Present` kind: `sheet`, `cover`, or a custom kind, each
-    /// optionally with `+stack`.
-    static func presentation(kind: String, screen: String, params: [String: String]) throws(ServiceError)
-        -> PresentationSpec
-    {
-        let stacked = kind.hasSuffix("+stack")
-        let base = stacked ? String(kind.dropLast("+stack".count)) : kind
-        guard !screen.isEmpty else { throw .invalidArguments("the screen name is empty") }
-        let model: ModelSpec = stacked ? .stacked(.screen(screen, params: params)) : .screen(screen, params: params)
-        switch base {
-        case "sheet": return .sheet(model)
-        case "cover", "fullScreenCover": return .fullScreenCover(model)
-        case "": throw .invalidArguments("the presentation kind is empty")
-        default: return .custom(base, model)
+    /// Checks `params` against the manifest's declaration of `screen` (undeclared screens: anything goes).
+    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the missing or undeclared parameter.
+    static func validate(screen: String, params: [String: String], manifest: Manifest) throws(SessionError) {
+        guard let declaration = manifest.screen(screen) else { return }
+        if let missing = declaration.required.first(where: { params[$0] == nil }) {
+            throw .invalidArguments("screen '\(screen)' requires parameter '\(missing)'")
+        }
+        let known = Set(declaration.required).union(declaration.optional)
+        if let unknown = params.keys.sorted().first(where: { !known.contains($0) }) {
+            throw .invalidArguments("screen '\(screen)' has no parameter '\(unknown)'")
         }
     }
 
     /// Dialog actions from `id:title` or `id:title:role` (role `cancel` or `destructive`).
-    static func actions(_ texts: [String]) throws(ServiceError) -> [DialogAction] {
+    static func actions(_ texts: [String]) throws(SessionError) -> [DialogAction] {
         var actions: [DialogAction] = []
         for text in texts {
             let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
@@ -50,7 +46,7 @@ enum CommandArguments {
     /// of that kind is declared, else the given title, message and actions.
     static func dialog(
         title: String, message: String, actions: [String], kind: DialogDeclaration.Kind, manifest: Manifest
-    ) throws(ServiceError) -> DialogContent {
+    ) throws(SessionError) -> DialogContent {
         if actions.isEmpty, let declared = manifest.dialogs[title], declared.kind == kind {
             return declared.content
         }

@@ -1,4 +1,7 @@
 import DBusKit
+import Logging
+import Synchronization
+import NavigationSession
 
 extension SessionService {
     /// `org.freedesktop.Application` (the freedesktop Desktop Entry spec's D-Bus activation interface).
@@ -14,18 +17,17 @@ extension SessionService {
             "org.freedesktop.Application",
             methods: [
                 Interface.Method("Activate", inputs: [platformData]) { call in
-                    let scene = self.defaultScene
-                    let events = try self.withCore { core in
-                        core.order.contains { core.entries[$0]?.scene == scene }
-                            ? [] : try core.openWindow(scene: scene, params: [:]).1
+                    let scene = self.manifest.defaultSceneName
+                    try await self.perform(on: call.bus) { session in
+                        session.windows.contains { $0.scene == scene }
+                            ? SessionOutcome(window: nil, windowVersion: nil, sessionVersion: session.version, events: [])
+                            : try session.openWindow(scene: scene)
                     }
-                    await self.announce(events, on: call.bus)
                     return []
                 },
                 Interface.Method("Open", inputs: [.init("uris", .array(.string)), platformData]) { call in
                     for uri in call.arguments[0].stringArray {
-                        let events = try self.withCore { core in try core.openURL(uri).1 }
-                        await self.announce(events, on: call.bus)
+                        try await self.perform(on: call.bus) { try $0.openURL(uri) }
                     }
                     return []
                 },
@@ -36,13 +38,12 @@ extension SessionService {
                     switch call.arguments[0].string ?? "" {
                     case "new-window":
                         let first = call.arguments[1].arrayElements?.first?.variantValue?.string
-                        let scene = first ?? self.defaultScene
-                        let events = try self.withCore { core in try core.openWindow(scene: scene, params: [:]).1 }
-                        await self.announce(events, on: call.bus)
+                        let scene = first ?? self.manifest.defaultSceneName
+                        try await self.perform(on: call.bus) { try $0.openWindow(scene: scene) }
                     case "quit":
                         self.requestQuit()
                     case let other:
-                        throw ErrorMapping.busError(for: ServiceError.unsupportedAction(other))
+                        throw ErrorMapping.unsupportedAction(other)
                     }
                     return []
                 },

@@ -1,45 +1,46 @@
 import DBusKit
+import Logging
+import Synchronization
 import NavigationCore
 import NavigationRouting
 import NavigationSession
 
 extension SessionService {
-    private typealias Build = @Sendable (MethodCall, SessionCore, WindowEntry) throws -> [BatchCommand]
+    private typealias Build = @Sendable (MethodCall, Session, SessionWindow) throws -> [BatchCommand]
 
-    /// A Window1 method that runs one batch on the window at the call's path and returns the version.
+    /// A Window1 method that applies one batch (``Session/apply(window:batch:)``) to the window at the
+    /// call's path and returns the version.
     private func command(
-        _ name: String, _ inputs: [Interface.Argument], returnsVersion: Bool = true, _ build: @escaping Build
+        _ name: String, _ inputs: [Interface.Argument], _ build: @escaping Build
     ) throws -> Interface.Method {
-        try Interface.Method(name, inputs: inputs, outputs: returnsVersion ? [.init("version", .uint64)] : []) { call in
+        try Interface.Method(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call in
             let number = try Self.number(of: call.path)
-            let (version, events) = try self.withCore { core in
-                try core.apply(try build(call, core, try core.entry(number)), to: number)
+            let outcome = try await self.perform(on: call.bus) { session in
+                try session.apply(window: number, batch: try build(call, session, try session.window(number)))
             }
-            await self.announce(events, on: call.bus)
-            return returnsVersion ? [.uint64(version)] : []
+            return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
         }
     }
 
-    /// A Window1 method that applies one renderer report.
+    /// A Window1 method that applies one renderer report (``Session/report(window:_:)``).
     private func report(
         _ name: String, _ inputs: [Interface.Argument], _ build: @escaping @Sendable (MethodCall) throws -> RendererReport
     ) throws -> Interface.Method {
         try Interface.Method(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call in
             let number = try Self.number(of: call.path)
             let report = try ErrorMapping.mapped { try build(call) }
-            let (version, events) = try self.withCore { core in try core.report(report, to: number) }
-            await self.announce(events, on: call.bus)
-            return [.uint64(version)]
+            let outcome = try await self.perform(on: call.bus) { try $0.report(window: number, report) }
+            return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
         }
     }
 
     /// A read-only Window1 method returning one string.
-    private func reader(_ name: String, _ output: String, _ read: @escaping @Sendable (SessionCore, Int) throws -> String)
-        throws -> Interface.Method
-    {
+    private func reader(
+        _ name: String, _ output: String, _ read: @escaping @Sendable (SessionWindow) throws -> String
+    ) throws -> Interface.Method {
         try Interface.Method(name, outputs: [.init(output, .string)]) { call in
             let number = try Self.number(of: call.path)
-            return [.string(try self.withCore { core in try read(core, number) })]
+            return [.string(try self.withSession { state in try read(try state.session.window(number)) })]
         }
     }
 
@@ -50,7 +51,7 @@ extension SessionService {
     ) throws -> Interface.Property {
         try Interface.Property(name, type, emitsChangedSignal: emits) { access in
             let number = try Self.number(of: access.path)
-            return read(try self.withCore { core in try core.entry(number).properties })
+            return read(try self.withSession { state in try state.properties(of: number) })
         }
     }
 
@@ -61,40 +62,47 @@ extension SessionService {
         let manifest = self.manifest
         @Sendable func id(_ value: Value) throws -> ModelID { try CommandArguments.modelID(value.uint64 ?? 0) }
         @Sendable func one(_ command: NavigationCommand, from: ModelID? = nil) -> [BatchCommand] { [BatchCommand(command, from: from)] }
-        @Sendable func screen(_ call: MethodCall, _ index: Int, _ core: SessionCore) throws -> ModelSpec {
+        @Sendable func screen(_ call: MethodCall, _ index: Int) throws -> ModelSpec {
             let name = call.arguments[index].string ?? ""
-            guard !name.isEmpty else { throw ServiceError.invalidArguments("the screen name is empty") }
+            guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
             let values = call.arguments[index + 1].stringDictionary
-            try core.validate(screen: name, params: values)
+            try CommandArguments.validate(screen: name, params: values, manifest: manifest)
             return .screen(name, params: values)
+        }
+        @Sendable func present(
+            _ call: MethodCall, _ index: Int, _ session: Session, _ window: SessionWindow
+        ) throws -> NavigationCommand {
+            let kind = call.arguments[index].string ?? ""
+            let name = call.arguments[index + 1].string ?? ""
+            let values = call.arguments[index + 2].stringDictionary
+            guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+            if kind != "alert" && kind != "confirmationDialog" {
+                try CommandArguments.validate(screen: name, params: values, manifest: manifest)
+            }
+            return .present(try session.presentation(kind: kind, screen: name, params: values, in: window.number))
         }
         return try Interface(
             "org.navsession.Window1",
             methods: [
-                try command("StackAppend", [.init("screen", .string), params]) { call, core, _ in
-                    one(.stackAppend(try screen(call, 0, core)))
+                try command("StackAppend", [.init("screen", .string), params]) { call, _, _ in
+                    one(.stackAppend(try screen(call, 0)))
                 },
                 try command("StackDropLast", [.init("count", .uint32)]) { call, _, _ in
                     one(.stackDropLast(Int(call.arguments[0].uint32 ?? 0)))
                 },
                 try command("StackDropToRoot", []) { _, _, _ in one(.stackDropToRoot) },
-                try command("StackSetRoot", [.init("screen", .string), params, .init("clear", .boolean)]) { call, core, _ in
-                    one(.stackSetRoot(try screen(call, 0, core), clear: call.arguments[2].bool ?? false))
+                try command("StackSetRoot", [.init("screen", .string), params, .init("clear", .boolean)]) { call, _, _ in
+                    one(.stackSetRoot(try screen(call, 0), clear: call.arguments[2].bool ?? false))
                 },
                 try command("StackSetPath", [.init("screens", .array(.string))]) { call, _, _ in
                     one(.stackSetPath(call.arguments[0].stringArray.map { .spec(.screen($0)) }))
                 },
-                try command("StackReverse", []) { _, _, entry in
-                    let origin = entry.window.activeModelID
-                    return try ReverseStack().commands(in: entry.window, from: origin).map { BatchCommand($0, from: origin) }
+                try command("StackReverse", []) { _, _, window in
+                    let origin = window.graph.activeModelID
+                    return try ReverseStack().commands(in: window.graph, from: origin).map { BatchCommand($0, from: origin) }
                 },
-                try command("Present", [.init("kind", .string), .init("screen", .string), params]) { call, core, _ in
-                    try core.validate(screen: call.arguments[1].string ?? "", params: call.arguments[2].stringDictionary)
-                    return one(
-                        .present(
-                            try CommandArguments.presentation(
-                                kind: call.arguments[0].string ?? "", screen: call.arguments[1].string ?? "",
-                                params: call.arguments[2].stringDictionary)))
+                try command("Present", [.init("kind", .string), .init("screen", .string), params]) { call, session, window in
+                    one(try present(call, 0, session, window))
                 },
                 try command(
                     "PresentAlert", [.init("title", .string), .init("message", .string), .init("actions", .array(.string))]
@@ -123,37 +131,46 @@ extension SessionService {
                 try command("TabsSelectItem", [.init("tab", .string)]) { call, _, _ in
                     one(.tabsSelectItem(call.arguments[0].string ?? ""))
                 },
-                try command("SwitchModel", [.init("screen", .string), params]) { call, core, _ in
-                    one(.switchModel(try screen(call, 0, core)))
+                try command("SwitchModel", [.init("screen", .string), params]) { call, _, _ in
+                    one(.switchModel(try screen(call, 0)))
                 },
-                try command("StackAppendAt", [model, .init("screen", .string), params]) { call, core, _ in
-                    one(.stackAppend(try screen(call, 1, core)), from: try id(call.arguments[0]))
+                try command("StackAppendAt", [model, .init("screen", .string), params]) { call, _, _ in
+                    one(.stackAppend(try screen(call, 1)), from: try id(call.arguments[0]))
                 },
-                try command("PresentAt", [model, .init("kind", .string), .init("screen", .string), params]) { call, core, _ in
-                    try core.validate(screen: call.arguments[2].string ?? "", params: call.arguments[3].stringDictionary)
-                    return one(
-                        .present(
-                            try CommandArguments.presentation(
-                                kind: call.arguments[1].string ?? "", screen: call.arguments[2].string ?? "",
-                                params: call.arguments[3].stringDictionary)), from: try id(call.arguments[0]))
+                try command("PresentAt", [model, .init("kind", .string), .init("screen", .string), params]) {
+                    call, session, window in
+                    one(try present(call, 1, session, window), from: try id(call.arguments[0]))
                 },
                 try command("DismissAt", [model]) { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) },
                 try command("DismissJustFromPresentedAt", [model]) { call, _, _ in
                     one(.dismissJustFromPresented, from: try id(call.arguments[0]))
                 },
                 try command("HideAt", [model]) { call, _, _ in one(.hide, from: try id(call.arguments[0])) },
-                try command("ExecuteAt", [model, .init("command_json", .string)]) { call, _, _ in
+                try Interface.Method(
+                    "ExecuteAt", inputs: [model, .init("command_json", .string)], outputs: [.init("version", .uint64)]
+                ) { call in
+                    let number = try Self.number(of: call.path)
                     let from = try id(call.arguments[0])
-                    return one(try Self.decodeCommand(call.arguments[1].string ?? ""), from: from.rawValue == 0 ? nil : from)
+                    let json = call.arguments[1].string ?? ""
+                    let outcome = try await self.perform(on: call.bus) {
+                        try $0.execute(window: number, commandJSON: json, from: from)
+                    }
+                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
                 },
-                try command(
-                    "SendMessage", [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))],
-                    returnsVersion: false
-                ) { call, _, _ in
+                try Interface.Method(
+                    "SendMessage",
+                    inputs: [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))]
+                ) { call in
+                    let number = try Self.number(of: call.path)
                     let target = try id(call.arguments[0])
                     let message = NavigationMessage(
                         call.arguments[1].string ?? "", payload: CommandArguments.payload(call.arguments[2].stringDictionary))
-                    return one(.sendMessage(message, to: target.rawValue == 0 ? .current : .model(target)))
+                    try await self.perform(on: call.bus) { session in
+                        let window = try session.window(number)
+                        let model = target.rawValue == 0 ? window.graph.activeModelID : target
+                        return try session.sendMessage(window: number, to: model, message)
+                    }
+                    return []
                 },
                 try report("ReportPopped", [.init("stack", .uint64), .init("index", .uint32)]) { call in
                     .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
@@ -167,13 +184,12 @@ extension SessionService {
                 },
                 try Interface.Method("ReportClosed") { call in
                     let number = try Self.number(of: call.path)
-                    let events = try self.withCore { core in try core.dismissWindow(number) }
-                    await self.announce(events, on: call.bus)
+                    try await self.perform(on: call.bus) { try $0.dismissWindow(number) }
                     return []
                 },
-                try reader("GetState", "state_json") { core, number in try core.stateJSON(number) },
-                try reader("GetTree", "tree") { core, number in try core.entry(number).window.debugTree() },
-                try reader("GetRoutes", "routes_json") { core, number in try core.entry(number).properties.routesJSON },
+                try reader("GetState", "state_json") { window in Self.json(window.graph.snapshot()) },
+                try reader("GetTree", "tree") { window in window.graph.debugTree() },
+                try reader("GetRoutes", "routes_json") { window in Route.json(window.graph.routes) },
             ],
             properties: [
                 try property("Scene", .string, emits: .const) { .string($0.scene) },

@@ -2,36 +2,26 @@ import NavigationCore
 import NavigationRouting
 import NavigationSession
 
-/// The cached values of one window's Window1 properties (read by the property getters, compared
-/// after each change so `PropertiesChanged` lists only what differs).
+/// The values of one window's Window1 properties, compared after each operation so `PropertiesChanged`
+/// lists only what differs.
 struct WindowProperties: Sendable, Equatable {
     var scene: String
     var title: String
     var version: UInt64
     var activeScreen: String
     var activeModel: UInt64
-    var routes: [Route]
     var routesJSON: String
     var selectedTab: String
 
     /// Reads the properties of `window` (O(active branch)).
-    init(window: NavigationWindow, scene: String, manifest: Manifest) {
-        self.scene = scene
-        let active = window.model(window.activeModelID)
-        activeScreen = active?.screen ?? ""
-        activeModel = UInt64(clamping: window.activeModelID.rawValue)
-        title = active?.title ?? manifest.screen(activeScreen)?.title ?? activeScreen
+    init(_ window: SessionWindow, session: Session) {
+        scene = window.scene
+        title = (try? session.title(of: window.number)) ?? ""
         version = UInt64(clamping: window.version)
-        routes = window.routes
-        routesJSON = Route.json(routes)
-        var tab = ""
-        for id in window.activePath {
-            if let selected = window.model(id)?.selectedTab {
-                tab = selected
-                break
-            }
-        }
-        selectedTab = tab
+        activeScreen = window.activeScreen
+        activeModel = UInt64(clamping: window.graph.activeModelID.rawValue)
+        routesJSON = Route.json(window.graph.routes)
+        selectedTab = window.selectedTab
     }
 
     /// Names of the properties that differ between `self` and `other` (Version first).

@@ -124,15 +124,10 @@ final class BenchmarkRun {
             throw BenchError.failed("OpenWindow(\"main\", {}) returned '\(window)', not an object path")
         }
         progress("daemon window: \(window)")
-        let probe = ["--call", "stack-pair", "--dest", name, "--path", window]
-        do {
-            _ = try client.once(probe)
-        } catch BenchError.errorReply(let errorName, _) {
-            // The demo app starts logged out; its main scene's stack only exists after SwitchModel.
-            progress("StackAppend/StackDropLast failed with \(errorName); calling SwitchModel(\"main\", {}) first")
-            _ = try client.once(["--call", "switch-model", "--dest", name, "--path", window, "--arg", "main"])
-            _ = try client.once(probe)
-        }
+        // Log in first: the demo starts logged out (its login state is a stack, so StackAppend would not
+        // fail) and deep links wait for the logged-in state; measurements need the "main" state.
+        _ = try client.once(["--call", "switch-model", "--dest", name, "--path", window, "--arg", "main"])
+        _ = try client.once(["--call", "stack-pair", "--dest", name, "--path", window])
         return (process.processIdentifier, window)
     }
 

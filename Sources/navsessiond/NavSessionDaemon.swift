@@ -59,19 +59,32 @@ struct NavSessionDaemon: ParsableCommand {
         return ((base as NSString).appendingPathComponent("navsession") as NSString).appendingPathComponent(id)
     }
 
+    /// Serves, then exits the process from the serving task itself (status 0, or the error's), so the
+    /// exit does not depend on hopping back to the main actor.
+    func runAndExit() async -> Never {
+        do {
+            try await serve()
+        } catch {
+            Self.exit(withError: error)
+        }
+        Self.exit()
+    }
+
     /// Loads, connects, exports, takes the name and serves until told to stop.
     func serve() async throws {
         if printDemoManifest {
-            print(DemoManifest.json)
+            print(Manifest.demoJSON)
             return
         }
+        // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
+        let stop = ShutdownSignals.install()
         guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'") }
         var logger = Logger(label: "navsessiond")
         logger.logLevel = level
         let application: Manifest
         do {
             application = try manifest.map { path throws(ManifestError) in try Manifest(contentsOfFile: path) }
-                ?? DemoManifest.load()
+                ?? Manifest.demo()
         } catch {
             throw fail("invalid manifest: \(error)")
         }
@@ -88,8 +101,6 @@ struct NavSessionDaemon: ParsableCommand {
         } catch {
             throw fail("\(ErrorMapping.busError(for: error).message)")
         }
-        let stop = ShutdownSignals.install()
-
         var daemon: PrivateBusDaemon?
         let address: BusAddress
         if privateBus {
@@ -116,6 +127,7 @@ struct NavSessionDaemon: ParsableCommand {
         let options: RequestNameOptions = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
         let reply = try await connection.requestName(busName, options: options)
         guard reply == .primaryOwner || reply == .alreadyOwner else {
+            ShutdownDeadline.arm(seconds: 5, reason: "name already owned")
             await connection.close()
             throw fail("\(busName) is already owned by another process (use --replace to take it over)")
         }
@@ -141,27 +153,10 @@ struct NavSessionDaemon: ParsableCommand {
             }
             let reason = await group.next() ?? "unknown"
             logger.info("shutting down (\(reason))")
-            _ = try? await connection.releaseName(busName)
+            ShutdownDeadline.arm(seconds: 5, reason: reason)
+            // Closing the connection releases the name; no ReleaseName round trip that could stall.
             await connection.close()
             group.cancelAll()
         }
     }
-}
-
-/// SIGINT/SIGTERM as an async stream, delivered by Dispatch instead of an async-signal-unsafe handler.
-enum ShutdownSignals {
-    static func install() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(name) }
-            source.resume()
-            sources.append(source)
-        }
-        return stream
-    }
-
-    // Sources must stay alive for the process's lifetime; only touched from `install`, once, at startup.
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 }

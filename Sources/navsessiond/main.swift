@@ -2,9 +2,9 @@
 import ArgumentParser
 
 do {
-    // Parsing is ArgumentParser's; serving is ours, so top-level code can await it directly.
+    // Parsing is ArgumentParser's; serving (and exiting) is ours.
     let command = try NavSessionDaemon.parse()
-    try await command.serve()
+    await command.runAndExit()
 } catch {
     NavSessionDaemon.exit(withError: error)
 }

@@ -32,7 +32,8 @@ struct WatchTests {
     @Test func windowsComingAndGoingAsJSONLines() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
-        let watch = try BackgroundCtl(daemon.withBus(["watch", "--json", "--count", "2"]))
+        // Closing a window first finishes its models (a Changed), then removes it (NavigationSession).
+        let watch = try BackgroundCtl(daemon.withBus(["watch", "--json", "--count", "3"]))
         try await watch.waitForStderr(containing: "watching")
         let window = try await daemon.openWindow("waiting")
         let dismissed = try await daemon.ctl(["dismiss-window", window])
@@ -42,7 +43,7 @@ struct WatchTests {
         let events = result.lines.compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(events.map { $0["event"] as? String } == ["WindowAdded", "WindowRemoved"], "\(result)")
+        #expect(events.map { $0["event"] as? String } == ["WindowAdded", "Changed", "WindowRemoved"], "\(result)")
         #expect(events.allSatisfy { $0["window"] as? String == window })
     }
 

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The real `navsessiond` binary on a private bus, with its own state directory.
@@ -10,6 +11,10 @@ final class DaemonFixture: @unchecked Sendable {
     let stateDirectory: String
     private(set) var process: Process?
     private(set) var stderrURL: URL
+    /// Exit watches of every launched process, by process id.
+    private let exits = Mutex<[Int32: ProcessExit]>([:])
+    /// How long a daemon may take to exit after SIGTERM before it is killed and the test fails.
+    static let exitDeadline: Duration = .seconds(10)
 
     static let name = "org.navsession.Demo"
     static let session = "/org/navsession/Session1"
@@ -57,7 +62,10 @@ final class DaemonFixture: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardOutput = FileHandle.nullDevice
+        let exit = ProcessExit()
+        process.terminationHandler = { _ in exit.markExited() }
         try process.run()
+        exits.withLock { $0[process.processIdentifier] = exit }
         return process
     }
 
@@ -84,14 +92,127 @@ final class DaemonFixture: @unchecked Sendable {
         try await bus.run(tool, arguments)
     }
 
+    /// Waits (without blocking a thread) until `process` exits, at most `timeout`.
+    /// - Returns: whether it exited in time.
+    func waitForExit(_ process: Process, timeout: Duration = DaemonFixture.exitDeadline) async -> Bool {
+        guard let exit = exits.withLock({ $0[process.processIdentifier] }) else {
+            return await Self.poll(timeout: timeout) { !process.isRunning }
+        }
+        return await exit.wait(timeout: timeout)
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL after ``exitDeadline``), the bus, and removes the files.
+    /// Does not block a thread; a daemon that ignores SIGTERM fails the test with its stderr.
+    func shutdown() async {
+        if let process, process.isRunning {
+            process.terminate()
+            if await !waitForExit(process) {
+                kill(process.processIdentifier, SIGKILL)
+                _ = await waitForExit(process, timeout: .seconds(5))
+                recordHang(process)
+            }
+        }
+        cleanUp()
+    }
+
+    /// Synchronous ``shutdown()`` for `defer` blocks: bounded by ``exitDeadline`` (then SIGKILL and a
+    /// recorded failure), never waits forever.
     func stop() {
         if let process, process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            if !Self.pollBlocking(timeout: Self.exitDeadline, { !process.isRunning }) {
+                kill(process.processIdentifier, SIGKILL)
+                _ = Self.pollBlocking(timeout: .seconds(5)) { !process.isRunning }
+                recordHang(process)
+            }
         }
+        cleanUp()
+    }
+
+    private func recordHang(_ process: Process) {
+        Issue.record(
+            "navsessiond (pid \(process.processIdentifier)) did not exit within \(Self.exitDeadline) of SIGTERM and was killed; its stderr:\n\(stderr)")
+    }
+
+    private func cleanUp() {
         bus.stop()
         try? FileManager.default.removeItem(atPath: stateDirectory)
         try? FileManager.default.removeItem(at: stderrURL)
+    }
+
+    /// Checks `condition` every 10 ms on the calling thread until it holds or `timeout` passes.
+    static func pollBlocking(timeout: Duration, _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Checks `condition` every 10 ms, suspending (not blocking) in between, until it holds or `timeout` passes.
+    static func poll(timeout: Duration, _ condition: @Sendable () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+}
+
+/// A launched process's exit, as an awaitable event (fed by `Process.terminationHandler`).
+final class ProcessExit: Sendable {
+    private struct State {
+        var exited = false
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Called once the process has exited: wakes every waiter.
+    func markExited() {
+        let waiters = state.withLock { state in
+            state.exited = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Whether the process has exited within `timeout`.
+    func wait(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.untilExited(); return true }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let exited = await group.next() ?? false
+            group.cancelAll()
+            return exited || state.withLock { $0.exited }
+        }
+    }
+
+    /// Returns once the process exited or the task is cancelled.
+    private func untilExited() async {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    if state.exited || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
     }
 }
 

@@ -127,11 +127,12 @@ import Testing
         _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "3"])])
         let before = try await fixture.window(window, "GetState")
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        #expect(await fixture.waitForExit(process))
         try await fixture.start()
         let after = try await fixture.window(window, "GetState")
         #expect(before == after)
-        let next = try await fixture.openWindow()
+        // "main" is a singleton (the restored window 1); a new window of another scene gets number 2.
+        let next = try await fixture.openWindow("waiting")
         #expect(next == "/org/navsession/Session1/window/2")
     }
 
@@ -140,7 +141,9 @@ import Testing
         defer { fixture.stop() }
         try await fixture.start()
         let second = try fixture.launch([])
-        second.waitUntilExit()
+        let exited = await fixture.waitForExit(second)
+        if !exited { kill(second.processIdentifier, SIGKILL) }
+        try #require(exited, "the second daemon did not exit within \(DaemonFixture.exitDeadline); stderr: \(fixture.stderr)")
         #expect(second.terminationStatus != 0)
         #expect(fixture.stderr.contains("already owned"))
     }

@@ -1,0 +1,129 @@
+import DBusKit
+import Logging
+import Synchronization
+import Foundation
+import NavigationCore
+import NavigationRouting
+import NavigationSession
+
+extension SessionService {
+    /// Emits what `events` say, in order: exports and unexports (ObjectManager signals), `Changed`,
+    /// `Message`, `OpenExternalURL`, `Effect`; then, coalesced, one Session1 `PropertiesChanged`
+    /// (Windows, Version) if windows opened or closed and one Window1 `PropertiesChanged` per window
+    /// listing only the properties in `changes`.
+    nonisolated(nonsending) func announce(_ events: [SessionEvent], changes: [WindowNumber: [String]], on bus: Bus) async {
+        var windowsChanged = false
+        for event in events {
+            do {
+                switch event {
+                case .windowOpened(let number, _):
+                    try await bus.export([try windowInterface()], at: try Self.path(of: number))
+                    windowsChanged = true
+                case .windowClosed(let number, _):
+                    try await bus.unexport(at: try Self.path(of: number))
+                    windowsChanged = true
+                case .changed(let number, let change, let steps):
+                    try await emitChanged(change, steps: steps, window: number, on: bus)
+                case .message(let number, let delivered):
+                    var payload = ["payload": delivered.message.payload]
+                    if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }
+                    try await emit(
+                        names.message, window: number, on: bus,
+                        [
+                            .uint64(UInt64(clamping: delivered.recipient.rawValue)), .string(delivered.message.name),
+                            .stringDictionary(payload),
+                        ])
+                case .externalURL(let number, let url):
+                    try await emit(names.openExternalURL, window: number, on: bus, [.string(url)])
+                case .trigger(let number, let name, let payload):
+                    try await emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
+                case .effectFailed(let number, let effect, let error):
+                    logger.warning("window \(number): effect \(effect) failed: \(error)")
+                    if case .openURL(let url) = effect {
+                        try await emit(
+                            names.effect, window: number, on: bus,
+                            [.string("deepLinkFailed"), .stringDictionary(["url": url, "error": error.errorName])])
+                    }
+                }
+            } catch {
+                logger.warning("cannot announce \(event): \(error)")
+            }
+        }
+        do {
+            if windowsChanged {
+                try await bus.propertiesChanged(
+                    [names.windows, names.version], interface: names.sessionInterface, at: names.sessionPath)
+            }
+            for (number, properties) in changes.sorted(by: { $0.key < $1.key }) {
+                try await bus.propertiesChanged(
+                    try properties.map { name throws in try MemberName(name) }, interface: names.windowInterface,
+                    at: try Self.path(of: number))
+            }
+        } catch {
+            logger.warning("cannot announce property changes: \(error)")
+        }
+    }
+
+    nonisolated(nonsending) private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
+        try await bus.emit(path: try Self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
+    }
+
+    nonisolated(nonsending) private func emitChanged(_ change: ChangeEvent, steps: [[Route]], window: WindowNumber, on bus: Bus) async throws {
+        let version = UInt64(clamping: change.version)
+        try await emit(
+            names.changed, window: window, on: bus,
+            [
+                .uint64(version), .uint64(version &- 1), .string(Self.json(change.cause)), .boolean(change.animated),
+                .array(.uint64, change.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                .array(.uint64, change.finished.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                .string(steps.isEmpty ? "[]" : Route.json(states: steps)),
+            ])
+    }
+
+    /// `value` as compact JSON with sorted keys (`{}` if it cannot be encoded).
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    // MARK: Close on exit
+
+    /// Closes restored windows whose close-on-exit client is gone; watches the clients still present.
+    nonisolated(nonsending) func checkRestoredOwners(on bus: Bus) async {
+        let owners = state.withLock { state in Set(state.session.windows.compactMap(\.closeOnExitOwner)) }
+        for owner in owners.sorted() {
+            guard let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true else {
+                await clientVanished(owner, on: bus)
+                continue
+            }
+            watch(name, on: bus)
+        }
+    }
+
+    /// Starts watching `client` (once) and closes its close-on-exit windows when it leaves the bus.
+    func watch(_ client: BusName, on bus: Bus) {
+        let isNew = watchedClients.withLock { $0.insert(client.rawValue).inserted }
+        guard isNew else { return }
+        Task { [weak bus] in
+            guard let bus else { return }
+            do {
+                try await bus.waitUntilNameVanishes(client)
+            } catch {
+                return
+            }
+            self.watchedClients.withLock { _ = $0.remove(client.rawValue) }
+            await self.clientVanished(client.rawValue, on: bus)
+        }
+    }
+
+    /// Closes the windows tied to `uniqueName` and announces it.
+    nonisolated(nonsending) func clientVanished(_ uniqueName: String, on bus: Bus) async {
+        do {
+            let outcome = try await perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
+            logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")
+        } catch {
+            logger.warning("closing the windows of \(uniqueName): \(error)")
+        }
+    }
+}
