@@ -35,7 +35,7 @@ func exitStatus(of process: Process, within timeout: Duration) async -> Int32? {
         let fixture = try await DaemonFixture()
         var second: Process?
         do {
-            let first = try await fixture.start()
+            let original = try await fixture.start()
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "9"])])
@@ -54,7 +54,7 @@ func exitStatus(of process: Process, within timeout: Duration) async -> Int32? {
             #expect(handover.arguments[1] == .string(oldOwner))
             let newOwner = try #require(handover.arguments[2].string)
             #expect(newOwner != "" && newOwner != oldOwner, "\(handover.arguments)")
-            let status = await exitStatus(of: first, within: .seconds(30))
+            let status = await exitStatus(of: original, within: .seconds(30))
             #expect(status == 0, "the replaced daemon's exit status; stderr: \(fixture.stderr)")
             #expect(try await fixture.window(window, "GetState") == before)
             let next = try await fixture.openWindow("waiting")
@@ -111,13 +111,21 @@ func exitStatus(of process: Process, within timeout: Duration) async -> Int32? {
         let fixture = try await DaemonFixture(serviceDirectories: [services.path])
         var activatedPID: UInt32?
         func cleanUp() async {
-            if let activatedPID { kill(pid_t(activatedPID), SIGTERM) }
+            if let activatedPID {
+                // The activated daemon is the bus's child, not ours: stop it and wait (bounded) for its name to go.
+                let owners = try? await fixture.client.signals(
+                    matching: MatchRule(
+                        sender: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                        member: try MemberName("NameOwnerChanged"), arguments: [0: DaemonFixture.name, 2: ""]))
+                kill(pid_t(activatedPID), SIGTERM)
+                if let owners { _ = try? await first(owners, timeout: .seconds(10)) { _ in true } }
+            }
             fixture.stop()
             try? FileManager.default.removeItem(at: directory)
         }
         do {
             #expect(try await !fixture.client.nameHasOwner(try BusName(DaemonFixture.name)))
-            let result = try await fixture.run(
+            let result = try await fixture.bus.run(
                 "dbus-send", ["--session", "--print-reply=literal", "--dest=org.navsession.Demo", "/org/navsession/Session1",
                               "org.navsession.Session1.ListWindows"], timeout: .seconds(40))
             let daemonLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

@@ -33,7 +33,7 @@ extension Signal {
             let waiting = try await fixture.openWindow("waiting")
             let reply = try await fixture.call(DaemonFixture.session, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
             let objects = try #require(reply.first?.dictionaryEntries)
-            #expect(objects.map(\.key) .compactMap { $0.objectPath?.rawValue }.sorted() == [main, waiting].sorted())
+            #expect(objects.map(\.key).compactMap { $0.objectPath?.rawValue }.sorted() == [main, waiting].sorted())
             for entry in objects {
                 let interfaces = entry.value.keyedEntries
                 let window = try #require(interfaces["org.navsession.Window1"], "\(entry.key)")
