@@ -78,9 +78,8 @@ func exitStatus(of process: Process, within timeout: Duration) async -> Int32? {
                     sender: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
                     member: try MemberName("NameOwnerChanged"), arguments: [0: DaemonFixture.name]))
             let result = try await fixture.run(
-                "dbus-send", ["--session", "--print-reply", "--dest=\(DaemonFixture.name)", DaemonFixture.applicationPath,
-                              "org.freedesktop.Application.ActivateAction", "string:quit", "array:variant:",
-                              "dict:string:variant:"])
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.applicationPath,
+                          "--method", "org.freedesktop.Application.ActivateAction", "quit", "[]", "{}"])
             #expect(result.status == 0, "\(result)")
             let released = try await first(owners, timeout: .seconds(30)) { _ in true }
             #expect(released.arguments[2] == .string(""))

@@ -62,7 +62,7 @@ import Testing
             #expect(try await gdbus("StackAppend", ["detail", "{'id': '8'}"]))
             #expect(try await gdbus("DismissJustFromPresented"))
             #expect(try await Self.routeScreens(fixture, window) == [])
-            #expect(try await gdbus("Present", ["cover", "about", "{}"]))
+            #expect(try await gdbus("Present", ["cover+stack", "about", "{}"]))
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("about"))
             #expect(try await gdbus("Hide"))
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
