@@ -78,6 +78,7 @@ let package = Package(
         .executableTarget(
             name: "navsessiond",
             dependencies: [
+                "TerminationSignals",
                 "DBusKit",
                 "NavSessionService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

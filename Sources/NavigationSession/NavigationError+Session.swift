@@ -3,9 +3,13 @@ import NavigationCore
 /// D-Bus error names and human messages for every ``NavigationError`` case.
 extension NavigationError {
     /// A distinct `org.navsession.Error.*` name for every case (the table is in `Docs/manifest.md`).
+    ///
+    /// A failed batch carries the failing command's own name, so a client branches on the real cause
+    /// (`UnknownTab`, `NoStack`, …) whether it sent one command or many; the message names the command.
     public var errorName: String {
         let suffix: String
         switch self {
+        case .batchCommandFailed(_, let inner): return inner.errorName
         case .unknownModel: suffix = "UnknownModel"
         case .detachedModel: suffix = "DetachedModel"
         case .noStack: suffix = "NoStack"
@@ -29,7 +33,6 @@ extension NavigationError {
         case .invalidURL: suffix = "InvalidURL"
         case .invalidEffect: suffix = "InvalidEffect"
         case .emptyBatch: suffix = "EmptyBatch"
-        case .batchCommandFailed: suffix = "BatchCommandFailed"
         case .wrongKind: suffix = "WrongKind"
         case .notPresented: suffix = "NotPresented"
         case .indexOutOfRange: suffix = "StaleReport"
@@ -67,7 +70,7 @@ extension NavigationError {
         case .invalidEffect(let text): "invalid effect: \(text)"
         case .emptyBatch: "the batch is empty"
         case .batchCommandFailed(let index, let inner):
-            "command \(index) of the batch failed (\(inner.errorName)): \(inner.message); nothing was applied"
+            "command \(index): \(inner.message); nothing was applied"
         case .wrongKind(let id, let expected): "model \(id) is not a \(expected)"
         case .notPresented(let id): "model \(id) is not presented"
         case .indexOutOfRange(let stack, let index, let count):

@@ -2,14 +2,16 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// SIGINT/SIGTERM (or other signals) delivered as an `AsyncStream`, reliably.
 ///
 /// Why not `DispatchSource.makeSignalSource` with `SIG_IGN`: on Linux, libdispatch reads signals through a
-/// `signalfd`, which only sees a signal while every thread blocks it. Threads started before the source
-/// (a D-Bus connection thread, the cooperative pool) do not, so the kernel may hand the signal to one of
-/// them, where `SIG_IGN` drops it — the process then never notices SIGTERM (seen as rare hangs in tests
-/// under load). Ignored signals also stay ignored across `exec`, so children would inherit deafness.
+/// `signalfd`, which only sees a signal while it is pending. Threads that do not block it — a D-Bus
+/// connection thread, the cooperative pool, the main thread parked in `sigsuspend` after `dispatch_main()`
+/// — may take the signal instead, and the ignore disposition swallows it: the process never learns it was
+/// asked to stop (seen as rare idle daemons surviving SIGTERM under load). Ignored signals also stay
+/// ignored across `exec`, so children would inherit the deafness.
 ///
 /// Instead a real handler writes the signal number into a pipe (`write(2)` is async-signal-safe), and a
 /// dedicated thread reads the pipe and yields. Whichever thread the kernel picks, nothing is lost, and
@@ -17,26 +19,25 @@ import Foundation
 public enum TerminationSignals {
     /// Installs handlers for `signals` and returns the stream of deliveries, one element per delivery.
     ///
-    /// Call once per process; a second call replaces the handlers and the stream of the first. If the pipe
-    /// cannot be created the stream is empty and the signals keep their default action (terminate).
-    public static func install(_ signals: [Int32] = [SIGINT, SIGTERM]) -> AsyncStream<Int32> {
+    /// Install as early as possible: until this returns, the signals keep their default action (terminate).
+    /// Only the first call installs anything; later calls return a stream that never yields. If the pipe
+    /// cannot be created, the signals keep their default action and the stream never yields.
+    ///
+    /// - Parameters:
+    ///   - signals: the signals to catch.
+    ///   - exitOnRepeat: when true, a second delivery exits the process at once with status `128 + signal`
+    ///     (the "press Ctrl-C twice" escape for a shutdown that takes too long).
+    public static func install(_ signals: [Int32] = [SIGINT, SIGTERM], exitOnRepeat: Bool = false) -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            continuation.finish()
+        var fds: [Int32] = [-1, -1]
+        guard installed.exchange(true, ordering: .acquiringAndReleasing) == false, pipe(&fds) == 0 else {
             return stream
         }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let readEnd = fds[0]
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        signalPipe = writeEnd
-        for number in signals {
-            signal(number) { received in
-                // Async-signal-safe only: one write(2) of one byte; a full pipe drops the duplicate.
-                var byte = UInt8(truncatingIfNeeded: received)
-                _ = write(TerminationSignals.signalPipe, &byte, 1)
-            }
-        }
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        writeEnd.store(fds[1], ordering: .releasing)
+        exitsOnRepeat.store(exitOnRepeat, ordering: .releasing)
         let reader = Thread {
             var byte: UInt8 = 0
             while true {
@@ -46,16 +47,39 @@ public enum TerminationSignals {
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
-                    break
+                    continuation.finish()
+                    return
                 }
             }
-            continuation.finish()
         }
         reader.name = "TerminationSignals"
         reader.start()
+        for number in signals { signal(number, onTerminationSignal) }
         return stream
     }
 
-    // Written once in `install` before any handler can run, then only read by the handler.
-    nonisolated(unsafe) static var signalPipe: Int32 = -1
+    /// A signal's conventional name ("SIGTERM"), or "signal N".
+    public static func name(of number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
+        default: "signal \(number)"
+        }
+    }
+
+    // Atomics: the handler may run on any thread, and an atomic load/add is async-signal-safe.
+    static let installed = Atomic<Bool>(false)
+    static let writeEnd = Atomic<Int32>(-1)
+    static let exitsOnRepeat = Atomic<Bool>(false)
+    static let received = Atomic<Int>(0)
+}
+
+/// The handler: async-signal-safe calls only (atomics, `write`, `_exit`).
+private func onTerminationSignal(_ number: Int32) {
+    let previous = TerminationSignals.received.wrappingAdd(1, ordering: .relaxed).oldValue
+    if previous > 0 && TerminationSignals.exitsOnRepeat.load(ordering: .acquiring) { _exit(128 + number) }
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(TerminationSignals.writeEnd.load(ordering: .acquiring), &byte, 1)
 }

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NavSessionService
 import NavigationSession
+import TerminationSignals
 
 /// `navsessiond`: serves one application's navigation session on D-Bus until SIGINT/SIGTERM, a
 /// `quit` action, loss of its name (`--replace` by another daemon) or the bus going away.
@@ -77,7 +78,7 @@ struct NavSessionDaemon: ParsableCommand {
             return
         }
         // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
-        let stop = ShutdownSignals.install()
+        let stop = TerminationSignals.install(exitOnRepeat: true)
         guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'") }
         var logger = Logger(label: "navsessiond")
         logger.logLevel = level
@@ -136,7 +137,7 @@ struct NavSessionDaemon: ParsableCommand {
 
         await withTaskGroup(of: String.self) { group in
             group.addTask {
-                for await signal in stop { return signal }
+                for await signal in stop { return TerminationSignals.name(of: signal) }
                 return "signal stream ended"
             }
             group.addTask {

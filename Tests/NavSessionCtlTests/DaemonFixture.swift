@@ -129,14 +129,16 @@ final class DaemonFixture: Sendable {
     func stopDaemon() async {
         guard daemon.isRunning else { return }
         daemon.terminate()
-        _ = await Ctl.waitForExit(daemon)
+        if await !daemon.exited(within: .seconds(10)) {
+            daemon.terminate(within: .zero)
+            Issue.record("navsessiond did not exit within 10 s of SIGTERM and was killed")
+        }
     }
 
     /// Stops the daemon and the bus and removes the state directory. Idempotent.
     func stop() {
-        if daemon.isRunning {
-            daemon.terminate()
-            daemon.waitUntilExit()
+        if !daemon.terminate(within: .seconds(10)) {
+            Issue.record("navsessiond did not exit within 10 s of SIGTERM and was killed")
         }
         bus.stop()
         try? FileManager.default.removeItem(at: stateDirectory)

@@ -96,7 +96,7 @@ final class DaemonFixture: @unchecked Sendable {
     /// - Returns: whether it exited in time.
     func waitForExit(_ process: Process, timeout: Duration = DaemonFixture.exitDeadline) async -> Bool {
         guard let exit = exits.withLock({ $0[process.processIdentifier] }) else {
-            return await Self.poll(timeout: timeout) { !process.isRunning }
+            return await process.exited(within: timeout)
         }
         return await exit.wait(timeout: timeout)
     }
@@ -118,14 +118,7 @@ final class DaemonFixture: @unchecked Sendable {
     /// Synchronous ``shutdown()`` for `defer` blocks: bounded by ``exitDeadline`` (then SIGKILL and a
     /// recorded failure), never waits forever.
     func stop() {
-        if let process, process.isRunning {
-            process.terminate()
-            if !Self.pollBlocking(timeout: Self.exitDeadline, { !process.isRunning }) {
-                kill(process.processIdentifier, SIGKILL)
-                _ = Self.pollBlocking(timeout: .seconds(5)) { !process.isRunning }
-                recordHang(process)
-            }
-        }
+        if let process, !process.terminate(within: Self.exitDeadline) { recordHang(process) }
         cleanUp()
     }
 
@@ -138,26 +131,6 @@ final class DaemonFixture: @unchecked Sendable {
         bus.stop()
         try? FileManager.default.removeItem(atPath: stateDirectory)
         try? FileManager.default.removeItem(at: stderrURL)
-    }
-
-    /// Checks `condition` every 10 ms on the calling thread until it holds or `timeout` passes.
-    static func pollBlocking(timeout: Duration, _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
-    /// Checks `condition` every 10 ms, suspending (not blocking) in between, until it holds or `timeout` passes.
-    static func poll(timeout: Duration, _ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
     }
 }
 

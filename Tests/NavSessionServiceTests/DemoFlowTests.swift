@@ -29,7 +29,9 @@ import Testing
             #expect(try await Self.routes(fixture, window) == ["detail", "editor"])
             _ = try await fixture.window(window, "Dismiss")
             #expect(try await Self.routes(fixture, window) == ["detail"])
-            _ = try await fixture.window(window, "Dismiss")
+            // With nothing presented, Dismiss resolves to the tabs (the nearest presenter, brief §2), above the
+            // pushed detail, so popping it is Hide's job.
+            _ = try await fixture.window(window, "Hide")
             #expect(try await Self.routes(fixture, window) == [])
             let error = await fixture.error { try await fixture.window(window, "Dismiss") }
             #expect(error?.name.rawValue == "org.navsession.Error.NothingToDismiss")

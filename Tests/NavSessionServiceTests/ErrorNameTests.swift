@@ -64,7 +64,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         },
         ErrorCase(navsession + "UnknownRoute", .loggedIn, message: "", url("navsession-demo://nowhere/at/all")),
         ErrorCase(navsession + "BadParameter", .loggedIn, message: "", url("navsession-demo://detail/42?edit=maybe")),
-        ErrorCase(navsession + "MissingParameter", .loggedIn, message: "id") { f, w in
+        // A screen's missing required parameter is a bad argument of the call itself.
+        ErrorCase(standard + "InvalidArgs", .loggedIn, message: "id") { f, w in
             try await f.window(w, "StackAppend", [.string("detail"), .noParams])
         },
         ErrorCase(navsession + "MalformedURL", .loggedIn, message: "", url("no scheme at all")),
@@ -80,7 +81,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(standard + "InvalidArgs", .loggedIn, message: "'ssass' but received 'ssas'") { f, w in
             try await f.window(w, "PresentConfirmationDialog", [.string("logout"), .string(""), .strings([])])
         },
-        ErrorCase(standard + "InvalidArgs", .loggedIn, message: "") { f, w in
+        ErrorCase(navsession + "InvalidCount", .loggedIn, message: "at least 1") { f, w in
             try await f.window(w, "StackDropLast", [.uint32(0)])
         },
         ErrorCase(standard + "LimitsExceeded", .loggedIn, message: "", url("navsession-demo://detail/" + String(repeating: "7", count: 8200))),

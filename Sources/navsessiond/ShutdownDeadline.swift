@@ -1,0 +1,17 @@
+import Foundation
+
+/// A hard deadline for shutting down: once armed, the process exits after `seconds` even if closing the
+/// bus connection or saving hangs, so a daemon asked to stop never lingers.
+enum ShutdownDeadline {
+    /// Starts the countdown on its own thread; exits with status 70 (EX_SOFTWARE) when it runs out.
+    static func arm(seconds: UInt32, reason: String) {
+        let thread = Thread {
+            sleep(seconds)
+            FileHandle.standardError.write(
+                Data("navsessiond: shutdown (\(reason)) did not finish within \(seconds) s; exiting\n".utf8))
+            _exit(70)
+        }
+        thread.name = "navsessiond shutdown deadline"
+        thread.start()
+    }
+}
