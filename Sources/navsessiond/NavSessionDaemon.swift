@@ -17,7 +17,10 @@ struct NavSessionDaemon: ParsableCommand {
     @Option(help: "The application manifest (JSON). Default: the built-in demo, org.navsession.Demo.")
     var manifest: String?
 
-    @Option(help: "Which bus to use: session, system, or a D-Bus address such as unix:path=/tmp/bus.")
+    @Option(help: """
+        Which bus to use: session (the bus that activated us, when DBUS_STARTER_ADDRESS is set), system, \
+        or a D-Bus address such as unix:path=/tmp/bus.
+        """)
     var bus: String = "session"
 
     @Option(help: "The bus name to own. Default: the manifest's application id.")
@@ -111,7 +114,11 @@ struct NavSessionDaemon: ParsableCommand {
             FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(started.address)\n".utf8))
         } else {
             switch bus {
-            case "session": address = .session
+            case "session":
+                // Started by bus activation: the bus that started us is the one to serve (D-Bus spec,
+                // "Message Bus Starting Services"), even where DBUS_SESSION_BUS_ADDRESS names another.
+                let starter = ProcessInfo.processInfo.environment["DBUS_STARTER_ADDRESS"] ?? ""
+                address = starter.isEmpty ? .session : .address(starter)
             case "system": address = .system
             default: address = .address(bus)
             }

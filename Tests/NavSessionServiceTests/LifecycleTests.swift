@@ -99,11 +99,12 @@ func exitStatus(of process: Process, within timeout: Duration) async -> Int32? {
         let state = directory.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let log = directory.appendingPathComponent("daemon.err")
-        // No --bus: the activated daemon must find the bus that started it from its environment.
+        // No --bus, and a session address that leads nowhere: the activated daemon must serve the bus that
+        // started it, which only DBUS_STARTER_ADDRESS names.
         let service = """
             [D-BUS Service]
             Name=org.navsession.Demo
-            Exec=/bin/sh -c 'exec "\(try DaemonFixture.binary().path)" --state-dir "\(state.path)" --log-level info 2>"\(log.path)"'
+            Exec=/bin/sh -c 'DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus exec "\(try DaemonFixture.binary().path)" --state-dir "\(state.path)" --log-level info 2>"\(log.path)"'
 
             """
         try service.write(to: services.appendingPathComponent("org.navsession.Demo.service"), atomically: true, encoding: .utf8)
