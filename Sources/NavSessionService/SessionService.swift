@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// A thin layer over NavigationSession's ``Session``: every method decodes its arguments, calls the
 /// session, maps a ``SessionError`` to a D-Bus error (``ErrorMapping``) and announces the outcome's
-/// events (``announce(_:on:)``).
+/// events (``announce(_:changes:causes:on:)``).
 ///
 /// ```swift
 /// let service = try SessionService(manifest: try Manifest.demo(), stateDirectory: "/tmp/state")
@@ -111,7 +111,7 @@ public final class SessionService: Sendable {
             let outcome = try body(state.session)
             return (outcome, state.refresh(after: outcome))
         }
-        await announce(outcome.events, changes: changes, on: bus)
+        await announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
         return outcome
     }
 

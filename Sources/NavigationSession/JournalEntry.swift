@@ -93,3 +93,30 @@ struct JournalHeader: Codable, Hashable {
     var applicationID: String
     var generation: Int
 }
+
+/// Journal lines and cause JSON assembled around an already encoded batch.
+///
+/// Byte-identical to `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` encoding the whole
+/// ``JournalEntry/batch(window:batch:version:)`` or ``ChangeCause/commands(_:)``: the encoder writes a nested
+/// value the same wherever it sits, the surrounding keys are plain ASCII that sort as listed
+/// (`batch` < `op` < `version` < `window`), and integers are written in decimal. Tests compare both forms.
+enum JournalLine {
+    /// `{"batch":<batch>,"op":"batch","version":<version>,"window":<window>}`.
+    static func batch(window: WindowNumber, version: Int, encodedBatch: [UInt8]) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(encodedBatch.count + 64)
+        line.append(contentsOf: #"{"batch":"#.utf8)
+        line.append(contentsOf: encodedBatch)
+        line.append(contentsOf: #","op":"batch","version":"#.utf8)
+        line.append(contentsOf: String(version).utf8)
+        line.append(contentsOf: #","window":"#.utf8)
+        line.append(contentsOf: String(window).utf8)
+        line.append(UInt8(ascii: "}"))
+        return line
+    }
+
+    /// `{"commands":<batch>}`, the JSON of ``ChangeCause/commands(_:)``.
+    static func cause(encodedBatch: [UInt8]) -> String {
+        #"{"commands":"# + String(decoding: encodedBatch, as: UTF8.self) + "}"
+    }
+}
