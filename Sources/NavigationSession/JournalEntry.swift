@@ -120,3 +120,47 @@ enum JournalLine {
         #"{"commands":"# + String(decoding: encodedBatch, as: UTF8.self) + "}"
     }
 }
+
+extension JournalLine {
+    /// The batch's JSON written directly, when every command carries no text and no nested value
+    /// (`stackDropLast`, `stackDropToRoot`, `dismiss`, `dismissJustFromPresented`, `hide`); else `nil`.
+    ///
+    /// These need no string escaping or key ordering beyond a fixed one, so the output is exactly
+    /// `JSONEncoder`'s (`[.sortedKeys, .withoutEscapingSlashes]`), without its cost (tests compare them).
+    /// Sorted key order of a batch entry: `animated` < `command` < `count` < `from`.
+    static func encodeWithoutStrings(_ batch: [BatchCommand]) -> [UInt8]? {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(48 * batch.count + 2)
+        for (index, entry) in batch.enumerated() {
+            let name: String
+            var count: Int?
+            switch entry.command {
+            case .stackDropLast(let value):
+                name = "stackDropLast"
+                count = value
+            case .stackDropToRoot: name = "stackDropToRoot"
+            case .dismiss: name = "dismiss"
+            case .dismissJustFromPresented: name = "dismissJustFromPresented"
+            case .hide: name = "hide"
+            default: return nil
+            }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            if !entry.animated { out.append(contentsOf: #""animated":false,"#.utf8) }
+            out.append(contentsOf: #""command":""#.utf8)
+            out.append(contentsOf: name.utf8)
+            out.append(UInt8(ascii: "\""))
+            if let count {
+                out.append(contentsOf: #","count":"#.utf8)
+                out.append(contentsOf: String(count).utf8)
+            }
+            if let from = entry.from {
+                out.append(contentsOf: #","from":"#.utf8)
+                out.append(contentsOf: String(from.rawValue).utf8)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+}

@@ -18,6 +18,32 @@ struct JournalLineTests {
         ],
     ]
 
+    /// Every command the direct encoder handles, with and without `from`/`animated`, alone and mixed.
+    static let stringFree: [[BatchCommand]] = {
+        let commands: [NavigationCommand] = [
+            .stackDropLast(1), .stackDropLast(0), .stackDropLast(-3), .stackDropLast(Int.max), .stackDropToRoot,
+            .dismiss, .dismissJustFromPresented, .hide,
+        ]
+        var batches: [[BatchCommand]] = []
+        for command in commands {
+            for from in [nil, ModelID(0), ModelID(42), ModelID(rawValue: -1)] {
+                for animated in [true, false] { batches.append([BatchCommand(command, from: from, animated: animated)]) }
+            }
+        }
+        batches.append(commands.enumerated().map { BatchCommand($1, from: $0 % 2 == 0 ? nil : ModelID(rawValue: $0), animated: $0 % 3 != 0) })
+        return batches
+    }()
+
+    @Test(arguments: stringFree) func directEncodingMatchesJSONEncoder(batch: [BatchCommand]) throws {
+        let direct = try #require(JournalLine.encodeWithoutStrings(batch))
+        #expect(String(decoding: direct, as: UTF8.self) == (try Self.reference(batch)))
+    }
+
+    @Test func directEncodingDeclinesCommandsWithText() {
+        #expect(JournalLine.encodeWithoutStrings([BatchCommand(.stackDropLast(1)), BatchCommand(.tabsSelectItem("a"))]) == nil)
+        #expect(JournalLine.encodeWithoutStrings([BatchCommand(.sequence([.dismiss]))]) == nil)
+    }
+
     static func reference(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
