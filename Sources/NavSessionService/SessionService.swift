@@ -85,7 +85,11 @@ public final class SessionService: Sendable {
     /// The window number of `path`, or `UnknownObject`.
     static func number(of path: ObjectPath) throws(BusError) -> WindowNumber {
         let text = path.rawValue
-        guard text.hasPrefix(windowPrefix), let number = WindowNumber(text.dropFirst(windowPrefix.count)), number > 0
+        // On the UTF-8 view: every call and property read starts here, and `String.dropFirst` walks
+        // grapheme clusters. Object paths are ASCII, so bytes and characters agree.
+        let bytes = text.utf8
+        let prefix = windowPrefix.utf8
+        guard bytes.starts(with: prefix), let number = WindowNumber(Substring(bytes.dropFirst(prefix.count))), number > 0
         else {
             throw BusError(.unknownObject, "no window at \(text)")
         }
