@@ -10,8 +10,12 @@ extension SessionService {
     /// Emits what `events` say, in order: exports and unexports (ObjectManager signals), `Changed`,
     /// `Message`, `OpenExternalURL`, `Effect`; then, coalesced, one Session1 `PropertiesChanged`
     /// (Windows, Version) if windows opened or closed and one Window1 `PropertiesChanged` per window
-    /// listing only the properties in `changes`.
-    nonisolated(nonsending) func announce(_ events: [SessionEvent], changes: [WindowNumber: [String]], on bus: Bus) async {
+    /// listing only the properties in `changes`. `causes` holds cause JSON the session already encoded
+    /// (``SessionOutcome/encodedCauses``); other causes are encoded here.
+    nonisolated(nonsending) func announce(
+        _ events: [SessionEvent], changes: [WindowNumber: [String]],
+        causes: [SessionOutcome.ChangeKey: String] = [:], on bus: Bus
+    ) async {
         var windowsChanged = false
         for event in events {
             do {
@@ -23,7 +27,8 @@ extension SessionService {
                     try await bus.unexport(at: try Self.path(of: number))
                     windowsChanged = true
                 case .changed(let number, let change, let steps):
-                    try await emitChanged(change, steps: steps, window: number, on: bus)
+                    let cause = causes[SessionOutcome.ChangeKey(window: number, version: change.version)]
+                    try await emitChanged(change, steps: steps, window: number, causeJSON: cause, on: bus)
                 case .message(let number, let delivered):
                     var payload = ["payload": delivered.message.payload]
                     if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }
@@ -68,12 +73,14 @@ extension SessionService {
         try await bus.emit(path: try Self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
 
-    nonisolated(nonsending) private func emitChanged(_ change: ChangeEvent, steps: [[Route]], window: WindowNumber, on bus: Bus) async throws {
+    nonisolated(nonsending) private func emitChanged(
+        _ change: ChangeEvent, steps: [[Route]], window: WindowNumber, causeJSON: String?, on bus: Bus
+    ) async throws {
         let version = UInt64(clamping: change.version)
         try await emit(
             names.changed, window: window, on: bus,
             [
-                .uint64(version), .uint64(version &- 1), .string(Self.json(change.cause)), .boolean(change.animated),
+                .uint64(version), .uint64(version &- 1), .string(causeJSON ?? Self.json(change.cause)), .boolean(change.animated),
                 .array(.uint64, change.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
                 .array(.uint64, change.finished.map { .uint64(UInt64(clamping: $0.rawValue)) }),
                 .string(steps.isEmpty ? "[]" : Route.json(states: steps)),

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// A thin layer over NavigationSession's ``Session``: every method decodes its arguments, calls the
 /// session, maps a ``SessionError`` to a D-Bus error (``ErrorMapping``) and announces the outcome's
-/// events (``announce(_:on:)``).
+/// events (``announce(_:changes:causes:on:)``).
 ///
 /// ```swift
 /// let service = try SessionService(manifest: try Manifest.demo(), stateDirectory: "/tmp/state")
@@ -85,7 +85,11 @@ public final class SessionService: Sendable {
     /// The window number of `path`, or `UnknownObject`.
     static func number(of path: ObjectPath) throws(BusError) -> WindowNumber {
         let text = path.rawValue
-        guard text.hasPrefix(windowPrefix), let number = WindowNumber(text.dropFirst(windowPrefix.count)), number > 0
+        // On the UTF-8 view: every call and property read starts here, and `String.dropFirst` walks
+        // grapheme clusters. Object paths are ASCII, so bytes and characters agree.
+        let bytes = text.utf8
+        let prefix = windowPrefix.utf8
+        guard bytes.starts(with: prefix), let number = WindowNumber(Substring(bytes.dropFirst(prefix.count))), number > 0
         else {
             throw BusError(.unknownObject, "no window at \(text)")
         }
@@ -111,7 +115,7 @@ public final class SessionService: Sendable {
             let outcome = try body(state.session)
             return (outcome, state.refresh(after: outcome))
         }
-        await announce(outcome.events, changes: changes, on: bus)
+        await announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
         return outcome
     }
 

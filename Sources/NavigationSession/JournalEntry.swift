@@ -93,3 +93,74 @@ struct JournalHeader: Codable, Hashable {
     var applicationID: String
     var generation: Int
 }
+
+/// Journal lines and cause JSON assembled around an already encoded batch.
+///
+/// Byte-identical to `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` encoding the whole
+/// ``JournalEntry/batch(window:batch:version:)`` or ``ChangeCause/commands(_:)``: the encoder writes a nested
+/// value the same wherever it sits, the surrounding keys are plain ASCII that sort as listed
+/// (`batch` < `op` < `version` < `window`), and integers are written in decimal. Tests compare both forms.
+enum JournalLine {
+    /// `{"batch":<batch>,"op":"batch","version":<version>,"window":<window>}`.
+    static func batch(window: WindowNumber, version: Int, encodedBatch: [UInt8]) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(encodedBatch.count + 64)
+        line.append(contentsOf: #"{"batch":"#.utf8)
+        line.append(contentsOf: encodedBatch)
+        line.append(contentsOf: #","op":"batch","version":"#.utf8)
+        line.append(contentsOf: String(version).utf8)
+        line.append(contentsOf: #","window":"#.utf8)
+        line.append(contentsOf: String(window).utf8)
+        line.append(UInt8(ascii: "}"))
+        return line
+    }
+
+    /// `{"commands":<batch>}`, the JSON of ``ChangeCause/commands(_:)``.
+    static func cause(encodedBatch: [UInt8]) -> String {
+        #"{"commands":"# + String(decoding: encodedBatch, as: UTF8.self) + "}"
+    }
+}
+
+extension JournalLine {
+    /// The batch's JSON written directly, when every command carries no text and no nested value
+    /// (`stackDropLast`, `stackDropToRoot`, `dismiss`, `dismissJustFromPresented`, `hide`); else `nil`.
+    ///
+    /// These need no string escaping or key ordering beyond a fixed one, so the output is exactly
+    /// `JSONEncoder`'s (`[.sortedKeys, .withoutEscapingSlashes]`), without its cost (tests compare them).
+    /// Sorted key order of a batch entry: `animated` < `command` < `count` < `from`.
+    static func encodeWithoutStrings(_ batch: [BatchCommand]) -> [UInt8]? {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(48 * batch.count + 2)
+        for (index, entry) in batch.enumerated() {
+            let name: String
+            var count: Int?
+            switch entry.command {
+            case .stackDropLast(let value):
+                name = "stackDropLast"
+                count = value
+            case .stackDropToRoot: name = "stackDropToRoot"
+            case .dismiss: name = "dismiss"
+            case .dismissJustFromPresented: name = "dismissJustFromPresented"
+            case .hide: name = "hide"
+            default: return nil
+            }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            if !entry.animated { out.append(contentsOf: #""animated":false,"#.utf8) }
+            out.append(contentsOf: #""command":""#.utf8)
+            out.append(contentsOf: name.utf8)
+            out.append(UInt8(ascii: "\""))
+            if let count {
+                out.append(contentsOf: #","count":"#.utf8)
+                out.append(contentsOf: String(count).utf8)
+            }
+            if let from = entry.from {
+                out.append(contentsOf: #","from":"#.utf8)
+                out.append(contentsOf: String(from.rawValue).utf8)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+}

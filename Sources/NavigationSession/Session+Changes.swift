@@ -136,7 +136,14 @@ extension Session {
         } catch {
             throw .navigation(error)
         }
-        try persist(.batch(window: window.number, batch: batch, version: event.version))
+        // One JSONEncoder pass over the batch serves both the journal line and the `Changed` signal's
+        // cause (they were the two largest encoding costs per call); only with a store, which journals.
+        let encoded = store != nil && !replaying ? SessionStore.encodeBatch(batch) : nil
+        try persist(.batch(window: window.number, batch: batch, version: event.version), encodedBatch: encoded)
+        if let encoded {
+            pendingCauses[SessionOutcome.ChangeKey(window: window.number, version: event.version)] =
+                JournalLine.cause(encodedBatch: encoded)
+        }
         afterChange(window, event, routesBefore: before, events: &events)
     }
 

@@ -18,7 +18,9 @@ extension Session {
 
     /// Journals one change; returns once it is written. After a failed write, the next change writes a
     /// whole snapshot instead (the journal would no longer replay).
-    func persist(_ entry: JournalEntry) throws(SessionError) {
+    ///
+    /// - Parameter encodedBatch: for a `.batch` entry, its batch already encoded (``SessionStore/encodeBatch(_:)``).
+    func persist(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil) throws(SessionError) {
         guard let store, !replaying else { return }
         if needsSnapshot {
             try store.writeSnapshot(storedState())
@@ -26,7 +28,7 @@ extension Session {
             return
         }
         do {
-            try store.append(entry)
+            try store.append(entry, encodedBatch: encodedBatch)
         } catch {
             needsSnapshot = true
             throw error

@@ -34,6 +34,8 @@ public final class Session {
     var activityClock: UInt64 = 0
     var needsSnapshot = false
     var replaying = false
+    /// Cause JSON encoded while journaling, handed to the next outcome (``SessionOutcome/encodedCauses``).
+    var pendingCauses: [SessionOutcome.ChangeKey: String] = [:]
     /// Nesting of effect handling, so an effect loop (a deep link opening itself) ends.
     var effectDepth = 0
     static let maximumEffectDepth = 8
@@ -207,8 +209,14 @@ public final class Session {
     }
 
     func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
-        SessionOutcome(
+        var result = SessionOutcome(
             window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version }, sessionVersion: version,
             events: events, deepLink: deepLink)
+        if !pendingCauses.isEmpty {
+            // Moved, not copied: the cache never outlives one outcome, so it stays small.
+            result.encodedCauses = pendingCauses
+            pendingCauses = [:]
+        }
+        return result
     }
 }

@@ -36,7 +36,23 @@ public enum DeepLinkResult: Hashable, Sendable {
 }
 
 /// What a session operation did: the window it was about, versions after it, and its events.
+///
+/// Equality and hashing ignore ``encodedCauses`` (a cache of derived text, not part of what happened).
 public struct SessionOutcome: Hashable, Sendable {
+    /// Identifies one change: the window and its version after the change.
+    public struct ChangeKey: Hashable, Sendable {
+        /// The window that changed.
+        public var window: WindowNumber
+        /// The window's version after the change.
+        public var version: Int
+
+        /// Creates a key.
+        public init(window: WindowNumber, version: Int) {
+            self.window = window
+            self.version = version
+        }
+    }
+
     /// The window the operation returned or acted on (`nil` for session-wide operations).
     public var window: WindowNumber?
     /// That window's version after the operation (`nil` if it has none or was closed).
@@ -47,6 +63,11 @@ public struct SessionOutcome: Hashable, Sendable {
     public var events: [SessionEvent]
     /// For `openURL`: how the URL was handled.
     public var deepLink: DeepLinkResult?
+    /// The JSON of ``ChangeEvent/cause`` (compact, sorted keys, slashes unescaped — the `cause_json` of
+    /// Window1 `Changed`) for changes whose batch the session already encoded for its journal, so a D-Bus
+    /// layer need not encode it a second time. May be incomplete (empty without a store); a missing entry
+    /// means "encode it yourself".
+    public var encodedCauses: [ChangeKey: String] = [:]
 
     /// Creates an outcome.
     public init(
@@ -58,6 +79,19 @@ public struct SessionOutcome: Hashable, Sendable {
         self.sessionVersion = sessionVersion
         self.events = events
         self.deepLink = deepLink
+    }
+
+    public static func == (lhs: SessionOutcome, rhs: SessionOutcome) -> Bool {
+        lhs.window == rhs.window && lhs.windowVersion == rhs.windowVersion && lhs.sessionVersion == rhs.sessionVersion
+            && lhs.events == rhs.events && lhs.deepLink == rhs.deepLink
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(window)
+        hasher.combine(windowVersion)
+        hasher.combine(sessionVersion)
+        hasher.combine(events)
+        hasher.combine(deepLink)
     }
 
     /// Windows closed by the operation, in order.

@@ -98,10 +98,18 @@ public final class SessionStore {
     // MARK: Writing
 
     /// Appends one journal line; returns after write(2) (and fsync(2) with `syncEveryWrite`) completed.
-    func append(_ entry: JournalEntry) throws(SessionError) {
+    ///
+    /// - Parameter encodedBatch: for a `.batch` entry, its batch already encoded with ``encodeBatch(_:)``;
+    ///   the line is then assembled around it instead of encoding the whole entry again.
+    func append(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil) throws(SessionError) {
         do {
             if journalFD < 0 { try startJournal(truncating: false) }
-            var line = try encodeLine(entry)
+            var line: [UInt8]
+            if case .batch(let window, _, let version) = entry, let encodedBatch {
+                line = JournalLine.batch(window: window, version: version, encodedBatch: encodedBatch)
+            } else {
+                line = try encodeLine(entry)
+            }
             line.append(UInt8(ascii: "\n"))
             try FileIO.writeAll(journalFD, line, path: journalPath)
             if syncEveryWrite { try FileIO.sync(journalFD, path: journalPath) }
@@ -160,6 +168,15 @@ public final class SessionStore {
 
     private func encodeLine(_ entry: JournalEntry) throws -> [UInt8] {
         Array(try encoder.encode(entry))
+    }
+
+    /// `batch` as the journal encodes it (compact, sorted keys, slashes unescaped); `nil` if it cannot be
+    /// encoded (the caller then falls back to encoding the whole entry, which reports the error).
+    static func encodeBatch(_ batch: [BatchCommand]) -> [UInt8]? {
+        if let direct = JournalLine.encodeWithoutStrings(batch) { return direct }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(batch)).map(Array.init)
     }
 
     /// Moves the state files aside after a replay failure and resets to generation 0.

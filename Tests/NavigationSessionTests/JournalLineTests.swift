@@ -1,0 +1,79 @@
+import Foundation
+import NavigationCore
+import Testing
+
+@testable import NavigationSession
+
+/// The journal line and cause JSON assembled around one encoding of the batch must be byte-identical to
+/// encoding the whole entry (journals written before and after the shortcut are the same format).
+struct JournalLineTests {
+    static let batches: [[BatchCommand]] = [
+        [BatchCommand(.stackAppend([StackElementSpec(.screen("detail", params: ["id": "1"]), transition: "fade/in")]))],
+        [BatchCommand(.stackDropLast(1))],
+        [
+            BatchCommand(.switchModel(.screen("main", params: ["b": "x/y", "a": "é \"q\" \\ \u{1}"])), from: ModelID(7)),
+            BatchCommand(.openURL("navsession-demo://detail/42"), animated: false),
+            BatchCommand(.present(.sheet(.stacked(.screen("editor", params: ["id": "42", "Z": "", "_": "1"]))))),
+            BatchCommand(.sequence([.dismiss, .tabsSelectItem("settings"), .trigger(name: "t", payload: "{}")])),
+        ],
+    ]
+
+    /// Every command the direct encoder handles, with and without `from`/`animated`, alone and mixed.
+    static let stringFree: [[BatchCommand]] = {
+        let commands: [NavigationCommand] = [
+            .stackDropLast(1), .stackDropLast(0), .stackDropLast(-3), .stackDropLast(Int.max), .stackDropToRoot,
+            .dismiss, .dismissJustFromPresented, .hide,
+        ]
+        var batches: [[BatchCommand]] = []
+        for command in commands {
+            for from in [nil, ModelID(0), ModelID(42), ModelID(rawValue: -1)] {
+                for animated in [true, false] { batches.append([BatchCommand(command, from: from, animated: animated)]) }
+            }
+        }
+        batches.append(commands.enumerated().map { BatchCommand($1, from: $0 % 2 == 0 ? nil : ModelID(rawValue: $0), animated: $0 % 3 != 0) })
+        return batches
+    }()
+
+    @Test(arguments: stringFree) func directEncodingMatchesJSONEncoder(batch: [BatchCommand]) throws {
+        let direct = try #require(JournalLine.encodeWithoutStrings(batch))
+        #expect(String(decoding: direct, as: UTF8.self) == (try Self.reference(batch)))
+    }
+
+    @Test func directEncodingDeclinesCommandsWithText() {
+        #expect(JournalLine.encodeWithoutStrings([BatchCommand(.stackDropLast(1)), BatchCommand(.tabsSelectItem("a"))]) == nil)
+        #expect(JournalLine.encodeWithoutStrings([BatchCommand(.sequence([.dismiss]))]) == nil)
+    }
+
+    static func reference(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test(arguments: batches) func batchLineMatchesTheEncodedEntry(batch: [BatchCommand]) throws {
+        let encoded = try #require(SessionStore.encodeBatch(batch))
+        for (window, version) in [(WindowNumber(1), 1), (4_000_000_000, Int.max)] {
+            let line = JournalLine.batch(window: window, version: version, encodedBatch: encoded)
+            let entry = JournalEntry.batch(window: window, batch: batch, version: version)
+            #expect(String(decoding: line, as: UTF8.self) == (try Self.reference(entry)))
+        }
+    }
+
+    @Test(arguments: batches) func causeMatchesTheEncodedCause(batch: [BatchCommand]) throws {
+        let encoded = try #require(SessionStore.encodeBatch(batch))
+        #expect(JournalLine.cause(encodedBatch: encoded) == (try Self.reference(ChangeCause.commands(batch))))
+    }
+
+    @Test func outcomesCarryTheCauseOfEachJournaledChange() throws {
+        let session = try demoSession(directory: temporaryDirectory())
+        let main = try loggedInMain(session)
+        let outcome = try session.execute(window: main, command: .stackAppend([StackElementSpec(.screen("detail", params: ["id": "1"]))]))
+        let change = try #require(outcome.changes(of: main).first)
+        let key = SessionOutcome.ChangeKey(window: main, version: change.version)
+        #expect(outcome.encodedCauses[key] == (try Self.reference(change.cause)))
+        // The cache is handed over once, not carried into later outcomes.
+        let next = try session.execute(window: main, command: .stackDropLast(1))
+        #expect(next.encodedCauses[key] == nil)
+        #expect(next.encodedCauses.count == 1)
+    }
+}
