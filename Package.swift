@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavigationCore",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

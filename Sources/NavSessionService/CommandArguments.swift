@@ -57,28 +57,8 @@ enum CommandArguments {
     static func payload(_ dictionary: [String: String]) -> String {
         if dictionary.isEmpty { return "" }
         if dictionary.count == 1, let payload = dictionary["payload"] { return payload }
-        let body = dictionary.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\(quoted($0.value))" }
+        let body = dictionary.sorted { $0.key < $1.key }.map { "\(JSONString.literal($0.key)):\(JSONString.literal($0.value))" }
         return "{" + body.joined(separator: ",") + "}"
     }
 
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
 }

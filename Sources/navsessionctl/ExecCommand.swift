@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavigationCore
 
 /// `navsessionctl exec WINDOW COMMAND ARGS…`: calls one Window1 method (or Session1.Apply) by kebab-case name.
 struct ExecCommand: AsyncParsableCommand {
@@ -65,7 +66,7 @@ struct ExecCommand: AsyncParsableCommand {
             StandardOutput.line(output.json ? text : JSONText.pretty(text))
         case .text:
             guard let text = reply.first?.string else { throw ReplyError(member: operation.member, reply: reply) }
-            StandardOutput.line(output.json ? ValueText.quote(text) : text)
+            StandardOutput.line(output.json ? JSONString.literal(text) : text)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavigationCore
 
 /// `navsessionctl list`: the open windows with their scene, version, active screen and title.
 struct ListCommand: AsyncParsableCommand {
@@ -50,13 +51,13 @@ struct WindowRow: Sendable {
 
     /// `1 main v3 login "Log in"`.
     var text: String {
-        "\(SessionNames.shortName(of: path.rawValue)) \(scene) v\(version) \(activeScreen) \(ValueText.quote(title))"
+        "\(SessionNames.shortName(of: path.rawValue)) \(scene) v\(version) \(activeScreen) \(JSONString.literal(title))"
     }
 
     /// `{"window":"1","path":"…","scene":"main","version":3,"activeScreen":"login","title":"Log in"}`.
     var json: String {
-        "{\"window\":\(ValueText.quote(SessionNames.shortName(of: path.rawValue))),\"path\":\(ValueText.quote(path.rawValue)),"
-            + "\"scene\":\(ValueText.quote(scene)),\"version\":\(version),"
-            + "\"activeScreen\":\(ValueText.quote(activeScreen)),\"title\":\(ValueText.quote(title))}"
+        "{\"window\":\(JSONString.literal(SessionNames.shortName(of: path.rawValue))),\"path\":\(JSONString.literal(path.rawValue)),"
+            + "\"scene\":\(JSONString.literal(scene)),\"version\":\(version),"
+            + "\"activeScreen\":\(JSONString.literal(activeScreen)),\"title\":\(JSONString.literal(title))}"
     }
 }

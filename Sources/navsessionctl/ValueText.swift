@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import NavigationCore
 
 /// Compact, JSON-like text for D-Bus values (used by `--dry-run` and `watch`).
 enum ValueText {
@@ -15,9 +16,9 @@ enum ValueText {
         case .int64(let v): String(v)
         case .uint64(let v): String(v)
         case .double(let v): String(v)
-        case .string(let v): quote(v)
-        case .objectPath(let v): quote(v.rawValue)
-        case .signature(let v): quote(v.rawValue)
+        case .string(let v): JSONString.literal(v)
+        case .objectPath(let v): JSONString.literal(v.rawValue)
+        case .signature(let v): JSONString.literal(v.rawValue)
         case .unixFD(let v): "fd:\(v)"
         case .array(_, let elements): "[" + elements.map(render).joined(separator: ",") + "]"
         case .dictionary(_, _, let entries):
@@ -27,20 +28,4 @@ enum ValueText {
         }
     }
 
-    /// A JSON string literal.
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let c where c.value < 0x20: result += String(format: "\\u%04x", c.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
 }

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import NavigationCore
 
 /// One line of `watch`: a Window1 or ObjectManager signal, or a detected gap in a window's versions.
 enum WatchEvent: Sendable, Equatable {
@@ -105,12 +106,12 @@ enum WatchEvent: Sendable, Equatable {
                       ("finished", Self.list(finished)), ("cause", Self.embedded(cause)),
                       ("steps", Self.embedded(steps))]
         case .message(_, let model, let name, let payload):
-            fields = [("event", "\"Message\""), ("model", String(model)), ("name", ValueText.quote(name)),
+            fields = [("event", "\"Message\""), ("model", String(model)), ("name", JSONString.literal(name)),
                       ("payload", ValueText.render(payload))]
         case .openExternalURL(_, let url):
-            fields = [("event", "\"OpenExternalURL\""), ("url", ValueText.quote(url))]
+            fields = [("event", "\"OpenExternalURL\""), ("url", JSONString.literal(url))]
         case .effect(_, let name, let arguments):
-            fields = [("event", "\"Effect\""), ("name", ValueText.quote(name)), ("args", ValueText.render(arguments))]
+            fields = [("event", "\"Effect\""), ("name", JSONString.literal(name)), ("args", ValueText.render(arguments))]
         case .windowAdded(_, let version):
             fields = [("event", "\"WindowAdded\"")] + (version.map { [("version", String($0))] } ?? [])
         case .windowRemoved:
@@ -119,8 +120,8 @@ enum WatchEvent: Sendable, Equatable {
             fields = [("event", "\"Missed\""), ("lastSeenVersion", String(lastSeen)),
                       ("previousVersion", String(previous))]
         }
-        let windowFields = [("window", ValueText.quote(SessionNames.shortName(of: window))),
-                            ("path", ValueText.quote(window))]
+        let windowFields = [("window", JSONString.literal(SessionNames.shortName(of: window))),
+                            ("path", JSONString.literal(window))]
         let all = [fields[0]] + windowFields + fields.dropFirst()
         return "{" + all.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -132,6 +133,6 @@ enum WatchEvent: Sendable, Equatable {
     /// JSON from the daemon embedded as is when it parses, else as a string.
     private static func embedded(_ text: String) -> String {
         let parses = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
-        return parses ? text : ValueText.quote(text)
+        return parses ? text : JSONString.literal(text)
     }
 }

@@ -1,4 +1,5 @@
 import DBusKit
+import NavigationCore
 
 /// How open-window and open-url print the window they got back.
 enum WindowPathOutput {
@@ -6,7 +7,7 @@ enum WindowPathOutput {
     static func line(for reply: [Value], member: String, json: Bool) throws -> String {
         guard let path = reply.first?.objectPath else { throw ReplyError(member: member, reply: reply) }
         guard json else { return path.rawValue }
-        return "{\"window\":\(ValueText.quote(SessionNames.shortName(of: path.rawValue))),"
-            + "\"path\":\(ValueText.quote(path.rawValue))}"
+        return "{\"window\":\(JSONString.literal(SessionNames.shortName(of: path.rawValue))),"
+            + "\"path\":\(JSONString.literal(path.rawValue))}"
     }
 }

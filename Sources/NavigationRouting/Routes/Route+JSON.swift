@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 
 extension Route {
     /// Reads a JSON array of routes, e.g. `[{"style":"push","screen":"a"}]`.
@@ -53,7 +54,7 @@ extension Route {
 
     /// The route as a compact JSON object.
     private var jsonObject: String {
-        var text = #"{"style":"\#(style.rawValue)","screen":\#(Self.quoted(screen))"#
+        var text = #"{"style":"\#(style.rawValue)","screen":\#(JSONString.literal(screen))"#
         if isPresented { text += #","withNavigation":\#(withNavigation)"# }
         return text + "}"
     }
@@ -64,23 +65,6 @@ extension Route {
         return "[\n" + items.map { inner + $0 }.joined(separator: ",\n") + "\n" + indent + "]"
     }
 
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
 
     private static func detail(of context: DecodingError.Context) -> String {
         if let underlying = context.underlyingError {

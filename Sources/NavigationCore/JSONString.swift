@@ -1,0 +1,26 @@
+/// JSON string literals for hand-assembled JSON (route arrays, journal lines, command arguments).
+///
+/// One escaping rule for every module, so hand-written JSON and `JSONEncoder` output decode alike.
+public enum JSONString {
+    /// `text` as a JSON string literal: `"`, `\` and control characters escaped (RFC 8259 §7); every other
+    /// character, including non-ASCII, is kept as it is.
+    public static func literal(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        result += "\""
+        return result
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+import NavigationCore
+import Testing
+
+struct JSONStringTests {
+    @Test(arguments: ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "\u{01}\u{1f} controls", "ünïcødé ✓ 🚀", ""])
+    func literalDecodesBackToTheSameText(_ text: String) throws {
+        let literal = JSONString.literal(text)
+        let decoded = try JSONDecoder().decode(String.self, from: Data(literal.utf8))
+        #expect(decoded == text)
+    }
+
+    @Test func controlCharactersUseFourDigitEscapes() {
+        #expect(JSONString.literal("\u{01}") == #""\u0001""#)
+        #expect(JSONString.literal("a\"b") == #""a\"b""#)
+    }
+}
