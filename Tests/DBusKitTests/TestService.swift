@@ -128,17 +128,5 @@ struct TestFixture {
 func first<T: Sendable>(
     _ stream: AsyncStream<T>, timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (T) -> Bool = { _ in true }
 ) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask {
-            for await element in stream where predicate(element) { return element }
-            return nil
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = await group.next() ?? nil
-        group.cancelAll()
-        return result
-    }
+    await stream.first(within: timeout, where: predicate)
 }

@@ -193,19 +193,7 @@ final class ProcessExit: Sendable {
 func first<Element: Sendable>(
     _ stream: AsyncStream<Element>, timeout: Duration, where predicate: @escaping @Sendable (Element) -> Bool
 ) async throws -> Element {
-    try await withThrowingTaskGroup(of: Element?.self) { group in
-        group.addTask {
-            for await element in stream where predicate(element) { return element }
-            return nil
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return try #require(result, "no matching element within \(timeout)")
-    }
+    try #require(await stream.first(within: timeout, where: predicate), "no matching element within \(timeout)")
 }
 
 extension Value {

@@ -1,0 +1,24 @@
+/// Bounded waits on streams (signals, name events), so a test fails instead of hanging when an event never comes.
+extension AsyncStream where Element: Sendable {
+    /// The first element that satisfies `predicate` within `timeout`; nil when the stream ends or time runs out.
+    ///
+    /// The stream is consumed up to and including the returned element.
+    public func first(
+        within timeout: Duration, where predicate: @escaping @Sendable (Element) -> Bool = { _ in true }
+    ) async -> Element? {
+        await withTaskGroup(of: Element?.self) { group in
+            group.addTask {
+                for await element in self where predicate(element) { return element }
+                return nil
+            }
+            group.addTask {
+                // The deadline for the race above, not a wait for an event.
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let result = await group.next() ?? nil
+            group.cancelAll()
+            return result
+        }
+    }
+}
