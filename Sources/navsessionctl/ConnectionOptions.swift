@@ -37,3 +37,14 @@ struct ConnectionOptions: ParsableArguments {
         return SessionClient(bus: connection, destination: destination, timeout: .milliseconds(Int64(timeout * 1000)))
     }
 }
+
+extension ConnectionOptions {
+    /// Calls a Window1 getter that returns JSON text and prints it indented, or on one line with `--json`;
+    /// failures become the one-line error. Shared by `state` and `routes`.
+    func printJSON(of member: String, window: WindowArgument, output: OutputOptions) async throws {
+        try await reportingFailures {
+            let json = try await withClient { try await $0.stringResult(window.path, member) }
+            StandardOutput.line(output.json ? json : JSONText.pretty(json))
+        }
+    }
+}

@@ -15,9 +15,6 @@ struct RoutesCommand: AsyncParsableCommand {
     var window: WindowArgument
 
     func run() async throws {
-        try await connection.reportingFailures {
-            let json = try await connection.withClient { try await $0.stringResult(window.path, "GetRoutes") }
-            StandardOutput.line(output.json ? json : JSONText.pretty(json))
-        }
+        try await connection.printJSON(of: "GetRoutes", window: window, output: output)
     }
 }
