@@ -67,6 +67,9 @@ public final class SessionService: Sendable {
     /// then closes restored windows whose close-on-exit client has left the bus (and watches the others).
     /// Call before requesting the bus name.
     public func export(on bus: Bus) async throws {
+        await bus.setFaultHandler { [logger] cause in
+            logger.error("internal fault answered with org.freedesktop.DBus.Error.Failed", metadata: ["cause": "\(cause)"])
+        }
         await bus.addObjectManager(at: names.sessionPath)
         try await bus.export([try sessionInterface()], at: names.sessionPath)
         try await bus.export([try applicationInterface()], at: try applicationPath)
