@@ -34,6 +34,8 @@ public final class SessionService: Sendable {
     /// Yields when a client calls `ActivateAction("quit")`.
     public let quitRequested: AsyncStream<Void>
     let watchedClients = Mutex<Set<String>>([])
+    /// The session's limits (fixed at start).
+    let limits: SessionLimits
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
     ///
@@ -51,6 +53,7 @@ public final class SessionService: Sendable {
             try SessionStore(directory: directory, logger: logger)
         }
         let session = try Session(manifest: manifest, store: store, logger: logger)
+        limits = session.limits
         state = Mutex(ServiceState(session: session))
         self.logger = logger
         self.manifest = manifest
@@ -67,6 +70,8 @@ public final class SessionService: Sendable {
     /// then closes restored windows whose close-on-exit client has left the bus (and watches the others).
     /// Call before requesting the bus name.
     public func export(on bus: Bus) async throws {
+        // Arrays are bounded before decoding (the largest any method needs is a batch or a stack path).
+        await bus.setIncomingLimits(IncomingLimits(maximumArrayLength: max(limits.maxBatchCommands, limits.graph.maxStackDepth, 1024)))
         await bus.setFaultHandler { [logger] cause in
             logger.error("internal fault answered with org.freedesktop.DBus.Error.Failed", metadata: ["cause": "\(cause)"])
         }

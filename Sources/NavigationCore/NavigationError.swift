@@ -63,4 +63,6 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case windowClosed
     /// A snapshot failed validation; the text says which rule and which model.
     case invalidSnapshot(String)
+    /// The change would exceed one of the window's ``GraphLimits``; nothing was applied.
+    case limitsExceeded(String)
 }

@@ -2,9 +2,12 @@
 public struct WindowConfiguration: Hashable, Sendable {
     /// Names of custom presentation kinds the application renders (e.g. `popover`); others are rejected.
     public var customPresentationKinds: Set<String>
+    /// What the graph may hold; ``GraphLimits/unlimited`` unless the owner sets limits (the session does).
+    public var limits: GraphLimits
 
     /// Creates a configuration.
-    public init(customPresentationKinds: Set<String> = []) {
+    public init(customPresentationKinds: Set<String> = [], limits: GraphLimits = .unlimited) {
         self.customPresentationKinds = customPresentationKinds
+        self.limits = limits
     }
 }

@@ -10,6 +10,7 @@ extension NavigationError {
         let suffix: String
         switch self {
         case .batchCommandFailed(_, let inner): return inner.errorName
+        case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
         case .unknownModel: suffix = "UnknownModel"
         case .detachedModel: suffix = "DetachedModel"
         case .noStack: suffix = "NoStack"
@@ -78,6 +79,7 @@ extension NavigationError {
         case .unknownAction(let alert, let action): "model \(alert) has no action '\(action)'"
         case .windowClosed: "the window is closed"
         case .invalidSnapshot(let text): "invalid snapshot: \(text)"
+        case .limitsExceeded(let text): text
         }
     }
 }

@@ -95,7 +95,7 @@ extension Session {
                 let graph: NavigationWindow
                 do {
                     graph = try NavigationWindow(
-                        snapshot: stored.snapshot, configuration: manifest.windowConfiguration, logger: logger)
+                        snapshot: stored.snapshot, configuration: windowConfiguration, logger: logger)
                 } catch {
                     throw ReplayFailure(reason: "window \(stored.number): \(error.message)")
                 }
@@ -143,7 +143,7 @@ extension Session {
             }
             let graph: NavigationWindow
             do {
-                graph = try NavigationWindow(root: root, configuration: manifest.windowConfiguration, logger: logger)
+                graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)
             } catch {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }

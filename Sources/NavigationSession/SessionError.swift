@@ -23,6 +23,7 @@ public typealias WindowNumber = UInt32
 /// | `deepLinkApply(e)` | `WindowClosed`, `NoTabs`, `UnknownTab`, `NoStack`, `BlockedByDialog`, `InvalidRoute` |
 /// | `manifest` | `org.navsession.Error.InvalidManifest` |
 /// | `storageFailed` | `org.navsession.Error.StorageFailed` |
+/// | `accessDenied` | `org.freedesktop.DBus.Error.AccessDenied` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String)
@@ -48,6 +49,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case manifest(ManifestError)
     /// Writing the session state failed (disk full, permissions); see the type's discussion.
     case storageFailed(String)
+    /// The caller may not do this to the window (it is tied to another client's lifetime).
+    case accessDenied(String)
 
     /// The D-Bus error name (see the table in the type's documentation).
     public var errorName: String {
@@ -80,6 +83,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             }
         case .manifest: "org.navsession.Error.InvalidManifest"
         case .storageFailed: "org.navsession.Error.StorageFailed"
+        case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
         }
     }
 
@@ -98,6 +102,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .deepLinkApply(let error): error.description
         case .manifest(let error): error.description
         case .storageFailed(let text): "cannot save the session: \(text)"
+        case .accessDenied(let text): text
         }
     }
 
