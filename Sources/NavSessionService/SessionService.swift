@@ -127,6 +127,13 @@ public final class SessionService: Sendable {
         return outcome
     }
 
+    /// Writes a snapshot of the whole session and empties the journal (a clean shutdown); the next start
+    /// then loads one file instead of replaying the journal.
+    /// - Throws: ``SessionError/storageFailed(_:)``; the journal still holds every change then.
+    public func save() throws(BusError) {
+        try withSession { state in try state.session.close() }
+    }
+
     /// Asks the daemon to quit (`ActivateAction("quit")`).
     func requestQuit() { quitRequests.yield() }
 }

@@ -10,10 +10,17 @@ import Foundation
 enum FileIO {
     struct Failure: Error {
         var message: String
+        /// The errno of the failed call (0 when unknown).
+        var code: Int32 = 0
+
+        /// The file is there but this process may not read it, or the device failed: its content may be
+        /// fine, so it must never be discarded as corrupt.
+        var isUnreadable: Bool { code != 0 && code != EISDIR && code != ENOENT }
     }
 
     static func failure(_ what: String, _ path: String) -> Failure {
-        Failure(message: "\(what) \(path): \(String(cString: strerror(errno)))")
+        let code = errno
+        return Failure(message: "\(what) \(path): \(String(cString: strerror(code)))", code: code)
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

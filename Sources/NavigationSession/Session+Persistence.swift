@@ -57,17 +57,23 @@ extension Session {
     }
 
     func restore(from store: SessionStore) throws(SessionError) {
-        let loaded = store.load(applicationID: manifest.applicationID)
+        let loaded = try store.load(applicationID: manifest.applicationID)
         replaying = true
         defer { replaying = false }
         do throws(ReplayFailure) {
-            try restore(loaded)
+            if let failure = try restore(loaded) {
+                // The state up to the entry that failed is kept; the files are set aside and a fresh
+                // snapshot of that state is written below.
+                let salvaged = store.quarantine(reason: failure.reason)
+                nextWindowNumber = max(nextWindowNumber, loaded.nextWindow, salvaged)
+                needsSnapshot = true
+            }
         } catch {
-            store.quarantine(reason: error.reason)
+            let salvaged = store.quarantine(reason: error.reason)
             windowsByNumber = [:]
             order = []
             version = 0
-            nextWindowNumber = max(loaded.nextWindow, nextWindowNumber)
+            nextWindowNumber = max(loaded.nextWindow, nextWindowNumber, salvaged)
             needsSnapshot = true
         }
         if store.quarantined.isEmpty == false || loaded.snapshot == nil || needsSnapshot
@@ -79,7 +85,9 @@ extension Session {
         }
     }
 
-    private func restore(_ loaded: LoadedState) throws(ReplayFailure) {
+    /// Restores the snapshot (throws if it does not load) and replays the journal up to the first entry
+    /// that does not apply, whose failure it returns (`nil` when every entry applied).
+    private func restore(_ loaded: LoadedState) throws(ReplayFailure) -> ReplayFailure? {
         var dropped: Set<WindowNumber> = []
         if let snapshot = loaded.snapshot {
             version = snapshot.sessionVersion
@@ -109,17 +117,23 @@ extension Session {
                 activityClock = max(activityClock, stored.lastActivity)
             }
         }
+        var failure: ReplayFailure?
         for (index, entry) in loaded.entries.enumerated() {
             guard !dropped.contains(entry.window) else { continue }
             do throws(ReplayFailure) {
                 try replay(entry, dropped: &dropped)
             } catch {
-                throw ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
+                failure = ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
+                logger.error(
+                    "the journal stops applying here; keeping the state before this entry",
+                    metadata: ["entry": "\(index + 1)", "of": "\(loaded.entries.count)", "reason": "\(error.reason)"])
+                break
             }
         }
         logger.info(
             "session restored",
             metadata: ["windows": "\(order.count)", "journalEntries": "\(loaded.entries.count)", "version": "\(version)"])
+        return failure
     }
 
     private func replay(_ entry: JournalEntry, dropped: inout Set<WindowNumber>) throws(ReplayFailure) {
