@@ -23,7 +23,11 @@ enum FileIO {
         return Failure(message: "\(what) \(path): \(String(cString: strerror(code)))", code: code)
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// Whether anything (a file, a directory, a dangling or looping symlink) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
 
     /// Creates `path` and its parents (mode 0700).
     static func makeDirectory(_ path: String) throws(Failure) {

@@ -61,7 +61,10 @@ extension Session {
         replaying = true
         defer { replaying = false }
         do throws(ReplayFailure) {
-            if let failure = try restore(loaded) {
+            let failure = try restore(loaded)
+            // Numbers seen in files that were set aside while loading stay used.
+            nextWindowNumber = max(nextWindowNumber, loaded.nextWindow)
+            if let failure {
                 // The state up to the entry that failed is kept; the files are set aside and a fresh
                 // snapshot of that state is written below.
                 let salvaged = store.quarantine(reason: failure.reason)
