@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
+        .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -109,6 +110,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
+        // Random and adversarial calls against a real navsessiond (Docs/reliability.md); a test runs a bounded pass.
+        .executableTarget(
+            name: "NavSessionFuzz",
+            dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(
@@ -140,6 +147,11 @@ let package = Package(
         .testTarget(
             name: "NavSessionServiceTests",
             dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionFuzzTests",
+            dependencies: ["DBusTestSupport", "NavSessionFuzz", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
