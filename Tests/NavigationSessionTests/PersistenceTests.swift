@@ -273,7 +273,7 @@ struct StorageFailureTests {
     @Test func anEmptyJournalIsLogged() throws {
         let directory = temporaryDirectory()
         do { _ = try demoSession(directory: directory) }
-        FileManager.default.createFile(atPath: directory + "/journal.jsonl", contents: Data())
+        _ = FileManager.default.createFile(atPath: directory + "/journal.jsonl", contents: Data())
         let recorder = LogRecorder()
         _ = try demoSession(directory: directory, logger: recorder.logger)
         #expect(recorder.records.contains { $0.level == .warning && $0.message.description.contains("empty") })
