@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
+        .executable(name: "navsession-load", targets: ["NavSessionLoad"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -109,6 +110,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
+        // Load and fault test of navsessiond (Docs/load-and-faults.md).
+        .executableTarget(
+            name: "NavSessionLoad",
+            dependencies: [
+                "DBusKit", "DBusTestSupport", "NavigationCore", "NavigationSession",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(
@@ -140,6 +150,11 @@ let package = Package(
         .testTarget(
             name: "NavSessionServiceTests",
             dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionFaultTests",
+            dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
