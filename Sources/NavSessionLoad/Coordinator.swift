@@ -206,12 +206,34 @@ final class Coordinator {
             try await Task.sleep(for: .microseconds(Int.random(in: 0...2000, using: &random)))
             let killed = clock.now
             try await daemon.kill()
+            if options.injectLoss { dropLastSignalledChange(daemon, recorder: recorder) }
             unique = try await daemon.start()
             restartTimes.append(clock.now - killed)
             generations[unique] = kill
             restores[kill] = try await states(on: control)
             try await ControlChannel.emit("Go", [.string(unique), .int32(Int32(kill))], on: control)
             if kill % 10 == 0 { progress("\(kill) kills") }
+        }
+    }
+
+    /// The negative control: removes the journal's last line if it is a batch whose `Changed` the
+    /// subscriber received (so it was journaled and applied), as a daemon losing it would.
+    private func dropLastSignalledChange(_ daemon: DaemonProcess, recorder: ChangeRecorder) {
+        let path = daemon.stateDirectory + "/journal.jsonl"
+        guard let bytes = FileManager.default.contents(atPath: path), bytes.last == UInt8(ascii: "\n") else { return }
+        let body = bytes.dropLast()
+        guard let start = body.lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }),
+              let line = try? JSONSerialization.jsonObject(with: Data(body[start...])) as? [String: Any],
+              line["op"] as? String == "batch", let window = line["window"] as? Int, let version = line["version"] as? Int
+        else { return }
+        let sender = unique
+        guard recorder.all.contains(where: { $0.sender == sender && $0.window == UInt64(window) && $0.version == UInt64(version) })
+        else { return }
+        do {
+            try Data(bytes.prefix(start)).write(to: URL(fileURLWithPath: path))
+            progress("inject-loss: dropped window \(window) v\(version) from the journal")
+        } catch {
+            progress("inject-loss: cannot rewrite \(path): \(error)")
         }
     }
 

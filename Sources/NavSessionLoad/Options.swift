@@ -16,6 +16,9 @@ struct Options {
     var seed = UInt64.random(in: 1...UInt64(UInt32.max))
     var daemonPath: String?
     var keepTemp = false
+    /// Fault mode, negative control: before each restart, drop the journal's last line when it is a change
+    /// the subscriber saw (a daemon that lost a journaled change); the run must then fail.
+    var injectLoss = false
     /// Bound on the whole client phase, in seconds.
     var timeout = 3600.0
 
@@ -41,6 +44,8 @@ struct Options {
           --daemon PATH      navsessiond (default: next to this executable)
           --timeout SECONDS  bound on the client phase (default 3600)
           --keep-temp        keep the scratch directory (state, logs, client records)
+          --inject-loss      fault mode, negative control: drop the journal's last signalled change
+                             before each restart; the run must report the loss and fail
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -68,6 +73,7 @@ struct Options {
             case "--seed": options.seed = try number(flag, UInt64.self, minimum: 0)
             case "--daemon": options.daemonPath = try value(flag)
             case "--keep-temp": options.keepTemp = true
+            case "--inject-loss": options.injectLoss = true
             case "--timeout":
                 let text = try value(flag)
                 guard let seconds = Double(text), seconds > 0 else { throw LoadError("--timeout: '\(text)' is not a positive number") }

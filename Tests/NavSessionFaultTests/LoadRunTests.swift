@@ -59,4 +59,13 @@ import Testing
         #expect(output.contains("lost changes: 0 "), "\(output)")
         #expect(output.contains("result: PASS"), "\(output)\n\(log)")
     }
+
+    /// The negative control: a daemon that loses journaled changes must make the fault run fail.
+    @Test func injectedLossIsDetected() throws {
+        let (status, output, log) = try Self.run(["fault", "--kills", "10", "--clients", "4", "--inject-loss"])
+        #expect(status == 1, "\(output)\n\(log)")
+        #expect(log.contains("inject-loss: dropped"), "nothing was dropped: \(log)")
+        #expect(output.contains("result: FAIL"), "\(output)")
+        #expect(!output.contains("lost changes: 0 (signalled changes lost: 0"), "\(output)")
+    }
 }
