@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
         .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
+        .executable(name: "navsession-load", targets: ["NavSessionLoad"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -116,6 +117,15 @@ let package = Package(
             dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // Load and fault test of navsessiond (Docs/load-and-faults.md).
+        .executableTarget(
+            name: "NavSessionLoad",
+            dependencies: [
+                "DBusKit", "DBusTestSupport", "NavigationCore", "NavigationSession",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(
@@ -152,6 +162,11 @@ let package = Package(
         .testTarget(
             name: "NavSessionFuzzTests",
             dependencies: ["DBusTestSupport", "NavSessionFuzz", "navsessiond"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionFaultTests",
+            dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
