@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
+        .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
     ],
     dependencies: [
@@ -109,6 +110,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
+        // D-Bus fuzzer for navsessiond (Docs/fuzzing-dbus.md).
+        .executableTarget(
+            name: "NavSessionFuzz",
+            dependencies: ["DBusKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(
@@ -140,6 +147,11 @@ let package = Package(
         .testTarget(
             name: "NavSessionServiceTests",
             dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionFuzzTests",
+            dependencies: ["DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

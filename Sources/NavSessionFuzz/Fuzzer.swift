@@ -1,0 +1,260 @@
+import DBusKit
+import Foundation
+import Glibc
+
+/// The run: sends every call, checks the reply and the daemon's health after each, reports failures.
+final class Fuzzer {
+    private let options: FuzzOptions
+    private let target: FuzzTarget
+    private let catalog: ErrorCatalog
+    private let generator: CallGenerator
+    private var client: Bus
+    private var watch: NameWatch
+    private var owner: String
+    private var probe: ProcessProbe
+    private var statistics = FuzzStatistics()
+    private var recent: [(number: Int, call: FuzzCall)] = []
+    private var lastDescriptors = -1
+    private var memoryLimit: Int
+    private var descriptorLimit: Int
+
+    init(
+        options: FuzzOptions, target: FuzzTarget, catalog: ErrorCatalog, generator: CallGenerator, client: Bus,
+        watch: NameWatch, owner: String
+    ) {
+        self.options = options
+        self.target = target
+        self.catalog = catalog
+        self.generator = generator
+        self.client = client
+        self.watch = watch
+        self.owner = owner
+        probe = ProcessProbe(pid: target.pid)
+        memoryLimit = options.maximumResidentBytes
+        descriptorLimit = options.maximumDescriptors
+    }
+
+    /// Runs every call (or until the first failure without `--keep-going`); returns the statistics.
+    func run() async -> FuzzStatistics {
+        let started = ContinuousClock.now
+        for number in 1...max(options.calls, 1) where number <= options.calls {
+            let made = ContinuousClock.now
+            let call = generator.next()
+            let sent = ContinuousClock.now
+            statistics.generationSeconds += (sent - made) / .seconds(1)
+            let result = await send(call)
+            statistics.timed((ContinuousClock.now - sent) / .seconds(1), number: number, call: call)
+            statistics.record(result, descriptors: call.descriptorCount)
+            generator.observe(call, result)
+            recent.append((number, call))
+            if recent.count > 4 { recent.removeFirst() }
+            var failures = check(call, result)
+            failures += await health(number, call: call)
+            if !failures.isEmpty {
+                report(failures, at: number, call: call, result: result)
+                guard options.keepGoing, await recover(from: failures) else { break }
+            }
+            if options.progressEvery > 0, number % options.progressEvery == 0 {
+                let seconds = (ContinuousClock.now - started) / .seconds(1)
+                FileHandle.standardError.write(Data(
+                    "progress: \(number) calls, \(statistics.failures) failures, daemon RSS \(statistics.maximumResidentBytes / 1_048_576) MiB max, fds \(statistics.maximumDescriptors) max, \(String(format: "%.0f", seconds)) s\n".utf8))
+            }
+        }
+        return statistics
+    }
+
+    // MARK: Sending
+
+    private func send(_ call: FuzzCall) async -> CallResult {
+        if call.vanishes {
+            let vanishing: Bus
+            do {
+                vanishing = try await Bus.connect(.address(target.address))
+            } catch {
+                return classify(error)
+            }
+            do {
+                try await vanishing.abandonCall(
+                    destination: target.name, path: call.path, interface: call.interface, member: call.member,
+                    arguments: call.arguments)
+                await vanishing.close()
+                return .abandoned
+            } catch {
+                await vanishing.close()
+                return classify(error)
+            }
+        }
+        do {
+            return .reply(try await client.call(
+                destination: target.name, path: call.path, interface: call.interface, member: call.member,
+                arguments: call.arguments, timeout: options.timeout))
+        } catch {
+            return classify(error)
+        }
+    }
+
+    private func classify(_ error: any Error) -> CallResult {
+        switch error {
+        case let error as BusError: return .error(name: error.name.rawValue, message: error.message)
+        case let error as ConnectionError where error.code == .timedOut: return .timedOut
+        case let error as ConnectionError where error.code == .disconnected || error.code == .connectFailed:
+            return .disconnected(error.description)
+        default: return .rejectedLocally(String(describing: error))
+        }
+    }
+
+    // MARK: Checking
+
+    /// Whether the reply keeps the documented promises.
+    private func check(_ call: FuzzCall, _ result: CallResult) -> [FuzzFailure] {
+        switch result {
+        case .reply(let values):
+            if let expected = call.expectedOutputs, values.map(\.type) != expected {
+                let got = values.map(\.type.description).joined()
+                let text = "\(call.member.rawValue): expected '\(expected.map(\.description).joined())', got '\(got)'"
+                return [FuzzFailure(kind: .wrongReply, detail: text, signature: text)]
+            }
+        case .error(let name, let message):
+            let text = "\(name): \(ValueDump.string(message))"
+            let group = "\(call.member.rawValue) → \(name): \(Self.shape(of: message))"
+            if name == ErrorCatalog.failed { return [FuzzFailure(kind: .failedError, detail: text, signature: group)] }
+            let busNames = ["NoReply", "ServiceUnknown", "NameHasNoOwner", "Disconnected"].map { ErrorCatalog.standardPrefix + $0 }
+            if busNames.contains(name) { return [FuzzFailure(kind: .daemonGone, detail: "the bus answered " + text, signature: group)] }
+            if !catalog.allows(name) { return [FuzzFailure(kind: .undocumentedError, detail: text, signature: name)] }
+        case .timedOut:
+            return [FuzzFailure(kind: .missingReply, detail: "no reply within \(options.timeout)")]
+        case .disconnected(let message):
+            return [FuzzFailure(
+                kind: .fuzzerDisconnected, detail: "the fuzzer's own connection dropped: \(message)",
+                signature: "\(call.member.rawValue) '\(call.signature)'")]
+        case .rejectedLocally(let message):
+            FileHandle.standardError.write(Data("navsession-fuzz: call not sent (a fuzzer bug): \(message)\n".utf8))
+        case .abandoned:
+            break
+        }
+        return []
+    }
+
+    /// Whether the daemon still owns its name, lives, and stays under the memory and descriptor bounds.
+    private func health(_ number: Int, call: FuzzCall) async -> [FuzzFailure] {
+        if let loss = watch.loss(of: owner) {
+            let exit = target.exitDescription.map { "; navsessiond \($0)" } ?? ""
+            return [FuzzFailure(kind: .nameLost, detail: "\(target.name) went from '\(loss.oldOwner)' to '\(loss.newOwner)'\(exit)")]
+        }
+        guard kill(probe.pid, 0) == 0 || errno == EPERM else {
+            return [FuzzFailure(kind: .daemonGone, detail: "pid \(probe.pid) is gone" + (target.exitDescription.map { ": \($0)" } ?? ""))]
+        }
+        guard number % max(options.sampleEvery, 1) == 0 else { return [] }
+        let sample = probe.sample()
+        statistics.sample(sample)
+        if lastDescriptors >= 0, sample.descriptors > lastDescriptors {
+            statistics.descriptorGrowth["\(call.member.rawValue) '\(call.signature)'", default: 0] += sample.descriptors - lastDescriptors
+        }
+        lastDescriptors = sample.descriptors
+        var failures: [FuzzFailure] = []
+        if !sample.alive {
+            failures.append(FuzzFailure(kind: .daemonGone, detail: "pid \(probe.pid) is not running" + (target.exitDescription.map { ": \($0)" } ?? "")))
+        }
+        if sample.residentBytes > memoryLimit {
+            failures.append(FuzzFailure(kind: .memory, detail: "VmRSS \(sample.residentBytes / 1024) KiB > \(memoryLimit / 1024) KiB"))
+        }
+        if sample.descriptors > descriptorLimit {
+            let open = probe.descriptorTargets(limit: 12).joined(separator: ", ")
+            failures.append(FuzzFailure(kind: .descriptors, detail: "\(sample.descriptors) open > \(descriptorLimit) (\(open), …)"))
+        }
+        return failures
+    }
+
+    // MARK: Reporting and recovery
+
+    private func report(_ failures: [FuzzFailure], at number: Int, call: FuzzCall, result: CallResult) {
+        statistics.failures += 1
+        for failure in failures { statistics.classify(failure, at: number, call: call) }
+        if failures.contains(where: { $0.kind == .daemonGone || $0.kind == .nameLost }) { statistics.daemonDisconnects += 1 }
+        guard statistics.failures <= options.printedFailures else { return }
+        var lines = ["FAILURE #\(statistics.failures) at call \(number) (seed=\(options.seed)): " + failures.map(\.description).joined(separator: "; ")]
+        lines.append("  call \(number): \(call.summary)")
+        lines.append("  result: \(Self.describe(result))")
+        let earlier = recent.dropLast()
+        if !earlier.isEmpty {
+            lines.append("  calls before it:")
+            for entry in earlier.reversed() { lines.append("    \(entry.number): \(entry.call.summary)") }
+        }
+        let flags = ([ "--seed", String(options.seed), "--calls", String(number)] + options.generationFlags).joined(separator: " ")
+        lines.append("  reproduce: navsession-fuzz \(flags)")
+        if failures.contains(where: { [.daemonGone, .nameLost, .missingReply].contains($0.kind) }) {
+            lines.append(target.stderrTail().trimmingCharacters(in: .newlines))
+        }
+        print(lines.filter { !$0.isEmpty }.joined(separator: "\n"))
+        fflush(nil)
+    }
+
+    /// A message with its particulars blanked: digits and quoted text, cut to 60 characters.
+    static func shape(of message: String) -> String {
+        var out = ""
+        var quoted = false
+        for character in message.prefix(200) {
+            if character == "'" || character == "\"" {
+                quoted.toggle()
+                out.append(character)
+            } else if !quoted {
+                out.append(character.isNumber ? "#" : character)
+            }
+        }
+        return String(out.prefix(60))
+    }
+
+    static func describe(_ result: CallResult) -> String {
+        switch result {
+        case .reply(let values): "reply (" + values.map { ValueDump.text($0) }.joined(separator: ", ") + ")"
+        case .error(let name, let message): "error \(name): \(ValueDump.string(message))"
+        case .timedOut: "no reply"
+        case .disconnected(let message): "disconnected: \(message)"
+        case .rejectedLocally(let message): "not sent: \(message)"
+        case .abandoned: "not awaited (the client vanished)"
+        }
+    }
+
+    /// Gets back to a healthy daemon and connection after failures; false when the run cannot go on.
+    private func recover(from failures: [FuzzFailure]) async -> Bool {
+        let kinds = Set(failures.map(\.kind))
+        let connected = await client.isConnected
+        if kinds.contains(.fuzzerDisconnected) || !connected {
+            do {
+                client = try await Bus.connect(.address(target.address))
+                watch = try await NameWatch(bus: client, name: target.name)
+            } catch {
+                print("navsession-fuzz: cannot reconnect to the bus: \(error)")
+                return false
+            }
+        }
+        var restart = !kinds.isDisjoint(with: [.daemonGone, .nameLost, .memory, .descriptors])
+        if kinds.contains(.missingReply) {
+            restart = await !answersPing()
+        }
+        if kinds.contains(.memory) && !target.launched { memoryLimit = .max }
+        if kinds.contains(.descriptors) && !target.launched { descriptorLimit = .max }
+        guard restart else { return true }
+        guard target.launched else {
+            // An attached daemon cannot be restarted: go on only if it still serves.
+            return kinds.isDisjoint(with: [.daemonGone, .nameLost, .missingReply])
+        }
+        await target.stopDaemon()
+        do {
+            owner = try await target.startDaemon(waitingOn: client, timeout: .seconds(30))
+            probe = ProcessProbe(pid: target.pid)
+            lastDescriptors = -1
+            return true
+        } catch {
+            print("navsession-fuzz: cannot restart navsessiond from its state directory: \(error)")
+            return false
+        }
+    }
+
+    private func answersPing() async -> Bool {
+        guard let peer = try? InterfaceName("org.freedesktop.DBus.Peer"), let ping = try? MemberName("Ping"),
+              let path = try? ObjectPath("/org/navsession/Session1")
+        else { return false }
+        return (try? await client.call(destination: target.name, path: path, interface: peer, member: ping, timeout: options.timeout)) != nil
+    }
+}
