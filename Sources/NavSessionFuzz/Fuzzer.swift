@@ -77,6 +77,11 @@ final class Fuzzer {
                 try await vanishing.abandonCall(
                     destination: target.name, path: call.path, interface: call.interface, member: call.member,
                     arguments: call.arguments)
+                // The bus handles one connection's messages in order: once it answers GetId, it has routed the
+                // abandoned call to the daemon, ahead of the next call, so runs replay in the same order.
+                _ = try? await vanishing.call(
+                    destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                    member: try MemberName("GetId"), timeout: options.timeout)
                 await vanishing.close()
                 return .abandoned
             } catch {
