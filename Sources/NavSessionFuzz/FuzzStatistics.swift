@@ -17,6 +17,8 @@ struct FuzzStatistics {
     var descriptorGrowth: [String: Int] = [:]
     /// Time spent making calls (the rest is sending, waiting and checking).
     var generationSeconds = 0.0
+    /// The most models one window had in a `GetState` reply (how deep the state got).
+    var deepestWindow = 0
     var maximumResidentBytes = 0
     var maximumDescriptors = 0
     /// Failures grouped by what happened: how often, and the first call that showed it.
@@ -90,7 +92,7 @@ struct FuzzStatistics {
         }
         lines.append(
             "  daemon: max RSS=\(String(format: "%.1f", Double(maximumResidentBytes) / 1_048_576)) MiB,"
-                + " max fds=\(maximumDescriptors)")
+                + " max fds=\(maximumDescriptors); the deepest window had \(deepestWindow) models")
         return lines.joined(separator: "\n")
     }
 }

@@ -46,6 +46,9 @@ final class Fuzzer {
             statistics.timed((ContinuousClock.now - sent) / .seconds(1), number: number, call: call)
             statistics.record(result, descriptors: call.descriptorCount)
             generator.observe(call, result)
+            if call.member.rawValue == "GetState", case .reply = result {
+                statistics.deepestWindow = max(statistics.deepestWindow, generator.model.models(in: call.path).count)
+            }
             recent.append((number, call))
             if recent.count > 4 { recent.removeFirst() }
             var failures = check(call, result)
