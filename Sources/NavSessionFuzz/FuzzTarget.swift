@@ -87,6 +87,18 @@ final class FuzzTarget {
         return owner
     }
 
+    /// Moves the state directory aside (kept for inspection as `state-N`) so the next start begins empty.
+    /// Returns the path it was moved to.
+    func setStateAside() throws -> String {
+        guard let stateDirectory, let workDirectory else { throw FuzzSetupError("an attached daemon's state is not ours") }
+        var index = 1
+        while FileManager.default.fileExists(atPath: workDirectory.appendingPathComponent("state-\(index)").path) { index += 1 }
+        let aside = workDirectory.appendingPathComponent("state-\(index)")
+        try FileManager.default.moveItem(at: stateDirectory, to: aside)
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        return aside.path
+    }
+
     /// The daemon's unique name, for an attached daemon.
     func currentOwner(on client: Bus) async throws -> String {
         let reply = try await client.call(

@@ -15,6 +15,9 @@ final class Fuzzer {
     private var statistics = FuzzStatistics()
     private var recent: [(number: Int, call: FuzzCall)] = []
     private var lastDescriptors = -1
+    /// Calls since the daemon was last restarted (nil: never restarted).
+    private var callsSinceRestart: Int?
+    private var restartedFresh = false
     private var memoryLimit: Int
     private var descriptorLimit: Int
 
@@ -49,6 +52,7 @@ final class Fuzzer {
             if call.member.rawValue == "GetState", case .reply = result {
                 statistics.deepestWindow = max(statistics.deepestWindow, generator.model.models(in: call.path).count)
             }
+            callsSinceRestart = callsSinceRestart.map { $0 + 1 }
             recent.append((number, call))
             if recent.count > 4 { recent.removeFirst() }
             var failures = check(call, result)
@@ -236,25 +240,47 @@ final class Fuzzer {
                 return false
             }
         }
-        var restart = !kinds.isDisjoint(with: [.daemonGone, .nameLost, .memory, .descriptors])
+        var needsRestart = !kinds.isDisjoint(with: [.daemonGone, .nameLost, .memory, .descriptors])
         if kinds.contains(.missingReply) {
-            restart = await !answersPing()
+            needsRestart = await !answersPing()
         }
         if kinds.contains(.memory) && !target.launched { memoryLimit = .max }
         if kinds.contains(.descriptors) && !target.launched { descriptorLimit = .max }
-        guard restart else { return true }
+        guard needsRestart else { return true }
         guard target.launched else {
             // An attached daemon cannot be restarted: go on only if it still serves.
             return kinds.isDisjoint(with: [.daemonGone, .nameLost, .missingReply])
         }
         await target.stopDaemon()
+        // Failing again right after a restart means the restored state itself is the trouble: start over from
+        // an empty state (the old one is kept), once; failing right after that ends the run.
+        let failsAtOnce = (callsSinceRestart ?? .max) <= 2
+        if failsAtOnce && restartedFresh {
+            print("navsession-fuzz: navsessiond fails right after starting from an empty state; stopping")
+            return false
+        }
+        restartedFresh = false
+        if failsAtOnce, await !restart(fresh: true) { return false }
+        if !failsAtOnce, await !restart(fresh: false), await !restart(fresh: true) { return false }
+        return true
+    }
+
+    /// Starts the daemon again, from its state directory or (`fresh`) from an empty one.
+    private func restart(fresh: Bool) async -> Bool {
         do {
+            if fresh {
+                await target.stopDaemon()
+                let aside = try target.setStateAside()
+                print("navsession-fuzz: restarting navsessiond from an empty state; its previous state is kept in \(aside)")
+                restartedFresh = true
+            }
             owner = try await target.startDaemon(waitingOn: client, timeout: .seconds(30))
             probe = ProcessProbe(pid: target.pid)
             lastDescriptors = -1
+            callsSinceRestart = 0
             return true
         } catch {
-            print("navsession-fuzz: cannot restart navsessiond from its state directory: \(error)")
+            print("navsession-fuzz: cannot restart navsessiond\(fresh ? "" : " from its state directory"): \(error)")
             return false
         }
     }
