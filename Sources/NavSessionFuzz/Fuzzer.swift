@@ -40,7 +40,7 @@ final class Fuzzer {
     /// Runs every call (or until the first failure without `--keep-going`); returns the statistics.
     func run() async -> FuzzStatistics {
         let started = ContinuousClock.now
-        for number in 1...max(options.calls, 1) where number <= options.calls {
+        for number in stride(from: 1, through: options.calls, by: 1) {
             let made = ContinuousClock.now
             let call = generator.next()
             let sent = ContinuousClock.now

@@ -32,15 +32,16 @@ struct SplitMix64: RandomNumberGenerator {
         elements.isEmpty ? fallback : elements[Int.random(in: 0..<elements.count, using: &self)]
     }
 
-    /// An index chosen by relative weights (all ≥ 0, at least one > 0).
+    /// An index chosen by relative weights (all ≥ 0, at least one > 0); never one whose weight is 0.
     mutating func weighted(_ weights: [Double]) -> Int {
         let total = weights.reduce(0, +)
         var roll = Double.random(in: 0..<max(total, .leastNonzeroMagnitude), using: &self)
-        for (index, weight) in weights.enumerated() {
+        for (index, weight) in weights.enumerated() where weight > 0 {
             if roll < weight { return index }
             roll -= weight
         }
-        return max(weights.count - 1, 0)
+        // Rounding can leave a sliver past the last weight: that belongs to the last positive one.
+        return weights.lastIndex { $0 > 0 } ?? 0
     }
 
     /// A length that is usually small but sometimes near `maximum`: log-uniform over 0...maximum.
