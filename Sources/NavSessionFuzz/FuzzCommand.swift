@@ -42,6 +42,9 @@ struct FuzzCommand: AsyncParsableCommand {
     @Option(help: "The daemon's largest allowed VmRSS, in MiB.")
     var maxRssMib: Int = 200
 
+    @Option(help: "Kill a daemon the fuzzer started when its VmRSS passes this many MiB during a call (protects the machine).")
+    var killRssMib: Int = 2048
+
     @Option(help: "The daemon's largest allowed number of open descriptors.")
     var maxFds: Int = 64
 

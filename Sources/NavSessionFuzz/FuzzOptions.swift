@@ -5,6 +5,8 @@ struct FuzzOptions: Sendable {
     var keepGoing: Bool
     var timeout: Duration
     var maximumResidentBytes: Int
+    /// VmRSS at which the daemon is killed during a call, to protect the machine.
+    var killResidentBytes: Int
     var maximumDescriptors: Int
     var sampleEvery: Int
     var maximumStringBytes: Int

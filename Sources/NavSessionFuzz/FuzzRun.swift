@@ -84,7 +84,7 @@ struct FuzzRun {
     private func options(timeout: Duration) -> FuzzOptions {
         FuzzOptions(
             seed: seed, calls: command.calls, keepGoing: command.keepGoing, timeout: timeout,
-            maximumResidentBytes: command.maxRssMib << 20, maximumDescriptors: command.maxFds,
+            maximumResidentBytes: command.maxRssMib << 20, killResidentBytes: command.killRssMib << 20, maximumDescriptors: command.maxFds,
             sampleEvery: command.sampleEvery, maximumStringBytes: command.maxStringBytes,
             maximumMessageBytes: command.maxMessageBytes, maximumArrayLength: command.maxArray,
             maximumWindows: command.maxWindows, vanishProbability: command.vanish, progressEvery: command.progress,

@@ -18,6 +18,8 @@ final class Fuzzer {
     /// Calls since the daemon was last restarted (nil: never restarted).
     private var callsSinceRestart: Int?
     private var restartedFresh = false
+    /// The VmRSS at which the watchdog stopped the daemon during the last call.
+    private var killedAt: Int?
     private var memoryLimit: Int
     private var descriptorLimit: Int
 
@@ -96,13 +98,31 @@ final class Fuzzer {
                 return classify(error)
             }
         }
+        // While the call runs, a daemon that balloons past the kill limit is stopped before it takes the
+        // machine down (a started daemon is killed; an attached one is only reported).
+        let watchdog = Task { [probe, limit = options.killResidentBytes, launched = target.launched] () -> Int in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+                let resident = probe.sample(descriptors: false).residentBytes
+                if resident > limit {
+                    if launched { kill(probe.pid, SIGKILL) }
+                    return resident
+                }
+            }
+            return 0
+        }
+        let result: CallResult
         do {
-            return .reply(try await client.call(
+            result = .reply(try await client.call(
                 destination: target.name, path: call.path, interface: call.interface, member: call.member,
                 arguments: call.arguments, timeout: options.timeout))
         } catch {
-            return classify(error)
+            result = classify(error)
         }
+        watchdog.cancel()
+        let resident = await watchdog.value
+        if resident > 0 { killedAt = resident }
+        return result
     }
 
     private func classify(_ error: any Error) -> CallResult {
@@ -149,6 +169,12 @@ final class Fuzzer {
 
     /// Whether the daemon still owns its name, lives, and stays under the memory and descriptor bounds.
     private func health(_ number: Int, call: FuzzCall) async -> [FuzzFailure] {
+        if let resident = killedAt {
+            killedAt = nil
+            let action = target.launched ? "killed navsessiond" : "left the attached daemon alone"
+            return [FuzzFailure(
+                kind: .memory, detail: "VmRSS reached \(resident >> 20) MiB during the call (over --kill-rss-mib); the fuzzer \(action)")]
+        }
         if let loss = watch.loss(of: owner) {
             let exit = target.exitDescription.map { "; navsessiond \($0)" } ?? ""
             return [FuzzFailure(kind: .nameLost, detail: "\(target.name) went from '\(loss.oldOwner)' to '\(loss.newOwner)'\(exit)")]
