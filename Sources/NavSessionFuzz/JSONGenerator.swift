@@ -90,11 +90,11 @@ struct JSONGenerator {
         }
     }
 
-    /// Start or target routes for the step planner.
-    func routes(_ random: inout SplitMix64, count: Int? = nil) -> JSONValue {
+    /// Start or target routes for the step planner; `style` forces every route after the first.
+    func routes(_ random: inout SplitMix64, count: Int? = nil, style: String? = nil) -> JSONValue {
         .array((0..<(count ?? random.int(0...4))).map { index in
             var members: [(String, JSONValue)] = [
-                ("style", .string(index == 0 ? "push" : random.pick(["push", "sheet", "cover"], or: "push"))),
+                ("style", .string(index == 0 ? "push" : style ?? random.pick(["push", "sheet", "cover"], or: "push"))),
                 ("screen", .string(random.pick(vocabulary.screenNames, or: "a"))),
             ]
             if random.chance(0.3) { members.append(("withNavigation", .bool(random.chance(0.5)))) }
@@ -116,7 +116,7 @@ struct JSONGenerator {
     /// A document meant to be rejected or to stress the parser and the graph.
     func adversarial(_ shape: Shape, _ random: inout SplitMix64, budget: inout SizeBudget, ids: [UInt64]) -> String {
         let text: String
-        switch random.weighted([1.5, 4, 1, 2, 0.6, 1, 0.3]) {
+        switch random.weighted([1.5, 4, 1, 2, shape == .routes ? 2.5 : 0.6, 1, 0.3]) {
         case 0: text = valid(shape, &random, ids: ids).text
         case 1: text = mutate(valid(shape, &random, ids: ids), &random, &budget, ids: ids).text
         case 2: text = deep(shape, &random, &budget)
@@ -225,7 +225,10 @@ struct JSONGenerator {
     private func large(_ shape: Shape, _ random: inout SplitMix64, ids: [UInt64]) -> String {
         switch shape {
         case .routes:
-            return routes(&random, count: random.pick([100, 1000, 1023, 1024, 1025, 5000], or: 1000)).text
+            // Long chains of presentations make the planner's output grow with the square of their length.
+            let count = random.pick([100, 1000, 1024, 1100, 1200, 1500, 2000, 5000], or: 1000)
+            let style = random.pick(["sheet", "cover", "push", ""], or: "")
+            return routes(&random, count: count, style: style.isEmpty ? nil : style).text
         case .batch:
             let count = random.pick([1023, 1024, 1025, 2000, random.int(100...3000)], or: 1025)
             let element = random.chance(0.5) ? #"{"command":"stackDropToRoot"}"# : command(&random, ids: ids).text
