@@ -82,6 +82,8 @@ final class Fuzzer {
             } catch {
                 return classify(error)
             }
+            defer { Task { await vanishing.close() } }
+            let unique = await vanishing.uniqueName
             do {
                 try await vanishing.abandonCall(
                     destination: target.name, path: call.path, interface: call.interface, member: call.member,
@@ -92,9 +94,11 @@ final class Fuzzer {
                     destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
                     member: try MemberName("GetId"), timeout: options.timeout)
                 await vanishing.close()
+                // Once the bus reports the client gone, the daemon has been told too (before our next call), so
+                // windows tied to the client (SetCloseOnExit) close at the same point of every replay.
+                if let unique { await vanished(unique) }
                 return .abandoned
             } catch {
-                await vanishing.close()
                 return classify(error)
             }
         }
@@ -123,6 +127,17 @@ final class Fuzzer {
         let resident = await watchdog.value
         if resident > 0 { killedAt = resident }
         return result
+    }
+
+    /// Returns once the bus has dropped `name`, or after the reply timeout.
+    private func vanished(_ name: BusName) async {
+        let client = self.client
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await client.waitUntilNameVanishes(name) }
+            group.addTask { [timeout = options.timeout] in try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     private func classify(_ error: any Error) -> CallResult {
@@ -245,7 +260,7 @@ final class Fuzzer {
     static func describe(_ result: CallResult) -> String {
         switch result {
         case .reply(let values): "reply (" + values.map { ValueDump.text($0) }.joined(separator: ", ") + ")"
-        case .error(let name, let message): "error \(name): \(ValueDump.string(message))"
+        case .error(let name, let message): "error \(name): \(ValueDump.string(message, limit: 400))"
         case .timedOut: "no reply"
         case .disconnected(let message): "disconnected: \(message)"
         case .rejectedLocally(let message): "not sent: \(message)"

@@ -36,10 +36,10 @@ enum ValueDump {
     }
 
     /// A quoted string, cut to ``stringLimit`` characters with its full size in bytes.
-    static func string(_ string: String) -> String {
+    static func string(_ string: String, limit: Int = stringLimit) -> String {
         let scalars = string.unicodeScalars
-        guard scalars.count > stringLimit else { return quoted(string) }
-        let head = String(String.UnicodeScalarView(scalars.prefix(stringLimit)))
+        guard scalars.count > limit else { return quoted(string) }
+        let head = String(String.UnicodeScalarView(scalars.prefix(limit)))
         return quoted(head) + "…(\(string.utf8.count) bytes)"
     }
 
