@@ -20,6 +20,8 @@ final class CallGenerator {
         var maximumMessageBytes: Int
         var maximumWindows: Int
         var vanishProbability: Double
+        /// The share of calls whose body may take up to `maximumMessageBytes` (3 % more get 2 MiB, the rest 128 KiB).
+        var hugeShare: Double
     }
 
     private var random: SplitMix64
@@ -76,8 +78,10 @@ final class CallGenerator {
     func next() -> FuzzCall {
         count += 1
         // Most calls are small; a few may be large, fewer huge (up to the message limit).
-        let bytes = [128 << 10, 2 << 20, settings.maximumMessageBytes][random.weighted([96.5, 3, 0.5])]
+        let huge = min(max(settings.hugeShare, 0), 0.97)
+        let bytes = [128 << 10, 2 << 20, settings.maximumMessageBytes][random.weighted([0.97 - huge, 0.03, huge])]
         var budget = SizeBudget(bytes: min(bytes, settings.maximumMessageBytes), descriptors: ValueGenerator.maximumDescriptors)
+        budget.wantsLongString = bytes > 128 << 10
         var call: FuzzCall
         if let chore = housekeeping(&budget) {
             call = chore

@@ -66,6 +66,9 @@ struct FuzzCommand: AsyncParsableCommand {
     @Option(help: "The share of calls sent from a client that vanishes without waiting for the reply.")
     var vanish: Double = 0.02
 
+    @Option(help: "The share of calls whose body may take up to --max-message-bytes (with one long string).")
+    var huge: Double = 0.005
+
     @Option(help: "Print a progress line to stderr every N calls (0: never).")
     var progress: Int = 0
 
@@ -104,6 +107,7 @@ struct FuzzCommand: AsyncParsableCommand {
         if maxArray != 70_000 { flags += ["--max-array", String(maxArray)] }
         if maxWindows != 8 { flags += ["--max-windows", String(maxWindows)] }
         if vanish != 0.02 { flags += ["--vanish", String(vanish)] }
+        if huge != 0.005 { flags += ["--huge", String(huge)] }
         if keepGoing { flags.append("--keep-going") }
         return flags
     }

@@ -55,7 +55,7 @@ struct FuzzRun {
                 seed: seed, objects: objects, model: model, factory: factory,
                 settings: .init(
                     maximumMessageBytes: command.maxMessageBytes, maximumWindows: command.maxWindows,
-                    vanishProbability: command.vanish))
+                    vanishProbability: command.vanish, hugeShare: command.huge))
             let methods = objects.reduce(0) { $0 + $1.interfaces.reduce(0) { $0 + $1.methods.count } }
             print(
                 "navsession-fuzz: \(command.calls) calls to \(name) (pid \(started.pid)) on \(started.address);"

@@ -8,6 +8,8 @@ struct SizeBudget {
     private(set) var remaining: Int
     /// How many more file descriptors the call may carry.
     private(set) var descriptors: Int
+    /// Set for calls with a large budget: the next string made takes a large part of it (once).
+    var wantsLongString = false
 
     init(bytes: Int, descriptors: Int) {
         remaining = bytes

@@ -27,6 +27,11 @@ struct StringGenerator {
         let string: String
         // Long strings take what the call's budget allows (most calls get a small budget, a few a huge one).
         let room = min(maximumBytes, budget.remaining - 64)
+        if budget.wantsLongString, room >= 65_536 {
+            budget.wantsLongString = false
+            let string = long(random.int(room / 4...room), &random)
+            if budget.take(SizeBudget.string(string.utf8.count)) { return string }
+        }
         switch random.weighted([3, 3, 2, 2, 2, 1.5, room >= 1000 ? 1 : 0, room >= 65_536 ? 0.5 : 0, room >= 1 << 20 ? 0.5 : 0]) {
         case 0: string = random.pick(words, or: "home")
         case 1: string = Self.tricky[random.int(0...(Self.tricky.count - 1))]
