@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
+        .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
         .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
         .executable(name: "navsession-load", targets: ["NavSessionLoad"]),
@@ -111,10 +112,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
-        // Random and adversarial calls against a real navsessiond (Docs/reliability.md); a test runs a bounded pass.
+        // D-Bus fuzzer for navsessiond (Docs/fuzzing-dbus.md).
         .executableTarget(
             name: "NavSessionFuzz",
-            dependencies: ["DBusKit", "DBusTestSupport"],
+            dependencies: ["DBusKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         // Load and fault test of navsessiond (Docs/load-and-faults.md).
