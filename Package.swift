@@ -21,7 +21,6 @@ let package = Package(
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
         .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
-        .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
         .executable(name: "navsession-load", targets: ["NavSessionLoad"]),
     ],
     dependencies: [

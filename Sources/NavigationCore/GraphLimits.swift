@@ -46,15 +46,23 @@ public struct GraphLimits: Hashable, Sendable {
         maxChildren: .max, maxContentCost: .max)
 
     func checkName(_ text: String, _ what: @autoclosure () -> String) throws(NavigationError) {
+        try Self.checkNoNUL(text, what())
         guard text.utf8.count <= maxNameBytes else {
             throw .limitsExceeded("\(what()) is \(text.utf8.count) bytes; names are limited to \(maxNameBytes)")
         }
     }
 
     func checkText(_ text: String, _ what: @autoclosure () -> String) throws(NavigationError) {
+        try Self.checkNoNUL(text, what())
         guard text.utf8.count <= maxTextBytes else {
             throw .limitsExceeded("\(what()) is \(text.utf8.count) bytes; texts are limited to \(maxTextBytes)")
         }
+    }
+
+    /// Every string of the graph is sent over D-Bus, whose strings cannot carry a NUL byte; one that got in
+    /// would make every later read of the window fail.
+    static func checkNoNUL(_ text: String, _ what: @autoclosure () -> String) throws(NavigationError) {
+        guard !text.utf8.contains(0) else { throw .invalidSpec("\(what()) contains a NUL byte") }
     }
 
     /// Checks the strings and counts of one spec (not its children, which are checked as they are created).

@@ -61,6 +61,9 @@ struct ManifestDocument: Codable {
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.
     static func decode(_ text: String) throws(ManifestError) -> ManifestDocument {
+        guard !JSONString.containsNULEscape(text) else {
+            throw .invalidValue(key: "(root)", detail: "\\u0000: names and texts cannot hold a NUL byte (D-Bus strings cannot)")
+        }
         do {
             return try JSONDecoder().decode(ManifestDocument.self, from: Data(text.utf8))
         } catch let error as DecodingError {

@@ -162,4 +162,31 @@ import Testing
             #expect(state.contains("\"number\":1"))
         }
     }
+
+    /// D-Bus strings cannot carry a NUL byte; one that reached the graph once made every `GetTree` fail.
+    @Test func aNULByteNeverReachesTheGraph() async throws {
+        try await DaemonFixture.with { fixture in
+            let link = await fixture.error {
+                try await fixture.session("OpenURL", [.string("navsession-demo://waiting?reason=later%00")])
+            }
+            #expect(link?.name.rawValue == "org.navsession.Error.MalformedURL")
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let batches = [
+                #"[{"command":"sendMessage","from":1,"name":"x\u0000"}]"#,
+                #"[{"command":"stackAppend","from":1,"models":[{"screen":"a","params":{"k":"\u0000"}}]}]"#,
+            ]
+            for batch in batches {
+                let error = await fixture.error { try await fixture.session("Apply", [try .path(window), .string(batch)]) }
+                #expect(error?.name.rawValue == "org.navsession.Error.InvalidBatch", "\(batch)")
+            }
+            let plan = await fixture.error {
+                try await fixture.session("Plan", [.string("[]"), .string(#"[{"style":"push","screen":"\u0000"}]"#),
+                                                   .boolean(false), .boolean(false)])
+            }
+            #expect(plan?.name.rawValue == "org.freedesktop.DBus.Error.InvalidArgs")
+            _ = try await fixture.window(window, "GetTree")
+            try await expectAlive(fixture)
+        }
+    }
 }
