@@ -29,7 +29,7 @@ struct ManifestDocument: Codable {
         self.deepLinks = deepLinks
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case format, id, title, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
     }
 
@@ -44,6 +44,7 @@ struct ManifestDocument: Codable {
         presentationKinds = try c.decodeIfPresent([String].self, forKey: .presentationKinds) ?? []
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities) ?? RendererCapabilities()
         deepLinks = try c.decodeIfPresent(JSONValue.self, forKey: .deepLinks)
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
     func encode(to encoder: any Encoder) throws {
