@@ -112,14 +112,20 @@ struct Verifier {
         }
 
         // 2. Acknowledged changes: each version once, present in every later restore and at the end.
-        var acknowledged: [UInt64: CallRecord] = [:]
+        // A command that changes nothing (selecting the selected tab) is acknowledged with the current
+        // version, so a version may be acknowledged more than once; it is reused only when a later daemon
+        // acknowledged it as a change of its own (above the version it restored).
+        var acknowledged: [UInt64: [CallRecord]] = [:]
         for record in data.records where record.window == window {
             guard case .acknowledged(let version) = record.outcome else { continue }
-            if let earlier = acknowledged[version] {
+            if let earlier = acknowledged[version]?.first(where: { earlier in
+                earlier.generation != record.generation
+                    && version > (restoredVersion[max(earlier.generation, record.generation)] ?? 0)
+            }) {
                 result.reused += 1
                 result.problem("window \(window): v\(version) acknowledged twice (daemon \(earlier.generation) and \(record.generation))")
             }
-            acknowledged[version] = record
+            acknowledged[version, default: []].append(record)
             result.acknowledgedChecked += 1
             for point in points where point.generation > record.generation && point.version < version {
                 result.lost += 1
@@ -130,13 +136,14 @@ struct Verifier {
         guard result.problems.count == problemsBefore else { return }
 
         // 3. Replay in version order, compared at every restore point and at the end.
-        var known: [UInt64: Source] = acknowledged.mapValues { .command($0.command) }
-        for (version, change) in signalled where known[version] == nil {
+        // The signalled cause is the change itself; acknowledged commands of the same version may be no-ops.
+        var known: [UInt64: [Source]] = acknowledged.mapValues { $0.map { .command($0.command) } }
+        for (version, change) in signalled {
             guard let cause = try? JSONDecoder().decode(Cause.self, from: Data(change.cause.utf8)) else {
                 result.problem("window \(window): Changed v\(version) has an unreadable cause: \(change.cause.prefix(200))")
                 return
             }
-            known[version] = .batch(cause.commands)
+            known[version] = [.batch(cause.commands)]
         }
         for version in 1...max(finalVersion, 1) where version <= finalVersion && acknowledged[version] == nil {
             result.presentWithoutAck += 1
@@ -178,13 +185,13 @@ struct Verifier {
     /// unused candidate (depth-first) until the state equals the point's snapshot. Returns the window at
     /// the point and how many candidates were used, or nil when nothing matches.
     private func advance(
-        _ graph: NavigationWindow, scene: String, from version: UInt64, to point: Point, known: [UInt64: Source],
+        _ graph: NavigationWindow, scene: String, from version: UInt64, to point: Point, known: [UInt64: [Source]],
         candidates: [LoadCommand]
     ) throws -> (NavigationWindow, Int)? {
         var current = version
         // Known prefix on the window itself: a failure here is a divergence, not a search miss.
-        while current < point.version, let source = known[current + 1] {
-            try apply(source, to: graph, scene: scene, expecting: current + 1)
+        while current < point.version, let sources = known[current + 1] {
+            try applyFirst(sources, to: graph, scene: scene, expecting: current + 1)
             current += 1
         }
         if current == point.version { return graph.snapshot() == point.snapshot ? (graph, 0) : nil }
@@ -192,13 +199,13 @@ struct Verifier {
     }
 
     private func search(
-        _ graph: NavigationWindow, scene: String, at version: UInt64, to point: Point, known: [UInt64: Source],
+        _ graph: NavigationWindow, scene: String, at version: UInt64, to point: Point, known: [UInt64: [Source]],
         remaining: [LoadCommand]
     ) throws -> (NavigationWindow, Int)? {
         if version == point.version { return graph.snapshot() == point.snapshot ? (graph, 0) : nil }
-        if let source = known[version + 1] {
+        if let sources = known[version + 1] {
             let copy = try context.clone(graph)
-            guard (try? apply(source, to: copy, scene: scene, expecting: version + 1)) != nil else { return nil }
+            guard (try? applyFirst(sources, to: copy, scene: scene, expecting: version + 1)) != nil else { return nil }
             return try search(copy, scene: scene, at: version + 1, to: point, known: known, remaining: remaining)
         }
         var tried: Set<LoadCommand> = []
@@ -212,6 +219,21 @@ struct Verifier {
             }
         }
         return nil
+    }
+
+    /// Applies the first of `sources` that makes the change to `version` (the others were no-ops or
+    /// failed, which changes nothing); throws the first one's error when none does.
+    private func applyFirst(_ sources: [Source], to graph: NavigationWindow, scene: String, expecting version: UInt64) throws {
+        var firstError: (any Error)?
+        for source in sources {
+            do {
+                try apply(source, to: graph, scene: scene, expecting: version)
+                return
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
     }
 
     private func apply(_ source: Source, to graph: NavigationWindow, scene: String, expecting version: UInt64) throws {

@@ -65,4 +65,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case invalidSnapshot(String)
     /// The change would exceed one of the window's ``GraphLimits``; nothing was applied.
     case limitsExceeded(String)
+    /// A plain screen the application does not declare (``WindowConfiguration/screens``), with the
+    /// declared screen closest to it when there is one.
+    case unknownScreen(String, suggestion: String?)
 }

@@ -69,6 +69,12 @@ extension NavigationWindow {
         let plan: CommitPlan
         do throws(NavigationError) {
             try body()
+            if changesNothing {
+                // Popping at the root of a path that is already there, re-selecting the selected tab…: the
+                // caller asked for the state the window is in. No version, no event, nothing journaled.
+                rollback(nextID: startID)
+                return ChangeEvent(unchangedAt: version, cause: cause, activeModel: activeModelID)
+            }
             plan = prepareCommit()
             try checkLimits(plan)
             try check?(PendingChange(contentCost: plan.contentCost, modelCount: plan.modelCount))
@@ -116,6 +122,29 @@ extension NavigationWindow {
                 }
             default:
                 break
+            }
+        }
+    }
+
+    /// Counts a journaled change that changes nothing today (journals written before no-op changes were
+    /// dropped hold such entries with a version of their own), so later entries keep their versions.
+    package func advanceVersionForReplay() { version += 1 }
+
+    /// Whether the transaction so far leaves the graph exactly as it was and reports nothing.
+    private var changesNothing: Bool {
+        guard tx.created.isEmpty, tx.unlinked.isEmpty, tx.messages.isEmpty, tx.effects.isEmpty, !tx.closing else {
+            return false
+        }
+        return tx.undo.allSatisfy { step in
+            switch step {
+            case .created, .linked, .unlinked: false
+            case .pathAppended(_, let count): count == 0
+            case .pathDropped(_, let elements): elements.isEmpty
+            case .pathReplaced(let stack, let old): stack.path == old
+            case .pathElementReplaced(let stack, let index, let old): stack.path.indices.contains(index) && stack.path[index] == old
+            case .slot(let presenter, let old): presenter.presented == old
+            case .selectedTab(let tabs, let old): tabs.selectedTab == old
+            case .switched(let container, let old): container.switchedModel == old
             }
         }
     }

@@ -6,6 +6,7 @@ extension NavigationWindow {
     ///   presentation elsewhere throws ``NavigationError/cannotPresent(screen:)`` (unless anchored by a sourceID).
     func instantiate(_ spec: ModelSpec, mayPresent: Bool) throws(NavigationError) -> Node {
         try configuration.limits.check(spec)
+        try configuration.screens?.check(spec)
         let node = Node(
             id: ModelID(rawValue: nextID), screen: spec.screen, params: spec.params, title: spec.title,
             kind: spec.kind)

@@ -12,6 +12,7 @@ struct ManifestDocument: Codable {
     var presentationKinds: [String]
     var capabilities: RendererCapabilities
     var deepLinks: JSONValue?
+    var freeFormScreens = false
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -30,7 +31,7 @@ struct ManifestDocument: Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case format, id, title, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
+        case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
     }
 
     init(from decoder: any Decoder) throws {
@@ -44,6 +45,7 @@ struct ManifestDocument: Codable {
         presentationKinds = try c.decodeIfPresent([String].self, forKey: .presentationKinds) ?? []
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities) ?? RendererCapabilities()
         deepLinks = try c.decodeIfPresent(JSONValue.self, forKey: .deepLinks)
+        freeFormScreens = try c.decodeIfPresent(Bool.self, forKey: .freeFormScreens) ?? false
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -58,6 +60,7 @@ struct ManifestDocument: Codable {
         if !presentationKinds.isEmpty { try c.encode(presentationKinds, forKey: .presentationKinds) }
         try c.encode(capabilities, forKey: .capabilities)
         try c.encodeIfPresent(deepLinks, forKey: .deepLinks)
+        if freeFormScreens { try c.encode(true, forKey: .freeFormScreens) }
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

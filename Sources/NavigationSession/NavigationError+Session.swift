@@ -40,6 +40,7 @@ extension NavigationError {
         case .unknownAction: suffix = "UnknownAction"
         case .windowClosed: suffix = "WindowClosed"
         case .invalidSnapshot: suffix = "InvalidSnapshot"
+        case .unknownScreen: suffix = "UnknownScreen"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -80,6 +81,8 @@ extension NavigationError {
         case .windowClosed: "the window is closed"
         case .invalidSnapshot(let text): "invalid snapshot: \(text)"
         case .limitsExceeded(let text): text
+        case .unknownScreen(let screen, let suggestion):
+            "the manifest declares no screen '\(screen)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         }
     }
 }

@@ -79,6 +79,7 @@ extension Session {
         } catch {
             throw .navigation(error)
         }
+        guard !event.isNoOp else { return outcome(window: number, events: events) }
         try persist(.report(window: number, report: report, version: event.version))
         afterChange(window, event, routesBefore: before, events: &events)
         return outcome(window: number, events: events)
@@ -148,6 +149,7 @@ extension Session {
         } catch {
             throw .navigation(error)
         }
+        guard !event.isNoOp else { return }
         // One JSONEncoder pass over the batch serves both the journal line and the `Changed` signal's
         // cause (they were the two largest encoding costs per call); only with a store, which journals.
         let encoded = store != nil && !replaying ? SessionStore.encodeBatch(batch) : nil

@@ -22,6 +22,10 @@ extension Session {
         let scene = manifest.scene(try window(number).scene)
         if kind == "alert" || kind == "confirmationDialog" {
             guard let dialog = manifest.dialogs[screen] else { throw .unknownDialog(screen) }
+            // A declared dialog keeps its kind: a confirmation dialog shown as an alert loses its anchor.
+            guard dialog.kind.rawValue == kind else {
+                throw .invalidArguments("dialog '\(screen)' is declared as \(dialog.kind.rawValue), not \(kind)")
+            }
             var content = dialog.content
             content.actions = content.actions.map { action in
                 var action = action

@@ -201,6 +201,12 @@ extension Session {
         }
         _ = window.graph.drainEffects()
         _ = window.graph.drainMessages()
+        if event.isNoOp, expected == event.version + 1 {
+            // Journals written before no-op changes were dropped hold them with a version of their own.
+            window.graph.advanceVersionForReplay()
+            touch(window)
+            return
+        }
         guard event.version == expected else {
             throw ReplayFailure(reason: "window \(window.number) reached version \(event.version), expected \(expected)")
         }

@@ -231,9 +231,19 @@ public final class Session {
         window.lastActivity = activityClock
     }
 
+    /// The version a window reached in `events` before it closed (an `Apply` that closes its own window
+    /// still answers with the version of its change).
+    static func lastVersion(of window: WindowNumber, in events: [SessionEvent]) -> Int? {
+        for event in events.reversed() {
+            if case .changed(window, let change, _) = event { return change.version }
+        }
+        return nil
+    }
+
     func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
         var result = SessionOutcome(
-            window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version }, sessionVersion: version,
+            window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version ?? Self.lastVersion(of: $0, in: events) },
+            sessionVersion: version,
             events: events, deepLink: deepLink)
         if !pendingCauses.isEmpty {
             // Moved, not copied: the cache never outlives one outcome, so it stays small.
