@@ -44,10 +44,27 @@ extension SessionService {
                     try await emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
                 case .effectFailed(let number, let effect, let error):
                     logger.warning("window \(number): effect \(effect) failed: \(error)")
-                    if case .openURL(let url) = effect {
+                    // Never only a log line: whoever watches the window learns that the effect failed.
+                    switch effect {
+                    case .openURL(let url):
                         try await emit(
                             names.effect, window: number, on: bus,
                             [.string("deepLinkFailed"), .stringDictionary(["url": url, "error": error.errorName])])
+                    case .openWindow(let scene, _):
+                        try await emit(
+                            names.effect, window: number, on: bus,
+                            [.string("effectFailed"), .stringDictionary([
+                                "effect": "openWindow", "scene": scene, "error": error.errorName, "message": error.message,
+                            ])])
+                    case .dismissWindow(let id):
+                        try await emit(
+                            names.effect, window: number, on: bus,
+                            [.string("effectFailed"), .stringDictionary([
+                                "effect": "dismissWindow", "window": id ?? "", "error": error.errorName,
+                                "message": error.message,
+                            ])])
+                    case .trigger:
+                        break
                     }
                 }
             } catch {

@@ -44,6 +44,39 @@ extension NavigationWindow {
         }
     }
 
+    /// What ``apply(_:check:)`` would return for `batch` now, without changing anything (the
+    /// `canExecute` of the navigation libraries): the next version and the ids the new models would get,
+    /// or the error `apply` would throw. Effects are not carried out and no messages are delivered.
+    ///
+    /// ```swift
+    /// let canGoBack = (try? window.dryRun([BatchCommand(.stackDropLast(1))])) != nil
+    /// ```
+    public func dryRun(
+        _ batch: [BatchCommand], check: ((PendingChange) throws(NavigationError) -> Void)? = nil
+    ) throws(NavigationError) -> ChangeEvent {
+        guard !isClosed else { throw .windowClosed }
+        guard !batch.isEmpty else { throw .emptyBatch }
+        return try transact(
+            cause: .commands(batch), animated: batch.contains { $0.animated }, check: check, dryRun: true
+        ) { () throws(NavigationError) in
+            for (index, entry) in batch.enumerated() {
+                do throws(NavigationError) {
+                    try run(entry.command, from: entry.from ?? activeModelID)
+                } catch {
+                    throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
+                }
+            }
+        }
+    }
+
+    /// What a renderer may offer right now, from the active model: each is a dry run of the command a
+    /// back button, Escape or a swipe would send, so it is true exactly when that command would succeed.
+    public var abilities: WindowAbilities {
+        let canPop = (try? dryRun([BatchCommand(.stackDropLast(1))]))?.isNoOp == false
+        let canDismiss = (try? dryRun([BatchCommand(.dismiss)]))?.isNoOp == false
+        return WindowAbilities(canGoBack: canPop || canDismiss, canPop: canPop, canDismiss: canDismiss)
+    }
+
     /// Expands an application-defined composite against the current graph and applies it as one batch.
     ///
     /// - Throws: Whatever the expansion throws, or the batch's error; nothing changes on failure.
@@ -62,7 +95,7 @@ extension NavigationWindow {
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
         cause: ChangeCause, animated: Bool, check: ((PendingChange) throws(NavigationError) -> Void)? = nil,
-        _ body: () throws(NavigationError) -> Void
+        dryRun: Bool = false, _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -81,6 +114,14 @@ extension NavigationWindow {
         } catch {
             rollback(nextID: startID)
             throw error
+        }
+        if dryRun {
+            let event = ChangeEvent(
+                version: version + 1, cause: cause, animated: animated, started: plan.started.map(\.id),
+                finished: plan.removed.filter(\.started).map(\.id), modified: [], messages: [], effects: [],
+                activeModel: activeModelID)
+            rollback(nextID: startID)
+            return event
         }
         return commit(plan, cause: cause, animated: animated)
     }

@@ -26,17 +26,52 @@ extension Session {
     }
 
     /// Decodes a JSON array of commands (`Docs/state-schema.md`) and applies it like ``apply(window:batch:)``.
-    /// - Throws: ``SessionError/invalidBatch(_:)`` with the decoder's message, else as ``apply(window:batch:)``.
+    ///
+    /// - Parameter expectedVersion: a compare-and-set: unless the window is at exactly this version,
+    ///   nothing is applied (two renderers or a renderer and a script sharing a window).
+    /// - Throws: ``SessionError/invalidBatch(_:)`` with the decoder's message,
+    ///   ``SessionError/versionMismatch(window:expected:actual:)``, else as ``apply(window:batch:)``.
     @discardableResult
-    public func apply(window number: WindowNumber, batchJSON: String) throws(SessionError) -> SessionOutcome {
-        _ = try window(number)
+    public func apply(
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil
+    ) throws(SessionError) -> SessionOutcome {
+        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        return try apply(window: number, batch: batch)
+    }
+
+    /// What ``apply(window:batchJSON:expectedVersion:)`` would do, without doing it: the change event it
+    /// would produce (the next version, the ids of the models it would start) or the error it would throw.
+    /// The session's limits are checked too; effects (opening windows, URLs) are not carried out.
+    public func dryRun(
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil
+    ) throws(SessionError) -> ChangeEvent {
+        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        let window = try window(number)
+        guard batch.count <= limits.maxBatchCommands else {
+            throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
+        }
+        let scene = manifest.scene(window.scene)
+        do {
+            return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, check: sessionContentCheck(for: window))
+        } catch {
+            throw .navigation(error)
+        }
+    }
+
+    private func decodeBatch(
+        _ batchJSON: String, for number: WindowNumber, expectedVersion: Int?
+    ) throws(SessionError) -> [BatchCommand] {
+        let window = try window(number)
         let batch: [BatchCommand]
         do throws(JSONInput.Failure) {
             batch = try JSONInput.decode([BatchCommand].self, from: batchJSON, limit: limits.maxJSONBytes)
         } catch {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidBatch(error.message)
         }
-        return try apply(window: number, batch: batch)
+        if let expectedVersion, expectedVersion != window.version {
+            throw .versionMismatch(window: number, expected: expectedVersion, actual: window.version)
+        }
+        return batch
     }
 
     /// Executes one command from model `from` (`nil`: the active model) as one change (the Window1 methods).

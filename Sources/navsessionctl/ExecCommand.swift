@@ -67,6 +67,11 @@ struct ExecCommand: AsyncParsableCommand {
         case .text:
             guard let text = reply.first?.string else { throw ReplyError(member: operation.member, reply: reply) }
             StandardOutput.line(output.json ? JSONString.literal(text) : text)
+        case .versionAndStarted:
+            guard let version = reply.first?.uint64, reply.count == 2, let ids = reply[1].arrayElements?.compactMap(\.uint64)
+            else { throw ReplyError(member: operation.member, reply: reply) }
+            let list = ids.map(String.init).joined(separator: ",")
+            StandardOutput.line(output.json ? "{\"version\":\(version),\"started\":[\(list)]}" : "\(version) started=\(list)")
         }
     }
 }

@@ -40,7 +40,8 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "Routes", "Scene", "SelectedTab", "Title", "Version"])
+                        == ["ActiveModel", "ActiveScreen", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "Routes",
+                            "Scene", "SelectedTab", "Title", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -58,7 +59,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 7, "\(properties.keys.sorted())")
+            #expect(properties.count == 11, "\(properties.keys.sorted())")
         }
     }
 
@@ -103,7 +104,9 @@ extension Signal {
             try #require(changes.count == 1, "\(changes)")
             let changed = changes[0].changedProperties
             #expect(changes[0].arguments[0] == .string("org.navsession.Window1"))
-            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "Routes", "Title", "Version"])
+            // The first push also makes a back action possible.
+            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "CanGoBack", "CanPop", "Routes", "Title", "Version"])
+            #expect(changed["CanGoBack"] == .boolean(true))
             #expect(changed["Version"] == .uint64(version))
             #expect(changed["ActiveScreen"] == .string("detail"))
             #expect(changed["Title"] == .string("Detail"))
