@@ -29,6 +29,9 @@ struct NavSessionDaemon: ParsableCommand {
     @Option(help: "Where the session journal lives. Default: $XDG_STATE_HOME/navsession/<id>.")
     var stateDir: String?
 
+    @Flag(help: "Keep the session in memory only: nothing is read from or written to disk (tests, fixtures).")
+    var ephemeral = false
+
     @Flag(help: "Take the name over from a running daemon (which saves and exits).")
     var replace = false
 
@@ -98,10 +101,12 @@ struct NavSessionDaemon: ParsableCommand {
         } catch {
             throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)")
         }
+        if ephemeral, stateDir != nil { throw fail("--ephemeral and --state-dir exclude each other") }
         let service: SessionService
         do {
             service = try SessionService(
-                manifest: application, stateDirectory: stateDirectory(for: application.applicationID), logger: logger)
+                manifest: application, stateDirectory: ephemeral ? nil : stateDirectory(for: application.applicationID),
+                logger: logger)
         } catch {
             throw fail("\(ErrorMapping.busError(for: error).message)")
         }
