@@ -186,6 +186,7 @@ extension NavigationWindow {
             case .slot(let presenter, let old): presenter.presented == old
             case .selectedTab(let tabs, let old): tabs.selectedTab == old
             case .switched(let container, let old): container.switchedModel == old
+            case .root: false
             }
         }
     }
@@ -209,6 +210,7 @@ extension NavigationWindow {
             case .slot(let presenter, let old): setSlot(presenter, to: old, journal: false)
             case .selectedTab(let tabs, let old): tabs.selectedTab = old
             case .switched(let container, let old): container.switchedModel = old
+            case .root(let old): rootID = old
             }
         }
         nextID = startID
