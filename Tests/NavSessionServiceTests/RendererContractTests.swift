@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    @Test func aDialogWhoseActionCannotRunWhereItWouldBePresentedIsRefusedUpFront() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            // "discardChanges" dismisses the editor it guards: from the home screen there is nothing to dismiss.
+            let refused = await fixture.error {
+                try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
+            }
+            #expect(refused?.name.rawValue == Self.navsession + "NothingToDismiss")
+            #expect(refused?.message.contains("action 'discard'") == true, "\(String(describing: refused))")
+            _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
+            let shown = try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
+            let alert = try await fixture.windowProperty(window, "ActiveModel")
+            _ = try await fixture.window(window, "ReportActionChosen", [alert, .string("discard")])
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
+            #expect(shown.first?.uint64 != nil)
+        }
+    }
+
     @Test func anActionTitleCanHoldAColonAndTheAlertTitleIsTheTitleProperty() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
