@@ -49,4 +49,25 @@ import Testing
             #expect(try await fixture.session("ListWindows").first?.arrayElements?.count == 1)
         }
     }
+
+    /// `dist/org.navsession.Demo.desktop` (installed by scripts/install) is what `gapplication` reads.
+    @Test func gapplicationFindsTheDesktopEntryAndItsAction() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-desktop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let applications = data.appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        let template = try String(
+            contentsOf: PrivateBus.repositoryRoot.appendingPathComponent("dist/org.navsession.Demo.desktop"), encoding: .utf8)
+        // GDesktopAppInfo ignores an entry whose program does not exist: point it at the built daemon.
+        let binaries = try DaemonFixture.binary().deletingLastPathComponent().path
+        try template.replacingOccurrences(of: "@BINDIR@", with: binaries)
+            .write(to: applications.appendingPathComponent("org.navsession.Demo.desktop"), atomically: true, encoding: .utf8)
+        let environment = ["XDG_DATA_DIRS": data.path, "XDG_DATA_HOME": data.appendingPathComponent("home").path]
+        let actions = try await ToolRunner.run(
+            "gapplication", ["list-actions", "org.navsession.Demo"], environment: environment, timeout: .seconds(20))
+        #expect(actions.status == 0, "\(actions)")
+        #expect(actions.stdout == "new-window\n", "\(actions)")
+        let apps = try await ToolRunner.run("gapplication", ["list-apps"], environment: environment, timeout: .seconds(20))
+        #expect(apps.stdout.contains("org.navsession.Demo"), "\(apps)")
+    }
 }
