@@ -82,6 +82,8 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavigationCore",
+                "NavigationSession",
                 "NavSessionService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Logging
 import NavSessionService
+import NavigationCore
 import NavigationSession
 import TerminationSignals
 
@@ -12,7 +13,8 @@ import TerminationSignals
 struct NavSessionDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navsessiond",
-        abstract: "Serves a NavSession application (org.navsession.Session1 / Window1) on D-Bus.")
+        abstract: "Serves a NavSession application (org.navsession.Session1 / Window1) on D-Bus.",
+        version: NavSessionRelease.version)
 
     @Option(help: "The application manifest (JSON). Default: the built-in demo, org.navsession.Demo.")
     var manifest: String?
