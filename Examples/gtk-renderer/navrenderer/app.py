@@ -31,6 +31,7 @@ class WindowReporter:
         def failed(error: GLib.Error) -> None:
             log.warning("%s on %s rejected (%s: %s); resynchronising from GetState",
                         method, self.path, error_name(error), error.message)
+            self.app.resyncs["rejectedReport"] += 1
             self.app.resync(self.path)
 
         self.app.bus.report(self.path, method, args, failed)
@@ -58,6 +59,9 @@ class RendererApp(Gtk.Application):
         self.views: dict[str, NavWindowView] = {}
         self.last_version: dict[str, int] = {}
         self.hook: TestHook | None = None
+        # For tests (the hook's DropChanges): ignore Changed as if lost; and how often we resynchronised.
+        self.drop_changes = False
+        self.resyncs = {"missedChange": 0, "rejectedReport": 0}
         self.bus: NavBus = None  # type: ignore[assignment]  # set in do_startup
 
     # -- Gtk.Application ------------------------------------------------------------------------
@@ -98,10 +102,14 @@ class RendererApp(Gtk.Application):
             view.destroy()
 
     def window_changed(self, path: str, version: int, previous: int, animated: bool, steps_json: str) -> None:
+        if self.drop_changes:
+            log.info("%s: dropping Changed %d (DropChanges)", path, version)
+            return
         last = self.last_version.get(path)
         if last is not None and previous != last:
             log.warning("%s: Changed %d follows %d but the last version seen is %d; resynchronising from GetState",
                         path, version, previous, last)
+            self.resyncs["missedChange"] += 1
             self.last_version[path] = version
             self.resync(path)
             return

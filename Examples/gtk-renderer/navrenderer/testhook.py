@@ -2,7 +2,8 @@
 
 ``Describe() → s`` is JSON of what is on screen, read from the widgets; ``Click(s id)`` does what
 the user would (ids are listed in Describe); ``Screenshot(s id, s file)`` saves a window as PNG with
-GTK's own renderer (Gtk.WidgetPaintable → Gsk → PNG).
+GTK's own renderer (Gtk.WidgetPaintable → Gsk → PNG); ``DropChanges(b)`` makes the renderer ignore
+Changed signals as if they were lost, to test its resynchronisation (Describe counts ``resyncs``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ INTROSPECTION = f"""
   <interface name="{INTERFACE}">
     <method name="Describe"><arg name="screen_json" type="s" direction="out"/></method>
     <method name="Click"><arg name="widget_id" type="s" direction="in"/></method>
+    <method name="DropChanges"><arg name="drop" type="b" direction="in"/></method>
     <method name="Screenshot">
       <arg name="window_id" type="s" direction="in"/>
       <arg name="png_file" type="s" direction="in"/>
@@ -73,6 +75,9 @@ class TestHook:
             elif method == "Click":
                 self.click(params.unpack()[0])
                 invocation.return_value(None)
+            elif method == "DropChanges":
+                self.app.drop_changes = bool(params.unpack()[0])
+                invocation.return_value(None)
             elif method == "Screenshot":
                 window_id, path = params.unpack()
                 self.screenshot(window_id, path)
@@ -89,7 +94,7 @@ class TestHook:
 
     def describe(self) -> dict[str, Any]:
         views = sorted(self.app.views.values(), key=lambda v: v.number)
-        return {"windows": [self._window(v) for v in views]}
+        return {"windows": [self._window(v) for v in views], "resyncs": dict(self.app.resyncs)}
 
     def _window(self, view: "NavWindowView") -> dict[str, Any]:
         prefix = f"window/{view.number}"
