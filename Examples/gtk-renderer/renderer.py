@@ -21,6 +21,8 @@ import gi  # noqa: E402
 gi.require_version("Gtk", "4.0")
 gi.require_version("Graphene", "1.0")
 
+from gi.repository import GLib  # noqa: E402
+
 from navrenderer.app import RendererApp  # noqa: E402
 
 
@@ -33,6 +35,8 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="gtk-renderer: %(name)s: %(message)s", stream=sys.stderr)
     app = RendererApp(args.app_id)
+    for signal in (2, 15):  # SIGINT, SIGTERM: quit cleanly (releases the bus name, closes the windows)
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal, lambda *_: (app.quit(), GLib.SOURCE_REMOVE)[1])
     return app.run([sys.argv[0]])
 
 

@@ -43,9 +43,9 @@ final class RendererHarness: @unchecked Sendable {
     let bus: PrivateBus
     let client: Bus
     let display: String
-    private let xvfb: Process
+    private let xvfb: ChildProcess
     private var daemon: Process?
-    private var renderer: Process?
+    private var renderer: ChildProcess?
     private let scratch: URL
 
     var rendererLog: String { (try? String(contentsOf: scratch.appendingPathComponent("renderer.log"), encoding: .utf8)) ?? "" }
@@ -72,7 +72,7 @@ final class RendererHarness: @unchecked Sendable {
         return harness
     }
 
-    private init(bus: PrivateBus, client: Bus, display: String, xvfb: Process, scratch: URL) {
+    private init(bus: PrivateBus, client: Bus, display: String, xvfb: ChildProcess, scratch: URL) {
         self.bus = bus
         self.client = client
         self.display = display
@@ -81,29 +81,35 @@ final class RendererHarness: @unchecked Sendable {
     }
 
     /// Xvfb on a display number it picks itself (`-displayfd`), so parallel runs never collide.
-    private static func startXvfb() throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(GtkEnvironment.xvfb))
-        process.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+    private static func startXvfb() throws -> (ChildProcess, String) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw HarnessError("pipe: \(String(cString: strerror(errno)))") }
+        defer { close(fds[0]) }
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.spawn(
+                [try #require(GtkEnvironment.xvfb), "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                environment: ["PATH": "/usr/bin:/bin"], stdout: fds[1], stderr: devNull)
+        } catch {
+            close(fds[1])
+            throw error
+        }
+        close(fds[1])
         // Xvfb writes the display number and a newline once it accepts clients.
         var text = ""
         let deadline = ContinuousClock.now + .seconds(30)
-        let handle = output.fileHandleForReading
+        var buffer = [UInt8](repeating: 0, count: 64)
         while !text.contains("\n"), ContinuousClock.now < deadline, process.isRunning {
-            var pollfd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&pollfd, 1, 100) > 0 {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
+            var pollfd = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+            guard poll(&pollfd, 1, 100) > 0 else { continue }
+            let count = read(fds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
         }
         let number = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !number.isEmpty, Int(number) != nil else {
+        guard Int(number) != nil else {
             process.terminate(within: .seconds(5))
             throw HarnessError("Xvfb did not report a display within 30 s (got \(text.debugDescription))")
         }
@@ -127,10 +133,7 @@ final class RendererHarness: @unchecked Sendable {
 
     private func startRenderer() async throws {
         let owners = try await nameOwners(Self.rendererName)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = PrivateBus.repositoryRoot.appendingPathComponent("Examples/gtk-renderer/renderer.py").path
-        process.arguments = [try #require(GtkEnvironment.python), script, "--verbose"]
         var environment: [String: String] = [:]
         for entry in PrivateBusDaemon.cleanEnvironment(adding: [
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": display, "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
@@ -141,11 +144,13 @@ final class RendererHarness: @unchecked Sendable {
             }
         }
         environment["WAYLAND_DISPLAY"] = nil
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try logFile("renderer.log")
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let log = try logFile("renderer.log")
+        defer { try? log.close() }
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let process = try ChildProcess.spawn(
+            [try #require(GtkEnvironment.python), script, "--verbose"], environment: environment,
+            stdout: devNull, stderr: log.fileDescriptor)
         renderer = process
         try await waitForOwner(Self.rendererName, owners) {
             "the renderer did not own \(Self.rendererName); its log:\n\(self.rendererLog)"
