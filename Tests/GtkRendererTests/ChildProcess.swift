@@ -67,6 +67,20 @@ final class ChildProcess: Sendable {
         return false
     }
 
+    /// The exit status (WEXITSTATUS) once the process exits within `timeout`, else nil (and it is killed).
+    func exitStatus(within timeout: Duration) async -> Int32? {
+        let end = ContinuousClock.now + timeout
+        while isRunning {
+            if ContinuousClock.now >= end {
+                terminate(within: .seconds(2))
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let raw = status.withLock { $0 } ?? 0
+        return (raw >> 8) & 0xff
+    }
+
     private func waitForExit(within timeout: Duration) -> Bool {
         let end = ContinuousClock.now + timeout
         while isRunning {

@@ -212,4 +212,23 @@ struct GtkRendererTests {
             #expect(h.rendererLog.contains("resynchronising from GetState"))
         }
     }
+
+    /// The renderer's own unit tests (steps mapping, animator order), which need no display.
+    @Test func pythonUnitTests() async throws {
+        let directory = PrivateBus.repositoryRoot.appendingPathComponent("Examples/gtk-renderer")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("gtk-renderer-unittest-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let process = try ChildProcess.spawn(
+            [try #require(GtkEnvironment.python), "-m", "unittest", "discover", "-s", directory.appendingPathComponent("tests").path],
+            environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"], stdout: devNull, stderr: handle.fileDescriptor)
+        try handle.close()
+        let status = try #require(await process.exitStatus(within: .seconds(60)), "unittest did not finish within 60 s")
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(status == 0, "python unittest failed:\n\(text)")
+        #expect(text.contains("OK"))
+    }
 }
