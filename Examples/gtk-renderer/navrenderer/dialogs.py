@@ -14,7 +14,7 @@ from gi.repository import Gtk, Pango
 Callback = Callable[[], None]
 
 
-def _escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
+def escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
     controller = Gtk.ShortcutController(scope=Gtk.ShortcutScope.MANAGED)
     controller.add_shortcut(Gtk.Shortcut.new(
         Gtk.ShortcutTrigger.parse_string("Escape"),
@@ -48,7 +48,7 @@ class ModalWindow(Gtk.Window):
         self.header.pack_end(self.close_button)
         self.set_titlebar(self.header)
         self.connect("close-request", self._close_request, on_close)
-        _escape_shortcut(self, on_escape)
+        escape_shortcut(self, on_escape)
 
     def _close_request(self, _window: Gtk.Window, on_close: Callback) -> bool:
         if self.closing:
@@ -111,7 +111,7 @@ class DialogWindow(Gtk.Window):
             self.buttons[str(normal[-1]["id"])].add_css_class("suggested-action")
         self.set_child(box)
         self.connect("close-request", self._close_request, on_escape)
-        _escape_shortcut(self, on_escape)
+        escape_shortcut(self, on_escape)
 
     def role(self, action_id: str) -> str | None:
         return next((a.get("role") for a in self.dialog.get("actions", []) if str(a["id"]) == action_id), None)

@@ -13,7 +13,7 @@ from gi.repository import Gtk
 
 from .animator import Action, Animator
 from .content import GraphView
-from .dialogs import DialogWindow, ModalWindow, _escape_shortcut
+from .dialogs import DialogWindow, ModalWindow, escape_shortcut
 from .graph import DIALOG_KINDS, Graph
 from .steps import Plan
 
@@ -53,7 +53,7 @@ class NavWindowView:
         self.placeholder = Gtk.Label(label="Loading…")
         self.window.set_child(self.placeholder)
         self.window.connect("close-request", self._close_request)
-        _escape_shortcut(self.window, self.escape)
+        escape_shortcut(self.window, self.escape)
         self.window.present()
 
     # -- rendering ------------------------------------------------------------------------------
