@@ -171,6 +171,12 @@ let package = Package(
             dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // The GTK reference renderer (Examples/gtk-renderer) under Xvfb; skipped without Xvfb or GTK 4 for Python.
+        .testTarget(
+            name: "GtkRendererTests",
+            dependencies: ["DBusKit", "DBusTestSupport", "navsessiond"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "NavigationSessionTests",
             dependencies: ["NavigationSession"],
