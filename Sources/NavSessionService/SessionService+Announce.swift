@@ -109,7 +109,7 @@ extension SessionService {
     }
 
     nonisolated(nonsending) private func emitChanged(
-        _ change: ChangeEvent, steps: [[Route]], window: WindowNumber, causeJSON: String?, on bus: Bus
+        _ change: ChangeEvent, steps: [NavigationStep], window: WindowNumber, causeJSON: String?, on bus: Bus
     ) async throws {
         let version = UInt64(clamping: change.version)
         try await emit(
@@ -118,7 +118,7 @@ extension SessionService {
                 .uint64(version), .uint64(version &- 1), .string(causeJSON ?? Self.json(change.cause)), .boolean(change.animated),
                 .array(.uint64, change.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
                 .array(.uint64, change.finished.map { .uint64(UInt64(clamping: $0.rawValue)) }),
-                .string(steps.isEmpty ? "[]" : Route.json(states: steps)),
+                .string(NavigationStep.json(steps)),
             ])
     }
 

@@ -199,14 +199,15 @@ extension NavigationWindow {
 
     /// A point inside the current transaction to return to (checking what a dialog's actions would do).
     struct Savepoint {
-        var undo, created, unlinked, modified, messages, effects, nextID: Int
+        var undo, created, unlinked, modified, messages, effects, steps, nextID: Int
         var closing: Bool
     }
 
     func savepoint() -> Savepoint {
         Savepoint(
             undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
-            messages: tx.messages.count, effects: tx.effects.count, nextID: nextID, closing: tx.closing)
+            messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, nextID: nextID,
+            closing: tx.closing)
     }
 
     /// Undoes everything the transaction did since `point`, keeping what it did before.
@@ -219,6 +220,7 @@ extension NavigationWindow {
         tx.messages.removeLast(tx.messages.count - point.messages)
         tx.effects.removeLast(tx.effects.count - point.effects)
         tx.effectSources.removeLast(tx.effectSources.count - point.effects)
+        tx.steps.removeLast(tx.steps.count - point.steps)
         tx.closing = point.closing
         nextID = point.nextID
     }
@@ -259,10 +261,11 @@ extension NavigationWindow {
         messages.append(contentsOf: finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) })
         let effects = zip(tx.effects, tx.effectSources).map { QueuedEffect(effect: $0, source: $1, version: version) }
         let createdIDs = Set(tx.created.map(\.id))
-        let event = ChangeEvent(
+        var event = ChangeEvent(
             version: version, cause: cause, animated: animated, started: started.map(\.id), finished: finished,
             modified: tx.modified.filter { !createdIDs.contains($0) && nodes[$0] != nil }, messages: messages,
             effects: effects, activeModel: activeModelID)
+        event.steps = tx.steps
         effectQueue.append(contentsOf: effects)
         tx = Transaction()
 

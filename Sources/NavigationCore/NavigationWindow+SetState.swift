@@ -19,6 +19,7 @@ extension NavigationWindow {
             let newRoot = try instantiate(spec, mayPresent: true)
             tx.unlinked.append(oldRoot)
             tx.undo.append(.root(rootID))
+            tx.steps.append(.replaceRoot(from: rootID, to: newRoot.id))
             rootID = newRoot.id
         }
     }

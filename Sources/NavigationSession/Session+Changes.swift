@@ -250,10 +250,7 @@ extension Session {
         _ window: SessionWindow, _ event: ChangeEvent, routesBefore: [Route], events: inout [SessionEvent]
     ) {
         touch(window)
-        let steps = PlannedSteps.between(
-            routesBefore, window.graph.routes, capabilities: window.capabilities.planner,
-            maxRouteEntries: limits.maxPlannedRouteEntries)
-        events.append(.changed(window.number, event, steps: steps))
+        events.append(.changed(window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits)))
         // `Changed.finished` already names every finished model: one signal however many models a change
         // removes, instead of one `Message` per model (Docs/dbus-api.md, "Message").
         for message in window.graph.drainMessages() where !message.isLifecycleFinish {
@@ -261,6 +258,16 @@ extension Session {
         }
         handleEffects(of: window, events: &events)
         resumePendingDeepLink(in: window, events: &events)
+    }
+
+    /// The change's graph steps shaped for the window's renderer, within the bound on what one change
+    /// may carry: over it, pushes and layers are combined; over it even then, `[]` (show the new state).
+    static func rendererSteps(of event: ChangeEvent, for window: SessionWindow, limits: SessionLimits) -> [NavigationStep] {
+        let bound = limits.maxPlannedRouteEntries
+        guard event.steps.reduce(0, { $0 + $1.size }) <= bound else { return [] }
+        let shaped = NavigationStep.shaped(event.steps, for: window.capabilities.steps)
+        if shaped.reduce(0, { $0 + $1.size }) <= bound { return shaped }
+        return event.steps
     }
 
     /// Carries out the effects a change enqueued; failures become `effectFailed` events, never errors.

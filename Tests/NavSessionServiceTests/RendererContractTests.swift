@@ -93,6 +93,40 @@ import Testing
         }
     }
 
+    // MARK: Steps from the graph
+
+    func changedSteps(_ signal: Signal) throws -> [[String: Any]] {
+        let text = try #require(signal.arguments[6].string)
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "\(text)")
+    }
+
+    @Test func aPopUnderAnOpenSheetAndATabSwitchAreSingleStepsThroughTheBus() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            let home = try await fixture.modelID(window, where: "screen", is: "home")
+            let stack = try #require(try await fixture.models(window).first { ($0["path"] as? [Any])?.count == 2 }?["id"] as? NSNumber)
+            _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
+            let changes = try await fixture.signals(
+                path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
+            // A pop under the sheet: the sheet stays, so the only step is the pop.
+            _ = try await fixture.session(
+                "Apply", [try .path(window), .string(#"[{"command":"stackDropToRoot","from":\#(stack)}]"#)])
+            let popped = try changedSteps(try await first(changes, timeout: .seconds(10)) { _ in true })
+            #expect(popped.map { $0["kind"] as? String } == ["pop"], "\(popped)")
+            #expect((popped.first?["stack"] as? NSNumber)?.uint64Value == stack.uint64Value)
+            // A tab switch with the sheet open: one step of its own kind, naming the tab.
+            _ = try await fixture.window(window, "StackAppendAt", [.uint64(home), .string("about"), .noParams])
+            _ = try await first(changes, timeout: .seconds(10)) { _ in true }
+            _ = try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"tabsSelectItem","tab":"settings","from":\#(home)}]"#)])
+            let switched = try changedSteps(try await first(changes, timeout: .seconds(10)) { _ in true })
+            #expect(switched.map { $0["kind"] as? String } == ["selectTab"], "\(switched)")
+            #expect(switched.first?["tab"] as? String == "settings")
+            #expect(switched.first?["previous"] as? String == "home")
+        }
+    }
+
     // MARK: No-ops
 
     @Test func popToRootAtTheRootAndReselectingATabChangeNothing() async throws {
