@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
         .library(name: "NavigationSession", targets: ["NavigationSession"]),
+        .library(name: "NavSessionClient", targets: ["NavSessionClient"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
@@ -70,6 +71,13 @@ let package = Package(
         .target(
             name: "NavSessionService",
             dependencies: ["DBusKit", "NavigationSession", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Client library and test kit (Docs/client.md, Docs/testing.md)
+        .target(
+            name: "NavSessionClient",
+            dependencies: ["DBusKit", "NavigationCore"],
             swiftSettings: swiftSettings
         ),
 
