@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
         .library(name: "NavigationSession", targets: ["NavigationSession"]),
         .library(name: "NavSessionClient", targets: ["NavSessionClient"]),
+        .library(name: "NavSessionTesting", targets: ["NavSessionTesting"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
@@ -80,6 +81,11 @@ let package = Package(
             dependencies: ["DBusKit", "NavigationCore"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "NavSessionTesting",
+            dependencies: ["NavSessionClient", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Process support shared by the executables
         .target(name: "TerminationSignals", swiftSettings: swiftSettings),
@@ -139,6 +145,11 @@ let package = Package(
         .testTarget(
             name: "DBusKitTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionClientTests",
+            dependencies: ["NavSessionClient", "NavSessionTesting", "NavigationCore", "DBusKit", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -24,7 +24,7 @@ extension NavSessionClient {
     ///
     /// `observe` runs on the current state first, then after each change (it may call the daemon, e.g.
     /// ``WindowProxy/getRoutes()`` or ``WindowProxy/activeScreen``). The state passed in is the window's
-    /// snapshot at or after that change.
+    /// snapshot at or after that change. Whatever `observe` throws ends the wait, as a ``NavSessionError``.
     ///
     /// ```swift
     /// let screen = try await client.wait(for: window, observing: { _ in try await window.activeScreen },
@@ -33,13 +33,13 @@ extension NavSessionClient {
     /// - Throws: as ``wait(for:timeout:until:)``.
     public func wait<Observed: Sendable>(
         for window: WindowProxy, timeout: Duration = .seconds(10),
-        observing observe: @escaping @Sendable (WindowSnapshot) async throws(NavSessionError) -> Observed,
+        observing observe: @escaping @Sendable (WindowSnapshot) async throws -> Observed,
         until predicate: @escaping @Sendable (Observed) -> Bool
     ) async throws(NavSessionError) -> Observed {
         let changes = try await changes(of: window)
         guard let initial = changes.initialSnapshot else { throw .windowGone(window: window.path) }
         let last = LastState(initial)
-        let current = try await observe(initial)
+        let current = try await mappingErrors { try await observe(initial) }
         if predicate(current) { return current }
         let outcome: Result<Observed, NavSessionError>? = await withTaskGroup(
             of: Result<Observed, NavSessionError>?.self
@@ -53,7 +53,7 @@ extension NavSessionClient {
                         case .changed: snapshot = try await window.getState()
                         }
                         last.set(snapshot)
-                        let value = try await observe(snapshot)
+                        let value = try await mappingErrors { try await observe(snapshot) }
                         if predicate(value) { return .success(value) }
                     }
                     return .failure(Self.endError(changes, window))
