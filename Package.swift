@@ -113,6 +113,7 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavSessionClient",
                 "NavigationCore",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -170,6 +170,13 @@ public struct NavSessionClient: Sendable {
         return Reply.properties(entries)
     }
 
+    /// The unique bus name (`:1.42`) of the daemon that owns ``applicationID`` now: signals from this daemon
+    /// instance carry it as their sender.
+    /// - Throws: ``NavSessionError/nameHasNoOwner(_:)`` when no daemon runs.
+    public func daemonUniqueName() async throws(NavSessionError) -> String {
+        try await daemonOwner().rawValue
+    }
+
     /// The unique name of the daemon that owns ``applicationID`` now.
     func daemonOwner() async throws(NavSessionError) -> BusName {
         let reply = try await mappingErrors {
