@@ -10,7 +10,7 @@ import NavigationCore
 /// out of time.
 ///
 /// ```swift
-/// do {
+/// do throws(NavSessionError) {
 ///     try await window.stackDropLast()
 /// } catch .alreadyAtRoot(let message) {
 ///     print("nothing to pop: \(message)")
