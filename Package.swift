@@ -96,6 +96,8 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavigationCore",
+                "NavigationSession",
                 "NavSessionService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -187,6 +189,12 @@ let package = Package(
         .testTarget(
             name: "NavSessionFaultTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // The GTK reference renderer (Examples/gtk-renderer) under Xvfb; skipped without Xvfb or GTK 4 for Python.
+        .testTarget(
+            name: "GtkRendererTests",
+            dependencies: ["DBusKit", "DBusTestSupport", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

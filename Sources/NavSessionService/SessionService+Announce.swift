@@ -86,6 +86,24 @@ extension SessionService {
         }
     }
 
+    /// Tells the window's renderer that the desktop activated it (`Effect("activate", …)`), with the
+    /// platform data it needs to raise the window correctly (`activation-token` for Wayland's
+    /// xdg-activation, `desktop-startup-id` for X11 startup notification); the daemon has no windows to raise.
+    nonisolated(nonsending) func announceActivation(of window: WindowNumber, platformData: Value, on bus: Bus) async {
+        var args: [String: String] = [:]
+        for entry in platformData.dictionaryEntries ?? [] {
+            guard let key = entry.key.string, key == "activation-token" || key == "desktop-startup-id",
+                  let value = (entry.value.variantValue ?? entry.value).string
+            else { continue }
+            args[key] = value
+        }
+        do {
+            try await emit(names.effect, window: window, on: bus, [.string("activate"), .stringDictionary(args)])
+        } catch {
+            logger.warning("cannot announce the activation of window \(window): \(error)")
+        }
+    }
+
     nonisolated(nonsending) private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
         try await bus.emit(path: try Self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }

@@ -188,6 +188,14 @@ extension SessionService {
                     ]
                 },
                 try Interface.Method(
+                    "SetState", inputs: [.init("state_json", .string)], outputs: [.init("version", .uint64)]
+                ) { call in
+                    let number = try Self.number(of: call.path)
+                    let json = call.arguments[0].string ?? ""
+                    let outcome = try await self.perform(on: call.bus) { try $0.setState(window: number, stateJSON: json) }
+                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
+                },
+                try Interface.Method(
                     "SendMessage",
                     inputs: [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))]
                 ) { call in

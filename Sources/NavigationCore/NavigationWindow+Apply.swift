@@ -186,12 +186,44 @@ extension NavigationWindow {
             case .slot(let presenter, let old): presenter.presented == old
             case .selectedTab(let tabs, let old): tabs.selectedTab == old
             case .switched(let container, let old): container.switchedModel == old
+            case .root: false
             }
         }
     }
 
     private func rollback(nextID startID: Int) {
-        for step in tx.undo.reversed() {
+        for step in tx.undo.reversed() { undo(step) }
+        nextID = startID
+        tx = Transaction()
+    }
+
+    /// A point inside the current transaction to return to (checking what a dialog's actions would do).
+    struct Savepoint {
+        var undo, created, unlinked, modified, messages, effects, nextID: Int
+        var closing: Bool
+    }
+
+    func savepoint() -> Savepoint {
+        Savepoint(
+            undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
+            messages: tx.messages.count, effects: tx.effects.count, nextID: nextID, closing: tx.closing)
+    }
+
+    /// Undoes everything the transaction did since `point`, keeping what it did before.
+    func rollback(to point: Savepoint) {
+        while tx.undo.count > point.undo { undo(tx.undo.removeLast()) }
+        tx.created.removeLast(tx.created.count - point.created)
+        tx.unlinked.removeLast(tx.unlinked.count - point.unlinked)
+        tx.modified.removeLast(tx.modified.count - point.modified)
+        tx.modifiedSet = Set(tx.modified)
+        tx.messages.removeLast(tx.messages.count - point.messages)
+        tx.effects.removeLast(tx.effects.count - point.effects)
+        tx.effectSources.removeLast(tx.effectSources.count - point.effects)
+        tx.closing = point.closing
+        nextID = point.nextID
+    }
+
+    private func undo(_ step: UndoStep) {
             switch step {
             case .created(let id): nodes[id] = nil
             case .linked(let child): unlink(child, journal: false)
@@ -209,10 +241,8 @@ extension NavigationWindow {
             case .slot(let presenter, let old): setSlot(presenter, to: old, journal: false)
             case .selectedTab(let tabs, let old): tabs.selectedTab = old
             case .switched(let container, let old): container.switchedModel = old
+            case .root(let old): rootID = old
             }
-        }
-        nextID = startID
-        tx = Transaction()
     }
 
     private func commit(_ plan: CommitPlan, cause: ChangeCause, animated: Bool) -> ChangeEvent {

@@ -27,4 +27,5 @@ enum UndoStep {
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
     case switched(Node, ModelID?)
+    case root(ModelID)
 }

@@ -74,6 +74,43 @@ extension Session {
         return batch
     }
 
+    /// Loads a whole window state (Window1 `SetState`, a fixture's starting point) as one change.
+    ///
+    /// `stateJSON` is a window snapshot (`GetState`'s form, Docs/state-schema.md), validated exactly like a
+    /// restore; its models get fresh ids. The change is made durable by writing a full session snapshot
+    /// (not a journal line), so its cost grows with the session: a method for tests and fixtures.
+    /// - Throws: ``SessionError/invalidArguments(_:)`` (not a valid snapshot), ``SessionError/limitsExceeded(_:)``,
+    ///   ``SessionError/navigation(_:)`` (e.g. an undeclared screen), ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func setState(window number: WindowNumber, stateJSON: String) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
+        let snapshot: WindowSnapshot
+        do throws(JSONInput.Failure) {
+            snapshot = try JSONInput.decode(WindowSnapshot.self, from: stateJSON, limit: limits.maxJSONBytes)
+        } catch {
+            throw error.tooLong ? .limitsExceeded(error.message) : .invalidArguments("state_json: \(error.message)")
+        }
+        let before = window.graph.routes
+        let event: ChangeEvent
+        do {
+            event = try window.graph.setState(snapshot, check: sessionContentCheck(for: window))
+        } catch {
+            throw .navigation(error)
+        }
+        if let store, !replaying {
+            do {
+                try store.writeSnapshot(storedState())
+                needsSnapshot = false
+            } catch {
+                needsSnapshot = true
+                throw error
+            }
+        }
+        var events: [SessionEvent] = []
+        afterChange(window, event, routesBefore: before, events: &events)
+        return outcome(window: number, events: events)
+    }
+
     /// Executes one command from model `from` (`nil`: the active model) as one change (the Window1 methods).
     /// - Throws: as ``apply(window:batch:)``; the error is the command's own (not `batchCommandFailed`).
     @discardableResult

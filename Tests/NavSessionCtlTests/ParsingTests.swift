@@ -93,3 +93,9 @@ struct ParsingTests {
         #expect(result.stdout == "\(Self.window1).PresentAlert(ssas) \"--title--\" \"m\" []\n", "\(result)")
     }
 }
+
+@Test func bothBinariesPrintTheOneReleaseVersion() async throws {
+    let ctl = try await Ctl.run(["--version"])
+    #expect(ctl.status == 0)
+    #expect(ctl.stdout.wholeMatch(of: #/\d+\.\d+\.\d+\n/#) != nil, "\(ctl)")
+}

@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    @Test func aDialogWhoseActionCannotRunWhereItWouldBePresentedIsRefusedUpFront() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            // "discardChanges" dismisses the editor it guards: from the home screen there is nothing to dismiss.
+            let refused = await fixture.error {
+                try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
+            }
+            #expect(refused?.name.rawValue == Self.navsession + "NothingToDismiss")
+            #expect(refused?.message.contains("action 'discard'") == true, "\(String(describing: refused))")
+            _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
+            let shown = try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
+            let alert = try await fixture.windowProperty(window, "ActiveModel")
+            _ = try await fixture.window(window, "ReportActionChosen", [alert, .string("discard")])
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
+            #expect(shown.first?.uint64 != nil)
+        }
+    }
+
     @Test func anActionTitleCanHoldAColonAndTheAlertTitleIsTheTitleProperty() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
@@ -224,5 +243,57 @@ import Testing
             #expect(await fixture.error { try await fixture.window(window, "Dismiss") }?
                 .name.rawValue == Self.navsession + "NothingToDismiss")
         }
+    }
+}
+
+/// Window1 `SetState`: a whole state loaded into a window as one change (fixtures).
+@Suite struct SetStateTests {
+    @Test func aSavedStateLoadsIntoAnotherWindowWithFreshIds() async throws {
+        try await DaemonFixture.with { fixture in
+            let source = try await fixture.openWindow()
+            try await fixture.logIn(source)
+            _ = try await fixture.window(source, "StackAppend", [.string("detail"), .params(["id": "7"])])
+            _ = try await fixture.window(source, "Present", [.string("sheet"), .string("about"), .noParams])
+            let state = try #require(try await fixture.window(source, "GetState").first?.string)
+            let tree = try #require(try await fixture.window(source, "GetTree").first?.string)
+
+            _ = try await fixture.window(source, "ReportClosed")
+            let target = try await fixture.openWindow()
+            let before = try await fixture.version(target)
+            let changes = try await fixture.signals(
+                path: target, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
+            let reply = try await fixture.window(target, "SetState", [.string(state)])
+            #expect(reply.first == .uint64(before + 1))
+            let changed = try await first(changes, timeout: .seconds(10)) { _ in true }
+            #expect(changed.arguments[2] == .string(#"{"setState":true}"#))
+            #expect((changed.arguments[4].arrayElements?.count ?? 0) > 0 && (changed.arguments[5].arrayElements?.count ?? 0) > 0)
+            let loaded = try #require(try await fixture.window(target, "GetTree").first?.string)
+            #expect(Self.withoutIDs(loaded) == Self.withoutIDs(tree))
+            #expect(try await fixture.windowProperty(target, "ActiveScreen") == .string("about"))
+
+            await fixture.shutdown(keepingState: true)
+            try await fixture.start()
+            #expect(Self.withoutIDs(try #require(try await fixture.window(target, "GetTree").first?.string)) == Self.withoutIDs(tree))
+        }
+    }
+
+    @Test func anInvalidOrUndeclaredStateIsRefusedAndChangesNothing() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            let before = try await fixture.version(window)
+            let state = try #require(try await fixture.window(window, "GetState").first?.string)
+            let invalid = await fixture.error { try await fixture.window(window, "SetState", [.string("{}")]) }
+            #expect(invalid?.name.rawValue == "org.freedesktop.DBus.Error.InvalidArgs")
+            let undeclared = state.replacingOccurrences(of: #""screen":"login""#, with: #""screen":"lgoin""#)
+            #expect(undeclared != state)
+            let unknown = await fixture.error { try await fixture.window(window, "SetState", [.string(undeclared)]) }
+            #expect(unknown?.name.rawValue == "org.navsession.Error.UnknownScreen")
+            #expect(try await fixture.version(window) == before)
+        }
+    }
+
+    /// The tree text without `#id` markers, to compare structures across windows.
+    static func withoutIDs(_ tree: String) -> String {
+        tree.replacing(#/#\d+/#, with: "#")
     }
 }
