@@ -267,6 +267,16 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await batchCall("Apply", batch, expectedVersion)
     }
 
+    /// Loads a whole window state as one change (`SetState`): the current models finish, the state's models
+    /// start with fresh ids. Meant for test fixtures (the daemon writes a full session snapshot for it).
+    /// - Parameter state: a state such as ``getState()`` returns (its ids and version are not kept).
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` (not a valid window state; the message names the rule),
+    ///   ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func setState(_ state: WindowSnapshot) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("SetState", [.string(try JSONCoding.encode(state))])
+    }
+
     /// Dry run of ``apply(_:expectedVersion:)``: what it would return now, or its error; changes nothing.
     public func check(_ batch: [BatchCommand], expectedVersion: UInt64? = nil) async throws(NavSessionError)
         -> ApplyResult

@@ -156,6 +156,20 @@ struct WindowProxyTests {
         }
     }
 
+    @Test func setStateLoadsAnotherWindowsState() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let source = try await Self.loggedIn(daemon)
+            try await source.tabsSelectItem("settings")
+            try await source.stackAppend("profile")
+            let saved = try await source.getState()
+            try await source.switchModel("login")
+            let version = try await source.version
+            #expect(try await source.setState(saved) == version + 1)
+            #expect(try await source.activeScreen == "profile")
+            #expect(try await source.selectedTab == "settings")
+        }
+    }
+
     @Test func navigationErrorsAreTyped() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let waiting = try await daemon.session.openWindow(scene: "waiting")
