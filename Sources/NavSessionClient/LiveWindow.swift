@@ -24,7 +24,8 @@ public actor LiveWindow {
     /// The error that ended following, if any (e.g. a failed `GetState`).
     public private(set) var failure: NavSessionError?
 
-    private var waiters: [CheckedContinuation<WindowSnapshot?, Never>] = []
+    private var waiters: [Int: CheckedContinuation<WindowSnapshot?, Never>] = [:]
+    private var nextWaiter = 0
     private nonisolated let follower = Mutex<Task<Void, Never>?>(nil)
 
     init(window: WindowProxy, initial: WindowSnapshot) {
@@ -62,7 +63,7 @@ public actor LiveWindow {
 
     private func update(_ fresh: WindowSnapshot) {
         snapshot = fresh
-        let resumed = waiters
+        let resumed = waiters.values
         waiters.removeAll()
         for waiter in resumed { waiter.resume(returning: fresh) }
     }
@@ -70,7 +71,7 @@ public actor LiveWindow {
     private func finish(_ error: NavSessionError?) {
         isClosed = true
         failure = error
-        let resumed = waiters
+        let resumed = waiters.values
         waiters.removeAll()
         for waiter in resumed { waiter.resume(returning: nil) }
     }
@@ -79,10 +80,23 @@ public actor LiveWindow {
     public var version: Int { snapshot.version }
 
     /// Suspends until the next change has been applied to ``snapshot`` and returns it; `nil` once
-    /// following has ended.
+    /// following has ended or when the calling task is cancelled.
     public func next() async -> WindowSnapshot? {
-        if isClosed { return nil }
-        return await withCheckedContinuation { waiters.append($0) }
+        if isClosed || Task.isCancelled { return nil }
+        let id = nextWaiter
+        nextWaiter += 1
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiters[id] = continuation
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    /// Resumes a cancelled ``next()`` with `nil`, if it is still waiting.
+    private func cancelWaiter(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 
     /// Stops following; ``isClosed`` becomes true. Idempotent.
