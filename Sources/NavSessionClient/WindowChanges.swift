@@ -1,6 +1,5 @@
 import DBusKit
 import NavigationCore
-import Synchronization
 
 /// The changes of one window as an `AsyncSequence` (``NavSessionClient/changes(of:buffering:)``).
 ///
@@ -51,11 +50,11 @@ public struct WindowChanges: AsyncSequence, Sendable {
     public let initialSnapshot: WindowSnapshot?
 
     let events: AsyncStream<WindowChange.Changed>
-    let state: StreamState
+    let state: EndBox<EndReason>
     let lifetime: StreamLifetime
 
     /// Why the sequence finished, once it has; `nil` while it runs.
-    public var endReason: EndReason? { state.endReason }
+    public var endReason: EndReason? { state.value }
 
     /// Starts iterating. A sequence has one consumer: iterate it once.
     public func makeAsyncIterator() -> AsyncIterator {
@@ -68,7 +67,7 @@ public struct WindowChanges: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         var events: AsyncStream<WindowChange.Changed>.Iterator
         let window: WindowProxy
-        let state: StreamState
+        let state: EndBox<WindowChanges.EndReason>
         let lifetime: StreamLifetime
         var lastVersion: UInt64
 
@@ -96,33 +95,6 @@ public struct WindowChanges: AsyncSequence, Sendable {
     }
 }
 
-/// Why one change stream ended, shared by the forwarding task and the consumer.
-final class StreamState: Sendable {
-    private let reason = Mutex<WindowChanges.EndReason?>(nil)
-
-    /// The first recorded reason.
-    var endReason: WindowChanges.EndReason? { reason.withLock { $0 } }
-
-    /// Records why the stream ended; the first reason wins.
-    func end(_ why: WindowChanges.EndReason) {
-        reason.withLock { if $0 == nil { $0 = why } }
-    }
-}
-
-/// Owned only by the sequence and its iterator (never by the forwarding task): when the last of them goes
-/// away, the task that feeds the stream is cancelled, which removes its match rules from the bus.
-final class StreamLifetime: Sendable {
-    private let forwarder: Task<Void, Never>
-
-    init(_ forwarder: Task<Void, Never>) {
-        self.forwarder = forwarder
-    }
-
-    deinit {
-        forwarder.cancel()
-    }
-}
-
 extension NavSessionClient {
     /// Follows a window's changes: an `AsyncSequence` of ``WindowChange`` that subscribes before it reads the
     /// window's state, detects missed changes and resynchronises itself, and finishes when the window or the
@@ -138,46 +110,26 @@ extension NavSessionClient {
     public func changes(of window: WindowProxy, buffering: Int = 1024) async throws(NavSessionError)
         -> WindowChanges
     {
-        let state = StreamState()
+        let state = EndBox<WindowChanges.EndReason>()
         let (events, continuation) = AsyncStream<WindowChange.Changed>.makeStream(
             bufferingPolicy: .bufferingNewest(max(buffering, 1)))
-        // The daemon's departure, subscribed before its unique name is read so a replacement is noticed.
-        let owners = try await mappingErrors {
-            try await bus.signals(matching: MatchRule(
-                sender: .bus, path: ObjectPaths.bus, interface: .bus, member: try MemberName("NameOwnerChanged"),
-                arguments: [0: destination.rawValue]))
-        }
-        let owner = try await daemonOwner()
-        // One rule for the window's Changed and the session's InterfacesRemoved keeps them in order.
-        let signals = try await mappingErrors {
-            try await bus.signals(matching: MatchRule(sender: owner, pathNamespace: ObjectPaths.session))
-        }
+        let subscription = try await DaemonSubscription.open(self)
         let path = window.objectPath
         let task = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await signal in signals {
-                        if signal.path == path, signal.interface == ObjectPaths.windowInterface,
-                           signal.member.rawValue == "Changed", let change = WindowChange.Changed(signal.arguments) {
-                            continuation.yield(change)
-                        } else if Self.isRemoval(signal, of: path) {
-                            state.end(.windowRemoved)
-                            return
-                        }
-                    }
-                    state.end(Task.isCancelled ? .cancelled : .connectionClosed)
+            let stop = await subscription.forward { signal in
+                if signal.path == path, signal.interface == ObjectPaths.windowInterface,
+                   signal.member.rawValue == "Changed", let change = WindowChange.Changed(signal.arguments) {
+                    continuation.yield(change)
+                } else if Self.isRemoval(signal, of: path) {
+                    return false
                 }
-                group.addTask {
-                    for await signal in owners where signal.arguments.count == 3 {
-                        if signal.arguments[1].string == owner.rawValue {
-                            state.end(.daemonLeft)
-                            return
-                        }
-                    }
-                    state.end(Task.isCancelled ? .cancelled : .connectionClosed)
-                }
-                await group.next()
-                group.cancelAll()
+                return true
+            }
+            switch stop {
+            case .handled: state.end(.windowRemoved)
+            case .daemonLeft: state.end(.daemonLeft)
+            case .connectionClosed: state.end(.connectionClosed)
+            case .cancelled: state.end(.cancelled)
             }
             continuation.finish()
         }

@@ -48,12 +48,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Subscribes, seeds the versions, then prints events until done, interrupted or the daemon leaves.
     private func watch(_ client: NavSessionClient) async throws -> Outcome {
-        let owner = try BusName(try await client.daemonUniqueName())
-        let events = try await client.bus.signals(
-            matching: MatchRule(sender: owner, pathNamespace: try ObjectPath(SessionNames.sessionPath)))
-        let departures = try await client.bus.signals(
-            matching: MatchRule(sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"),
-                                arguments: [0: connection.dest]))
+        // The daemon instance's signals, in order; the sequence ends when that instance leaves the bus.
+        let events = try await client.sessionSignals()
         var seeded = VersionTracker()
         for window in try await windowsToSeed(client) {
             seeded.seed(window.path, version: try await window.version)
@@ -88,13 +84,6 @@ struct WatchCommand: AsyncParsableCommand {
                     StandardOutput.line(json ? event.json : event.text)
                     printed += 1
                     if let limit, printed >= limit { return .done }
-                }
-                return .daemonLeft
-            }
-            group.addTask {
-                // The watched instance is gone once its unique name loses the name (exit or replacement).
-                for await signal in departures where signal.arguments.count == 3 {
-                    if signal.arguments[1].string == owner.rawValue { return .daemonLeft }
                 }
                 return .daemonLeft
             }

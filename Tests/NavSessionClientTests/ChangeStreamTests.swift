@@ -1,3 +1,4 @@
+import DBusKit
 import NavSessionClient
 import NavSessionTesting
 import NavigationCore
@@ -95,6 +96,21 @@ struct ChangeStreamTests {
             #expect(await daemon.stopDaemon())
             for try await _ in changes {}
             #expect(changes.endReason == .daemonLeft)
+        }
+    }
+
+    @Test func sessionSignalsCarryEverySignalUntilTheDaemonLeaves() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let signals = try await daemon.client.sessionSignals()
+            #expect(signals.daemonUniqueName == (try await daemon.client.daemonUniqueName()))
+            let window = try await daemon.session.openWindow(scene: "waiting")
+            try await window.sendMessage("ping")
+            #expect(await daemon.stopDaemon())
+            var members: [String] = []
+            for await signal in signals { members.append(signal.member.rawValue) }
+            #expect(signals.endReason == .daemonLeft)
+            #expect(members.contains("InterfacesAdded"), "\(members)")
+            #expect(members.contains("Message"), "\(members)")
         }
     }
 }
