@@ -20,6 +20,14 @@ extension NavSessionClient {
         try await wait(for: window, timeout: timeout, observing: { $0 }, until: predicate)
     }
 
+    /// ``wait(for:timeout:until:)`` with the predicate before the timeout:
+    /// `wait(for: window, until: { $0.version >= 3 }, timeout: .seconds(5))`.
+    public func wait(
+        for window: WindowProxy, until predicate: @escaping @Sendable (WindowSnapshot) -> Bool, timeout: Duration
+    ) async throws(NavSessionError) -> WindowSnapshot {
+        try await wait(for: window, timeout: timeout, until: predicate)
+    }
+
     /// Waits until a value derived from the window's state satisfies `predicate`, and returns that value.
     ///
     /// `observe` runs on the current state first, then after each change (it may call the daemon, e.g.

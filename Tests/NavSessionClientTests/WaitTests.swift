@@ -11,6 +11,8 @@ struct WaitTests {
             let window = try await daemon.session.openWindow(scene: "main")
             let snapshot = try await daemon.client.wait(for: window, timeout: .seconds(5)) { $0.version >= 0 }
             #expect(snapshot == (try await window.getState()))
+            let same = try await daemon.client.wait(for: window, until: { $0.version >= 0 }, timeout: .seconds(5))
+            #expect(same == snapshot)
         }
     }
 
