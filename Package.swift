@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
         .library(name: "NavigationSession", targets: ["NavigationSession"]),
+        .library(name: "NavSessionClient", targets: ["NavSessionClient"]),
+        .library(name: "NavSessionTesting", targets: ["NavSessionTesting"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
@@ -73,6 +75,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Client library and test kit (Docs/client.md, Docs/testing.md)
+        .target(
+            name: "NavSessionClient",
+            dependencies: ["DBusKit", "NavigationCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NavSessionTesting",
+            dependencies: ["NavSessionClient", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Process support shared by the executables
         .target(name: "TerminationSignals", swiftSettings: swiftSettings),
 
@@ -101,6 +115,7 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavSessionClient",
                 "NavigationCore",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -133,6 +148,11 @@ let package = Package(
         .testTarget(
             name: "DBusKitTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionClientTests",
+            dependencies: ["NavSessionClient", "NavSessionTesting", "NavigationCore", "DBusKit", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
