@@ -1,4 +1,5 @@
 import DBusKit
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -115,13 +116,32 @@ extension RendererHarness {
         while ContinuousClock.now < deadline {
             expected = try await expectedScreen()
             shown = try await shownScreen()
-            if expected == shown { return shown }
+            if expected == shown {
+                try await screenshot(step, windows: shown)
+                return shown
+            }
             try await Task.sleep(for: .milliseconds(50))  // the poll interval, not a wait for an event
         }
         let message = "\(step): the screen did not show the daemon's state within \(timeout)\n  daemon:   \(expected)\n"
             + "  renderer: \(shown)\nrenderer log:\n\(rendererLog)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         throw HarnessError("\(step): screen mismatch")
+    }
+
+    /// Saves what each top-level window shows after `step` as PNGs in `.build/gtk-renderer-screenshots/`
+    /// (drawn by GTK itself through the renderer's Screenshot hook), so every run leaves a picture of each
+    /// step of the flow it checked; `Examples/gtk-renderer/screenshots.sh` makes the ones in Docs/images.
+    func screenshot(_ step: String, windows: [WindowSummary]) async throws {
+        let directory = PrivateBus.repositoryRoot.appendingPathComponent(".build/gtk-renderer-screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = String(step.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+        for window in windows {
+            guard let number = window.path.split(separator: "/").last else { continue }
+            let file = directory.appendingPathComponent("\(name)-window-\(number).png").path
+            _ = try? await call(
+                Self.rendererName, Self.rendererPath, "org.navsession.GtkRenderer1", "Screenshot",
+                [.string("window/\(number)"), .string(file)])
+        }
     }
 
     /// Polls `condition` on the daemon until true, within `timeout`.
