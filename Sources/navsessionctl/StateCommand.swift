@@ -1,12 +1,19 @@
 import ArgumentParser
 import DBusKit
+import Foundation
 import NavSessionClient
+import NavigationCore
 
-/// `navsessionctl state WINDOW`: Window1.GetState as indented JSON (one line with `--json`).
+/// `navsessionctl state WINDOW`: Window1.GetState as indented JSON (one line with `--json`);
+/// `state WINDOW --set FILE` loads a saved state into the window (Window1.SetState), a fixture's start.
 struct StateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
-        abstract: "Print a window's snapshot (JSON, Docs/state-schema.md)."
+        abstract: "Print a window's snapshot (JSON, Docs/state-schema.md), or load one with --set.",
+        discussion: """
+            `navsessionctl state 1 > saved.json` saves a window's state; `navsessionctl state 2 --set saved.json` \
+            loads it into window 2 as one change (its models get fresh ids) and prints the new version.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -15,7 +22,34 @@ struct StateCommand: AsyncParsableCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
+    @Option(name: .customLong("set"), help: "Load FILE ('-' for standard input), a window state as `state` prints it.")
+    var stateFile: String?
+
     func run() async throws {
-        try await connection.printJSON(window: window, output: output) { try await $0.getStateJSON() }
+        guard let stateFile else {
+            try await connection.printJSON(window: window, output: output) { try await $0.getStateJSON() }
+            return
+        }
+        let data: Data
+        do {
+            data = stateFile == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile()
+                : try Data(contentsOf: URL(fileURLWithPath: stateFile))
+        } catch {
+            throw ValidationError("cannot read \(stateFile): \(error.localizedDescription)")
+        }
+        // Decoding validates the state exactly as a restore does (WindowSnapshot's own rules).
+        let snapshot: NavigationCore.WindowSnapshot
+        do {
+            snapshot = try JSONDecoder().decode(NavigationCore.WindowSnapshot.self, from: data)
+        } catch {
+            throw ValidationError("\(stateFile) is not a window state: \(error)")
+        }
+        try await connection.reportingFailures {
+            let version = try await connection.withClient { client in
+                try await connection.window(window, of: client).setState(snapshot)
+            }
+            StandardOutput.line(output.json ? "{\"version\":\(version)}" : String(version))
+        }
     }
 }

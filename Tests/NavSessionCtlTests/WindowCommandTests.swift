@@ -13,6 +13,27 @@ struct WindowCommandTests {
         return window
     }
 
+    @Test func stateSetLoadsASavedStateIntoAnotherWindow() async throws {
+        let daemon = try await DaemonFixture.start()
+        defer { daemon.stop() }
+        let source = try await Self.mainWithDetail(daemon)
+        let saved = try await daemon.ctl(["state", "--json", source])
+        #expect(saved.status == 0, "\(saved)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-state-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try saved.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let target = try await daemon.openWindow("waiting")
+        let loaded = try await daemon.ctl(["state", target, "--set", file.path])
+        #expect(loaded.status == 0, "\(loaded)")
+        #expect(loaded.stdout == "1\n", "\(loaded)")
+        let tree = try await daemon.ctl(["tree", target])
+        #expect(tree.stdout.contains("detail"), "\(tree)")
+        try "{}".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try await daemon.ctl(["state", target, "--set", file.path])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("is not a window state"), "\(bad)")
+    }
+
     @Test func execCommandsPrintConsecutiveVersions() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
