@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionCtlTests",
-            dependencies: ["DBusKit", "DBusTestSupport"],
+            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
