@@ -19,7 +19,9 @@ let package = Package(
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
         .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
+        .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
         .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
+        .executable(name: "navsession-load", targets: ["NavSessionLoad"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -109,6 +111,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
+        // D-Bus fuzzer for navsessiond (Docs/fuzzing-dbus.md).
+        .executableTarget(
+            name: "NavSessionFuzz",
+            dependencies: ["DBusKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        // Load and fault test of navsessiond (Docs/load-and-faults.md).
+        .executableTarget(
+            name: "NavSessionLoad",
+            dependencies: [
+                "DBusKit", "DBusTestSupport", "NavigationCore", "NavigationSession",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Fuzzing (harness entry points; libFuzzer drivers are built by scripts/fuzz, see Docs/fuzzing-parsers.md)
         .target(
@@ -150,6 +167,16 @@ let package = Package(
         .testTarget(
             name: "NavSessionServiceTests",
             dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionFuzzTests",
+            dependencies: ["DBusTestSupport", "NavSessionFuzz", "navsessiond"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavSessionFaultTests",
+            dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

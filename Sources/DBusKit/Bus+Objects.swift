@@ -68,6 +68,21 @@ extension Bus {
         self.limits = limits
     }
 
+    /// Sets the largest message this connection will send (see ``maximumOutgoingMessageSize``).
+    ///
+    /// Set it at or below the bus's `max_message_size`; a bus that receives a larger message
+    /// disconnects the sender.
+    public func setMaximumOutgoingMessageSize(_ bytes: Int) {
+        maximumOutgoingMessageSize = bytes
+    }
+
+    /// Sets a handler told of every call answered with `org.freedesktop.DBus.Error.Failed` because a
+    /// handler threw an error that is neither a ``BusError`` nor ``BusErrorConvertible`` (an internal
+    /// fault), with the member and the error's description — so each one is logged with its cause.
+    public func setFaultHandler(_ handler: @escaping @Sendable (String) -> Void) {
+        faultHandler = handler
+    }
+
     /// Emits `PropertiesChanged` for `names`, honouring each property's `EmitsChangedSignal` policy.
     ///
     /// `.true` properties are sent with their current value (read through the getter), `.invalidates` ones

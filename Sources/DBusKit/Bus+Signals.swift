@@ -8,11 +8,18 @@ extension Bus {
     ///                    arguments: [.uint32(7)])
     /// ```
     /// - Parameter destination: send unicast to one peer instead of broadcasting.
-    /// - Throws: ``ValidationError`` for invalid arguments; ``ConnectionError`` when disconnected.
+    /// - Throws: ``ValidationError`` for invalid arguments; ``BusError`` `LimitsExceeded` when the signal
+    ///   would exceed ``maximumOutgoingMessageSize`` (nothing is sent); ``ConnectionError`` when disconnected.
     public func emit(
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = [],
         destination: BusName? = nil
     ) throws {
+        let size = MessageEncoder.estimatedSize(of: arguments)
+        guard size <= maximumOutgoingMessageSize else {
+            throw BusError(
+                .limitsExceeded,
+                "signal \(member.rawValue) would be about \(size) bytes; signals are limited to \(maximumOutgoingMessageSize)")
+        }
         let created = path.rawValue.withCString { p in
             interface.rawValue.withCString { i in
                 member.rawValue.withCString { m in dbus_message_new_signal(p, i, m) }

@@ -42,6 +42,14 @@ public actor Bus {
     var incomingHead = 0
     var isDraining = false
     var limits = IncomingLimits()
+    /// Descriptors decoded from the call being handled; closed after its reply.
+    let receivedDescriptors = DescriptorLog()
+    /// Told of handler errors that became `Failed` (``setFaultHandler(_:)``).
+    var faultHandler: (@Sendable (String) -> Void)?
+    /// Outgoing messages above this many bytes (estimated) are never sent: a reply becomes
+    /// `LimitsExceeded`, a signal throws. A bus drops a connection that sends a message over its own
+    /// `max_message_size`, and dbus-daemon's compiled-in default is 32 MiB.
+    public internal(set) var maximumOutgoingMessageSize = 32 * 1024 * 1024 - 64 * 1024
 
     /// The connection's dedicated thread; every isolated method runs there.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }

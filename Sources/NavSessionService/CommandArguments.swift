@@ -9,26 +9,14 @@ enum CommandArguments {
         return ModelID(rawValue: raw)
     }
 
-    /// Checks `params` against the manifest's declaration of `screen` (undeclared screens: anything goes).
-    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the missing or undeclared parameter.
-    static func validate(screen: String, params: [String: String], manifest: Manifest) throws(SessionError) {
-        guard let declaration = manifest.screen(screen) else { return }
-        if let missing = declaration.required.first(where: { params[$0] == nil }) {
-            throw .invalidArguments("screen '\(screen)' requires parameter '\(missing)'")
-        }
-        let known = Set(declaration.required).union(declaration.optional)
-        if let unknown = params.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalidArguments("screen '\(screen)' has no parameter '\(unknown)'")
-        }
-    }
-
-    /// Dialog actions from `id:title` or `id:title:role` (role `cancel` or `destructive`).
+    /// Dialog actions from `id:title` or `id:title:role` (role `cancel` or `destructive`). `\:` is a
+    /// colon and `\\` a backslash inside a field, so a title can hold any text (`ok:Note\: read me`).
     static func actions(_ texts: [String]) throws(SessionError) -> [DialogAction] {
         var actions: [DialogAction] = []
         for text in texts {
-            let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2, !parts[0].isEmpty else {
-                throw .invalidArguments("action '\(text)' must be id:title or id:title:role")
+            let parts = try fields(of: text)
+            guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty else {
+                throw .invalidArguments("action '\(text)' must be id:title or id:title:role (write \\: for a colon)")
             }
             var role: ActionRole?
             if parts.count == 3 {
@@ -42,12 +30,39 @@ enum CommandArguments {
         return actions
     }
 
+    /// The `:`-separated fields of an action, with `\:` and `\\` unescaped.
+    private static func fields(of text: String) throws(SessionError) -> [String] {
+        var fields = [""]
+        var escaped = false
+        for character in text {
+            if escaped {
+                guard character == ":" || character == "\\" else {
+                    throw .invalidArguments("action '\(text)': only \\: and \\\\ are escapes")
+                }
+                fields[fields.count - 1].append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == ":" {
+                fields.append("")
+            } else {
+                fields[fields.count - 1].append(character)
+            }
+        }
+        guard !escaped else { throw .invalidArguments("action '\(text)' ends inside an escape") }
+        return fields
+    }
+
     /// The dialog to present: the manifest's dialog named `title` when no actions are given and one
     /// of that kind is declared, else the given title, message and actions.
     static func dialog(
         title: String, message: String, actions: [String], kind: DialogDeclaration.Kind, manifest: Manifest
     ) throws(SessionError) -> DialogContent {
-        if actions.isEmpty, let declared = manifest.dialogs[title], declared.kind == kind {
+        if actions.isEmpty, let declared = manifest.dialogs[title] {
+            // A declared dialog keeps its kind: a confirmation dialog shown as an alert loses its anchor.
+            guard declared.kind == kind else {
+                throw .invalidArguments("dialog '\(title)' is declared as \(declared.kind.rawValue), not \(kind.rawValue)")
+            }
             return declared.content
         }
         return DialogContent(title: title, message: message.isEmpty ? nil : message, actions: try Self.actions(actions))

@@ -38,3 +38,25 @@ public enum ErrorMapping {
         do { return try body() } catch { throw busError(for: error) }
     }
 }
+
+// Handlers may throw the session's own errors anywhere (argument checks outside `perform` too);
+// DBusKit maps them through these, so an input error never reaches the caller as `Failed`.
+extension SessionError: BusErrorConvertible {
+    public var busError: BusError { ErrorMapping.busError(for: self) }
+}
+
+extension NavigationError: BusErrorConvertible {
+    public var busError: BusError { ErrorMapping.busError(for: SessionError.navigation(self)) }
+}
+
+extension DeepLinkError: BusErrorConvertible {
+    public var busError: BusError { ErrorMapping.busError(for: SessionError.deepLink(self)) }
+}
+
+extension DeepLinkApplyError: BusErrorConvertible {
+    public var busError: BusError { ErrorMapping.busError(for: SessionError.deepLinkApply(self)) }
+}
+
+extension ManifestError: BusErrorConvertible {
+    public var busError: BusError { ErrorMapping.busError(for: SessionError.manifest(self)) }
+}

@@ -46,7 +46,8 @@ extension SessionService {
                     let enabled = call.arguments[1].bool ?? false
                     guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
                     try self.withSession { state in
-                        try state.session.setCloseOnExit(window: number, owner: enabled ? sender.rawValue : nil)
+                        try state.session.setCloseOnExit(
+                            window: number, owner: enabled ? sender.rawValue : nil, caller: sender.rawValue)
                     }
                     if enabled { self.watch(sender, on: call.bus) }
                     return []
@@ -66,7 +67,7 @@ extension SessionService {
                             try ErrorMapping.mapped {
                                 try Session.plan(
                                     fromJSON: call.arguments[0].string ?? "", toJSON: call.arguments[1].string ?? "",
-                                    capabilities: capabilities)
+                                    capabilities: capabilities, limits: self.limits)
                             })
                     ]
                 },

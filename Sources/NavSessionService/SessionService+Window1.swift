@@ -65,9 +65,8 @@ extension SessionService {
         @Sendable func screen(_ call: MethodCall, _ index: Int) throws -> ModelSpec {
             let name = call.arguments[index].string ?? ""
             guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
-            let values = call.arguments[index + 1].stringDictionary
-            try CommandArguments.validate(screen: name, params: values, manifest: manifest)
-            return .screen(name, params: values)
+            // The window checks the screen against the manifest's declarations (ScreenCatalog).
+            return .screen(name, params: call.arguments[index + 1].stringDictionary)
         }
         @Sendable func present(
             _ call: MethodCall, _ index: Int, _ session: Session, _ window: SessionWindow
@@ -76,9 +75,6 @@ extension SessionService {
             let name = call.arguments[index + 1].string ?? ""
             let values = call.arguments[index + 2].stringDictionary
             guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
-            if kind != "alert" && kind != "confirmationDialog" {
-                try CommandArguments.validate(screen: name, params: values, manifest: manifest)
-            }
             return .present(try session.presentation(kind: kind, screen: name, params: values, in: window.number))
         }
         return try Interface(

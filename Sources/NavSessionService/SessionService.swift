@@ -34,6 +34,8 @@ public final class SessionService: Sendable {
     /// Yields when a client calls `ActivateAction("quit")`.
     public let quitRequested: AsyncStream<Void>
     let watchedClients = Mutex<Set<String>>([])
+    /// The session's limits (fixed at start).
+    let limits: SessionLimits
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
     ///
@@ -51,6 +53,7 @@ public final class SessionService: Sendable {
             try SessionStore(directory: directory, logger: logger)
         }
         let session = try Session(manifest: manifest, store: store, logger: logger)
+        limits = session.limits
         state = Mutex(ServiceState(session: session))
         self.logger = logger
         self.manifest = manifest
@@ -67,6 +70,11 @@ public final class SessionService: Sendable {
     /// then closes restored windows whose close-on-exit client has left the bus (and watches the others).
     /// Call before requesting the bus name.
     public func export(on bus: Bus) async throws {
+        // Arrays are bounded before decoding (the largest any method needs is a batch or a stack path).
+        await bus.setIncomingLimits(IncomingLimits(maximumArrayLength: max(limits.maxBatchCommands, limits.graph.maxStackDepth, 1024)))
+        await bus.setFaultHandler { [logger] cause in
+            logger.error("internal fault answered with org.freedesktop.DBus.Error.Failed", metadata: ["cause": "\(cause)"])
+        }
         await bus.addObjectManager(at: names.sessionPath)
         try await bus.export([try sessionInterface()], at: names.sessionPath)
         try await bus.export([try applicationInterface()], at: try applicationPath)
@@ -117,6 +125,13 @@ public final class SessionService: Sendable {
         }
         await announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
         return outcome
+    }
+
+    /// Writes a snapshot of the whole session and empties the journal (a clean shutdown); the next start
+    /// then loads one file instead of replaying the journal.
+    /// - Throws: ``SessionError/storageFailed(_:)``; the journal still holds every change then.
+    public func save() throws(BusError) {
+        try withSession { state in try state.session.close() }
     }
 
     /// Asks the daemon to quit (`ActivateAction("quit")`).

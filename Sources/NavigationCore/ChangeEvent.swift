@@ -21,6 +21,14 @@ public struct ChangeEvent: Hashable, Sendable, Codable {
     public var effects: [QueuedEffect]
     /// The active model after the change.
     public var activeModel: ModelID
+    /// True when the commands asked for the state the window was already in (e.g. `stackDropToRoot` at
+    /// the root, selecting the selected tab): ``version`` is the unchanged version and nothing else is set.
+    /// Such a change is not journaled and emits no `Changed`.
+    public var isNoOp = false
+
+    enum CodingKeys: String, CodingKey {
+        case version, cause, animated, started, finished, modified, messages, effects, activeModel
+    }
 
     /// Creates an event; the window builds these, tests may too.
     public init(
@@ -36,5 +44,13 @@ public struct ChangeEvent: Hashable, Sendable, Codable {
         self.messages = messages
         self.effects = effects
         self.activeModel = activeModel
+    }
+
+    /// The event of a change that changed nothing (``isNoOp``).
+    init(unchangedAt version: Int, cause: ChangeCause, activeModel: ModelID) {
+        self.init(
+            version: version, cause: cause, animated: false, started: [], finished: [], modified: [], messages: [],
+            effects: [], activeModel: activeModel)
+        isNoOp = true
     }
 }

@@ -41,6 +41,7 @@ public struct DialogAction: Hashable, Sendable, Codable {
         title = try c.decode(String.self, forKey: .title)
         role = try c.decodeIfPresent(ActionRole.self, forKey: .role)
         commands = try c.decodeIfPresent([NavigationCommand].self, forKey: .commands) ?? []
+        try StrictKeys.check(decoder, allowed: ["id", "title", "role", "commands"])
     }
 
     public func encode(to encoder: any Encoder) throws {

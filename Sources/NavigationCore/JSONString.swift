@@ -23,4 +23,20 @@ public enum JSONString {
         result += "\""
         return result
     }
+
+    /// Whether `json` holds a `\u0000` escape inside a string: a NUL byte, which no D-Bus string can carry,
+    /// so input that would put one into a name, text or message is refused where it enters.
+    ///
+    /// One pass over the bytes; an escaped backslash (`\\u0000`) is not an escape of NUL.
+    public static func containsNULEscape(_ json: String) -> Bool {
+        var bytes = json.utf8.makeIterator()
+        while let byte = bytes.next() {
+            guard byte == UInt8(ascii: "\\") else { continue }
+            guard bytes.next() == UInt8(ascii: "u") else { continue }
+            var digits = 0
+            while digits < 4, bytes.next() == UInt8(ascii: "0") { digits += 1 }
+            if digits == 4 { return true }
+        }
+        return false
+    }
 }

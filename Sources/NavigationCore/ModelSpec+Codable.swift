@@ -8,7 +8,18 @@
 extension ModelSpec: Codable {
     static let kindTags = ["screen", "stack", "tabs", "switched", "custom", "alert", "confirmationDialog"]
 
+    /// Each kind's own keys besides the common `kind`, `screen`, `params`, `title` and `presented`.
+    static let kindFields: [String: [String]] = [
+        "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab"], "switched": ["model"],
+        "custom": ["customKind", "children"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
+    ]
+
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, alsoAllowing: [])
+    }
+
+    /// Decodes a spec whose object may also hold the wrapper's `extra` keys (a stack element's `transition`).
+    init(from decoder: any Decoder, alsoAllowing extra: [String]) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         let kind = try c.decodeIfPresent(String.self, forKey: "kind") ?? "screen"
         let content: ContentSpec
@@ -27,8 +38,8 @@ extension ModelSpec: Codable {
             content = .custom(
                 kind: try c.decode(String.self, forKey: "customKind"),
                 children: try c.decodeIfPresent([ModelSpec].self, forKey: "children") ?? [])
-        case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
-        case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
+        case "alert": content = .alert(try c.decode(DialogObject.self, forKey: "dialog").content)
+        case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogObject.self, forKey: "dialog").content)
         default: throw c.unknownTag(kind, key: "kind", accepted: Self.kindTags)
         }
         let screen: String
@@ -43,6 +54,8 @@ extension ModelSpec: Codable {
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             content: content,
             presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"))
+        try StrictKeys.check(
+            decoder, allowed: ["kind", "screen", "params", "title", "presented"] + (Self.kindFields[kind] ?? []) + extra)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -73,7 +86,9 @@ extension ModelSpec: Codable {
 extension StackElementSpec: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        self.init(try ModelSpec(from: decoder), transition: try c.decodeIfPresent(String.self, forKey: "transition"))
+        self.init(
+            try ModelSpec(from: decoder, alsoAllowing: ["transition"]),
+            transition: try c.decodeIfPresent(String.self, forKey: "transition"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -89,6 +104,7 @@ extension PathEntry: Codable {
         let c = try decoder.container(keyedBy: JSONKey.self)
         if let id = try c.decodeIfPresent(ModelID.self, forKey: "existing") {
             self = .existing(id, transition: try c.decodeIfPresent(String.self, forKey: "transition"))
+            try StrictKeys.check(decoder, allowed: ["existing", "transition"])
         } else {
             self = .new(try StackElementSpec(from: decoder))
         }
@@ -113,14 +129,25 @@ extension PresentationSpec: Codable {
     public init(from decoder: any Decoder) throws {
         let style = try PresentationStyle(from: decoder)
         let c = try decoder.container(keyedBy: JSONKey.self)
+        let styleKeys: [String]
         switch style {
         case .alert:
             self = .alert(try DialogContent(from: decoder))
+            styleKeys = ["title", "message", "actions"]
         case .confirmationDialog(let sourceID):
             self = .confirmationDialog(try DialogContent(from: decoder), sourceID: sourceID)
-        case .sheet, .fullScreenCover, .custom:
+            styleKeys = ["sourceID", "title", "message", "actions"]
+        case .sheet:
             self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
+            styleKeys = ["detents", "model"]
+        case .fullScreenCover:
+            self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
+            styleKeys = ["model"]
+        case .custom:
+            self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
+            styleKeys = ["name", "model"]
         }
+        try StrictKeys.check(decoder, allowed: ["kind"] + styleKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -132,5 +159,16 @@ extension PresentationSpec: Codable {
             var c = encoder.container(keyedBy: JSONKey.self)
             try c.encode(model, forKey: "model")
         }
+    }
+}
+
+/// A spec's `"dialog"` object: dialog content on its own, so only its own keys are accepted (the same
+/// content inside a presentation object shares that object with the presentation's keys).
+private struct DialogObject: Decodable {
+    var content: DialogContent
+
+    init(from decoder: any Decoder) throws {
+        content = try DialogContent(from: decoder)
+        try StrictKeys.check(decoder, allowed: ["title", "message", "actions"])
     }
 }

@@ -149,6 +149,17 @@ public struct TabSpec: Hashable, Sendable, Codable {
         self.icon = icon
         self.model = model
     }
+
+    enum CodingKeys: String, CodingKey { case id, title, icon, model }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        title = try c.decode(String.self, forKey: .title)
+        icon = try c.decodeIfPresent(String.self, forKey: .icon)
+        model = try c.decode(ModelSpec.self, forKey: .model)
+        try StrictKeys.check(decoder, allowed: ["id", "title", "icon", "model"])
+    }
 }
 
 /// One entry of a new stack path for `stackSetPath`: keep an existing element or create a new one.

@@ -1,7 +1,7 @@
 /// JSON form of commands: a flat object tagged by `"command"`. See `Docs/state-schema.md`.
 ///
-/// Unknown command names and missing or mistyped fields throw `DecodingError` with a message naming
-/// the problem (the D-Bus service maps these to `InvalidArgs`).
+/// Unknown command names, unknown keys and missing or mistyped fields throw `DecodingError` with a
+/// message naming the problem (the D-Bus service maps these to `InvalidBatch`/`InvalidCommand`).
 extension NavigationCommand: Codable {
     static let names = [
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
@@ -9,9 +9,27 @@ extension NavigationCommand: Codable {
         "openURL", "trigger", "sendMessage", "sequence",
     ]
 
+    /// Each command's own keys besides `"command"`.
+    static let fields: [String: [String]] = [
+        "stackAppend": ["models"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
+        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"], "switchModel": ["model"],
+        "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
+        "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
+    ]
+
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, alsoAllowing: [])
+    }
+
+    /// Decodes a command whose object may also hold the wrapper's `extra` keys (a batch entry's `from`).
+    init(from decoder: any Decoder, alsoAllowing extra: [String]) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         let name = try c.decode(String.self, forKey: "command")
+        try self.init(named: name, from: c)
+        try StrictKeys.check(decoder, allowed: ["command"] + (Self.fields[name] ?? []) + extra)
+    }
+
+    private init(named name: String, from c: KeyedDecodingContainer<JSONKey>) throws {
         switch name {
         case "stackAppend": self = .stackAppend(try c.decode([StackElementSpec].self, forKey: "models"))
         case "stackDropLast": self = .stackDropLast(try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
@@ -43,7 +61,12 @@ extension NavigationCommand: Codable {
                     payload: try c.decodeIfPresent(String.self, forKey: "payload") ?? ""),
                 to: try c.decodeIfPresent(MessageTarget.self, forKey: "to") ?? .current)
         case "sequence": self = .sequence(try c.decode([NavigationCommand].self, forKey: "commands"))
-        default: throw c.unknownTag(name, key: "command", accepted: Self.names)
+        default:
+            if let meant = Spelling.closest(to: name, in: Self.names) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "command", in: c, debugDescription: "unknown command \"\(name)\"; did you mean \"\(meant)\"?")
+            }
+            throw c.unknownTag(name, key: "command", accepted: Self.names)
         }
     }
 
@@ -83,7 +106,7 @@ extension BatchCommand: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         self.init(
-            try NavigationCommand(from: decoder),
+            try NavigationCommand(from: decoder, alsoAllowing: ["from", "animated"]),
             from: try c.decodeIfPresent(ModelID.self, forKey: "from"),
             animated: try c.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
     }
@@ -117,6 +140,9 @@ extension RendererReport: Codable {
         case "windowClosed": self = .windowClosed
         default: throw c.unknownTag(name, key: "report", accepted: Self.names)
         }
+        let fields = ["poppedTo": ["stack", "index"], "dismissedInteractively": ["model"], "selectedTab": ["tabs", "tab"],
+                      "alertActionChosen": ["alert", "action"]]
+        try StrictKeys.check(decoder, allowed: ["report"] + (fields[name] ?? []))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -63,4 +63,9 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case windowClosed
     /// A snapshot failed validation; the text says which rule and which model.
     case invalidSnapshot(String)
+    /// The change would exceed one of the window's ``GraphLimits``; nothing was applied.
+    case limitsExceeded(String)
+    /// A plain screen the application does not declare (``WindowConfiguration/screens``), with the
+    /// declared screen closest to it when there is one.
+    case unknownScreen(String, suggestion: String?)
 }

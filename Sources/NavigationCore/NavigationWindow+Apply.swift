@@ -23,11 +23,17 @@ extension NavigationWindow {
     /// earlier entries.
     /// - Throws: ``NavigationError/emptyBatch``; for a batch of one the command's own error; otherwise
     ///   ``NavigationError/batchCommandFailed(index:_:)``. The window is left exactly as before.
+    /// - Parameter check: runs after the batch and the window's ``GraphLimits`` were checked, before the
+    ///   change commits; throwing from it rolls the change back (the session's own limits, such as a
+    ///   content budget shared by several windows).
     @discardableResult
-    public func apply(_ batch: [BatchCommand]) throws(NavigationError) -> ChangeEvent {
+    public func apply(
+        _ batch: [BatchCommand], check: ((PendingChange) throws(NavigationError) -> Void)? = nil
+    ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
-        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }) { () throws(NavigationError) in
+        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }, check: check) {
+            () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
                     try run(entry.command, from: entry.from ?? activeModelID)
@@ -55,17 +61,92 @@ extension NavigationWindow {
 
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
-        cause: ChangeCause, animated: Bool, _ body: () throws(NavigationError) -> Void
+        cause: ChangeCause, animated: Bool, check: ((PendingChange) throws(NavigationError) -> Void)? = nil,
+        _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
+        let plan: CommitPlan
         do throws(NavigationError) {
             try body()
+            if changesNothing {
+                // Popping at the root of a path that is already there, re-selecting the selected tab…: the
+                // caller asked for the state the window is in. No version, no event, nothing journaled.
+                rollback(nextID: startID)
+                return ChangeEvent(unchangedAt: version, cause: cause, activeModel: activeModelID)
+            }
+            plan = prepareCommit()
+            try checkLimits(plan)
+            try check?(PendingChange(contentCost: plan.contentCost, modelCount: plan.modelCount))
         } catch {
             rollback(nextID: startID)
             throw error
         }
-        return commit(cause: cause, animated: animated)
+        return commit(plan, cause: cause, animated: animated)
+    }
+
+    /// What committing the current transaction will start and remove; computed before the commit so
+    /// limits are checked against the state the change leads to. O(size of the change).
+    private func prepareCommit() -> CommitPlan {
+        let started = tx.created.filter { isAttached($0) }
+        var removed: [Node] = []
+        let detachedRoots = tx.closing ? closingRoots() : tx.unlinked.filter { $0.parent == nil && $0.id != rootID }
+        for subtreeRoot in detachedRoots {
+            preorder(from: subtreeRoot) { removed.append($0) }
+        }
+        // Nodes created and dropped in this transaction were never counted; every other removed node was.
+        let gained = started.reduce(0) { $0 + $1.cost }
+        let lost = removed.reduce(0) { $0 + ($1.started ? $1.cost : 0) }
+        let modelCount = tx.closing ? nodes.count : nodes.count - removed.count
+        return CommitPlan(
+            started: started, removed: removed, contentCost: contentCost + gained - lost, modelCount: modelCount)
+    }
+
+    /// Throws ``NavigationError/limitsExceeded(_:)`` when the change would leave the window over its limits.
+    private func checkLimits(_ plan: CommitPlan) throws(NavigationError) {
+        let limits = configuration.limits
+        guard !plan.started.isEmpty || plan.contentCost > contentCost else { return }
+        guard plan.modelCount <= limits.maxModels else {
+            throw .limitsExceeded("the window would hold \(plan.modelCount) models; at most \(limits.maxModels)")
+        }
+        guard plan.contentCost <= limits.maxContentCost else {
+            throw .limitsExceeded(
+                "the window's content would be \(plan.contentCost) bytes; at most \(limits.maxContentCost)")
+        }
+        for step in tx.undo {
+            switch step {
+            case .pathAppended(let stack, _), .pathReplaced(let stack, _):
+                guard stack.path.count <= limits.maxStackDepth else {
+                    throw .limitsExceeded(
+                        "a stack would hold \(stack.path.count) elements; at most \(limits.maxStackDepth)")
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Counts a journaled change that changes nothing today (journals written before no-op changes were
+    /// dropped hold such entries with a version of their own), so later entries keep their versions.
+    package func advanceVersionForReplay() { version += 1 }
+
+    /// Whether the transaction so far leaves the graph exactly as it was and reports nothing.
+    private var changesNothing: Bool {
+        guard tx.created.isEmpty, tx.unlinked.isEmpty, tx.messages.isEmpty, tx.effects.isEmpty, !tx.closing else {
+            return false
+        }
+        return tx.undo.allSatisfy { step in
+            switch step {
+            case .created, .linked, .unlinked: false
+            case .pathAppended(_, let count): count == 0
+            case .pathDropped(_, let elements): elements.isEmpty
+            case .pathReplaced(let stack, let old): stack.path == old
+            case .pathElementReplaced(let stack, let index, let old): stack.path.indices.contains(index) && stack.path[index] == old
+            case .slot(let presenter, let old): presenter.presented == old
+            case .selectedTab(let tabs, let old): tabs.selectedTab == old
+            case .switched(let container, let old): container.switchedModel == old
+            }
+        }
     }
 
     private func rollback(nextID startID: Int) {
@@ -93,22 +174,14 @@ extension NavigationWindow {
         tx = Transaction()
     }
 
-    private func commit(cause: ChangeCause, animated: Bool) -> ChangeEvent {
+    private func commit(_ plan: CommitPlan, cause: ChangeCause, animated: Bool) -> ChangeEvent {
         version += 1
-        let started = tx.created.filter { isAttached($0) }
+        let started = plan.started
+        let finished = plan.removed.filter(\.started).map(\.id)
         for node in started { node.started = true }
-
-        var finished: [ModelID] = []
-        var removed: [Node] = []
-        let detachedRoots = tx.closing ? closingRoots() : tx.unlinked.filter { $0.parent == nil && $0.id != rootID }
-        for subtreeRoot in detachedRoots {
-            preorder(from: subtreeRoot) { node in
-                removed.append(node)
-                if node.started { finished.append(node.id) }
-            }
-        }
+        contentCost = plan.contentCost
         if !tx.closing {
-            for node in removed { nodes[node.id] = nil }
+            for node in plan.removed { nodes[node.id] = nil }
         }
 
         var messages = tx.messages
@@ -147,4 +220,20 @@ extension NavigationWindow {
         guard let root = nodes[rootID] else { return [] }
         return root.children.compactMap { nodes[$0] }
     }
+}
+
+/// The outcome of a change before it commits, for ``NavigationWindow/apply(_:check:)``'s check.
+public struct PendingChange: Sendable, Hashable {
+    /// The window's ``NavigationWindow/contentCost`` after the change.
+    public var contentCost: Int
+    /// The number of models after the change.
+    public var modelCount: Int
+}
+
+/// What a commit starts and removes (``NavigationWindow/transact(cause:animated:check:_:)``).
+struct CommitPlan {
+    var started: [Node]
+    var removed: [Node]
+    var contentCost: Int
+    var modelCount: Int
 }

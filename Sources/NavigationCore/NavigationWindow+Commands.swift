@@ -7,6 +7,8 @@ extension NavigationWindow {
         switch command {
         case .stackAppend(let elements):
             let stack = try requireStack(from: origin)
+            // Checked before anything is created, so an oversized request costs nothing.
+            try checkDepth(stack.path.count + elements.count)
             var created: [(Node, String?)] = []
             for element in elements {
                 created.append((try instantiate(element.model, mayPresent: false), element.transition))
@@ -32,6 +34,7 @@ extension NavigationWindow {
             }
         case .stackSetPath(let entries):
             let stack = try requireStack(from: origin)
+            try checkDepth(entries.count)
             try setPath(stack, entries)
         case .present(let presentation):
             try present(presentation, from: origin)
@@ -187,5 +190,10 @@ extension NavigationWindow {
         let allowed = scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
         let rest = text[text.index(after: colon)...]
         return allowed && !rest.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace }
+    }
+
+    private func checkDepth(_ count: Int) throws(NavigationError) {
+        let limit = configuration.limits.maxStackDepth
+        guard count <= limit else { throw .limitsExceeded("a stack would hold \(count) elements; at most \(limit)") }
     }
 }

@@ -5,6 +5,8 @@ extension NavigationWindow {
     /// - Parameter mayPresent: whether the model will sit where it may present; a spec that carries a
     ///   presentation elsewhere throws ``NavigationError/cannotPresent(screen:)`` (unless anchored by a sourceID).
     func instantiate(_ spec: ModelSpec, mayPresent: Bool) throws(NavigationError) -> Node {
+        try configuration.limits.check(spec)
+        try configuration.screens?.check(spec)
         let node = Node(
             id: ModelID(rawValue: nextID), screen: spec.screen, params: spec.params, title: spec.title,
             kind: spec.kind)
@@ -67,6 +69,7 @@ extension NavigationWindow {
                 link(child, to: node, as: .custom(index: index), position: index)
             }
         }
+        node.cost = ContentCost.of(node: node)
         return node
     }
 

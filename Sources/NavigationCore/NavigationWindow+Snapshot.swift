@@ -31,7 +31,10 @@ extension NavigationWindow {
             {
                 throw .unknownPresentationKind(name)
             }
-            nodes[model.id] = Self.makeNode(model)
+            let node = Self.makeNode(model)
+            node.cost = ContentCost.of(node: node)
+            contentCost += node.cost
+            nodes[model.id] = node
         }
         rootID = snapshot.root
         nextID = snapshot.nextModelID

@@ -17,6 +17,9 @@ public final class NavigationWindow {
     /// The root model; it is never removed and never finished.
     public internal(set) var rootID: ModelID
     var nextID: Int
+    /// The sum of the models' content costs: an upper estimate of the bytes every message describing
+    /// the whole window carries (`GetState`, the route view). Bounded by ``GraphLimits/maxContentCost``.
+    public internal(set) var contentCost = 0
     /// Increases by exactly one for every applied change; failed commands leave it alone.
     public internal(set) var version: Int
     /// True after a ``RendererReport/windowClosed`` report; every later command or report fails.
@@ -46,6 +49,10 @@ public final class NavigationWindow {
         self.init(configuration: configuration, logger: logger)
         let root = try instantiate(root, mayPresent: true)
         rootID = root.id
+        contentCost = tx.created.reduce(0) { $0 + $1.cost }
+        guard tx.created.count <= configuration.limits.maxModels, contentCost <= configuration.limits.maxContentCost else {
+            throw .limitsExceeded("the window's root has \(tx.created.count) models of \(contentCost) bytes; over the limits")
+        }
         for node in tx.created {
             node.started = true
             logger.debug("started", metadata: ["model": "\(node.id)", "screen": "\(node.screen)"])

@@ -35,6 +35,8 @@ final class Node {
 
     /// Set when the model's `started` lifecycle event was emitted.
     var started = false
+    /// The model's own content cost (``ContentCost``), fixed at creation: content never changes.
+    var cost = 0
 
     init(id: ModelID, screen: String, params: [String: String], title: String?, kind: ModelKind) {
         self.id = id

@@ -2,9 +2,15 @@
 public struct WindowConfiguration: Hashable, Sendable {
     /// Names of custom presentation kinds the application renders (e.g. `popover`); others are rejected.
     public var customPresentationKinds: Set<String>
+    /// What the graph may hold; ``GraphLimits/unlimited`` unless the owner sets limits (the session does).
+    public var limits: GraphLimits
+    /// The screens the application declares; `nil` accepts any screen name (free-form screens).
+    public var screens: ScreenCatalog?
 
     /// Creates a configuration.
-    public init(customPresentationKinds: Set<String> = []) {
+    public init(customPresentationKinds: Set<String> = [], limits: GraphLimits = .unlimited, screens: ScreenCatalog? = nil) {
         self.customPresentationKinds = customPresentationKinds
+        self.limits = limits
+        self.screens = screens
     }
 }

@@ -33,6 +33,7 @@ public struct DialogDeclaration: Hashable, Sendable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         kind = try c.decode(Kind.self, forKey: .kind)
         content = try DialogContent(from: decoder)
+        try StrictKeys.check(decoder, allowed: ["kind", "title", "message", "actions"])
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -10,13 +10,24 @@ import Foundation
 enum FileIO {
     struct Failure: Error {
         var message: String
+        /// The errno of the failed call (0 when unknown).
+        var code: Int32 = 0
+
+        /// The file is there but this process may not read it, or the device failed: its content may be
+        /// fine, so it must never be discarded as corrupt.
+        var isUnreadable: Bool { code != 0 && code != EISDIR && code != ENOENT }
     }
 
     static func failure(_ what: String, _ path: String) -> Failure {
-        Failure(message: "\(what) \(path): \(String(cString: strerror(errno)))")
+        let code = errno
+        return Failure(message: "\(what) \(path): \(String(cString: strerror(code)))", code: code)
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// Whether anything (a file, a directory, a dangling or looping symlink) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
 
     /// Creates `path` and its parents (mode 0700).
     static func makeDirectory(_ path: String) throws(Failure) {

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 
 /// Decoding client JSON with messages that name the key path.
 enum JSONInput {
@@ -10,6 +11,9 @@ enum JSONInput {
     static func decode<T: Decodable>(_ type: T.Type, from text: String, limit: Int) throws(Failure) -> T {
         guard text.utf8.count <= limit else {
             throw Failure(message: "JSON is \(text.utf8.count) bytes; the limit is \(limit)", tooLong: true)
+        }
+        guard !JSONString.containsNULEscape(text) else {
+            throw Failure(message: "JSON contains \\u0000: names and texts cannot hold a NUL byte (D-Bus strings cannot)")
         }
         do {
             return try JSONDecoder().decode(type, from: Data(text.utf8))

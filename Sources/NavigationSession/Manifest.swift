@@ -31,6 +31,9 @@ public struct Manifest: Hashable, Sendable {
     public let capabilities: RendererCapabilities
     /// The deep-link declaration (NavigationRouting's JSON form), verbatim.
     public let deepLinks: JSONValue?
+    /// Whether commands may show screens the manifest does not declare (`"freeFormScreens": true`).
+    /// Otherwise, once the manifest declares screens, only those can enter a window.
+    public let freeFormScreens: Bool
     /// The router built from ``deepLinks``; `nil` when the application declares no deep links.
     public let router: DeepLinkRouter?
     /// The name of the scene marked default.
@@ -71,13 +74,15 @@ public struct Manifest: Hashable, Sendable {
     public init(
         applicationID: String, title: String? = nil, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
         dialogs: [String: DialogDeclaration] = [:], presentationKinds: [String] = [],
-        capabilities: RendererCapabilities = RendererCapabilities(), deepLinks: JSONValue? = nil
+        capabilities: RendererCapabilities = RendererCapabilities(), deepLinks: JSONValue? = nil,
+        freeFormScreens: Bool = false
     ) throws(ManifestError) {
-        try self.init(
-            document: ManifestDocument(
-                format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
-                dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities,
-                deepLinks: deepLinks))
+        var document = ManifestDocument(
+            format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
+            dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities,
+            deepLinks: deepLinks)
+        document.freeFormScreens = freeFormScreens
+        try self.init(document: document)
     }
 
     init(document: ManifestDocument) throws(ManifestError) {
@@ -90,6 +95,7 @@ public struct Manifest: Hashable, Sendable {
         presentationKinds = document.presentationKinds
         capabilities = document.capabilities
         deepLinks = document.deepLinks
+        freeFormScreens = document.freeFormScreens
         router = validated.router
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }
@@ -107,7 +113,16 @@ public struct Manifest: Hashable, Sendable {
 
     /// The window configuration every window of this application gets (custom presentation kinds).
     public var windowConfiguration: WindowConfiguration {
-        WindowConfiguration(customPresentationKinds: Set(presentationKinds))
+        WindowConfiguration(customPresentationKinds: Set(presentationKinds), screens: screenCatalog)
+    }
+
+    /// The declared screens for ``NavigationCore/WindowConfiguration/screens``; `nil` (anything goes) with
+    /// ``freeFormScreens`` or when the manifest declares none.
+    var screenCatalog: ScreenCatalog? {
+        guard !freeFormScreens, !screens.isEmpty else { return nil }
+        return ScreenCatalog(Dictionary(screens.map {
+            ($0.name, ScreenCatalog.Screen(required: Set($0.required), optional: Set($0.optional)))
+        }) { first, _ in first })
     }
 
     /// The renderer capabilities of `scene`'s windows (the scene's override, else the manifest's).
@@ -117,9 +132,10 @@ public struct Manifest: Hashable, Sendable {
 
     /// The manifest as JSON (keys sorted); `Manifest(json: m.json()) == m`.
     public func json(pretty: Bool = true) -> String {
-        let document = ManifestDocument(
+        var document = ManifestDocument(
             format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
             dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities, deepLinks: deepLinks)
+        document.freeFormScreens = freeFormScreens
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
         // Every value here came from valid JSON or validated Swift values, so encoding cannot fail;
@@ -134,6 +150,7 @@ public struct Manifest: Hashable, Sendable {
         lhs.applicationID == rhs.applicationID && lhs.title == rhs.title && lhs.screens == rhs.screens
             && lhs.scenes == rhs.scenes && lhs.dialogs == rhs.dialogs && lhs.presentationKinds == rhs.presentationKinds
             && lhs.capabilities == rhs.capabilities && lhs.deepLinks == rhs.deepLinks
+            && lhs.freeFormScreens == rhs.freeFormScreens
     }
 
     public func hash(into hasher: inout Hasher) {

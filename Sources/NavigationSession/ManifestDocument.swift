@@ -12,6 +12,7 @@ struct ManifestDocument: Codable {
     var presentationKinds: [String]
     var capabilities: RendererCapabilities
     var deepLinks: JSONValue?
+    var freeFormScreens = false
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -29,8 +30,8 @@ struct ManifestDocument: Codable {
         self.deepLinks = deepLinks
     }
 
-    enum CodingKeys: String, CodingKey {
-        case format, id, title, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
     }
 
     init(from decoder: any Decoder) throws {
@@ -44,6 +45,8 @@ struct ManifestDocument: Codable {
         presentationKinds = try c.decodeIfPresent([String].self, forKey: .presentationKinds) ?? []
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities) ?? RendererCapabilities()
         deepLinks = try c.decodeIfPresent(JSONValue.self, forKey: .deepLinks)
+        freeFormScreens = try c.decodeIfPresent(Bool.self, forKey: .freeFormScreens) ?? false
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -57,10 +60,14 @@ struct ManifestDocument: Codable {
         if !presentationKinds.isEmpty { try c.encode(presentationKinds, forKey: .presentationKinds) }
         try c.encode(capabilities, forKey: .capabilities)
         try c.encodeIfPresent(deepLinks, forKey: .deepLinks)
+        if freeFormScreens { try c.encode(true, forKey: .freeFormScreens) }
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.
     static func decode(_ text: String) throws(ManifestError) -> ManifestDocument {
+        guard !JSONString.containsNULEscape(text) else {
+            throw .invalidValue(key: "(root)", detail: "\\u0000: names and texts cannot hold a NUL byte (D-Bus strings cannot)")
+        }
         do {
             return try JSONDecoder().decode(ManifestDocument.self, from: Data(text.utf8))
         } catch let error as DecodingError {

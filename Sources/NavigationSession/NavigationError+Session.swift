@@ -10,6 +10,7 @@ extension NavigationError {
         let suffix: String
         switch self {
         case .batchCommandFailed(_, let inner): return inner.errorName
+        case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
         case .unknownModel: suffix = "UnknownModel"
         case .detachedModel: suffix = "DetachedModel"
         case .noStack: suffix = "NoStack"
@@ -39,6 +40,7 @@ extension NavigationError {
         case .unknownAction: suffix = "UnknownAction"
         case .windowClosed: suffix = "WindowClosed"
         case .invalidSnapshot: suffix = "InvalidSnapshot"
+        case .unknownScreen: suffix = "UnknownScreen"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -78,6 +80,9 @@ extension NavigationError {
         case .unknownAction(let alert, let action): "model \(alert) has no action '\(action)'"
         case .windowClosed: "the window is closed"
         case .invalidSnapshot(let text): "invalid snapshot: \(text)"
+        case .limitsExceeded(let text): text
+        case .unknownScreen(let screen, let suggestion):
+            "the manifest declares no screen '\(screen)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         }
     }
 }

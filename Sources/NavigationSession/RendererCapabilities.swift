@@ -1,4 +1,5 @@
 import NavigationRouting
+import NavigationCore
 
 /// What a window's renderer can do in one update; decides how deep-link jumps are split into steps.
 ///
@@ -15,12 +16,13 @@ public struct RendererCapabilities: Hashable, Sendable, Codable {
         self.pushesInOne = pushesInOne
     }
 
-    enum CodingKeys: String, CodingKey { case multiDismiss, pushesInOne }
+    enum CodingKeys: String, CodingKey, CaseIterable { case multiDismiss, pushesInOne }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         multiDismiss = try c.decodeIfPresent(Bool.self, forKey: .multiDismiss) ?? false
         pushesInOne = try c.decodeIfPresent(Bool.self, forKey: .pushesInOne) ?? false
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
     /// The step planner's option set.

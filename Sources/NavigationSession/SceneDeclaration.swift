@@ -58,7 +58,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         self.capabilities = capabilities
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case name, title, isDefault = "default", instances, root, states, initialState, deepLinkState, capabilities
     }
 
@@ -73,6 +73,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         initialState = try c.decodeIfPresent(String.self, forKey: .initialState)
         deepLinkState = try c.decodeIfPresent(String.self, forKey: .deepLinkState)
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities)
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// A screen the application can show: its name, title and declared parameters.
 ///
 /// JSON: `{"name":"detail","title":"Detail","required":["id"],"optional":["edit"]}`; `title`,
@@ -21,7 +23,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         self.optional = optional
     }
 
-    enum CodingKeys: String, CodingKey { case name, title, required, optional }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -29,6 +31,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         title = try c.decodeIfPresent(String.self, forKey: .title)
         required = try c.decodeIfPresent([String].self, forKey: .required) ?? []
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -79,6 +79,7 @@ extension Session {
         } catch {
             throw .navigation(error)
         }
+        guard !event.isNoOp else { return outcome(window: number, events: events) }
         try persist(.report(window: number, report: report, version: event.version))
         afterChange(window, event, routesBefore: before, events: &events)
         return outcome(window: number, events: events)
@@ -92,6 +93,10 @@ extension Session {
         window number: WindowNumber, to model: ModelID, _ message: NavigationMessage
     ) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
+        guard message.name.utf8.count <= limits.graph.maxNameBytes, message.payload.utf8.count <= limits.maxMessageBytes else {
+            throw .limitsExceeded(
+                "a message name is limited to \(limits.graph.maxNameBytes) bytes and its payload to \(limits.maxMessageBytes)")
+        }
         do {
             try window.graph.sendMessage(message, to: model)
         } catch {
@@ -105,9 +110,17 @@ extension Session {
     ///
     /// The tie is persisted. After a daemon restart the D-Bus layer should check each owner
     /// (`NameHasOwner`) and call ``clientVanished(uniqueName:)`` for those gone.
-    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
-    public func setCloseOnExit(window number: WindowNumber, owner: String?) throws(SessionError) {
+    ///
+    /// A window tied to one client can be untied or re-tied only by that client: another client could
+    /// otherwise keep a window alive after its owner exits, or make it close with the wrong process.
+    /// - Parameter caller: the client asking (its unique name); `nil` skips the ownership check.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/accessDenied(_:)`` (tied to
+    ///   another client), ``SessionError/storageFailed(_:)``.
+    public func setCloseOnExit(window number: WindowNumber, owner: String?, caller: String? = nil) throws(SessionError) {
         let window = try window(number)
+        if let current = window.closeOnExitOwner, let caller, current != caller {
+            throw .accessDenied("window \(number) is tied to \(current); only that client may change the tie")
+        }
         guard window.closeOnExitOwner != owner else { return }
         window.closeOnExitOwner = owner
         try persist(.closeOnExit(window: number, owner: owner))
@@ -132,10 +145,11 @@ extension Session {
         let before = window.graph.routes
         let event: ChangeEvent
         do {
-            event = try window.graph.apply(batch)
+            event = try window.graph.apply(batch, check: sessionContentCheck(for: window))
         } catch {
             throw .navigation(error)
         }
+        guard !event.isNoOp else { return }
         // One JSONEncoder pass over the batch serves both the journal line and the `Changed` signal's
         // cause (they were the two largest encoding costs per call); only with a store, which journals.
         let encoded = store != nil && !replaying ? SessionStore.encodeBatch(batch) : nil
@@ -147,14 +161,32 @@ extension Session {
         afterChange(window, event, routesBefore: before, events: &events)
     }
 
+    /// The check that keeps a change to `window` within the session's content budget (before it commits).
+    func sessionContentCheck(for window: SessionWindow) -> (PendingChange) throws(NavigationError) -> Void {
+        { [self] (pending: PendingChange) throws(NavigationError) -> Void in
+            guard pending.contentCost > window.graph.contentCost else { return }
+            do throws(SessionError) {
+                try checkSessionContent(pending.contentCost, excluding: window.number)
+            } catch {
+                throw .limitsExceeded(error.message)
+            }
+        }
+    }
+
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.
     func afterChange(
         _ window: SessionWindow, _ event: ChangeEvent, routesBefore: [Route], events: inout [SessionEvent]
     ) {
         touch(window)
-        let steps = PlannedSteps.between(routesBefore, window.graph.routes, capabilities: window.capabilities.planner)
+        let steps = PlannedSteps.between(
+            routesBefore, window.graph.routes, capabilities: window.capabilities.planner,
+            maxRouteEntries: limits.maxPlannedRouteEntries)
         events.append(.changed(window.number, event, steps: steps))
-        for message in window.graph.drainMessages() { events.append(.message(window.number, message)) }
+        // `Changed.finished` already names every finished model: one signal however many models a change
+        // removes, instead of one `Message` per model (Docs/dbus-api.md, "Message").
+        for message in window.graph.drainMessages() where !message.isLifecycleFinish {
+            events.append(.message(window.number, message))
+        }
         handleEffects(of: window, events: &events)
         resumePendingDeepLink(in: window, events: &events)
     }

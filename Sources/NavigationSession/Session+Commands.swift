@@ -22,6 +22,10 @@ extension Session {
         let scene = manifest.scene(try window(number).scene)
         if kind == "alert" || kind == "confirmationDialog" {
             guard let dialog = manifest.dialogs[screen] else { throw .unknownDialog(screen) }
+            // A declared dialog keeps its kind: a confirmation dialog shown as an alert loses its anchor.
+            guard dialog.kind.rawValue == kind else {
+                throw .invalidArguments("dialog '\(screen)' is declared as \(dialog.kind.rawValue), not \(kind)")
+            }
             var content = dialog.content
             content.actions = content.actions.map { action in
                 var action = action
@@ -84,10 +88,17 @@ extension Session {
     }
 
     /// Plans route states between two JSON route lists (Session1 `Plan`), as JSON.
-    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the argument and the element.
+    ///
+    /// Bounded before any work: each JSON text by ``SessionLimits/maxJSONBytes``, each list by
+    /// ``SessionLimits/maxPlanRoutes`` and the plan by ``SessionLimits/maxPlannedRouteEntries``.
+    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the argument and the element;
+    ///   ``SessionError/limitsExceeded(_:)``.
     public static func plan(
-        fromJSON: String, toJSON: String, capabilities: RendererCapabilities
+        fromJSON: String, toJSON: String, capabilities: RendererCapabilities, limits: SessionLimits = SessionLimits()
     ) throws(SessionError) -> String {
+        for (name, text) in [("from_routes", fromJSON), ("to_routes", toJSON)] where text.utf8.count > limits.maxJSONBytes {
+            throw .limitsExceeded("\(name) is \(text.utf8.count) bytes; at most \(limits.maxJSONBytes)")
+        }
         let from: [Route]
         let to: [Route]
         do {
@@ -99,6 +110,14 @@ extension Session {
             to = try Route.list(fromJSON: toJSON)
         } catch {
             throw .invalidArguments("to_routes: \(error.description)")
+        }
+        for (name, list) in [("from_routes", from), ("to_routes", to)] where list.count > limits.maxPlanRoutes {
+            throw .limitsExceeded("\(name) has \(list.count) routes; at most \(limits.maxPlanRoutes)")
+        }
+        let bound = StepPlanner.routeEntryBound(from: from, to: to, capabilities: capabilities.planner)
+        guard bound <= limits.maxPlannedRouteEntries else {
+            throw .limitsExceeded(
+                "the plan could hold \(bound) route entries; at most \(limits.maxPlannedRouteEntries)")
         }
         return Route.json(states: StepPlanner.steps(from: from, to: to, capabilities: capabilities.planner))
     }

@@ -57,17 +57,26 @@ extension Session {
     }
 
     func restore(from store: SessionStore) throws(SessionError) {
-        let loaded = store.load(applicationID: manifest.applicationID)
+        let loaded = try store.load(applicationID: manifest.applicationID)
         replaying = true
         defer { replaying = false }
         do throws(ReplayFailure) {
-            try restore(loaded)
+            let failure = try restore(loaded)
+            // Numbers seen in files that were set aside while loading stay used.
+            nextWindowNumber = max(nextWindowNumber, loaded.nextWindow)
+            if let failure {
+                // The state up to the entry that failed is kept; the files are set aside and a fresh
+                // snapshot of that state is written below.
+                let salvaged = store.quarantine(reason: failure.reason)
+                nextWindowNumber = max(nextWindowNumber, loaded.nextWindow, salvaged)
+                needsSnapshot = true
+            }
         } catch {
-            store.quarantine(reason: error.reason)
+            let salvaged = store.quarantine(reason: error.reason)
             windowsByNumber = [:]
             order = []
             version = 0
-            nextWindowNumber = max(loaded.nextWindow, nextWindowNumber)
+            nextWindowNumber = max(loaded.nextWindow, nextWindowNumber, salvaged)
             needsSnapshot = true
         }
         if store.quarantined.isEmpty == false || loaded.snapshot == nil || needsSnapshot
@@ -79,7 +88,9 @@ extension Session {
         }
     }
 
-    private func restore(_ loaded: LoadedState) throws(ReplayFailure) {
+    /// Restores the snapshot (throws if it does not load) and replays the journal up to the first entry
+    /// that does not apply, whose failure it returns (`nil` when every entry applied).
+    private func restore(_ loaded: LoadedState) throws(ReplayFailure) -> ReplayFailure? {
         var dropped: Set<WindowNumber> = []
         if let snapshot = loaded.snapshot {
             version = snapshot.sessionVersion
@@ -95,7 +106,7 @@ extension Session {
                 let graph: NavigationWindow
                 do {
                     graph = try NavigationWindow(
-                        snapshot: stored.snapshot, configuration: manifest.windowConfiguration, logger: logger)
+                        snapshot: stored.snapshot, configuration: windowConfiguration, logger: logger)
                 } catch {
                     throw ReplayFailure(reason: "window \(stored.number): \(error.message)")
                 }
@@ -109,17 +120,23 @@ extension Session {
                 activityClock = max(activityClock, stored.lastActivity)
             }
         }
+        var failure: ReplayFailure?
         for (index, entry) in loaded.entries.enumerated() {
             guard !dropped.contains(entry.window) else { continue }
             do throws(ReplayFailure) {
                 try replay(entry, dropped: &dropped)
             } catch {
-                throw ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
+                failure = ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
+                logger.error(
+                    "the journal stops applying here; keeping the state before this entry",
+                    metadata: ["entry": "\(index + 1)", "of": "\(loaded.entries.count)", "reason": "\(error.reason)"])
+                break
             }
         }
         logger.info(
             "session restored",
             metadata: ["windows": "\(order.count)", "journalEntries": "\(loaded.entries.count)", "version": "\(version)"])
+        return failure
     }
 
     private func replay(_ entry: JournalEntry, dropped: inout Set<WindowNumber>) throws(ReplayFailure) {
@@ -143,7 +160,7 @@ extension Session {
             }
             let graph: NavigationWindow
             do {
-                graph = try NavigationWindow(root: root, configuration: manifest.windowConfiguration, logger: logger)
+                graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)
             } catch {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }
@@ -184,6 +201,12 @@ extension Session {
         }
         _ = window.graph.drainEffects()
         _ = window.graph.drainMessages()
+        if event.isNoOp, expected == event.version + 1 {
+            // Journals written before no-op changes were dropped hold them with a version of their own.
+            window.graph.advanceVersionForReplay()
+            touch(window)
+            return
+        }
         guard event.version == expected else {
             throw ReplayFailure(reason: "window \(window.number) reached version \(event.version), expected \(expected)")
         }

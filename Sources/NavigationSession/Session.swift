@@ -159,10 +159,31 @@ public final class Session {
             throw .limitsExceeded("at most \(limits.maxWindows) windows may be open")
         }
         guard nextWindowNumber < WindowNumber.max else { throw .limitsExceeded("window numbers are exhausted") }
+        let graph: NavigationWindow
         do {
-            return try NavigationWindow(root: root, configuration: manifest.windowConfiguration, logger: logger)
+            graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)
         } catch {
             throw .navigation(error)
+        }
+        try checkSessionContent(graph.contentCost, excluding: nil)
+        return graph
+    }
+
+    /// Every window's configuration: the manifest's, with the session's graph limits.
+    var windowConfiguration: WindowConfiguration {
+        var configuration = manifest.windowConfiguration
+        configuration.limits = limits.graph
+        return configuration
+    }
+
+    /// Throws `LimitsExceeded` unless the windows' content, with `window`'s replaced by `cost`, fits the
+    /// session's budget. O(number of windows), which is bounded by ``SessionLimits/maxWindows``.
+    func checkSessionContent(_ cost: Int, excluding window: WindowNumber?) throws(SessionError) {
+        var total = cost
+        for (number, other) in windowsByNumber where number != window { total += other.graph.contentCost }
+        guard total <= limits.maxSessionContentCost else {
+            throw .limitsExceeded(
+                "the session's content would be \(total) bytes; at most \(limits.maxSessionContentCost) across all windows")
         }
     }
 
@@ -193,7 +214,9 @@ public final class Session {
         let window = try window(number)
         if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed) {
             events.append(.changed(number, event, steps: []))
-            for message in window.graph.drainMessages() { events.append(.message(number, message)) }
+            for message in window.graph.drainMessages() where !message.isLifecycleFinish {
+                events.append(.message(number, message))
+            }
         }
         _ = window.graph.drainEffects()
         windowsByNumber[number] = nil
@@ -208,9 +231,19 @@ public final class Session {
         window.lastActivity = activityClock
     }
 
+    /// The version a window reached in `events` before it closed (an `Apply` that closes its own window
+    /// still answers with the version of its change).
+    static func lastVersion(of window: WindowNumber, in events: [SessionEvent]) -> Int? {
+        for event in events.reversed() {
+            if case .changed(window, let change, _) = event { return change.version }
+        }
+        return nil
+    }
+
     func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
         var result = SessionOutcome(
-            window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version }, sessionVersion: version,
+            window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version ?? Self.lastVersion(of: $0, in: events) },
+            sessionVersion: version,
             events: events, deepLink: deepLink)
         if !pendingCauses.isEmpty {
             // Moved, not copied: the cache never outlives one outcome, so it stays small.

@@ -23,6 +23,8 @@ public typealias WindowNumber = UInt32
 /// | `deepLinkApply(e)` | `WindowClosed`, `NoTabs`, `UnknownTab`, `NoStack`, `BlockedByDialog`, `InvalidRoute` |
 /// | `manifest` | `org.navsession.Error.InvalidManifest` |
 /// | `storageFailed` | `org.navsession.Error.StorageFailed` |
+/// | `accessDenied` | `org.freedesktop.DBus.Error.AccessDenied` |
+/// | `unreadableState` | `org.navsession.Error.StorageFailed` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String)
@@ -48,6 +50,10 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case manifest(ManifestError)
     /// Writing the session state failed (disk full, permissions); see the type's discussion.
     case storageFailed(String)
+    /// A saved state file exists but cannot be read (permissions, I/O error); it is left untouched.
+    case unreadableState(String)
+    /// The caller may not do this to the window (it is tied to another client's lifetime).
+    case accessDenied(String)
 
     /// The D-Bus error name (see the table in the type's documentation).
     public var errorName: String {
@@ -80,6 +86,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             }
         case .manifest: "org.navsession.Error.InvalidManifest"
         case .storageFailed: "org.navsession.Error.StorageFailed"
+        case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
+        case .unreadableState: "org.navsession.Error.StorageFailed"
         }
     }
 
@@ -98,6 +106,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .deepLinkApply(let error): error.description
         case .manifest(let error): error.description
         case .storageFailed(let text): "cannot save the session: \(text)"
+        case .accessDenied(let text): text
+        case .unreadableState(let text): "cannot read the saved session (\(text)); it was left as it is"
         }
     }
 

@@ -125,11 +125,37 @@ public struct SessionLimits: Hashable, Sendable {
     public var maxBatchCommands: Int
     /// Bytes of batch or command JSON at most.
     public var maxJSONBytes: Int
+    /// What each window's graph may hold (models, stack depth, string sizes, content).
+    public var graph: GraphLimits
+    /// The content cost of all windows together at most (``NavigationWindow/contentCost``); it bounds
+    /// the messages that describe every window at once (ObjectManager's `GetManagedObjects`).
+    public var maxSessionContentCost: Int
+    /// Route entries (the sum of the lengths of all planned states) a change's `steps` or a `Plan`
+    /// reply may carry; above it `Changed` carries no steps and `Plan` fails with `LimitsExceeded`.
+    public var maxPlannedRouteEntries: Int
+    /// Routes in each list given to `Plan` at most.
+    public var maxPlanRoutes: Int
+    /// Bytes of an application message's name and of its payload at most (`SendMessage`).
+    public var maxMessageBytes: Int
 
-    /// Creates limits; defaults: 256 windows, 1024 commands, 1 MiB of JSON.
-    public init(maxWindows: Int = 256, maxBatchCommands: Int = 1024, maxJSONBytes: Int = 1 << 20) {
+    /// Creates limits; the defaults are documented in `Docs/reliability.md`.
+    public init(
+        maxWindows: Int = 256, maxBatchCommands: Int = 256, maxJSONBytes: Int = 256 * 1024,
+        graph: GraphLimits = GraphLimits(), maxSessionContentCost: Int = 4 << 20,
+        maxPlannedRouteEntries: Int = 8192, maxPlanRoutes: Int = 256, maxMessageBytes: Int = 64 * 1024
+    ) {
         self.maxWindows = maxWindows
         self.maxBatchCommands = maxBatchCommands
         self.maxJSONBytes = maxJSONBytes
+        self.graph = graph
+        self.maxSessionContentCost = maxSessionContentCost
+        self.maxPlannedRouteEntries = maxPlannedRouteEntries
+        self.maxPlanRoutes = maxPlanRoutes
+        self.maxMessageBytes = maxMessageBytes
     }
+}
+
+extension DeliveredMessage {
+    /// The core's own `finished` message to a model whose life ended; `Changed.finished` carries these.
+    var isLifecycleFinish: Bool { sender == nil && message == .finished }
 }

@@ -6,13 +6,17 @@ import NavigationCore
 extension SessionStore {
     private struct Corrupt: Error {
         var reason: String
+        /// Set when a file could not be read at all (permissions, I/O): startup stops instead.
+        var unreadable: FileIO.Failure? = nil
     }
 
     /// Reads what is on disk for `applicationID`; corrupt or foreign files are moved aside.
     ///
     /// A last journal line without its newline is a write the process was killed in the middle of; it
     /// was never acknowledged, so it is cut off (logged) rather than treated as corruption.
-    func load(applicationID: String) -> LoadedState {
+    /// - Throws: ``SessionError/unreadableState(_:)`` when a file exists but cannot be read (permissions,
+    ///   I/O errors): its content may be intact, so it is neither set aside nor replaced.
+    func load(applicationID: String) throws(SessionError) -> LoadedState {
         self.applicationID = applicationID
         var salvagedNext: WindowNumber = 1
         do throws(Corrupt) {
@@ -23,19 +27,24 @@ extension SessionStore {
             entriesSinceSnapshot = entries.count
             return LoadedState(snapshot: snapshot, entries: entries, nextWindow: salvagedNext)
         } catch {
-            quarantine(reason: error.reason)
-            return LoadedState(snapshot: nil, entries: [], nextWindow: salvagedNext)
+            if let unreadable = error.unreadable { throw .unreadableState(unreadable.message) }
+            let salvaged = quarantine(reason: error.reason)
+            return LoadedState(snapshot: nil, entries: [], nextWindow: max(salvagedNext, salvaged))
+        }
+    }
+
+    /// Reads `path`, telling unreadable files (startup stops) from damaged ones (set aside).
+    private func readFile(_ path: String) throws(Corrupt) -> [UInt8] {
+        do {
+            return try FileIO.read(path)
+        } catch {
+            throw Corrupt(reason: error.message, unreadable: error.isUnreadable ? error : nil)
         }
     }
 
     private func readSnapshot(applicationID: String) throws(Corrupt) -> StoredSession? {
         guard FileIO.exists(statePath) else { return nil }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(statePath)
-        } catch {
-            throw Corrupt(reason: error.message)
-        }
+        let bytes = try readFile(statePath)
         let state: StoredSession
         do {
             state = try JSONDecoder().decode(StoredSession.self, from: Data(bytes))
@@ -55,11 +64,12 @@ extension SessionStore {
         applicationID: String, salvagedNext: inout WindowNumber
     ) throws(Corrupt) -> [JournalEntry] {
         guard FileIO.exists(journalPath) else { return [] }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(journalPath)
-        } catch {
-            throw Corrupt(reason: error.message)
+        let bytes = try readFile(journalPath)
+        if bytes.isEmpty {
+            // A journal is never empty once written (it starts with its header): something truncated it.
+            logger.warning("the journal is empty (0 bytes); continuing from the snapshot alone", metadata: ["file": "\(journalPath)"])
+            journalNeedsRestart = true
+            return []
         }
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
         // The text after the last newline: empty for a complete file, else a torn write.

@@ -180,10 +180,17 @@ public final class SessionStore {
     }
 
     /// Moves the state files aside after a replay failure and resets to generation 0.
-    func quarantine(reason: String) {
+    /// Moves the state files aside; returns the window number above every number they mention, so
+    /// numbers stay unique even though the files could not be loaded (read as text, not parsed).
+    @discardableResult
+    func quarantine(reason: String) -> WindowNumber {
         if journalFD >= 0 {
             close(journalFD)
             journalFD = -1
+        }
+        var salvaged: WindowNumber = 1
+        for path in [statePath, journalPath] {
+            if let bytes = try? FileIO.read(path) { salvaged = max(salvaged, Self.windowNumberBound(in: bytes)) }
         }
         let stamp = Self.timestamp()
         for path in [statePath, journalPath] where FileIO.exists(path) {
@@ -207,6 +214,34 @@ public final class SessionStore {
         }
         generation = 0
         entriesSinceSnapshot = 0
+        return salvaged
+    }
+
+    /// One more than the largest number after a `"window":`, `"number":` or `"nextWindow":` key in
+    /// `bytes` (minus one for `nextWindow`, which already is "one more"); 1 when there is none.
+    static func windowNumberBound(in bytes: [UInt8]) -> WindowNumber {
+        var bound: UInt64 = 1
+        for key in ["\"window\":", "\"number\":", "\"nextWindow\":"] {
+            let pattern = Array(key.utf8)
+            let isNext = key.contains("next")
+            var index = 0
+            while index + pattern.count <= bytes.count {
+                guard bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) else {
+                    index += 1
+                    continue
+                }
+                index += pattern.count
+                var value: UInt64 = 0
+                var digits = 0
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 10 {
+                    value = value * 10 + UInt64(bytes[index] - 0x30)
+                    digits += 1
+                    index += 1
+                }
+                if digits > 0 { bound = max(bound, isNext ? value : value + 1) }
+            }
+        }
+        return WindowNumber(clamping: bound)
     }
 
     static func timestamp() -> String {

@@ -141,6 +141,7 @@ struct NavSessionDaemon: ParsableCommand {
         }
         let uniqueName = await connection.uniqueName?.rawValue ?? "?"
         logger.info("serving \(busName) as \(uniqueName)")
+        var lostBus = false
 
         await withTaskGroup(of: String.self) { group in
             group.addTask {
@@ -160,11 +161,24 @@ struct NavSessionDaemon: ParsableCommand {
                 return "quit stream ended"
             }
             let reason = await group.next() ?? "unknown"
-            logger.info("shutting down (\(reason))")
+            // Losing the bus is not a request to stop: log it as an error and exit non-zero so that a
+            // supervisor (systemd Restart=on-failure, D-Bus activation) brings the service back.
+            lostBus = reason == "bus disconnected" || reason == "name events ended"
+            if lostBus {
+                logger.error("lost the bus connection (\(reason)); exiting with status 1")
+            } else {
+                logger.info("shutting down (\(reason))")
+            }
             ShutdownDeadline.arm(seconds: 5, reason: reason)
             // Closing the connection releases the name; no ReleaseName round trip that could stall.
             await connection.close()
             group.cancelAll()
         }
+        do {
+            try service.save()
+        } catch {
+            logger.error("could not write the session snapshot at shutdown; the journal keeps every change: \(error)")
+        }
+        if lostBus { throw ExitCode.failure }
     }
 }

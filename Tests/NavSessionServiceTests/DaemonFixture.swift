@@ -115,6 +115,18 @@ final class DaemonFixture: @unchecked Sendable {
         cleanUp()
     }
 
+    /// Stops the daemon with SIGTERM and waits for it, keeping the bus and the state directory (to
+    /// restart it with ``start(_:waitForName:)``).
+    func shutdown(keepingState: Bool) async {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        if await !waitForExit(process) {
+            kill(process.processIdentifier, SIGKILL)
+            _ = await waitForExit(process, timeout: .seconds(5))
+            recordHang(process)
+        }
+    }
+
     /// Synchronous ``shutdown()`` for `defer` blocks: bounded by ``exitDeadline`` (then SIGKILL and a
     /// recorded failure), never waits forever.
     func stop() {

@@ -64,9 +64,12 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         },
         ErrorCase(navsession + "UnknownRoute", .loggedIn, message: "", url("navsession-demo://nowhere/at/all")),
         ErrorCase(navsession + "BadParameter", .loggedIn, message: "", url("navsession-demo://detail/42?edit=maybe")),
-        // A screen's missing required parameter is a bad argument of the call itself.
-        ErrorCase(standard + "InvalidArgs", .loggedIn, message: "id") { f, w in
+        // The window checks every screen against the manifest, whichever way it came in.
+        ErrorCase(navsession + "InvalidSpec", .loggedIn, message: "requires parameter 'id'") { f, w in
             try await f.window(w, "StackAppend", [.string("detail"), .noParams])
+        },
+        ErrorCase(navsession + "UnknownScreen", .loggedIn, message: "did you mean 'detail'?") { f, w in
+            try await f.window(w, "StackAppend", [.string("detial"), .noParams])
         },
         ErrorCase(navsession + "MalformedURL", .loggedIn, message: "", url("no scheme at all")),
         ErrorCase(navsession + "InvalidBatch", .loggedIn) { f, w in

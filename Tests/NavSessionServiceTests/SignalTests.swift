@@ -252,7 +252,7 @@ extension Signal {
         }
     }
 
-    @Test func removedModelsGetFinishedMessages() async throws {
+    @Test func removedModelsTravelInOneChangedNotInAMessageEach() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
@@ -265,8 +265,10 @@ extension Signal {
             _ = try await fixture.window(window, "StackDropLast", [.uint32(1)])
             let changed = try await first(changes, timeout: .seconds(10)) { _ in true }
             #expect(changed.arguments[5] == .array(.uint64, [.uint64(detail)]))
-            let message = try await first(messages, timeout: .seconds(10)) { $0.arguments[1] == .string("finished") }
-            #expect(message.arguments[0] == .uint64(detail))
+            // Signals arrive in order: the first Message after the pop is the marker sent after it.
+            _ = try await fixture.window(window, "SendMessage", [.uint64(0), .string("marker"), .params([:])])
+            let message = try await first(messages, timeout: .seconds(10)) { _ in true }
+            #expect(message.arguments[1] == .string("marker"))
         }
     }
 

@@ -14,4 +14,12 @@ struct JSONStringTests {
         #expect(JSONString.literal("\u{01}") == #""\u0001""#)
         #expect(JSONString.literal("a\"b") == #""a\"b""#)
     }
+
+    @Test(arguments: [
+        (#"{"a":"x\u0000"}"#, true), (#"["\u0000"]"#, true), (#"{"a":"\\u0000"}"#, false),
+        (#"{"a":"\u0001"}"#, false), (#"{"a":"\u00"}"#, false), ("plain", false),
+    ])
+    func nulEscapesAreFoundOutsideEscapedBackslashes(_ json: String, _ expected: Bool) {
+        #expect(JSONString.containsNULEscape(json) == expected)
+    }
 }

@@ -80,6 +80,29 @@ struct ManifestTests {
         }
     }
 
+    @Test func unknownManifestKeysAreErrorsNamingTheKeyMeant() throws {
+        var json = Manifest.demoJSON
+        json = json.replacingOccurrences(of: #""required":"#, with: #""requried":"#)
+        #expect(throws: ManifestError.self) { try Manifest(json: json) }
+        do {
+            _ = try Manifest(json: json)
+        } catch {
+            #expect("\(error)".contains(#"did you mean "required"?"#))
+        }
+    }
+
+    @Test func aDeepLinkDestinationWithTabsForTabIsAnError() throws {
+        var json = Manifest.demoJSON
+        #expect(json.contains(#""tab":"#))
+        json = json.replacingOccurrences(of: #""tab":"#, with: #""tabs":"#)
+        do {
+            _ = try Manifest(json: json)
+            Issue.record("a destination with \"tabs\" loaded")
+        } catch {
+            #expect("\(error)".contains("tabs"))
+        }
+    }
+
     @Test func swiftDeclarationValidatesLikeJSON() throws {
         let manifest = try Manifest(
             applicationID: "com.example.Notes",

@@ -139,7 +139,7 @@ struct PersistenceTests {
         #expect(line?.metadata["reason"]?.contains("com.example.Other") == true)
     }
 
-    @Test func journalVersionMismatchIsCorrupt() throws {
+    @Test func journalVersionMismatchKeepsTheStateBeforeTheEntryAndSetsTheFilesAside() throws {
         let directory = temporaryDirectory()
         do {
             let session = try demoSession(directory: directory)
@@ -151,9 +151,10 @@ struct PersistenceTests {
             .write(toFile: path, atomically: true, encoding: .utf8)
         let recorder = LogRecorder()
         let restored = try demoSession(directory: directory, logger: recorder.logger)
-        #expect(restored.windows.isEmpty)
+        #expect(restored.windows.map(\.number) == [1])
+        #expect(try restored.window(1).graph.version < 7)
         #expect(files(in: directory).contains { $0.hasPrefix("journal.jsonl.corrupt-") })
-        #expect(try restored.openWindow(scene: "main").window == 2)
+        #expect(restored.nextWindowNumber == 2)
     }
 
     @Test func tornLastJournalLineIsDropped() throws {
@@ -231,5 +232,50 @@ struct StorageFailureTests {
         #expect(next == main + 2)
         let restored = try demoSession(directory: directory)
         #expect(restored.windows.map(\.number) == [main, next])
+    }
+}
+
+@Suite struct RecoveryPromiseTests {
+    @Test func windowNumbersAreNotReusedAfterDamagedFilesAreSetAside() throws {
+        let directory = temporaryDirectory()
+        do {
+            let session = try demoSession(directory: directory)
+            for _ in 0..<3 { _ = try session.openWindow(scene: "waiting") }
+        }
+        let path = directory + "/journal.jsonl"
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("\u{1}\u{2}garbage that is not JSON\n".utf8))
+        try handle.close()
+        let restored = try demoSession(directory: directory)
+        #expect(files(in: directory).contains { $0.hasPrefix("journal.jsonl.corrupt-") })
+        let opened = try #require(try restored.openWindow(scene: "waiting").window)
+        #expect(opened > 3)
+    }
+
+    @Test func anUnreadableStateStopsStartupNamingTheFileAndKeepsIt() throws {
+        let directory = temporaryDirectory()
+        do { _ = try demoSession(directory: directory) }
+        let path = directory + "/state.json"
+        try FileManager.default.removeItem(atPath: path)
+        // A symlink loop cannot be opened even by root (ELOOP), unlike a file without read permission.
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path)
+        #expect {
+            _ = try demoSession(directory: directory)
+        } throws: { error in
+            guard let error = error as? SessionError, case .unreadableState(let text) = error else { return false }
+            return text.contains(path)
+        }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == path)
+        #expect(!files(in: directory).contains { $0.contains("corrupt") })
+    }
+
+    @Test func anEmptyJournalIsLogged() throws {
+        let directory = temporaryDirectory()
+        do { _ = try demoSession(directory: directory) }
+        _ = FileManager.default.createFile(atPath: directory + "/journal.jsonl", contents: Data())
+        let recorder = LogRecorder()
+        _ = try demoSession(directory: directory, logger: recorder.logger)
+        #expect(recorder.records.contains { $0.level == .warning && $0.message.description.contains("empty") })
     }
 }

@@ -32,7 +32,9 @@ struct SessionStateTests {
         #expect(window.graph.model(dialog)?.kind == .confirmationDialog)
         let outcome = try session.report(window: number, .alertActionChosen(alert: dialog, action: "logout"))
         #expect(window.currentState == "login")
-        #expect(outcome.events.contains { if case .message(number, let m) = $0 { m.message.name == "finished" } else { false } })
+        // The finished models travel in the change itself (Changed.finished), not as one message each.
+        #expect(outcome.events.contains { if case .changed(number, let change, _) = $0 { !change.finished.isEmpty } else { false } })
+        #expect(!outcome.events.contains { if case .message(number, let m) = $0 { m.message == .finished } else { false } })
     }
 
     @Test func unknownDialogIsTyped() throws {

@@ -22,6 +22,8 @@ extension Bus {
             incomingHead += 1
             let outcome = await handle(message)
             reply(to: message, with: outcome)
+            // Handlers that need a descriptor past their call must dup it (``MethodCall/arguments``).
+            receivedDescriptors.closeAll()
             dbus_message_unref(message)
             if incomingHead == incoming.count {
                 incoming.removeAll(keepingCapacity: true)
@@ -39,6 +41,13 @@ extension Bus {
         case .values(let values, let types):
             guard let reply = dbus_message_new_method_return(call) else { return }
             defer { dbus_message_unref(reply) }
+            let size = MessageEncoder.estimatedSize(of: values)
+            guard size <= maximumOutgoingMessageSize else {
+                failure = BusError(
+                    .limitsExceeded,
+                    "the reply would be about \(size) bytes; replies are limited to \(maximumOutgoingMessageSize)")
+                break
+            }
             do {
                 try MessageEncoder.append(values, as: types, to: reply)
                 try send(reply)
@@ -94,7 +103,9 @@ extension Bus {
             }
             return .error(BusError(.unknownMethod, "\(path) has no method \(member)"))
         } catch {
-            return .error(BusError(mapping: error))
+            let mapped = BusError(mapping: error)
+            if mapped.name == .failed { faultHandler?("\(interface ?? "?").\(member) at \(path): \(error)") }
+            return .error(mapped)
         }
     }
 
@@ -118,7 +129,9 @@ extension Bus {
     }
 
     private func decodeArguments(_ context: CallContext) throws(BusError) -> [Value] {
-        try MessageDecoder(maximumArrayLength: limits.maximumArrayLength).decodeBody(of: context.message)
+        var decoder = MessageDecoder(maximumArrayLength: limits.maximumArrayLength)
+        if dbus_message_contains_unix_fds(context.message) != 0 { decoder.descriptorLog = receivedDescriptors }
+        return try decoder.decodeBody(of: context.message)
     }
 
     private func invoke(_ method: Interface.Method, _ context: CallContext) async throws -> CallOutcome {

@@ -7,6 +7,8 @@ internal import CDBus
 struct MessageDecoder {
     /// The most elements any single array (or dictionary) in the message may have.
     var maximumArrayLength: Int = .max
+    /// Where decoded descriptors are recorded for closing (incoming calls); `nil` hands them to the caller.
+    var descriptorLog: DescriptorLog? = nil
 
     func decodeBody(of message: OpaquePointer) throws(BusError) -> [Value] {
         var iter = DBusMessageIter()
@@ -50,7 +52,10 @@ struct MessageDecoder {
         case TypeCode.int64: return .int64(Int64(basic(&iter).i64))
         case TypeCode.uint64: return .uint64(UInt64(basic(&iter).u64))
         case TypeCode.double: return .double(basic(&iter).dbl)
-        case TypeCode.unixFD: return .unixFD(basic(&iter).fd)
+        case TypeCode.unixFD:
+            let descriptor = basic(&iter).fd
+            descriptorLog?.record(descriptor)
+            return .unixFD(descriptor)
         case TypeCode.string: return .string(string(&iter))
         case TypeCode.objectPath: return .objectPath(ObjectPath(trusted: string(&iter)))
         case TypeCode.signature:

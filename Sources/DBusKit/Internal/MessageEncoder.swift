@@ -31,6 +31,32 @@ struct MessageEncoder {
         }
     }
 
+    /// An upper estimate of the marshalled size of `values` in bytes (alignment padding included).
+    ///
+    /// Cheap: string lengths are O(1) for native strings and only containers are walked. The bus
+    /// drops a connection that sends a message over its `max_message_size`, so every outgoing body is
+    /// measured before it is built (``Bus/maximumOutgoingMessageSize``).
+    static func estimatedSize(of values: [Value]) -> Int {
+        var total = 256  // header fields: path, interface, member, destination, signature
+        for value in values { total += estimatedSize(of: value) }
+        return total
+    }
+
+    private static func estimatedSize(of value: Value) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count + 8
+        case .objectPath(let path): path.rawValue.utf8.count + 8
+        case .signature(let signature): signature.rawValue.utf8.count + 2
+        case .variant(let inner): 8 + value.type.description.utf8.count + estimatedSize(of: inner)
+        case .array(_, let elements):
+            elements.reduce(8) { $0 + estimatedSize(of: $1) }
+        case .dictionary(_, _, let entries):
+            entries.reduce(8) { $0 + 8 + estimatedSize(of: $1.key) + estimatedSize(of: $1.value) }
+        case .structure(let fields): fields.reduce(8) { $0 + estimatedSize(of: $1) }
+        default: 8
+        }
+    }
+
     /// Throws unless the body signature of `values` is within the spec's limits (length and nesting).
     ///
     /// Signals and replies are mostly basic types, arrays of basic types and `a{…}` of basic keys and basic

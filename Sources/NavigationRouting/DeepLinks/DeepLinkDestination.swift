@@ -1,3 +1,4 @@
+import NavigationCore
 /// Where a deep link navigates: the window, the tab, what to push and what to present.
 ///
 /// Applied in this order: choose or open the window; if `reset`, dismiss every presentation on the
@@ -51,7 +52,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
         self.present = present
     }
 
-    private enum CodingKeys: String, CodingKey { case window, tab, reset, push, present }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case window, tab, reset, push, present }
 
     /// Decodes the JSON form; every key but `window` may be omitted.
     public init(from decoder: any Decoder) throws {
@@ -61,6 +62,7 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
         reset = try container.decodeIfPresent(Bool.self, forKey: .reset) ?? true
         push = try container.decodeIfPresent([ScreenSpec].self, forKey: .push) ?? []
         present = try container.decodeIfPresent([DeepLinkPresentation].self, forKey: .present) ?? []
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
     /// The route view suffix this destination adds on top of the selected stack's root:

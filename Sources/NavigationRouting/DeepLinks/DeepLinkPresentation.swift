@@ -1,3 +1,4 @@
+import NavigationCore
 /// A sheet or cover to present, optionally hosting a stack with pre-pushed screens.
 ///
 /// Presentations in a destination are stacked in order: each is presented on top of the one
@@ -38,7 +39,7 @@ public struct DeepLinkPresentation: Sendable, Hashable, Codable {
         self.push = push
     }
 
-    private enum CodingKeys: String, CodingKey { case style, withNavigation, root, push }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case style, withNavigation, root, push }
 
     /// Decodes the JSON form; `withNavigation` and `push` may be omitted.
     public init(from decoder: any Decoder) throws {
@@ -47,5 +48,6 @@ public struct DeepLinkPresentation: Sendable, Hashable, Codable {
         withNavigation = try container.decodeIfPresent(Bool.self, forKey: .withNavigation) ?? false
         root = try container.decode(ScreenSpec.self, forKey: .root)
         push = try container.decodeIfPresent([ScreenSpec].self, forKey: .push) ?? []
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 }

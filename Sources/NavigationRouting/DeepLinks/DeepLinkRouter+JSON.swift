@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 
 extension DeepLinkRouter {
     /// Reads route declarations from JSON, as found in an application's manifest.
@@ -70,6 +71,15 @@ extension DeepLinkRouter {
 private struct RouterDocument: Decodable {
     var schemes: [String]
     var routes: [RouteDocument]
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case schemes, routes }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        schemes = try c.decode([String].self, forKey: .schemes)
+        routes = try c.decode([RouteDocument].self, forKey: .routes)
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+    }
 }
 
 /// The JSON shape of one route, validated by ``declaration()``.
@@ -79,12 +89,34 @@ private struct RouteDocument: Decodable {
         var type: String?
         var required: Bool?
         var `default`: String?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case name, type, required, `default` }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            type = try c.decodeIfPresent(String.self, forKey: .type)
+            required = try c.decodeIfPresent(Bool.self, forKey: .required)
+            `default` = try c.decodeIfPresent(String.self, forKey: .default)
+            try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+        }
     }
 
     var name: String
     var pattern: String
     var query: [Query]?
     var destination: DeepLinkDestination
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case name, pattern, query, destination }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        pattern = try c.decode(String.self, forKey: .pattern)
+        query = try c.decodeIfPresent([Query].self, forKey: .query)
+        destination = try c.decode(DeepLinkDestination.self, forKey: .destination)
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+    }
 
     func declaration() throws(DeepLinkDeclarationError) -> DeepLinkRoute {
         var parameters: [QueryParameter] = []

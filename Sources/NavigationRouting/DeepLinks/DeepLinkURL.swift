@@ -96,6 +96,8 @@ struct DeepLinkURL: Equatable {
                 let escape = "%" + String(decoding: [high, low].compactMap { $0 }, as: UTF8.self)
                 throw .malformedURL(reason: "invalid percent escape '\(escape)' in \(place)")
             }
+            // D-Bus strings cannot carry a NUL byte, so a decoded NUL could never be shown or sent back.
+            guard h != 0 || l != 0 else { throw .malformedURL(reason: "'%00' (a NUL byte) in \(place)") }
             bytes.append(h << 4 | l)
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {

@@ -1,3 +1,4 @@
+import NavigationCore
 /// A screen to show: its name and string parameters, as a NavigationCore model needs them.
 ///
 /// In a route declaration the parameter values are templates (`{"id": "{id}"}`); in a
@@ -20,12 +21,13 @@ public struct ScreenSpec: Sendable, Hashable, Codable {
         self.params = params
     }
 
-    private enum CodingKeys: String, CodingKey { case screen, params }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case screen, params }
 
     /// Decodes `{"screen":…,"params":{…}}`; `params` may be omitted.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         screen = try container.decode(String.self, forKey: .screen)
         params = try container.decodeIfPresent([String: String].self, forKey: .params) ?? [:]
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 }

@@ -1,3 +1,4 @@
+import NavigationCore
 /// Which window a deep link navigates in: one of a scene's windows, or a new one.
 ///
 /// JSON form: `{"scene":"main","open":"existing","params":{…}}`; `open` defaults to `existing`,
@@ -31,7 +32,7 @@ public struct WindowTarget: Sendable, Hashable, Codable {
         self.params = params
     }
 
-    private enum CodingKeys: String, CodingKey { case scene, open, params }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case scene, open, params }
 
     /// Decodes the JSON form; `open` and `params` may be omitted.
     public init(from decoder: any Decoder) throws {
@@ -39,5 +40,6 @@ public struct WindowTarget: Sendable, Hashable, Codable {
         scene = try container.decode(String.self, forKey: .scene)
         open = try container.decodeIfPresent(Policy.self, forKey: .open) ?? .existing
         params = try container.decodeIfPresent([String: String].self, forKey: .params) ?? [:]
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import NavigationCore
 
 /// The fixed JSON form of a route: `{"style":"push","screen":"a"}`,
 /// `{"style":"sheet","screen":"b","withNavigation":true}`.
 ///
 /// Decoding: `style` and `screen` are required strings; `withNavigation` is an optional boolean
-/// defaulting to `false`; other keys are ignored. A push may say `"withNavigation": false` but not
+/// defaulting to `false`; any other key is an error (``RouteDecodingError/unknownKey(element:key:)``). A push may say `"withNavigation": false` but not
 /// `true`. Errors are ``RouteDecodingError`` values whose `element` is the route's index in the
 /// enclosing array (0 when a route is decoded on its own).
 ///
@@ -46,6 +47,11 @@ extension Route: Codable {
         let withNavigation = try field(Bool.self, .withNavigation, expected: "boolean") ?? false
         if style == .push && withNavigation {
             throw RouteDecodingError.navigationOnPush(element: element)
+        }
+        do {
+            try StrictKeys.check(decoder, allowed: ["style", "screen", "withNavigation"])
+        } catch DecodingError.dataCorrupted(let context) {
+            throw RouteDecodingError.unknownKey(element: element, detail: context.debugDescription)
         }
         self.init(style: style, screen: screen, withNavigation: withNavigation)
     }

@@ -15,6 +15,9 @@ extension Route {
     /// - Returns: the routes in order.
     /// - Throws: ``RouteDecodingError`` saying what is wrong and in which element.
     public static func list(fromJSON json: String) throws(RouteDecodingError) -> [Route] {
+        guard !JSONString.containsNULEscape(json) else {
+            throw .malformedJSON(detail: "\\u0000: screen names cannot hold a NUL byte")
+        }
         do {
             return try JSONDecoder().decode([Route].self, from: Data(json.utf8))
         } catch let error as RouteDecodingError {

@@ -16,6 +16,8 @@ public enum RouteDecodingError: Error, Equatable, Sendable, CustomStringConverti
     case wrongType(element: Int, field: String, expected: String)
     /// `style` is not one of `push`, `sheet`, `cover`.
     case unknownStyle(element: Int, style: String)
+    /// A key other than `style`, `screen` and `withNavigation`; `detail` names it and the key meant.
+    case unknownKey(element: Int, detail: String)
     /// A push says `"withNavigation": true`, which only sheets and covers can have.
     case navigationOnPush(element: Int)
 
@@ -34,6 +36,8 @@ public enum RouteDecodingError: Error, Equatable, Sendable, CustomStringConverti
             "element \(element): '\(field)' must be a \(expected)"
         case .unknownStyle(let element, let style):
             "element \(element): unknown style '\(style)' (expected push, sheet or cover)"
+        case .unknownKey(let element, let detail):
+            "element \(element): \(detail)"
         case .navigationOnPush(let element):
             "element \(element): 'withNavigation' is only allowed for sheet and cover"
         }

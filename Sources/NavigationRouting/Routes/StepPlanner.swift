@@ -86,4 +86,32 @@ public enum StepPlanner {
         }
         return states
     }
+
+    /// An upper bound of the route entries (the sum of the states' lengths) that planning from `start`
+    /// to `target` produces; O(|start| + |target|), without planning.
+    public static func routeEntryBound(
+        from start: [Route], to target: [Route], capabilities: Capabilities = []
+    ) -> Int {
+        let common = min(start.count, target.count)
+        let d = (0..<common).first { !start[$0].hasSameStyle(as: target[$0]) } ?? common
+        let p = (d..<start.count).first { start[$0].isPresented } ?? start.count
+        // S0, one state per presentation layer being dismissed, the pop, then one per added route
+        // (with pushesInOne only presentations take a state of their own, plus one for pushes after each).
+        let layers = capabilities.contains(.multiDismiss) ? 1 : start[p...].filter(\.isPresented).count
+        let added = target[d...]
+        let adds = capabilities.contains(.pushesInOne) ? 2 * added.filter(\.isPresented).count + 1 : added.count
+        let states = 2 + layers + adds
+        return states * max(start.count, target.count, 1)
+    }
+
+    /// `capabilities`, or with ``Capabilities/pushesInOne`` added, whichever first keeps the plan within
+    /// `maxRouteEntries` (``routeEntryBound(from:to:capabilities:)``); `nil` when neither does.
+    public static func boundedCapabilities(
+        from start: [Route], to target: [Route], capabilities: Capabilities, maxRouteEntries: Int
+    ) -> Capabilities? {
+        if routeEntryBound(from: start, to: target, capabilities: capabilities) <= maxRouteEntries { return capabilities }
+        let combined = capabilities.union(.pushesInOne)
+        if routeEntryBound(from: start, to: target, capabilities: combined) <= maxRouteEntries { return combined }
+        return nil
+    }
 }

@@ -1,0 +1,241 @@
+import Foundation
+
+/// JSON for `Apply` (batches), `ExecuteAt` (one command) and `Plan` (routes): valid documents built from the
+/// vocabulary, and adversarial ones: mutated, deeply nested, malformed, oversized.
+struct JSONGenerator {
+    enum Shape {
+        case command, batch, routes
+    }
+
+    let vocabulary: Vocabulary
+    let strings: StringGenerator
+    let urls: URLGenerator
+
+    // MARK: Valid documents
+
+    /// A batch of one to four commands, each sometimes with `from` and `animated`.
+    func batch(_ random: inout SplitMix64, ids: [UInt64]) -> JSONValue {
+        .array((0..<random.int(1...4)).map { _ in
+            guard case .object(var members) = command(&random, ids: ids) else { return .null }
+            if random.chance(0.2), let id = ids.randomElement(using: &random) { members.append(("from", .int(id))) }
+            if random.chance(0.2) { members.append(("animated", .bool(random.chance(0.5)))) }
+            return .object(members)
+        })
+    }
+
+    /// One command of Docs/state-schema.md, with declared screens, tabs and kinds.
+    func command(_ random: inout SplitMix64, ids: [UInt64], depth: Int = 0) -> JSONValue {
+        func named(_ name: String, _ members: [(String, JSONValue)] = []) -> JSONValue {
+            .object([("command", .string(name))] + members)
+        }
+        switch random.int(0...(depth < 2 ? 16 : 15)) {
+        case 0, 1:
+            return named("stackAppend", [("models", .array((0..<random.int(1...3)).map { _ in screenSpec(&random) }))])
+        case 2: return named("stackDropLast", [("count", .int(random.int(1...3)))])
+        case 3: return named("stackDropToRoot")
+        case 4: return named("stackSetRoot", [("model", screenSpec(&random)), ("clear", .bool(random.chance(0.5)))])
+        case 5:
+            let path = (0..<random.int(1...4)).map { _ in
+                random.chance(0.2) && !ids.isEmpty ? .object([("existing", .int(ids[random.int(0...(ids.count - 1))]))])
+                    : screenSpec(&random)
+            }
+            return named("stackSetPath", [("path", .array(path))])
+        case 6, 7: return named("present", [("presentation", presentation(&random))])
+        case 8: return named(random.pick(["dismiss", "dismissJustFromPresented", "hide"], or: "dismiss"))
+        case 9: return named("tabsSelectItem", [("tab", .string(random.pick(vocabulary.tabs, or: "home")))])
+        case 10:
+            let screen = random.chance(0.7) ? random.pick(vocabulary.states, or: "main") : random.pick(vocabulary.screenNames, or: "home")
+            return named("switchModel", [("model", .object([("screen", .string(screen))]))])
+        case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
+        case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
+        case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
+        case 14:
+            let to: JSONValue = random.chance(0.3) && !ids.isEmpty ? .int(ids[random.int(0...(ids.count - 1))])
+                : .string(random.pick(["self", "presenter", "parent"], or: "self"))
+            return named("sendMessage", [("name", .string("fuzz")), ("payload", .string("p")), ("to", to)])
+        case 15: return named(random.chance(0.1) ? "dismissWindow" : "stackDropToRoot")
+        default:
+            return named("sequence", [("commands", .array((0..<random.int(1...3)).map { _ in command(&random, ids: ids, depth: depth + 1) }))])
+        }
+    }
+
+    /// A screen model spec with its required parameters (and sometimes optional ones).
+    func screenSpec(_ random: inout SplitMix64) -> JSONValue {
+        let screen = random.pick(vocabulary.screens, or: Vocabulary.Screen(name: "home", required: [], optional: []))
+        var members: [(String, JSONValue)] = [("screen", .string(screen.name))]
+        let params = screen.required + screen.optional.filter { _ in random.chance(0.3) }
+        if !params.isEmpty {
+            members.append(("params", .object(params.map { ($0, .string(random.pick(["1", "42", "true", "x"], or: "1"))) })))
+        }
+        if random.chance(0.1) { members.append(("title", .string("Fuzz"))) }
+        return .object(members)
+    }
+
+    /// A presentation object: sheet, cover, custom kind, alert or confirmation dialog.
+    func presentation(_ random: inout SplitMix64) -> JSONValue {
+        let model = random.chance(0.3)
+            ? .object([("kind", .string("stack")), ("path", .array([screenSpec(&random)]))]) : screenSpec(&random)
+        let actions: JSONValue = .array([
+            .object([("id", .string("ok")), ("title", .string("OK")), ("role", .string("cancel"))]),
+            .object([("id", .string("drop")), ("title", .string("Drop")), ("commands", .array([.object([("command", .string("dismiss"))])]))]),
+        ])
+        switch random.int(0...4) {
+        case 0: return .object([("kind", .string("sheet")), ("detents", .array([.string("medium")])), ("model", model)])
+        case 1: return .object([("kind", .string("fullScreenCover")), ("model", model)])
+        case 2:
+            return .object([("kind", .string("custom")), ("name", .string(random.pick(vocabulary.presentationKinds, or: "popover"))), ("model", model)])
+        case 3: return .object([("kind", .string("alert")), ("title", .string("T")), ("actions", actions)])
+        default:
+            return .object([("kind", .string("confirmationDialog")), ("title", .string("T")), ("sourceID", .string("b")), ("actions", actions)])
+        }
+    }
+
+    /// Start or target routes for the step planner; `style` forces every route after the first.
+    func routes(_ random: inout SplitMix64, count: Int? = nil, style: String? = nil) -> JSONValue {
+        .array((0..<(count ?? random.int(0...4))).map { index in
+            var members: [(String, JSONValue)] = [
+                ("style", .string(index == 0 ? "push" : style ?? random.pick(["push", "sheet", "cover"], or: "push"))),
+                ("screen", .string(random.pick(vocabulary.screenNames, or: "a"))),
+            ]
+            if random.chance(0.3) { members.append(("withNavigation", .bool(random.chance(0.5)))) }
+            return .object(members)
+        })
+    }
+
+    /// The valid document of a shape.
+    func valid(_ shape: Shape, _ random: inout SplitMix64, ids: [UInt64]) -> JSONValue {
+        switch shape {
+        case .command: command(&random, ids: ids)
+        case .batch: batch(&random, ids: ids)
+        case .routes: routes(&random)
+        }
+    }
+
+    // MARK: Adversarial documents
+
+    /// A document meant to be rejected or to stress the parser and the graph.
+    func adversarial(_ shape: Shape, _ random: inout SplitMix64, budget: inout SizeBudget, ids: [UInt64]) -> String {
+        let text: String
+        switch random.weighted([1.5, 4, 1, 2, shape == .routes ? 2.5 : 0.6, 1, 0.3]) {
+        case 0: text = valid(shape, &random, ids: ids).text
+        case 1: text = mutate(valid(shape, &random, ids: ids), &random, &budget, ids: ids).text
+        case 2: text = deep(shape, &random, &budget)
+        case 3: text = malformed(valid(shape, &random, ids: ids).text, &random)
+        case 4: text = large(shape, &random, ids: ids)
+        case 5: text = random.pick(["", " ", "null", "[]", "{}", "[{}]", "1", "\"x\"", "[null]", "[[]]", "true", "[1,2]"], or: "")
+        default: text = JSONValue.string(strings.make(&random, budget: &budget, words: vocabulary.words)).text
+        }
+        return budget.take(SizeBudget.string(text.utf8.count)) ? text : "[]"
+    }
+
+    /// Replaces, drops, adds or repeats one node of `value`.
+    func mutate(_ value: JSONValue, _ random: inout SplitMix64, _ budget: inout SizeBudget, ids: [UInt64]) -> JSONValue {
+        let children = value.children
+        if !children.isEmpty && random.chance(0.6) {
+            let index = random.int(0...(children.count - 1))
+            switch value {
+            case .array(var elements):
+                elements[index] = mutate(elements[index], &random, &budget, ids: ids)
+                return .array(elements)
+            case .object(var members):
+                members[index].1 = mutate(members[index].1, &random, &budget, ids: ids)
+                return .object(members)
+            default: break
+            }
+        }
+        switch (value, random.int(0...7)) {
+        case (.object(var members), 0) where !members.isEmpty:
+            members.remove(at: random.int(0...(members.count - 1)))
+            return .object(members)
+        case (.object(var members), 1):
+            members.append((random.pick(["command", "from", "model", "count", "tab", "zzz", ""], or: "x"), replacement(&random, &budget, ids: ids)))
+            return .object(members)
+        case (.array(let elements), 2) where !elements.isEmpty:
+            let count = random.length(upTo: 3000)
+            return .array(Array(repeating: elements[0], count: count))
+        case (.array, 3):
+            return .array([])
+        case (.string, 4):
+            return .string(strings.make(&random, budget: &budget, words: vocabulary.words))
+        default:
+            return replacement(&random, &budget, ids: ids)
+        }
+    }
+
+    /// Any JSON value, with numbers at and past every integer limit.
+    private func replacement(_ random: inout SplitMix64, _ budget: inout SizeBudget, ids: [UInt64]) -> JSONValue {
+        let numbers = [
+            "0", "-1", "1", "2", "1.5", "-0", "1e308", "1e999", "-1e999", "4294967296", "9223372036854775807",
+            "9223372036854775808", "18446744073709551615", "18446744073709551616", "-9223372036854775809", "0.0000001",
+        ]
+        switch random.int(0...7) {
+        case 0: return .null
+        case 1: return .bool(random.chance(0.5))
+        case 2, 3: return .number(random.pick(numbers, or: "0"))
+        case 4: return ids.isEmpty ? .int(0) : .int(ids[random.int(0...(ids.count - 1))])
+        case 5: return .string(strings.make(&random, budget: &budget, words: vocabulary.words))
+        case 6: return .array([])
+        default: return .object([])
+        }
+    }
+
+    /// Nesting thousands of levels deep, written as text (never as a recursive tree).
+    private func deep(_ shape: Shape, _ random: inout SplitMix64, _ budget: inout SizeBudget) -> String {
+        let depth = random.length(upTo: 40_000) + 1
+        let (open, leaf, close): (String, String, String)
+        switch (shape, random.int(0...6)) {
+        case (_, 0), (.routes, _): (open, leaf, close) = ("[", "", "]")
+        case (_, 1): (open, leaf, close) = ("{\"a\":", "1", "}")
+        case (_, 2): (open, leaf, close) = ("{\"command\":\"sequence\",\"commands\":[", "{\"command\":\"dismiss\"}", "]}")
+        case (_, 3): (open, leaf, close) = ("{\"kind\":\"stack\",\"path\":[", "{\"screen\":\"home\"}", "]}")
+        case (_, 4): (open, leaf, close) = ("{\"screen\":\"home\",\"presented\":{\"kind\":\"sheet\",\"model\":", "{\"screen\":\"home\"}", "}}")
+        case (_, 5): (open, leaf, close) = ("{\"kind\":\"tabs\",\"tabs\":[{\"id\":\"t\",\"title\":\"T\",\"model\":", "{\"screen\":\"home\"}", "}]}")
+        default: (open, leaf, close) = ("{\"kind\":\"switched\",\"model\":", "{\"screen\":\"home\"}", "}")
+        }
+        let levels = min(depth, max(budget.remaining - 1024, 0) / max(open.utf8.count + close.utf8.count, 1))
+        let nested = String(repeating: open, count: levels) + leaf + String(repeating: close, count: levels)
+        let isModel = open.hasPrefix("{\"kind\"") || open.hasPrefix("{\"screen\"")
+        let command = isModel ? "{\"command\":\"stackAppend\",\"models\":[" + nested + "]}" : nested
+        return shape == .batch && !open.hasPrefix("[") ? "[" + command + "]" : command
+    }
+
+    /// Text that is not JSON, or only nearly.
+    private func malformed(_ text: String, _ random: inout SplitMix64) -> String {
+        var scalars = Array(text.unicodeScalars)
+        let at = scalars.isEmpty ? 0 : random.int(0...(scalars.count - 1))
+        switch random.int(0...11) {
+        case 0: return String(String.UnicodeScalarView(scalars[..<at]))
+        case 1:
+            scalars.insert(random.pick([",", "]", "}", "\u{1}", "\\", "\"", ":", "\u{A0}"], or: ","), at: at)
+            return String(String.UnicodeScalarView(scalars))
+        case 2: return text + random.pick(["x", ",", "]", "}", " null", "\u{FEFF}"], or: "x")
+        case 3: return "\u{FEFF}" + text
+        case 4: return text.replacingOccurrences(of: "\"", with: "'")
+        case 5: return "/* c */" + text
+        case 6: return text.replacingOccurrences(of: "\"home\"", with: "\"h\\ud800me\"")
+        case 7: return text.replacingOccurrences(of: "\"", with: "\"\\x41")
+        case 8: return text.replacingOccurrences(of: ":1", with: ":01").replacingOccurrences(of: ":2", with: ":+2")
+        case 9: return text.replacingOccurrences(of: "true", with: "NaN").replacingOccurrences(of: "1", with: "Infinity")
+        case 10: return text.replacingOccurrences(of: "\"home\"", with: "\"ho\tme\"")
+        default: return String(text.reversed())
+        }
+    }
+
+    /// Many commands or routes: around the 1024-command batch limit, thousands of routes.
+    private func large(_ shape: Shape, _ random: inout SplitMix64, ids: [UInt64]) -> String {
+        switch shape {
+        case .routes:
+            // Long chains of presentations make the planner's output grow with the square of their length.
+            let count = random.pick([100, 1000, 1024, 1100, 1200, 1500, 2000, 5000], or: 1000)
+            let style = random.pick(["sheet", "cover", "push", ""], or: "")
+            return routes(&random, count: count, style: style.isEmpty ? nil : style).text
+        case .batch:
+            let count = random.pick([1023, 1024, 1025, 2000, random.int(100...3000)], or: 1025)
+            let element = random.chance(0.5) ? #"{"command":"stackDropToRoot"}"# : command(&random, ids: ids).text
+            return "[" + Array(repeating: element, count: count).joined(separator: ",") + "]"
+        case .command:
+            let count = random.pick([1000, 1025, 5000], or: 1025)
+            return #"{"command":"stackAppend","models":["# + Array(repeating: #"{"screen":"home"}"#, count: count).joined(separator: ",") + "]}"
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+
+/// The run: a private bus, navsessiond on a throwaway state directory, the windows, the client
+/// processes, the subscriber, (fault mode) the kills and restarts, then the verification and the report.
+final class Coordinator {
+    let options: Options
+    let workspace: Workspace
+    private var random: SeededGenerator
+    private let events = Watched(ProcessEvents())
+    private var generations: [String: Int] = [:]
+    private var restores: [Int: [UInt64: String]] = [:]
+    private var windows: [UInt64: (path: String, scene: String)] = [:]
+    private var setupRecords: [CallRecord] = []
+    private var restartTimes: [Duration] = []
+    private var unique = ""
+
+    init(options: Options, workspace: Workspace) {
+        self.options = options
+        self.workspace = workspace
+        random = SeededGenerator(seed: options.seed ^ 0x5EED_F00D)
+    }
+
+    /// Runs everything; returns whether every check passed.
+    func run() async throws -> Bool {
+        let faults = options.mode == .fault
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        progress("private bus at \(bus.address); scratch directory \(workspace.directory); seed \(options.seed)")
+        let control = try await bus.connect()
+        try await ProcessEvents.followOwner(of: DaemonProcess.name, on: control, into: events)
+        let recorder = try await ChangeRecorder.start(on: try await bus.connect())
+        let controlSignals = try await control.signals(matching: try ControlChannel.rule())
+        let events = events
+        Task {
+            for await signal in controlSignals where signal.member.rawValue == "Ready" {
+                if let client = signal.arguments.first?.int32 { events.update { _ = $0.ready.insert(Int(client)) } }
+            }
+        }
+
+        let daemon = DaemonProcess(
+            binary: try daemonBinary(), busAddress: bus.address, stateDirectory: workspace.path("state"),
+            log: workspace.path("navsessiond.log"), events: events)
+        unique = try await daemon.start()
+        generations[unique] = 0
+        try await setUpWindows(on: control)
+
+        // Clients: start, wait until each is subscribed, then one Go starts them all.
+        var clients: [Int32] = []
+        let own = windows.filter { $0.value.scene == "waiting" }.keys.sorted().dropFirst()
+        let main = try path(of: "main"), shared = try path(of: "waiting")
+        for (client, window) in zip(0..<options.clients, own) {
+            let process = try ProcessEvents.launch(
+                try executable(),
+                [
+                    "worker", "--bus", bus.address, "--client", "\(client)", "--own", windows[window]?.path ?? "",
+                    "--main", main, "--shared", shared, "--commands", "\(options.commands)",
+                    "--seed", "\(options.seed &+ UInt64(client) &* 7919)", "--out", workspace.path("client-\(client).json"),
+                ] + (faults ? ["--until-stop"] : []),
+                log: workspace.path("client-\(client).log"), into: events)
+            clients.append(process.processIdentifier)
+        }
+        let count = options.clients
+        let pids = clients
+        // Until all are subscribed, or one died first.
+        guard let readiness = await events.wait(
+            within: .seconds(120), until: { state in state.ready.count >= count || pids.contains { state.exited[$0] != nil } }),
+              readiness.ready.count >= count
+        else { throw LoadError("clients did not all subscribe within 120 s: \(clientLogs())") }
+
+        let startTicks = daemon.totalTicks
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await ControlChannel.emit("Go", [.string(unique), .int32(0)], on: control)
+        progress(faults ? "load running; killing the daemon \(options.kills) times" : "load running: \(count) clients x \(options.commands) commands")
+
+        if faults {
+            try await killRepeatedly(daemon, recorder: recorder, control: control)
+            let changes = recorder.counts.value[unique, default: 0] + Int.random(in: 1...options.changesBetweenKills, using: &random)
+            _ = await recorder.wait(for: changes, from: unique, within: .seconds(120))
+            try await ControlChannel.emit("Stop", [], on: control)
+        }
+        guard await events.wait(within: .seconds(options.timeout), until: { state in pids.allSatisfy { state.exited[$0] != nil } }) != nil
+        else { throw LoadError("clients did not finish within \(options.timeout) s: \(clientLogs())") }
+        let elapsed = clock.now - started
+        let daemonTicks = daemon.totalTicks - startTicks
+        for pid in pids where events.value.exited[pid] != 0 {
+            throw LoadError("a client exited with status \(events.value.exited[pid] ?? -1): \(clientLogs())")
+        }
+
+        // Final states; then every Changed of the last instance must have reached the subscriber (each was
+        // sent before its reply; bounded wait); then a clean stop and start must bring the same states back.
+        let final = try await states(on: control)
+        let expectedSignals = try signalsExpected(final: final)
+        _ = await recorder.wait(for: expectedSignals, from: unique, within: .seconds(30))
+        let stopStatus = try await daemon.stop()
+        unique = try await daemon.start()
+        generations[unique] = Int.max - 1
+        let afterCleanRestart = try await states(on: control)
+        _ = try await daemon.stop()
+
+        var records = setupRecords
+        for client in 0..<count {
+            let data = try Data(contentsOf: URL(fileURLWithPath: workspace.path("client-\(client).json")))
+            records += try JSONDecoder().decode(ClientResult.self, from: data).records
+        }
+        let run = RunData(
+            windows: windows.mapValues(\.scene), records: records, changes: recorder.all, generations: generations,
+            restores: restores, final: final, faults: faults)
+        var verification = Verifier(data: run, context: try ReplayContext()).verify()
+        if stopStatus != 0 { verification.problem("navsessiond exited with status \(stopStatus) after SIGTERM") }
+        for (window, json) in final where afterCleanRestart[window] != json {
+            verification.problem("window \(window): state after a clean stop and start differs from the final state")
+        }
+        let report = LoadReport(
+            options: options, records: records.filter { $0.client >= 0 }, elapsed: elapsed, daemonTicks: daemonTicks,
+            kills: restores.count, restartTimes: restartTimes, windows: windows.count, verification: verification)
+        print(report.text())
+        return verification.problems.isEmpty
+    }
+
+    /// Changes the last working instance made: from each window's restored version to its final one.
+    private func signalsExpected(final: [UInt64: String]) throws -> Int {
+        let restored = restores.keys.max().flatMap { restores[$0] } ?? [:]
+        func version(_ json: String?) throws -> Int {
+            guard let json, let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+                  let version = object["version"] as? Int
+            else { throw LoadError("a GetState reply without a version") }
+            return version
+        }
+        return try final.keys.reduce(0) { sum, window in
+            sum + (try version(final[window])) - (restored[window] == nil ? 0 : try version(restored[window]))
+        }
+    }
+
+    // MARK: Windows
+
+    /// The main window (logged in) and a waiting window (a cover with tabs) shared by all, and one waiting
+    /// window per client; their setup changes are acknowledged commands like any other.
+    private func setUpWindows(on control: Bus) async throws {
+        let main = try await openWindow("main", on: control)
+        try await setUp(main, .switchModel(screen: "main"), on: control)
+        for _ in 0...options.clients {
+            let window = try await openWindow("waiting", on: control)
+            try await setUp(window, .apply(batchJSON: CommandMix.coverWithTabs), on: control)
+        }
+    }
+
+    private func openWindow(_ scene: String, on control: Bus) async throws -> UInt64 {
+        let reply = try await control.call(
+            destination: try BusName(unique), path: try ObjectPath(LoadCommand.session),
+            interface: try InterfaceName(LoadCommand.sessionInterface), member: try MemberName("OpenWindow"),
+            arguments: [.string(scene), LoadCommand.dictionary([:])], timeout: .seconds(30))
+        guard let path = reply.first?.objectPath?.rawValue else { throw LoadError("OpenWindow(\(scene)) returned \(reply)") }
+        let number = try ClientWorker.number(of: path)
+        windows[number] = (path, scene)
+        return number
+    }
+
+    private func setUp(_ window: UInt64, _ command: LoadCommand, on control: Bus) async throws {
+        let outcome = await ClientWorker.send(command, to: windows[window]?.path ?? "", daemon: unique, on: control, faults: false)
+        guard case .acknowledged = outcome else { throw LoadError("setup \(command.name) on window \(window): \(outcome)") }
+        setupRecords.append(
+            CallRecord(client: -1, window: window, command: command, generation: 0, outcome: outcome, micros: 0))
+    }
+
+    private func path(of scene: String) throws -> String {
+        guard let entry = windows.sorted(by: { $0.key < $1.key }).first(where: { $0.value.scene == scene }) else {
+            throw LoadError("no \(scene) window")
+        }
+        return entry.value.path
+    }
+
+    /// Every window's GetState JSON from the current daemon (and a check that none is missing).
+    private func states(on control: Bus) async throws -> [UInt64: String] {
+        let listed = try await control.call(
+            destination: try BusName(unique), path: try ObjectPath(LoadCommand.session),
+            interface: try InterfaceName(LoadCommand.sessionInterface), member: try MemberName("ListWindows"),
+            timeout: .seconds(30))
+        let open = Set((listed.first?.arrayElements ?? []).compactMap { $0.objectPath?.rawValue })
+        var result: [UInt64: String] = [:]
+        for (number, window) in windows {
+            guard open.contains(window.path) else { throw LoadError("window \(number) is missing from ListWindows") }
+            let reply = try await control.call(
+                destination: try BusName(unique), path: try ObjectPath(window.path),
+                interface: try InterfaceName(LoadCommand.windowInterface), member: try MemberName("GetState"),
+                timeout: .seconds(30))
+            result[number] = reply.first?.string ?? ""
+        }
+        return result
+    }
+
+    // MARK: Faults
+
+    /// Kills the daemon after a random number of changes each time, restarts it on the same state
+    /// directory, records the restored states before any client may call it, then lets clients go on.
+    private func killRepeatedly(_ daemon: DaemonProcess, recorder: ChangeRecorder, control: Bus) async throws {
+        let clock = ContinuousClock()
+        for kill in 1...max(options.kills, 1) where options.kills > 0 {
+            let target = recorder.counts.value[unique, default: 0] + Int.random(in: 1...options.changesBetweenKills, using: &random)
+            guard await recorder.wait(for: target, from: unique, within: .seconds(120)) else {
+                throw LoadError("the load stalled: no \(target) changes from daemon \(kill - 1) within 120 s: \(daemon.tail())")
+            }
+            // A random moment within the next 2 ms of load (a kill time, not a readiness wait).
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...2000, using: &random)))
+            let killed = clock.now
+            try await daemon.kill()
+            if options.injectLoss { dropLastSignalledChange(daemon, recorder: recorder) }
+            unique = try await daemon.start()
+            restartTimes.append(clock.now - killed)
+            generations[unique] = kill
+            restores[kill] = try await states(on: control)
+            try await ControlChannel.emit("Go", [.string(unique), .int32(Int32(kill))], on: control)
+            if kill % 10 == 0 { progress("\(kill) kills") }
+        }
+    }
+
+    /// The negative control: removes the journal's last line if it is a batch whose `Changed` the
+    /// subscriber received (so it was journaled and applied), as a daemon losing it would.
+    private func dropLastSignalledChange(_ daemon: DaemonProcess, recorder: ChangeRecorder) {
+        let path = daemon.stateDirectory + "/journal.jsonl"
+        guard let bytes = FileManager.default.contents(atPath: path), bytes.last == UInt8(ascii: "\n") else { return }
+        let body = bytes.dropLast()
+        guard let start = body.lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }),
+              let line = try? JSONSerialization.jsonObject(with: Data(body[start...])) as? [String: Any],
+              line["op"] as? String == "batch", let window = line["window"] as? Int, let version = line["version"] as? Int
+        else { return }
+        let sender = unique
+        guard recorder.all.contains(where: { $0.sender == sender && $0.window == UInt64(window) && $0.version == UInt64(version) })
+        else { return }
+        do {
+            try Data(bytes.prefix(start)).write(to: URL(fileURLWithPath: path))
+            progress("inject-loss: dropped window \(window) v\(version) from the journal")
+        } catch {
+            progress("inject-loss: cannot rewrite \(path): \(error)")
+        }
+    }
+
+    // MARK: Processes
+
+    private func clientLogs() -> String {
+        (0..<options.clients).compactMap { client in
+            let text = (try? String(contentsOfFile: workspace.path("client-\(client).log"), encoding: .utf8)) ?? ""
+            return text.isEmpty ? nil : "client \(client): " + text.split(separator: "\n").suffix(3).joined(separator: " | ")
+        }.joined(separator: "; ")
+    }
+
+    private func executable() throws -> String {
+        try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
+    private func daemonBinary() throws -> String {
+        let path = try options.daemonPath
+            ?? URL(fileURLWithPath: try executable()).deletingLastPathComponent().appendingPathComponent("navsessiond").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw LoadError("no navsessiond at \(path); build it (swift build --product navsessiond) or pass --daemon PATH")
+        }
+        return path
+    }
+}

@@ -1,0 +1,42 @@
+/// The screens an application declares, so a misspelt screen (`mesage`) is refused where it enters the
+/// graph — through any command, batch, deep link or dialog action — instead of being shown as a blank page.
+///
+/// Only plain screens are checked: containers (stacks, tabs, switched, custom) are named after their role
+/// and dialogs after their kind.
+public struct ScreenCatalog: Hashable, Sendable {
+    /// The parameters one screen takes.
+    public struct Screen: Hashable, Sendable {
+        /// Parameters that must be present.
+        public var required: Set<String>
+        /// Parameters that may be present.
+        public var optional: Set<String>
+
+        /// Declares a screen's parameters.
+        public init(required: Set<String> = [], optional: Set<String> = []) {
+            self.required = required
+            self.optional = optional
+        }
+    }
+
+    /// Every declared screen by name.
+    public var screens: [String: Screen]
+
+    /// Creates a catalog.
+    public init(_ screens: [String: Screen]) { self.screens = screens }
+
+    /// Throws unless `spec` (a plain screen) is declared and has its required and only declared parameters.
+    func check(_ spec: ModelSpec) throws(NavigationError) {
+        guard case .screen = spec.content else { return }
+        guard let screen = screens[spec.screen] else {
+            throw .unknownScreen(spec.screen, suggestion: Spelling.closest(to: spec.screen, in: screens.keys.sorted()))
+        }
+        if let missing = screen.required.sorted().first(where: { spec.params[$0] == nil }) {
+            throw .invalidSpec("screen '\(spec.screen)' requires parameter '\(missing)'")
+        }
+        if let unknown = spec.params.keys.sorted().first(where: { !screen.required.contains($0) && !screen.optional.contains($0) }) {
+            let meant = Spelling.closest(to: unknown, in: (screen.required.union(screen.optional)).sorted())
+            throw .invalidSpec(
+                "screen '\(spec.screen)' has no parameter '\(unknown)'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
+        }
+    }
+}
