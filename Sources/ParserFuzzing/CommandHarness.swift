@@ -9,8 +9,11 @@ enum CommandHarness {
     /// command round-trips, and the window stays valid.
     static func command(_ data: UnsafeRawBufferPointer) throws(InvariantViolation) {
         guard let text = Fixtures.busString(data) else { return }
-        let decoded = try? JSONDecoder().decode(BatchCommand.self, from: Data(text.utf8))
-        if let decoded { try Invariants.roundTrip(decoded, "command") }
+        let decoded = decode(BatchCommand.self, text)
+        if let decoded {
+            try Invariants.roundTrip(decoded, "command")
+            try Invariants.noNUL(decoded, "command: the decoded command")
+        }
         let session = try Fixtures.loggedInDemoSession()
         do {
             try session.execute(window: 1, commandJSON: text)
@@ -28,8 +31,11 @@ enum CommandHarness {
     /// A batch: as ``command(_:)``, and the journal the session wrote replays to the same state.
     static func batch(_ data: UnsafeRawBufferPointer) throws(InvariantViolation) {
         guard let text = Fixtures.busString(data) else { return }
-        let decoded = try? JSONDecoder().decode([BatchCommand].self, from: Data(text.utf8))
-        if let decoded { try Invariants.roundTrip(decoded, "batch") }
+        let decoded = decode([BatchCommand].self, text)
+        if let decoded {
+            try Invariants.roundTrip(decoded, "batch")
+            try Invariants.noNUL(decoded, "batch: the decoded batch")
+        }
         let demo = try Fixtures.demoManifest()
         try Fixtures.withScratchDirectory { (directory) throws(InvariantViolation) in
             let session = try Fixtures.loggedInDemoSession(store: try store(directory))
@@ -48,7 +54,7 @@ enum CommandHarness {
             let reloadStore = try store(directory)
             let reloaded: Session
             do {
-                reloaded = try Session(manifest: demo, store: reloadStore, logger: Fixtures.quiet)
+                reloaded = try Session(manifest: demo, store: reloadStore, limits: Fixtures.limits, logger: Fixtures.quiet)
             } catch {
                 throw InvariantViolation("batch: the state directory does not reload: \(error)")
             }
@@ -59,6 +65,14 @@ enum CommandHarness {
                 throw InvariantViolation("batch: the journal replays to a different state")
             }
         }
+    }
+
+    /// What the session should decode: whatever `JSONDecoder` reads (the types' own `init(from:)` refuse
+    /// unknown keys), except JSON with a `\u0000` escape, which the session refuses before decoding
+    /// because no name or text may hold a NUL byte. A decoded value that still holds one is a violation.
+    private static func decode<T: Codable>(_ type: T.Type, _ text: String) -> T? {
+        guard !JSONString.containsNULEscape(text) else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(text.utf8))
     }
 
     /// A rejected input: a decodable one must fail for another reason than its JSON, an undecodable one

@@ -18,6 +18,8 @@ enum DeepLinkHarness {
             guard demo.scene(plan.targetScene) != nil else {
                 throw InvariantViolation("deepLink: the plan targets undeclared scene '\(plan.targetScene)'")
             }
+            // Path and query values are percent-decoded: `%00` must not become a NUL in a parameter.
+            try Invariants.noNUL(plan, "deepLink: the plan")
             planned = .success(plan)
         } catch let error as InvariantViolation {
             throw error
@@ -47,7 +49,7 @@ enum DeepLinkHarness {
 
     private static func session(_ demo: Manifest) throws(InvariantViolation) -> Session {
         do {
-            return try Session(manifest: demo, logger: Fixtures.quiet)
+            return try Session(manifest: demo, limits: Fixtures.limits, logger: Fixtures.quiet)
         } catch {
             throw InvariantViolation("deepLink: cannot create a session: \(error)")
         }

@@ -12,6 +12,10 @@ enum Fixtures {
     /// The demo manifest, parsed once per process (it is the daemon's default application).
     static let demo: Manifest? = try? Manifest.demo()
 
+    /// The daemon's limits: `navsessiond` starts its session with the defaults (`SessionService`), so the
+    /// harnesses do too; every session they create and every `Plan` they call use these.
+    static let limits = SessionLimits()
+
     /// A logger that drops everything (the store and session log every corrupt file and restore).
     static let quiet = Logger(label: "ParserFuzzing", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -55,7 +59,7 @@ enum Fixtures {
     static func loggedInDemoSession(store: SessionStore? = nil) throws(InvariantViolation) -> Session {
         let demo = try demoManifest()
         do {
-            let session = try Session(manifest: demo, store: store, logger: quiet)
+            let session = try Session(manifest: demo, store: store, limits: limits, logger: quiet)
             let main = try session.openWindow(scene: "main").window ?? 0
             try session.execute(window: main, command: .switchModel(.screen("main")))
             try session.openWindow(scene: "waiting", params: ["reason": "sync"])

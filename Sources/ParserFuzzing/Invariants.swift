@@ -20,6 +20,33 @@ enum Invariants {
                 throw InvariantViolation("\(context()): window \(window.number) has undeclared scene '\(window.scene)'")
             }
             try check(window.graph.snapshot(), "\(context()): window \(window.number)")
+            for text in [window.scene, window.closeOnExitOwner, window.pendingDeepLink].compactMap(\.self) {
+                try noNUL(text, "\(context()): window \(window.number)'s scene, owner or pending link")
+            }
+        }
+    }
+
+    /// No string in `value` holds a NUL byte: everything a parser produces ends up in D-Bus strings,
+    /// which cannot carry one (a NUL that got into a graph made every later read of the window fail).
+    /// Checked on `value`'s JSON, where `JSONEncoder` writes NUL as `\u0000`.
+    static func noNUL(_ value: some Encodable, _ context: @autoclosure () -> String) throws(InvariantViolation) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json: String
+        do {
+            json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw InvariantViolation("\(context()): a \(type(of: value)) does not encode: \(error)")
+        }
+        guard !JSONString.containsNULEscape(json) else {
+            throw InvariantViolation("\(context()): a string holds a NUL byte (D-Bus cannot send it): \(json.prefix(512))")
+        }
+    }
+
+    /// `text` holds no NUL byte (see ``noNUL(_:_:)``).
+    static func noNUL(_ text: String, _ context: @autoclosure () -> String) throws(InvariantViolation) {
+        guard !text.utf8.contains(0) else {
+            throw InvariantViolation("\(context()): a string holds a NUL byte (D-Bus cannot send it): \(text.debugDescription.prefix(512))")
         }
     }
 
@@ -33,6 +60,7 @@ enum Invariants {
             throw InvariantViolation("\(context()): the graph's snapshot does not validate: \(error)")
         }
         try roundTrip(snapshot, context())
+        try noNUL(snapshot, context())
     }
 
     /// `value` encodes, and decodes from that JSON to an equal value.

@@ -36,7 +36,7 @@ enum ManifestHarness {
         }
         let session: Session
         do {
-            session = try Session(manifest: manifest, logger: Fixtures.quiet)
+            session = try Session(manifest: manifest, limits: Fixtures.limits, logger: Fixtures.quiet)
         } catch {
             throw InvariantViolation("manifest: a session without a store cannot start: \(error)")
         }

@@ -73,7 +73,7 @@ enum PersistenceHarness {
 
     private static func open(_ store: SessionStore, _ demo: Manifest, _ context: String) throws(InvariantViolation) -> Session {
         do {
-            return try Session(manifest: demo, store: store, logger: Fixtures.quiet)
+            return try Session(manifest: demo, store: store, limits: Fixtures.limits, logger: Fixtures.quiet)
         } catch {
             throw InvariantViolation("\(context): the session does not start: \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 import NavigationRouting
 import NavigationSession
 
@@ -22,14 +23,27 @@ enum RouteHarness {
         ] {
             let planned: String
             do {
-                planned = try Session.plan(fromJSON: fromText, toJSON: toText, capabilities: capabilities)
+                planned = try Session.plan(
+                    fromJSON: fromText, toJSON: toText, capabilities: capabilities, limits: Fixtures.limits)
             } catch {
-                guard from == nil || to == nil else {
-                    throw InvariantViolation("routes: both lists decode but Plan fails: \(error)")
+                guard let from, let to else { continue }
+                // Both lists decode: only the daemon's documented bounds may refuse the plan.
+                let limits = Fixtures.limits
+                let bound = StepPlanner.routeEntryBound(from: from, to: to, capabilities: capabilities.planner)
+                guard case .limitsExceeded = error,
+                    max(from.count, to.count) > limits.maxPlanRoutes || bound > limits.maxPlannedRouteEntries
+                else {
+                    throw InvariantViolation("routes: both lists decode and fit the limits but Plan fails: \(error)")
                 }
                 continue
             }
             guard let from, let to else { throw InvariantViolation("routes: Plan accepted a list Route.list rejects") }
+            guard max(from.count, to.count) <= Fixtures.limits.maxPlanRoutes else {
+                throw InvariantViolation("routes: Plan accepted a list longer than maxPlanRoutes")
+            }
+            guard !JSONString.containsNULEscape(planned), !planned.utf8.contains(0) else {
+                throw InvariantViolation("routes: Plan's reply holds a NUL byte (D-Bus cannot send it)")
+            }
             let states: [[Route]]
             do {
                 states = try JSONDecoder().decode([[Route]].self, from: Data(planned.utf8))
@@ -40,6 +54,10 @@ enum RouteHarness {
                 throw InvariantViolation("routes: Plan's JSON differs from StepPlanner.steps")
             }
             guard states.last == to else { throw InvariantViolation("routes: the plan does not end at the target") }
+            let entries = states.reduce(0) { $0 + $1.count }
+            guard entries <= Fixtures.limits.maxPlannedRouteEntries else {
+                throw InvariantViolation("routes: Plan's reply holds \(entries) route entries, above maxPlannedRouteEntries")
+            }
             for index in states.indices.dropFirst(2) where states[index] == states[index - 1] {
                 throw InvariantViolation("routes: plan state \(index) repeats the one before it")
             }
@@ -62,6 +80,7 @@ enum RouteHarness {
             }
         }
         try Invariants.roundTrip(routes, "routes")
+        try Invariants.noNUL(routes, "routes: the decoded list")
         return routes
     }
 }
