@@ -57,6 +57,9 @@ extension SessionStore {
         guard state.applicationID == applicationID else {
             throw Corrupt(reason: "snapshot belongs to application '\(state.applicationID)', not '\(applicationID)'")
         }
+        if let inconsistency = state.inconsistency {
+            throw Corrupt(reason: "\(Self.statePathName) is inconsistent: \(inconsistency)")
+        }
         return state
     }
 
