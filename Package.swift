@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
         .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
         .library(name: "NavigationSession", targets: ["NavigationSession"]),
+        .library(name: "NavSessionClient", targets: ["NavSessionClient"]),
+        .library(name: "NavSessionTesting", targets: ["NavSessionTesting"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
         .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
@@ -73,6 +75,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Client library and test kit (Docs/client.md, Docs/testing.md)
+        .target(
+            name: "NavSessionClient",
+            dependencies: ["DBusKit", "NavigationCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NavSessionTesting",
+            dependencies: ["NavSessionClient", "DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Process support shared by the executables
         .target(name: "TerminationSignals", swiftSettings: swiftSettings),
 
@@ -82,6 +96,8 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavigationCore",
+                "NavigationSession",
                 "NavSessionService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,6 +115,7 @@ let package = Package(
             dependencies: [
                 "TerminationSignals",
                 "DBusKit",
+                "NavSessionClient",
                 "NavigationCore",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -144,6 +161,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "NavSessionClientTests",
+            dependencies: ["NavSessionClient", "NavSessionTesting", "NavigationCore", "DBusKit", "navsessiond"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "NavSessionCtlTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
             swiftSettings: swiftSettings
@@ -177,6 +199,12 @@ let package = Package(
         .testTarget(
             name: "NavSessionFaultTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // The GTK reference renderer (Examples/gtk-renderer) under Xvfb; skipped without Xvfb or GTK 4 for Python.
+        .testTarget(
+            name: "GtkRendererTests",
+            dependencies: ["DBusKit", "DBusTestSupport", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

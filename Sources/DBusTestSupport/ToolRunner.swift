@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// Runs external tools with a clean D-Bus environment and a hard timeout.
-enum ToolRunner {
-    static func run(
+public enum ToolRunner {
+    public static func run(
         _ tool: String, _ arguments: [String], environment extra: [String: String], timeout: Duration
     ) async throws -> ToolResult {
         let process = Process()

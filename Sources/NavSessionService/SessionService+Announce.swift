@@ -44,10 +44,27 @@ extension SessionService {
                     try await emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
                 case .effectFailed(let number, let effect, let error):
                     logger.warning("window \(number): effect \(effect) failed: \(error)")
-                    if case .openURL(let url) = effect {
+                    // Never only a log line: whoever watches the window learns that the effect failed.
+                    switch effect {
+                    case .openURL(let url):
                         try await emit(
                             names.effect, window: number, on: bus,
                             [.string("deepLinkFailed"), .stringDictionary(["url": url, "error": error.errorName])])
+                    case .openWindow(let scene, _):
+                        try await emit(
+                            names.effect, window: number, on: bus,
+                            [.string("effectFailed"), .stringDictionary([
+                                "effect": "openWindow", "scene": scene, "error": error.errorName, "message": error.message,
+                            ])])
+                    case .dismissWindow(let id):
+                        try await emit(
+                            names.effect, window: number, on: bus,
+                            [.string("effectFailed"), .stringDictionary([
+                                "effect": "dismissWindow", "window": id ?? "", "error": error.errorName,
+                                "message": error.message,
+                            ])])
+                    case .trigger:
+                        break
                     }
                 }
             } catch {
@@ -69,12 +86,30 @@ extension SessionService {
         }
     }
 
+    /// Tells the window's renderer that the desktop activated it (`Effect("activate", …)`), with the
+    /// platform data it needs to raise the window correctly (`activation-token` for Wayland's
+    /// xdg-activation, `desktop-startup-id` for X11 startup notification); the daemon has no windows to raise.
+    nonisolated(nonsending) func announceActivation(of window: WindowNumber, platformData: Value, on bus: Bus) async {
+        var args: [String: String] = [:]
+        for entry in platformData.dictionaryEntries ?? [] {
+            guard let key = entry.key.string, key == "activation-token" || key == "desktop-startup-id",
+                  let value = (entry.value.variantValue ?? entry.value).string
+            else { continue }
+            args[key] = value
+        }
+        do {
+            try await emit(names.effect, window: window, on: bus, [.string("activate"), .stringDictionary(args)])
+        } catch {
+            logger.warning("cannot announce the activation of window \(window): \(error)")
+        }
+    }
+
     nonisolated(nonsending) private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
         try await bus.emit(path: try Self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
 
     nonisolated(nonsending) private func emitChanged(
-        _ change: ChangeEvent, steps: [[Route]], window: WindowNumber, causeJSON: String?, on bus: Bus
+        _ change: ChangeEvent, steps: [NavigationStep], window: WindowNumber, causeJSON: String?, on bus: Bus
     ) async throws {
         let version = UInt64(clamping: change.version)
         try await emit(
@@ -83,7 +118,7 @@ extension SessionService {
                 .uint64(version), .uint64(version &- 1), .string(causeJSON ?? Self.json(change.cause)), .boolean(change.animated),
                 .array(.uint64, change.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
                 .array(.uint64, change.finished.map { .uint64(UInt64(clamping: $0.rawValue)) }),
-                .string(steps.isEmpty ? "[]" : Route.json(states: steps)),
+                .string(NavigationStep.json(steps)),
             ])
     }
 

@@ -1,16 +1,21 @@
 import DBusKit
 import Logging
 import Synchronization
+import NavigationRouting
 import NavigationSession
 
 extension SessionService {
     /// `org.freedesktop.Application` (the freedesktop Desktop Entry spec's D-Bus activation interface).
     ///
-    /// - `Activate(a{sv})`: a window of the default scene exists → no-op (raise is the renderer's job);
-    ///   otherwise opens one.
+    /// - `Activate(a{sv})`: opens a window of the default scene unless one exists.
     /// - `Open(as uris, a{sv})`: each URI as `Session1.OpenURL`, in order; the first failure is the reply.
-    /// - `ActivateAction(s, av, a{sv})`: `new-window` (optional scene name as the first parameter) opens a
-    ///   window; `quit` shuts the daemon down cleanly; anything else is `NotSupported`.
+    ///   Only the application's own deep-link schemes: the desktop asked *this* application to open them,
+    ///   so a foreign URI (`file:///etc/hostname`) is `InvalidArgs` and nothing is opened.
+    /// - `ActivateAction(s, av, a{sv})`: `new-window` (no parameter, or one string: a scene name) opens a
+    ///   window; `quit` (no parameter) shuts the daemon down cleanly; anything else is `NotSupported`.
+    ///
+    /// Each activated window gets `Effect("activate", {activation-token, desktop-startup-id})` so its
+    /// renderer raises it with the platform data (the daemon itself has nothing to raise).
     func applicationInterface() throws -> Interface {
         let platformData = Interface.Argument("platform_data", .dictionary(key: .string, value: .variant))
         return try Interface(
@@ -18,16 +23,34 @@ extension SessionService {
             methods: [
                 Interface.Method("Activate", inputs: [platformData]) { call in
                     let scene = self.manifest.defaultSceneName
-                    try await self.perform(on: call.bus) { session in
-                        session.windows.contains { $0.scene == scene }
-                            ? SessionOutcome(window: nil, windowVersion: nil, sessionVersion: session.version, events: [])
-                            : try session.openWindow(scene: scene)
+                    let outcome = try await self.perform(on: call.bus) { session in
+                        if let existing = session.windows.first(where: { $0.scene == scene }) {
+                            return SessionOutcome(
+                                window: existing.number, windowVersion: existing.version, sessionVersion: session.version,
+                                events: [])
+                        }
+                        return try session.openWindow(scene: scene)
+                    }
+                    if let window = outcome.window {
+                        await self.announceActivation(of: window, platformData: call.arguments[0], on: call.bus)
                     }
                     return []
                 },
                 Interface.Method("Open", inputs: [.init("uris", .array(.string)), platformData]) { call in
-                    for uri in call.arguments[0].stringArray {
-                        try await self.perform(on: call.bus) { try $0.openURL(uri) }
+                    let uris = call.arguments[0].stringArray
+                    let schemes = self.manifest.router?.schemes ?? []
+                    for uri in uris {
+                        let scheme = uri.prefix { $0 != ":" }.lowercased()
+                        guard uri.contains(":"), schemes.contains(scheme) else {
+                            let accepted = schemes.isEmpty ? "no URIs (it declares no deep links)" : schemes.map { "\($0):" }.joined(separator: ", ")
+                            throw BusError(.invalidArgs, "this application opens only \(accepted); '\(uri.prefix(200))' is not one (nothing was opened)")
+                        }
+                    }
+                    for uri in uris {
+                        let outcome = try await self.perform(on: call.bus) { try $0.openURL(uri) }
+                        if let window = outcome.window {
+                            await self.announceActivation(of: window, platformData: call.arguments[1], on: call.bus)
+                        }
                     }
                     return []
                 },
@@ -35,12 +58,25 @@ extension SessionService {
                     "ActivateAction",
                     inputs: [.init("action_name", .string), .init("parameter", .array(.variant)), platformData]
                 ) { call in
+                    let parameters = call.arguments[1].arrayElements ?? []
                     switch call.arguments[0].string ?? "" {
                     case "new-window":
-                        let first = call.arguments[1].arrayElements?.first?.variantValue?.string
-                        let scene = first ?? self.manifest.defaultSceneName
-                        try await self.perform(on: call.bus) { try $0.openWindow(scene: scene) }
+                        guard parameters.count <= 1 else {
+                            throw BusError(.invalidArgs, "new-window takes at most one parameter (a scene name), not \(parameters.count)")
+                        }
+                        var scene = self.manifest.defaultSceneName
+                        if let parameter = parameters.first {
+                            guard let name = (parameter.variantValue ?? parameter).string else {
+                                throw BusError(.invalidArgs, "new-window's parameter is a scene name (a string)")
+                            }
+                            scene = name
+                        }
+                        let outcome = try await self.perform(on: call.bus) { try $0.openWindow(scene: scene) }
+                        if let window = outcome.window {
+                            await self.announceActivation(of: window, platformData: call.arguments[2], on: call.bus)
+                        }
                     case "quit":
+                        guard parameters.isEmpty else { throw BusError(.invalidArgs, "quit takes no parameter") }
                         self.requestQuit()
                     case let other:
                         throw ErrorMapping.unsupportedAction(other)

@@ -55,6 +55,9 @@ extension SessionService {
         }
     }
 
+    /// The `a{ss}` options of Window1 `Apply` and `Check`.
+    static let applyOptions = Interface.Argument("options", .dictionary(key: .string, value: .string))
+
     /// `org.navsession.Window1` (dbus/org.navsession.Window1.xml), shared by every window object.
     func windowInterface() throws -> Interface {
         let params = Interface.Argument("params", .dictionary(key: .string, value: .string))
@@ -154,6 +157,45 @@ extension SessionService {
                     return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
                 },
                 try Interface.Method(
+                    "Apply", inputs: [.init("batch_json", .string), Self.applyOptions],
+                    outputs: [.init("version", .uint64), .init("started", .array(.uint64))]
+                ) { call in
+                    let number = try Self.number(of: call.path)
+                    let json = call.arguments[0].string ?? ""
+                    let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                    let outcome = try await self.perform(on: call.bus) {
+                        try $0.apply(window: number, batchJSON: json, expectedVersion: expected)
+                    }
+                    let started = outcome.changes(of: number).first?.started ?? []
+                    return [
+                        .uint64(UInt64(clamping: outcome.windowVersion ?? 0)),
+                        .array(.uint64, started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                    ]
+                },
+                try Interface.Method(
+                    "Check", inputs: [.init("batch_json", .string), Self.applyOptions],
+                    outputs: [.init("version", .uint64), .init("started", .array(.uint64))]
+                ) { call in
+                    let number = try Self.number(of: call.path)
+                    let json = call.arguments[0].string ?? ""
+                    let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                    let event = try self.withSession { state in
+                        try state.session.dryRun(window: number, batchJSON: json, expectedVersion: expected)
+                    }
+                    return [
+                        .uint64(UInt64(clamping: event.version)),
+                        .array(.uint64, event.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                    ]
+                },
+                try Interface.Method(
+                    "SetState", inputs: [.init("state_json", .string)], outputs: [.init("version", .uint64)]
+                ) { call in
+                    let number = try Self.number(of: call.path)
+                    let json = call.arguments[0].string ?? ""
+                    let outcome = try await self.perform(on: call.bus) { try $0.setState(window: number, stateJSON: json) }
+                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
+                },
+                try Interface.Method(
                     "SendMessage",
                     inputs: [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))]
                 ) { call in
@@ -195,6 +237,10 @@ extension SessionService {
                 try property("ActiveModel", .uint64) { .uint64($0.activeModel) },
                 try property("Routes", .string) { .string($0.routesJSON) },
                 try property("SelectedTab", .string) { .string($0.selectedTab) },
+                try property("CanGoBack", .boolean) { .boolean($0.abilities.canGoBack) },
+                try property("CanPop", .boolean) { .boolean($0.abilities.canPop) },
+                try property("CanDismiss", .boolean) { .boolean($0.abilities.canDismiss) },
+                try property("PendingDeepLink", .string) { .string($0.pendingDeepLink) },
             ],
             signals: [
                 try Interface.Signal(

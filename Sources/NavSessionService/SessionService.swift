@@ -161,7 +161,8 @@ struct ServiceState {
 
     /// Updates the cache for every window `outcome` touched; returns the changed property names per window.
     mutating func refresh(after outcome: SessionOutcome) -> [WindowNumber: [String]] {
-        var touched: [WindowNumber] = []
+        // The window an operation addressed may change without a new version (a deep link now waits in it).
+        var touched: [WindowNumber] = outcome.window.map { [$0] } ?? []
         for event in outcome.events {
             switch event {
             case .changed(let number, _, _), .windowOpened(let number, _):

@@ -12,6 +12,8 @@ struct WindowProperties: Sendable, Equatable {
     var activeModel: UInt64
     var routesJSON: String
     var selectedTab: String
+    var abilities: WindowAbilities
+    var pendingDeepLink: String
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -22,6 +24,8 @@ struct WindowProperties: Sendable, Equatable {
         activeModel = UInt64(clamping: window.graph.activeModelID.rawValue)
         routesJSON = Route.json(window.graph.routes)
         selectedTab = window.selectedTab
+        abilities = window.graph.abilities
+        pendingDeepLink = window.pendingDeepLink ?? ""
     }
 
     /// Names of the properties that differ between `self` and `other` (Version first).
@@ -33,6 +37,10 @@ struct WindowProperties: Sendable, Equatable {
         if activeModel != other.activeModel { names.append("ActiveModel") }
         if routesJSON != other.routesJSON { names.append("Routes") }
         if selectedTab != other.selectedTab { names.append("SelectedTab") }
+        if abilities.canGoBack != other.abilities.canGoBack { names.append("CanGoBack") }
+        if abilities.canPop != other.abilities.canPop { names.append("CanPop") }
+        if abilities.canDismiss != other.abilities.canDismiss { names.append("CanDismiss") }
+        if pendingDeepLink != other.pendingDeepLink { names.append("PendingDeepLink") }
         return names
     }
 }

@@ -25,6 +25,9 @@ public struct ChangeEvent: Hashable, Sendable, Codable {
     /// the root, selecting the selected tab): ``version`` is the unchanged version and nothing else is set.
     /// Such a change is not journaled and emits no `Changed`.
     public var isNoOp = false
+    /// The steps the graph went through, in order (``NavigationStep``), for renderers to animate. Not part
+    /// of the event's JSON: Window1 `Changed` carries them as `steps_json` (``NavigationStep/json(_:)``).
+    public var steps: [NavigationStep] = []
 
     enum CodingKeys: String, CodingKey {
         case version, cause, animated, started, finished, modified, messages, effects, activeModel

@@ -168,12 +168,14 @@ extension RendererReport: Codable {
     }
 }
 
-/// `{"commands":[…]}` or `{"report":{…}}`.
+/// `{"commands":[…]}`, `{"report":{…}}` or `{"setState":true}`.
 extension ChangeCause: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         if let report = try c.decodeIfPresent(RendererReport.self, forKey: "report") {
             self = .report(report)
+        } else if try c.decodeIfPresent(Bool.self, forKey: "setState") == true {
+            self = .setState
         } else {
             self = .commands(try c.decode([BatchCommand].self, forKey: "commands"))
         }
@@ -184,6 +186,7 @@ extension ChangeCause: Codable {
         switch self {
         case .commands(let batch): try c.encode(batch, forKey: "commands")
         case .report(let report): try c.encode(report, forKey: "report")
+        case .setState: try c.encode(true, forKey: "setState")
         }
     }
 }

@@ -68,4 +68,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// A plain screen the application does not declare (``WindowConfiguration/screens``), with the
     /// declared screen closest to it when there is one.
     case unknownScreen(String, suggestion: String?)
+    /// A dialog's action could not run from the model that would present the dialog (its commands were
+    /// tried when the dialog was presented); carries the commands' own error.
+    case actionUnavailable(action: String, presenter: ModelID, NavigationError)
 }

@@ -44,6 +44,39 @@ extension NavigationWindow {
         }
     }
 
+    /// What ``apply(_:check:)`` would return for `batch` now, without changing anything (the
+    /// `canExecute` of the navigation libraries): the next version and the ids the new models would get,
+    /// or the error `apply` would throw. Effects are not carried out and no messages are delivered.
+    ///
+    /// ```swift
+    /// let canGoBack = (try? window.dryRun([BatchCommand(.stackDropLast(1))])) != nil
+    /// ```
+    public func dryRun(
+        _ batch: [BatchCommand], check: ((PendingChange) throws(NavigationError) -> Void)? = nil
+    ) throws(NavigationError) -> ChangeEvent {
+        guard !isClosed else { throw .windowClosed }
+        guard !batch.isEmpty else { throw .emptyBatch }
+        return try transact(
+            cause: .commands(batch), animated: batch.contains { $0.animated }, check: check, dryRun: true
+        ) { () throws(NavigationError) in
+            for (index, entry) in batch.enumerated() {
+                do throws(NavigationError) {
+                    try run(entry.command, from: entry.from ?? activeModelID)
+                } catch {
+                    throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
+                }
+            }
+        }
+    }
+
+    /// What a renderer may offer right now, from the active model: each is a dry run of the command a
+    /// back button, Escape or a swipe would send, so it is true exactly when that command would succeed.
+    public var abilities: WindowAbilities {
+        let canPop = (try? dryRun([BatchCommand(.stackDropLast(1))]))?.isNoOp == false
+        let canDismiss = (try? dryRun([BatchCommand(.dismiss)]))?.isNoOp == false
+        return WindowAbilities(canGoBack: canPop || canDismiss, canPop: canPop, canDismiss: canDismiss)
+    }
+
     /// Expands an application-defined composite against the current graph and applies it as one batch.
     ///
     /// - Throws: Whatever the expansion throws, or the batch's error; nothing changes on failure.
@@ -62,7 +95,7 @@ extension NavigationWindow {
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
         cause: ChangeCause, animated: Bool, check: ((PendingChange) throws(NavigationError) -> Void)? = nil,
-        _ body: () throws(NavigationError) -> Void
+        dryRun: Bool = false, _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -81,6 +114,14 @@ extension NavigationWindow {
         } catch {
             rollback(nextID: startID)
             throw error
+        }
+        if dryRun {
+            let event = ChangeEvent(
+                version: version + 1, cause: cause, animated: animated, started: plan.started.map(\.id),
+                finished: plan.removed.filter(\.started).map(\.id), modified: [], messages: [], effects: [],
+                activeModel: activeModelID)
+            rollback(nextID: startID)
+            return event
         }
         return commit(plan, cause: cause, animated: animated)
     }
@@ -145,12 +186,46 @@ extension NavigationWindow {
             case .slot(let presenter, let old): presenter.presented == old
             case .selectedTab(let tabs, let old): tabs.selectedTab == old
             case .switched(let container, let old): container.switchedModel == old
+            case .root: false
             }
         }
     }
 
     private func rollback(nextID startID: Int) {
-        for step in tx.undo.reversed() {
+        for step in tx.undo.reversed() { undo(step) }
+        nextID = startID
+        tx = Transaction()
+    }
+
+    /// A point inside the current transaction to return to (checking what a dialog's actions would do).
+    struct Savepoint {
+        var undo, created, unlinked, modified, messages, effects, steps, nextID: Int
+        var closing: Bool
+    }
+
+    func savepoint() -> Savepoint {
+        Savepoint(
+            undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
+            messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, nextID: nextID,
+            closing: tx.closing)
+    }
+
+    /// Undoes everything the transaction did since `point`, keeping what it did before.
+    func rollback(to point: Savepoint) {
+        while tx.undo.count > point.undo { undo(tx.undo.removeLast()) }
+        tx.created.removeLast(tx.created.count - point.created)
+        tx.unlinked.removeLast(tx.unlinked.count - point.unlinked)
+        tx.modified.removeLast(tx.modified.count - point.modified)
+        tx.modifiedSet = Set(tx.modified)
+        tx.messages.removeLast(tx.messages.count - point.messages)
+        tx.effects.removeLast(tx.effects.count - point.effects)
+        tx.effectSources.removeLast(tx.effectSources.count - point.effects)
+        tx.steps.removeLast(tx.steps.count - point.steps)
+        tx.closing = point.closing
+        nextID = point.nextID
+    }
+
+    private func undo(_ step: UndoStep) {
             switch step {
             case .created(let id): nodes[id] = nil
             case .linked(let child): unlink(child, journal: false)
@@ -168,10 +243,8 @@ extension NavigationWindow {
             case .slot(let presenter, let old): setSlot(presenter, to: old, journal: false)
             case .selectedTab(let tabs, let old): tabs.selectedTab = old
             case .switched(let container, let old): container.switchedModel = old
+            case .root(let old): rootID = old
             }
-        }
-        nextID = startID
-        tx = Transaction()
     }
 
     private func commit(_ plan: CommitPlan, cause: ChangeCause, animated: Bool) -> ChangeEvent {
@@ -188,10 +261,11 @@ extension NavigationWindow {
         messages.append(contentsOf: finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) })
         let effects = zip(tx.effects, tx.effectSources).map { QueuedEffect(effect: $0, source: $1, version: version) }
         let createdIDs = Set(tx.created.map(\.id))
-        let event = ChangeEvent(
+        var event = ChangeEvent(
             version: version, cause: cause, animated: animated, started: started.map(\.id), finished: finished,
             modified: tx.modified.filter { !createdIDs.contains($0) && nodes[$0] != nil }, messages: messages,
             effects: effects, activeModel: activeModelID)
+        event.steps = tx.steps
         effectQueue.append(contentsOf: effects)
         tx = Transaction()
 

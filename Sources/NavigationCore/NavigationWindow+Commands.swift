@@ -117,8 +117,29 @@ extension NavigationWindow {
         }
         if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
         if let occupant = presenter.presented { throw .slotOccupied(presenter: presenter.id, occupant: occupant) }
+        try checkActions(of: presentation, from: presenter)
         let child = try instantiatePresentation(presentation)
         fillSlot(presenter, with: child, style: presentation.style)
+    }
+
+    /// A dialog whose action cannot run from where it is presented would fail only when the user chooses
+    /// it; each action's commands are tried from the presenter now (in the state they will run in, since
+    /// the dialog's slot is cleared first) and undone.
+    private func checkActions(of presentation: PresentationSpec, from presenter: Node) throws(NavigationError) {
+        let content: DialogContent
+        switch presentation.model.content {
+        case .alert(let dialog), .confirmationDialog(let dialog): content = dialog
+        default: return
+        }
+        for action in content.actions where !action.commands.isEmpty {
+            let point = savepoint()
+            defer { rollback(to: point) }
+            do throws(NavigationError) {
+                for command in action.commands { try run(command, from: presenter.id) }
+            } catch {
+                throw .actionUnavailable(action: action.id, presenter: presenter.id, error)
+            }
+        }
     }
 
     private func dismiss(from origin: Node) throws(NavigationError) {

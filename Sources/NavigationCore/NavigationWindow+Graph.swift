@@ -103,11 +103,27 @@ extension NavigationWindow {
     func fillSlot(_ presenter: Node, with child: Node, style: PresentationStyle) {
         setSlot(presenter, to: child.id)
         link(child, to: presenter, as: .presented(style), position: -1)
+        tx.steps.append(.present(presenter: presenter.id, model: child.id, style: style, nested: presentations(in: child)))
+    }
+
+    /// The presentations inside `subtree` (below its root), bottom-up: what appears or goes with it.
+    /// O(size of the subtree), which the change creates or removes anyway.
+    func presentations(in subtree: Node) -> [NavigationStep.Presentation] {
+        guard subtree.descendantFilledSlots > 0 || subtree.presented != nil else { return [] }
+        var result: [NavigationStep.Presentation] = []
+        preorder(from: subtree) { node in
+            guard let slot = node.presented, let child = nodes[slot],
+                  case .presented(let style) = child.attachment
+            else { return }
+            result.append(NavigationStep.Presentation(presenter: node.id, model: slot, style: style))
+        }
+        return result
     }
 
     /// Removes whatever sits in `presenter`'s slot; the removed subtree finishes on commit.
     func clearSlot(_ presenter: Node) {
         guard let occupantID = presenter.presented, let occupant = nodes[occupantID] else { return }
+        tx.steps.append(.dismiss(presenter: presenter.id, model: occupantID, nested: presentations(in: occupant)))
         unlink(occupant)
         setSlot(presenter, to: nil)
     }
@@ -119,6 +135,7 @@ extension NavigationWindow {
             tx.undo.append(.pathAppended(stack, count: 1))
             link(child, to: stack, as: .path(index: index), position: index)
         }
+        if !elements.isEmpty { tx.steps.append(.push(stack: stack.id, models: elements.map { $0.0.id })) }
         tx.markModified(stack.id)
     }
 
@@ -126,6 +143,7 @@ extension NavigationWindow {
     func truncatePath(_ stack: Node, keeping keep: Int) {
         guard keep < stack.path.count else { return }
         let dropped = Array(stack.path[keep...])
+        tx.steps.append(.pop(stack: stack.id, models: dropped.reversed().map(\.model)))
         for element in dropped.reversed() {
             if let child = nodes[element.model] { unlink(child) }
         }
@@ -137,6 +155,8 @@ extension NavigationWindow {
     /// Replaces element 0 of a stack with a new model.
     func replaceStackRoot(_ stack: Node, with child: Node) {
         guard let old = stack.path.first else { return }
+        let before = stack.path.map(\.model)
+        tx.steps.append(.replacePath(stack: stack.id, from: before, to: [child.id] + before.dropFirst()))
         if let oldNode = nodes[old.model] { unlink(oldNode) }
         stack.path[0] = StackElement(model: child.id, transition: nil)
         tx.undo.append(.pathElementReplaced(stack, index: 0, old))
@@ -151,7 +171,11 @@ extension NavigationWindow {
             if let child = nodes[element.model] { unlink(child) }
         }
         tx.undo.append(.pathReplaced(stack, stack.path))
+        let before = stack.path.map(\.model)
         stack.path = elements.map { StackElement(model: $0.0.id, transition: $0.1) }
+        if stack.path.map(\.model) != before {
+            tx.steps.append(.replacePath(stack: stack.id, from: before, to: stack.path.map(\.model)))
+        }
         for (index, (child, _, isNew)) in elements.enumerated() {
             if isNew {
                 link(child, to: stack, as: .path(index: index), position: index)
@@ -165,6 +189,7 @@ extension NavigationWindow {
 
     func selectTab(_ tabs: Node, _ tab: String) {
         tx.undo.append(.selectedTab(tabs, tabs.selectedTab))
+        if tab != tabs.selectedTab { tx.steps.append(.selectTab(tabs: tabs.id, tab: tab, previous: tabs.selectedTab)) }
         tabs.selectedTab = tab
         tx.markModified(tabs.id)
     }
@@ -172,6 +197,7 @@ extension NavigationWindow {
     func replaceSwitched(_ container: Node, with child: Node) {
         if let oldID = container.switchedModel, let old = nodes[oldID] { unlink(old) }
         tx.undo.append(.switched(container, container.switchedModel))
+        tx.steps.append(.switchContent(container: container.id, from: container.switchedModel, to: child.id))
         container.switchedModel = child.id
         link(child, to: container, as: .switched, position: 0)
         tx.markModified(container.id)

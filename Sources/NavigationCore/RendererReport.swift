@@ -21,4 +21,6 @@ public enum ChangeCause: Hashable, Sendable {
     case commands([BatchCommand])
     /// A renderer report.
     case report(RendererReport)
+    /// A whole state loaded with ``NavigationWindow/setState(_:)`` (Window1 `SetState`).
+    case setState
 }

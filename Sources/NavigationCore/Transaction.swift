@@ -9,6 +9,8 @@ struct Transaction {
     var effects: [Effect] = []
     var effectSources: [ModelID] = []
     var closing = false
+    /// The renderer steps of the change so far, in the order the graph went through them.
+    var steps: [NavigationStep] = []
 
     mutating func markModified(_ id: ModelID) {
         if modifiedSet.insert(id).inserted { modified.append(id) }
@@ -27,4 +29,5 @@ enum UndoStep {
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
     case switched(Node, ModelID?)
+    case root(ModelID)
 }

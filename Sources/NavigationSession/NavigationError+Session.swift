@@ -10,6 +10,7 @@ extension NavigationError {
         let suffix: String
         switch self {
         case .batchCommandFailed(_, let inner): return inner.errorName
+        case .actionUnavailable(_, _, let inner): return inner.errorName
         case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
         case .unknownModel: suffix = "UnknownModel"
         case .detachedModel: suffix = "DetachedModel"
@@ -81,6 +82,8 @@ extension NavigationError {
         case .windowClosed: "the window is closed"
         case .invalidSnapshot(let text): "invalid snapshot: \(text)"
         case .limitsExceeded(let text): text
+        case .actionUnavailable(let action, let presenter, let inner):
+            "the dialog's action '\(action)' could not run from model \(presenter), which would present it: \(inner.message)"
         case .unknownScreen(let screen, let suggestion):
             "the manifest declares no screen '\(screen)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         }

@@ -25,6 +25,14 @@ public struct RendererCapabilities: Hashable, Sendable, Codable {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
+    /// The options that shape a change's ``NavigationCore/NavigationStep``s.
+    public var steps: NavigationStep.Capabilities {
+        var result: NavigationStep.Capabilities = []
+        if multiDismiss { result.insert(.multiDismiss) }
+        if pushesInOne { result.insert(.pushesInOne) }
+        return result
+    }
+
     /// The step planner's option set.
     public var planner: StepPlanner.Capabilities {
         var result: StepPlanner.Capabilities = []

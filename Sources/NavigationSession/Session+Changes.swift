@@ -26,17 +26,89 @@ extension Session {
     }
 
     /// Decodes a JSON array of commands (`Docs/state-schema.md`) and applies it like ``apply(window:batch:)``.
-    /// - Throws: ``SessionError/invalidBatch(_:)`` with the decoder's message, else as ``apply(window:batch:)``.
+    ///
+    /// - Parameter expectedVersion: a compare-and-set: unless the window is at exactly this version,
+    ///   nothing is applied (two renderers or a renderer and a script sharing a window).
+    /// - Throws: ``SessionError/invalidBatch(_:)`` with the decoder's message,
+    ///   ``SessionError/versionMismatch(window:expected:actual:)``, else as ``apply(window:batch:)``.
     @discardableResult
-    public func apply(window number: WindowNumber, batchJSON: String) throws(SessionError) -> SessionOutcome {
-        _ = try window(number)
+    public func apply(
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil
+    ) throws(SessionError) -> SessionOutcome {
+        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        return try apply(window: number, batch: batch)
+    }
+
+    /// What ``apply(window:batchJSON:expectedVersion:)`` would do, without doing it: the change event it
+    /// would produce (the next version, the ids of the models it would start) or the error it would throw.
+    /// The session's limits are checked too; effects (opening windows, URLs) are not carried out.
+    public func dryRun(
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil
+    ) throws(SessionError) -> ChangeEvent {
+        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        let window = try window(number)
+        guard batch.count <= limits.maxBatchCommands else {
+            throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
+        }
+        let scene = manifest.scene(window.scene)
+        do {
+            return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, check: sessionContentCheck(for: window))
+        } catch {
+            throw .navigation(error)
+        }
+    }
+
+    private func decodeBatch(
+        _ batchJSON: String, for number: WindowNumber, expectedVersion: Int?
+    ) throws(SessionError) -> [BatchCommand] {
+        let window = try window(number)
         let batch: [BatchCommand]
         do throws(JSONInput.Failure) {
             batch = try JSONInput.decode([BatchCommand].self, from: batchJSON, limit: limits.maxJSONBytes)
         } catch {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidBatch(error.message)
         }
-        return try apply(window: number, batch: batch)
+        if let expectedVersion, expectedVersion != window.version {
+            throw .versionMismatch(window: number, expected: expectedVersion, actual: window.version)
+        }
+        return batch
+    }
+
+    /// Loads a whole window state (Window1 `SetState`, a fixture's starting point) as one change.
+    ///
+    /// `stateJSON` is a window snapshot (`GetState`'s form, Docs/state-schema.md), validated exactly like a
+    /// restore; its models get fresh ids. The change is made durable by writing a full session snapshot
+    /// (not a journal line), so its cost grows with the session: a method for tests and fixtures.
+    /// - Throws: ``SessionError/invalidArguments(_:)`` (not a valid snapshot), ``SessionError/limitsExceeded(_:)``,
+    ///   ``SessionError/navigation(_:)`` (e.g. an undeclared screen), ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func setState(window number: WindowNumber, stateJSON: String) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
+        let snapshot: WindowSnapshot
+        do throws(JSONInput.Failure) {
+            snapshot = try JSONInput.decode(WindowSnapshot.self, from: stateJSON, limit: limits.maxJSONBytes)
+        } catch {
+            throw error.tooLong ? .limitsExceeded(error.message) : .invalidArguments("state_json: \(error.message)")
+        }
+        let before = window.graph.routes
+        let event: ChangeEvent
+        do {
+            event = try window.graph.setState(snapshot, check: sessionContentCheck(for: window))
+        } catch {
+            throw .navigation(error)
+        }
+        if let store, !replaying {
+            do {
+                try store.writeSnapshot(storedState())
+                needsSnapshot = false
+            } catch {
+                needsSnapshot = true
+                throw error
+            }
+        }
+        var events: [SessionEvent] = []
+        afterChange(window, event, routesBefore: before, events: &events)
+        return outcome(window: number, events: events)
     }
 
     /// Executes one command from model `from` (`nil`: the active model) as one change (the Window1 methods).
@@ -178,10 +250,7 @@ extension Session {
         _ window: SessionWindow, _ event: ChangeEvent, routesBefore: [Route], events: inout [SessionEvent]
     ) {
         touch(window)
-        let steps = PlannedSteps.between(
-            routesBefore, window.graph.routes, capabilities: window.capabilities.planner,
-            maxRouteEntries: limits.maxPlannedRouteEntries)
-        events.append(.changed(window.number, event, steps: steps))
+        events.append(.changed(window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits)))
         // `Changed.finished` already names every finished model: one signal however many models a change
         // removes, instead of one `Message` per model (Docs/dbus-api.md, "Message").
         for message in window.graph.drainMessages() where !message.isLifecycleFinish {
@@ -189,6 +258,16 @@ extension Session {
         }
         handleEffects(of: window, events: &events)
         resumePendingDeepLink(in: window, events: &events)
+    }
+
+    /// The change's graph steps shaped for the window's renderer, within the bound on what one change
+    /// may carry: over it, pushes and layers are combined; over it even then, `[]` (show the new state).
+    static func rendererSteps(of event: ChangeEvent, for window: SessionWindow, limits: SessionLimits) -> [NavigationStep] {
+        let bound = limits.maxPlannedRouteEntries
+        guard event.steps.reduce(0, { $0 + $1.size }) <= bound else { return [] }
+        let shaped = NavigationStep.shaped(event.steps, for: window.capabilities.steps)
+        if shaped.reduce(0, { $0 + $1.size }) <= bound { return shaped }
+        return event.steps
     }
 
     /// Carries out the effects a change enqueued; failures become `effectFailed` events, never errors.

@@ -79,7 +79,14 @@ public final class Session {
     public func title(of number: WindowNumber) throws(SessionError) -> String {
         let window = try window(number)
         guard let model = window.graph.model(window.graph.activeModelID) else { return "" }
-        return model.title ?? manifest.screen(model.screen)?.title ?? model.screen
+        if let title = model.title { return title }
+        switch model.content {
+        case .alert(let dialog), .confirmationDialog(let dialog):
+            // A dialog's title is its headline; its screen name is only its kind.
+            return dialog.title
+        default:
+            return manifest.screen(model.screen)?.title ?? model.screen
+        }
     }
 
     // MARK: Opening and closing

@@ -25,6 +25,7 @@ public typealias WindowNumber = UInt32
 /// | `storageFailed` | `org.navsession.Error.StorageFailed` |
 /// | `accessDenied` | `org.freedesktop.DBus.Error.AccessDenied` |
 /// | `unreadableState` | `org.navsession.Error.StorageFailed` |
+/// | `versionMismatch` | `org.navsession.Error.VersionMismatch` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String)
@@ -54,6 +55,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadableState(String)
     /// The caller may not do this to the window (it is tied to another client's lifetime).
     case accessDenied(String)
+    /// A compare-and-set found the window at another version than the caller expected; nothing applied.
+    case versionMismatch(window: WindowNumber, expected: Int, actual: Int)
 
     /// The D-Bus error name (see the table in the type's documentation).
     public var errorName: String {
@@ -88,6 +91,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .storageFailed: "org.navsession.Error.StorageFailed"
         case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
         case .unreadableState: "org.navsession.Error.StorageFailed"
+        case .versionMismatch: "org.navsession.Error.VersionMismatch"
         }
     }
 
@@ -108,6 +112,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .storageFailed(let text): "cannot save the session: \(text)"
         case .accessDenied(let text): text
         case .unreadableState(let text): "cannot read the saved session (\(text)); it was left as it is"
+        case .versionMismatch(let window, let expected, let actual):
+            "window \(window) is at version \(actual), not the expected \(expected); nothing was applied"
         }
     }
 

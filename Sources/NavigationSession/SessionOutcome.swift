@@ -12,7 +12,7 @@ public enum SessionEvent: Hashable, Sendable {
     case windowClosed(WindowNumber, scene: String)
     /// A window changed (Window1 `Changed`); `steps` are the planned route states when the change
     /// needs more than one renderer step, else empty.
-    case changed(WindowNumber, ChangeEvent, steps: [[Route]])
+    case changed(WindowNumber, ChangeEvent, steps: [NavigationStep])
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).
@@ -110,7 +110,7 @@ public struct SessionOutcome: Hashable, Sendable {
     }
 
     /// The planned steps of the last change of `window` (empty when one step suffices).
-    public func steps(of window: WindowNumber) -> [[Route]] {
+    public func steps(of window: WindowNumber) -> [NavigationStep] {
         events.last { if case .changed(window, _, _) = $0 { true } else { false } }.flatMap {
             if case .changed(_, _, let steps) = $0 { steps } else { nil }
         } ?? []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import Foundation
+import NavSessionClient
 
 /// Turns any failure into ONE line on stderr (`navsessionctl: <D-Bus error name>: <message>`) and exit status 1.
 enum CommandFailure {
@@ -31,6 +32,22 @@ enum CommandFailure {
     /// The text for one error.
     static func message(for error: any Error, destination: String, timeout: Double) -> String {
         switch error {
+        case let error as NavSessionError:
+            switch error {
+            case .serviceUnknown, .nameHasNoOwner:
+                return "\(error.name): no daemon owns \(destination) on this bus (is navsessiond running?)"
+            case .timedOut:
+                return "timed out: no reply from \(destination) within \(timeout) s"
+            case .connectionFailed(let message):
+                return "cannot connect to the bus: \(message)"
+            case .disconnected(let message):
+                return message.isEmpty ? "disconnected" : "disconnected: \(message)"
+            case .unexpectedReply, .encodingFailed, .decodingFailed, .windowGone, .daemonLeft, .waitTimedOut,
+                 .cancelled:
+                return error.message
+            default:
+                return error.message.isEmpty ? error.name : "\(error.name): \(error.message)"
+            }
         case let error as BusError:
             if error.name == .serviceUnknown || error.name == .nameHasNoOwner {
                 return "\(error.name.rawValue): no daemon owns \(destination) on this bus (is navsessiond running?)"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 
 /// Options shared by every subcommand that talks to the daemon.
 struct ConnectionOptions: ParsableArguments {
@@ -21,8 +22,8 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// The address to connect to.
-    var address: BusAddress {
+    /// The bus to connect to.
+    var selection: NavSessionClient.BusSelection {
         switch bus {
         case "session": .session
         case "system": .system
@@ -31,19 +32,39 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Connects and returns a client for the daemon.
-    func connect() async throws -> SessionClient {
-        let destination = try BusName(dest)
-        let connection = try await Bus.connect(address)
-        return SessionClient(bus: connection, destination: destination, timeout: .milliseconds(Int64(timeout * 1000)))
+    func connect() async throws -> NavSessionClient {
+        try await NavSessionClient.connect(
+            to: selection, applicationID: dest, timeout: .milliseconds(Int64(timeout * 1000)))
+    }
+
+    /// Connects, runs `body` with the client, and closes the connection whatever happens.
+    func withClient<T: Sendable>(_ body: (NavSessionClient) async throws -> T) async throws -> T {
+        let client = try await connect()
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// The window proxy for a WINDOW argument.
+    func window(_ argument: WindowArgument, of client: NavSessionClient) throws -> WindowProxy {
+        try client.window(argument.path.rawValue)
     }
 }
 
 extension ConnectionOptions {
-    /// Calls a Window1 getter that returns JSON text and prints it indented, or on one line with `--json`;
-    /// failures become the one-line error. Shared by `state` and `routes`.
-    func printJSON(of member: String, window: WindowArgument, output: OutputOptions) async throws {
+    /// Prints a window's JSON (state or routes) indented, or on one line with `--json`; failures become the
+    /// one-line error. Shared by `state` and `routes`.
+    func printJSON(
+        window: WindowArgument, output: OutputOptions,
+        _ read: @escaping @Sendable (WindowProxy) async throws -> String
+    ) async throws {
         try await reportingFailures {
-            let json = try await withClient { try await $0.stringResult(window.path, member) }
+            let json = try await withClient { client in try await read(try self.window(window, of: client)) }
             StandardOutput.line(output.json ? json : JSONText.pretty(json))
         }
     }

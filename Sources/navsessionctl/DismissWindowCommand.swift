@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 
 /// `navsessionctl dismiss-window WINDOW`: Session1.DismissWindow; prints nothing.
 struct DismissWindowCommand: AsyncParsableCommand {
@@ -15,7 +16,9 @@ struct DismissWindowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await connection.reportingFailures {
-            _ = try await connection.withClient { try await $0.callSession("DismissWindow", [.objectPath(window.path)]) }
+            try await connection.withClient { client in
+                try await client.session.dismissWindow(try connection.window(window, of: client))
+            }
         }
     }
 }

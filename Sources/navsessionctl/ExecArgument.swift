@@ -20,6 +20,8 @@ enum ExecArgument: Sendable, Equatable {
     case flag(String)
     /// A `--NAME=VALUE` option anywhere among the words, sent as `s`; `""` when omitted.
     case option(String)
+    /// `--expected-version=N` among the words, sent as Window1.Apply's `a{ss}` options.
+    case applyOptions
 
     /// How the argument looks in a usage line.
     var usage: String {
@@ -30,6 +32,7 @@ enum ExecArgument: Sendable, Equatable {
         case .words(let name, let minimum): minimum > 0 ? "\(name)…" : "[\(name)…]"
         case .flag(let name): "[--\(name)]"
         case .option(let name): "[--\(name)=VALUE]"
+        case .applyOptions: "[--expected-version=N]"
         }
     }
 

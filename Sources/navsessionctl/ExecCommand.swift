@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 import NavigationCore
 
 /// `navsessionctl exec WINDOW COMMAND ARGS…`: calls one Window1 method (or Session1.Apply) by kebab-case name.
@@ -38,7 +39,9 @@ struct ExecCommand: AsyncParsableCommand {
         }
         try await connection.reportingFailures {
             let reply = try await connection.withClient { client in
-                try await client.call(call.path, call.interface, call.operation.member, call.arguments)
+                try await client.call(
+                    path: call.path.rawValue, interface: call.interface, member: call.operation.member,
+                    arguments: call.arguments)
             }
             try print(reply, of: call.operation)
         }
@@ -53,20 +56,30 @@ struct ExecCommand: AsyncParsableCommand {
         }
     }
 
+    /// A reply that does not have the types the operation promises.
+    private static func unexpected(_ member: String, _ reply: [Value]) -> NavSessionError {
+        .unexpectedReply(member: member, signature: reply.map(\.type.description).joined())
+    }
+
     /// Prints a reply the way the operation's output says.
     private func print(_ reply: [Value], of operation: ExecOperation) throws {
         switch operation.output {
         case .nothing:
             return
         case .version:
-            guard let version = reply.first?.uint64 else { throw ReplyError(member: operation.member, reply: reply) }
+            guard let version = reply.first?.uint64 else { throw Self.unexpected(operation.member, reply) }
             StandardOutput.line(output.json ? "{\"version\":\(version)}" : String(version))
         case .json:
-            guard let text = reply.first?.string else { throw ReplyError(member: operation.member, reply: reply) }
+            guard let text = reply.first?.string else { throw Self.unexpected(operation.member, reply) }
             StandardOutput.line(output.json ? text : JSONText.pretty(text))
         case .text:
-            guard let text = reply.first?.string else { throw ReplyError(member: operation.member, reply: reply) }
+            guard let text = reply.first?.string else { throw Self.unexpected(operation.member, reply) }
             StandardOutput.line(output.json ? JSONString.literal(text) : text)
+        case .versionAndStarted:
+            guard let version = reply.first?.uint64, reply.count == 2, let ids = reply[1].arrayElements?.compactMap(\.uint64)
+            else { throw Self.unexpected(operation.member, reply) }
+            let list = ids.map(String.init).joined(separator: ",")
+            StandardOutput.line(output.json ? "{\"version\":\(version),\"started\":[\(list)]}" : "\(version) started=\(list)")
         }
     }
 }

@@ -69,7 +69,8 @@ struct ExecInvocation: Sendable {
                 let body = word.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 let value = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-                guard operation.arguments.contains(where: { $0 == .flag(name) || $0 == .option(name) }) else {
+                let takesOptions = operation.arguments.contains(.applyOptions) && name == "expected-version"
+                guard takesOptions || operation.arguments.contains(where: { $0 == .flag(name) || $0 == .option(name) }) else {
                     throw UsageError(description: "unknown option '--\(name)'")
                 }
                 named[name] = .some(value)
@@ -132,6 +133,17 @@ struct ExecInvocation: Sendable {
                     throw UsageError(description: "--\(name) needs a value (--\(name)=VALUE)")
                 }
                 values.append(.string((named[name] ?? nil) ?? ""))
+            case .applyOptions:
+                var options: [String: String] = [:]
+                if let given = named["expected-version"] {
+                    guard let text = given, UInt64(text) != nil else {
+                        throw UsageError(description: "--expected-version needs a version number (--expected-version=N)")
+                    }
+                    options["expected_version"] = text
+                }
+                values.append(.dictionary(key: .string, value: .string, options.sorted { $0.key < $1.key }.map {
+                    DictionaryEntry(.string($0.key), .string($0.value))
+                }))
             }
         }
         guard next == positional.endIndex else {

@@ -1,5 +1,5 @@
 extension ExecOperation {
-    /// Every Window1 method, plus Session1.Apply, by kebab-case name.
+    /// Every Window1 method by kebab-case name.
     static let all: [ExecOperation] = [
         ExecOperation(name: "stack-append", member: "StackAppend", target: .window,
                       arguments: [.string("SCREEN"), .parameters], output: .version,
@@ -78,8 +78,14 @@ extension ExecOperation {
                       arguments: [], output: .text, summary: "The debug tree."),
         ExecOperation(name: "get-routes", member: "GetRoutes", target: .window,
                       arguments: [], output: .json, summary: "The route view (JSON)."),
-        ExecOperation(name: "apply", member: "Apply", target: .session,
-                      arguments: [.json("BATCH_JSON")], output: .version,
-                      summary: "Apply a JSON batch of commands atomically (Session1.Apply)."),
+        ExecOperation(name: "apply", member: "Apply", target: .window,
+                      arguments: [.json("BATCH_JSON"), .applyOptions], output: .versionAndStarted,
+                      summary: "Apply a JSON batch atomically; print the version and the started ids."),
+        ExecOperation(name: "set-state", member: "SetState", target: .window,
+                      arguments: [.json("STATE_JSON")], output: .version,
+                      summary: "Load a whole window state (GetState's JSON) as one change."),
+        ExecOperation(name: "check", member: "Check", target: .window,
+                      arguments: [.json("BATCH_JSON"), .applyOptions], output: .versionAndStarted,
+                      summary: "Dry run: what apply would print, changing nothing."),
     ]
 }

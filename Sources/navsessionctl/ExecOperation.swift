@@ -18,6 +18,8 @@ struct ExecOperation: Sendable {
         case json
         /// One text string (GetTree).
         case text
+        /// A version and the ids of the models started (Window1 Apply, Check).
+        case versionAndStarted
     }
 
     /// The kebab-case name typed after WINDOW.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import Foundation
+import NavSessionClient
 
 /// `navsessionctl graph --dot WINDOW`: the window's graph as Graphviz DOT, built from GetState.
 struct GraphCommand: AsyncParsableCommand {
@@ -24,7 +25,7 @@ struct GraphCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await connection.reportingFailures {
-            let json = try await connection.withClient { try await $0.stringResult(window.path, "GetState") }
+            let json = try await connection.withClient { try await connection.window(window, of: $0).getStateJSON() }
             let snapshot: WindowSnapshot
             do {
                 snapshot = try JSONDecoder().decode(WindowSnapshot.self, from: Data(json.utf8))

@@ -36,6 +36,11 @@ struct KeyValueParameters: Sendable, Equatable {
         self.pairs = pairs
     }
 
+    /// The parameters as a dictionary (keys are unique).
+    var dictionary: [String: String] {
+        Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
     /// The parameters as a D-Bus `a{ss}` value.
     var value: Value {
         .dictionary(key: .string, value: .string, pairs.map { DictionaryEntry(.string($0.key), .string($0.value)) })

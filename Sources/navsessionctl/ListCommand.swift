@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 import NavigationCore
 
 /// `navsessionctl list`: the open windows with their scene, version, active screen and title.
@@ -17,10 +18,10 @@ struct ListCommand: AsyncParsableCommand {
         try await connection.reportingFailures {
             let windows = try await connection.withClient { client in
                 var rows: [WindowRow] = []
-                for path in try await client.listWindows() {
+                for window in try await client.session.listWindows() {
                     // A window may close between ListWindows and GetAll; it is then left out.
-                    guard let properties = try? await client.allProperties(path, SessionNames.window) else { continue }
-                    rows.append(WindowRow(path: path, properties: properties))
+                    guard let properties = try? await window.properties() else { continue }
+                    rows.append(WindowRow(path: window.path, properties: properties))
                 }
                 return rows
             }
@@ -35,28 +36,28 @@ struct ListCommand: AsyncParsableCommand {
 
 /// One line of `list`.
 struct WindowRow: Sendable {
-    let path: ObjectPath
+    let path: String
     let scene: String
     let version: UInt64
     let activeScreen: String
     let title: String
 
-    init(path: ObjectPath, properties: [String: Value]) {
+    init(path: String, properties: WindowProperties) {
         self.path = path
-        scene = properties["Scene"]?.string ?? ""
-        version = properties["Version"]?.uint64 ?? 0
-        activeScreen = properties["ActiveScreen"]?.string ?? ""
-        title = properties["Title"]?.string ?? ""
+        scene = properties.scene
+        version = properties.version
+        activeScreen = properties.activeScreen
+        title = properties.title
     }
 
     /// `1 main v3 login "Log in"`.
     var text: String {
-        "\(SessionNames.shortName(of: path.rawValue)) \(scene) v\(version) \(activeScreen) \(JSONString.literal(title))"
+        "\(SessionNames.shortName(of: path)) \(scene) v\(version) \(activeScreen) \(JSONString.literal(title))"
     }
 
     /// `{"window":"1","path":"…","scene":"main","version":3,"activeScreen":"login","title":"Log in"}`.
     var json: String {
-        "{\"window\":\(JSONString.literal(SessionNames.shortName(of: path.rawValue))),\"path\":\(JSONString.literal(path.rawValue)),"
+        "{\"window\":\(JSONString.literal(SessionNames.shortName(of: path))),\"path\":\(JSONString.literal(path)),"
             + "\"scene\":\(JSONString.literal(scene)),\"version\":\(version),"
             + "\"activeScreen\":\(JSONString.literal(activeScreen)),\"title\":\(JSONString.literal(title))}"
     }

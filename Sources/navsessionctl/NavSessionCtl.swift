@@ -1,4 +1,5 @@
 import ArgumentParser
+import NavigationCore
 
 /// The NavSession command-line client; each capability is a subcommand.
 ///
@@ -9,10 +10,11 @@ struct NavSessionCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navsessionctl",
         abstract: "Talk to NavSession and its navigation tools.",
+        version: NavSessionRelease.version,
         subcommands: [
             ListCommand.self, OpenWindowCommand.self, DismissWindowCommand.self, OpenURLCommand.self,
             ExecCommand.self, StateCommand.self, TreeCommand.self, RoutesCommand.self, WatchCommand.self,
-            GraphCommand.self, PlanCommand.self,
+            WaitCommand.self, GraphCommand.self, PlanCommand.self,
         ]
     )
 }

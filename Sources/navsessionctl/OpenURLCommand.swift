@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 
 /// `navsessionctl open-url URL`: Session1.OpenURL; prints the window that handled it.
 struct OpenURLCommand: AsyncParsableCommand {
@@ -16,8 +17,8 @@ struct OpenURLCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await connection.reportingFailures {
-            let reply = try await connection.withClient { try await $0.callSession("OpenURL", [.string(url)]) }
-            StandardOutput.line(try WindowPathOutput.line(for: reply, member: "OpenURL", json: output.json))
+            let window = try await connection.withClient { try await $0.session.openURL(url) }
+            StandardOutput.line(WindowPathOutput.line(for: window.path, json: output.json))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 
 /// `navsessionctl open-window SCENE [KEY=VALUE…]`: Session1.OpenWindow; prints the window's path.
 struct OpenWindowCommand: AsyncParsableCommand {
@@ -34,8 +35,9 @@ struct OpenWindowCommand: AsyncParsableCommand {
             return
         }
         try await connection.reportingFailures {
-            let reply = try await connection.withClient { try await $0.callSession("OpenWindow", arguments) }
-            StandardOutput.line(try WindowPathOutput.line(for: reply, member: "OpenWindow", json: output.json))
+            let params = try parsedParameters().dictionary
+            let window = try await connection.withClient { try await $0.session.openWindow(scene: scene, params: params) }
+            StandardOutput.line(WindowPathOutput.line(for: window.path, json: output.json))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 
 /// `navsessionctl routes WINDOW`: Window1.GetRoutes as indented JSON (one line with `--json`).
 struct RoutesCommand: AsyncParsableCommand {
@@ -15,6 +16,6 @@ struct RoutesCommand: AsyncParsableCommand {
     var window: WindowArgument
 
     func run() async throws {
-        try await connection.printJSON(of: "GetRoutes", window: window, output: output)
+        try await connection.printJSON(window: window, output: output) { try await $0.getRoutes() }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import NavSessionClient
 
 /// `navsessionctl state WINDOW`: Window1.GetState as indented JSON (one line with `--json`).
 struct StateCommand: AsyncParsableCommand {
@@ -15,6 +16,6 @@ struct StateCommand: AsyncParsableCommand {
     var window: WindowArgument
 
     func run() async throws {
-        try await connection.printJSON(of: "GetState", window: window, output: output)
+        try await connection.printJSON(window: window, output: output) { try await $0.getStateJSON() }
     }
 }

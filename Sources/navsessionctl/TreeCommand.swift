@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import Foundation
+import NavSessionClient
 
 /// `navsessionctl tree WINDOW`: Window1.GetTree, coloured when stdout is a terminal.
 struct TreeCommand: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct TreeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await connection.reportingFailures {
-            let tree = try await connection.withClient { try await $0.stringResult(window.path, "GetTree") }
+            let tree = try await connection.withClient { try await connection.window(window, of: $0).getTree() }
             StandardOutput.line(usesColor ? TreeColorizer.colorize(tree) : tree)
         }
     }

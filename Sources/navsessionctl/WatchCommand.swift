@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import Foundation
+import NavSessionClient
 import TerminationSignals
 
 /// `navsessionctl watch [WINDOW]`: follows the daemon's windows live, one line per event.
@@ -46,18 +47,12 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     /// Subscribes, seeds the versions, then prints events until done, interrupted or the daemon leaves.
-    private func watch(_ client: SessionClient) async throws -> Outcome {
-        let owner = try await daemonOwner(client)
-        let events = try await client.bus.signals(
-            matching: MatchRule(sender: owner, pathNamespace: try ObjectPath(SessionNames.sessionPath)))
-        let departures = try await client.bus.signals(
-            matching: MatchRule(sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"),
-                                arguments: [0: connection.dest]))
+    private func watch(_ client: NavSessionClient) async throws -> Outcome {
+        // The daemon instance's signals, in order; the sequence ends when that instance leaves the bus.
+        let events = try await client.sessionSignals()
         var seeded = VersionTracker()
-        for path in try await windowsToSeed(client) {
-            if let version = try await client.property(path, SessionNames.window, "Version").uint64 {
-                seeded.seed(path.rawValue, version: version)
-            }
+        for window in try await windowsToSeed(client) {
+            seeded.seed(window.path, version: try await window.version)
         }
         // Installed before "watching" is announced, so a SIGINT sent on seeing that line is never missed.
         let interrupts = TerminationSignals.install()
@@ -93,13 +88,6 @@ struct WatchCommand: AsyncParsableCommand {
                 return .daemonLeft
             }
             group.addTask {
-                // The watched instance is gone once its unique name loses the name (exit or replacement).
-                for await signal in departures where signal.arguments.count == 3 {
-                    if signal.arguments[1].string == owner.rawValue { return .daemonLeft }
-                }
-                return .daemonLeft
-            }
-            group.addTask {
                 for await _ in interrupts { return .done }
                 return .done
             }
@@ -109,19 +97,10 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The daemon's unique name, so the match rule follows this daemon instance.
-    private func daemonOwner(_ client: SessionClient) async throws -> BusName {
-        let reply = try await client.bus.call(
-            destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-            member: try MemberName("GetNameOwner"), arguments: [.string(connection.dest)], timeout: client.timeout)
-        guard let name = reply.first?.string else { throw ReplyError(member: "GetNameOwner", reply: reply) }
-        return try BusName(name)
-    }
-
     /// The windows whose current version starts the gap detection.
-    private func windowsToSeed(_ client: SessionClient) async throws -> [ObjectPath] {
-        if let window { return [window.path] }
-        return try await client.listWindows()
+    private func windowsToSeed(_ client: NavSessionClient) async throws -> [WindowProxy] {
+        if let window { return [try connection.window(window, of: client)] }
+        return try await client.session.listWindows()
     }
 }
 

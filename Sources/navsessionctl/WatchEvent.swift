@@ -50,8 +50,9 @@ enum WatchEvent: Sendable, Equatable {
                   let interfaces = arguments[1].dictionaryEntries,
                   let windowInterface = interfaces.first(where: { $0.key.string == SessionNames.window })
             else { return nil }
-            let properties = SessionClient.properties(windowInterface.value.dictionaryEntries ?? [])
-            self = .windowAdded(window: path.rawValue, version: properties["Version"]?.uint64)
+            let version = (windowInterface.value.dictionaryEntries ?? [])
+                .first { $0.key.string == "Version" }.flatMap { $0.value.variantValue ?? $0.value }?.uint64
+            self = .windowAdded(window: path.rawValue, version: version)
         case (InterfaceName.objectManager.rawValue, "InterfacesRemoved"):
             guard arguments.count == 2, let path = arguments[0].objectPath,
                   arguments[1].arrayElements?.contains(.string(SessionNames.window)) == true

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Logging
 import NavSessionService
+import NavigationCore
 import NavigationSession
 import TerminationSignals
 
@@ -12,7 +13,8 @@ import TerminationSignals
 struct NavSessionDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navsessiond",
-        abstract: "Serves a NavSession application (org.navsession.Session1 / Window1) on D-Bus.")
+        abstract: "Serves a NavSession application (org.navsession.Session1 / Window1) on D-Bus.",
+        version: NavSessionRelease.version)
 
     @Option(help: "The application manifest (JSON). Default: the built-in demo, org.navsession.Demo.")
     var manifest: String?
@@ -26,8 +28,17 @@ struct NavSessionDaemon: ParsableCommand {
     @Option(help: "The bus name to own. Default: the manifest's application id.")
     var name: String?
 
-    @Option(help: "Where the session journal lives. Default: $XDG_STATE_HOME/navsession/<id>.")
+    @Option(help: """
+        Where the session journal lives. Default: $XDG_STATE_HOME/navsession/<id> (~/.local/state/navsession/<id>); \
+        with --private-bus, nowhere (in memory).
+        """)
     var stateDir: String?
+
+    @Flag(help: """
+        Keep the session in memory only: nothing is read from or written to disk (tests, fixtures). \
+        The default with --private-bus unless --state-dir is given.
+        """)
+    var ephemeral = false
 
     @Flag(help: "Take the name over from a running daemon (which saves and exits).")
     var replace = false
@@ -98,10 +109,15 @@ struct NavSessionDaemon: ParsableCommand {
         } catch {
             throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)")
         }
+        if ephemeral, stateDir != nil { throw fail("--ephemeral and --state-dir exclude each other") }
+        // A private bus is a throwaway: sharing the desktop's saved session with it would restore someone
+        // else's windows into a demo, and write the demo's into theirs.
+        let inMemory = ephemeral || (privateBus && stateDir == nil)
+        let directory = inMemory ? nil : stateDirectory(for: application.applicationID)
+        logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
         let service: SessionService
         do {
-            service = try SessionService(
-                manifest: application, stateDirectory: stateDirectory(for: application.applicationID), logger: logger)
+            service = try SessionService(manifest: application, stateDirectory: directory, logger: logger)
         } catch {
             throw fail("\(ErrorMapping.busError(for: error).message)")
         }
@@ -111,7 +127,14 @@ struct NavSessionDaemon: ParsableCommand {
             let started = try PrivateBusDaemon.start(configFile: config)
             daemon = started
             address = .address(started.address)
+            // stdout carries only the address (scripts read it with `export $(…)`); the hint goes to stderr.
             FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(started.address)\n".utf8))
+            FileHandle.standardError.write(Data("""
+                navsessiond: serving \(busName) on a private bus. In another shell:
+                  export DBUS_SESSION_BUS_ADDRESS='\(started.address)'
+                  navsessionctl list        # or: dbus-send --session --print-reply --dest=\(busName) /org/navsession/Session1 org.navsession.Session1.OpenWindow string:\(application.defaultSceneName) dict:string:string:
+
+                """.utf8))
         } else {
             switch bus {
             case "session":

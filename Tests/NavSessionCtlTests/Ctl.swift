@@ -1,4 +1,5 @@
 import Dispatch
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ enum Ctl {
     static func readAll(_ handle: FileHandle) async -> String {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+                continuation.resume(returning: String(decoding: PipeReader.readAll(handle), as: UTF8.self))
             }
         }
     }

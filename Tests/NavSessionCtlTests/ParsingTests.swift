@@ -26,8 +26,9 @@ struct ParsingTests {
         (["report-popped", "3", "0"], "\(window1).ReportPopped(tu) 3 0"),
         (["report-action-chosen", "9", "ok"], "\(window1).ReportActionChosen(ts) 9 \"ok\""),
         (["send-message", "4", "ping", "k=v"], "\(window1).SendMessage(tsa{ss}) 4 \"ping\" {\"k\":\"v\"}"),
-        (["apply", "[]"],
-         "/org/navsession/Session1 org.navsession.Session1.Apply(os) \"/org/navsession/Session1/window/1\" \"[]\""),
+        (["apply", "[]"], "\(window1).Apply(sa{ss}) \"[]\" {}"),
+        (["apply", "--expected-version=4", "[]"], "\(window1).Apply(sa{ss}) \"[]\" {\"expected_version\":\"4\"}"),
+        (["check", "[]"], "\(window1).Check(sa{ss}) \"[]\" {}"),
     ])
     func execMapsKebabCaseToTheMethod(words: [String], call: String) async throws {
         let result = try await Ctl.run(["exec", "--dry-run", "1"] + words)
@@ -91,4 +92,10 @@ struct ParsingTests {
         let result = try await Ctl.run(["exec", "--dry-run", "1", "present-alert", "--", "--title--", "m"])
         #expect(result.stdout == "\(Self.window1).PresentAlert(ssas) \"--title--\" \"m\" []\n", "\(result)")
     }
+}
+
+@Test func bothBinariesPrintTheOneReleaseVersion() async throws {
+    let ctl = try await Ctl.run(["--version"])
+    #expect(ctl.status == 0)
+    #expect(ctl.stdout.wholeMatch(of: #/\d+\.\d+\.\d+\n/#) != nil, "\(ctl)")
 }

@@ -36,7 +36,11 @@ struct WindowCommandTests {
             "exec", window, "apply", #"[{"command":"tabsSelectItem","tab":"home"},{"command":"stackDropToRoot"}]"#,
         ])
         #expect(applied.status == 0, "\(applied)")
-        #expect(applied.stdout == "\(version + 2)\n", "one batch, one version")
+        #expect(applied.stdout == "\(version + 2) started=\n", "one batch, one version, nothing started")
+        let checked = try await daemon.ctl(["exec", "--json", window, "check", #"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#])
+        #expect(checked.stdout.hasPrefix("{\"version\":\(version + 3),\"started\":["), "\(checked)")
+        let stale = try await daemon.ctl(["exec", window, "apply", "--expected-version=1", #"[{"command":"dismiss"}]"#])
+        #expect(stale.stderr.contains("VersionMismatch"), "\(stale)")
         let routes = try await daemon.ctl(["routes", "--json", window])
         #expect(routes.stdout == "[]\n", "\(routes)")
     }

@@ -30,7 +30,12 @@ final class DaemonFixture: @unchecked Sendable {
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
-    init(serviceDirectories: [String] = []) async throws {
+    /// Runs the daemon with `--ephemeral` (and `XDG_STATE_HOME` pointing at ``stateDirectory``, so any
+    /// file it wrongly wrote would show up there).
+    let ephemeral: Bool
+
+    init(serviceDirectories: [String] = [], ephemeral: Bool = false) async throws {
+        self.ephemeral = ephemeral
         bus = try PrivateBus.start(serviceDirectories: serviceDirectories)
         client = try await bus.connect()
         stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("navsessiond-\(UUID().uuidString)").path
@@ -57,8 +62,10 @@ final class DaemonFixture: @unchecked Sendable {
     func launch(_ extra: [String]) throws -> Process {
         let process = Process()
         process.executableURL = try Self.binary()
-        process.arguments = ["--bus", bus.address, "--state-dir", stateDirectory, "--log-level", "warning"] + extra
+        let state = ephemeral ? ["--ephemeral"] : ["--state-dir", stateDirectory]
+        process.arguments = ["--bus", bus.address] + state + ["--log-level", "warning"] + extra
         process.environment = ["PATH": "/usr/bin:/bin"]
+        if ephemeral { process.environment?["XDG_STATE_HOME"] = stateDirectory }
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardOutput = FileHandle.nullDevice

@@ -40,7 +40,8 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "Routes", "Scene", "SelectedTab", "Title", "Version"])
+                        == ["ActiveModel", "ActiveScreen", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "Routes",
+                            "Scene", "SelectedTab", "Title", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -58,7 +59,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 7, "\(properties.keys.sorted())")
+            #expect(properties.count == 11, "\(properties.keys.sorted())")
         }
     }
 
@@ -103,7 +104,9 @@ extension Signal {
             try #require(changes.count == 1, "\(changes)")
             let changed = changes[0].changedProperties
             #expect(changes[0].arguments[0] == .string("org.navsession.Window1"))
-            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "Routes", "Title", "Version"])
+            // The first push also makes a back action possible.
+            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "CanGoBack", "CanPop", "Routes", "Title", "Version"])
+            #expect(changed["CanGoBack"] == .boolean(true))
             #expect(changed["Version"] == .uint64(version))
             #expect(changed["ActiveScreen"] == .string("detail"))
             #expect(changed["Title"] == .string("Detail"))
@@ -214,14 +217,14 @@ extension Signal {
                            "s", "navsession-demo://detail/42/edit"])
             #expect(result.stdout == "o \"\(window)\"\n", "\(result)")
             let signal = try await first(changes, timeout: .seconds(10)) { _ in true }
-            let steps = try #require(try json(signal.arguments[6].string) as? [[[String: Any]]], "\(signal.arguments[6])")
-            let screens = steps.map { $0.compactMap { $0["screen"] as? String } }
-            #expect(screens == [[], ["detail"], ["detail", "editor"]], "\(steps)")
+            let steps = try #require(try json(signal.arguments[6].string) as? [[String: Any]], "\(signal.arguments[6])")
+            #expect(steps.map { $0["kind"] as? String } == ["push", "present"], "\(steps)")
+            #expect(steps.last?["style"] as? String == "sheet")
             #expect(try await Window1MethodTests.routeScreens(fixture, window) == ["detail", "editor"])
         }
     }
 
-    @Test func sameShapeDeepLinkIsOneRelabelStepWithoutPlannedSteps() async throws {
+    @Test func aDeepLinkAcrossTabsDismissesTheOldSheetOnceAndPresentsTheNewOne() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
@@ -230,24 +233,26 @@ extension Signal {
             _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("profile"), .noParams])
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
-            // [push about, stacked sheet profile] → [push detail, stacked sheet editor]: the styles match, so the
-            // planner's S0 relabel is the whole move and no steps are announced; the settings sheet still finishes.
+            // The graph's own path: the settings sheet (on the tabs) is dismissed, the home tab selected, the
+            // detail pushed and the editor presented — each once, nothing dismissed and presented again.
             _ = try await fixture.session("OpenURL", [.string("navsession-demo://detail/42/edit")])
             let signal = try await first(changes, timeout: .seconds(10)) { _ in true }
-            #expect(signal.arguments[6] == .string("[]"))
+            let steps = try #require(try json(signal.arguments[6].string) as? [[String: Any]], "\(signal.arguments[6])")
+            #expect(steps.map { $0["kind"] as? String } == ["dismiss", "selectTab", "push", "present"], "\(steps)")
             #expect(signal.arguments[5].arrayElements?.isEmpty == false, "the settings branch's sheet finished")
             #expect(try await Window1MethodTests.routeScreens(fixture, window) == ["detail", "editor"])
         }
     }
 
-    @Test func singleStepChangeHasEmptySteps() async throws {
+    @Test func logInIsOneSwitchStep() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
             try await fixture.logIn(window)
             let signal = try await first(changes, timeout: .seconds(10)) { _ in true }
-            #expect(signal.arguments[6] == .string("[]"))
+            let steps = try #require(try json(signal.arguments[6].string) as? [[String: Any]], "\(signal.arguments[6])")
+            #expect(steps.map { $0["kind"] as? String } == ["switch"], "\(steps)")
             #expect(signal.arguments[2].string?.contains("switchModel") == true, "\(signal.arguments[2])")
         }
     }

@@ -222,7 +222,11 @@ import Testing
             #expect(all["ActiveModel"]?.uint64 != nil)
             #expect(all["Routes"] == .string("[]"))
             #expect(all["SelectedTab"] == .string("home"))
-            #expect(all.count == 7, "\(all.keys.sorted())")
+            #expect(all["CanGoBack"] == .boolean(false))
+            #expect(all["CanPop"] == .boolean(false))
+            #expect(all["CanDismiss"] == .boolean(false))
+            #expect(all["PendingDeepLink"] == .string(""))
+            #expect(all.count == 11, "\(all.keys.sorted())")
         }
     }
 

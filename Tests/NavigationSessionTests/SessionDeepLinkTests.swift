@@ -103,8 +103,12 @@ struct SessionDeepLinkTests {
         let session = try demoSession()
         let number = try loggedInMain(session)
         let outcome = try session.openURL("navsession-demo://detail/5/edit")
+        // The graph's own path: push the detail, then present the editor's stacked sheet (one layer per step).
         let steps = outcome.steps(of: number)
-        #expect(steps == [[], [.push("detail")], [.push("detail"), .sheet("editor", withNavigation: true)]])
+        guard steps.count == 2, case .push(_, let pushed) = steps[0], case .present(_, _, .sheet, let nested) = steps[1] else {
+            Issue.record("\(steps)"); return
+        }
+        #expect(pushed.count == 1 && nested.isEmpty)
     }
 
     @Test func waitingLinkOpensANewWindowEachTime() throws {

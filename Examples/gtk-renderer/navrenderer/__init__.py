@@ -1,0 +1,1 @@
+"""NavSession's reference GTK 4 renderer (see ../README.md)."""

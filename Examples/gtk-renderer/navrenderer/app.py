@@ -1,0 +1,147 @@
+"""The GTK application: one NavWindowView per navigation window, kept in step with the daemon.
+
+ObjectManager → windows open and close; Changed → steps (how) + GetState (what); user → reports.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from gi.repository import Gio, GLib, Gtk
+
+from .bus import NavBus, error_name
+from .steps import Plan, parse_steps
+from .testhook import TestHook
+from .window_view import NavWindowView
+
+APPLICATION_ID = "org.navsession.GtkRenderer"
+
+log = logging.getLogger("gtk-renderer")
+
+
+class WindowReporter:
+    """Sends one window's renderer reports; a rejected report resynchronises the window."""
+
+    def __init__(self, app: "RendererApp", path: str) -> None:
+        self.app = app
+        self.path = path
+
+    def _send(self, method: str, args: GLib.Variant | None) -> None:
+        def failed(error: GLib.Error) -> None:
+            log.warning("%s on %s rejected (%s: %s); resynchronising from GetState",
+                        method, self.path, error_name(error), error.message)
+            self.app.resyncs["rejectedReport"] += 1
+            self.app.resync(self.path)
+
+        self.app.bus.report(self.path, method, args, failed)
+
+    def popped(self, stack: int, index: int) -> None:
+        self._send("ReportPopped", GLib.Variant("(tu)", (stack, index)))
+
+    def dismissed(self, model: int) -> None:
+        self._send("ReportDismissed", GLib.Variant("(t)", (model,)))
+
+    def tab_selected(self, tabs: int, tab: str) -> None:
+        self._send("ReportTabSelected", GLib.Variant("(ts)", (tabs, tab)))
+
+    def action_chosen(self, model: int, action: str) -> None:
+        self._send("ReportActionChosen", GLib.Variant("(ts)", (model, action)))
+
+    def closed(self) -> None:
+        self._send("ReportClosed", None)
+
+
+class RendererApp(Gtk.Application):
+    def __init__(self, daemon_name: str) -> None:
+        super().__init__(application_id=APPLICATION_ID, flags=Gio.ApplicationFlags.NON_UNIQUE)
+        self.daemon_name = daemon_name
+        self.views: dict[str, NavWindowView] = {}
+        self.last_version: dict[str, int] = {}
+        self.hook: TestHook | None = None
+        # For tests (the hook's DropChanges): ignore Changed as if lost; and how often we resynchronised.
+        self.drop_changes = False
+        self.resyncs = {"missedChange": 0, "rejectedReport": 0}
+        self.bus: NavBus = None  # type: ignore[assignment]  # set in do_startup
+
+    # -- Gtk.Application ------------------------------------------------------------------------
+
+    def do_startup(self) -> None:
+        Gtk.Application.do_startup(self)
+        self.hold()  # keep running with no navigation window open
+        connection = self.get_dbus_connection()
+        if connection is None:
+            raise SystemExit("gtk-renderer: no session bus (DBUS_SESSION_BUS_ADDRESS)")
+        self.hook = TestHook(self, connection)
+        self.bus = NavBus(connection, self.daemon_name, self)
+        self.bus.start()
+
+    def do_activate(self) -> None:
+        pass
+
+    def do_shutdown(self) -> None:
+        if self.bus:
+            self.bus.stop()
+        if self.hook:
+            self.hook.stop()
+        Gtk.Application.do_shutdown(self)
+
+    # -- NavBus listener ------------------------------------------------------------------------
+
+    def window_added(self, path: str) -> None:
+        number = int(path.rsplit("/", 1)[-1])
+        log.info("window %s opened", path)
+        self.views[path] = NavWindowView(self, path, number, WindowReporter(self, path))
+        self.resync(path)
+
+    def window_removed(self, path: str) -> None:
+        view = self.views.pop(path, None)
+        self.last_version.pop(path, None)
+        if view is not None:
+            log.info("window %s closed", path)
+            view.destroy()
+
+    def window_changed(self, path: str, version: int, previous: int, animated: bool, steps_json: str) -> None:
+        if self.drop_changes:
+            log.info("%s: dropping Changed %d (DropChanges)", path, version)
+            return
+        last = self.last_version.get(path)
+        if last is not None and previous != last:
+            log.warning("%s: Changed %d follows %d but the last version seen is %d; resynchronising from GetState",
+                        path, version, previous, last)
+            self.resyncs["missedChange"] += 1
+            self.last_version[path] = version
+            self.resync(path)
+            return
+        self.last_version[path] = version
+        self._fetch_and_render(path, parse_steps(steps_json, animated))
+
+    def window_properties(self, path: str, changed: dict[str, Any]) -> None:
+        view = self.views.get(path)
+        if view is not None:
+            view.set_properties(changed)
+
+    def daemon_gone(self) -> None:
+        self.last_version.clear()
+
+    # -- state ----------------------------------------------------------------------------------
+
+    def resync(self, path: str) -> None:
+        self._fetch_and_render(path, Plan(animate=False), resync=True)
+
+    def _fetch_and_render(self, path: str, plan: Plan, resync: bool = False) -> None:
+        def done(state: dict[str, Any], props: dict[str, Any]) -> None:
+            view = self.views.get(path)
+            if view is None:
+                return
+            version = int(state.get("version", 0))
+            if view.graph is not None and version < view.graph.version:
+                return  # an older answer overtaken by a newer render
+            if resync:
+                self.last_version[path] = max(version, self.last_version.get(path, 0))
+            view.render(state, props, plan)
+
+        def failed(error: GLib.Error) -> None:
+            log.info("GetState on %s failed: %s", path, error.message)
+
+        self.bus.fetch(path, done, failed)

@@ -1,0 +1,276 @@
+"""Widgets for the non-presented part of a window's graph, kept by model id across renders.
+
+screen → a page (title and parameters); stack → Gtk.Stack of pages (slide left/right); tabs →
+Gtk.StackSwitcher over a Gtk.Stack; switched → Gtk.Stack (crossfade); custom → a box of children.
+Visible changes are returned as animator Actions instead of being carried out here.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from gi.repository import Gtk, Pango
+
+from .animator import Action
+from .graph import Graph
+
+OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the user
+
+
+class ScreenPage(Gtk.Box):
+    def __init__(self) -> None:
+        super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=12, valign=Gtk.Align.CENTER,
+                         halign=Gtk.Align.CENTER, margin_top=24, margin_bottom=24, margin_start=24, margin_end=24)
+        self.model_id = 0
+        self.screen = ""
+        self.heading = Gtk.Label()
+        self.heading.add_css_class("title-1")
+        self.details = Gtk.Label(wrap=True, wrap_mode=Pango.WrapMode.WORD_CHAR, justify=Gtk.Justification.CENTER)
+        self.details.add_css_class("dim-label")
+        self.append(self.heading)
+        self.append(self.details)
+
+    def update(self, graph: Graph, model_id: int) -> None:
+        model = graph[model_id]
+        self.model_id = model_id
+        self.screen = str(model.get("screen", ""))
+        self.heading.set_label(graph.screen_title(model_id))
+        params = model.get("params") or {}
+        lines = [f"screen “{self.screen}” · model {model_id}"]
+        lines += [f"{key} = {value}" for key, value in sorted(params.items())]
+        self.details.set_label("\n".join(lines))
+
+
+class StackView(Gtk.Stack):
+    """A navigation stack: one child per path element, named by model id, the last one visible."""
+
+    def __init__(self) -> None:
+        super().__init__(hexpand=True, vexpand=True, transition_duration=200)
+        self.model_id = 0
+        self.path: list[int] = []
+        self.connect("notify::transition-running", lambda *_: self.prune())
+
+    def prune(self) -> None:
+        """Removes pages that left the path, once no transition shows them."""
+        if self.get_transition_running():
+            return
+        keep = {str(i) for i in self.path}
+        child = self.get_first_child()
+        while child is not None:
+            following = child.get_next_sibling()
+            if self.get_page(child).get_name() not in keep:
+                self.remove(child)
+            child = following
+
+
+class TabsView(Gtk.Box):
+    """Tabs: a Gtk.StackSwitcher over a Gtk.Stack of tab pages named by tab id.
+
+    A click on the switcher is not applied: the stack goes back to the daemon's selected tab and the
+    selection is reported; GetState then selects it."""
+
+    def __init__(self, on_selected: OnTabSelected) -> None:
+        super().__init__(orientation=Gtk.Orientation.VERTICAL)
+        self.model_id = 0
+        self.selected = ""
+        self.tab_models: dict[str, int] = {}
+        self._updating = False
+        self._on_selected = on_selected
+        self.stack = Gtk.Stack(hexpand=True, vexpand=True, transition_duration=200)
+        self.switcher = Gtk.StackSwitcher(stack=self.stack, halign=Gtk.Align.CENTER, margin_top=6, margin_bottom=6)
+        self.append(self.switcher)
+        self.append(self.stack)
+        self.stack.connect("notify::visible-child-name", self._visible_changed)
+
+    def show_tab(self, tab: str, transition: Gtk.StackTransitionType) -> None:
+        self._updating = True
+        try:
+            self.stack.set_visible_child_full(tab, transition)
+        finally:
+            self._updating = False
+
+    def _visible_changed(self, *_: object) -> None:
+        name = self.stack.get_visible_child_name()
+        if self._updating or name is None or name == self.selected:
+            return
+        self.show_tab(self.selected, Gtk.StackTransitionType.NONE)
+        self._on_selected(self.model_id, name)
+
+    def page_button(self, tab: str) -> Gtk.ToggleButton | None:
+        """The switcher's button for ``tab`` (its children follow the pages' order)."""
+        names = [p.get_name() for p in _pages(self.stack)]
+        button = self.switcher.get_first_child()
+        for name in names:
+            if button is None:
+                return None
+            if name == tab:
+                return button  # type: ignore[return-value]
+            button = button.get_next_sibling()
+        return None
+
+
+class SwitchedView(Gtk.Stack):
+    def __init__(self) -> None:
+        super().__init__(hexpand=True, vexpand=True, transition_duration=200)
+        self.model_id = 0
+        self.shown = 0
+        self.connect("notify::transition-running", lambda *_: self.prune())
+
+    def prune(self) -> None:
+        if self.get_transition_running():
+            return
+        child = self.get_first_child()
+        while child is not None:
+            following = child.get_next_sibling()
+            if self.get_page(child).get_name() != str(self.shown):
+                self.remove(child)
+            child = following
+
+
+class CustomView(Gtk.Box):
+    def __init__(self) -> None:
+        super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=6)
+        self.model_id = 0
+
+
+def _pages(stack: Gtk.Stack) -> list[Gtk.StackPage]:
+    pages = stack.get_pages()
+    return [pages.get_item(i) for i in range(pages.get_n_items())]
+
+
+def _detach(widget: Gtk.Widget, new_parent: Gtk.Widget) -> None:
+    parent = widget.get_parent()
+    if parent is None or parent is new_parent:
+        return
+    if isinstance(parent, Gtk.Stack):
+        parent.remove(widget)
+    elif isinstance(parent, Gtk.Box):
+        parent.remove(widget)
+    else:
+        widget.unparent()
+
+
+class GraphView:
+    """Builds and updates the widget of any model; one per navigation window."""
+
+    def __init__(self, on_tab_selected: OnTabSelected) -> None:
+        self.widgets: dict[int, Gtk.Widget] = {}
+        self._on_tab_selected = on_tab_selected
+
+    def forget_missing(self, graph: Graph) -> None:
+        for model_id in [i for i in self.widgets if i not in graph]:
+            del self.widgets[model_id]
+
+    def build(self, graph: Graph, model_id: int, actions: list[Action]) -> Gtk.Widget:
+        kind = graph.kind(model_id)
+        widget = self.widgets.get(model_id)
+        wanted = {"stack": StackView, "tabs": TabsView, "switched": SwitchedView, "custom": CustomView}.get(kind, ScreenPage)
+        if not isinstance(widget, wanted):
+            widget = TabsView(self._on_tab_selected) if wanted is TabsView else wanted()
+            self.widgets[model_id] = widget
+            fresh = True
+        else:
+            fresh = False
+        widget.model_id = model_id  # type: ignore[attr-defined]
+        if isinstance(widget, ScreenPage):
+            widget.update(graph, model_id)
+        elif isinstance(widget, StackView):
+            self._stack(graph, widget, fresh, actions)
+        elif isinstance(widget, TabsView):
+            self._tabs(graph, widget, fresh, actions)
+        elif isinstance(widget, SwitchedView):
+            self._switched(graph, widget, fresh, actions)
+        elif isinstance(widget, CustomView):
+            child = widget.get_first_child()
+            while child is not None:
+                following = child.get_next_sibling()
+                widget.remove(child)
+                child = following
+            for child_id in graph[model_id].get("children", []):
+                built = self.build(graph, int(child_id), actions)
+                _detach(built, widget)
+                widget.append(built)
+        return widget
+
+    def _stack(self, graph: Graph, view: StackView, fresh: bool, actions: list[Action]) -> None:
+        old_path, path = view.path, graph.path(view.model_id)
+        view.path = path
+        for element in path:
+            child = self.build(graph, element, actions)
+            if child.get_parent() is not view:
+                _detach(child, view)
+                view.add_titled(child, str(element), graph.screen_title(element))
+        if not path:
+            return
+        top = str(path[-1])
+        if fresh or view.get_visible_child_name() is None:
+            view.set_visible_child_full(top, Gtk.StackTransitionType.NONE)
+            view.prune()
+            return
+        if view.get_visible_child_name() == top:
+            view.prune()
+            return
+        kind = "pop" if path[-1] in old_path else "push"
+        transition = Gtk.StackTransitionType.SLIDE_RIGHT if kind == "pop" else Gtk.StackTransitionType.SLIDE_LEFT
+        if kind == "push" and path[0] not in old_path:
+            kind, transition = "switch", Gtk.StackTransitionType.CROSSFADE
+
+        def run(animate: bool) -> None:
+            view.set_visible_child_full(top, transition if animate else Gtk.StackTransitionType.NONE)
+            view.prune()
+
+        ids = frozenset(path) | frozenset(old_path) | {view.model_id}
+        actions.append(Action(kind, ids, run))
+
+    def _tabs(self, graph: Graph, view: TabsView, fresh: bool, actions: list[Action]) -> None:
+        model = graph[view.model_id]
+        tabs = model.get("tabs", [])
+        wanted = [str(t["id"]) for t in tabs]
+        # Rebuild the pages when the tab list or a tab's model changed.
+        current = {p.get_name(): p.get_child() for p in _pages(view.stack)}
+        models = {str(t["id"]): int(t["model"]) for t in tabs}
+        if list(current) != wanted or any(view.tab_models.get(t) != models[t] for t in wanted):
+            view._updating = True
+            try:
+                for child in current.values():
+                    view.stack.remove(child)
+                for tab in tabs:
+                    child = self.build(graph, int(tab["model"]), actions)
+                    _detach(child, view.stack)
+                    view.stack.add_titled(child, str(tab["id"]), str(tab.get("title") or tab["id"]))
+            finally:
+                view._updating = False
+            fresh = True
+        else:
+            for tab in tabs:
+                self.build(graph, int(tab["model"]), actions)
+        view.tab_models = models
+        selected = str(model.get("selectedTab") or wanted[0])
+        previous, view.selected = view.selected, selected
+        if fresh or view.stack.get_visible_child_name() == selected:
+            view.show_tab(selected, Gtk.StackTransitionType.NONE)
+            return
+        actions.append(Action(
+            "selectTab", frozenset({view.model_id, models[selected]} | ({models[previous]} if previous in models else set())),
+            lambda animate: view.show_tab(selected, Gtk.StackTransitionType.CROSSFADE if animate else Gtk.StackTransitionType.NONE)))
+
+    def _switched(self, graph: Graph, view: SwitchedView, fresh: bool, actions: list[Action]) -> None:
+        shown = graph[view.model_id].get("switchedModel")
+        if shown is None:
+            return
+        shown = int(shown)
+        child = self.build(graph, shown, actions)
+        if child.get_parent() is not view:
+            _detach(child, view)
+            view.add_named(child, str(shown))
+        previous, view.shown = view.shown, shown
+        if fresh or previous == shown or view.get_visible_child_name() is None:
+            view.set_visible_child_full(str(shown), Gtk.StackTransitionType.NONE)
+            view.prune()
+            return
+
+        def run(animate: bool) -> None:
+            view.set_visible_child_full(str(shown), Gtk.StackTransitionType.CROSSFADE if animate else Gtk.StackTransitionType.NONE)
+            view.prune()
+
+        actions.append(Action("switch", frozenset({view.model_id, shown, previous}), run))

@@ -1,0 +1,130 @@
+"""Modal windows: sheets, covers and custom presentations (their own header bar), and alerts and
+confirmation dialogs (headline, message, one button per action).
+
+They never close themselves: a close request, Escape or a button calls back into the window view,
+which reports to the daemon; the window closes when GetState no longer holds its model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from gi.repository import Gtk, Pango
+
+Callback = Callable[[], None]
+
+
+def escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
+    controller = Gtk.ShortcutController(scope=Gtk.ShortcutScope.MANAGED)
+    controller.add_shortcut(Gtk.Shortcut.new(
+        Gtk.ShortcutTrigger.parse_string("Escape"),
+        Gtk.CallbackAction.new(lambda *_: (on_escape(), True)[1])))
+    window.add_controller(controller)
+
+
+class ModalWindow(Gtk.Window):
+    """A presented sheet, cover or custom presentation, modal and transient for its presenter's window."""
+
+    def __init__(self, model_id: int, style: str, parent: Gtk.Window, on_close: Callback, on_back: Callback,
+                 on_escape: Callback) -> None:
+        super().__init__(transient_for=parent, modal=True, destroy_with_parent=True)
+        self.model_id = model_id
+        self.style = style
+        self.closing = False
+        width, height = parent.get_default_size()
+        if style == "fullScreenCover":
+            self.set_default_size(max(width, 480), max(height, 360))
+        else:
+            self.set_default_size(max(int(width * 0.8), 360), max(int(height * 0.7), 280))
+        self.header = Gtk.HeaderBar(show_title_buttons=False)
+        self.title_label = Gtk.Label()
+        self.title_label.add_css_class("title")
+        self.header.set_title_widget(self.title_label)
+        self.back_button = Gtk.Button(icon_name="go-previous-symbolic", tooltip_text="Back")
+        self.back_button.connect("clicked", lambda *_: on_back())
+        self.close_button = Gtk.Button(label="Done" if style != "fullScreenCover" else "Close")
+        self.close_button.connect("clicked", lambda *_: self.close())
+        self.header.pack_start(self.back_button)
+        self.header.pack_end(self.close_button)
+        self.set_titlebar(self.header)
+        self.connect("close-request", self._close_request, on_close)
+        escape_shortcut(self, on_escape)
+
+    def _close_request(self, _window: Gtk.Window, on_close: Callback) -> bool:
+        if self.closing:
+            return False
+        on_close()
+        return True  # stays until the daemon's state drops it
+
+    def set_content(self, child: Gtk.Widget) -> None:
+        if self.get_child() is not child:
+            parent = child.get_parent()
+            if parent is not None and hasattr(parent, "remove"):
+                parent.remove(child)
+            self.set_child(child)
+
+    def close_now(self) -> None:
+        self.closing = True
+        self.destroy()
+
+
+class DialogWindow(Gtk.Window):
+    """An alert or confirmation dialog: headline, message and its actions.
+
+    Cancel actions sit apart on the left; destructive ones are styled destructive."""
+
+    def __init__(self, model_id: int, kind: str, dialog: dict[str, Any], parent: Gtk.Window,
+                 on_action: Callable[[str], None], on_escape: Callback) -> None:
+        super().__init__(transient_for=parent, modal=True, destroy_with_parent=True, resizable=False)
+        self.model_id = model_id
+        self.kind = kind
+        self.closing = False
+        self.dialog = dialog
+        self.buttons: dict[str, Gtk.Button] = {}
+        self.set_default_size(360, -1)
+        self.set_titlebar(Gtk.HeaderBar(show_title_buttons=False, title_widget=Gtk.Label(
+            label="Confirm" if kind == "confirmationDialog" else "Alert")))
+        box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12, margin_top=18, margin_bottom=18,
+                      margin_start=18, margin_end=18)
+        self.headline = Gtk.Label(label=str(dialog.get("title", "")), wrap=True)
+        self.headline.add_css_class("title-2")
+        box.append(self.headline)
+        self.message = Gtk.Label(label=str(dialog.get("message") or ""), wrap=True,
+                                 wrap_mode=Pango.WrapMode.WORD_CHAR, visible=bool(dialog.get("message")))
+        box.append(self.message)
+        row = Gtk.Box(spacing=6, margin_top=6)
+        cancel_side = Gtk.Box(spacing=6, hexpand=True, halign=Gtk.Align.START)
+        action_side = Gtk.Box(spacing=6, halign=Gtk.Align.END)
+        row.append(cancel_side)
+        row.append(action_side)
+        box.append(row)
+        for action in dialog.get("actions", []):
+            action_id, role = str(action["id"]), action.get("role")
+            button = Gtk.Button(label=str(action.get("title") or action_id))
+            if role == "destructive":
+                button.add_css_class("destructive-action")
+            (cancel_side if role == "cancel" else action_side).append(button)
+            button.connect("clicked", lambda _b, a=action_id: on_action(a))
+            self.buttons[action_id] = button
+        normal = [a for a in dialog.get("actions", []) if a.get("role") is None]
+        if normal:
+            self.buttons[str(normal[-1]["id"])].add_css_class("suggested-action")
+        self.set_child(box)
+        self.connect("close-request", self._close_request, on_escape)
+        escape_shortcut(self, on_escape)
+
+    def role(self, action_id: str) -> str | None:
+        return next((a.get("role") for a in self.dialog.get("actions", []) if str(a["id"]) == action_id), None)
+
+    def cancel_action(self) -> str | None:
+        return next((str(a["id"]) for a in self.dialog.get("actions", []) if a.get("role") == "cancel"), None)
+
+    def _close_request(self, _window: Gtk.Window, on_escape: Callback) -> bool:
+        if self.closing:
+            return False
+        on_escape()
+        return True
+
+    def close_now(self) -> None:
+        self.closing = True
+        self.destroy()

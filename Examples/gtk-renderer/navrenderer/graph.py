@@ -1,0 +1,100 @@
+"""Read-only helpers over one GetState snapshot (Docs/state-schema.md, "Window snapshot")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+Model = dict[str, Any]
+
+DIALOG_KINDS = ("alert", "confirmationDialog")
+
+
+@dataclass
+class Graph:
+    version: int
+    root: int
+    models: dict[int, Model]
+    order: list[int]  # graph pre-order, as GetState lists them
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> "Graph":
+        models = {int(m["id"]): m for m in state["models"]}
+        return cls(int(state.get("version", 0)), int(state["root"]), models,
+                   [int(m["id"]) for m in state["models"]])
+
+    def __getitem__(self, model_id: int) -> Model:
+        return self.models[model_id]
+
+    def __contains__(self, model_id: int) -> bool:
+        return model_id in self.models
+
+    def kind(self, model_id: int) -> str:
+        return str(self.models[model_id]["kind"])
+
+    def parent(self, model_id: int) -> int | None:
+        parent = self.models[model_id].get("parent")
+        return int(parent) if parent is not None else None
+
+    def attachment(self, model_id: int) -> str:
+        return str(self.models[model_id].get("attachment", {}).get("type", "root"))
+
+    def presentation_style(self, model_id: int) -> str:
+        """``sheet``, ``fullScreenCover``, ``alert``, ``confirmationDialog`` or a custom name."""
+        style = self.models[model_id].get("attachment", {}).get("style", {})
+        if style.get("kind") == "custom":
+            return str(style.get("name", "custom"))
+        return str(style.get("kind", "sheet"))
+
+    def presented(self) -> Iterator[int]:
+        """Every presented model, presenters before what they present."""
+        return (m for m in self.order if self.attachment(m) == "presented")
+
+    def presentation_of(self, model_id: int | None) -> int | None:
+        """The presented model that contains ``model_id`` (itself included), None in the window's base."""
+        while model_id is not None and model_id in self.models:
+            if self.attachment(model_id) == "presented":
+                return model_id
+            model_id = self.parent(model_id)
+        return None
+
+    def nearest_stack(self, model_id: int | None) -> int | None:
+        """The stack ``model_id`` is in (walking up, itself included), stopping at a presentation."""
+        while model_id is not None and model_id in self.models:
+            if self.kind(model_id) == "stack":
+                return model_id
+            if self.attachment(model_id) == "presented":
+                return None
+            model_id = self.parent(model_id)
+        return None
+
+    def path(self, stack_id: int) -> list[int]:
+        return [int(e["model"]) for e in self.models[stack_id].get("path", [])]
+
+    def screen_title(self, model_id: int) -> str:
+        """A model's own title, else its screen name made readable."""
+        model = self.models[model_id]
+        if model.get("title"):
+            return str(model["title"])
+        dialog = model.get("dialog")
+        if dialog:
+            return str(dialog.get("title", ""))
+        return str(model.get("screen", model["kind"])).replace("_", " ").capitalize()
+
+    def visible_leaf(self, model_id: int) -> int:
+        """The screen a container shows: last stack element, selected tab, switched model."""
+        seen = 0
+        while seen < len(self.models):
+            seen += 1
+            model = self.models[model_id]
+            kind = model["kind"]
+            if kind == "stack" and model.get("path"):
+                model_id = int(model["path"][-1]["model"])
+            elif kind == "tabs":
+                selected = next((t for t in model["tabs"] if t["id"] == model.get("selectedTab")), model["tabs"][0])
+                model_id = int(selected["model"])
+            elif kind == "switched" and model.get("switchedModel") is not None:
+                model_id = int(model["switchedModel"])
+            else:
+                return model_id
+        return model_id

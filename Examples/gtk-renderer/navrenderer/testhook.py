@@ -1,0 +1,297 @@
+"""The automation hook: org.navsession.GtkRenderer1 on /org/navsession/GtkRenderer.
+
+``Describe() → s`` is JSON of what is on screen, read from the widgets; ``Click(s id)`` does what
+the user would (ids are listed in Describe); ``Screenshot(s id, s file)`` saves a window as PNG with
+GTK's own renderer (Gtk.WidgetPaintable → Gsk → PNG); ``DropChanges(b)`` makes the renderer ignore
+Changed signals as if they were lost, to test its resynchronisation (Describe counts ``resyncs``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from gi.repository import Gio, GLib, Gtk
+
+from .content import ScreenPage, StackView, SwitchedView, TabsView
+from .dialogs import DialogWindow, ModalWindow
+from .screenshot import ScreenshotError, save_png
+
+if TYPE_CHECKING:
+    from .app import RendererApp
+    from .window_view import NavWindowView
+
+BUS_NAME = "org.navsession.GtkRenderer"
+OBJECT_PATH = "/org/navsession/GtkRenderer"
+INTERFACE = "org.navsession.GtkRenderer1"
+ERROR = "org.navsession.GtkRenderer.Error"
+
+INTROSPECTION = f"""
+<node>
+  <interface name="{INTERFACE}">
+    <method name="Describe"><arg name="screen_json" type="s" direction="out"/></method>
+    <method name="Click"><arg name="widget_id" type="s" direction="in"/></method>
+    <method name="DropChanges"><arg name="drop" type="b" direction="in"/></method>
+    <method name="Screenshot">
+      <arg name="window_id" type="s" direction="in"/>
+      <arg name="png_file" type="s" direction="in"/>
+    </method>
+  </interface>
+</node>
+"""
+
+log = logging.getLogger("gtk-renderer.hook")
+
+
+class HookError(Exception):
+    pass
+
+
+class TestHook:
+    def __init__(self, app: "RendererApp", connection: Gio.DBusConnection) -> None:
+        self.app = app
+        self.connection = connection
+        info = Gio.DBusNodeInfo.new_for_xml(INTROSPECTION).interfaces[0]
+        self._registration = connection.register_object(OBJECT_PATH, info, self._on_call, None, None)
+        self._owner = Gio.bus_own_name_on_connection(
+            connection, BUS_NAME, Gio.BusNameOwnerFlags.DO_NOT_QUEUE,
+            lambda *_: log.info("owns %s", BUS_NAME),
+            lambda *_: log.error("could not own %s (another renderer?)", BUS_NAME))
+
+    def stop(self) -> None:
+        if self._owner:
+            Gio.bus_unown_name(self._owner)
+            self._owner = 0
+        if self._registration:
+            self.connection.unregister_object(self._registration)
+            self._registration = 0
+
+    def _on_call(self, _c: Gio.DBusConnection, _sender: str, _path: str, _iface: str, method: str,
+                 params: GLib.Variant, invocation: Gio.DBusMethodInvocation) -> None:
+        try:
+            if method == "Describe":
+                invocation.return_value(GLib.Variant("(s)", (json.dumps(self.describe(), sort_keys=True),)))
+            elif method == "Click":
+                self.click(params.unpack()[0])
+                invocation.return_value(None)
+            elif method == "DropChanges":
+                self.app.drop_changes = bool(params.unpack()[0])
+                invocation.return_value(None)
+            elif method == "Screenshot":
+                window_id, path = params.unpack()
+                self.screenshot(window_id, path)
+                invocation.return_value(None)
+            else:
+                invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownMethod", method)
+        except HookError as error:
+            invocation.return_dbus_error(ERROR, str(error))
+        except Exception as error:  # report, never crash the renderer from a test call
+            log.exception("%s failed", method)
+            invocation.return_dbus_error(ERROR, f"{type(error).__name__}: {error}")
+
+    # -- Describe -------------------------------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        views = sorted(self.app.views.values(), key=lambda v: v.number)
+        return {"windows": [self._window(v) for v in views], "resyncs": dict(self.app.resyncs)}
+
+    def _window(self, view: "NavWindowView") -> dict[str, Any]:
+        prefix = f"window/{view.number}"
+        stacks: list[dict[str, Any]] = []
+        tabs: list[dict[str, Any]] = []
+        switched: list[dict[str, Any]] = []
+        clickable = [f"{prefix}/close", f"{prefix}/escape"]
+        if view.back_button.get_sensitive():
+            clickable.append(f"{prefix}/back")
+        _walk(view.window.get_child(), stacks, tabs, switched)
+        modals: list[dict[str, Any]] = []
+        dialogs: list[dict[str, Any]] = []
+        for model_id, modal in view.modals.items():
+            if not modal.get_visible():
+                continue
+            parent = modal.get_transient_for()
+            parent_id = next((f"{prefix}/modal/{m}" for m, w in view.modals.items() if w is parent), prefix)
+            if isinstance(modal, DialogWindow):
+                buttons = []
+                for action_id, button in modal.buttons.items():
+                    button_id = f"{prefix}/dialog/{model_id}/action/{action_id}"
+                    classes = [c for c in ("destructive-action", "suggested-action") if button.has_css_class(c)]
+                    buttons.append({"id": button_id, "action": action_id, "label": button.get_label(),
+                                    "role": modal.role(action_id), "styles": classes,
+                                    "sensitive": button.get_sensitive()})
+                    clickable.append(button_id)
+                dialogs.append({"id": f"{prefix}/dialog/{model_id}", "model": model_id, "kind": modal.kind,
+                                "title": modal.headline.get_label(), "message": modal.message.get_label(),
+                                "buttons": buttons, "transientFor": parent_id})
+                clickable.append(f"{prefix}/dialog/{model_id}/close")
+            elif isinstance(modal, ModalWindow):
+                modal_id = f"{prefix}/modal/{model_id}"
+                _walk(modal.get_child(), stacks, tabs, switched)
+                modals.append({"id": modal_id, "model": model_id, "style": modal.style,
+                               "title": modal.title_label.get_label(), "transientFor": parent_id,
+                               "modal": modal.get_modal(), "back": {"id": f"{modal_id}/back",
+                                                                      "sensitive": modal.back_button.get_sensitive()}})
+                clickable += [f"{modal_id}/close"] + ([f"{modal_id}/back"] if modal.back_button.get_sensitive() else [])
+        for tab_view in tabs:
+            clickable += [f"{prefix}/tab/{t['id']}" for t in tab_view["tabs"]]
+        return {
+            "id": prefix, "path": view.path, "version": view.graph.version if view.graph else None,
+            "title": view.title_label.get_label(), "visible": view.window.get_visible(),
+            "back": {"id": f"{prefix}/back", "sensitive": view.back_button.get_sensitive()},
+            "stacks": stacks, "tabs": tabs, "switched": switched, "modals": modals, "dialogs": dialogs,
+            "top": _top_id(view, prefix), "clickable": clickable,
+        }
+
+    # -- Click ----------------------------------------------------------------------------------
+
+    def click(self, widget_id: str) -> None:
+        parts = widget_id.split("/")
+        if len(parts) < 3 or parts[0] != "window" or not parts[1].isdigit():
+            raise HookError(f"unknown widget id {widget_id!r}: expected window/<n>/…")
+        view = next((v for v in self.app.views.values() if v.number == int(parts[1])), None)
+        if view is None:
+            raise HookError(f"no window {parts[1]} on screen")
+        rest = parts[2:]
+        log.info("click %s", widget_id)
+        if rest == ["back"]:
+            _press(view.back_button, widget_id)
+        elif rest == ["escape"]:
+            _escape(view.topmost())
+        elif rest == ["close"]:
+            view.window.close()
+        elif len(rest) == 2 and rest[0] == "tab":
+            button = next((b for t in _tab_views(view) if (b := t.page_button(rest[1])) is not None), None)
+            if button is None:
+                raise HookError(f"no tab {rest[1]!r} in window {parts[1]}")
+            button.set_active(True)  # what a click on the switcher does
+        elif len(rest) >= 3 and rest[0] in ("modal", "dialog") and rest[1].isdigit():
+            modal = view.modals.get(int(rest[1]))
+            if modal is None or not modal.get_visible():
+                raise HookError(f"no {rest[0]} {rest[1]} open in window {parts[1]}")
+            if rest[2:] == ["close"]:
+                modal.close()
+            elif rest[2:] == ["escape"]:
+                _escape(modal)
+            elif rest[2:] == ["back"] and isinstance(modal, ModalWindow):
+                _press(modal.back_button, widget_id)
+            elif len(rest) == 4 and rest[2] == "action" and isinstance(modal, DialogWindow) and rest[3] in modal.buttons:
+                _press(modal.buttons[rest[3]], widget_id)
+            else:
+                raise HookError(f"unknown widget id {widget_id!r}")
+        else:
+            raise HookError(f"unknown widget id {widget_id!r}")
+
+    # -- Screenshot -----------------------------------------------------------------------------
+
+    def screenshot(self, window_id: str, path: str) -> None:
+        """Saves the GTK window ``window/<n>`` or ``window/<n>/modal|dialog/<model>`` as a PNG."""
+        parts = window_id.split("/")
+        view = next((v for v in self.app.views.values() if len(parts) > 1 and str(v.number) == parts[1]), None)
+        if view is None:
+            raise HookError(f"no window {window_id!r}")
+        window: Gtk.Window = view.window
+        if len(parts) == 4 and parts[3].isdigit():
+            window = view.modals.get(int(parts[3]))  # type: ignore[assignment]
+            if window is None:
+                raise HookError(f"no modal {window_id!r}")
+        try:
+            save_png(window, path)
+        except ScreenshotError as error:
+            raise HookError(str(error)) from error
+
+
+def _press(button: Gtk.Button, widget_id: str) -> None:
+    if not button.get_sensitive() or not button.get_visible():
+        raise HookError(f"{widget_id} is not sensitive")
+    button.emit("clicked")
+
+
+def _escape(window: Gtk.Window) -> None:
+    """Runs the window's Escape shortcut, as the key would."""
+    for controller in _controllers(window):
+        if isinstance(controller, Gtk.ShortcutController):
+            for i in range(controller.get_n_items()):
+                shortcut = controller.get_item(i)
+                if shortcut.get_trigger().to_string() == "Escape":
+                    shortcut.get_action().activate(Gtk.ShortcutActionFlags.EXCLUSIVE, window, None)
+                    return
+    raise HookError("the window has no Escape shortcut")
+
+
+def _controllers(widget: Gtk.Widget) -> list[Gtk.EventController]:
+    model = widget.observe_controllers()
+    return [model.get_item(i) for i in range(model.get_n_items())]
+
+
+def _tab_views(view: "NavWindowView") -> list[TabsView]:
+    found: list[TabsView] = []
+
+    def visit(widget: Gtk.Widget | None) -> None:
+        while widget is not None:
+            if isinstance(widget, TabsView):
+                found.append(widget)
+            visit(widget.get_first_child())
+            widget = widget.get_next_sibling()
+
+    visit(view.window.get_child())
+    for modal in view.modals.values():
+        visit(modal.get_child())
+    return found
+
+
+def _top_id(view: "NavWindowView", prefix: str) -> str:
+    top = view.topmost()
+    for model_id, modal in view.modals.items():
+        if modal is top:
+            return f"{prefix}/{'dialog' if isinstance(modal, DialogWindow) else 'modal'}/{model_id}"
+    return prefix
+
+
+def _walk(widget: Gtk.Widget | None, stacks: list[dict[str, Any]], tabs: list[dict[str, Any]],
+          switched: list[dict[str, Any]]) -> None:
+    """Collects every stack, tabs and switched view under ``widget`` from the widgets' own state."""
+    if widget is None:
+        return
+    if isinstance(widget, StackView):
+        visible = widget.get_visible_child()
+        pages = [_page(widget.get_page(c).get_child()) for c in _children(widget)]
+        stacks.append({"model": widget.model_id, "visible": _page(visible), "pages": pages,
+                       "transition": widget.get_transition_running()})
+    elif isinstance(widget, TabsView):
+        tab_list = [{"id": p.get_name(), "title": p.get_title()} for p in _stack_pages(widget.stack)]
+        tabs.append({"model": widget.model_id, "selected": widget.stack.get_visible_child_name(), "tabs": tab_list,
+                     "switcher": widget.switcher.get_visible()})
+    elif isinstance(widget, SwitchedView):
+        switched.append({"model": widget.model_id, "visible": _page(widget.get_visible_child())})
+    # Only what is shown: a stack's visible page, a switched view's shown model; every tab (kept).
+    if isinstance(widget, (StackView, SwitchedView)):
+        for child in _children(widget):
+            _walk(child, stacks, tabs, switched)
+        return
+    child = widget.get_first_child()
+    while child is not None:
+        _walk(child, stacks, tabs, switched)
+        child = child.get_next_sibling()
+
+
+def _page(widget: Gtk.Widget | None) -> dict[str, Any] | None:
+    if widget is None:
+        return None
+    if isinstance(widget, ScreenPage):
+        return {"model": widget.model_id, "screen": widget.screen, "title": widget.heading.get_label()}
+    return {"model": getattr(widget, "model_id", 0), "container": type(widget).__name__}
+
+
+def _children(widget: Gtk.Widget) -> list[Gtk.Widget]:
+    out = []
+    child = widget.get_first_child()
+    while child is not None:
+        out.append(child)
+        child = child.get_next_sibling()
+    return out
+
+
+def _stack_pages(stack: Gtk.Stack) -> list[Gtk.StackPage]:
+    pages = stack.get_pages()
+    return [pages.get_item(i) for i in range(pages.get_n_items())]

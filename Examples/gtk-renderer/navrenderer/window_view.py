@@ -1,0 +1,173 @@
+"""One navigation window on screen: a top-level GTK window, its modal windows and dialogs.
+
+``render`` shows a GetState snapshot (plus the Window1 properties); what the user does goes to the
+``Reporter`` — nothing is changed locally before the daemon says so.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+from gi.repository import Gtk
+
+from .animator import Action, Animator
+from .content import GraphView
+from .dialogs import DialogWindow, ModalWindow, escape_shortcut
+from .graph import DIALOG_KINDS, Graph
+from .steps import Plan
+
+log = logging.getLogger("gtk-renderer.view")
+
+
+class Reporter(Protocol):
+    def popped(self, stack: int, index: int) -> None: ...
+    def dismissed(self, model: int) -> None: ...
+    def tab_selected(self, tabs: int, tab: str) -> None: ...
+    def action_chosen(self, model: int, action: str) -> None: ...
+    def closed(self) -> None: ...
+
+
+class NavWindowView:
+    def __init__(self, app: Gtk.Application, path: str, number: int, reporter: Reporter) -> None:
+        self.path = path
+        self.number = number
+        self.reporter = reporter
+        self.graph: Graph | None = None
+        self.props: dict[str, Any] = {}
+        self.closing = False
+        self.animator = Animator()
+        self.content = GraphView(reporter.tab_selected)
+        self.modals: dict[int, ModalWindow | DialogWindow] = {}
+
+        self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)
+        self.window.set_title(f"NavSession window {number}")
+        header = Gtk.HeaderBar()
+        self.title_label = Gtk.Label(label="…")
+        self.title_label.add_css_class("title")
+        header.set_title_widget(self.title_label)
+        self.back_button = Gtk.Button(icon_name="go-previous-symbolic", tooltip_text="Back", sensitive=False)
+        self.back_button.connect("clicked", lambda *_: self.go_back())
+        header.pack_start(self.back_button)
+        self.window.set_titlebar(header)
+        self.placeholder = Gtk.Label(label="Loading…")
+        self.window.set_child(self.placeholder)
+        self.window.connect("close-request", self._close_request)
+        escape_shortcut(self.window, self.escape)
+        self.window.present()
+
+    # -- rendering ------------------------------------------------------------------------------
+
+    def set_properties(self, changed: dict[str, Any]) -> None:
+        self.props.update(changed)
+        self.title_label.set_label(str(self.props.get("Title", "")))
+        self.back_button.set_sensitive(bool(self.props.get("CanGoBack", False)))
+
+    def render(self, state: dict[str, Any], props: dict[str, Any], plan: Plan) -> None:
+        self.animator.finish()
+        graph = Graph.from_state(state)
+        self.graph = graph
+        actions: list[Action] = []
+        root = self.content.build(graph, graph.root, actions)
+        if self.window.get_child() is not root:
+            self.window.set_child(root)
+        self.set_properties(props)
+        self._render_presented(graph, actions)
+        self.content.forget_missing(graph)
+        self.animator.run(plan, actions)
+
+    def _window_of(self, graph: Graph, model_id: int | None) -> Gtk.Window:
+        presentation = graph.presentation_of(model_id)
+        if presentation is not None and presentation in self.modals:
+            return self.modals[presentation]
+        return self.window
+
+    def _render_presented(self, graph: Graph, actions: list[Action]) -> None:
+        wanted = list(graph.presented())
+        for model_id in [m for m in self.modals if m not in wanted]:
+            modal = self.modals.pop(model_id)
+            actions.insert(0, Action("dismiss", frozenset({model_id}), lambda _a, w=modal: w.close_now()))
+        for model_id in wanted:
+            style = graph.presentation_style(model_id)
+            modal = self.modals.get(model_id)
+            parent = self._window_of(graph, graph.parent(model_id))
+            if modal is None:
+                if graph.kind(model_id) in DIALOG_KINDS:
+                    modal = DialogWindow(
+                        model_id, graph.kind(model_id), graph[model_id].get("dialog", {}), parent,
+                        lambda action, m=model_id: self.reporter.action_chosen(m, action),
+                        lambda m=model_id: self.escape_dialog(m))
+                else:
+                    modal = ModalWindow(
+                        model_id, style, parent, lambda m=model_id: self.reporter.dismissed(m),
+                        lambda m=model_id: self.modal_back(m), lambda m=model_id: self.reporter.dismissed(m))
+                self.modals[model_id] = modal
+                ids = frozenset({model_id, graph.parent(model_id) or 0})
+                actions.append(Action("present", ids, lambda _a, w=modal: w.present()))
+            if isinstance(modal, ModalWindow):
+                modal.set_content(self.content.build(graph, model_id, actions))
+                modal.title_label.set_label(graph.screen_title(graph.visible_leaf(model_id)))
+                stack = graph.nearest_stack(graph.visible_leaf(model_id))
+                modal.back_button.set_sensitive(stack is not None and len(graph.path(stack)) > 1)
+
+    # -- user actions: reports only -------------------------------------------------------------
+
+    def go_back(self) -> None:
+        """The header's back button: pop the active model's stack, else dismiss its presentation."""
+        graph = self.graph
+        if graph is None:
+            return
+        active = int(self.props.get("ActiveModel", 0)) or graph.visible_leaf(graph.root)
+        if self.props.get("CanPop"):
+            stack = graph.nearest_stack(active)
+            if stack is not None and len(graph.path(stack)) > 1:
+                self.reporter.popped(stack, len(graph.path(stack)) - 2)
+                return
+        if self.props.get("CanDismiss"):
+            presented = graph.presentation_of(active)
+            if presented is not None:
+                self.reporter.dismissed(presented)
+
+    def modal_back(self, model_id: int) -> None:
+        graph = self.graph
+        if graph is None or model_id not in graph:
+            return
+        stack = graph.nearest_stack(graph.visible_leaf(model_id))
+        if stack is not None and len(graph.path(stack)) > 1:
+            self.reporter.popped(stack, len(graph.path(stack)) - 2)
+
+    def escape_dialog(self, model_id: int) -> None:
+        modal = self.modals.get(model_id)
+        cancel = modal.cancel_action() if isinstance(modal, DialogWindow) else None
+        if cancel is not None:
+            self.reporter.action_chosen(model_id, cancel)
+        else:
+            self.reporter.dismissed(model_id)
+
+    def escape(self) -> None:
+        """Escape in the main window: back, as the back button."""
+        self.go_back()
+
+    def topmost(self) -> Gtk.Window:
+        """The window the user sees on top: the last open modal in graph order, else the main window."""
+        graph = self.graph
+        if graph is not None:
+            for model_id in reversed(list(graph.presented())):
+                modal = self.modals.get(model_id)
+                if modal is not None and modal.get_visible():
+                    return modal
+        return self.window
+
+    def _close_request(self, _window: Gtk.Window) -> bool:
+        if self.closing:
+            return False
+        self.reporter.closed()
+        return True  # closes on InterfacesRemoved
+
+    def destroy(self) -> None:
+        self.closing = True
+        self.animator.finish()
+        for modal in list(self.modals.values()):
+            modal.closing = True
+        self.modals.clear()
+        self.window.destroy()

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Reads a pipe to its end with read(2), retrying on EINTR: Foundation's `readDataToEndOfFile` traps
+/// (`try!`) when a signal interrupts it, which a test process with many children does see.
+public enum PipeReader {
+    /// Everything `handle` yields until end of file (blocking).
+    public static func readAll(_ handle: FileHandle) -> Data {
+        let descriptor = handle.fileDescriptor
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
+    }
+}

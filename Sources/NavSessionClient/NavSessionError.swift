@@ -1,0 +1,411 @@
+import DBusKit
+import NavigationCore
+
+/// Every error a NavSession call can end in, as one typed enum.
+///
+/// The daemon's errors (`org.navsession.Error.*`, Docs/dbus-api.md "Every error name") and the standard
+/// D-Bus errors it replies with each have their own case carrying the daemon's message; an error name this
+/// library does not know becomes ``other(name:message:)``. A few cases come from the client itself: the bus
+/// could not be reached, a reply did not come in time, a ``NavSessionClient/wait(for:until:timeout:)`` ran
+/// out of time.
+///
+/// ```swift
+/// do throws(NavSessionError) {
+///     try await window.stackDropLast()
+/// } catch .alreadyAtRoot(let message) {
+///     print("nothing to pop: \(message)")
+/// } catch {
+///     print(error.name, error.message)
+/// }
+/// ```
+///
+/// Every bus failure is turned into this enum by one function, ``init(_:)``.
+public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    // MARK: org.navsession.Error.*
+    /// `org.navsession.Error.AlreadyAtRoot`: `StackDropLast` on a stack already at its root.
+    case alreadyAtRoot(String)
+    /// `org.navsession.Error.BadParameter`: A deep-link parameter of the wrong type.
+    case badParameter(String)
+    /// `org.navsession.Error.BlockedByDialog`: An alert or dialog is in the way of the command.
+    case blockedByDialog(String)
+    /// `org.navsession.Error.CannotPresent`: The model sits where it cannot present.
+    case cannotPresent(String)
+    /// `org.navsession.Error.DetachedModel`: A model removed earlier in the same batch.
+    case detachedModel(String)
+    /// `org.navsession.Error.DuplicateElement`: A model appears twice in a new stack path.
+    case duplicateElement(String)
+    /// `org.navsession.Error.EmptyBatch`: `Apply` of an empty batch.
+    case emptyBatch(String)
+    /// `org.navsession.Error.EmptyPath`: A stack path cannot be empty.
+    case emptyPath(String)
+    /// `org.navsession.Error.InvalidBatch`: Batch JSON that does not decode: bad JSON, unknown command or key.
+    case invalidBatch(String)
+    /// `org.navsession.Error.InvalidCommand`: `ExecuteAt` JSON that does not decode.
+    case invalidCommand(String)
+    /// `org.navsession.Error.InvalidCount`: A count below 1 (`StackDropLast(0)`).
+    case invalidCount(String)
+    /// `org.navsession.Error.InvalidEffect`: An effect command with invalid arguments.
+    case invalidEffect(String)
+    /// `org.navsession.Error.InvalidManifest`: The application manifest is invalid.
+    case invalidManifest(String)
+    /// `org.navsession.Error.InvalidRoute`: A push with no navigation in a route.
+    case invalidRoute(String)
+    /// `org.navsession.Error.InvalidSnapshot`: A snapshot that breaks the graph's rules.
+    case invalidSnapshot(String)
+    /// `org.navsession.Error.InvalidSpec`: A screen without a required parameter, with an undeclared one, or another invalid model.
+    case invalidSpec(String)
+    /// `org.navsession.Error.InvalidURL`: A URL that is not absolute.
+    case invalidURL(String)
+    /// `org.navsession.Error.MalformedURL`: A deep link that cannot be parsed.
+    case malformedURL(String)
+    /// `org.navsession.Error.MissingParameter`: A deep-link parameter is missing.
+    case missingParameter(String)
+    /// `org.navsession.Error.NoPresenter`: No model can present from the executing model.
+    case noPresenter(String)
+    /// `org.navsession.Error.NoStack`: No stack at or above the executing model.
+    case noStack(String)
+    /// `org.navsession.Error.NoSwitched`: No switched model at or above the executing model.
+    case noSwitched(String)
+    /// `org.navsession.Error.NoTabs`: No tab container at or above the executing model.
+    case noTabs(String)
+    /// `org.navsession.Error.NotInStack`: A model that is not an element of the stack.
+    case notInStack(String)
+    /// `org.navsession.Error.NotInsidePresentation`: The model is not inside a presentation.
+    case notInsidePresentation(String)
+    /// `org.navsession.Error.NotPresented`: The reported model is not presented.
+    case notPresented(String)
+    /// `org.navsession.Error.NothingToDismiss`: Nothing to dismiss from the executing model.
+    case nothingToDismiss(String)
+    /// `org.navsession.Error.NothingToHide`: The model is neither a presented stack's root nor a pushed element.
+    case nothingToHide(String)
+    /// `org.navsession.Error.PresenterIsLeaf`: An alert or dialog cannot present.
+    case presenterIsLeaf(String)
+    /// `org.navsession.Error.SlotOccupied`: The presenter already presents a model.
+    case slotOccupied(String)
+    /// `org.navsession.Error.StaleReport`: A renderer report about a state the window is no longer in.
+    case staleReport(String)
+    /// `org.navsession.Error.StorageFailed`: The change could not be written to the state directory.
+    case storageFailed(String)
+    /// `org.navsession.Error.UnknownAction`: An alert or dialog has no such action.
+    case unknownAction(String)
+    /// `org.navsession.Error.UnknownDialog`: No such manifest dialog.
+    case unknownDialog(String)
+    /// `org.navsession.Error.UnknownModel`: No model with that id in the window.
+    case unknownModel(String)
+    /// `org.navsession.Error.UnknownPresentationKind`: A presentation kind the manifest does not declare.
+    case unknownPresentationKind(String)
+    /// `org.navsession.Error.UnknownRoute`: A deep link matches no route.
+    case unknownRoute(String)
+    /// `org.navsession.Error.UnknownScene`: A scene the manifest does not declare.
+    case unknownScene(String)
+    /// `org.navsession.Error.UnknownScreen`: A screen the manifest does not declare; the message names the closest declared one.
+    case unknownScreen(String)
+    /// `org.navsession.Error.UnknownTab`: The tab container has no such tab.
+    case unknownTab(String)
+    /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
+    case versionMismatch(String)
+    /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
+    case windowClosed(String)
+    /// `org.navsession.Error.WrongKind`: The model is not of the kind the command needs.
+    case wrongKind(String)
+    /// `org.navsession.Error.WrongScheme`: A deep link with a scheme the application does not own.
+    case wrongScheme(String)
+
+    // MARK: org.freedesktop.DBus.Error.*
+    /// `org.freedesktop.DBus.Error.InvalidArgs`: Wrong signature, bad argument text, or a window's missing or unknown parameter.
+    case invalidArgs(String)
+    /// `org.freedesktop.DBus.Error.UnknownMethod`: The object has no such method.
+    case unknownMethod(String)
+    /// `org.freedesktop.DBus.Error.UnknownObject`: A dismissed or unknown window.
+    case unknownObject(String)
+    /// `org.freedesktop.DBus.Error.UnknownInterface`: The object does not implement that interface.
+    case unknownInterface(String)
+    /// `org.freedesktop.DBus.Error.UnknownProperty`: The interface has no such property.
+    case unknownProperty(String)
+    /// `org.freedesktop.DBus.Error.PropertyReadOnly`: The property cannot be set.
+    case propertyReadOnly(String)
+    /// `org.freedesktop.DBus.Error.LimitsExceeded`: A limit was hit (URL length, number of windows, array sizes).
+    case limitsExceeded(String)
+    /// `org.freedesktop.DBus.Error.AccessDenied`: `SetCloseOnExit` on a window tied to another client.
+    case accessDenied(String)
+    /// `org.freedesktop.DBus.Error.NotSupported`: An application action the daemon does not offer.
+    case notSupported(String)
+    /// `org.freedesktop.DBus.Error.Failed`: An internal fault of the daemon (logged with its cause there).
+    case failed(String)
+    /// `org.freedesktop.DBus.Error.ServiceUnknown`: No daemon owns the application id on this bus (and none can be activated).
+    case serviceUnknown(String)
+    /// `org.freedesktop.DBus.Error.NameHasNoOwner`: No daemon owns the application id on this bus.
+    case nameHasNoOwner(String)
+    /// `org.freedesktop.DBus.Error.NoReply`: The daemon did not reply (libdbus's own error).
+    case noReply(String)
+
+    // MARK: Other names
+
+    /// An error name this library does not know, with its message.
+    case other(name: String, message: String)
+
+    // MARK: Client-side failures
+
+    /// The bus could not be reached (wrong address, no session bus).
+    case connectionFailed(String)
+    /// No reply arrived within the call's timeout.
+    case timedOut(String)
+    /// The connection to the bus is closed or was lost.
+    case disconnected(String)
+    /// The daemon's reply does not have the types the contract promises.
+    case unexpectedReply(member: String, signature: String)
+    /// A value could not be encoded for the daemon (e.g. a command that does not encode as JSON).
+    case encodingFailed(String)
+    /// The daemon's JSON could not be decoded (e.g. a snapshot of a newer format).
+    case decodingFailed(String)
+    /// The window is gone (dismissed or closed) while it was being followed.
+    case windowGone(window: String)
+    /// The daemon left the bus while a window was being followed.
+    case daemonLeft(String)
+    /// A wait ran out of time; `lastState` is the last state seen (`nil` when none could be read).
+    case waitTimedOut(lastState: WindowSnapshot?, timeout: Duration)
+    /// The calling task was cancelled.
+    case cancelled
+
+    /// The D-Bus names of the daemon's own errors and the standard names with a case of their own.
+    static let knownNames: [String] = [
+        "org.navsession.Error.AlreadyAtRoot",
+        "org.navsession.Error.BadParameter",
+        "org.navsession.Error.BlockedByDialog",
+        "org.navsession.Error.CannotPresent",
+        "org.navsession.Error.DetachedModel",
+        "org.navsession.Error.DuplicateElement",
+        "org.navsession.Error.EmptyBatch",
+        "org.navsession.Error.EmptyPath",
+        "org.navsession.Error.InvalidBatch",
+        "org.navsession.Error.InvalidCommand",
+        "org.navsession.Error.InvalidCount",
+        "org.navsession.Error.InvalidEffect",
+        "org.navsession.Error.InvalidManifest",
+        "org.navsession.Error.InvalidRoute",
+        "org.navsession.Error.InvalidSnapshot",
+        "org.navsession.Error.InvalidSpec",
+        "org.navsession.Error.InvalidURL",
+        "org.navsession.Error.MalformedURL",
+        "org.navsession.Error.MissingParameter",
+        "org.navsession.Error.NoPresenter",
+        "org.navsession.Error.NoStack",
+        "org.navsession.Error.NoSwitched",
+        "org.navsession.Error.NoTabs",
+        "org.navsession.Error.NotInStack",
+        "org.navsession.Error.NotInsidePresentation",
+        "org.navsession.Error.NotPresented",
+        "org.navsession.Error.NothingToDismiss",
+        "org.navsession.Error.NothingToHide",
+        "org.navsession.Error.PresenterIsLeaf",
+        "org.navsession.Error.SlotOccupied",
+        "org.navsession.Error.StaleReport",
+        "org.navsession.Error.StorageFailed",
+        "org.navsession.Error.UnknownAction",
+        "org.navsession.Error.UnknownDialog",
+        "org.navsession.Error.UnknownModel",
+        "org.navsession.Error.UnknownPresentationKind",
+        "org.navsession.Error.UnknownRoute",
+        "org.navsession.Error.UnknownScene",
+        "org.navsession.Error.UnknownScreen",
+        "org.navsession.Error.UnknownTab",
+        "org.navsession.Error.VersionMismatch",
+        "org.navsession.Error.WindowClosed",
+        "org.navsession.Error.WrongKind",
+        "org.navsession.Error.WrongScheme",
+        "org.freedesktop.DBus.Error.InvalidArgs",
+        "org.freedesktop.DBus.Error.UnknownMethod",
+        "org.freedesktop.DBus.Error.UnknownObject",
+        "org.freedesktop.DBus.Error.UnknownInterface",
+        "org.freedesktop.DBus.Error.UnknownProperty",
+        "org.freedesktop.DBus.Error.PropertyReadOnly",
+        "org.freedesktop.DBus.Error.LimitsExceeded",
+        "org.freedesktop.DBus.Error.AccessDenied",
+        "org.freedesktop.DBus.Error.NotSupported",
+        "org.freedesktop.DBus.Error.Failed",
+        "org.freedesktop.DBus.Error.ServiceUnknown",
+        "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "org.freedesktop.DBus.Error.NoReply",
+    ]
+
+    /// The error for a D-Bus error name and message: the case of a known name, else ``other(name:message:)``.
+    public init(name: String, message: String) {
+        switch name {
+        case "org.navsession.Error.AlreadyAtRoot": self = .alreadyAtRoot(message)
+        case "org.navsession.Error.BadParameter": self = .badParameter(message)
+        case "org.navsession.Error.BlockedByDialog": self = .blockedByDialog(message)
+        case "org.navsession.Error.CannotPresent": self = .cannotPresent(message)
+        case "org.navsession.Error.DetachedModel": self = .detachedModel(message)
+        case "org.navsession.Error.DuplicateElement": self = .duplicateElement(message)
+        case "org.navsession.Error.EmptyBatch": self = .emptyBatch(message)
+        case "org.navsession.Error.EmptyPath": self = .emptyPath(message)
+        case "org.navsession.Error.InvalidBatch": self = .invalidBatch(message)
+        case "org.navsession.Error.InvalidCommand": self = .invalidCommand(message)
+        case "org.navsession.Error.InvalidCount": self = .invalidCount(message)
+        case "org.navsession.Error.InvalidEffect": self = .invalidEffect(message)
+        case "org.navsession.Error.InvalidManifest": self = .invalidManifest(message)
+        case "org.navsession.Error.InvalidRoute": self = .invalidRoute(message)
+        case "org.navsession.Error.InvalidSnapshot": self = .invalidSnapshot(message)
+        case "org.navsession.Error.InvalidSpec": self = .invalidSpec(message)
+        case "org.navsession.Error.InvalidURL": self = .invalidURL(message)
+        case "org.navsession.Error.MalformedURL": self = .malformedURL(message)
+        case "org.navsession.Error.MissingParameter": self = .missingParameter(message)
+        case "org.navsession.Error.NoPresenter": self = .noPresenter(message)
+        case "org.navsession.Error.NoStack": self = .noStack(message)
+        case "org.navsession.Error.NoSwitched": self = .noSwitched(message)
+        case "org.navsession.Error.NoTabs": self = .noTabs(message)
+        case "org.navsession.Error.NotInStack": self = .notInStack(message)
+        case "org.navsession.Error.NotInsidePresentation": self = .notInsidePresentation(message)
+        case "org.navsession.Error.NotPresented": self = .notPresented(message)
+        case "org.navsession.Error.NothingToDismiss": self = .nothingToDismiss(message)
+        case "org.navsession.Error.NothingToHide": self = .nothingToHide(message)
+        case "org.navsession.Error.PresenterIsLeaf": self = .presenterIsLeaf(message)
+        case "org.navsession.Error.SlotOccupied": self = .slotOccupied(message)
+        case "org.navsession.Error.StaleReport": self = .staleReport(message)
+        case "org.navsession.Error.StorageFailed": self = .storageFailed(message)
+        case "org.navsession.Error.UnknownAction": self = .unknownAction(message)
+        case "org.navsession.Error.UnknownDialog": self = .unknownDialog(message)
+        case "org.navsession.Error.UnknownModel": self = .unknownModel(message)
+        case "org.navsession.Error.UnknownPresentationKind": self = .unknownPresentationKind(message)
+        case "org.navsession.Error.UnknownRoute": self = .unknownRoute(message)
+        case "org.navsession.Error.UnknownScene": self = .unknownScene(message)
+        case "org.navsession.Error.UnknownScreen": self = .unknownScreen(message)
+        case "org.navsession.Error.UnknownTab": self = .unknownTab(message)
+        case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
+        case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
+        case "org.navsession.Error.WrongKind": self = .wrongKind(message)
+        case "org.navsession.Error.WrongScheme": self = .wrongScheme(message)
+        case "org.freedesktop.DBus.Error.InvalidArgs": self = .invalidArgs(message)
+        case "org.freedesktop.DBus.Error.UnknownMethod": self = .unknownMethod(message)
+        case "org.freedesktop.DBus.Error.UnknownObject": self = .unknownObject(message)
+        case "org.freedesktop.DBus.Error.UnknownInterface": self = .unknownInterface(message)
+        case "org.freedesktop.DBus.Error.UnknownProperty": self = .unknownProperty(message)
+        case "org.freedesktop.DBus.Error.PropertyReadOnly": self = .propertyReadOnly(message)
+        case "org.freedesktop.DBus.Error.LimitsExceeded": self = .limitsExceeded(message)
+        case "org.freedesktop.DBus.Error.AccessDenied": self = .accessDenied(message)
+        case "org.freedesktop.DBus.Error.NotSupported": self = .notSupported(message)
+        case "org.freedesktop.DBus.Error.Failed": self = .failed(message)
+        case "org.freedesktop.DBus.Error.ServiceUnknown": self = .serviceUnknown(message)
+        case "org.freedesktop.DBus.Error.NameHasNoOwner": self = .nameHasNoOwner(message)
+        case "org.freedesktop.DBus.Error.NoReply": self = .noReply(message)
+        default: self = .other(name: name, message: message)
+        }
+    }
+
+    /// The D-Bus error name (`org.navsession.Error.NoStack`, …); client-side failures have names under
+    /// `org.navsession.Client.Error.` (never sent on the bus).
+    public var name: String {
+        switch self {
+        case .alreadyAtRoot: "org.navsession.Error.AlreadyAtRoot"
+        case .badParameter: "org.navsession.Error.BadParameter"
+        case .blockedByDialog: "org.navsession.Error.BlockedByDialog"
+        case .cannotPresent: "org.navsession.Error.CannotPresent"
+        case .detachedModel: "org.navsession.Error.DetachedModel"
+        case .duplicateElement: "org.navsession.Error.DuplicateElement"
+        case .emptyBatch: "org.navsession.Error.EmptyBatch"
+        case .emptyPath: "org.navsession.Error.EmptyPath"
+        case .invalidBatch: "org.navsession.Error.InvalidBatch"
+        case .invalidCommand: "org.navsession.Error.InvalidCommand"
+        case .invalidCount: "org.navsession.Error.InvalidCount"
+        case .invalidEffect: "org.navsession.Error.InvalidEffect"
+        case .invalidManifest: "org.navsession.Error.InvalidManifest"
+        case .invalidRoute: "org.navsession.Error.InvalidRoute"
+        case .invalidSnapshot: "org.navsession.Error.InvalidSnapshot"
+        case .invalidSpec: "org.navsession.Error.InvalidSpec"
+        case .invalidURL: "org.navsession.Error.InvalidURL"
+        case .malformedURL: "org.navsession.Error.MalformedURL"
+        case .missingParameter: "org.navsession.Error.MissingParameter"
+        case .noPresenter: "org.navsession.Error.NoPresenter"
+        case .noStack: "org.navsession.Error.NoStack"
+        case .noSwitched: "org.navsession.Error.NoSwitched"
+        case .noTabs: "org.navsession.Error.NoTabs"
+        case .notInStack: "org.navsession.Error.NotInStack"
+        case .notInsidePresentation: "org.navsession.Error.NotInsidePresentation"
+        case .notPresented: "org.navsession.Error.NotPresented"
+        case .nothingToDismiss: "org.navsession.Error.NothingToDismiss"
+        case .nothingToHide: "org.navsession.Error.NothingToHide"
+        case .presenterIsLeaf: "org.navsession.Error.PresenterIsLeaf"
+        case .slotOccupied: "org.navsession.Error.SlotOccupied"
+        case .staleReport: "org.navsession.Error.StaleReport"
+        case .storageFailed: "org.navsession.Error.StorageFailed"
+        case .unknownAction: "org.navsession.Error.UnknownAction"
+        case .unknownDialog: "org.navsession.Error.UnknownDialog"
+        case .unknownModel: "org.navsession.Error.UnknownModel"
+        case .unknownPresentationKind: "org.navsession.Error.UnknownPresentationKind"
+        case .unknownRoute: "org.navsession.Error.UnknownRoute"
+        case .unknownScene: "org.navsession.Error.UnknownScene"
+        case .unknownScreen: "org.navsession.Error.UnknownScreen"
+        case .unknownTab: "org.navsession.Error.UnknownTab"
+        case .versionMismatch: "org.navsession.Error.VersionMismatch"
+        case .windowClosed: "org.navsession.Error.WindowClosed"
+        case .wrongKind: "org.navsession.Error.WrongKind"
+        case .wrongScheme: "org.navsession.Error.WrongScheme"
+        case .invalidArgs: "org.freedesktop.DBus.Error.InvalidArgs"
+        case .unknownMethod: "org.freedesktop.DBus.Error.UnknownMethod"
+        case .unknownObject: "org.freedesktop.DBus.Error.UnknownObject"
+        case .unknownInterface: "org.freedesktop.DBus.Error.UnknownInterface"
+        case .unknownProperty: "org.freedesktop.DBus.Error.UnknownProperty"
+        case .propertyReadOnly: "org.freedesktop.DBus.Error.PropertyReadOnly"
+        case .limitsExceeded: "org.freedesktop.DBus.Error.LimitsExceeded"
+        case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
+        case .notSupported: "org.freedesktop.DBus.Error.NotSupported"
+        case .failed: "org.freedesktop.DBus.Error.Failed"
+        case .serviceUnknown: "org.freedesktop.DBus.Error.ServiceUnknown"
+        case .nameHasNoOwner: "org.freedesktop.DBus.Error.NameHasNoOwner"
+        case .noReply: "org.freedesktop.DBus.Error.NoReply"
+        case .other(let name, _): name
+        case .connectionFailed: "org.navsession.Client.Error.ConnectionFailed"
+        case .timedOut: "org.navsession.Client.Error.TimedOut"
+        case .disconnected: "org.navsession.Client.Error.Disconnected"
+        case .unexpectedReply: "org.navsession.Client.Error.UnexpectedReply"
+        case .encodingFailed: "org.navsession.Client.Error.EncodingFailed"
+        case .decodingFailed: "org.navsession.Client.Error.DecodingFailed"
+        case .windowGone: "org.navsession.Client.Error.WindowGone"
+        case .daemonLeft: "org.navsession.Client.Error.DaemonLeft"
+        case .waitTimedOut: "org.navsession.Client.Error.WaitTimedOut"
+        case .cancelled: "org.navsession.Client.Error.Cancelled"
+        }
+    }
+
+    /// The human-readable message (the daemon's, for errors it replied with).
+    public var message: String {
+        switch self {
+        case .alreadyAtRoot(let message), .badParameter(let message), .blockedByDialog(let message),
+             .cannotPresent(let message), .detachedModel(let message), .duplicateElement(let message),
+             .emptyBatch(let message), .emptyPath(let message), .invalidBatch(let message),
+             .invalidCommand(let message), .invalidCount(let message), .invalidEffect(let message),
+             .invalidManifest(let message), .invalidRoute(let message), .invalidSnapshot(let message),
+             .invalidSpec(let message), .invalidURL(let message), .malformedURL(let message),
+             .missingParameter(let message), .noPresenter(let message), .noStack(let message),
+             .noSwitched(let message), .noTabs(let message), .notInStack(let message),
+             .notInsidePresentation(let message), .notPresented(let message), .nothingToDismiss(let message),
+             .nothingToHide(let message), .presenterIsLeaf(let message), .slotOccupied(let message),
+             .staleReport(let message), .storageFailed(let message), .unknownAction(let message),
+             .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
+             .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
+             .unknownTab(let message), .versionMismatch(let message), .windowClosed(let message),
+             .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
+             .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
+             .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),
+             .accessDenied(let message), .notSupported(let message), .failed(let message),
+             .serviceUnknown(let message), .nameHasNoOwner(let message), .noReply(let message):
+            message
+        case .other(_, let message), .connectionFailed(let message), .timedOut(let message),
+             .disconnected(let message), .encodingFailed(let message), .decodingFailed(let message),
+             .daemonLeft(let message):
+            message
+        case .unexpectedReply(let member, let signature):
+            "unexpected reply to \(member): signature '\(signature)'"
+        case .windowGone(let window):
+            "the window \(window) is gone"
+        case .waitTimedOut(let lastState, let timeout):
+            "the condition did not hold within \(timeout)"
+                + (lastState.map { "; the window was at version \($0.version)" } ?? "")
+        case .cancelled:
+            "the task was cancelled"
+        }
+    }
+
+    /// `name: message`, or just the name when there is no message.
+    public var description: String { message.isEmpty ? name : "\(name): \(message)" }
+}

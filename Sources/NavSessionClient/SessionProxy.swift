@@ -1,0 +1,179 @@
+import DBusKit
+import NavigationCore
+
+/// The daemon's session object (`org.navsession.Session1` at `/org/navsession/Session1`): windows, deep
+/// links and the session-wide batch.
+///
+/// ```swift
+/// let window = try await client.session.openWindow(scene: "main")
+/// let linked = try await client.session.openURL("navsession-demo://detail/42")
+/// for window in try await client.session.listWindows() { print(window.path) }
+/// ```
+public struct SessionProxy: Sendable {
+    /// The client the calls go through.
+    public let client: NavSessionClient
+
+    /// The session object's path.
+    public var path: String { ObjectPaths.session.rawValue }
+
+    private func call(_ member: String, _ arguments: [Value] = []) async throws(NavSessionError) -> [Value] {
+        try await client.call(ObjectPaths.session, ObjectPaths.sessionInterface, member, arguments)
+    }
+
+    /// Opens a window of `scene` (`OpenWindow`); single-instance scenes return their open window.
+    /// - Parameters:
+    ///   - scene: a scene the manifest declares (the demo: `main`, `waiting`).
+    ///   - params: parameters for the scene's first screen.
+    /// - Throws: ``NavSessionError/unknownScene(_:)``, ``NavSessionError/invalidArgs(_:)`` (a missing or
+    ///   unknown parameter), ``NavSessionError/limitsExceeded(_:)`` (too many windows).
+    public func openWindow(scene: String, params: [String: String] = [:]) async throws(NavSessionError)
+        -> WindowProxy
+    {
+        let reply = try await call("OpenWindow", [.string(scene), .stringDictionary(params)])
+        return WindowProxy(client: client, objectPath: try Reply.path(reply, "OpenWindow"))
+    }
+
+    /// Closes a window and its whole graph (`DismissWindow`).
+    /// - Throws: ``NavSessionError/unknownObject(_:)`` for a window that does not exist.
+    public func dismissWindow(_ window: WindowProxy) async throws(NavSessionError) {
+        _ = try await call("DismissWindow", [.objectPath(window.objectPath)])
+    }
+
+    /// Opens a deep link, or announces a URL of another scheme (`OpenURL`); returns the window that
+    /// handled it. A link waiting for its window to reach a state where it applies shows in
+    /// ``WindowProxy/pendingDeepLink``.
+    /// - Throws: ``NavSessionError/unknownRoute(_:)``, ``NavSessionError/malformedURL(_:)``,
+    ///   ``NavSessionError/missingParameter(_:)``, ``NavSessionError/badParameter(_:)``, navigation errors,
+    ///   ``NavSessionError/limitsExceeded(_:)``.
+    @discardableResult
+    public func openURL(_ url: String) async throws(NavSessionError) -> WindowProxy {
+        let reply = try await call("OpenURL", [.string(url)])
+        return WindowProxy(client: client, objectPath: try Reply.path(reply, "OpenURL"))
+    }
+
+    /// The open windows, in opening order (`ListWindows`).
+    public func listWindows() async throws(NavSessionError) -> [WindowProxy] {
+        let reply = try await call("ListWindows")
+        guard let elements = reply.first?.arrayElements else { throw .unexpected("ListWindows", reply) }
+        return elements.compactMap(\.objectPath).map { WindowProxy(client: client, objectPath: $0) }
+    }
+
+    /// Applies a batch to a window atomically, one version bump (`Session1.Apply`); returns the new version.
+    ///
+    /// ``WindowProxy/apply(_:expectedVersion:)`` does the same and also returns the models it started.
+    /// - Throws: ``NavSessionError/invalidBatch(_:)``, ``NavSessionError/emptyBatch(_:)``, the failing
+    ///   command's own error (its message prefixed `command <i>:`), ``NavSessionError/unknownObject(_:)``.
+    @discardableResult
+    public func apply(_ batch: [BatchCommand], to window: WindowProxy) async throws(NavSessionError) -> UInt64 {
+        let json = try JSONCoding.encode(batch)
+        return try Reply.version(try await call("Apply", [.objectPath(window.objectPath), .string(json)]), "Apply")
+    }
+
+    /// Ties the window to this connection (`SetCloseOnExit`): it closes when this client leaves the bus.
+    /// - Throws: ``NavSessionError/unknownObject(_:)``; ``NavSessionError/accessDenied(_:)`` when another
+    ///   client holds the tie.
+    public func setCloseOnExit(_ window: WindowProxy, _ enabled: Bool = true) async throws(NavSessionError) {
+        _ = try await call("SetCloseOnExit", [.objectPath(window.objectPath), .boolean(enabled)])
+    }
+
+    /// Plans the one-step route states from one route view to another (`Plan`, Docs/routing.md).
+    /// - Parameters:
+    ///   - from: the start routes, as the JSON array ``WindowProxy/getRoutes()`` returns.
+    ///   - to: the target routes (same form).
+    ///   - multiDismiss: the renderer can dismiss several presentations in one update.
+    ///   - pushesInOne: the renderer can push several screens in one update.
+    /// - Returns: the states as a JSON array of route arrays.
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` for routes that do not decode.
+    public func plan(from: String, to: String, multiDismiss: Bool = false, pushesInOne: Bool = false)
+        async throws(NavSessionError) -> String
+    {
+        try Reply.string(
+            try await call("Plan", [.string(from), .string(to), .boolean(multiDismiss), .boolean(pushesInOne)]),
+            "Plan")
+    }
+
+    // MARK: Properties
+
+    /// The open windows (property `Windows`).
+    public var windows: [WindowProxy] {
+        get async throws(NavSessionError) {
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, "Windows")
+            guard let elements = value.arrayElements else { throw .unexpected("Get(Windows)", [value]) }
+            return elements.compactMap(\.objectPath).map { WindowProxy(client: client, objectPath: $0) }
+        }
+    }
+
+    /// The scenes the manifest declares (property `Scenes`).
+    public var scenes: [String] {
+        get async throws(NavSessionError) {
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, "Scenes")
+            guard let elements = value.arrayElements else { throw .unexpected("Get(Scenes)", [value]) }
+            return elements.compactMap(\.string)
+        }
+    }
+
+    /// The session version: +1 per window opened or closed (property `Version`).
+    public var version: UInt64 {
+        get async throws(NavSessionError) {
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, "Version")
+            guard let version = value.uint64 else { throw .unexpected("Get(Version)", [value]) }
+            return version
+        }
+    }
+
+    /// The application id (property `ApplicationId`).
+    public var applicationID: String {
+        get async throws(NavSessionError) {
+            let value = try await client.property(
+                ObjectPaths.session, ObjectPaths.sessionInterface, "ApplicationId")
+            guard let id = value.string else { throw .unexpected("Get(ApplicationId)", [value]) }
+            return id
+        }
+    }
+}
+
+/// The daemon's `org.freedesktop.Application` object (at the application id with `.` as `/`).
+///
+/// ```swift
+/// try await client.application.activate()                          // a window of the default scene
+/// try await client.application.open(["navsession-demo://detail/7"])
+/// try await client.application.activateAction("new-window", parameters: ["waiting"])
+/// ```
+public struct ApplicationProxy: Sendable {
+    /// The client the calls go through.
+    public let client: NavSessionClient
+
+    /// The application object's path.
+    public var path: String { ObjectPaths.application(client.destination).rawValue }
+
+    private func call(_ member: String, _ arguments: [Value]) async throws(NavSessionError) {
+        _ = try await client.call(
+            ObjectPaths.application(client.destination), ObjectPaths.applicationInterface, member, arguments)
+    }
+
+    /// Platform data for the `a{sv}` argument: string values only.
+    private static func platformData(_ data: [String: String]) -> Value {
+        .options(data.sorted { $0.key < $1.key }.map { ($0.key, Value.string($0.value)) })
+    }
+
+    /// `Activate`: opens a window of the default scene unless one exists.
+    public func activate(platformData: [String: String] = [:]) async throws(NavSessionError) {
+        try await call("Activate", [Self.platformData(platformData)])
+    }
+
+    /// `Open`: each URI as ``SessionProxy/openURL(_:)``, in order; the first error is thrown.
+    public func open(_ uris: [String], platformData: [String: String] = [:]) async throws(NavSessionError) {
+        try await call("Open", [.strings(uris), Self.platformData(platformData)])
+    }
+
+    /// `ActivateAction`: `new-window` (optional scene as the first parameter) or `quit`.
+    /// - Throws: ``NavSessionError/notSupported(_:)`` for an action the daemon does not offer.
+    public func activateAction(
+        _ name: String, parameters: [String] = [], platformData: [String: String] = [:]
+    ) async throws(NavSessionError) {
+        try await call("ActivateAction", [
+            .string(name), .array(.variant, parameters.map { .variant(.string($0)) }),
+            Self.platformData(platformData),
+        ])
+    }
+}

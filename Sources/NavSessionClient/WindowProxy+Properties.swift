@@ -1,0 +1,116 @@
+import DBusKit
+import NavigationCore
+
+/// All `org.navsession.Window1` properties of a window at one moment (`Properties.GetAll`).
+public struct WindowProperties: Sendable, Hashable {
+    /// The window's scene (constant).
+    public var scene: String
+    /// The active alert's or dialog's headline, else the active model's title.
+    public var title: String
+    /// The window version.
+    public var version: UInt64
+    /// The active model's screen.
+    public var activeScreen: String
+    /// The active model.
+    public var activeModel: ModelID
+    /// The route view as JSON (as ``WindowProxy/getRoutes()``).
+    public var routes: String
+    /// The selected tab of the active branch, `""` when none.
+    public var selectedTab: String
+    /// Whether a back button would do something (``canPop`` or ``canDismiss``).
+    public var canGoBack: Bool
+    /// Whether `StackDropLast(1)` would pop.
+    public var canPop: Bool
+    /// Whether `Dismiss` would dismiss.
+    public var canDismiss: Bool
+    /// A deep link waiting for this window to reach a state where it applies, `""` when none.
+    public var pendingDeepLink: String
+
+    /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
+    init(_ values: [String: Value]) {
+        scene = values["Scene"]?.string ?? ""
+        title = values["Title"]?.string ?? ""
+        version = values["Version"]?.uint64 ?? 0
+        activeScreen = values["ActiveScreen"]?.string ?? ""
+        activeModel = ModelID(rawValue: Int(clamping: values["ActiveModel"]?.uint64 ?? 0))
+        routes = values["Routes"]?.string ?? "[]"
+        selectedTab = values["SelectedTab"]?.string ?? ""
+        canGoBack = values["CanGoBack"]?.bool ?? false
+        canPop = values["CanPop"]?.bool ?? false
+        canDismiss = values["CanDismiss"]?.bool ?? false
+        pendingDeepLink = values["PendingDeepLink"]?.string ?? ""
+    }
+}
+
+extension WindowProxy {
+    /// Every property at once (`Properties.GetAll`).
+    /// - Throws: ``NavSessionError/unknownObject(_:)`` for a window that is gone.
+    public func properties() async throws(NavSessionError) -> WindowProperties {
+        WindowProperties(try await client.allProperties(objectPath, ObjectPaths.windowInterface))
+    }
+
+    private func property(_ name: String) async throws(NavSessionError) -> Value {
+        try await client.property(objectPath, ObjectPaths.windowInterface, name)
+    }
+
+    private func stringProperty(_ name: String) async throws(NavSessionError) -> String {
+        let value = try await property(name)
+        guard let text = value.string else { throw .unexpected("Get(\(name))", [value]) }
+        return text
+    }
+
+    private func boolProperty(_ name: String) async throws(NavSessionError) -> Bool {
+        let value = try await property(name)
+        guard let flag = value.bool else { throw .unexpected("Get(\(name))", [value]) }
+        return flag
+    }
+
+    private func uint64Property(_ name: String) async throws(NavSessionError) -> UInt64 {
+        let value = try await property(name)
+        guard let number = value.uint64 else { throw .unexpected("Get(\(name))", [value]) }
+        return number
+    }
+
+    /// The window's scene (property `Scene`, constant).
+    public var scene: String { get async throws(NavSessionError) { try await stringProperty("Scene") } }
+
+    /// The active alert's or dialog's headline, else the active model's title (property `Title`).
+    public var title: String { get async throws(NavSessionError) { try await stringProperty("Title") } }
+
+    /// The window version (property `Version`).
+    public var version: UInt64 { get async throws(NavSessionError) { try await uint64Property("Version") } }
+
+    /// The active model's screen (property `ActiveScreen`).
+    public var activeScreen: String {
+        get async throws(NavSessionError) { try await stringProperty("ActiveScreen") }
+    }
+
+    /// The active model (property `ActiveModel`).
+    public var activeModel: ModelID {
+        get async throws(NavSessionError) {
+            ModelID(rawValue: Int(clamping: try await uint64Property("ActiveModel")))
+        }
+    }
+
+    /// The route view as JSON (property `Routes`, the same text as ``getRoutes()``).
+    public var routes: String { get async throws(NavSessionError) { try await stringProperty("Routes") } }
+
+    /// The selected tab of the active branch, `""` when none (property `SelectedTab`).
+    public var selectedTab: String {
+        get async throws(NavSessionError) { try await stringProperty("SelectedTab") }
+    }
+
+    /// Whether a back button would do something (property `CanGoBack`).
+    public var canGoBack: Bool { get async throws(NavSessionError) { try await boolProperty("CanGoBack") } }
+
+    /// Whether `StackDropLast(1)` would pop (property `CanPop`).
+    public var canPop: Bool { get async throws(NavSessionError) { try await boolProperty("CanPop") } }
+
+    /// Whether `Dismiss` would dismiss (property `CanDismiss`).
+    public var canDismiss: Bool { get async throws(NavSessionError) { try await boolProperty("CanDismiss") } }
+
+    /// A deep link waiting for this window, `""` when none (property `PendingDeepLink`).
+    public var pendingDeepLink: String {
+        get async throws(NavSessionError) { try await stringProperty("PendingDeepLink") }
+    }
+}

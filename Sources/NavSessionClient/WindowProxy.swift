@@ -1,0 +1,369 @@
+import DBusKit
+import NavigationCore
+
+/// One navigation window of the daemon (`org.navsession.Window1` at `/org/navsession/Session1/window/<n>`).
+///
+/// Every command method returns the window's new version. Commands run from the window's active model;
+/// the `…At` variants from a given model. Batches and single commands are the core's own Swift types
+/// (``NavigationCore/BatchCommand``, ``NavigationCore/NavigationCommand``), encoded to the JSON the
+/// daemon takes.
+///
+/// ```swift
+/// let window = try await client.session.openWindow(scene: "main")
+/// try await window.switchModel("main")
+/// let version = try await window.stackAppend("detail", params: ["id": "42"])
+/// let result = try await window.apply([BatchCommand(.dismiss), BatchCommand(.tabsSelectItem("settings"))],
+///                                     expectedVersion: version)
+/// let snapshot = try await window.getState()
+/// ```
+public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
+    /// The client the calls go through.
+    public let client: NavSessionClient
+    let objectPath: ObjectPath
+
+    init(client: NavSessionClient, objectPath: ObjectPath) {
+        self.client = client
+        self.objectPath = objectPath
+    }
+
+    /// The window's object path (`/org/navsession/Session1/window/3`).
+    public var path: String { objectPath.rawValue }
+
+    /// The window's number (`3` for `…/window/3`), or `nil` for a path outside the session's windows.
+    public var number: UInt64? {
+        path.hasPrefix(ObjectPaths.windowPrefix) ? UInt64(path.dropFirst(ObjectPaths.windowPrefix.count)) : nil
+    }
+
+    /// The object path.
+    public var description: String { path }
+
+    /// Windows are equal when they have the same path (and the same daemon name).
+    public static func == (lhs: WindowProxy, rhs: WindowProxy) -> Bool {
+        lhs.objectPath == rhs.objectPath && lhs.client.destination == rhs.client.destination
+    }
+
+    /// Hashes the path and the daemon name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objectPath)
+        hasher.combine(client.destination)
+    }
+
+    func call(_ member: String, _ arguments: [Value] = []) async throws(NavSessionError) -> [Value] {
+        try await client.call(objectPath, ObjectPaths.windowInterface, member, arguments)
+    }
+
+    private func versionCall(_ member: String, _ arguments: [Value] = []) async throws(NavSessionError) -> UInt64 {
+        try Reply.version(try await call(member, arguments), member)
+    }
+
+    private static func model(_ id: ModelID) -> Value { .uint64(UInt64(clamping: id.rawValue)) }
+
+    // MARK: Stack
+
+    /// Pushes `screen` on the nearest stack (`StackAppend`).
+    /// - Throws: ``NavSessionError/noStack(_:)``, ``NavSessionError/unknownScreen(_:)``,
+    ///   ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func stackAppend(_ screen: String, params: [String: String] = [:]) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("StackAppend", [.string(screen), .stringDictionary(params)])
+    }
+
+    /// Pops `count` elements (default 1); the root stays (`StackDropLast`).
+    /// - Throws: ``NavSessionError/invalidCount(_:)`` for 0, ``NavSessionError/alreadyAtRoot(_:)``,
+    ///   ``NavSessionError/noStack(_:)``.
+    @discardableResult
+    public func stackDropLast(_ count: UInt32 = 1) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("StackDropLast", [.uint32(count)])
+    }
+
+    /// Keeps only the stack's root (`StackDropToRoot`); at the root, a no-op with the same version.
+    @discardableResult
+    public func stackDropToRoot() async throws(NavSessionError) -> UInt64 {
+        try await versionCall("StackDropToRoot")
+    }
+
+    /// Replaces the stack's root; `clear` also drops the rest of the path (`StackSetRoot`).
+    @discardableResult
+    public func stackSetRoot(_ screen: String, params: [String: String] = [:], clear: Bool = false)
+        async throws(NavSessionError) -> UInt64
+    {
+        try await versionCall("StackSetRoot", [.string(screen), .stringDictionary(params), .boolean(clear)])
+    }
+
+    /// Replaces the whole path with `screens` (`StackSetPath`).
+    /// - Throws: ``NavSessionError/emptyPath(_:)`` for no screens.
+    @discardableResult
+    public func stackSetPath(_ screens: [String]) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("StackSetPath", [.strings(screens)])
+    }
+
+    /// Reverses the nearest stack's path (`StackReverse`).
+    @discardableResult
+    public func stackReverse() async throws(NavSessionError) -> UInt64 {
+        try await versionCall("StackReverse")
+    }
+
+    // MARK: Presentation
+
+    /// Presents `screen` (`Present`).
+    /// - Parameters:
+    ///   - kind: `sheet`, `cover`, a custom kind the manifest declares, each optionally with `+stack`
+    ///     (wrap the screen in a stack); `alert` / `confirmationDialog` present the manifest dialog named
+    ///     by `screen`.
+    /// - Throws: ``NavSessionError/unknownPresentationKind(_:)``, ``NavSessionError/unknownDialog(_:)``,
+    ///   ``NavSessionError/slotOccupied(_:)``, ``NavSessionError/unknownScreen(_:)``.
+    @discardableResult
+    public func present(_ kind: String, screen: String, params: [String: String] = [:])
+        async throws(NavSessionError) -> UInt64
+    {
+        try await versionCall("Present", [.string(kind), .string(screen), .stringDictionary(params)])
+    }
+
+    /// Presents an alert (`PresentAlert`). With no actions and a title naming a manifest alert, that alert.
+    /// - Parameter actions: each action's id, title and optional role (escaped for the wire here).
+    @discardableResult
+    public func presentAlert(title: String, message: String = "", actions: [DialogAction] = [])
+        async throws(NavSessionError) -> UInt64
+    {
+        try await versionCall("PresentAlert", [.string(title), .string(message), .strings(actions.map(Self.wire))])
+    }
+
+    /// Presents a confirmation dialog (`PresentConfirmationDialog`), anchored to `sourceID` when given.
+    @discardableResult
+    public func presentConfirmationDialog(
+        title: String, message: String = "", actions: [DialogAction] = [], sourceID: String = ""
+    ) async throws(NavSessionError) -> UInt64 {
+        try await versionCall(
+            "PresentConfirmationDialog",
+            [.string(title), .string(message), .strings(actions.map(Self.wire)), .string(sourceID)])
+    }
+
+    /// An action as `id:title[:role]`, with `\` and `:` escaped inside fields.
+    static func wire(_ action: DialogAction) -> String {
+        func escaped(_ field: String) -> String {
+            var result = ""
+            for character in field {
+                if character == "\\" || character == ":" { result.append("\\") }
+                result.append(character)
+            }
+            return result
+        }
+        var fields = [escaped(action.id), escaped(action.title)]
+        if let role = action.role { fields.append(escaped(role.rawValue)) }
+        return fields.joined(separator: ":")
+    }
+
+    /// Dismisses the top presentation (`Dismiss`); never pops.
+    /// - Throws: ``NavSessionError/nothingToDismiss(_:)``.
+    @discardableResult
+    public func dismiss() async throws(NavSessionError) -> UInt64 { try await versionCall("Dismiss") }
+
+    /// Dismisses the presentation containing the active model (`DismissJustFromPresented`).
+    /// - Throws: ``NavSessionError/notInsidePresentation(_:)``.
+    @discardableResult
+    public func dismissJustFromPresented() async throws(NavSessionError) -> UInt64 {
+        try await versionCall("DismissJustFromPresented")
+    }
+
+    /// Hides the active model (`Hide`): a presented stack's root is dismissed, a pushed element popped.
+    /// - Throws: ``NavSessionError/nothingToHide(_:)``.
+    @discardableResult
+    public func hide() async throws(NavSessionError) -> UInt64 { try await versionCall("Hide") }
+
+    // MARK: Tabs and switched models
+
+    /// Selects `tab` on the nearest tabs (`TabsSelectItem`); the selected tab is a no-op.
+    /// - Throws: ``NavSessionError/noTabs(_:)``, ``NavSessionError/unknownTab(_:)``.
+    @discardableResult
+    public func tabsSelectItem(_ tab: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("TabsSelectItem", [.string(tab)])
+    }
+
+    /// Replaces the nearest switched model's content; a screen named like a scene state builds that state
+    /// (`SwitchModel`; the demo: `login`, `main`).
+    /// - Throws: ``NavSessionError/noSwitched(_:)``.
+    @discardableResult
+    public func switchModel(_ screen: String, params: [String: String] = [:]) async throws(NavSessionError)
+        -> UInt64
+    {
+        try await versionCall("SwitchModel", [.string(screen), .stringDictionary(params)])
+    }
+
+    // MARK: From a model
+
+    /// ``stackAppend(_:params:)`` walking up from `model` (`StackAppendAt`).
+    /// - Throws: ``NavSessionError/unknownModel(_:)`` and the errors of ``stackAppend(_:params:)``.
+    @discardableResult
+    public func stackAppendAt(_ model: ModelID, screen: String, params: [String: String] = [:])
+        async throws(NavSessionError) -> UInt64
+    {
+        try await versionCall("StackAppendAt", [Self.model(model), .string(screen), .stringDictionary(params)])
+    }
+
+    /// ``present(_:screen:params:)`` resolving the presenter from `model` (`PresentAt`).
+    @discardableResult
+    public func presentAt(_ model: ModelID, kind: String, screen: String, params: [String: String] = [:])
+        async throws(NavSessionError) -> UInt64
+    {
+        try await versionCall(
+            "PresentAt", [Self.model(model), .string(kind), .string(screen), .stringDictionary(params)])
+    }
+
+    /// ``dismiss()`` resolving from `model` (`DismissAt`).
+    @discardableResult
+    public func dismissAt(_ model: ModelID) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("DismissAt", [Self.model(model)])
+    }
+
+    /// Dismisses the presentation containing `model` (`DismissJustFromPresentedAt`).
+    @discardableResult
+    public func dismissJustFromPresentedAt(_ model: ModelID) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("DismissJustFromPresentedAt", [Self.model(model)])
+    }
+
+    /// Hides `model` (`HideAt`).
+    @discardableResult
+    public func hideAt(_ model: ModelID) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("HideAt", [Self.model(model)])
+    }
+
+    /// Runs one command from `model`, `nil` = the active model (`ExecuteAt`).
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/invalidCommand(_:)``, the command's
+    ///   own navigation error.
+    @discardableResult
+    public func executeAt(_ model: ModelID?, _ command: NavigationCommand) async throws(NavSessionError) -> UInt64 {
+        let json = try JSONCoding.encode(command)
+        return try await versionCall("ExecuteAt", [.uint64(model.map { UInt64(clamping: $0.rawValue) } ?? 0), .string(json)])
+    }
+
+    // MARK: Batches
+
+    /// What ``apply(_:expectedVersion:)`` and ``check(_:expectedVersion:)`` return.
+    public struct ApplyResult: Sendable, Hashable {
+        /// The window's version after the batch (for a batch that closes the window, its last change's).
+        public var version: UInt64
+        /// The models the batch started, in order (for `…At` calls and renderer reports).
+        public var started: [ModelID]
+
+        /// Creates a result.
+        public init(version: UInt64, started: [ModelID]) {
+            self.version = version
+            self.started = started
+        }
+    }
+
+    /// Applies a batch atomically: all or nothing, one version bump (`Window1.Apply`).
+    /// - Parameters:
+    ///   - batch: the commands, each with its executing model and animation flag.
+    ///   - expectedVersion: compare-and-set: the batch applies only at this version, else
+    ///     ``NavSessionError/versionMismatch(_:)`` and nothing changes.
+    /// - Throws: ``NavSessionError/versionMismatch(_:)``, ``NavSessionError/emptyBatch(_:)``,
+    ///   ``NavSessionError/invalidBatch(_:)``, the failing command's own error (message prefixed
+    ///   `command <i>:`).
+    @discardableResult
+    public func apply(_ batch: [BatchCommand], expectedVersion: UInt64? = nil) async throws(NavSessionError)
+        -> ApplyResult
+    {
+        try await batchCall("Apply", batch, expectedVersion)
+    }
+
+    /// Loads a whole window state as one change (`SetState`): the current models finish, the state's models
+    /// start with fresh ids. Meant for test fixtures (the daemon writes a full session snapshot for it).
+    /// - Parameter state: a state such as ``getState()`` returns (its ids and version are not kept).
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` (not a valid window state; the message names the rule),
+    ///   ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func setState(_ state: WindowSnapshot) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("SetState", [.string(try JSONCoding.encode(state))])
+    }
+
+    /// Dry run of ``apply(_:expectedVersion:)``: what it would return now, or its error; changes nothing.
+    public func check(_ batch: [BatchCommand], expectedVersion: UInt64? = nil) async throws(NavSessionError)
+        -> ApplyResult
+    {
+        try await batchCall("Check", batch, expectedVersion)
+    }
+
+    private func batchCall(_ member: String, _ batch: [BatchCommand], _ expectedVersion: UInt64?)
+        async throws(NavSessionError) -> ApplyResult
+    {
+        let json = try JSONCoding.encode(batch)
+        var options: [String: String] = [:]
+        if let expectedVersion { options["expected_version"] = String(expectedVersion) }
+        let reply = try await call(member, [.string(json), .stringDictionary(options)])
+        guard reply.count == 2, let version = reply[0].uint64, let ids = reply[1].arrayElements else {
+            throw .unexpected(member, reply)
+        }
+        return ApplyResult(
+            version: version, started: ids.compactMap(\.uint64).map { ModelID(rawValue: Int(clamping: $0)) })
+    }
+
+    // MARK: Messages and renderer reports
+
+    /// Delivers message `name` to `model`'s listeners at once (`SendMessage`; `nil` = the active model).
+    /// No version bump.
+    public func sendMessage(_ name: String, to model: ModelID? = nil, payload: [String: String] = [:])
+        async throws(NavSessionError)
+    {
+        _ = try await call(
+            "SendMessage",
+            [.uint64(model.map { UInt64(clamping: $0.rawValue) } ?? 0), .string(name), .stringDictionary(payload)])
+    }
+
+    /// Report: the user popped `stack` back to element `index` (`ReportPopped`).
+    /// - Throws: ``NavSessionError/staleReport(_:)``, ``NavSessionError/wrongKind(_:)``.
+    @discardableResult
+    public func reportPopped(stack: ModelID, index: UInt32) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportPopped", [Self.model(stack), .uint32(index)])
+    }
+
+    /// Report: the user dismissed `model` interactively (`ReportDismissed`).
+    /// - Throws: ``NavSessionError/notPresented(_:)``.
+    @discardableResult
+    public func reportDismissed(_ model: ModelID) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportDismissed", [Self.model(model)])
+    }
+
+    /// Report: the user selected `tab` of `tabs` (`ReportTabSelected`).
+    @discardableResult
+    public func reportTabSelected(tabs: ModelID, tab: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportTabSelected", [Self.model(tabs), .string(tab)])
+    }
+
+    /// Report: the user chose `action` of the alert or dialog `model` (`ReportActionChosen`).
+    /// - Throws: ``NavSessionError/unknownAction(_:)``.
+    @discardableResult
+    public func reportActionChosen(_ model: ModelID, action: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportActionChosen", [Self.model(model), .string(action)])
+    }
+
+    /// Report: the user closed the window (`ReportClosed`, same as ``SessionProxy/dismissWindow(_:)``).
+    public func reportClosed() async throws(NavSessionError) {
+        _ = try await call("ReportClosed")
+    }
+
+    // MARK: Reading
+
+    /// The window's snapshot (`GetState`, Docs/state-schema.md), decoded with the core's Codable.
+    /// - Throws: ``NavSessionError/unknownObject(_:)`` for a window that is gone,
+    ///   ``NavSessionError/decodingFailed(_:)`` for a snapshot this library cannot read.
+    public func getState() async throws(NavSessionError) -> WindowSnapshot {
+        try JSONCoding.decode(WindowSnapshot.self, from: try await getStateJSON())
+    }
+
+    /// The snapshot as the daemon's JSON text, for tools that print it as it is.
+    public func getStateJSON() async throws(NavSessionError) -> String {
+        try Reply.string(try await call("GetState"), "GetState")
+    }
+
+    /// The debug tree, one model per line (`GetTree`).
+    public func getTree() async throws(NavSessionError) -> String {
+        try Reply.string(try await call("GetTree"), "GetTree")
+    }
+
+    /// The route view of the active branch as JSON (`GetRoutes`, Docs/routing.md): an array of
+    /// `{"style":…,"screen":…}` objects.
+    public func getRoutes() async throws(NavSessionError) -> String {
+        try Reply.string(try await call("GetRoutes"), "GetRoutes")
+    }
+}

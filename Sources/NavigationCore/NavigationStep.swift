@@ -1,0 +1,146 @@
+/// One step a renderer animates, derived from the graph change itself (not from a diff of route views):
+/// each is a state the graph really passed through, in the order it did.
+///
+/// A change records its primitive mutations as it makes them (``ChangeEvent/steps``); a presentation that
+/// stays is therefore never dismissed and presented again, and a tab switch is a step of its own.
+/// ``shaped(for:)`` splits them for what a renderer can do in one update.
+public enum NavigationStep: Hashable, Sendable {
+    /// Models pushed onto `stack`, in order.
+    case push(stack: ModelID, models: [ModelID])
+    /// Models popped from `stack`, the top first.
+    case pop(stack: ModelID, models: [ModelID])
+    /// `stack`'s whole path replaced (`stackSetPath`, `stackSetRoot`); kept models appear in both lists.
+    case replacePath(stack: ModelID, from: [ModelID], to: [ModelID])
+    /// `model` presented by `presenter`; `nested` are presentations it brings along, bottom-up.
+    case present(presenter: ModelID, model: ModelID, style: PresentationStyle, nested: [Presentation])
+    /// The presentation `model` of `presenter` dismissed; `nested` are presentations above it that go with
+    /// it, bottom-up.
+    case dismiss(presenter: ModelID, model: ModelID, nested: [Presentation])
+    /// `tabs` selects `tab` instead of `previous`.
+    case selectTab(tabs: ModelID, tab: String, previous: String)
+    /// The switched model `container` shows `to` instead of `from`.
+    case switchContent(container: ModelID, from: ModelID?, to: ModelID)
+    /// The window's whole graph replaced (Window1 `SetState`).
+    case replaceRoot(from: ModelID, to: ModelID)
+
+    /// A presentation inside a presented or dismissed subtree.
+    public struct Presentation: Hashable, Sendable {
+        /// The presenting model.
+        public var presenter: ModelID
+        /// The presented model.
+        public var model: ModelID
+        /// How it is presented.
+        public var style: PresentationStyle
+
+        /// Creates a presentation.
+        public init(presenter: ModelID, model: ModelID, style: PresentationStyle) {
+            self.presenter = presenter
+            self.model = model
+            self.style = style
+        }
+    }
+
+    /// What a renderer can do in one update.
+    public struct Capabilities: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Several presentation layers dismissed (or presented) in one update.
+        public static let multiDismiss = Capabilities(rawValue: 1)
+        /// Several screens pushed in one update.
+        public static let pushesInOne = Capabilities(rawValue: 2)
+    }
+
+    /// The number of model ids the step carries (what bounds a change's steps).
+    public var size: Int {
+        switch self {
+        case .push(_, let models), .pop(_, let models): models.count + 1
+        case .replacePath(_, let from, let to): from.count + to.count + 1
+        case .present(_, _, _, let nested), .dismiss(_, _, let nested): 2 + 2 * nested.count
+        case .selectTab, .switchContent, .replaceRoot: 2
+        }
+    }
+
+    /// The steps as a renderer with `capabilities` animates them: without ``Capabilities/pushesInOne``
+    /// each pushed model is a step of its own; without ``Capabilities/multiDismiss`` each presentation
+    /// layer is (dismissals top-down, presentations bottom-up). O(number of ids).
+    public static func shaped(_ steps: [NavigationStep], for capabilities: Capabilities) -> [NavigationStep] {
+        var result: [NavigationStep] = []
+        for step in steps {
+            switch step {
+            case .push(let stack, let models) where !capabilities.contains(.pushesInOne) && models.count > 1:
+                result.append(contentsOf: models.map { .push(stack: stack, models: [$0]) })
+            case .present(let presenter, let model, let style, let nested)
+                where !capabilities.contains(.multiDismiss) && !nested.isEmpty:
+                result.append(.present(presenter: presenter, model: model, style: style, nested: []))
+                result.append(contentsOf: nested.map { .present(presenter: $0.presenter, model: $0.model, style: $0.style, nested: []) })
+            case .dismiss(let presenter, let model, let nested) where !capabilities.contains(.multiDismiss) && !nested.isEmpty:
+                result.append(contentsOf: nested.reversed().map { .dismiss(presenter: $0.presenter, model: $0.model, nested: []) })
+                result.append(.dismiss(presenter: presenter, model: model, nested: []))
+            default:
+                result.append(step)
+            }
+        }
+        return result
+    }
+}
+
+extension NavigationStep {
+    /// The steps as the JSON array Window1 `Changed` carries in `steps_json` (Docs/dbus-api.md), e.g.
+    /// `[{"kind":"selectTab","tabs":3,"tab":"settings","previous":"home"},{"kind":"push","stack":7,"models":[13]}]`.
+    /// Written by hand in one pass: it is on the path of every change.
+    public static func json(_ steps: [NavigationStep]) -> String {
+        var text = "["
+        for (index, step) in steps.enumerated() {
+            if index > 0 { text += "," }
+            text += step.json
+        }
+        return text + "]"
+    }
+
+    private static func ids(_ models: [ModelID]) -> String {
+        "[" + models.map { String($0.rawValue) }.joined(separator: ",") + "]"
+    }
+
+    private static func nested(_ presentations: [Presentation]) -> String {
+        guard !presentations.isEmpty else { return "" }
+        let items = presentations.map {
+            #"{"presenter":\#($0.presenter.rawValue),"model":\#($0.model.rawValue),"style":\#(JSONString.literal($0.style.stepName))}"#
+        }
+        return #","nested":[\#(items.joined(separator: ","))]"#
+    }
+
+    /// One step as a JSON object.
+    public var json: String {
+        switch self {
+        case .push(let stack, let models):
+            #"{"kind":"push","stack":\#(stack.rawValue),"models":\#(Self.ids(models))}"#
+        case .pop(let stack, let models):
+            #"{"kind":"pop","stack":\#(stack.rawValue),"models":\#(Self.ids(models))}"#
+        case .replacePath(let stack, let from, let to):
+            #"{"kind":"replacePath","stack":\#(stack.rawValue),"from":\#(Self.ids(from)),"to":\#(Self.ids(to))}"#
+        case .present(let presenter, let model, let style, let nested):
+            #"{"kind":"present","presenter":\#(presenter.rawValue),"model":\#(model.rawValue),"style":\#(JSONString.literal(style.stepName))\#(Self.nested(nested))}"#
+        case .dismiss(let presenter, let model, let nested):
+            #"{"kind":"dismiss","presenter":\#(presenter.rawValue),"model":\#(model.rawValue)\#(Self.nested(nested))}"#
+        case .selectTab(let tabs, let tab, let previous):
+            #"{"kind":"selectTab","tabs":\#(tabs.rawValue),"tab":\#(JSONString.literal(tab)),"previous":\#(JSONString.literal(previous))}"#
+        case .switchContent(let container, let from, let to):
+            #"{"kind":"switch","container":\#(container.rawValue),"from":\#(from.map { String($0.rawValue) } ?? "null"),"to":\#(to.rawValue)}"#
+        case .replaceRoot(let from, let to):
+            #"{"kind":"replaceRoot","from":\#(from.rawValue),"to":\#(to.rawValue)}"#
+        }
+    }
+}
+
+extension PresentationStyle {
+    /// The style's name in steps: `sheet`, `fullScreenCover`, `alert`, `confirmationDialog` or the custom kind.
+    var stepName: String {
+        switch self {
+        case .sheet: "sheet"
+        case .fullScreenCover: "fullScreenCover"
+        case .alert: "alert"
+        case .confirmationDialog: "confirmationDialog"
+        case .custom(let name): name
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// What a renderer can offer the user right now (Window1 `CanGoBack`, `CanPop`, `CanDismiss`), in the
+/// spirit of MPRIS's `CanGoNext`: a back button is enabled from these, not by trying and catching errors.
+public struct WindowAbilities: Hashable, Sendable {
+    /// A back action (pop or dismiss) would do something.
+    public var canGoBack: Bool
+    /// `stackDropLast` from the active model would pop.
+    public var canPop: Bool
+    /// `dismiss` from the active model would dismiss a presentation.
+    public var canDismiss: Bool
+
+    /// Creates abilities.
+    public init(canGoBack: Bool, canPop: Bool, canDismiss: Bool) {
+        self.canGoBack = canGoBack
+        self.canPop = canPop
+        self.canDismiss = canDismiss
+    }
+}

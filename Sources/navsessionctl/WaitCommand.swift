@@ -1,0 +1,134 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+import NavSessionClient
+import NavigationCore
+
+/// `navsessionctl wait WINDOW (--version N | --screen NAME | --routes JSON | --closed)`: returns as soon as
+/// the window reaches a state, following its change stream (no polling).
+struct WaitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until a window reaches a state (for scripts and tests).",
+        discussion: """
+            Conditions: --version N (the version is at least N), --screen NAME (the active screen), --routes \
+            JSON (GetRoutes equals JSON, compared as parsed JSON), --closed (the window is gone). --version, \
+            --screen and --routes may be combined (all must hold); --closed stands alone. The current state \
+            is checked first, then the state after each change, as the change signals arrive. Exits 0 as soon \
+            as the condition holds; on --timeout (default 10 s, also each reply's limit) exits 1 and prints \
+            the window's last state (JSON) on stdout and one line on stderr.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Wait until the window's version is at least N.")
+    var version: UInt64?
+
+    @Option(help: "Wait until the active screen is NAME.")
+    var screen: String?
+
+    @Option(help: "Wait until GetRoutes equals this JSON array (compared as parsed JSON).")
+    var routes: String?
+
+    @Flag(help: "Wait until the window is gone (dismissed or closed).")
+    var closed = false
+
+    @Argument(help: "A window number or object path.")
+    var window: WindowArgument
+
+    func validate() throws {
+        if closed {
+            guard version == nil, screen == nil, routes == nil else {
+                throw ArgumentParser.ValidationError("--closed cannot be combined with other conditions")
+            }
+        } else if version == nil, screen == nil, routes == nil {
+            throw ArgumentParser.ValidationError("give a condition: --version, --screen, --routes or --closed")
+        }
+        if let routes, Self.canonicalJSON(routes) == nil {
+            throw ArgumentParser.ValidationError("--routes must be JSON, e.g. '[{\"style\":\"push\",\"screen\":\"a\"}]'")
+        }
+    }
+
+    /// What one check of the condition saw.
+    private struct Observation: Sendable {
+        var snapshot: NavigationCore.WindowSnapshot
+        var holds: Bool
+    }
+
+    func run() async throws {
+        let deadline = Duration.milliseconds(Int64(connection.timeout * 1000))
+        let wanted = Condition(version: version, screen: screen, routes: routes.flatMap(Self.canonicalJSON))
+        let description = conditionText
+        try await connection.reportingFailures {
+            let timedOut: NavigationCore.WindowSnapshot?? = try await connection.withClient { client in
+                let proxy = try connection.window(window, of: client)
+                do throws(NavSessionError) {
+                    if closed {
+                        try await client.waitUntilClosed(proxy, timeout: deadline)
+                    } else {
+                        _ = try await client.wait(
+                            for: proxy, timeout: deadline,
+                            observing: { snapshot in try await wanted.observe(snapshot, proxy) },
+                            until: { $0.holds })
+                    }
+                    return Optional<Optional<NavigationCore.WindowSnapshot>>.none
+                } catch {
+                    guard case .waitTimedOut(let last, _) = error else { throw error }
+                    return .some(last)
+                }
+            }
+            guard case .some(let last) = timedOut else { return }
+            if let last, let json = try? JSONEncoder().encode(last) {
+                let text = String(decoding: json, as: UTF8.self)
+                StandardOutput.line(output.json ? text : JSONText.pretty(text))
+            }
+            CommandFailure.printLine(
+                "timed out after \(connection.timeout) s waiting for \(description)"
+                    + (last.map { " (the window is at version \($0.version))" } ?? ""))
+            throw ExitCode.failure
+        }
+    }
+
+    /// The condition as text, for the timeout line.
+    private var conditionText: String {
+        if closed { return "the window to close" }
+        var parts: [String] = []
+        if let version { parts.append("version >= \(version)") }
+        if let screen { parts.append("screen \(screen)") }
+        if let routes { parts.append("routes \(routes)") }
+        return parts.joined(separator: " and ")
+    }
+
+    /// JSON re-serialised with sorted keys, so equal documents compare equal as text; `nil` when not JSON.
+    static func canonicalJSON(_ text: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The parts of the condition that were given; each is checked against the daemon after every change.
+    private struct Condition: Sendable {
+        let version: UInt64?
+        let screen: String?
+        let routes: String?
+
+        func observe(_ snapshot: NavigationCore.WindowSnapshot, _ window: WindowProxy) async throws -> Observation {
+            var holds = true
+            if let version {
+                holds = holds && UInt64(clamping: snapshot.version) >= version
+            }
+            if let screen {
+                let active = try await window.activeScreen
+                holds = holds && active == screen
+            }
+            if let routes {
+                let current = try await window.getRoutes()
+                holds = holds && WaitCommand.canonicalJSON(current) == routes
+            }
+            return Observation(snapshot: snapshot, holds: holds)
+        }
+    }
+}

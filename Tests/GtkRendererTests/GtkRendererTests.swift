@@ -1,0 +1,234 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The reference GTK renderer (Examples/gtk-renderer) against the real daemon, under Xvfb.
+///
+/// The daemon is driven with `dbus-send`; after each step the renderer's Describe (read from its
+/// widgets) must show the daemon's state. Then the tests act as the user with Click and check that the
+/// daemon followed the renderer's reports.
+@Suite(.serialized, .enabled(if: GtkEnvironment.available, Comment(rawValue: GtkEnvironment.skipReason)))
+struct GtkRendererTests {
+    static let session = RendererHarness.session
+    static let window1 = "/org/navsession/Session1/window/1"
+    static let session1 = "org.navsession.Session1"
+    static let window1Interface = "org.navsession.Window1"
+
+    private func with(_ body: (RendererHarness) async throws -> Void) async throws {
+        let harness = try await RendererHarness.start()
+        do {
+            try await body(harness)
+        } catch {
+            harness.stop()
+            throw error
+        }
+        harness.stop()
+    }
+
+    private func w(_ member: String) -> String { "\(Self.window1Interface).\(member)" }
+
+    @Test func followsTheDemoFlow() async throws {
+        try await with { h in
+            try await h.waitUntilScreenMatches("no window yet")
+            #expect(try await h.shownScreen().isEmpty)
+
+            // Open the main window: logged out (switched root showing the login stack).
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            var screen = try await h.waitUntilScreenMatches("open window")
+            #expect(screen.count == 1)
+            var window = try await h.described(1)
+            #expect(window["path"] as? String == Self.window1)
+            #expect(((window["stacks"] as? [[String: Any]])?.first?["visible"] as? [String: Any])?["screen"] as? String == "login")
+
+            // Log in: tabs home and settings.
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.waitUntilScreenMatches("log in")
+            window = try await h.described(1)
+            let tabs = try #require((window["tabs"] as? [[String: Any]])?.first)
+            #expect((tabs["tabs"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["home", "settings"])
+            #expect(tabs["selected"] as? String == "home")
+
+            // Push a detail: the back button becomes sensitive.
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            screen = try await h.waitUntilScreenMatches("push detail")
+            #expect(screen.first?.canGoBack == true)
+            #expect(screen.first?.title == "Detail")
+
+            // A stacked sheet: a modal window transient for the main window.
+            try await h.send(Self.window1, w("Present"), "string:sheet+stack", "string:editor", "dict:string:string:id,42")
+            try await h.waitUntilScreenMatches("present sheet")
+            window = try await h.described(1)
+            let sheet = try #require((window["modals"] as? [[String: Any]])?.first)
+            #expect(sheet["transientFor"] as? String == "window/1")
+            #expect(sheet["modal"] as? Bool == true)
+            #expect(sheet["title"] as? String == "Editor")
+
+            // An alert on top of the sheet, its buttons styled by role.
+            try await h.send(
+                Self.window1, w("PresentAlert"), "string:Saved", "string:All done",
+                "array:string:ok:OK:cancel,del:Delete:destructive")
+            try await h.waitUntilScreenMatches("present alert")
+            window = try await h.described(1)
+            let alert = try #require((window["dialogs"] as? [[String: Any]])?.first)
+            #expect(alert["message"] as? String == "All done")
+            #expect((alert["transientFor"] as? String)?.hasPrefix("window/1/modal/") == true)
+            let buttons = alert["buttons"] as? [[String: Any]] ?? []
+            #expect(buttons.first { $0["action"] as? String == "del" }?["styles"] as? [String] == ["destructive-action"])
+            #expect(buttons.first { $0["action"] as? String == "ok" }?["role"] as? String == "cancel")
+            #expect(window["top"] as? String == alert["id"] as? String)
+
+            // Dismissed by the daemon.
+            try await h.send(Self.window1, w("Dismiss"))
+            try await h.waitUntilScreenMatches("dismiss alert")
+
+            // A deep link: the sheet goes, the settings tab is selected and the profile pushed, as one change.
+            try await h.send(Self.session, "\(Self.session1).OpenURL", "string:navsession-demo://settings/profile?edit=1")
+            screen = try await h.waitUntilScreenMatches("deep link")
+            #expect(screen.first?.modals.isEmpty == true)
+            #expect(screen.first?.tabs.values.first == "settings")
+            #expect(screen.first?.title == "Profile")
+
+            // A second window (a deep link that always opens one).
+            try await h.send(Self.session, "\(Self.session1).OpenURL", "string:navsession-demo://waiting?reason=x")
+            screen = try await h.waitUntilScreenMatches("second window")
+            #expect(screen.count == 2)
+
+            // Log out through the demo's confirmation dialog, confirmed by the user.
+            try await h.send(Self.window1, w("PresentConfirmationDialog"), "string:logout", "string:", "array:string:", "string:")
+            try await h.waitUntilScreenMatches("log-out dialog")
+            window = try await h.described(1)
+            let dialog = try #require((window["dialogs"] as? [[String: Any]])?.first)
+            #expect(dialog["kind"] as? String == "confirmationDialog")
+            let model = try #require(dialog["model"] as? NSNumber)
+            try await h.click("window/1/dialog/\(model)/action/logout")
+            try await h.waitForDaemon("logged out") {
+                try await h.property(Self.window1, "ActiveScreen")?.string == "login"
+            }
+            try await h.waitUntilScreenMatches("logged out")
+
+            // The daemon closes the second window.
+            let second = try #require(try await h.windows().last)
+            try await h.send(Self.session, "\(Self.session1).DismissWindow", "objpath:\(second)")
+            screen = try await h.waitUntilScreenMatches("second window closed")
+            #expect(screen.count == 1)
+        }
+    }
+
+    @Test func reportsWhatTheUserDoes() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.waitUntilScreenMatches("detail pushed")
+
+            // Back: ReportPopped; the daemon pops, the screen follows.
+            try await h.click("window/1/back")
+            try await h.waitForDaemon("popped to home") {
+                try await h.property(Self.window1, "ActiveScreen")?.string == "home"
+            }
+            var screen = try await h.waitUntilScreenMatches("after back")
+            #expect(screen.first?.canGoBack == false)
+            await #expect(throws: (any Error).self) { try await h.click("window/1/back") }  // insensitive now
+
+            // A tab click reports the selection; the switcher shows it only once the daemon says so.
+            try await h.click("window/1/tab/settings")
+            try await h.waitForDaemon("settings selected") {
+                try await h.property(Self.window1, "SelectedTab")?.string == "settings"
+            }
+            screen = try await h.waitUntilScreenMatches("after tab click")
+            #expect(screen.first?.tabs.values.first == "settings")
+
+            // Escape on a sheet: ReportDismissed.
+            try await h.send(Self.window1, w("Present"), "string:sheet", "string:editor", "dict:string:string:id,7")
+            try await h.waitUntilScreenMatches("sheet")
+            try await h.click("window/1/escape")
+            try await h.waitForDaemon("sheet dismissed") {
+                try await h.property(Self.window1, "CanDismiss")?.bool == false
+            }
+            try await h.waitUntilScreenMatches("after escape")
+
+            // Closing a sheet's window: ReportDismissed too.
+            try await h.send(Self.window1, w("Present"), "string:cover", "string:about", "dict:string:string:")
+            screen = try await h.waitUntilScreenMatches("cover")
+            let cover = try #require(screen.first?.modals.first)
+            #expect(cover.value == "fullScreenCover")
+            try await h.click("window/1/modal/\(cover.key)/close")
+            try await h.waitForDaemon("cover dismissed") {
+                try await h.property(Self.window1, "CanDismiss")?.bool == false
+            }
+            try await h.waitUntilScreenMatches("after closing the cover")
+
+            // An alert button: ReportActionChosen.
+            try await h.send(
+                Self.window1, w("PresentAlert"), "string:Delete?", "string:", "array:string:keep:Keep:cancel,del:Delete:destructive")
+            screen = try await h.waitUntilScreenMatches("alert")
+            let alert = try #require(screen.first?.dialogs.first?.key)
+            try await h.click("window/1/dialog/\(alert)/action/del")
+            try await h.waitForDaemon("alert answered") {
+                try await h.property(Self.window1, "CanDismiss")?.bool == false
+            }
+            try await h.waitUntilScreenMatches("after the alert")
+
+            // Escape on an alert chooses its cancel action.
+            try await h.send(Self.window1, w("PresentAlert"), "string:Sure?", "string:", "array:string:no:No:cancel,yes:Yes")
+            try await h.waitUntilScreenMatches("second alert")
+            try await h.click("window/1/escape")
+            try await h.waitForDaemon("alert cancelled") {
+                try await h.property(Self.window1, "CanDismiss")?.bool == false
+            }
+            try await h.waitUntilScreenMatches("after escape on the alert")
+
+            // Closing the GTK window: ReportClosed; the window goes from the daemon, then from the screen.
+            try await h.click("window/1/close")
+            try await h.waitForDaemon("window closed") { try await h.windows().isEmpty }
+            let shown = try await h.waitUntilScreenMatches("after close")
+            #expect(shown.isEmpty)
+        }
+    }
+
+    @Test func resynchronisesAfterARejectedReportAndAMissedChange() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("PresentAlert"), "string:Gone", "string:", "array:string:ok:OK")
+            let screen = try await h.waitUntilScreenMatches("alert")
+            let alert = try #require(screen.first?.dialogs.first?.key)
+
+            // The renderer misses the change that dismisses the alert, so the user still sees it and answers
+            // it: the daemon refuses the report, and the renderer resynchronises from GetState.
+            try await h.dropChanges(true)
+            try await h.send(Self.window1, w("Dismiss"))
+            try await h.click("window/1/dialog/\(alert)/action/ok")
+            try await h.waitUntilScreenMatches("after the refused report")
+            #expect(try await h.resyncs()["rejectedReport"] == 1)
+
+            // A lost Changed: the next one's previous_version is not the last version seen.
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,1")
+            try await h.dropChanges(false)
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,2")
+            try await h.waitUntilScreenMatches("after the missed change")
+            #expect(try await h.resyncs()["missedChange"] == 1)
+            #expect(h.rendererLog.contains("resynchronising from GetState"))
+        }
+    }
+
+    /// The renderer's own unit tests (steps mapping, animator order), which need no display.
+    @Test func pythonUnitTests() async throws {
+        let directory = PrivateBus.repositoryRoot.appendingPathComponent("Examples/gtk-renderer")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("gtk-renderer-unittest-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let process = try ChildProcess.spawn(
+            [try #require(GtkEnvironment.python), "-m", "unittest", "discover", "-s", directory.appendingPathComponent("tests").path],
+            environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"], stdout: devNull, stderr: handle.fileDescriptor)
+        try handle.close()
+        let status = try #require(await process.exitStatus(within: .seconds(60)), "unittest did not finish within 60 s")
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(status == 0, "python unittest failed:\n\(text)")
+        #expect(text.contains("OK"))
+    }
+}

@@ -1,0 +1,181 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// What one navigation window should look like, reduced to what both sides can say: computed from the
+/// daemon (GetState + Window1 properties) and from the renderer's Describe (read from its widgets).
+struct WindowSummary: Equatable, CustomStringConvertible {
+    var path: String
+    var version: UInt64
+    var title: String
+    var canGoBack: Bool
+    /// stack model id → the model id of its visible page.
+    var stacks: [UInt64: UInt64]
+    /// tabs model id → selected tab id.
+    var tabs: [UInt64: String]
+    /// presented sheet / cover / custom model id → presentation style.
+    var modals: [UInt64: String]
+    /// alert / confirmation dialog model id → "kind|title|action ids".
+    var dialogs: [UInt64: String]
+
+    var description: String {
+        "\(path) v\(version) title=\(title.debugDescription) back=\(canGoBack) stacks=\(stacks.sorted { $0.key < $1.key }) "
+            + "tabs=\(tabs) modals=\(modals) dialogs=\(dialogs)"
+    }
+
+    /// From the daemon.
+    init(path: String, state: [String: Any], properties: [String: Value]) {
+        self.path = path
+        version = properties["Version"]?.uint64 ?? 0
+        title = properties["Title"]?.string ?? ""
+        canGoBack = properties["CanGoBack"]?.bool ?? false
+        stacks = [:]
+        tabs = [:]
+        modals = [:]
+        dialogs = [:]
+        for model in state["models"] as? [[String: Any]] ?? [] {
+            let id = (model["id"] as? NSNumber)?.uint64Value ?? 0
+            let kind = model["kind"] as? String ?? ""
+            switch kind {
+            case "stack":
+                if let last = (model["path"] as? [[String: Any]])?.last, let top = last["model"] as? NSNumber {
+                    stacks[id] = top.uint64Value
+                }
+            case "tabs":
+                tabs[id] = model["selectedTab"] as? String ?? ""
+            default:
+                break
+            }
+            let attachment = model["attachment"] as? [String: Any] ?? [:]
+            guard attachment["type"] as? String == "presented" else { continue }
+            if kind == "alert" || kind == "confirmationDialog" {
+                let dialog = model["dialog"] as? [String: Any] ?? [:]
+                let actions = (dialog["actions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                dialogs[id] = "\(kind)|\(dialog["title"] as? String ?? "")|\(actions.joined(separator: ","))"
+            } else {
+                let style = attachment["style"] as? [String: Any] ?? [:]
+                let styleKind = style["kind"] as? String ?? ""
+                modals[id] = styleKind == "custom" ? style["name"] as? String ?? "custom" : styleKind
+            }
+        }
+    }
+
+    /// From the renderer's Describe entry of one window.
+    init(described window: [String: Any]) {
+        path = window["path"] as? String ?? ""
+        version = (window["version"] as? NSNumber)?.uint64Value ?? 0
+        title = window["title"] as? String ?? ""
+        canGoBack = (window["back"] as? [String: Any])?["sensitive"] as? Bool ?? false
+        stacks = [:]
+        tabs = [:]
+        modals = [:]
+        dialogs = [:]
+        for stack in window["stacks"] as? [[String: Any]] ?? [] {
+            let id = (stack["model"] as? NSNumber)?.uint64Value ?? 0
+            stacks[id] = ((stack["visible"] as? [String: Any])?["model"] as? NSNumber)?.uint64Value ?? 0
+        }
+        for tab in window["tabs"] as? [[String: Any]] ?? [] {
+            tabs[(tab["model"] as? NSNumber)?.uint64Value ?? 0] = tab["selected"] as? String ?? ""
+        }
+        for modal in window["modals"] as? [[String: Any]] ?? [] {
+            modals[(modal["model"] as? NSNumber)?.uint64Value ?? 0] = modal["style"] as? String ?? ""
+        }
+        for dialog in window["dialogs"] as? [[String: Any]] ?? [] {
+            let actions = (dialog["buttons"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            dialogs[(dialog["model"] as? NSNumber)?.uint64Value ?? 0] =
+                "\(dialog["kind"] as? String ?? "")|\(dialog["title"] as? String ?? "")|\(actions.joined(separator: ","))"
+        }
+    }
+}
+
+extension RendererHarness {
+    /// The daemon's windows as the screen should show them.
+    func expectedScreen() async throws -> [WindowSummary] {
+        var result: [WindowSummary] = []
+        for window in try await windows() {
+            result.append(WindowSummary(path: window, state: try await state(window), properties: try await properties(window)))
+        }
+        return result.sorted { $0.path.count == $1.path.count ? $0.path < $1.path : $0.path.count < $1.path.count }
+    }
+
+    /// The renderer's windows as Describe reads them from the widgets.
+    func shownScreen() async throws -> [WindowSummary] {
+        let windows = try await describe()["windows"] as? [[String: Any]] ?? []
+        return windows.map(WindowSummary.init(described:))
+    }
+
+    /// Polls Describe until the screen shows the daemon's state (both re-read each round), within `timeout`.
+    @discardableResult
+    func waitUntilScreenMatches(
+        _ step: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [WindowSummary] {
+        let deadline = ContinuousClock.now + timeout
+        var expected: [WindowSummary] = []
+        var shown: [WindowSummary] = []
+        while ContinuousClock.now < deadline {
+            expected = try await expectedScreen()
+            shown = try await shownScreen()
+            if expected == shown {
+                try await screenshot(step, windows: shown)
+                return shown
+            }
+            try await Task.sleep(for: .milliseconds(50))  // the poll interval, not a wait for an event
+        }
+        let message = "\(step): the screen did not show the daemon's state within \(timeout)\n  daemon:   \(expected)\n"
+            + "  renderer: \(shown)\nrenderer log:\n\(rendererLog)"
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        throw HarnessError("\(step): screen mismatch")
+    }
+
+    /// Saves what each top-level window shows after `step` as PNGs in `.build/gtk-renderer-screenshots/`
+    /// (drawn by GTK itself through the renderer's Screenshot hook), so every run leaves a picture of each
+    /// step of the flow it checked; `Examples/gtk-renderer/screenshots.sh` makes the ones in Docs/images.
+    func screenshot(_ step: String, windows: [WindowSummary]) async throws {
+        let directory = PrivateBus.repositoryRoot.appendingPathComponent(".build/gtk-renderer-screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = String(step.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+        for window in windows {
+            guard let number = window.path.split(separator: "/").last else { continue }
+            let file = directory.appendingPathComponent("\(name)-window-\(number).png").path
+            _ = try? await call(
+                Self.rendererName, Self.rendererPath, "org.navsession.GtkRenderer1", "Screenshot",
+                [.string("window/\(number)"), .string(file)])
+        }
+    }
+
+    /// Polls `condition` on the daemon until true, within `timeout`.
+    func waitForDaemon(
+        _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let message = "the daemon did not reach: \(what) within \(timeout)\nrenderer log:\n\(rendererLog)"
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        throw HarnessError("timeout: \(what)")
+    }
+
+    /// One window's Describe entry.
+    func described(_ number: Int) async throws -> [String: Any] {
+        let windows = try await describe()["windows"] as? [[String: Any]] ?? []
+        return try #require(windows.first { $0["id"] as? String == "window/\(number)" }, "window/\(number) not on screen")
+    }
+
+    /// How often the renderer resynchronised, by reason (`missedChange`, `rejectedReport`).
+    func resyncs() async throws -> [String: Int] {
+        try await describe()["resyncs"] as? [String: Int] ?? [:]
+    }
+
+    /// Makes the renderer ignore Changed signals (as if lost) or take them again.
+    func dropChanges(_ drop: Bool) async throws {
+        _ = try await call(Self.rendererName, Self.rendererPath, "org.navsession.GtkRenderer1", "DropChanges", [.boolean(drop)])
+    }
+
+    func property(_ window: String, _ name: String) async throws -> Value? {
+        try await properties(window)[name]
+    }
+}

@@ -1,0 +1,58 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The README's two-minute tour, run exactly as the README prints it, twice in a row: it must work when
+/// pasted again (a fresh session each time, no race with the previous run's files or the watcher).
+@Suite(.serialized) struct ReadmeTourTests {
+    /// The first ```sh block after "## Two-minute tour".
+    static func tour() throws -> String {
+        let readme = try String(contentsOf: PrivateBus.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Two-minute tour"))
+        let rest = readme[section.upperBound...]
+        let start = try #require(rest.range(of: "```sh\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        return String(rest[start.upperBound..<end.lowerBound])
+    }
+
+    @Test func theTourWorksTwiceInARow() async throws {
+        let script = try Self.tour()
+        #expect(script.contains("navsessiond --private-bus"))
+        // `swift build` has already run (this is `swift test`); a stub keeps the line as printed without
+        // starting a second build inside this one.
+        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("navtour-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let swift = stubs.appendingPathComponent("swift")
+        try "#!/bin/sh\nexit 0\n".write(to: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        let file = stubs.appendingPathComponent("tour.sh")
+        try ("cd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
+
+        var outputs: [String] = []
+        for run in 1...2 {
+            let result = try await ToolRunner.run(
+                "bash", [file.path], environment: ["PATH": "\(stubs.path):/usr/bin:/bin"], timeout: .seconds(60))
+            #expect(result.status == 0, "run \(run): \(result)")
+            let output = result.stdout + result.stderr
+            #expect(output.contains(#"object path "/org/navsession/Session1/window/1""#), "run \(run): \(output)")
+            #expect(output.contains("1 Changed version=1 previous=0"), "run \(run): the watcher saw the log-in: \(output)")
+            #expect(output.contains("org.navsession.Error.NothingToDismiss"), "run \(run): \(output)")
+            #expect(output.contains(#""version": 7"#), "run \(run): the final state, after seven changes: \(output)")
+            outputs.append(output)
+        }
+        #expect(Self.normalized(outputs[0]) == Self.normalized(outputs[1]), "both runs print the same")
+    }
+
+    /// The output without what differs between runs (times, serials, unique names, bus addresses), sorted
+    /// by line because the watcher's lines interleave with the commands' replies.
+    static func normalized(_ output: String) -> [String] {
+        output.split(separator: "\n").map { line in
+            String(line)
+                .replacing(#/time=[0-9.]+/#, with: "")
+                .replacing(#/serial=[0-9]+/#, with: "")
+                .replacing(#/:1\.[0-9]+/#, with: ":1.x")
+                .replacing(#/unix:[^ ]*/#, with: "unix:")
+        }.sorted()
+    }
+}
