@@ -144,6 +144,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Fuzzing (harness entry points; libFuzzer drivers are built by scripts/fuzz, see Docs/fuzzing-parsers.md)
+        .target(
+            name: "ParserFuzzing",
+            dependencies: [
+                "NavigationCore", "NavigationRouting", "NavigationSession",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(
             name: "DBusKitTests",
@@ -200,6 +210,11 @@ let package = Package(
         .testTarget(
             name: "NavigationSessionTests",
             dependencies: ["NavigationSession"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ParserFuzzingTests",
+            dependencies: ["ParserFuzzing"],
             swiftSettings: swiftSettings
         ),
     ],

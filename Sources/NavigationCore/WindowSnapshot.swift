@@ -12,6 +12,12 @@ public struct WindowSnapshot: Hashable, Sendable {
     /// The JSON format version this library reads and writes.
     public static let formatVersion = 1
 
+    /// The largest counter a saved state may hold (2^53, the largest integer every JSON reader keeps exact):
+    /// window versions and ids here, session versions, generations and activity stamps in the session's
+    /// files. No real state gets near it, and it leaves room to count on, so a damaged file with a huge
+    /// counter is refused when it is read instead of trapping on the next change.
+    public static let maxCounter = 1 << 53
+
     /// The window version (number of applied changes since creation).
     public let version: Int
     /// The next id the window will allocate; greater than every id in ``models``.
@@ -49,6 +55,9 @@ public struct WindowSnapshot: Hashable, Sendable {
     static func validate(version: Int, nextModelID: Int, root: ModelID, models: [ModelState]) throws(NavigationError) {
         func fail(_ text: String) -> NavigationError { .invalidSnapshot(text) }
         guard version >= 0 else { throw fail("version \(version) is negative") }
+        guard version <= maxCounter, nextModelID <= maxCounter else {
+            throw fail("version \(version) or nextModelID \(nextModelID) is above \(maxCounter)")
+        }
         var byID: [ModelID: ModelState] = [:]
         for model in models {
             guard byID.updateValue(model, forKey: model.id) == nil else { throw fail("duplicate model id \(model.id)") }

@@ -57,6 +57,9 @@ extension SessionStore {
         guard state.applicationID == applicationID else {
             throw Corrupt(reason: "snapshot belongs to application '\(state.applicationID)', not '\(applicationID)'")
         }
+        if let inconsistency = state.inconsistency {
+            throw Corrupt(reason: "\(Self.statePathName) is inconsistent: \(inconsistency)")
+        }
         return state
     }
 
@@ -110,7 +113,7 @@ extension SessionStore {
         for (index, line) in lines.dropFirst().enumerated() where !line.isEmpty {
             do {
                 let entry = try JSONDecoder().decode(JournalEntry.self, from: Data(line))
-                if entry.window >= salvagedNext { salvagedNext = entry.window &+ 1 }
+                if entry.window >= salvagedNext { salvagedNext = entry.window < .max ? entry.window + 1 : .max }
                 entries.append(entry)
             } catch {
                 throw Corrupt(reason: "journal line \(index + 2) is not valid: \(Self.describe(error))")

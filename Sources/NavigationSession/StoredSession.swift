@@ -16,6 +16,27 @@ struct StoredSession: Codable, Hashable {
     var sessionVersion: UInt64
     var nextWindow: WindowNumber
     var windows: [StoredWindow]
+
+    /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
+    /// would overflow when counted on), window numbers outside `1..<nextWindow` (a later window would
+    /// reuse one) or listed twice. The session never writes such a file.
+    var inconsistency: String? {
+        let maxCounter = WindowSnapshot.maxCounter
+        guard (0...maxCounter).contains(generation), sessionVersion <= maxCounter else {
+            return "generation \(generation) or sessionVersion \(sessionVersion) is outside 0...\(maxCounter)"
+        }
+        var numbers: Set<WindowNumber> = []
+        for window in windows {
+            guard window.number >= 1, window.number < nextWindow else {
+                return "window \(window.number) is not in 1..<nextWindow (\(nextWindow))"
+            }
+            guard numbers.insert(window.number).inserted else { return "window \(window.number) is listed twice" }
+            guard window.lastActivity <= maxCounter else {
+                return "window \(window.number): lastActivity \(window.lastActivity) is above \(maxCounter)"
+            }
+        }
+        return nil
+    }
 }
 
 /// One window in the snapshot file.
