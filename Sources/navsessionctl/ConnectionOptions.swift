@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import DBusKit
 import NavSessionClient
 
@@ -7,8 +8,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The bus: session, system, or a D-Bus address such as unix:path=/tmp/bus.")
     var bus: String = "session"
 
-    @Option(help: "The daemon's bus name (its application id).")
-    var dest: String = SessionNames.defaultDestination
+    @Option(help: "The daemon's bus name (its application id); default $NAVSESSION_DEST, else org.navsession.Demo.")
+    var dest: String = SessionNames.environmentDestination ?? SessionNames.defaultDestination
 
     @Option(help: "Seconds to wait for each reply.")
     var timeout: Double = 10
