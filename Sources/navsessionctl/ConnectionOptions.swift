@@ -8,7 +8,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The bus: session, system, or a D-Bus address such as unix:path=/tmp/bus.")
     var bus: String = "session"
 
-    @Option(help: "The daemon's bus name (its application id); default $NAVSESSION_DEST, else org.navsession.Demo.")
+    @Option(help: "The daemon's bus name (its application id); NAVSESSION_DEST sets the default.")
     var dest: String = SessionNames.environmentDestination ?? SessionNames.defaultDestination
 
     @Option(help: "Seconds to wait for each reply.")

@@ -28,6 +28,10 @@ struct NavSessionCtl: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
+        if ExecHelp.isRequested(by: arguments) {
+            StandardOutput.line(ExecHelp.text(columns: ExecHelp.terminalColumns))
+            Foundation.exit(0)
+        }
         await main(arguments)
     }
 }
