@@ -22,8 +22,8 @@ struct ColorTests {
         return text
     }
 
-    @Test func coloursOnlyOnACapableTerminal() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script"))
+    func coloursOnlyOnACapableTerminal() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }
         let window = try await daemon.openWindow("main")
