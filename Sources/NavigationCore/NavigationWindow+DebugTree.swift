@@ -2,13 +2,14 @@
 extension NavigationWindow {
     /// A text tree of the window, one model per line, indented two spaces per depth in `children` order.
     ///
-    /// Each line is `<kind> <screen> #<id> (<attachment>)`, followed by sorted params in braces when
-    /// there are any, and `*` after the attachment of the selected tab's child:
+    /// Each line is `<kind> <screen> #<id> (<attachment>)`, followed by the params as a one-line JSON object
+    /// with sorted keys when there are any (so a value with `, ` or `=` stays unambiguous), and `*` after the
+    /// attachment of the selected tab's child:
     /// ```
     /// tabs main #1 (root)
     ///   stack home #2 (tab home*)
     ///     screen list #3 (path[0])
-    ///     screen detail #4 (path[1]) {id=42}
+    ///     screen detail #4 (path[1]) {"id":"42"}
     ///   screen settings #5 (tab settings)
     /// ```
     /// Custom kinds print as `custom:<name>`. O(number of models), iterative.
@@ -32,7 +33,8 @@ extension NavigationWindow {
         if case .tab(let id) = node.attachment, parentNode(node)?.selectedTab == id { label += "*" }
         var line = "\(kind) \(node.screen) \(node.id) (\(label))"
         if !node.params.isEmpty {
-            line += " {" + node.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
+            line += " {" + node.params.sorted { $0.key < $1.key }
+                .map { JSONString.literal($0.key) + ":" + JSONString.literal($0.value) }.joined(separator: ",") + "}"
         }
         return line
     }

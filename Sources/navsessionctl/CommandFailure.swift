@@ -8,7 +8,10 @@ enum CommandFailure {
     /// Runs `body`; a failure is printed as one line and becomes `ExitCode.failure`.
     ///
     /// ArgumentParser's own errors (usage, `ExitCode`, `CleanExit`) pass through unchanged.
-    static func reporting(destination: String, timeout: Double, _ body: () async throws -> Void) async throws {
+    static func reporting(
+        destination: String, timeout: Double, bus: NavSessionClient.BusSelection? = nil,
+        _ body: () async throws -> Void
+    ) async throws {
         do {
             try await body()
         } catch let error as ExitCode {
@@ -18,7 +21,12 @@ enum CommandFailure {
         } catch let error as ArgumentParser.ValidationError {
             throw error
         } catch {
-            printLine(message(for: error, destination: destination, timeout: timeout))
+            var text = message(for: error, destination: destination, timeout: timeout)
+            if let bus, isNameAbsent(error) {
+                let present = await BusNames.present(on: bus, timeout: timeout)
+                text += "; " + present
+            }
+            printLine(text)
             throw ExitCode.failure
         }
     }
@@ -29,13 +37,27 @@ enum CommandFailure {
         FileHandle.standardError.write(Data("navsessionctl: \(flat)\n".utf8))
     }
 
+    /// Whether `error` says no one owns the destination name.
+    static func isNameAbsent(_ error: any Error) -> Bool {
+        switch error {
+        case let error as NavSessionError:
+            if case .serviceUnknown = error { return true }
+            if case .nameHasNoOwner = error { return true }
+            return false
+        case let error as BusError:
+            return error.name == .serviceUnknown || error.name == .nameHasNoOwner
+        default:
+            return false
+        }
+    }
+
     /// The text for one error.
     static func message(for error: any Error, destination: String, timeout: Double) -> String {
         switch error {
         case let error as NavSessionError:
             switch error {
             case .serviceUnknown, .nameHasNoOwner:
-                return "\(error.name): no daemon owns \(destination) on this bus (is navsessiond running?)"
+                return "\(error.name): no daemon owns \(destination) on this bus"
             case .timedOut:
                 return "timed out: no reply from \(destination) within \(timeout) s"
             case .connectionFailed(let message):
@@ -50,7 +72,7 @@ enum CommandFailure {
             }
         case let error as BusError:
             if error.name == .serviceUnknown || error.name == .nameHasNoOwner {
-                return "\(error.name.rawValue): no daemon owns \(destination) on this bus (is navsessiond running?)"
+                return "\(error.name.rawValue): no daemon owns \(destination) on this bus"
             }
             return error.message.isEmpty ? error.name.rawValue : "\(error.name.rawValue): \(error.message)"
         case let error as ConnectionError where error.code == .timedOut:
@@ -68,6 +90,6 @@ enum CommandFailure {
 extension ConnectionOptions {
     /// ``CommandFailure/reporting(destination:timeout:_:)`` with this command's destination and timeout.
     func reportingFailures(_ body: () async throws -> Void) async throws {
-        try await CommandFailure.reporting(destination: dest, timeout: timeout, body)
+        try await CommandFailure.reporting(destination: dest, timeout: timeout, bus: selection, body)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import DBusKit
 import NavSessionClient
 
@@ -7,8 +8,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The bus: session, system, or a D-Bus address such as unix:path=/tmp/bus.")
     var bus: String = "session"
 
-    @Option(help: "The daemon's bus name (its application id).")
-    var dest: String = SessionNames.defaultDestination
+    @Option(help: "The daemon's bus name (its application id); NAVSESSION_DEST sets the default.")
+    var dest: String = SessionNames.environmentDestination ?? SessionNames.defaultDestination
 
     @Option(help: "Seconds to wait for each reply.")
     var timeout: Double = 10
@@ -57,15 +58,15 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 extension ConnectionOptions {
-    /// Prints a window's JSON (state or routes) indented, or on one line with `--json`; failures become the
-    /// one-line error. Shared by `state` and `routes`.
+    /// Prints a window's JSON (state or routes) indented, or on one line when `compact` (`--json`); failures
+    /// become the one-line error. Shared by `state` and `routes`.
     func printJSON(
-        window: WindowArgument, output: OutputOptions,
+        window: WindowArgument, compact: Bool,
         _ read: @escaping @Sendable (WindowProxy) async throws -> String
     ) async throws {
         try await reportingFailures {
             let json = try await withClient { client in try await read(try self.window(window, of: client)) }
-            StandardOutput.line(output.json ? json : JSONText.pretty(json))
+            StandardOutput.line(compact ? json : JSONText.pretty(json))
         }
     }
 }

@@ -8,8 +8,10 @@ struct ExecCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec",
         abstract: "Run one navigation command on a window and print its new version.",
-        discussion: "Options go before WINDOW; after COMMAND, '--' ends the command's own --options.\n\nCommands:\n"
-            + ExecOperation.all.map { "  \($0.usage)\n      \($0.summary) (\($0.member))" }.joined(separator: "\n")
+        discussion: """
+            Options may go before or after WINDOW or among the command's words; a '--' ends all options, so \
+            a word may start with '-'. The commands are listed at the end.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -21,7 +23,7 @@ struct ExecCommand: AsyncParsableCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
-    @Argument(help: "The command (see below).")
+    @Argument(help: "The command (see COMMANDS).")
     var command: String
 
     @Argument(parsing: .captureForPassthrough, help: "The command's arguments.")

@@ -1,4 +1,5 @@
 import DBusKit
+import NavigationCore
 
 /// An ``ExecOperation`` applied to the words typed after it: the D-Bus call to make, checked before connecting.
 struct ExecInvocation: Sendable {
@@ -20,7 +21,10 @@ struct ExecInvocation: Sendable {
     /// - Throws: ``UsageError`` for an unknown command, a missing or extra word, a bad number or parameter.
     init(window: ObjectPath, command: String, words: [String]) throws(UsageError) {
         guard let operation = ExecOperation.named(command) else {
-            throw UsageError(description: "unknown command '\(command)'; run 'navsessionctl exec --help' for the list")
+            let suggestion = Spelling.closest(to: command, in: ExecOperation.all.map(\.name))
+                .map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError(
+                description: "unknown command '\(command)'\(suggestion) (run 'navsessionctl exec --help' for the list)")
         }
         self.operation = operation
         let values: [Value]

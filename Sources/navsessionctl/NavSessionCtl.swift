@@ -1,9 +1,11 @@
 import ArgumentParser
+import Foundation
 import NavigationCore
 
 /// The NavSession command-line client; each capability is a subcommand.
 ///
-/// Every subcommand that talks to the daemon shares ``ConnectionOptions`` (`--bus`, `--dest`, `--timeout`).
+/// Every subcommand that talks to the daemon shares ``ConnectionOptions`` (`--bus`, `--dest`, `--timeout`);
+/// they, and `--json`, may also come before the subcommand (``GlobalArguments``).
 /// Failures are printed as one line on stderr (``CommandFailure``) and exit with status 1.
 @main
 struct NavSessionCtl: AsyncParsableCommand {
@@ -17,4 +19,19 @@ struct NavSessionCtl: AsyncParsableCommand {
             WaitCommand.self, GraphCommand.self, PlanCommand.self,
         ]
     )
+
+    /// Rewrites the arguments (``GlobalArguments/rewrite(_:)``), rejects an unknown subcommand with a
+    /// suggestion (exit 64), then runs the command.
+    static func main() async {
+        let arguments = GlobalArguments.rewrite(Array(CommandLine.arguments.dropFirst()))
+        if let message = GlobalArguments.unknownSubcommand(in: arguments) {
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        if ExecHelp.isRequested(by: arguments) {
+            StandardOutput.line(ExecHelp.text(columns: ExecHelp.terminalColumns))
+            Foundation.exit(0)
+        }
+        await main(arguments)
+    }
 }

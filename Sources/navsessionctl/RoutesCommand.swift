@@ -10,12 +10,12 @@ struct RoutesCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: CompactJSONOptions
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
     func run() async throws {
-        try await connection.printJSON(window: window, output: output) { try await $0.getRoutes() }
+        try await connection.printJSON(window: window, compact: output.json) { try await $0.getRoutes() }
     }
 }

@@ -17,7 +17,7 @@ struct StateCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: CompactJSONOptions
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
@@ -27,7 +27,7 @@ struct StateCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let stateFile else {
-            try await connection.printJSON(window: window, output: output) { try await $0.getStateJSON() }
+            try await connection.printJSON(window: window, compact: output.json) { try await $0.getStateJSON() }
             return
         }
         let data: Data

@@ -10,7 +10,7 @@ struct TreeCommand: AsyncParsableCommand {
         abstract: "Print a window's debug tree, one model per line.",
         discussion: """
             Colours (kinds blue, ids yellow, attachments green, parameters magenta) are used when stdout is a \
-            terminal, unless --no-color is given or NO_COLOR is set; --color forces them.
+            terminal, unless --no-color is given, NO_COLOR is set (any value) or TERM is dumb; --color forces them.
             """
     )
 
@@ -32,11 +32,6 @@ struct TreeCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--no-color` wins, then `--color`, then `NO_COLOR`, then whether stdout is a terminal.
-    private var usesColor: Bool {
-        if noColor { return false }
-        if color { return true }
-        if let value = ProcessInfo.processInfo.environment["NO_COLOR"], !value.isEmpty { return false }
-        return isatty(STDOUT_FILENO) == 1
-    }
+    /// ``TerminalColor/enabled(forced:disabled:environment:stdoutIsTerminal:)`` for this command's flags.
+    private var usesColor: Bool { TerminalColor.enabled(forced: color, disabled: noColor) }
 }

@@ -3,6 +3,7 @@ import DBusKit
 import Foundation
 import NavSessionClient
 import NavigationCore
+import Synchronization
 
 /// `navsessionctl wait WINDOW (--version N | --screen NAME | --routes JSON | --closed)`: returns as soon as
 /// the window reaches a state, following its change stream (no polling).
@@ -16,7 +17,8 @@ struct WaitCommand: AsyncParsableCommand {
             --screen and --routes may be combined (all must hold); --closed stands alone. The current state \
             is checked first, then the state after each change, as the change signals arrive. Exits 0 as soon \
             as the condition holds; on --timeout (default 10 s, also each reply's limit) exits 1 and prints \
-            the window's last state (JSON) on stdout and one line on stderr.
+            the window's last state (JSON) on stdout and one line on stderr. Once subscribed (and the condition
+            does not hold yet), it writes "waiting for CONDITION" to stderr: from then on no change is missed.
             """
     )
 
@@ -68,9 +70,18 @@ struct WaitCommand: AsyncParsableCommand {
                     if closed {
                         try await client.waitUntilClosed(proxy, timeout: deadline)
                     } else {
+                        // The first observation comes after the subscription, so from the "waiting" line on,
+                        // no change can be missed (scripts and tests act once they have read it).
+                        let announced = Atomic<Bool>(false)
                         _ = try await client.wait(
                             for: proxy, timeout: deadline,
-                            observing: { snapshot in try await wanted.observe(snapshot, proxy) },
+                            observing: { snapshot in
+                                let observation = try await wanted.observe(snapshot, proxy)
+                                if !observation.holds, !announced.exchange(true, ordering: .relaxed) {
+                                    FileHandle.standardError.write(Data("waiting for \(description)\n".utf8))
+                                }
+                                return observation
+                            },
                             until: { $0.holds })
                     }
                     return Optional<Optional<NavigationCore.WindowSnapshot>>.none

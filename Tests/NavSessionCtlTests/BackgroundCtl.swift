@@ -22,16 +22,23 @@ final class BackgroundCtl: Sendable {
         process.standardError = errors
         let (stream, continuation) = AsyncStream<String>.makeStream()
         stderrChunks = stream
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                continuation.finish()
-            } else {
-                continuation.yield(String(decoding: data, as: UTF8.self))
+        try process.run()
+        // A thread of its own reading with read(2): Foundation's readabilityHandler sometimes never delivers
+        // the end of file on Linux (a test then hung until its time limit), and availableData traps on EINTR.
+        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    continuation.yield(String(decoding: buffer[0..<count], as: UTF8.self))
+                } else if count == 0 || errno != EINTR {
+                    continuation.finish()
+                    return
+                }
             }
         }
-        try process.run()
+        reader.start()
     }
 
     /// Waits until stderr contains `text` (e.g. watch's "watching" line); fails if the process ends first.

@@ -29,10 +29,11 @@ enum Ctl {
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
-    /// The environment children get: ours without `NO_COLOR` or a session bus, plus `extra`.
+    /// The environment children get: ours without `NO_COLOR`, `NAVSESSION_DEST` or a session bus, plus `extra`.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
+        environment["NAVSESSION_DEST"] = nil
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment.merge(extra) { _, new in new }
         return environment

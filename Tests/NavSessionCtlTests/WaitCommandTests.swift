@@ -64,8 +64,11 @@ struct WaitCommandTests {
         #expect(result.status == 1, "\(result)")
         let state = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(state?["version"] as? Int == Int(version), "\(result)")
-        #expect(result.stderr.hasPrefix("navsessionctl: timed out after 0.5 s waiting for screen nowhere"), "\(result)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
+        // The readiness line ("waiting for …", once subscribed), then the one timeout line.
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first == "waiting for screen nowhere", "\(result)")
+        #expect(lines.last?.hasPrefix("navsessionctl: timed out after 0.5 s waiting for screen nowhere") == true, "\(result)")
+        #expect(lines.count == 2, "\(result)")
     }
 
     @Test func aWindowThatClosesWhileWaitedForFails() async throws {
@@ -73,10 +76,11 @@ struct WaitCommandTests {
         defer { daemon.stop() }
         let window = try await daemon.openWindow("waiting")
         let wait = try BackgroundCtl(daemon.withBus(["wait", "--screen", "elsewhere", window]))
+        try await wait.waitForStderr(containing: "waiting for")
         _ = try await daemon.ctl(["dismiss-window", window])
         let result = await wait.finish()
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.hasPrefix("navsessionctl: the window /org/navsession/Session1/window/"), "\(result)")
+        #expect(result.stderr.contains("navsessionctl: the window /org/navsession/Session1/window/"), "\(result)")
     }
 
     @Test(arguments: [

@@ -92,13 +92,31 @@ struct WindowCommandTests {
         #expect(tree.lines.first?.hasPrefix("switched ") == true, "\(tree)")
         #expect(tree.lines.contains { $0.hasPrefix("  tabs ") && $0.contains("(switched)") }, "\(tree)")
         #expect(tree.lines.contains { $0.contains("stack stack #") && $0.contains("(tab home") }, "\(tree)")
-        #expect(tree.lines.contains { $0.contains("screen detail #") && $0.hasSuffix("(path[1]) {id=42}") }, "\(tree)")
+        #expect(tree.lines.contains { $0.contains("screen detail #") && $0.hasSuffix("(path[1]) {\"id\":\"42\"}") }, "\(tree)")
 
         let coloured = try await daemon.ctl(["tree", "--color", window])
         #expect(coloured.stdout.contains("\u{1B}[34mscreen\u{1B}[0m \u{1B}[1mdetail\u{1B}[0m \u{1B}[33m#"), "\(coloured)")
-        #expect(coloured.stdout.contains("\u{1B}[32m(path[1])\u{1B}[0m \u{1B}[35m{id=42}\u{1B}[0m"), "\(coloured)")
+        #expect(coloured.stdout.contains("\u{1B}[32m(path[1])\u{1B}[0m \u{1B}[35m{\"id\":\"42\"}\u{1B}[0m"), "\(coloured)")
         let plain = try await daemon.ctl(["tree", "--color", "--no-color", window])
         #expect(plain.stdout == tree.stdout)
+    }
+
+    @Test func treeParamsAreAJSONObject() async throws {
+        let daemon = try await DaemonFixture.start()
+        defer { daemon.stop() }
+        let window = try await daemon.openWindow("main")
+        _ = try await daemon.exec(window, ["switch-model", "main"])
+        _ = try await daemon.exec(window, ["stack-append", "detail", "edit=b, c=d", "id=\"x\""])
+        let tree = try await daemon.ctl(["tree", window])
+        #expect(tree.lines.contains { $0.hasSuffix(#" {"edit":"b, c=d","id":"\"x\""}"#) }, "\(tree)")
+    }
+
+    @Test func stateJSONFlagHelpSaysOneLine() async throws {
+        for subcommand in ["state", "routes"] {
+            let help = try await Ctl.run([subcommand, "--help"])
+            #expect(help.stdout.contains("on one line"), "\(help)")
+            #expect(!help.stdout.contains("instead of text"), "\(help)")
+        }
     }
 
     @Test func routesFollowTheActiveBranch() async throws {

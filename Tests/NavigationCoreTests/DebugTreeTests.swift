@@ -21,7 +21,7 @@ struct DebugTreeTests {
                       alert alert #11 (alert)
                     stack stack #3 (tab home)
                       screen home #4 (path[0])
-                      screen detail #5 (path[1]) {a=b, id=42}
+                      screen detail #5 (path[1]) {"a":"b","id":"42"}
                     custom:split split #6 (tab more*)
                       screen list #7 (custom[0])
                       screen pane #8 (custom[1])

@@ -10,7 +10,7 @@ struct StackCommandTests {
             window.debugTree() == """
                 stack stack #1 (root)
                   screen home #2 (path[0])
-                  screen detail #3 (path[1]) {id=42}
+                  screen detail #3 (path[1]) {"id":"42"}
 
                 """)
         #expect(window.model(1)?.path?.last == StackElement(model: 3, transition: "zoom"))
