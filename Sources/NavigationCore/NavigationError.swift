@@ -38,7 +38,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// Walking up from the model found no tab container.
     case noTabs(from: ModelID)
     /// The tab container has no tab with this id.
-    case unknownTab(tabs: ModelID, tab: String)
+    case unknownTab(tabs: ModelID, tab: String, available: [String] = [])
     /// Walking up from the model found no switched container.
     case noSwitchedModel(from: ModelID)
     /// A model spec is malformed (no tabs, duplicate tab ids, unknown selected tab, duplicate action ids, …).

@@ -49,7 +49,9 @@ extension NavigationWindow {
             try hide(origin)
         case .tabsSelectItem(let tab):
             guard let tabs = walkUp(from: origin, to: .tabs) else { throw .noTabs(from: id) }
-            guard tabs.tabs.contains(where: { $0.id == tab }) else { throw .unknownTab(tabs: tabs.id, tab: tab) }
+            guard tabs.tabs.contains(where: { $0.id == tab }) else {
+                throw .unknownTab(tabs: tabs.id, tab: tab, available: tabs.tabs.map(\.id))
+            }
             selectTab(tabs, tab)
         case .switchModel(let spec):
             guard let container = walkUp(from: origin, to: .switched) else { throw .noSwitchedModel(from: id) }

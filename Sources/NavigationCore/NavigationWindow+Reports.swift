@@ -34,7 +34,9 @@ extension NavigationWindow {
         case .selectedTab(let tabsID, let tab):
             let tabs = try attachedNode(tabsID)
             guard tabs.kind == .tabs else { throw .wrongKind(tabsID, expected: "tabs") }
-            guard tabs.tabs.contains(where: { $0.id == tab }) else { throw .unknownTab(tabs: tabsID, tab: tab) }
+            guard tabs.tabs.contains(where: { $0.id == tab }) else {
+                throw .unknownTab(tabs: tabsID, tab: tab, available: tabs.tabs.map(\.id))
+            }
             selectTab(tabs, tab)
         case .alertActionChosen(let alertID, let actionID):
             let alert = try attachedNode(alertID)

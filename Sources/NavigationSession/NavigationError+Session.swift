@@ -66,7 +66,9 @@ extension NavigationError {
         case .notInsidePresentation(let id): "model \(id) is not inside a presentation"
         case .cannotHide(let id): "model \(id) is neither a presented stack's root nor a pushed element"
         case .noTabs(let id): "no tab container at or above model \(id)"
-        case .unknownTab(let tabs, let tab): "tab container \(tabs) has no tab '\(tab)'"
+        case .unknownTab(let tabs, let tab, let available):
+            "tab container \(tabs) has no tab '\(tab)'"
+                + (Spelling.closest(to: tab, in: available).map { "; did you mean '\($0)'?" } ?? "")
         case .noSwitchedModel(let id): "no switched model at or above model \(id)"
         case .invalidSpec(let text): "invalid model spec: \(text)"
         case .invalidURL(let url): "'\(url)' is not an absolute URL"

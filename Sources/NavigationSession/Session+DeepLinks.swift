@@ -71,7 +71,7 @@ extension Session {
     private func navigate(
         _ plan: DeepLinkPlan, url: String, events: inout [SessionEvent]
     ) throws(SessionError) -> (WindowNumber, DeepLinkResult) {
-        guard let scene = manifest.scene(plan.targetScene) else { throw .unknownScene(plan.targetScene) }
+        guard let scene = manifest.scene(plan.targetScene) else { throw .unknownScene(plan.targetScene, suggestion: Spelling.closest(to: plan.targetScene, in: manifest.sceneNames)) }
         let existing = windows.filter { $0.scene == scene.name }.max { $0.lastActivity < $1.lastActivity }
         let reuse = existing != nil && (!plan.opensNewWindow || scene.instances == .single)
         if reuse, let window = existing {

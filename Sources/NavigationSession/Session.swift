@@ -143,7 +143,7 @@ public final class Session {
         scene name: String, params: [String: String]
     ) throws(SessionError) -> (SceneDeclaration, ModelSpec) {
         guard let scene = manifest.scene(name), let structure = scene.rootStructure else {
-            throw .unknownScene(name)
+            throw .unknownScene(name, suggestion: Spelling.closest(to: name, in: manifest.sceneNames))
         }
         guard let entry = structure.entryScreen, let declaration = manifest.screen(entry.screen) else {
             if let key = params.keys.sorted().first {

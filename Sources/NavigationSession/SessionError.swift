@@ -28,7 +28,7 @@ public typealias WindowNumber = UInt32
 /// | `versionMismatch` | `org.navsession.Error.VersionMismatch` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
-    case unknownScene(String)
+    case unknownScene(String, suggestion: String? = nil)
     /// No open window has this number.
     case unknownWindow(WindowNumber)
     /// The manifest declares no dialog with this name.
@@ -98,7 +98,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A one-line message for people.
     public var message: String {
         switch self {
-        case .unknownScene(let scene): "unknown scene '\(scene)'"
+        case .unknownScene(let scene, let suggestion):
+            "unknown scene '\(scene)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         case .unknownWindow(let number): "no window \(number)"
         case .unknownDialog(let name): "unknown dialog '\(name)'"
         case .invalidArguments(let text): text

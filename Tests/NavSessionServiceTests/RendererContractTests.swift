@@ -331,3 +331,19 @@ import Testing
         tree.replacing(#/#\d+/#, with: "#")
     }
 }
+
+/// "Did you mean" for the names a caller types: scenes and tabs (screens: `aMisspeltScreenIsUnknown…`).
+@Suite struct SuggestionTests {
+    @Test func aMisspeltSceneOrTabNamesTheClosest() async throws {
+        try await DaemonFixture.with { fixture in
+            let scene = await fixture.error { try await fixture.session("OpenWindow", [.string("mian"), .noParams]) }
+            #expect(scene?.name.rawValue == "org.navsession.Error.UnknownScene")
+            #expect(scene?.message.contains("did you mean 'main'?") == true, "\(String(describing: scene))")
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let tab = await fixture.error { try await fixture.window(window, "TabsSelectItem", [.string("setings")]) }
+            #expect(tab?.name.rawValue == "org.navsession.Error.UnknownTab")
+            #expect(tab?.message.contains("did you mean 'settings'?") == true, "\(String(describing: tab))")
+        }
+    }
+}

@@ -28,7 +28,7 @@ struct BatchTests {
                 BatchCommand(.tabsSelectItem("missing")), BatchCommand(.stackAppend(detail)),
             ])
         }
-        #expect(error == .batchCommandFailed(index: 2, .unknownTab(tabs: 1, tab: "missing")))
+        #expect(error == .batchCommandFailed(index: 2, .unknownTab(tabs: 1, tab: "missing", available: ["a", "b"])))
         #expect(window.snapshot() == before && window.version == 0)
         #expect(window.pendingEffects.isEmpty && messages.isEmpty && events.isEmpty && window.drainMessages().isEmpty)
         #expect(window.verifyPresenterIndex())

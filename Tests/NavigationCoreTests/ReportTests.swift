@@ -57,7 +57,7 @@ struct ReportTests {
 
     @Test func selectedTabWithAnUnknownTabFails() throws {
         let window = try makeWindow(.tabs([TabSpec(id: "a", title: "A", model: home)]))
-        expectRejected(window, .unknownTab(tabs: 1, tab: "z")) { () throws(NavigationError) in
+        expectRejected(window, .unknownTab(tabs: 1, tab: "z", available: ["a"])) { () throws(NavigationError) in
             try window.report(.selectedTab(tabs: 1, tab: "z"))
         }
     }

@@ -18,7 +18,7 @@ struct TabsSwitchEffectTests {
 
     @Test func tabsSelectItemWithAnUnknownIdFails() throws {
         let window = try makeWindow(twoTabs)
-        expectRejected(window, .unknownTab(tabs: 1, tab: "nope")) { () throws(NavigationError) in
+        expectRejected(window, .unknownTab(tabs: 1, tab: "nope", available: ["home", "settings"])) { () throws(NavigationError) in
             try window.execute(.tabsSelectItem("nope"))
         }
     }

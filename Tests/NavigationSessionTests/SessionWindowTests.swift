@@ -200,7 +200,7 @@ struct SessionWindowTests {
         let session = try demoSession()
         let number = try loggedInMain(session)
         let outcome = try session.execute(window: number, command: .openWindow(scene: "nowhere", params: [:]))
-        #expect(outcome.events.contains { if case .effectFailed(number, _, .unknownScene("nowhere")) = $0 { true } else { false } })
+        #expect(outcome.events.contains { if case .effectFailed(number, _, .unknownScene("nowhere", _)) = $0 { true } else { false } })
     }
 
     @Test func triggerEffectIsAnnounced() throws {
