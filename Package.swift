@@ -182,6 +182,7 @@ let package = Package(
             name: "NavigationRoutingTests",
             dependencies: [
                 "NavigationRouting",
+                "DBusTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

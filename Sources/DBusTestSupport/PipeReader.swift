@@ -5,15 +5,21 @@ import Foundation
 public enum PipeReader {
     /// Everything `handle` yields until end of file (blocking).
     public static func readAll(_ handle: FileHandle) -> Data {
-        let descriptor = handle.fileDescriptor
         var data = Data()
+        forEachChunk(handle) { data.append($0) }
+        return data
+    }
+
+    /// Calls `body` with each chunk `handle` yields as it arrives, until end of file (blocking).
+    public static func forEachChunk(_ handle: FileHandle, _ body: (Data) -> Void) {
+        let descriptor = handle.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
+                body(Data(buffer[0..<count]))
             } else if count == 0 || errno != EINTR {
-                return data
+                return
             }
         }
     }

@@ -69,14 +69,6 @@ extension NavigationWindow {
         }
     }
 
-    /// What a renderer may offer right now, from the active model: each is a dry run of the command a
-    /// back button, Escape or a swipe would send, so it is true exactly when that command would succeed.
-    public var abilities: WindowAbilities {
-        let canPop = (try? dryRun([BatchCommand(.stackDropLast(1))]))?.isNoOp == false
-        let canDismiss = (try? dryRun([BatchCommand(.dismiss)]))?.isNoOp == false
-        return WindowAbilities(canGoBack: canPop || canDismiss, canPop: canPop, canDismiss: canDismiss)
-    }
-
     /// Expands an application-defined composite against the current graph and applies it as one batch.
     ///
     /// - Throws: Whatever the expansion throws, or the batch's error; nothing changes on failure.

@@ -144,22 +144,45 @@ extension NavigationWindow {
         }
     }
 
-    private func dismiss(from origin: Node) throws(NavigationError) {
-        guard let start = nearestPresenter(origin) else { throw .nothingToDismiss(from: origin.id) }
+    /// What `dismiss` from a model removes: the slot holding its presentation, or the elements above a
+    /// pushed one.
+    enum DismissTarget {
+        case slot(presenter: Node)
+        case path(stack: Node, keeping: Int)
+    }
+
+    /// The one rule for `dismiss` (the command and ``abilities`` both ask it); O(depth), no allocation.
+    func dismissTarget(from origin: Node) -> DismissTarget? {
+        guard let start = nearestPresenter(origin) else { return nil }
         var current: Node? = start
         while let node = current, let parent = parentNode(node) {
             switch node.attachment {
-            case .presented:
-                clearSlot(parent)
-                return
-            case .path(let index) where index > 0:
-                truncatePath(parent, keeping: index)
-                return
-            default:
-                current = parent
+            case .presented: return .slot(presenter: parent)
+            case .path(let index) where index > 0: return .path(stack: parent, keeping: index)
+            default: current = parent
             }
         }
-        throw .nothingToDismiss(from: origin.id)
+        return nil
+    }
+
+    private func dismiss(from origin: Node) throws(NavigationError) {
+        switch dismissTarget(from: origin) {
+        case .slot(let presenter): clearSlot(presenter)
+        case .path(let stack, let keeping): truncatePath(stack, keeping: keeping)
+        case nil: throw .nothingToDismiss(from: origin.id)
+        }
+    }
+
+    /// What a renderer may offer right now, from the active model: exactly when `stackDropLast(1)` and
+    /// `dismiss` would succeed, decided by the rules those commands use (no dry run: this is read after
+    /// every change, so it must not cost a transaction).
+    public var abilities: WindowAbilities {
+        guard !isClosed, let active = nodes[activeModelID] else {
+            return WindowAbilities(canGoBack: false, canPop: false, canDismiss: false)
+        }
+        let canPop = (walkUp(from: active, to: .stack)?.path.count ?? 0) > 1
+        let canDismiss = dismissTarget(from: active) != nil
+        return WindowAbilities(canGoBack: canPop || canDismiss, canPop: canPop, canDismiss: canDismiss)
     }
 
     private func hide(_ origin: Node) throws(NavigationError) {

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -25,18 +26,10 @@ final class BackgroundCtl: Sendable {
         try process.run()
         // A thread of its own reading with read(2): Foundation's readabilityHandler sometimes never delivers
         // the end of file on Linux (a test then hung until its time limit), and availableData traps on EINTR.
-        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let handle = errors.fileHandleForReading
         let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    continuation.yield(String(decoding: buffer[0..<count], as: UTF8.self))
-                } else if count == 0 || errno != EINTR {
-                    continuation.finish()
-                    return
-                }
-            }
+            PipeReader.forEachChunk(handle) { continuation.yield(String(decoding: $0, as: UTF8.self)) }
+            continuation.finish()
         }
         reader.start()
     }

@@ -74,6 +74,10 @@ struct NavigationStepTests {
             guard let window = try? GraphInvariantPropertyTests.base() else { return }
             for index in stride(from: 0, to: numbers.count - 1, by: 2) {
                 let before = window.snapshot()
+                // The abilities follow the commands' own rules: exactly when a dry run would succeed.
+                let abilities = window.abilities
+                #expect(abilities.canPop == ((try? window.dryRun([BatchCommand(.stackDropLast(1))])) != nil))
+                #expect(abilities.canDismiss == ((try? window.dryRun([BatchCommand(.dismiss)])) != nil))
                 let action = GraphInvariantPropertyTests.step(numbers[index], numbers[index + 1], in: window)
                 guard let event = try? action(window), !event.isNoOp else { continue }
                 let after = window.snapshot()

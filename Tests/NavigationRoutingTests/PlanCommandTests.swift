@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -20,20 +21,6 @@ struct PlanCommandTests {
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
-    /// read(2) to the end, retrying on EINTR (Foundation's readDataToEndOfFile traps on it).
-    static func readAll(_ handle: FileHandle) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                return data
-            }
-        }
-    }
-
     static func run(_ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = try binary()
@@ -43,8 +30,8 @@ struct PlanCommandTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = Self.readAll(out.fileHandleForReading)
-        let stderr = Self.readAll(err.fileHandleForReading)
+        let stdout = PipeReader.readAll(out.fileHandleForReading)
+        let stderr = PipeReader.readAll(err.fileHandleForReading)
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus,
