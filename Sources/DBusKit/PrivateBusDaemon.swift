@@ -105,14 +105,31 @@ public final class PrivateBusDaemon: Sendable {
         while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
     }
 
-    /// Spawns with a clean signal mask: tasks on the cooperative pool may have SIGTERM blocked, and a
-    /// child inheriting that mask would ignore SIGTERM.
+    /// ``spawn(_:environment:stdin:stdout:stderr:newProcessGroup:)`` for this package's test harnesses
+    /// (Xvfb, a renderer), so every child of the tests starts with the same clean signal state.
+    package static func spawnChild(
+        _ arguments: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32
+    ) throws -> Int32 {
+        try spawn(arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr, newProcessGroup: false)
+    }
+
     static func spawn(_ arguments: [String], stdin: Int32, stdout: Int32) throws(ConnectionError) -> pid_t {
+        try spawn(arguments, environment: cleanEnvironment(), stdin: stdin, stdout: stdout, stderr: nil, newProcessGroup: true)
+    }
+
+    /// Spawns with a clean signal state (empty mask; SIGTERM, SIGINT, SIGPIPE and SIGHUP at their
+    /// defaults): tasks on the cooperative pool may have SIGTERM blocked, and a child inheriting that mask
+    /// (as Foundation's `Process` passes it on) would ignore SIGTERM. Descriptors above 2 are not inherited.
+    /// `arguments[0]` is looked up in `PATH` when it has no `/`.
+    static func spawn(
+        _ arguments: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32?, newProcessGroup: Bool
+    ) throws(ConnectionError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
         // Other code in this process may hold fds without CLOEXEC (pipes to other children, sockets); a
         // long-lived daemon inheriting them would keep those open, e.g. hiding EOF from a pipe's reader.
         CDBusShims_spawn_close_from(&actions, 3)
@@ -126,15 +143,17 @@ public final class PrivateBusDaemon: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let environment = cleanEnvironment()
         var pid: pid_t = 0
         let result = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in
-                posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
             }
         }
         guard result == 0 else {

@@ -1,9 +1,10 @@
+import DBusKit
 import Foundation
 import Synchronization
 
 /// A child process spawned with a clean signal state (empty mask, default SIGTERM/SIGINT/SIGHUP): tasks on
 /// the cooperative pool may have SIGTERM blocked, and Foundation's Process passes that on, so Xvfb and
-/// Python would ignore SIGTERM (PrivateBusDaemon.spawn does the same for dbus-daemon).
+/// Python would ignore SIGTERM. Spawned by DBusKit's one spawn (the one that starts private buses).
 final class ChildProcess: Sendable {
     let pid: pid_t
     private let status = Mutex<Int32?>(nil)
@@ -12,34 +13,11 @@ final class ChildProcess: Sendable {
 
     /// Spawns `arguments[0]` (looked up in PATH) with `environment`; stdin is /dev/null.
     static func spawn(_ arguments: [String], environment: [String: String], stdout: Int32, stderr: Int32) throws -> ChildProcess {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw HarnessError("cannot spawn \(arguments[0]): \(String(cString: strerror(result)))")
-        }
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        let pid = try PrivateBusDaemon.spawnChild(
+            arguments, environment: environment.map { "\($0.key)=\($0.value)" }, stdin: null, stdout: stdout,
+            stderr: stderr)
         return ChildProcess(pid: pid)
     }
 
