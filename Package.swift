@@ -131,7 +131,7 @@ let package = Package(
         // D-Bus fuzzer for navsessiond (Docs/fuzzing-dbus.md).
         .executableTarget(
             name: "NavSessionFuzz",
-            dependencies: ["DBusKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["DBusKit", "DBusTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         // Load and fault test of navsessiond (Docs/load-and-faults.md).

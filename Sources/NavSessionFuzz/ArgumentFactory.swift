@@ -1,4 +1,5 @@
 import DBusKit
+import DBusTestSupport
 
 /// Arguments chosen by their introspected names (`screen`, `url`, `batch_json`, `model`, `platform_data`, …):
 /// valid ones from the vocabulary and the session model, or adversarial ones aimed at what the argument

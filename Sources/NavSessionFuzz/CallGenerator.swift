@@ -1,4 +1,5 @@
 import DBusKit
+import DBusTestSupport
 
 /// Chooses every call of a run from the seed: valid calls that build deep state, typed calls with adversarial
 /// arguments, wrong signatures, property and standard-interface calls, unknown members, descriptors, and

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import DBusTestSupport
 
 /// Open file descriptors of several kinds to attach to calls (type `h`): `/dev/null`, both ends of a pipe,
 /// a socket of a socketpair, a directory and a regular file. libdbus sends duplicates, so these stay open

@@ -1,4 +1,5 @@
 import DBusKit
+import DBusTestSupport
 import Foundation
 import Glibc
 
@@ -73,7 +74,7 @@ final class FuzzTarget {
         self.process = process
         pid = process.processIdentifier
         if try await !client.nameHasOwner(name) {
-            let acquired = await Self.first(of: owners, within: timeout) { signal in
+            let acquired = await owners.first(within: timeout) { signal in
                 signal.arguments.count == 3 && signal.arguments[2].string != ""
             }
             guard acquired != nil else {
@@ -142,25 +143,6 @@ final class FuzzTarget {
         guard let stderrFile, let text = try? String(contentsOf: stderrFile, encoding: .utf8), !text.isEmpty else { return "" }
         let tail = text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines)
         return "\n  navsessiond stderr (last lines):\n" + tail.map { "    " + $0 }.joined(separator: "\n")
-    }
-
-    /// The first element of `stream` matching `predicate`, or nil after `timeout` (a deadline, not a wait).
-    static func first<Element: Sendable>(
-        of stream: AsyncStream<Element>, within timeout: Duration, where predicate: @escaping @Sendable (Element) -> Bool
-    ) async -> Element? {
-        await withTaskGroup(of: Element?.self) { group in
-            group.addTask {
-                for await element in stream where predicate(element) { return element }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let result = await group.next() ?? nil
-            group.cancelAll()
-            return result
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import DBusTestSupport
 
 /// JSON for `Apply` (batches), `ExecuteAt` (one command) and `Plan` (routes): valid documents built from the
 /// vocabulary, and adversarial ones: mutated, deeply nested, malformed, oversized.

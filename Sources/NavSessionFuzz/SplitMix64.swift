@@ -1,22 +1,8 @@
-/// The fuzzer's only source of randomness: SplitMix64, so one printed seed replays one run.
-///
-/// Every random choice in a run comes from one instance seeded by `--seed`; nothing reads the clock or
-/// `SystemRandomNumberGenerator` after the seed is chosen.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import DBusTestSupport
 
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The fuzzer's only source of randomness is one `SplitMix64` (DBusTestSupport) seeded by `--seed`, so one
+/// printed seed replays one run: nothing reads the clock or `SystemRandomNumberGenerator` after that.
+extension SplitMix64 {
     /// True with probability `probability` (0...1).
     mutating func chance(_ probability: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < probability

@@ -1,4 +1,5 @@
 import Foundation
+import DBusTestSupport
 
 /// Adversarial strings: empty, declared names and near misses, unusual Unicode, text that looks like numbers,
 /// paths, JSON or format directives, and long ones up to `maximumBytes`.

@@ -1,3 +1,4 @@
+import DBusTestSupport
 /// URLs of every shape: the application's deep links filled in from their patterns, foreign schemes, and
 /// broken ones (bad parameters, bad percent-encoding, odd schemes, lengths around the 8192-byte limit).
 struct URLGenerator {

@@ -1,4 +1,5 @@
 import DBusKit
+import DBusTestSupport
 
 /// Random values of any D-Bus type: integers at their limits, odd doubles, adversarial strings, object paths
 /// (live, stale and malformed windows), signatures, file descriptors, empty and huge containers, variants of

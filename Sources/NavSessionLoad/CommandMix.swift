@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import NavigationCore
 
@@ -7,10 +8,10 @@ import NavigationCore
 /// Pops and dismisses slightly outweigh pushes and presents, and batches drop stacks to their root, so
 /// stacks and presentation chains stay short (a known daemon issue makes very large requests unsafe).
 struct CommandMix {
-    private var random: SeededGenerator
+    private var random: SplitMix64
 
     init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     /// The setup batch of a `waiting` window (a plain screen): a full-screen cover holding tabs of two

@@ -7,7 +7,7 @@ import Foundation
 final class Coordinator {
     let options: Options
     let workspace: Workspace
-    private var random: SeededGenerator
+    private var random: SplitMix64
     private let events = Watched(ProcessEvents())
     private var generations: [String: Int] = [:]
     private var restores: [Int: [UInt64: String]] = [:]
@@ -19,7 +19,7 @@ final class Coordinator {
     init(options: Options, workspace: Workspace) {
         self.options = options
         self.workspace = workspace
-        random = SeededGenerator(seed: options.seed ^ 0x5EED_F00D)
+        random = SplitMix64(seed: options.seed ^ 0x5EED_F00D)
     }
 
     /// Runs everything; returns whether every check passed.
