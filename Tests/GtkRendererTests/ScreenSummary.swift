@@ -105,23 +105,30 @@ extension RendererHarness {
         return windows.map(WindowSummary.init(described:))
     }
 
-    /// Polls Describe until the screen shows the daemon's state (both re-read each round), within `timeout`.
+    /// Every signal on the private bus from now on: the daemon's (Changed, PropertiesChanged, windows
+    /// coming and going) and the renderer's ScreenChanged (emitted once it has redrawn). Waits re-check
+    /// their condition on each, under a deadline, instead of polling.
+    func events() async throws -> AsyncStream<Signal> {
+        try await client.signals(matching: MatchRule())
+    }
+
+    /// Waits until the screen shows the daemon's state (both re-read after each signal), within `timeout`.
     @discardableResult
     func waitUntilScreenMatches(
         _ step: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [WindowSummary] {
         let deadline = ContinuousClock.now + timeout
+        let signals = try await events()
         var expected: [WindowSummary] = []
         var shown: [WindowSummary] = []
-        while ContinuousClock.now < deadline {
+        repeat {
             expected = try await expectedScreen()
             shown = try await shownScreen()
             if expected == shown {
                 try await screenshot(step, windows: shown)
                 return shown
             }
-            try await Task.sleep(for: .milliseconds(50))  // the poll interval, not a wait for an event
-        }
+        } while await signals.first(within: deadline - ContinuousClock.now) != nil
         let message = "\(step): the screen did not show the daemon's state within \(timeout)\n  daemon:   \(expected)\n"
             + "  renderer: \(shown)\nrenderer log:\n\(rendererLog)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
@@ -150,10 +157,10 @@ extension RendererHarness {
         _ condition: () async throws -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        let signals = try await events()
+        repeat {
             if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        } while await signals.first(within: deadline - ContinuousClock.now) != nil
         let message = "the daemon did not reach: \(what) within \(timeout)\nrenderer log:\n\(rendererLog)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         throw HarnessError("timeout: \(what)")

@@ -29,7 +29,8 @@ class Action:
 
 
 class Animator:
-    def __init__(self) -> None:
+    def __init__(self, on_step: Callable[[], None] | None = None) -> None:
+        self._on_step = on_step  # called after each step that changed the screen
         self._waiting: list[Action] = []
         self._timers: dict[int, int] = {}  # step index -> GLib source id
 
@@ -65,6 +66,8 @@ class Animator:
             if action in self._waiting:
                 self._waiting.remove(action)
                 action.run(True)
+        if self._on_step is not None:
+            self._on_step()
         return GLib.SOURCE_REMOVE
 
     @staticmethod

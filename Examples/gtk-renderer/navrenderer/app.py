@@ -10,6 +10,7 @@ from typing import Any
 
 from gi.repository import Gio, GLib, Gtk
 
+from . import content
 from .bus import NavBus, error_name
 from .steps import Plan, parse_steps
 from .testhook import TestHook
@@ -73,6 +74,7 @@ class RendererApp(Gtk.Application):
         if connection is None:
             raise SystemExit("gtk-renderer: no session bus (DBUS_SESSION_BUS_ADDRESS)")
         self.hook = TestHook(self, connection)
+        content.on_transition_end = self.screen_changed
         self.bus = NavBus(connection, self.daemon_name, self)
         self.bus.start()
 
@@ -100,6 +102,7 @@ class RendererApp(Gtk.Application):
         if view is not None:
             log.info("window %s closed", path)
             view.destroy()
+        self.screen_changed()
 
     def window_changed(self, path: str, version: int, previous: int, animated: bool, steps_json: str) -> None:
         if self.drop_changes:
@@ -120,6 +123,12 @@ class RendererApp(Gtk.Application):
         view = self.views.get(path)
         if view is not None:
             view.set_properties(changed)
+            self.screen_changed()
+
+    def screen_changed(self) -> None:
+        """Something on screen may have changed: tell the test hook (ScreenChanged)."""
+        if self.hook is not None:
+            self.hook.screen_changed()
 
     def daemon_gone(self) -> None:
         self.last_version.clear()
@@ -140,6 +149,7 @@ class RendererApp(Gtk.Application):
             if resync:
                 self.last_version[path] = max(version, self.last_version.get(path, 0))
             view.render(state, props, plan)
+            self.screen_changed()
 
         def failed(error: GLib.Error) -> None:
             log.info("GetState on %s failed: %s", path, error.message)

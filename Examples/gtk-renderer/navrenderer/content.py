@@ -41,6 +41,16 @@ class ScreenPage(Gtk.Box):
         self.details.set_label("\n".join(lines))
 
 
+# Called when a stack transition ends and its old pages are pruned (the app points it at the test hook's
+# ScreenChanged), since what Describe reads changes then without any D-Bus event.
+on_transition_end: Callable[[], None] | None = None
+
+
+def _transition_ended() -> None:
+    if on_transition_end is not None:
+        on_transition_end()
+
+
 class StackView(Gtk.Stack):
     """A navigation stack: one child per path element, named by model id, the last one visible."""
 
@@ -61,6 +71,7 @@ class StackView(Gtk.Stack):
             if self.get_page(child).get_name() not in keep:
                 self.remove(child)
             child = following
+        _transition_ended()
 
 
 class TabsView(Gtk.Box):
@@ -125,6 +136,7 @@ class SwitchedView(Gtk.Stack):
             if self.get_page(child).get_name() != str(self.shown):
                 self.remove(child)
             child = following
+        _transition_ended()
 
 
 class CustomView(Gtk.Box):

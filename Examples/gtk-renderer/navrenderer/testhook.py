@@ -37,6 +37,7 @@ INTROSPECTION = f"""
       <arg name="window_id" type="s" direction="in"/>
       <arg name="png_file" type="s" direction="in"/>
     </method>
+    <signal name="ScreenChanged"/>
   </interface>
 </node>
 """
@@ -52,12 +53,28 @@ class TestHook:
     def __init__(self, app: "RendererApp", connection: Gio.DBusConnection) -> None:
         self.app = app
         self.connection = connection
+        self._pending_notify = False
         info = Gio.DBusNodeInfo.new_for_xml(INTROSPECTION).interfaces[0]
         self._registration = connection.register_object(OBJECT_PATH, info, self._on_call, None, None)
         self._owner = Gio.bus_own_name_on_connection(
             connection, BUS_NAME, Gio.BusNameOwnerFlags.DO_NOT_QUEUE,
             lambda *_: log.info("owns %s", BUS_NAME),
             lambda *_: log.error("could not own %s (another renderer?)", BUS_NAME))
+
+    def screen_changed(self) -> None:
+        """Emits ScreenChanged once the main loop is idle (one signal for a burst of widget changes), so a test
+        re-reads Describe when something may have changed instead of polling it."""
+        if self._pending_notify:
+            return
+        self._pending_notify = True
+
+        def emit() -> bool:
+            self._pending_notify = False
+            if self._registration:
+                self.connection.emit_signal(None, OBJECT_PATH, INTERFACE, "ScreenChanged", None)
+            return GLib.SOURCE_REMOVE
+
+        GLib.idle_add(emit)
 
     def stop(self) -> None:
         if self._owner:
@@ -75,6 +92,7 @@ class TestHook:
             elif method == "Click":
                 self.click(params.unpack()[0])
                 invocation.return_value(None)
+                self.screen_changed()
             elif method == "DropChanges":
                 self.app.drop_changes = bool(params.unpack()[0])
                 invocation.return_value(None)

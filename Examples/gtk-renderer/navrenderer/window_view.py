@@ -36,7 +36,7 @@ class NavWindowView:
         self.graph: Graph | None = None
         self.props: dict[str, Any] = {}
         self.closing = False
-        self.animator = Animator()
+        self.animator = Animator(on_step=getattr(app, "screen_changed", None))
         self.content = GraphView(reporter.tab_selected)
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
