@@ -22,25 +22,10 @@ enum GlobalArguments {
 
     /// The rewritten arguments (without the program name).
     static func rewrite(_ arguments: [String]) -> [String] {
-        var leading: [String] = []
         var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let word = arguments[index]
-            let name = String(word.prefix { $0 != "=" })
-            if valued.contains(name) {
-                leading.append(word)
-                if !word.contains("="), index + 1 < arguments.endIndex {
-                    leading.append(arguments[index + 1])
-                    index += 1
-                }
-            } else if flags.contains(word) {
-                leading.append(word)
-            } else {
-                break
-            }
-            index += 1
-        }
+        while let length = optionLength(arguments, at: index, flags: flags) { index += length }
         guard index < arguments.endIndex else { return arguments }
+        let leading = Array(arguments[..<index])
         let subcommand = arguments[index]
         let rest = Array(arguments[(index + 1)...])
         return [subcommand] + (subcommand == "exec" ? hoistExecOptions(leading + rest) : leading + rest)
@@ -54,26 +39,30 @@ enum GlobalArguments {
         var kept: [String] = []
         var index = words.startIndex
         while index < words.endIndex {
-            let word = words[index]
-            if word == "--" {
+            if words[index] == "--" {
                 kept += words[index...]
                 break
             }
-            let name = String(word.prefix { $0 != "=" })
-            if valued.contains(name) {
-                hoisted.append(word)
-                if !word.contains("="), index + 1 < words.endIndex {
-                    hoisted.append(words[index + 1])
-                    index += 1
-                }
-            } else if execFlags.contains(word) {
-                hoisted.append(word)
+            if let length = optionLength(words, at: index, flags: execFlags) {
+                hoisted += words[index..<(index + length)]
+                index += length
             } else {
-                kept.append(word)
+                kept.append(words[index])
+                index += 1
             }
-            index += 1
         }
         return hoisted + kept
+    }
+
+    /// How many words the shared option at `index` takes (`--dest X` 2, `--dest=X` or a flag 1); nil when
+    /// the word there is not one (or there is no word).
+    static func optionLength(_ words: [String], at index: Int, flags: Set<String>) -> Int? {
+        guard index < words.endIndex else { return nil }
+        let word = words[index]
+        if valued.contains(String(word.prefix { $0 != "=" })) {
+            return !word.contains("=") && index + 1 < words.endIndex ? 2 : 1
+        }
+        return flags.contains(word) ? 1 : nil
     }
 
     /// `unknown subcommand 'lsit'; did you mean 'list'?` when the first word after the global options is not a
