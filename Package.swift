@@ -210,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavigationSessionTests",
-            dependencies: ["NavigationSession"],
+            dependencies: ["NavigationSession", "DBusTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -121,6 +121,58 @@ extension Bus {
             ])
     }
 
+    /// Emits `PropertiesChanged` with values the caller already holds, without calling any getter.
+    ///
+    /// For services that compute their properties as part of a change: the values are sent as given,
+    /// so one signal costs one message and no property read. Each property's policy still applies:
+    /// `.invalidates` properties go to the invalidated list (their value, if given, is not sent),
+    /// `.const`/`.false` ones are skipped. Nothing is sent when nothing remains.
+    /// - Parameters:
+    ///   - changed: properties and their new values, in the order they are to appear.
+    ///   - invalidated: properties whose value changed but is not sent (clients `Get` it when they need it).
+    /// - Throws: ``BusError`` `UnknownObject`/`UnknownInterface`/`UnknownProperty` for names not exported,
+    ///   `Failed` for a value whose type is not the property's; ``ConnectionError`` when disconnected.
+    public func propertiesChanged(
+        _ changed: [(name: MemberName, value: Value)], invalidated: [MemberName] = [], interface: InterfaceName,
+        at path: ObjectPath
+    ) throws {
+        guard let object = objects[path] else { throw BusError(.unknownObject, "no object at \(path)") }
+        guard let declared = object.interface(named: interface.rawValue) else {
+            throw BusError(.unknownInterface, "\(path) does not implement \(interface)")
+        }
+        var values: [DictionaryEntry] = []
+        values.reserveCapacity(changed.count)
+        var names: [Value] = []
+        func policy(of name: MemberName) throws(BusError) -> Interface.Property {
+            guard let property = declared.property(named: name.rawValue) else {
+                throw BusError(.unknownProperty, "\(interface) has no property \(name)")
+            }
+            return property
+        }
+        for (name, value) in changed {
+            let property = try policy(of: name)
+            switch property.emitsChangedSignal {
+            case .true:
+                guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+                values.append(DictionaryEntry(.string(name.rawValue), .variant(value)))
+            case .invalidates: names.append(.string(name.rawValue))
+            case .const, .false: continue
+            }
+        }
+        for name in invalidated {
+            switch try policy(of: name).emitsChangedSignal {
+            case .true, .invalidates: names.append(.string(name.rawValue))
+            case .const, .false: continue
+            }
+        }
+        guard !values.isEmpty || !names.isEmpty else { return }
+        try emit(
+            path: path, interface: .properties, member: MemberName(trusted: "PropertiesChanged"),
+            arguments: [
+                .string(interface.rawValue), .dictionary(key: .string, value: .variant, values), .array(.string, names),
+            ])
+    }
+
     static func wrongGetterType(_ property: Interface.Property, _ value: Value) -> BusError {
         BusError(.failed, "getter of \(property.name) returned '\(value.type)', declared '\(property.type)'")
     }

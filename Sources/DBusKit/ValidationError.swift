@@ -56,7 +56,12 @@ func quoted(_ string: String) -> String {
 
 extension String {
     /// Whether the string contains a NUL byte, which C would silently truncate at.
-    var containsNUL: Bool { utf8.contains(0) }
+    var containsNUL: Bool {
+        // Checked for every string sent: a specialized loop over the contiguous bytes, not the generic
+        // `Sequence.contains` over the UTF-8 view.
+        var copy = self
+        return copy.withUTF8 { $0.contains(0) }
+    }
 
     func replacingNUL() -> String {
         containsNUL ? String(decoding: utf8.map { $0 == 0 ? UInt8(ascii: "?") : $0 }, as: UTF8.self) : self

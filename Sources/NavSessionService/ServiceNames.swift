@@ -11,6 +11,26 @@ struct ServiceNames: Sendable {
     let effect: MemberName
     let windows: MemberName
     let version: MemberName
+    let properties: Properties
+
+    /// The Window1 property names, for `PropertiesChanged`.
+    struct Properties: Sendable {
+        let title, version, activeScreen, activeModel, routes, selectedTab: MemberName
+        let canGoBack, canPop, canDismiss, pendingDeepLink: MemberName
+
+        init() throws(ValidationError) {
+            title = try MemberName("Title")
+            version = try MemberName("Version")
+            activeScreen = try MemberName("ActiveScreen")
+            activeModel = try MemberName("ActiveModel")
+            routes = try MemberName("Routes")
+            selectedTab = try MemberName("SelectedTab")
+            canGoBack = try MemberName("CanGoBack")
+            canPop = try MemberName("CanPop")
+            canDismiss = try MemberName("CanDismiss")
+            pendingDeepLink = try MemberName("PendingDeepLink")
+        }
+    }
 
     init() throws(ValidationError) {
         sessionPath = try ObjectPath("/org/navsession/Session1")
@@ -22,5 +42,6 @@ struct ServiceNames: Sendable {
         effect = try MemberName("Effect")
         windows = try MemberName("Windows")
         version = try MemberName("Version")
+        properties = try Properties()
     }
 }

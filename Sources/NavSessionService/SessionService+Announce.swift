@@ -13,7 +13,7 @@ extension SessionService {
     /// listing only the properties in `changes`. `causes` holds cause JSON the session already encoded
     /// (``SessionOutcome/encodedCauses``); other causes are encoded here.
     nonisolated(nonsending) func announce(
-        _ events: [SessionEvent], changes: [WindowNumber: [String]],
+        _ events: [SessionEvent], changes: [WindowNumber: WindowPropertyChanges],
         causes: [SessionOutcome.ChangeKey: String] = [:], on bus: Bus
     ) async {
         var windowsChanged = false
@@ -76,10 +76,10 @@ extension SessionService {
                 try await bus.propertiesChanged(
                     [names.windows, names.version], interface: names.sessionInterface, at: names.sessionPath)
             }
-            for (number, properties) in changes.sorted(by: { $0.key < $1.key }) {
+            for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try await bus.propertiesChanged(
-                    try properties.map { name throws in try MemberName(name) }, interface: names.windowInterface,
-                    at: try Self.path(of: number))
+                    change.changed, invalidated: change.routesInvalidated ? [names.properties.routes] : [],
+                    interface: names.windowInterface, at: try Self.path(of: number))
             }
         } catch {
             logger.warning("cannot announce property changes: \(error)")

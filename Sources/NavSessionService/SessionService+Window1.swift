@@ -235,7 +235,11 @@ extension SessionService {
                 try property("Version", .uint64) { .uint64($0.version) },
                 try property("ActiveScreen", .string) { .string($0.activeScreen) },
                 try property("ActiveModel", .uint64) { .uint64($0.activeModel) },
-                try property("Routes", .string) { .string($0.routesJSON) },
+                // Grows with the window: announced as invalidated, computed only when read.
+                try Interface.Property("Routes", .string, emitsChangedSignal: .invalidates) { access in
+                    let number = try Self.number(of: access.path)
+                    return .string(try self.withSession { state in Route.json(try state.session.window(number).graph.routes) })
+                },
                 try property("SelectedTab", .string) { .string($0.selectedTab) },
                 try property("CanGoBack", .boolean) { .boolean($0.abilities.canGoBack) },
                 try property("CanPop", .boolean) { .boolean($0.abilities.canPop) },

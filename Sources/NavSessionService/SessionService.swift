@@ -92,17 +92,26 @@ public final class SessionService: Sendable {
 
     /// The window number of `path`, or `UnknownObject`.
     static func number(of path: ObjectPath) throws(BusError) -> WindowNumber {
-        let text = path.rawValue
-        // On the UTF-8 view: every call and property read starts here, and `String.dropFirst` walks
-        // grapheme clusters. Object paths are ASCII, so bytes and characters agree.
-        let bytes = text.utf8
-        let prefix = windowPrefix.utf8
-        guard bytes.starts(with: prefix), let number = WindowNumber(Substring(bytes.dropFirst(prefix.count))), number > 0
-        else {
-            throw BusError(.unknownObject, "no window at \(text)")
+        // Every window call starts here: one pass over the bytes, no generic collection algorithms.
+        var text = path.rawValue
+        let number = text.withUTF8 { bytes -> WindowNumber? in
+            let prefix = windowPrefixBytes
+            guard bytes.count > prefix.count, bytes.count <= prefix.count + 10 else { return nil }
+            for index in 0..<prefix.count where bytes[index] != prefix[index] { return nil }
+            var value: UInt64 = 0
+            for index in prefix.count..<bytes.count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + UInt64(digit)
+            }
+            guard value > 0, value <= UInt64(WindowNumber.max) else { return nil }
+            return WindowNumber(value)
         }
+        guard let number else { throw BusError(.unknownObject, "no window at \(path.rawValue)") }
         return number
     }
+
+    private static let windowPrefixBytes = Array(windowPrefix.utf8)
 
     /// Runs `body` on the session under its lock, mapping errors to D-Bus errors.
     func withSession<T: Sendable>(_ body: (inout ServiceState) throws -> T) throws(BusError) -> T {
@@ -121,7 +130,7 @@ public final class SessionService: Sendable {
     nonisolated(nonsending) func perform(on bus: Bus, _ body: (Session) throws -> SessionOutcome) async throws(BusError) -> SessionOutcome {
         let (outcome, changes) = try withSession { state in
             let outcome = try body(state.session)
-            return (outcome, state.refresh(after: outcome))
+            return (outcome, state.refresh(after: outcome, names: names.properties))
         }
         await announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
         return outcome
@@ -159,13 +168,19 @@ struct ServiceState {
         return fresh
     }
 
-    /// Updates the cache for every window `outcome` touched; returns the changed property names per window.
-    mutating func refresh(after outcome: SessionOutcome) -> [WindowNumber: [String]] {
+    /// Updates the cache for every window `outcome` touched; returns what each window's `PropertiesChanged`
+    /// carries (windows whose properties did not change are absent).
+    mutating func refresh(after outcome: SessionOutcome, names: ServiceNames.Properties) -> [WindowNumber: WindowPropertyChanges] {
         // The window an operation addressed may change without a new version (a deep link now waits in it).
         var touched: [WindowNumber] = outcome.window.map { [$0] } ?? []
+        var routesMoved: [WindowNumber] = []
         for event in outcome.events {
             switch event {
-            case .changed(let number, _, _), .windowOpened(let number, _):
+            case .changed(let number, let change, _):
+                if !touched.contains(number) { touched.append(number) }
+                // Every mutation of the route view (paths, slots, tabs, switches, roots) records a graph step.
+                if !change.steps.isEmpty, !routesMoved.contains(number) { routesMoved.append(number) }
+            case .windowOpened(let number, _):
                 if !touched.contains(number) { touched.append(number) }
             case .windowClosed(let number, _):
                 properties[number] = nil
@@ -173,7 +188,7 @@ struct ServiceState {
                 break
             }
         }
-        var changes: [WindowNumber: [String]] = [:]
+        var changes: [WindowNumber: WindowPropertyChanges] = [:]
         for number in touched {
             guard let window = try? session.window(number) else {
                 properties[number] = nil
@@ -181,8 +196,9 @@ struct ServiceState {
             }
             let after = WindowProperties(window, session: session)
             if let before = properties[number] {
-                let differences = after.differences(from: before)
-                if !differences.isEmpty { changes[number] = differences }
+                let change = WindowPropertyChanges(
+                    changed: after.changes(from: before, names: names), routesInvalidated: routesMoved.contains(number))
+                if !change.isEmpty { changes[number] = change }
             }
             properties[number] = after
         }

@@ -1,16 +1,18 @@
+import DBusKit
 import NavigationCore
-import NavigationRouting
 import NavigationSession
 
 /// The values of one window's Window1 properties, compared after each operation so `PropertiesChanged`
-/// lists only what differs.
+/// lists only what differs, with the values computed here (no property getter runs for the signal).
+///
+/// `Routes` is not here: its value grows with the window, so it is announced as invalidated
+/// (`EmitsChangedSignal=invalidates`) when a change has graph steps, and computed only when read.
 struct WindowProperties: Sendable, Equatable {
     var scene: String
     var title: String
     var version: UInt64
     var activeScreen: String
     var activeModel: UInt64
-    var routesJSON: String
     var selectedTab: String
     var abilities: WindowAbilities
     var pendingDeepLink: String
@@ -22,25 +24,39 @@ struct WindowProperties: Sendable, Equatable {
         version = UInt64(clamping: window.version)
         activeScreen = window.activeScreen
         activeModel = UInt64(clamping: window.graph.activeModelID.rawValue)
-        routesJSON = Route.json(window.graph.routes)
         selectedTab = window.selectedTab
         abilities = window.graph.abilities
         pendingDeepLink = window.pendingDeepLink ?? ""
     }
 
-    /// Names of the properties that differ between `self` and `other` (Version first).
-    func differences(from other: WindowProperties) -> [String] {
-        var names: [String] = []
-        if version != other.version { names.append("Version") }
-        if title != other.title { names.append("Title") }
-        if activeScreen != other.activeScreen { names.append("ActiveScreen") }
-        if activeModel != other.activeModel { names.append("ActiveModel") }
-        if routesJSON != other.routesJSON { names.append("Routes") }
-        if selectedTab != other.selectedTab { names.append("SelectedTab") }
-        if abilities.canGoBack != other.abilities.canGoBack { names.append("CanGoBack") }
-        if abilities.canPop != other.abilities.canPop { names.append("CanPop") }
-        if abilities.canDismiss != other.abilities.canDismiss { names.append("CanDismiss") }
-        if pendingDeepLink != other.pendingDeepLink { names.append("PendingDeepLink") }
-        return names
+    /// The properties that differ between `self` and `before`, with their new values (Version first).
+    func changes(from before: WindowProperties, names: ServiceNames.Properties) -> [(name: MemberName, value: Value)] {
+        var changes: [(name: MemberName, value: Value)] = []
+        if version != before.version { changes.append((names.version, .uint64(version))) }
+        if title != before.title { changes.append((names.title, .string(title))) }
+        if activeScreen != before.activeScreen { changes.append((names.activeScreen, .string(activeScreen))) }
+        if activeModel != before.activeModel { changes.append((names.activeModel, .uint64(activeModel))) }
+        if selectedTab != before.selectedTab { changes.append((names.selectedTab, .string(selectedTab))) }
+        if abilities.canGoBack != before.abilities.canGoBack {
+            changes.append((names.canGoBack, .boolean(abilities.canGoBack)))
+        }
+        if abilities.canPop != before.abilities.canPop { changes.append((names.canPop, .boolean(abilities.canPop))) }
+        if abilities.canDismiss != before.abilities.canDismiss {
+            changes.append((names.canDismiss, .boolean(abilities.canDismiss)))
+        }
+        if pendingDeepLink != before.pendingDeepLink {
+            changes.append((names.pendingDeepLink, .string(pendingDeepLink)))
+        }
+        return changes
     }
+}
+
+/// What one window's `PropertiesChanged` carries after an operation.
+struct WindowPropertyChanges: Sendable {
+    /// Properties with their new values.
+    var changed: [(name: MemberName, value: Value)] = []
+    /// Whether the route view may have changed (`Routes` is listed as invalidated).
+    var routesInvalidated = false
+
+    var isEmpty: Bool { changed.isEmpty && !routesInvalidated }
 }

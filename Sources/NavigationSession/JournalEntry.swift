@@ -122,45 +122,128 @@ enum JournalLine {
 }
 
 extension JournalLine {
-    /// The batch's JSON written directly, when every command carries no text and no nested value
-    /// (`stackDropLast`, `stackDropToRoot`, `dismiss`, `dismissJustFromPresented`, `hide`); else `nil`.
+    /// The batch's JSON written directly for the commands renderers and scripts send most — the string-free
+    /// ones (`stackDropLast`, `stackDropToRoot`, `dismiss`, `dismissJustFromPresented`, `hide`) and
+    /// `stackAppend` of plain screens — when every text in it is ASCII; else `nil` (use `JSONEncoder`).
     ///
-    /// These need no string escaping or key ordering beyond a fixed one, so the output is exactly
-    /// `JSONEncoder`'s (`[.sortedKeys, .withoutEscapingSlashes]`), without its cost (tests compare them).
-    /// Sorted key order of a batch entry: `animated` < `command` < `count` < `from`.
-    static func encodeWithoutStrings(_ batch: [BatchCommand]) -> [UInt8]? {
+    /// The output is exactly `JSONEncoder`'s (`[.sortedKeys, .withoutEscapingSlashes]`), without its cost
+    /// (tests compare them on random input): for ASCII keys the sorted order is byte order, and the
+    /// escapes are the encoder's (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`). Non-ASCII text is
+    /// left to `JSONEncoder`, whose key order there is Unicode's, not the bytes'.
+    static func encodeDirect(_ batch: [BatchCommand]) -> [UInt8]? {
         var out: [UInt8] = [UInt8(ascii: "[")]
-        out.reserveCapacity(48 * batch.count + 2)
+        out.reserveCapacity(64 * batch.count + 2)
         for (index, entry) in batch.enumerated() {
-            let name: String
-            var count: Int?
-            switch entry.command {
-            case .stackDropLast(let value):
-                name = "stackDropLast"
-                count = value
-            case .stackDropToRoot: name = "stackDropToRoot"
-            case .dismiss: name = "dismiss"
-            case .dismissJustFromPresented: name = "dismissJustFromPresented"
-            case .hide: name = "hide"
-            default: return nil
-            }
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "{"))
-            if !entry.animated { out.append(contentsOf: #""animated":false,"#.utf8) }
-            out.append(contentsOf: #""command":""#.utf8)
-            out.append(contentsOf: name.utf8)
-            out.append(UInt8(ascii: "\""))
-            if let count {
-                out.append(contentsOf: #","count":"#.utf8)
-                out.append(contentsOf: String(count).utf8)
-            }
-            if let from = entry.from {
-                out.append(contentsOf: #","from":"#.utf8)
-                out.append(contentsOf: String(from.rawValue).utf8)
-            }
-            out.append(UInt8(ascii: "}"))
+            guard append(entry, to: &out) else { return nil }
         }
         out.append(UInt8(ascii: "]"))
         return out
+    }
+
+    /// One batch entry; sorted keys: `animated` < `command` < `count` < `from` < `models`.
+    private static func append(_ entry: BatchCommand, to out: inout [UInt8]) -> Bool {
+        let name: String
+        var count: Int?
+        var models: [StackElementSpec]?
+        switch entry.command {
+        case .stackDropLast(let value):
+            name = "stackDropLast"
+            count = value
+        case .stackDropToRoot: name = "stackDropToRoot"
+        case .dismiss: name = "dismiss"
+        case .dismissJustFromPresented: name = "dismissJustFromPresented"
+        case .hide: name = "hide"
+        case .stackAppend(let elements):
+            name = "stackAppend"
+            models = elements
+        default: return false
+        }
+        out.append(UInt8(ascii: "{"))
+        if !entry.animated { out.append(contentsOf: #""animated":false,"#.utf8) }
+        out.append(contentsOf: #""command":""#.utf8)
+        out.append(contentsOf: name.utf8)
+        out.append(UInt8(ascii: "\""))
+        if let count {
+            out.append(contentsOf: #","count":"#.utf8)
+            out.append(contentsOf: String(count).utf8)
+        }
+        if let from = entry.from {
+            out.append(contentsOf: #","from":"#.utf8)
+            out.append(contentsOf: String(from.rawValue).utf8)
+        }
+        if let models {
+            out.append(contentsOf: #","models":["#.utf8)
+            for (index, element) in models.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                guard append(element, to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// A stack element holding a plain screen; sorted keys: `kind` < `params` < `screen` < `title` < `transition`.
+    private static func append(_ element: StackElementSpec, to out: inout [UInt8]) -> Bool {
+        let model = element.model
+        guard case .screen = model.content, model.presented == nil else { return false }
+        out.append(contentsOf: #"{"kind":"#.utf8)
+        guard appendString(model.kind.tag, to: &out) else { return false }
+        if !model.params.isEmpty {
+            out.append(contentsOf: #","params":{"#.utf8)
+            var keys: [String] = []
+            keys.reserveCapacity(model.params.count)
+            for key in model.params.keys {
+                guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+                keys.append(key)
+            }
+            // ASCII only (checked above): String's order is the bytes' order, as JSONEncoder sorts them.
+            keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (index, key) in keys.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                guard appendString(key, to: &out) else { return false }
+                out.append(UInt8(ascii: ":"))
+                guard let value = model.params[key], appendString(value, to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #","screen":"#.utf8)
+        guard appendString(model.screen, to: &out) else { return false }
+        if let title = model.title {
+            out.append(contentsOf: #","title":"#.utf8)
+            guard appendString(title, to: &out) else { return false }
+        }
+        if let transition = element.transition {
+            out.append(contentsOf: #","transition":"#.utf8)
+            guard appendString(transition, to: &out) else { return false }
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// `text` as JSONEncoder writes it, or `false` for non-ASCII text.
+    private static func appendString(_ text: String, to out: inout [UInt8]) -> Bool {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            case 0x80...: return false
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        return true
     }
 }

@@ -90,7 +90,6 @@ extension Session {
         } catch {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidArguments("state_json: \(error.message)")
         }
-        let before = window.graph.routes
         let event: ChangeEvent
         do {
             event = try window.graph.setState(snapshot, check: sessionContentCheck(for: window))
@@ -107,7 +106,7 @@ extension Session {
             }
         }
         var events: [SessionEvent] = []
-        afterChange(window, event, routesBefore: before, events: &events)
+        afterChange(window, event, events: &events)
         return outcome(window: number, events: events)
     }
 
@@ -144,7 +143,6 @@ extension Session {
         let window = try window(number)
         if case .windowClosed = report { return try dismissWindow(number) }
         var events: [SessionEvent] = []
-        let before = window.graph.routes
         let event: ChangeEvent
         do {
             event = try window.graph.report(report)
@@ -153,7 +151,7 @@ extension Session {
         }
         guard !event.isNoOp else { return outcome(window: number, events: events) }
         try persist(.report(window: number, report: report, version: event.version))
-        afterChange(window, event, routesBefore: before, events: &events)
+        afterChange(window, event, events: &events)
         return outcome(window: number, events: events)
     }
 
@@ -214,7 +212,6 @@ extension Session {
 
     /// Applies an already expanded batch, journals it, and handles what follows.
     func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) {
-        let before = window.graph.routes
         let event: ChangeEvent
         do {
             event = try window.graph.apply(batch, check: sessionContentCheck(for: window))
@@ -230,7 +227,7 @@ extension Session {
             pendingCauses[SessionOutcome.ChangeKey(window: window.number, version: event.version)] =
                 JournalLine.cause(encodedBatch: encoded)
         }
-        afterChange(window, event, routesBefore: before, events: &events)
+        afterChange(window, event, events: &events)
     }
 
     /// The check that keeps a change to `window` within the session's content budget (before it commits).
@@ -247,7 +244,7 @@ extension Session {
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.
     func afterChange(
-        _ window: SessionWindow, _ event: ChangeEvent, routesBefore: [Route], events: inout [SessionEvent]
+        _ window: SessionWindow, _ event: ChangeEvent, events: inout [SessionEvent]
     ) {
         touch(window)
         events.append(.changed(window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits)))

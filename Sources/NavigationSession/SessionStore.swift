@@ -173,7 +173,7 @@ public final class SessionStore {
     /// `batch` as the journal encodes it (compact, sorted keys, slashes unescaped); `nil` if it cannot be
     /// encoded (the caller then falls back to encoding the whole entry, which reports the error).
     static func encodeBatch(_ batch: [BatchCommand]) -> [UInt8]? {
-        if let direct = JournalLine.encodeWithoutStrings(batch) { return direct }
+        if let direct = JournalLine.encodeDirect(batch) { return direct }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(batch)).map(Array.init)

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import NavigationCore
 import Testing
@@ -35,13 +36,51 @@ struct JournalLineTests {
     }()
 
     @Test(arguments: stringFree) func directEncodingMatchesJSONEncoder(batch: [BatchCommand]) throws {
-        let direct = try #require(JournalLine.encodeWithoutStrings(batch))
+        let direct = try #require(JournalLine.encodeDirect(batch))
         #expect(String(decoding: direct, as: UTF8.self) == (try Self.reference(batch)))
     }
 
-    @Test func directEncodingDeclinesCommandsWithText() {
-        #expect(JournalLine.encodeWithoutStrings([BatchCommand(.stackDropLast(1)), BatchCommand(.tabsSelectItem("a"))]) == nil)
-        #expect(JournalLine.encodeWithoutStrings([BatchCommand(.sequence([.dismiss]))]) == nil)
+    @Test func directEncodingDeclinesOtherCommands() {
+        #expect(JournalLine.encodeDirect([BatchCommand(.stackDropLast(1)), BatchCommand(.tabsSelectItem("a"))]) == nil)
+        #expect(JournalLine.encodeDirect([BatchCommand(.sequence([.dismiss]))]) == nil)
+        #expect(JournalLine.encodeDirect([BatchCommand(.stackAppend([StackElementSpec(.stack([.screen("a")]))]))]) == nil)
+    }
+
+    @Test func directEncodingDeclinesNonASCIIText() {
+        for params in [["é": "1"], ["id": "é"]] {
+            #expect(JournalLine.encodeDirect([BatchCommand(.stackAppend([StackElementSpec(.screen("a", params: params))]))]) == nil)
+        }
+        #expect(JournalLine.encodeDirect([BatchCommand(.stackAppend([StackElementSpec(.screen("détail"))]))]) == nil)
+    }
+
+    /// `stackAppend` of plain screens with random ASCII names, params (keys in every order, every escape),
+    /// titles and transitions: the direct bytes are JSONEncoder's.
+    @Test func directStackAppendMatchesJSONEncoderOnRandomASCII() throws {
+        var random = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max, using: &random)
+        var generator = SplitMix64(seed: seed)
+        func text(_ maxLength: Int) -> String {
+            let length = Int.random(in: 0...maxLength, using: &generator)
+            // Weighted toward the characters that sort or escape differently.
+            let pool = Array(#"aAzZ09_-/."\ {}:,"#.utf8) + [0, 1, 8, 9, 10, 12, 13, 31, 127]
+            return String(decoding: (0..<length).map { _ in
+                Bool.random(using: &generator) ? pool.randomElement(using: &generator)! : UInt8.random(in: 0..<128, using: &generator)
+            }, as: UTF8.self)
+        }
+        for _ in 0..<500 {
+            var elements: [StackElementSpec] = []
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                var params: [String: String] = [:]
+                for _ in 0..<Int.random(in: 0...6, using: &generator) { params[text(6)] = text(8) }
+                var model = ModelSpec.screen(text(10).isEmpty ? "s" : text(10), params: params)
+                if Bool.random(using: &generator) { model.title = text(8) }
+                elements.append(StackElementSpec(model, transition: Bool.random(using: &generator) ? text(5) : nil))
+            }
+            let from: ModelID? = Bool.random(using: &generator) ? ModelID(rawValue: Int.random(in: 0...99, using: &generator)) : nil
+            let batch = [BatchCommand(.stackAppend(elements), from: from, animated: Bool.random(using: &generator))]
+            let direct = try #require(JournalLine.encodeDirect(batch), "seed \(seed)")
+            #expect(String(decoding: direct, as: UTF8.self) == (try Self.reference(batch)), "seed \(seed)")
+        }
     }
 
     static func reference(_ value: some Encodable) throws -> String {
