@@ -41,6 +41,10 @@ public actor Bus {
     var incoming: [OpaquePointer] = []
     var incomingHead = 0
     var isDraining = false
+    /// Deferred replies being built off the bus thread (bounded by ``maximumDeferredReplies``).
+    var deferredReplies = 0
+    /// Deferred replies built at once at most; further ones are built inline, in order.
+    public static let maximumDeferredReplies = 4
     var limits = IncomingLimits()
     /// Descriptors decoded from the call being handled; closed after its reply.
     let receivedDescriptors = DescriptorLog()

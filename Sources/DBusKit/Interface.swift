@@ -94,6 +94,8 @@ public struct Interface: Sendable {
         /// Annotations.
         public let annotations: [Annotation]
         let handler: MethodHandler
+        /// Set for methods whose reply is finished off the bus thread (then `handler` is unused).
+        private(set) var deferred: DeferredMethodHandler?
         let inputSignature: String
         let outputSignature: String
 
@@ -110,6 +112,24 @@ public struct Interface: Sendable {
             self.handler = handler
             self.inputSignature = try Signature(inputs.map(\.type)).rawValue
             self.outputSignature = try Signature(outputs.map(\.type)).rawValue
+        }
+
+        /// Declares a method whose reply is expensive to build from a cheap capture, e.g. encoding a large
+        /// read: `capture` runs in call order on the bus thread (it sees exactly the state left by the calls
+        /// before it) and returns `finish`, which runs on the global executor while the bus thread goes on
+        /// with later calls; the reply is sent when `finish` returns. Replies may then leave in another order
+        /// than calls arrived — D-Bus matches them by serial.
+        ///
+        /// At most ``Bus/maximumDeferredReplies`` are finished at once; beyond that `finish` runs inline,
+        /// so captures held in memory stay bounded however fast a client asks.
+        /// - Throws: ``ValidationError`` for an invalid name or argument lists over the signature limits.
+        public static func completingOffBusThread(
+            _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], annotations: [Annotation] = [],
+            capture: @escaping DeferredMethodHandler
+        ) throws(ValidationError) -> Method {
+            var method = try Method(name, inputs: inputs, outputs: outputs, annotations: annotations) { _ in [] }
+            method.deferred = capture
+            return method
         }
     }
 

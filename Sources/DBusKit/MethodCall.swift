@@ -20,6 +20,12 @@ public struct MethodCall: Sendable {
 /// this handler returns (or throws). Throwing maps the error through ``BusError/init(mapping:)``.
 public typealias MethodHandler = nonisolated(nonsending) @Sendable (MethodCall) async throws -> [Value]
 
+/// The first half of a method whose reply is finished off the bus thread (``Interface/Method/completingOffBusThread(_:inputs:outputs:annotations:capture:)``):
+/// it runs in call order on the bus thread and returns the second half, which builds the reply's values
+/// on another thread while later calls are handled.
+public typealias DeferredMethodHandler =
+    nonisolated(nonsending) @Sendable (MethodCall) async throws -> @Sendable () throws -> [Value]
+
 /// Context for property getters and setters.
 public struct PropertyAccess: Sendable {
     /// The bus.

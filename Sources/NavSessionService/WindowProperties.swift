@@ -19,11 +19,14 @@ struct WindowProperties: Sendable, Equatable {
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
+        // The active model once: each property would otherwise walk the active branch again.
+        let activeID = window.graph.activeModelID
+        let active = window.graph.model(activeID)
         scene = window.scene
-        title = (try? session.title(of: window.number)) ?? ""
+        title = session.title(of: active)
         version = UInt64(clamping: window.version)
-        activeScreen = window.activeScreen
-        activeModel = UInt64(clamping: window.graph.activeModelID.rawValue)
+        activeScreen = active?.screen ?? ""
+        activeModel = UInt64(clamping: activeID.rawValue)
         selectedTab = window.selectedTab
         abilities = window.graph.abilities
         pendingDeepLink = window.pendingDeepLink ?? ""

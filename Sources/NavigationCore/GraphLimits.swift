@@ -28,8 +28,8 @@ public struct GraphLimits: Hashable, Sendable {
 
     /// Creates limits; the defaults are the daemon's documented ones (`Docs/reliability.md`).
     public init(
-        maxModels: Int = 1024, maxStackDepth: Int = 256, maxNameBytes: Int = 255, maxTextBytes: Int = 4096,
-        maxParams: Int = 32, maxChildren: Int = 32, maxContentCost: Int = 2 << 20
+        maxModels: Int = 32_768, maxStackDepth: Int = 16_384, maxNameBytes: Int = 255, maxTextBytes: Int = 4096,
+        maxParams: Int = 32, maxChildren: Int = 32, maxContentCost: Int = 8 << 20
     ) {
         self.maxModels = maxModels
         self.maxStackDepth = maxStackDepth

@@ -33,7 +33,7 @@ extension Session {
             needsSnapshot = true
             throw error
         }
-        if store.entriesSinceSnapshot >= store.compactionInterval {
+        if store.compactionDue {
             do {
                 try store.writeSnapshot(storedState())
             } catch {
@@ -80,7 +80,7 @@ extension Session {
             needsSnapshot = true
         }
         if store.quarantined.isEmpty == false || loaded.snapshot == nil || needsSnapshot
-            || store.journalNeedsRestart || store.entriesSinceSnapshot >= store.compactionInterval
+            || store.journalNeedsRestart || store.compactionDue
         {
             // Start a clean generation: a fresh pair of files that replays to exactly this state.
             replaying = false

@@ -78,7 +78,13 @@ public final class Session {
     /// - Throws: ``SessionError/unknownWindow(_:)``.
     public func title(of number: WindowNumber) throws(SessionError) -> String {
         let window = try window(number)
-        guard let model = window.graph.model(window.graph.activeModelID) else { return "" }
+        return title(of: window.graph.model(window.graph.activeModelID))
+    }
+
+    /// The title shown for `model` (Window1 `Title`): its own, a dialog's headline, or its
+    /// screen's declared title; `""` for no model.
+    public func title(of model: ModelState?) -> String {
+        guard let model else { return "" }
         if let title = model.title { return title }
         switch model.content {
         case .alert(let dialog), .confirmationDialog(let dialog):

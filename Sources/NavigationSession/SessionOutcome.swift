@@ -141,7 +141,7 @@ public struct SessionLimits: Hashable, Sendable {
     /// Creates limits; the defaults are documented in `Docs/reliability.md`.
     public init(
         maxWindows: Int = 256, maxBatchCommands: Int = 256, maxJSONBytes: Int = 256 * 1024,
-        graph: GraphLimits = GraphLimits(), maxSessionContentCost: Int = 4 << 20,
+        graph: GraphLimits = GraphLimits(), maxSessionContentCost: Int = 16 << 20,
         maxPlannedRouteEntries: Int = 8192, maxPlanRoutes: Int = 256, maxMessageBytes: Int = 64 * 1024
     ) {
         self.maxWindows = maxWindows

@@ -45,6 +45,7 @@ extension SessionStore {
     private func readSnapshot(applicationID: String) throws(Corrupt) -> StoredSession? {
         guard FileIO.exists(statePath) else { return nil }
         let bytes = try readFile(statePath)
+        snapshotBytes = bytes.count
         let state: StoredSession
         do {
             state = try JSONDecoder().decode(StoredSession.self, from: Data(bytes))
@@ -68,6 +69,7 @@ extension SessionStore {
     ) throws(Corrupt) -> [JournalEntry] {
         guard FileIO.exists(journalPath) else { return [] }
         let bytes = try readFile(journalPath)
+        journalBytes = bytes.count
         if bytes.isEmpty {
             // A journal is never empty once written (it starts with its header): something truncated it.
             logger.warning("the journal is empty (0 bytes); continuing from the snapshot alone", metadata: ["file": "\(journalPath)"])

@@ -11,7 +11,8 @@ import NavigationCore
 /// Two files (`Docs/persistence.md`): `state.json`, the last full snapshot (replaced atomically), and
 /// `journal.jsonl`, one JSON line per change since that snapshot. Every journal line is written with
 /// write(2) before the session operation returns, so an acknowledged change survives the process being
-/// killed; `syncEveryWrite` adds fsync(2) per line for power loss. After ``compactionInterval`` lines and on
+/// killed; `syncEveryWrite` adds fsync(2) per line for power loss. When ``compactionDue`` (at least
+/// ``compactionInterval`` lines, and at least as many journal bytes as the last snapshot) and on
 /// ``Session/close()`` the session writes a new snapshot and starts an empty journal.
 ///
 /// A corrupt or foreign file (bad JSON, another application id, unknown format, a journal that does not
@@ -38,6 +39,15 @@ public final class SessionStore {
 
     /// Journal lines written since the last snapshot.
     public internal(set) var entriesSinceSnapshot = 0
+    /// Bytes in the journal since the last snapshot, and the size of that snapshot.
+    var journalBytes = 0
+    var snapshotBytes = 0
+
+    /// Whether the journal is due to be compacted into a snapshot: after ``compactionInterval`` lines, and
+    /// once it holds at least as many bytes as the last snapshot. The second condition keeps the cost of
+    /// snapshots proportional to what the changes wrote: a session of 10 000 models is not re-encoded every
+    /// 256 changes of a few bytes each, and a restart still replays at most about one snapshot's worth.
+    public var compactionDue: Bool { entriesSinceSnapshot >= compactionInterval && journalBytes >= snapshotBytes }
     /// Files moved aside by the last load, as `(original, moved-to)` paths.
     public private(set) var quarantined: [(original: String, movedTo: String)] = []
 
@@ -112,6 +122,7 @@ public final class SessionStore {
             }
             line.append(UInt8(ascii: "\n"))
             try FileIO.writeAll(journalFD, line, path: journalPath)
+            journalBytes += line.count
             if syncEveryWrite { try FileIO.sync(journalFD, path: journalPath) }
         } catch let error as FileIO.Failure {
             throw .storageFailed(error.message)
@@ -131,6 +142,7 @@ public final class SessionStore {
         do {
             let bytes = Array(try encoder.encode(state))
             try FileIO.writeAtomically(bytes, to: statePath)
+            snapshotBytes = bytes.count
             generation = state.generation
             try startJournal(truncating: true)
         } catch let error as FileIO.Failure {
@@ -139,6 +151,7 @@ public final class SessionStore {
             throw .storageFailed("cannot encode the session snapshot: \(error)")
         }
         entriesSinceSnapshot = 0
+        journalBytes = 0
         logger.debug("session snapshot written", metadata: ["generation": "\(generation)", "path": "\(statePath)"])
     }
 
@@ -214,6 +227,8 @@ public final class SessionStore {
         }
         generation = 0
         entriesSinceSnapshot = 0
+        journalBytes = 0
+        snapshotBytes = 0
         return salvaged
     }
 

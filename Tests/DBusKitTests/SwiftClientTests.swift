@@ -1,5 +1,6 @@
 import DBusKit
 import DBusTestSupport
+import Dispatch
 import Synchronization
 import Testing
 
@@ -40,6 +41,42 @@ import Testing
                 arguments: [.string(item)])
         }
         #expect(try await fixture.call(client, "Log") == [.strings(items)])
+        await client.close()
+        await fixture.stop()
+    }
+
+    @Test func aDeferredReplyLetsLaterCallsThroughAndKeepsItsCapture() async throws {
+        let fixture = try await TestFixture.start()
+        let client = try await fixture.privateBus.connect()
+        _ = try await fixture.call(client, "Append", [.string("before")])
+        let snapshot = Task { try await fixture.call(client, "Snapshot") }
+        var captures = fixture.state.captures.makeAsyncIterator()
+        _ = await captures.next()
+        // Handled while Snapshot's reply is still being built (its gate is closed).
+        _ = try await fixture.call(client, "Append", [.string("after")])
+        #expect(try await fixture.call(client, "Log") == [.strings(["before", "after"])])
+        fixture.state.snapshotGate.signal()
+        #expect(try await snapshot.value == [.strings(["before"])])
+        await client.close()
+        await fixture.stop()
+    }
+
+    @Test func deferredRepliesBeyondTheBoundAreBuiltInOrderAndAllAnswered() async throws {
+        let fixture = try await TestFixture.start()
+        let client = try await fixture.privateBus.connect()
+        let count = Bus.maximumDeferredReplies + 3
+        let calls = (0..<count).map { _ in Task { try await fixture.call(client, "Snapshot") } }
+        for _ in 0..<count { fixture.state.snapshotGate.signal() }
+        for call in calls { #expect(try await call.value == [.strings([])]) }
+        await client.close()
+        await fixture.stop()
+    }
+
+    @Test func aDeferredHalfThatThrowsRepliesWithItsError() async throws {
+        let fixture = try await TestFixture.start()
+        let client = try await fixture.privateBus.connect()
+        await #expect(throws: BusError.self) { try await fixture.call(client, "SnapshotFails") }
+        #expect(try await fixture.call(client, "Echo", [.string("x")]) == [.string("x")])
         await client.close()
         await fixture.stop()
     }

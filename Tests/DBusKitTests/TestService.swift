@@ -1,4 +1,5 @@
 import DBusKit
+import Dispatch
 import DBusTestSupport
 import Synchronization
 import Testing
@@ -18,6 +19,15 @@ final class TestState: Sendable {
     let name = Mutex("initial")
     let counter = Mutex<UInt32>(0)
     let log = Mutex<[String]>([])
+    /// Released by a test to let `Snapshot`'s off-thread half finish.
+    let snapshotGate = DispatchSemaphore(value: 0)
+    /// Yields each time `Snapshot` has captured (its first half ran).
+    let captures: AsyncStream<Void>
+    let captured: AsyncStream<Void>.Continuation
+
+    init() {
+        (captures, captured) = AsyncStream<Void>.makeStream()
+    }
 }
 
 /// Names and objects shared by the integration tests.
@@ -57,6 +67,18 @@ enum TestNames {
                 },
                 Interface.Method("Log", outputs: [.init("items", .array(.string))]) { _ in
                     [.strings(state.log.withLock { $0 })]
+                },
+                try Interface.Method.completingOffBusThread("Snapshot", outputs: [.init("items", .array(.string))]) { _ in
+                    // Captured in call order; finished only when the test opens the gate.
+                    let captured = state.log.withLock { $0 }
+                    state.captured.yield()
+                    return {
+                        state.snapshotGate.wait()
+                        return [.strings(captured)]
+                    }
+                },
+                try Interface.Method.completingOffBusThread("SnapshotFails") { _ in
+                    { throw ExampleError() }
                 },
                 Interface.Method("Stall", inputs: [.init("milliseconds", .uint32)]) { call in
                     try await Task.sleep(for: .milliseconds(Int(call.arguments[0].uint32 ?? 0)))

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavigationCore
 import Testing
 
 /// Regression tests for what one client could once do to the daemon (issue "no client can take the
@@ -21,7 +22,8 @@ import Testing
             try await fixture.logIn(window)
             let before = try await fixture.version(window)
             let error = await fixture.error {
-                try await fixture.window(window, "StackSetPath", [.strings(Array(repeating: "home", count: 2000))])
+                try await fixture.window(
+                    window, "StackSetPath", [.strings(Array(repeating: "home", count: GraphLimits().maxStackDepth * 2))])
             }
             #expect(error?.name.rawValue == Self.limitsExceeded)
             #expect(try await fixture.version(window) == before)
@@ -33,14 +35,15 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            _ = try await fixture.window(window, "StackSetPath", [.strings(Array(repeating: "home", count: 256))])
+            let depth = GraphLimits().maxStackDepth
+            _ = try await fixture.window(window, "StackSetPath", [.strings(Array(repeating: "home", count: depth))])
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
             _ = try await fixture.window(window, "StackDropToRoot")
             let changed = try await first(changes, timeout: .seconds(10)) { _ in true }
-            #expect(changed.arguments[5].arrayElements?.count == 255)
+            #expect(changed.arguments[5].arrayElements?.count == depth - 1)
             #expect(await fixture.error {
-                try await fixture.window(window, "StackSetPath", [.strings(Array(repeating: "home", count: 257))])
+                try await fixture.window(window, "StackSetPath", [.strings(Array(repeating: "home", count: depth + 1))])
             }?.name.rawValue == Self.limitsExceeded)
             try await expectAlive(fixture)
         }

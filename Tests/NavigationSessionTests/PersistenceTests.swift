@@ -70,13 +70,41 @@ struct PersistenceTests {
         let session = try demoSession(directory: directory, compactionInterval: 3)
         try populate(session)
         let main = try #require(session.windows.first?.number)
-        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "2"])))
         let store = try #require(session.store)
+        let generation = store.generation
+        // Compaction waits for the journal to hold a snapshot's worth of bytes.
+        var changes = 0
+        while store.generation == generation, changes < 1000 {
+            try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "\(changes)"])))
+            try session.execute(window: main, command: .stackDropLast(1))
+            changes += 2
+        }
+        #expect(store.generation > generation)
+        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "2"])))
         #expect(store.entriesSinceSnapshot < 3)
-        #expect(store.generation > 1)
         let before = Picture(session)
         let restored = try demoSession(directory: directory, compactionInterval: 3)
         #expect(Picture(restored) == before)
+    }
+
+    @Test func compactionWaitsForASnapshotsWorthOfJournal() throws {
+        let session = try demoSession(directory: temporaryDirectory(), compactionInterval: 3)
+        try populate(session)
+        let store = try #require(session.store)
+        let main = try #require(session.windows.first?.number)
+        try session.execute(window: main, command: .stackDropToRoot)
+        let generation = store.generation
+        var lines = 0
+        while store.generation == generation {
+            #expect(store.journalBytes < store.snapshotBytes || store.entriesSinceSnapshot < 3)
+            try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
+            try session.execute(window: main, command: .stackDropLast(1))
+            lines += 2
+            try #require(lines < 10_000)
+        }
+        // Compacted once the journal had as many bytes as the snapshot: far more than 3 lines.
+        #expect(lines > 3)
+        #expect(store.journalBytes == 0 || store.entriesSinceSnapshot < 2)
     }
 
     @Test func pendingDeepLinkSurvivesRestore() throws {

@@ -21,7 +21,11 @@ extension Bus {
             let message = incoming[incomingHead]
             incomingHead += 1
             let outcome = await handle(message)
-            reply(to: message, with: outcome)
+            if case .deferred(let finish, let types) = outcome {
+                finishDeferred(message, finish, types)
+            } else {
+                reply(to: message, with: outcome)
+            }
             // Handlers that need a descriptor past their call must dup it (``MethodCall/arguments``).
             receivedDescriptors.closeAll()
             dbus_message_unref(message)
@@ -31,6 +35,38 @@ extension Bus {
             }
         }
         isDraining = false
+    }
+
+    /// Builds a deferred method's reply on the global executor and sends it from the bus thread; inline when
+    /// ``maximumDeferredReplies`` are already being built.
+    private func finishDeferred(_ message: OpaquePointer, _ finish: @escaping @Sendable () throws -> [Value], _ types: [SignatureType]) {
+        func outcome() -> CallOutcome {
+            do {
+                return .values(try finish(), types)
+            } catch {
+                return .error(BusError(mapping: error))
+            }
+        }
+        guard deferredReplies < Self.maximumDeferredReplies else {
+            reply(to: message, with: outcome())
+            return
+        }
+        deferredReplies += 1
+        let held = UncheckedMessage(pointer: dbus_message_ref(message))
+        Task.detached { [weak self] in
+            let result = outcome()
+            guard let self else {
+                dbus_message_unref(held.pointer)
+                return
+            }
+            await self.completeDeferred(held, result)
+        }
+    }
+
+    private func completeDeferred(_ held: UncheckedMessage, _ outcome: CallOutcome) {
+        deferredReplies -= 1
+        reply(to: held.pointer, with: outcome)
+        dbus_message_unref(held.pointer)
     }
 
     /// Sends exactly one reply unless the caller set NO_REPLY_EXPECTED.
@@ -58,6 +94,8 @@ extension Bus {
             }
         case .error(let error):
             failure = error
+        case .deferred:
+            failure = BusError(.failed, "a deferred reply reached the reply path unfinished")
         }
         guard let failure else { return }
         let created = failure.name.rawValue.withCString { name in
@@ -141,6 +179,9 @@ extension Bus {
             bus: self, sender: context.sender, path: context.path,
             interface: context.interface.map(InterfaceName.init(trusted:)), member: MemberName(trusted: context.member),
             arguments: arguments)
+        if let deferred = method.deferred {
+            return .deferred(try await deferred(call), method.outputs.map(\.type))
+        }
         let outputs = try await method.handler(call)
         return .values(outputs, method.outputs.map(\.type))
     }
@@ -220,4 +261,12 @@ extension Bus {
     func hasChildren(_ path: ObjectPath) -> Bool {
         objects.keys.contains { $0 != path && $0.isDescendant(of: path) }
     }
+}
+
+/// A received message held across threads until its deferred reply is sent.
+///
+/// `@unchecked Sendable`: libdbus messages are reference counted with atomic operations and this one is
+/// only read (to build a reply) after the detached task hands it back to the bus thread; nothing mutates it.
+struct UncheckedMessage: @unchecked Sendable {
+    let pointer: OpaquePointer
 }

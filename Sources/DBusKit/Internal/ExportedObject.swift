@@ -14,4 +14,6 @@ struct ExportedObject {
 enum CallOutcome {
     case values([Value], [SignatureType])
     case error(BusError)
+    /// The reply's values are built by `finish` off the bus thread (a deferred method).
+    case deferred(@Sendable () throws -> [Value], [SignatureType])
 }
