@@ -20,6 +20,15 @@ extension Bus {
                 .limitsExceeded,
                 "signal \(member.rawValue) would be about \(size) bytes; signals are limited to \(maximumOutgoingMessageSize)")
         }
+        if let wire = try WireMessage.make(
+            .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
+            destination: destination?.rawValue, body: arguments, types: arguments.map(\.type))
+        {
+            defer { dbus_message_unref(wire) }
+            try send(wire)
+            return
+        }
+        // Descriptors need libdbus's own marshalling (it attaches them to the message).
         let created = path.rawValue.withCString { p in
             interface.rawValue.withCString { i in
                 member.rawValue.withCString { m in dbus_message_new_signal(p, i, m) }

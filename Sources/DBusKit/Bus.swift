@@ -41,6 +41,8 @@ public actor Bus {
     var incoming: [OpaquePointer] = []
     var incomingHead = 0
     var isDraining = false
+    /// The serial of the next message marshalled by DBusKit itself (``WireMessage``).
+    var wireSerial = WireMessage.firstSerial
     /// Deferred replies being built off the bus thread (bounded by ``maximumDeferredReplies``).
     var deferredReplies = 0
     /// Deferred replies built at once at most; further ones are built inline, in order.
@@ -228,5 +230,14 @@ private let objectMessageFunction: DBusObjectPathMessageFunction = { _, message,
     let address = Int(bitPattern: message)
     return bus.assumeIsolated { bus in
         OpaquePointer(bitPattern: address).map { bus.receiveMethodCall($0) } ?? DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+}
+
+extension Bus {
+    /// A serial for a message marshalled by DBusKit (libdbus numbers the ones it marshals from 1).
+    func nextWireSerial() -> UInt32 {
+        let serial = wireSerial
+        wireSerial = wireSerial == .max ? WireMessage.firstSerial : wireSerial + 1
+        return serial
     }
 }

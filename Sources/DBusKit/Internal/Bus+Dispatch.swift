@@ -75,8 +75,6 @@ extension Bus {
         var failure: BusError?
         switch outcome {
         case .values(let values, let types):
-            guard let reply = dbus_message_new_method_return(call) else { return }
-            defer { dbus_message_unref(reply) }
             let size = MessageEncoder.estimatedSize(of: values)
             guard size <= maximumOutgoingMessageSize else {
                 failure = BusError(
@@ -85,6 +83,17 @@ extension Bus {
                 break
             }
             do {
+                if let wire = try WireMessage.make(
+                    .methodReturn, serial: nextWireSerial(), path: nil, interface: nil, member: nil,
+                    replySerial: dbus_message_get_serial(call), destination: LibDBus.sender(call), body: values, types: types)
+                {
+                    defer { dbus_message_unref(wire) }
+                    try send(wire)
+                    return
+                }
+                // Descriptors need libdbus's own marshalling (it attaches them to the message).
+                guard let reply = dbus_message_new_method_return(call) else { return }
+                defer { dbus_message_unref(reply) }
                 try MessageEncoder.append(values, as: types, to: reply)
                 try send(reply)
                 return

@@ -41,4 +41,33 @@ enum MessageCodec {
     static func libdbusAcceptsSignature(_ text: String) -> Bool {
         text.withCString { dbus_signature_validate($0, nil) } != 0
     }
+
+    /// The body bytes of `values` as libdbus's iterator marshals them, and as ``WireMessage`` does; and the
+    /// values read back from the ``WireMessage`` (tests compare all three with the input).
+    static func bodies(_ values: [Value]) throws -> (libdbus: [UInt8], wire: [UInt8], decoded: [Value]) {
+        guard let message = dbus_message_new_signal("/org/example/Test", "org.example.Test", "Values") else {
+            throw ConnectionError(.outOfMemory)
+        }
+        defer { dbus_message_unref(message) }
+        try MessageEncoder.append(values, to: message)
+        dbus_message_set_serial(message, 1)
+        guard let wire = try WireMessage.make(
+            .signal, serial: WireMessage.firstSerial, path: try ObjectPath("/org/example/Test"),
+            interface: try InterfaceName("org.example.Test"), member: try MemberName("Values"), body: values,
+            types: values.map(\.type))
+        else { throw ConnectionError(.outOfMemory, "values hold a descriptor") }
+        defer { dbus_message_unref(wire) }
+        let decoded = try MessageDecoder().decodeBody(of: wire)
+        return (try body(of: message), try body(of: wire), decoded)
+    }
+
+    private static func body(of message: OpaquePointer) throws -> [UInt8] {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else { throw ConnectionError(.outOfMemory) }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+        let bodyLength = Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+        return Array(bytes[(bytes.count - bodyLength)...])
+    }
 }
