@@ -42,7 +42,7 @@
 #define EXIT_ERROR_REPLY 3
 #define EXIT_FAILURE_OTHER 1
 
-enum call_kind { CALL_ECHO, CALL_STACK_PAIR, CALL_OPEN_WINDOW, CALL_SWITCH_MODEL, CALL_OPEN_URL };
+enum call_kind { CALL_ECHO, CALL_STACK_PAIR, CALL_OPEN_WINDOW, CALL_SWITCH_MODEL, CALL_OPEN_URL, CALL_STACK_APPEND, CALL_STACK_DROP };
 
 struct call_info {
     const char *name;
@@ -57,6 +57,10 @@ static const struct call_info CALLS[] = {
     [CALL_OPEN_WINDOW] = { "open-window", SESSION_INTERFACE, SESSION_PATH, "main" },
     [CALL_SWITCH_MODEL] = { "switch-model", WINDOW_INTERFACE, NULL, "main" },
     [CALL_OPEN_URL] = { "open-url", SESSION_INTERFACE, SESSION_PATH, "navsession-demo://detail/42" },
+    /* Grow and shrink a window's stack (the depth measurements): StackAppend(arg, {"id": "1"}) per call, and
+     * StackDropLast(arg as a count). */
+    [CALL_STACK_APPEND] = { "stack-append", WINDOW_INTERFACE, NULL, "detail" },
+    [CALL_STACK_DROP] = { "stack-drop", WINDOW_INTERFACE, NULL, "1" },
 };
 
 struct config {
@@ -166,6 +170,8 @@ static const char *call_member(enum call_kind kind, long index)
     case CALL_OPEN_WINDOW: return "OpenWindow";
     case CALL_SWITCH_MODEL: return "SwitchModel";
     case CALL_OPEN_URL: return "OpenURL";
+    case CALL_STACK_APPEND: return "StackAppend";
+    case CALL_STACK_DROP: return "StackDropLast";
     }
     return "?";
 }
@@ -180,7 +186,7 @@ static DBusMessage *build_call(const struct config *cfg, enum call_kind kind, co
     DBusMessage *m;
     DBusMessageIter it;
     dbus_uint32_t one = 1;
-    int drop = kind == CALL_STACK_PAIR && (index & 1);
+    int drop = (kind == CALL_STACK_PAIR && (index & 1)) || kind == CALL_STACK_DROP;
 
     m = dbus_message_new_method_call(cfg->dest, path, kind == cfg->call ? cfg->interface : CALLS[kind].interface,
                                      member);
@@ -188,11 +194,13 @@ static DBusMessage *build_call(const struct config *cfg, enum call_kind kind, co
         die(EXIT_FAILURE_OTHER, "out of memory while building a message");
     dbus_message_iter_init_append(m, &it);
     if (drop) {
+        if (kind == CALL_STACK_DROP)
+            one = (dbus_uint32_t)strtoul(kind == cfg->call ? cfg->arg : CALLS[kind].default_arg, NULL, 10);
         append_or_die(dbus_message_iter_append_basic(&it, DBUS_TYPE_UINT32, &one));
     } else {
         const char *arg = kind == cfg->call ? cfg->arg : CALLS[kind].default_arg;
         append_or_die(dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &arg));
-        if (kind == CALL_STACK_PAIR)
+        if (kind == CALL_STACK_PAIR || kind == CALL_STACK_APPEND)
             append_string_dict(&it, id_entry);
         else if (kind == CALL_OPEN_WINDOW || kind == CALL_SWITCH_MODEL)
             append_string_dict(&it, no_entries);
@@ -475,7 +483,7 @@ static void usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s sequential|pipelined|urlsignal|once --dest NAME [options]\n"
-            "  --call KIND        echo | stack-pair | open-window | switch-model | open-url (default echo)\n"
+            "  --call KIND        echo | stack-pair | open-window | switch-model | open-url | stack-append | stack-drop\n"
             "  --path PATH        object path (required for stack-pair and switch-model: the window)\n"
             "  --interface IFACE  override the call's interface\n"
             "  --arg STRING       the call's string argument (Echo text, screen, scene, model or URL)\n"

@@ -4,14 +4,18 @@
  *
  * A C libdbus service that implements org.navsession.Window1.StackAppend(s, a{ss}) -> t and
  * StackDropLast(u) -> t on /org/navsession/Session1/window/1 with navsessiond's wire contract:
- *   - before the reply, one journal line of the same shape written with write(2), and every 256 lines a
- *     full snapshot written to a temporary file, fsync(2)ed and renamed (then the journal restarts);
+ *   - before the reply, one journal line of the same shape written with write(2), and once the journal holds at
+ *     least 256 lines and as many bytes as the last snapshot, a full snapshot written to a temporary file,
+ *     fsync(2)ed and renamed (then the journal restarts);
  *   - Changed(t version, t previous_version, s cause_json, b animated, at started, at finished, s steps_json)
  *     with the same cause and steps JSON navsessiond sends;
  *   - org.freedesktop.DBus.Properties.PropertiesChanged with the Window1 properties whose value changed
- *     (Version, Title, ActiveScreen, ActiveModel, Routes, CanGoBack, CanPop), Routes as the whole route view;
+ *     (Version, Title, ActiveScreen, ActiveModel, CanGoBack, CanPop) and Routes listed as invalidated
+ *     (EmitsChangedSignal=invalidates: its value grows with the window);
  *   - then the reply; the same error names for a count of 0 (InvalidCount) and a pop at the root
- *     (AlreadyAtRoot).
+ *     (AlreadyAtRoot);
+ *   - org.navsession.Session1.OpenURL(s) -> o on /org/navsession/Session1 for navsession-demo://detail/<id>: one push
+ *     of "detail" {"id": <id>} from the stack, journaled and announced the same way (the OpenURL round trip).
  * Whatever navsessiond costs beyond this is the Swift side's own.
  *
  * Usage: floor-service [BUS_NAME [STATE_DIR]]   (default org.navsession.BenchFloor, a new /tmp directory)
@@ -32,6 +36,8 @@
 
 #define WINDOW_PATH "/org/navsession/Session1/window/1"
 #define WINDOW_INTERFACE "org.navsession.Window1"
+#define SESSION_PATH "/org/navsession/Session1"
+#define SESSION_INTERFACE "org.navsession.Session1"
 #define DEFAULT_NAME "org.navsession.BenchFloor"
 #define COMPACTION_INTERVAL 256
 #define STACK_ID 1
@@ -105,6 +111,7 @@ typedef struct {
     size_t depth, capacity;
     unsigned long long next_id, version;
     int journal_fd, journal_lines;
+    size_t journal_bytes, snapshot_bytes;
     char *directory;
 } Window;
 
@@ -153,6 +160,7 @@ static void open_journal(void)
         exit(74);
     }
     window.journal_lines = 0;
+    window.journal_bytes = 0;
 }
 
 /* The whole window as one snapshot file, written the way navsessiond writes state.json. */
@@ -181,6 +189,7 @@ static void write_snapshot(void)
         exit(74);
     }
     write_all(fd, t.data, t.length, "floor-service: snapshot");
+    window.snapshot_bytes = t.length;
     fsync(fd);
     close(fd);
     if (rename(temporary, path) != 0) {
@@ -204,21 +213,11 @@ static void journal(const Text *batch)
     text_add(&line, batch->data, batch->length);
     text_fmt(&line, ",\"op\":\"batch\",\"version\":%llu,\"window\":1}\n", window.version);
     write_all(window.journal_fd, line.data, line.length, "floor-service: journal");
+    window.journal_bytes += line.length;
     free(line.data);
-    if (++window.journal_lines >= COMPACTION_INTERVAL)
+    /* navsessiond's rule: at least 256 lines and at least a snapshot's worth of journal bytes. */
+    if (++window.journal_lines >= COMPACTION_INTERVAL && window.journal_bytes >= window.snapshot_bytes)
         write_snapshot();
-}
-
-/* The route view: one push route per element above the root, as navsessiond's Routes property. */
-static void routes_json(Text *t)
-{
-    text_str(t, "[");
-    for (size_t i = 1; i < window.depth; i++) {
-        text_str(t, i > 1 ? ",{\"style\":\"push\",\"screen\":" : "{\"style\":\"push\",\"screen\":");
-        text_json_string(t, window.screens[i]);
-        text_str(t, "}");
-    }
-    text_str(t, "]");
 }
 
 static dbus_bool_t append_variant(DBusMessageIter *dict, const char *name, int type, const void *value)
@@ -274,9 +273,7 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
     const char *screen = window.screens[window.depth - 1];
     dbus_uint64_t active = window.ids[window.depth - 1];
     dbus_bool_t can_go_back = window.depth > 1;
-    Text routes = {0};
-    routes_json(&routes);
-    const char *routes_text = routes.data;
+    const char *routes = "Routes";
     dbus_message_iter_init_append(properties, &pargs);
     dbus_bool_t ok = dbus_message_iter_append_basic(&pargs, DBUS_TYPE_STRING, &interface)
         && dbus_message_iter_open_container(&pargs, DBUS_TYPE_ARRAY, "{sv}", &dict)
@@ -284,11 +281,11 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
         && append_variant(&dict, "Title", DBUS_TYPE_STRING, &screen)
         && append_variant(&dict, "ActiveScreen", DBUS_TYPE_STRING, &screen)
         && append_variant(&dict, "ActiveModel", DBUS_TYPE_UINT64, &active)
-        && append_variant(&dict, "Routes", DBUS_TYPE_STRING, &routes_text)
         && (!back_changed || (append_variant(&dict, "CanGoBack", DBUS_TYPE_BOOLEAN, &can_go_back)
                               && append_variant(&dict, "CanPop", DBUS_TYPE_BOOLEAN, &can_go_back)))
         && dbus_message_iter_close_container(&pargs, &dict)
         && dbus_message_iter_open_container(&pargs, DBUS_TYPE_ARRAY, "s", &invalidated)
+        && dbus_message_iter_append_basic(&invalidated, DBUS_TYPE_STRING, &routes)
         && dbus_message_iter_close_container(&pargs, &invalidated);
     if (!ok) {
         fprintf(stderr, "floor-service: out of memory\n");
@@ -296,7 +293,6 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
     }
     dbus_connection_send(conn, properties, NULL);
     dbus_message_unref(properties);
-    free(routes.data);
 }
 
 static DBusMessage *version_reply(DBusMessage *call)
@@ -306,6 +302,26 @@ static DBusMessage *version_reply(DBusMessage *call)
     if (reply != NULL)
         dbus_message_append_args(reply, DBUS_TYPE_UINT64, &version, DBUS_TYPE_INVALID);
     return reply;
+}
+
+/* Pushes `screen` as one change: the journal line around `batch` before anything is announced, then Changed and
+ * PropertiesChanged; frees `batch`. */
+static void push_screen(DBusConnection *conn, Text *batch, const char *screen)
+{
+    unsigned long long id = window.next_id++;
+    push_element(id, screen);
+    window.version++;
+    journal(batch);
+
+    Text cause = {0}, steps = {0};
+    text_str(&cause, "{\"commands\":");
+    text_add(&cause, batch->data, batch->length);
+    text_str(&cause, "}");
+    text_fmt(&steps, "[{\"kind\":\"push\",\"stack\":%d,\"models\":[%llu]}]", STACK_ID, id);
+    announce(conn, &cause, &id, 1, NULL, 0, &steps, window.depth == 2);
+    free(batch->data);
+    free(cause.data);
+    free(steps.data);
 }
 
 static DBusMessage *stack_append(DBusConnection *conn, DBusMessage *call)
@@ -343,22 +359,30 @@ static DBusMessage *stack_append(DBusConnection *conn, DBusMessage *call)
     text_str(&batch, "},\"screen\":");
     text_json_string(&batch, screen);
     text_str(&batch, "}]}]");
-
-    unsigned long long id = window.next_id++;
-    push_element(id, screen);
-    window.version++;
-    journal(&batch);
-
-    Text cause = {0}, steps = {0};
-    text_str(&cause, "{\"commands\":");
-    text_add(&cause, batch.data, batch.length);
-    text_str(&cause, "}");
-    text_fmt(&steps, "[{\"kind\":\"push\",\"stack\":%d,\"models\":[%llu]}]", STACK_ID, id);
-    announce(conn, &cause, &id, 1, NULL, 0, &steps, window.depth == 2);
-    free(batch.data);
-    free(cause.data);
-    free(steps.data);
+    push_screen(conn, &batch, screen);
     return version_reply(call);
+}
+
+/* Session1.OpenURL for the one link the benchmark opens, navsession-demo://detail/<id>: navsessiond applies it as
+ * one stackAppend from the window's stack (journaled and announced like a call), then replies with the window. */
+static DBusMessage *open_url(DBusConnection *conn, DBusMessage *call)
+{
+    static const char prefix[] = "navsession-demo://detail/";
+    const char *url, *path = WINDOW_PATH;
+    if (!dbus_message_get_args(call, NULL, DBUS_TYPE_STRING, &url, DBUS_TYPE_INVALID))
+        return dbus_message_new_error(call, DBUS_ERROR_INVALID_ARGS, "OpenURL expects signature 's'");
+    const char *id = url + sizeof prefix - 1;
+    if (strncmp(url, prefix, sizeof prefix - 1) != 0 || id[0] == '\0' || strspn(id, "0123456789") != strlen(id))
+        return dbus_message_new_error(call, "org.navsession.Error.NoRouteMatched", "the floor opens detail links only");
+    Text batch = {0};
+    text_fmt(&batch, "[{\"command\":\"stackAppend\",\"from\":%d,\"models\":[{\"kind\":\"screen\",\"params\":{\"id\":", STACK_ID);
+    text_json_string(&batch, id);
+    text_str(&batch, "},\"screen\":\"detail\"}]}]");
+    push_screen(conn, &batch, "detail");
+    DBusMessage *reply = dbus_message_new_method_return(call);
+    if (reply != NULL)
+        dbus_message_append_args(reply, DBUS_TYPE_OBJECT_PATH, &path, DBUS_TYPE_INVALID);
+    return reply;
 }
 
 static DBusMessage *stack_drop_last(DBusConnection *conn, DBusMessage *call)
@@ -403,6 +427,8 @@ static DBusHandlerResult handle_message(DBusConnection *conn, DBusMessage *msg, 
         reply = stack_append(conn, msg);
     else if (dbus_message_is_method_call(msg, WINDOW_INTERFACE, "StackDropLast"))
         reply = stack_drop_last(conn, msg);
+    else if (dbus_message_is_method_call(msg, SESSION_INTERFACE, "OpenURL"))
+        reply = open_url(conn, msg);
     else
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
     if (reply != NULL) {
@@ -435,7 +461,8 @@ int main(int argc, char **argv)
         return 69;
     }
     static const DBusObjectPathVTable vtable = {.message_function = handle_message};
-    if (!dbus_connection_register_object_path(conn, WINDOW_PATH, &vtable, NULL)) {
+    if (!dbus_connection_register_object_path(conn, WINDOW_PATH, &vtable, NULL)
+        || !dbus_connection_register_object_path(conn, SESSION_PATH, &vtable, NULL)) {
         fprintf(stderr, "floor-service: out of memory\n");
         return 70;
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// One benchmark run: build the C programs, start bus + echo + daemon, measure, report.
 final class BenchmarkRun {
-    private let options: Options
-    private let workspace: Workspace
-    private let session = "/org/navsession/Session1"
+    let options: Options
+    let workspace: Workspace
+    let session = "/org/navsession/Session1"
 
     init(options: Options, workspace: Workspace) {
         self.options = options
@@ -27,97 +27,189 @@ final class BenchmarkRun {
         }
     }
 
+    /// One service under measurement: how to reach it and the call its measurements make.
+    struct Service {
+        let target: Target
+        let pid: pid_t
+        let name: String
+        let window: String
+        var arguments: [String] {
+            target == .echo ? ["--dest", name, "--call", "echo"] : ["--dest", name, "--call", "stack-pair", "--path", window]
+        }
+    }
+
     private func measure() throws -> Report {
         let sources = try locateSources()
-        let echoBinary = try compile(sources + "/echo-service.c", into: "echo-service")
-        let clientBinary = try compile(sources + "/bench-client.c", into: "bench-client")
+        let echoBinary = try compile(sources + "/echo/echo-service.c", into: "echo-service")
+        let floorBinary = try compile(sources + "/floor/floor-service.c", into: "floor-service")
+        let clientBinary = try compile(sources + "/echo/bench-client.c", into: "bench-client")
 
         let bus = try BenchBus.start(in: workspace)
         progress("private bus at \(bus.address)")
         let client = LoadClient(executable: clientBinary, busAddress: bus.address, workspace: workspace)
+        let busPID = bus.process.processIdentifier
 
-        let echo = try Tool.start(echoBinary, [options.echoName], busAddress: bus.address, logName: "echo.log",
-                                  in: workspace)
-        try bus.waitForName(options.echoName, owner: echo, logName: "echo.log", timeout: 10, in: workspace)
+        let echoProcess = try Tool.start(echoBinary, [options.echoName], busAddress: bus.address, logName: "echo.log",
+                                         in: workspace)
+        try bus.waitForName(options.echoName, owner: echoProcess, logName: "echo.log", timeout: 10, in: workspace)
+        let floorProcess = try Tool.start(floorBinary, [options.floorName, workspace.path("floor-state")],
+                                          busAddress: bus.address, logName: "floor.log", in: workspace)
+        try bus.waitForName(options.floorName, owner: floorProcess, logName: "floor.log", timeout: 10, in: workspace)
 
         var report = Report(setup: setup())
-        var daemon: (pid: pid_t, window: String)?
+        var services = [
+            Service(target: .echo, pid: echoProcess.processIdentifier, name: options.echoName, window: ""),
+            Service(target: .floor, pid: floorProcess.processIdentifier, name: options.floorName, window: Self.floorWindow),
+        ]
+        var daemon: Service?
         if options.skipDaemon {
             report.daemonUnavailable = "skipped with --no-daemon"
         } else {
             do {
-                daemon = try startDaemon(bus: bus, client: client)
+                let started = try startDaemon(bus: bus, client: client)
+                daemon = Service(target: .navsessiond, pid: started.pid, name: options.daemonName, window: started.window)
+                services.append(daemon!)
             } catch {
                 report.daemonUnavailable = "\(error)"
                 progress("daemon: not available (\(error))")
             }
         }
 
-        let echoArgs = ["--dest", options.echoName, "--call", "echo"]
-        let daemonArgs = { (window: String) in ["--dest", self.options.daemonName, "--call", "stack-pair", "--path", window] }
-        let busPID = bus.process.processIdentifier
-        let echoPID = echo.processIdentifier
-
-        // Daemon steps run only while the daemon works; its first failure is recorded and ends its half.
-        func daemonStep(_ what: String, _ body: (pid_t, String) throws -> Void) {
-            guard let current = daemon else { return }
+        // A failing daemon step is recorded and ends the daemon's half; the C services must not fail.
+        func step(_ service: Service, _ what: String, _ body: () throws -> Void) throws {
+            guard service.target == .navsessiond else { return try body() }
+            guard daemon != nil else { return }
             do {
-                try body(current.pid, current.window)
+                try body()
             } catch {
                 report.daemonUnavailable = "\(what): \(error)"
                 progress("daemon: \(what) failed: \(error)")
                 daemon = nil
+                services.removeAll { $0.target == .navsessiond }
             }
         }
 
-        // Warm-up: page in code paths and let both services reach steady state; not measured.
         if options.warmupCalls > 0 {
             progress("warm-up: \(options.warmupCalls) calls per target")
-            _ = try client.measure("sequential", echoArgs + ["--count", "\(options.warmupCalls)"],
-                                   service: echoPID, bus: busPID)
-            daemonStep("warm-up") { pid, window in
-                _ = try client.measure("sequential", daemonArgs(window) + ["--count", "\(options.warmupCalls)"],
-                                       service: pid, bus: busPID)
+            for service in services {
+                try step(service, "warm-up") {
+                    _ = try client.measure("sequential", service.arguments + ["--count", "\(options.warmupCalls)"],
+                                           service: service.pid, bus: busPID)
+                }
             }
         }
 
-        // Echo and daemon alternate within each repetition, so drifts in background load (the
-        // machine is shared) hit both alike; the median repetition is reported.
+        // The targets alternate within each repetition, so drifts in background load (the machine is
+        // shared) hit all alike; the median repetition is reported.
         let sequential = ["--count", "\(options.sequentialCalls)"]
         let pipelined = ["--count", "\(options.pipelinedCalls)", "--inflight", "\(options.inflight)"]
         for repetition in 1...options.repetitions {
             progress("repetition \(repetition)/\(options.repetitions): sequential \(options.sequentialCalls) calls, "
                 + "pipelined \(options.pipelinedCalls) calls (\(options.inflight) in flight), per target")
-            report.echo.add(sequential: try client.measure("sequential", echoArgs + sequential,
-                                                           service: echoPID, bus: busPID))
-            daemonStep("sequential run") { pid, window in
-                report.daemon.add(sequential: try client.measure("sequential", daemonArgs(window) + sequential,
-                                                                 service: pid, bus: busPID))
+            for service in services {
+                try step(service, "sequential run") {
+                    report.sequential.add(
+                        try client.measure("sequential", service.arguments + sequential, service: service.pid, bus: busPID),
+                        for: service.target)
+                }
             }
-            report.echo.add(pipelined: try client.measure("pipelined", echoArgs + pipelined,
-                                                          service: echoPID, bus: busPID))
-            daemonStep("pipelined run") { pid, window in
-                report.daemon.add(pipelined: try client.measure("pipelined", daemonArgs(window) + pipelined,
-                                                                service: pid, bus: busPID))
+            for service in services {
+                try step(service, "pipelined run") {
+                    report.pipelined.add(
+                        try client.measure("pipelined", service.arguments + pipelined, service: service.pid, bus: busPID),
+                        for: service.target)
+                }
             }
         }
 
-        daemonStep("OpenURL -> Changed") { _, _ in
-            progress("OpenURL -> Changed: \(options.urlRounds) rounds")
-            report.urlSignal = try client.urlSignal(["--dest", options.daemonName, "--arg", options.url,
-                                                     "--count", "\(options.urlRounds)"])
+        progress("OpenURL -> Changed: \(options.urlRounds) rounds per target")
+        for service in services where service.target != .echo {
+            try step(service, "OpenURL -> Changed") {
+                let run = try client.urlSignal(["--dest", service.name, "--arg", options.url, "--count", "\(options.urlRounds)"])
+                if service.target == .floor { report.urlSignal.floor = run } else { report.urlSignal.navsessiond = run }
+            }
         }
-        report.computeRatios()
+        report.urlSignal.computeRatios()
+
+        for depth in options.depths {
+            progress("depth \(depth): \(options.depthCalls) sequential calls per target")
+            var row = DepthRow(depth: depth)
+            for service in services where service.target != .echo {
+                do {
+                    let measurement = try atDepth(depth, service, client: client, bus: busPID)
+                    if service.target == .floor {
+                        row.floorCpuPerCall = measurement.serviceCpuUsPerCall
+                        row.floorCallsPerSecond = measurement.run.callsPerSec
+                    } else {
+                        row.navsessiondCpuPerCall = measurement.serviceCpuUsPerCall
+                        row.navsessiondCallsPerSecond = measurement.run.callsPerSec
+                    }
+                } catch BenchError.errorReply(let name, let detail) {
+                    row.refused = "\(service.target.rawValue): \(name) \(detail)"
+                    // Back to the root whatever depth was reached.
+                    _ = try? client.once(["--dest", service.name, "--call", "stack-drop", "--path", service.window,
+                                          "--arg", "\(max(depth, 1))"])
+                }
+            }
+            row.ratioToFloor = ratio(row.navsessiondCpuPerCall, row.floorCpuPerCall)
+            report.depth.append(row)
+        }
+
+        if let current = daemon, options.windows > 1 {
+            progress("windows: \(options.depthCalls) sequential calls with 1 and with \(options.windows) open windows")
+            var row = WindowsRow(count: options.windows)
+            do {
+                row.oneWindowCpuPerCall = try atDepth(0, current, client: client, bus: busPID).serviceCpuUsPerCall
+                for _ in 1..<options.windows {
+                    _ = try client.once(["--call", "open-window", "--dest", current.name, "--path", session, "--arg", "waiting"])
+                }
+                row.manyWindowsCpuPerCall = try atDepth(0, current, client: client, bus: busPID).serviceCpuUsPerCall
+                row.ratio = ratio(row.manyWindowsCpuPerCall, row.oneWindowCpuPerCall)
+            } catch {
+                row.refused = "\(error)"
+            }
+            report.windows = row
+        }
+
+        if options.tools, let current = daemon {
+            report.tools = try timeTools(window: current.window, bus: bus)
+        }
+
+        if options.callgrind {
+            report.instructions = try countInstructions(
+                echo: echoBinary, floor: floorBinary, sources: sources, clientBinary: clientBinary)
+        }
+        report.evaluateGoals()
         return report
     }
 
+    /// The floor's one window.
+    static let floorWindow = "/org/navsession/Session1/window/1"
+
+    /// A short sequential run with the service's stack `depth` elements deep, then back to the root.
+    private func atDepth(_ depth: Int, _ service: Service, client: LoadClient, bus: pid_t) throws -> Measurement {
+        let base = ["--dest", service.name, "--path", service.window]
+        if depth > 0 {
+            _ = try client.measure("pipelined", base + ["--call", "stack-append", "--count", "\(depth)", "--inflight", "64"],
+                                   service: service.pid, bus: bus)
+        }
+        let measurement = try client.measure(
+            "sequential", service.arguments + ["--count", "\(options.depthCalls)"], service: service.pid, bus: bus)
+        if depth > 0 { _ = try client.once(base + ["--call", "stack-drop", "--arg", "\(depth)"]) }
+        return measurement
+    }
+
     /// Starts navsessiond on the private bus and opens the window the stack calls go to.
-    private func startDaemon(bus: BenchBus, client: LoadClient) throws -> (pid: pid_t, window: String) {
-        let path = try locateDaemon()
-        let process = try Tool.start(path, ["--bus", bus.address], busAddress: bus.address, logName: "navsessiond.log",
-                                     in: workspace)
-        try bus.waitForName(options.daemonName, owner: process, logName: "navsessiond.log", timeout: 20,
-                            in: workspace)
+    func startDaemon(
+        bus: BenchBus, client: LoadClient, executable: String? = nil, daemonArguments: [String] = [],
+        environment: [String: String] = [:], logName: String = "navsessiond.log", timeout: TimeInterval = 20
+    ) throws -> (pid: pid_t, window: String) {
+        let path = try executable ?? locateDaemon()
+        // The state directory is the workspace's: journal lines and snapshots are written as in production.
+        let state = workspace.path("daemon-state-\(logName)")
+        let process = try Tool.start(path, daemonArguments + ["--bus", bus.address, "--state-dir", state], busAddress: bus.address,
+                                     logName: logName, environment: environment, in: workspace)
+        try bus.waitForName(options.daemonName, owner: process, logName: logName, timeout: timeout, in: workspace)
         let name = options.daemonName
         let window = try client.once(["--call", "open-window", "--dest", name, "--path", session, "--arg", "main"])
         guard window.hasPrefix("/") else {
@@ -131,7 +223,7 @@ final class BenchmarkRun {
         return (process.processIdentifier, window)
     }
 
-    private func locateDaemon() throws -> String {
+    func locateDaemon() throws -> String {
         let path = options.daemonPath ?? executableDirectory().appendingPathComponent("navsessiond").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw BenchError.failed("no executable at \(path); build it with "
@@ -140,7 +232,7 @@ final class BenchmarkRun {
         return path
     }
 
-    /// Benchmarks/echo: given, or found in the working directory or above this executable
+    /// Benchmarks/ (echo/, floor/, callgrind/): given, or found in the working directory or above this executable
     /// (`.build/<triple>/release/` sits inside the package).
     private func locateSources() throws -> String {
         if let dir = options.benchmarksDir { return dir }
@@ -151,22 +243,22 @@ final class BenchmarkRun {
             dir = dir.deletingLastPathComponent()
         }
         for candidate in candidates {
-            let echo = candidate.appendingPathComponent("Benchmarks/echo")
-            if FileManager.default.fileExists(atPath: echo.appendingPathComponent("bench-client.c").path) {
-                return echo.path
+            let benchmarks = candidate.appendingPathComponent("Benchmarks")
+            if FileManager.default.fileExists(atPath: benchmarks.appendingPathComponent("echo/bench-client.c").path) {
+                return benchmarks.path
             }
         }
-        throw BenchError.failed("cannot find Benchmarks/echo; run from the package root or pass --benchmarks-dir")
+        throw BenchError.failed("cannot find Benchmarks/; run from the package root or pass --benchmarks-dir")
     }
 
-    private func executableDirectory() -> URL {
+    func executableDirectory() -> URL {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// Compiles one C program with the flags the project holds C to; warnings are shown, not hidden.
-    private func compile(_ source: String, into name: String) throws -> String {
+    func compile(_ source: String, into name: String, extraFlags: [String] = []) throws -> String {
         let pkg = try Tool.run("pkg-config", ["--cflags", "--libs", "dbus-1"], in: workspace)
         guard pkg.status == 0 else {
             throw BenchError.failed("pkg-config dbus-1 failed (is libdbus-1-dev installed?): \(pkg.stderr)")
@@ -177,7 +269,7 @@ final class BenchmarkRun {
         guard let compiler = ["cc", "clang"].first(where: Tool.isInPath) else {
             throw BenchError.failed("no C compiler: neither cc nor clang is in PATH")
         }
-        let result = try Tool.run(compiler, ["-Wall", "-Wextra", "-O2", "-o", output, source] + flags + ["-lm"],
+        let result = try Tool.run(compiler, ["-Wall", "-Wextra", "-O2"] + extraFlags + ["-o", output, source] + flags + ["-lm"],
                                   in: workspace)
         guard result.status == 0 else { throw BenchError.failed("\(compiler) \(source) failed: \(result.stderr)") }
         if !result.stderr.isEmpty { progress("\(compiler) \(source): \(result.stderr)") }
@@ -192,6 +284,6 @@ final class BenchmarkRun {
                             sequentialCalls: options.sequentialCalls, pipelinedCalls: options.pipelinedCalls,
                             inflight: options.inflight, warmupCalls: options.warmupCalls,
                             repetitions: options.repetitions,
-                            urlRounds: options.urlRounds, url: options.url)
+                            urlRounds: options.urlRounds, url: options.url, depthCalls: options.depthCalls)
     }
 }

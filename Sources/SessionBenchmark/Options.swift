@@ -4,14 +4,23 @@ import Foundation
 struct Options {
     var sequentialCalls = 20_000
     var pipelinedCalls = 100_000
-    var inflight = 32
+    var inflight = 64
     var warmupCalls = 2_000
-    var repetitions = 3
+    var repetitions = 5
     var urlRounds = 200
     var url = "navsession-demo://detail/42"
     var daemonPath: String?
     var daemonName = "org.navsession.Demo"
     var echoName = "org.navsession.BenchEcho"
+    var floorName = "org.navsession.BenchFloor"
+    var depths = [0, 100, 1_000, 10_000]
+    var depthCalls = 2_000
+    var windows = 256
+    var callgrind = false
+    var callgrindCalls = 2_000
+    var tools = true
+    var toolRuns = 30
+    var navsessionctlPath: String?
     var benchmarksDir: String?
     var json = false
     var requireDaemon = false
@@ -20,11 +29,22 @@ struct Options {
 
     static let usage = """
         usage: session-benchmark [options]
-          --quick                 small counts (2000 sequential, 10000 pipelined, 50 URL rounds, 1 repetition)
+          --quick                 small counts (2000 sequential, 10000 pipelined, 50 URL rounds, 1 repetition,
+                                  depths 0 and 1000 with 500 calls, 10 tool runs)
           --sequential N          sequential calls per target (default 20000)
           --pipelined N           pipelined calls per target (default 100000)
-          --inflight K            calls in flight when pipelined (default 32)
-          --repeat N              repetitions of each measurement; the median is reported (default 3)
+          --inflight K            calls in flight when pipelined (default 64)
+          --repeat N              repetitions of each measurement; the median is reported (default 5)
+          --depths LIST           stack depths to measure the cost per call at (default 0,100,1000,10000;
+                                  "" skips them)
+          --depth-calls N         sequential calls measured at each depth and window count (default 2000)
+          --windows N             open windows for the window-count measurement (default 256, the daemon's
+                                  limit; 0 skips it)
+          --callgrind             also count instructions per call under valgrind's callgrind
+          --callgrind-calls N     calls counted per target under callgrind (default 2000)
+          --no-tools              skip timing one call made by navsessionctl, gdbus, busctl and dbus-send
+          --tool-runs N           runs of each command-line tool (default 30)
+          --navsessionctl PATH    the navsessionctl to time (default: next to this executable)
           --warmup N              unmeasured sequential calls per target first (default 2000)
           --url-rounds N          OpenURL -> Changed rounds (default 200)
           --url URL               deep link to open (default navsession-demo://detail/42)
@@ -59,12 +79,30 @@ struct Options {
                 options.warmupCalls = 200
                 options.urlRounds = 50
                 options.repetitions = 1
+                options.depths = [0, 1_000]
+                options.depthCalls = 500
+                options.toolRuns = 10
             case "--sequential": options.sequentialCalls = try count(flag)
             case "--pipelined": options.pipelinedCalls = try count(flag)
             case "--inflight": options.inflight = try count(flag)
             case "--repeat": options.repetitions = try count(flag)
             case "--warmup": options.warmupCalls = try count(flag, min: 0)
             case "--url-rounds": options.urlRounds = try count(flag)
+            case "--depths":
+                let text = try value(flag)
+                options.depths = try text.split(separator: ",").map { part in
+                    guard let depth = Int(part.trimmingCharacters(in: .whitespaces)), depth >= 0, depth <= 1_000_000 else {
+                        throw BenchError.failed("--depths wants whole numbers >= 0 separated by commas, got '\(text)'")
+                    }
+                    return depth
+                }
+            case "--depth-calls": options.depthCalls = try count(flag)
+            case "--windows": options.windows = try count(flag, min: 0)
+            case "--callgrind": options.callgrind = true
+            case "--callgrind-calls": options.callgrindCalls = try count(flag)
+            case "--no-tools": options.tools = false
+            case "--tool-runs": options.toolRuns = try count(flag)
+            case "--navsessionctl": options.navsessionctlPath = try value(flag)
             case "--url": options.url = try value(flag)
             case "--daemon": options.daemonPath = try value(flag)
             case "--daemon-name": options.daemonName = try value(flag)

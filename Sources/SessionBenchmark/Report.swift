@@ -1,28 +1,132 @@
 import Foundation
 
-/// Sequential and pipelined figures for one target: every repetition, and the median one.
-struct TargetFigures: Codable {
-    /// The repetition with the median calls/s, reported whole so its figures stay consistent.
-    var sequential: Measurement?
-    var pipelined: Measurement?
-    var sequentialRuns: [Measurement] = []
-    var pipelinedRuns: [Measurement] = []
+/// The three targets of one run, in the order they are measured within each repetition.
+enum Target: String, Codable, CaseIterable {
+    /// The C echo service: one message per call (context).
+    case echo
+    /// The same-contract C floor (Benchmarks/floor/floor-service.c): the reference of every ratio.
+    case floor
+    /// The daemon.
+    case navsessiond
+}
 
-    mutating func add(sequential run: Measurement) {
-        sequentialRuns.append(run)
-        sequential = Self.median(sequentialRuns)
+/// One kind of run (sequential or pipelined) for every target: each repetition and the median one.
+struct Comparison: Codable {
+    /// The median repetition per target (by calls/s), reported whole so its figures stay consistent.
+    var echo: Measurement?
+    var floor: Measurement?
+    var navsessiond: Measurement?
+    var runs: [String: [Measurement]] = [:]
+    /// navsessiond ÷ floor, and navsessiond ÷ echo (context).
+    var ratioToFloor: Ratios?
+    var ratioToEcho: Ratios?
+
+    /// navsessiond ÷ reference for each figure: above 1 is more (more CPU, longer latency; for calls/s, faster).
+    struct Ratios: Codable {
+        var callsPerSecond: Double?
+        var serviceCpuPerCall: Double?
+        var p50Latency: Double?
+        var p99Latency: Double?
     }
 
-    mutating func add(pipelined run: Measurement) {
-        pipelinedRuns.append(run)
-        pipelined = Self.median(pipelinedRuns)
+    subscript(target: Target) -> Measurement? {
+        switch target {
+        case .echo: echo
+        case .floor: floor
+        case .navsessiond: navsessiond
+        }
     }
 
-    /// The lower median by calls/s (with two runs, the slower one: the conservative figure).
-    private static func median(_ runs: [Measurement]) -> Measurement? {
-        let sorted = runs.sorted { $0.run.callsPerSec < $1.run.callsPerSec }
-        return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+    mutating func add(_ run: Measurement, for target: Target) {
+        runs[target.rawValue, default: []].append(run)
+        let sorted = runs[target.rawValue, default: []].sorted { $0.run.callsPerSec < $1.run.callsPerSec }
+        // The lower median (with two runs, the slower one: the conservative figure).
+        let median = sorted[(sorted.count - 1) / 2]
+        switch target {
+        case .echo: echo = median
+        case .floor: floor = median
+        case .navsessiond: navsessiond = median
+        }
+        ratioToFloor = Self.ratios(navsessiond, floor)
+        ratioToEcho = Self.ratios(navsessiond, echo)
     }
+
+    private static func ratios(_ daemon: Measurement?, _ reference: Measurement?) -> Ratios? {
+        guard let daemon, let reference else { return nil }
+        return Ratios(
+            callsPerSecond: ratio(daemon.run.callsPerSec, reference.run.callsPerSec),
+            serviceCpuPerCall: ratio(daemon.serviceCpuUsPerCall, reference.serviceCpuUsPerCall),
+            p50Latency: ratio(daemon.run.latP50Us, reference.run.latP50Us),
+            p99Latency: ratio(daemon.run.latP99Us, reference.run.latP99Us))
+    }
+}
+
+func ratio(_ value: Double?, _ reference: Double?) -> Double? {
+    guard let value, let reference, reference > 0 else { return nil }
+    return value / reference
+}
+
+/// OpenURL → first `Changed` at a subscriber, for the floor and the daemon.
+struct URLComparison: Codable {
+    var floor: URLSignalRun?
+    var navsessiond: URLSignalRun?
+    var ratioToFloor: Ratios?
+
+    struct Ratios: Codable {
+        var p50: Double?
+        var p99: Double?
+    }
+
+    mutating func computeRatios() {
+        ratioToFloor = Ratios(
+            p50: ratio(navsessiond?.signalP50Us, floor?.signalP50Us), p99: ratio(navsessiond?.signalP99Us, floor?.signalP99Us))
+    }
+}
+
+/// Cost per call with the window's stack `depth` elements deep (short sequential append/drop pairs on top).
+struct DepthRow: Codable {
+    var depth: Int
+    var floorCpuPerCall: Double?
+    var navsessiondCpuPerCall: Double?
+    var floorCallsPerSecond: Double?
+    var navsessiondCallsPerSecond: Double?
+    var ratioToFloor: Double?
+    /// Why a target could not reach the depth (e.g. a limit), when it could not.
+    var refused: String?
+}
+
+/// The daemon's cost per call with one open window and with `count` open.
+struct WindowsRow: Codable {
+    var count: Int
+    var oneWindowCpuPerCall: Double?
+    var manyWindowsCpuPerCall: Double?
+    var ratio: Double?
+    var refused: String?
+}
+
+/// Instructions per call counted by callgrind (deterministic where timings are noisy).
+struct Instructions: Codable {
+    var calls: Int
+    var perCall: [String: Double] = [:]
+    var ratioToFloor: Double?
+}
+
+/// One call made by a whole command-line process, median wall time in ms.
+struct ToolTimes: Codable {
+    var runs: Int
+    var call: String
+    var milliseconds: [String: Double] = [:]
+    var ratioToGdbus: Double?
+}
+
+/// One of the issue's targets and whether this run met it.
+struct Goal: Codable {
+    var name: String
+    var value: Double?
+    var limit: Double
+    /// `true` when the value must stay at or below the limit, `false` when at or above.
+    var atMost: Bool
+    var met: Bool?
 }
 
 /// Everything one run measured, printed as a table or as JSON.
@@ -38,37 +142,46 @@ struct Report: Codable {
         var repetitions: Int
         var urlRounds: Int
         var url: String
-    }
-
-    /// daemon ÷ echo for each figure: above 1 means the daemon is bigger (slower latency, more CPU;
-    /// for calls/s, above 1 would mean faster).
-    struct Ratios: Codable {
-        var sequentialCallsPerSec: Double?
-        var sequentialP50: Double?
-        var sequentialServiceCpu: Double?
-        var pipelinedCallsPerSec: Double?
-        var pipelinedServiceCpu: Double?
+        var depthCalls: Int
     }
 
     var setup: Setup
-    var echo = TargetFigures()
-    var daemon = TargetFigures()
-    var urlSignal: URLSignalRun?
+    var sequential = Comparison()
+    var pipelined = Comparison()
+    var urlSignal = URLComparison()
+    var depth: [DepthRow] = []
+    var windows: WindowsRow?
+    var instructions: Instructions?
+    var tools: ToolTimes?
+    var goals: [Goal] = []
     /// Why the daemon half is missing or incomplete; nil when it was fully measured.
     var daemonUnavailable: String?
-    var ratios = Ratios()
 
-    mutating func computeRatios() {
-        func ratio(_ daemon: Double?, _ echo: Double?) -> Double? {
-            guard let daemon, let echo, echo > 0 else { return nil }
-            return daemon / echo
+    /// The issue's targets, as ratios to the floor measured in this run.
+    mutating func evaluateGoals() {
+        func goal(_ name: String, _ value: Double?, _ limit: Double, atMost: Bool) -> Goal {
+            Goal(name: name, value: value, limit: limit, atMost: atMost,
+                 met: value.map { atMost ? $0 <= limit : $0 >= limit })
         }
-        ratios = Ratios(
-            sequentialCallsPerSec: ratio(daemon.sequential?.run.callsPerSec, echo.sequential?.run.callsPerSec),
-            sequentialP50: ratio(daemon.sequential?.run.latP50Us, echo.sequential?.run.latP50Us),
-            sequentialServiceCpu: ratio(daemon.sequential?.serviceCpuUsPerCall, echo.sequential?.serviceCpuUsPerCall),
-            pipelinedCallsPerSec: ratio(daemon.pipelined?.run.callsPerSec, echo.pipelined?.run.callsPerSec),
-            pipelinedServiceCpu: ratio(daemon.pipelined?.serviceCpuUsPerCall, echo.pipelined?.serviceCpuUsPerCall))
+        goals = [
+            goal("service CPU per call, sequential (× floor)", sequential.ratioToFloor?.serviceCpuPerCall, 1.25, atMost: true),
+            goal("service CPU per call, pipelined (× floor)", pipelined.ratioToFloor?.serviceCpuPerCall, 1.25, atMost: true),
+            goal("calls/s, sequential (× floor)", sequential.ratioToFloor?.callsPerSecond, 0.9, atMost: false),
+            goal("calls/s, pipelined (× floor)", pipelined.ratioToFloor?.callsPerSecond, 0.8, atMost: false),
+            goal("OpenURL -> Changed p50 (× floor)", urlSignal.ratioToFloor?.p50, 1.25, atMost: true),
+        ]
+        if let instructions {
+            goals.append(goal("instructions per call (× floor)", instructions.ratioToFloor, 1.5, atMost: true))
+        }
+        if let row = depth.first(where: { $0.depth == 1000 }) {
+            goals.append(goal("service CPU per call at depth 1000 (× floor)", row.ratioToFloor, 1.25, atMost: true))
+        }
+        if let windows {
+            goals.append(goal("CPU per call, \(windows.count) windows ÷ 1 window", windows.ratio, 1.25, atMost: true))
+        }
+        if let tools {
+            goals.append(goal("navsessionctl one call (× gdbus call)", tools.ratioToGdbus, 1.0, atMost: true))
+        }
     }
 
     func json() -> String {
@@ -83,46 +196,88 @@ struct Report: Codable {
         var lines: [String] = []
         lines.append("NavSession bus benchmark: \(setup.dbusDaemon), \(setup.cpus) CPUs, "
             + "CPU from /proc/<pid>/stat at \(Int(setup.clockTicksPerSecond)) ticks/s")
-        lines.append("echo = C libdbus Echo(\"hello\"); navsessiond = StackAppend/StackDropLast pairs "
-            + "(each call counted); ratio = navsessiond / echo")
+        lines.append("echo = C libdbus Echo(\"hello\"); floor = C libdbus service with navsessiond's contract "
+            + "(Benchmarks/floor); navsessiond and floor: StackAppend/StackDropLast pairs, each call counted")
         lines.append("sequential: \(setup.sequentialCalls) calls; pipelined: \(setup.pipelinedCalls) calls, "
             + "\(setup.inflight) in flight; warm-up: \(setup.warmupCalls) calls per target; "
-            + "median of \(setup.repetitions) repetitions")
+            + "median of \(setup.repetitions) repetitions, targets interleaved")
         lines.append("")
-        lines.append(row("", "echo", "navsessiond", "ratio"))
-        func add(_ label: String, _ value: (Measurement) -> Double, _ ratio: Double?,
-                 _ pick: (TargetFigures) -> Measurement?, digits: Int = 1) {
-            lines.append(row(label, format(pick(echo).map(value), digits), format(pick(daemon).map(value), digits),
-                             ratio.map { format($0, 2) + "x" } ?? ""))
+        lines.append(row("", "echo", "floor", "navsessiond", "÷ floor", "÷ echo"))
+        func add(_ label: String, _ comparison: Comparison, _ value: (Measurement) -> Double,
+                 _ ratios: (Comparison.Ratios) -> Double?, digits: Int = 1) {
+            let cells = Target.allCases.map { format(comparison[$0].map(value), digits) }
+            lines.append(row(label, cells[0], cells[1], cells[2],
+                             comparison.ratioToFloor.flatMap(ratios).map { format($0, 2) + "x" } ?? "",
+                             comparison.ratioToEcho.flatMap(ratios).map { format($0, 2) + "x" } ?? ""))
         }
-        let seq: (TargetFigures) -> Measurement? = { $0.sequential }
-        let pipe: (TargetFigures) -> Measurement? = { $0.pipelined }
-        add("sequential calls/s", { $0.run.callsPerSec }, ratios.sequentialCallsPerSec, seq, digits: 0)
-        add("sequential p50 latency µs", { $0.run.latP50Us }, ratios.sequentialP50, seq)
-        add("sequential p99 latency µs", { $0.run.latP99Us }, nil, seq)
-        add("service CPU µs/call (sequential)", { $0.serviceCpuUsPerCall }, ratios.sequentialServiceCpu, seq)
-        add("bus CPU µs/call (sequential)", { $0.busCpuUsPerCall }, nil, seq)
-        add("pipelined calls/s", { $0.run.callsPerSec }, ratios.pipelinedCallsPerSec, pipe, digits: 0)
-        add("pipelined p50 latency µs", { $0.run.latP50Us }, nil, pipe)
-        add("pipelined p99 latency µs", { $0.run.latP99Us }, nil, pipe)
-        add("service CPU µs/call (pipelined)", { $0.serviceCpuUsPerCall }, ratios.pipelinedServiceCpu, pipe)
-        add("bus CPU µs/call (pipelined)", { $0.busCpuUsPerCall }, nil, pipe)
+        for (name, comparison) in [("sequential", sequential), ("pipelined", pipelined)] {
+            add("\(name) calls/s", comparison, { $0.run.callsPerSec }, { $0.callsPerSecond }, digits: 0)
+            add("\(name) p50 latency µs", comparison, { $0.run.latP50Us }, { $0.p50Latency })
+            add("\(name) p99 latency µs", comparison, { $0.run.latP99Us }, { $0.p99Latency })
+            add("service CPU µs/call (\(name))", comparison, { $0.serviceCpuUsPerCall }, { $0.serviceCpuPerCall })
+            add("bus CPU µs/call (\(name))", comparison, { $0.busCpuUsPerCall }, { _ in nil })
+        }
         lines.append("")
-        if let url = urlSignal {
-            lines.append("OpenURL(\"\(setup.url)\") -> first Window1.Changed at a subscriber, \(url.rounds) rounds: "
-                + "p50 \(format(url.signalP50Us, 1)) µs, p99 \(format(url.signalP99Us, 1)) µs "
-                + "(OpenURL reply p50 \(format(url.replyP50Us, 1)) µs, p99 \(format(url.replyP99Us, 1)) µs; "
-                + "signal before reply in \(url.signalBeforeReply) rounds)")
+        if urlSignal.floor != nil || urlSignal.navsessiond != nil {
+            lines.append("OpenURL(\"\(setup.url)\") -> first Window1.Changed at a subscriber, \(setup.urlRounds) rounds:")
+            for (name, run) in [("floor", urlSignal.floor), ("navsessiond", urlSignal.navsessiond)] {
+                guard let run else { continue }
+                lines.append("  \(pad(name, 12)) p50 \(format(run.signalP50Us, 1)) µs, p99 \(format(run.signalP99Us, 1)) µs "
+                    + "(reply p50 \(format(run.replyP50Us, 1)) µs; signal before reply in \(run.signalBeforeReply) rounds)")
+            }
+            if let ratios = urlSignal.ratioToFloor {
+                lines.append("  navsessiond ÷ floor: p50 \(format(ratios.p50, 2))x, p99 \(format(ratios.p99, 2))x")
+            }
+            lines.append("")
+        }
+        if !depth.isEmpty {
+            lines.append("cost at stack depth (\(setup.depthCalls) sequential calls on top of the stack):")
+            lines.append("  " + pad("depth", 8) + padLeft("floor µs/call", 15) + padLeft("navsessiond µs/call", 21)
+                + padLeft("÷ floor", 9))
+            for row in depth {
+                lines.append("  " + pad("\(row.depth)", 8) + padLeft(format(row.floorCpuPerCall, 1), 15)
+                    + padLeft(format(row.navsessiondCpuPerCall, 1), 21)
+                    + padLeft(row.ratioToFloor.map { format($0, 2) + "x" } ?? "-", 9)
+                    + (row.refused.map { "  refused: \($0)" } ?? ""))
+            }
+            lines.append("")
+        }
+        if let windows {
+            lines.append("navsessiond with \(windows.count) open windows: \(format(windows.manyWindowsCpuPerCall, 1)) µs/call "
+                + "against \(format(windows.oneWindowCpuPerCall, 1)) with one (\(format(windows.ratio, 2))x)"
+                + (windows.refused.map { "; refused: \($0)" } ?? ""))
+            lines.append("")
+        }
+        if let instructions {
+            let parts = Target.allCases.compactMap { target in
+                instructions.perCall[target.rawValue].map { "\(target.rawValue) \(Int($0))" }
+            }
+            lines.append("instructions per call (callgrind, \(instructions.calls) calls): " + parts.joined(separator: ", ")
+                + "; navsessiond ÷ floor \(format(instructions.ratioToFloor, 2))x")
+            lines.append("")
+        }
+        if let tools {
+            let parts = tools.milliseconds.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value, 2)) ms" }
+            lines.append("one call as a whole process (\(tools.call), median of \(tools.runs)): "
+                + parts.joined(separator: ", ") + "; navsessionctl ÷ gdbus \(format(tools.ratioToGdbus, 2))x")
+            lines.append("")
+        }
+        if !goals.isEmpty {
+            lines.append("targets (issue: within 1.25x of the same-contract floor):")
+            for goal in goals {
+                let verdict = goal.met.map { $0 ? "met" : "NOT met" } ?? "not measured"
+                lines.append("  " + pad(goal.name, 50) + padLeft(format(goal.value, 2), 7)
+                    + "  \(goal.atMost ? "<=" : ">=") \(format(goal.limit, 2))  \(verdict)")
+            }
         }
         if let reason = daemonUnavailable {
-            let measuredSome = daemon.sequential != nil || daemon.pipelined != nil
-            lines.append("daemon: \(measuredSome ? "incomplete" : "not available") (\(reason))")
+            lines.append("daemon: not fully measured (\(reason))")
         }
         return lines.joined(separator: "\n")
     }
 
-    private func row(_ label: String, _ echo: String, _ daemon: String, _ ratio: String) -> String {
-        pad(label, 34) + padLeft(echo, 12) + padLeft(daemon, 14) + padLeft(ratio, 9)
+    private func row(_ label: String, _ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+        pad(label, 32) + padLeft(a, 10) + padLeft(b, 10) + padLeft(c, 13) + padLeft(d, 9) + padLeft(e, 9)
     }
 
     private func format(_ value: Double?, _ digits: Int) -> String {

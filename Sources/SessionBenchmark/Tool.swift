@@ -117,9 +117,11 @@ enum Tool {
 
     /// Starts a long-lived service with its output in `logName` and registers it for cleanup.
     static func start(_ program: String, _ arguments: [String], busAddress: String?, logName: String,
-                      stdout: Pipe? = nil, in workspace: Workspace) throws -> Process {
+                      stdout: Pipe? = nil, environment extra: [String: String] = [:],
+                      in workspace: Workspace) throws -> Process {
         let process = Process()
         configure(process, program, arguments, busAddress: busAddress)
+        process.environment = (process.environment ?? [:]).merging(extra) { $1 }
         let log = try workspace.logFile(logName)
         process.standardOutput = stdout ?? log
         process.standardError = log
