@@ -166,6 +166,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SessionBenchmarkTests",
+            dependencies: ["DBusTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "NavSessionCtlTests",
             dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting"],
             swiftSettings: swiftSettings

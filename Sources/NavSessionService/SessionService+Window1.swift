@@ -1,4 +1,5 @@
 import DBusKit
+import Foundation
 import Logging
 import Synchronization
 import NavigationCore
@@ -230,7 +231,12 @@ extension SessionService {
                 try Interface.Method.completingOffBusThread("GetState", outputs: [.init("state_json", .string)]) { call in
                     let number = try Self.number(of: call.path)
                     let snapshot = try self.withSession { state in try state.session.window(number).graph.snapshot() }
-                    return { [.string(Self.json(snapshot))] }
+                    return {
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                        let bytes = try snapshot.directJSON { Array(try encoder.encode($0)) }
+                        return [.string(String(decoding: bytes, as: UTF8.self))]
+                    }
                 },
                 try reader("GetTree", "tree") { window in window.graph.debugTree() },
                 try reader("GetRoutes", "routes_json") { window in Route.json(window.graph.routes) },

@@ -189,61 +189,23 @@ extension JournalLine {
         let model = element.model
         guard case .screen = model.content, model.presented == nil else { return false }
         out.append(contentsOf: #"{"kind":"#.utf8)
-        guard appendString(model.kind.tag, to: &out) else { return false }
+        guard DirectJSON.appendString(model.kind.tag, to: &out) else { return false }
         if !model.params.isEmpty {
-            out.append(contentsOf: #","params":{"#.utf8)
-            var keys: [String] = []
-            keys.reserveCapacity(model.params.count)
-            for key in model.params.keys {
-                guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-                keys.append(key)
-            }
-            // ASCII only (checked above): String's order is the bytes' order, as JSONEncoder sorts them.
-            keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                guard appendString(key, to: &out) else { return false }
-                out.append(UInt8(ascii: ":"))
-                guard let value = model.params[key], appendString(value, to: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: #","params":"#.utf8)
+            guard DirectJSON.appendStringDictionary(model.params, to: &out) else { return false }
         }
         out.append(contentsOf: #","screen":"#.utf8)
-        guard appendString(model.screen, to: &out) else { return false }
+        guard DirectJSON.appendString(model.screen, to: &out) else { return false }
         if let title = model.title {
             out.append(contentsOf: #","title":"#.utf8)
-            guard appendString(title, to: &out) else { return false }
+            guard DirectJSON.appendString(title, to: &out) else { return false }
         }
         if let transition = element.transition {
             out.append(contentsOf: #","transition":"#.utf8)
-            guard appendString(transition, to: &out) else { return false }
+            guard DirectJSON.appendString(transition, to: &out) else { return false }
         }
         out.append(UInt8(ascii: "}"))
         return true
     }
-
-    /// `text` as JSONEncoder writes it, or `false` for non-ASCII text.
-    private static func appendString(_ text: String, to out: inout [UInt8]) -> Bool {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            case 0x80...: return false
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-        return true
-    }
 }
+

@@ -140,7 +140,7 @@ public final class SessionStore {
         var state = state
         state.generation = generation + 1
         do {
-            let bytes = Array(try encoder.encode(state))
+            let bytes = try state.directJSON(fallback: encoder)
             try FileIO.writeAtomically(bytes, to: statePath)
             snapshotBytes = bytes.count
             generation = state.generation

@@ -1,3 +1,4 @@
+import Foundation
 import NavigationCore
 
 /// The snapshot file: the whole session at one journal generation.
@@ -36,6 +37,72 @@ struct StoredSession: Codable, Hashable {
             }
         }
         return nil
+    }
+}
+
+extension StoredSession {
+    /// The snapshot file's bytes, exactly as `JSONEncoder` (`[.sortedKeys, .withoutEscapingSlashes]`) writes
+    /// them (tests compare both), built directly: a compaction writes the whole session, and `JSONEncoder`
+    /// spends about 100 ns per byte. Models the direct writer does not cover, and non-ASCII text, go through
+    /// `encoder`.
+    func directJSON(fallback encoder: JSONEncoder) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + windows.reduce(0) { $0 + $1.snapshot.models.count * 160 })
+        // Sorted keys: applicationID, format, formatVersion, generation, nextWindow, sessionVersion, windows.
+        out.append(UInt8(ascii: "{"))
+        DirectJSON.appendKey("applicationID", to: &out)
+        guard DirectJSON.appendString(applicationID, to: &out) else { return Array(try encoder.encode(self)) }
+        out.append(UInt8(ascii: ","))
+        DirectJSON.appendKey("format", to: &out)
+        guard DirectJSON.appendString(format, to: &out) else { return Array(try encoder.encode(self)) }
+        for (key, value) in [("formatVersion", formatVersion), ("generation", generation), ("nextWindow", Int(nextWindow))] {
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: "\"\(key)\":".utf8)
+            DirectJSON.appendInteger(value, to: &out)
+        }
+        out.append(UInt8(ascii: ","))
+        DirectJSON.appendKey("sessionVersion", to: &out)
+        DirectJSON.appendInteger(sessionVersion, to: &out)
+        out.append(UInt8(ascii: ","))
+        DirectJSON.appendKey("windows", to: &out)
+        out.append(UInt8(ascii: "["))
+        for (index, window) in windows.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            guard try window.appendDirectJSON(to: &out, fallback: encoder) else { return Array(try encoder.encode(self)) }
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+}
+
+extension StoredWindow {
+    /// Sorted keys: closeOnExitOwner, lastActivity, number, pendingDeepLink, scene, snapshot; `false` for
+    /// non-ASCII text.
+    func appendDirectJSON(to out: inout [UInt8], fallback encoder: JSONEncoder) throws -> Bool {
+        out.append(UInt8(ascii: "{"))
+        if let closeOnExitOwner {
+            DirectJSON.appendKey("closeOnExitOwner", to: &out)
+            guard DirectJSON.appendString(closeOnExitOwner, to: &out) else { return false }
+            out.append(UInt8(ascii: ","))
+        }
+        DirectJSON.appendKey("lastActivity", to: &out)
+        DirectJSON.appendInteger(lastActivity, to: &out)
+        out.append(UInt8(ascii: ","))
+        DirectJSON.appendKey("number", to: &out)
+        DirectJSON.appendInteger(number, to: &out)
+        if let pendingDeepLink {
+            out.append(UInt8(ascii: ","))
+            DirectJSON.appendKey("pendingDeepLink", to: &out)
+            guard DirectJSON.appendString(pendingDeepLink, to: &out) else { return false }
+        }
+        out.append(UInt8(ascii: ","))
+        DirectJSON.appendKey("scene", to: &out)
+        guard DirectJSON.appendString(scene, to: &out) else { return false }
+        out.append(UInt8(ascii: ","))
+        DirectJSON.appendKey("snapshot", to: &out)
+        try snapshot.appendDirectJSON(to: &out) { Array(try encoder.encode($0)) }
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 }
 

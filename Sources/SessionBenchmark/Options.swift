@@ -14,7 +14,7 @@ struct Options {
     var echoName = "org.navsession.BenchEcho"
     var floorName = "org.navsession.BenchFloor"
     var depths = [0, 100, 1_000, 10_000]
-    var depthCalls = 2_000
+    var depthCalls = 10_000
     var windows = 256
     var callgrind = false
     var callgrindCalls = 2_000
@@ -37,15 +37,15 @@ struct Options {
           --repeat N              repetitions of each measurement; the median is reported (default 5)
           --depths LIST           stack depths to measure the cost per call at (default 0,100,1000,10000;
                                   "" skips them)
-          --depth-calls N         sequential calls measured at each depth and window count (default 2000)
+          --depth-calls N         sequential calls measured at each depth and window count (default 10000)
           --windows N             open windows for the window-count measurement (default 256, the daemon's
                                   limit; 0 skips it)
           --callgrind             also count instructions per call under valgrind's callgrind
-          --callgrind-calls N     calls counted per target under callgrind (default 2000)
+          --callgrind-calls N     calls counted per target under callgrind (default 10000)
           --no-tools              skip timing one call made by navsessionctl, gdbus, busctl and dbus-send
           --tool-runs N           runs of each command-line tool (default 30)
           --navsessionctl PATH    the navsessionctl to time (default: next to this executable)
-          --warmup N              unmeasured sequential calls per target first (default 2000)
+          --warmup N              unmeasured sequential calls per target first (default 10000)
           --url-rounds N          OpenURL -> Changed rounds (default 200)
           --url URL               deep link to open (default navsession-demo://detail/42)
           --daemon PATH           navsessiond binary (default: next to this executable)

@@ -27,6 +27,17 @@ struct Comparison: Codable {
         var serviceCpuPerCall: Double?
         var p50Latency: Double?
         var p99Latency: Double?
+
+        private enum CodingKeys: String, CodingKey { case callsPerSecond, serviceCpuPerCall, p50Latency, p99Latency }
+
+        // Every key is always present: `null` says "not measurable in this run" (e.g. 0 CPU ticks in a tiny run).
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(callsPerSecond, forKey: .callsPerSecond)
+            try c.encode(serviceCpuPerCall, forKey: .serviceCpuPerCall)
+            try c.encode(p50Latency, forKey: .p50Latency)
+            try c.encode(p99Latency, forKey: .p99Latency)
+        }
     }
 
     subscript(target: Target) -> Measurement? {

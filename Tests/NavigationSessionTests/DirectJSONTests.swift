@@ -1,0 +1,69 @@
+import DBusTestSupport
+import Foundation
+import NavigationCore
+import Testing
+
+@testable import NavigationSession
+
+/// Snapshot files and `GetState` are written directly (``WindowSnapshot/directJSON(encodingOthersWith:)``,
+/// ``StoredSession/directJSON(fallback:)``); the bytes must be `JSONEncoder`'s, so files written before and
+/// after read alike.
+struct DirectJSONTests {
+    static func reference(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    static func direct(_ snapshot: WindowSnapshot) throws -> [UInt8] {
+        try snapshot.directJSON { try reference($0) }
+    }
+
+    @Test func aPopulatedSessionSnapshotIsJSONEncodersBytes() throws {
+        let session = try demoSession(directory: temporaryDirectory())
+        let main = try loggedInMain(session)
+        try session.openURL("navsession-demo://detail/42")
+        try session.execute(window: main, command: .present(.sheet(.stacked(.screen("editor", params: ["id": "42"])))))
+        try session.execute(window: main, command: .present(.alert(DialogContent(title: "Sûr ?", message: "x\n\"y\""))))
+        let waiting = try #require(session.openWindow(scene: "waiting", params: ["reason": "a/b"]).window)
+        try session.setCloseOnExit(window: waiting, owner: ":1.5")
+        let state = session.storedState()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(try state.directJSON(fallback: encoder) == (try Self.reference(state)))
+        for window in session.windows {
+            let snapshot = window.graph.snapshot()
+            #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)))
+        }
+    }
+
+    /// Deep stacks of screens with random ASCII names, params, titles and transitions (every escape, keys in
+    /// every order), and the non-ASCII cases that go to JSONEncoder.
+    @Test func randomStacksAreJSONEncodersBytes() throws {
+        var seeds = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max, using: &seeds)
+        var random = SplitMix64(seed: seed)
+        func text(_ maxLength: Int) -> String {
+            let pool = Array(#"aAzZ09_-/."\ {}:,"#.utf8) + [1, 8, 9, 10, 12, 13, 31, 127]
+            let bytes = (0..<Int.random(in: 0...maxLength, using: &random)).map { _ in
+                Bool.random(using: &random) ? pool.randomElement(using: &random)! : UInt8.random(in: 1..<128, using: &random)  // NUL is refused by the graph
+            }
+            let ascii = String(decoding: bytes, as: UTF8.self)
+            return Int.random(in: 0..<20, using: &random) == 0 ? ascii + "é" : ascii
+        }
+        for _ in 0..<100 {
+            let elements = (0..<Int.random(in: 1...30, using: &random)).map { _ in
+                var params: [String: String] = [:]
+                for _ in 0..<Int.random(in: 0...4, using: &random) { params[text(5)] = text(8) }
+                var spec = ModelSpec.screen("s" + text(6), params: params)
+                if Bool.random(using: &random) { spec.title = text(8) }
+                return StackElementSpec(spec, transition: Bool.random(using: &random) ? text(4) : nil)
+            }
+            let root = ModelSpec(
+                screen: "stack", content: .stack(path: elements, hidesTabBarWhenNotAtRoot: Bool.random(using: &random)))
+            let window = try NavigationWindow(root: root)
+            let snapshot = window.snapshot()
+            #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)), "seed \(seed)")
+        }
+    }
+}
