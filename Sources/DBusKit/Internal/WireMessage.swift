@@ -105,27 +105,36 @@ struct WireMessage {
 
     // MARK: Writing
 
+    // Byte by byte: the generic `append(contentsOf:)` over raw buffers and `repeatElement` cost more than
+    // the few bytes they append (they showed in the daemon's profile).
     private mutating func align(_ boundary: Int) {
-        let remainder = bytes.count % boundary
-        if remainder != 0 { bytes.append(contentsOf: repeatElement(0, count: boundary - remainder)) }
+        var remainder = bytes.count % boundary
+        guard remainder != 0 else { return }
+        while remainder < boundary {
+            bytes.append(0)
+            remainder += 1
+        }
     }
 
     private mutating func append16(_ value: UInt16) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
     }
 
     private mutating func append32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     }
 
     private mutating func append64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        append32(UInt32(truncatingIfNeeded: value))
+        append32(UInt32(truncatingIfNeeded: value >> 32))
     }
 
     private mutating func set32(_ value: UInt32, at offset: Int) {
-        withUnsafeBytes(of: value.littleEndian) { raw in
-            for index in 0..<4 { bytes[offset + index] = raw[index] }
-        }
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
 
     /// A header field whose value is a string-like type (`o` or `s`).
@@ -138,13 +147,18 @@ struct WireMessage {
     private mutating func writeString(_ text: String) {
         align(4)
         append32(UInt32(text.utf8.count))
-        bytes.append(contentsOf: text.utf8)
+        appendUTF8(text)
         bytes.append(0)
+    }
+
+    private mutating func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     private mutating func writeSignature(_ text: String) {
         bytes.append(UInt8(text.utf8.count))
-        bytes.append(contentsOf: text.utf8)
+        appendUTF8(text)
         bytes.append(0)
     }
 
