@@ -8,7 +8,7 @@ import Synchronization
 /// watches plus an eventfd; `enqueue` writes the eventfd only when the thread is (about to be) asleep. After
 /// every turn it calls ``pump``, which dispatches incoming messages until libdbus reports DISPATCH_COMPLETE.
 ///
-/// This is the only `@unchecked Sendable` type in DBusKit. Field guards:
+/// One of two `@unchecked Sendable` types in DBusKit (the other is `UncheckedMessage`). Field guards:
 /// - `state`: protected by its `Mutex`.
 /// - `threadID`: atomic.
 /// - `loop`: immutable pointer; the loop's contents are touched only on this thread, except
