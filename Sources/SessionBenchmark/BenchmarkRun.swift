@@ -67,8 +67,9 @@ final class BenchmarkRun {
         } else {
             do {
                 let started = try startDaemon(bus: bus, client: client)
-                daemon = Service(target: .navsessiond, pid: started.pid, name: options.daemonName, window: started.window)
-                services.append(daemon!)
+                let service = Service(target: .navsessiond, pid: started.pid, name: options.daemonName, window: started.window)
+                daemon = service
+                services.append(service)
             } catch {
                 report.daemonUnavailable = "\(error)"
                 progress("daemon: not available (\(error))")
