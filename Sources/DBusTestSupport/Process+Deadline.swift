@@ -1,27 +1,27 @@
+import DBusKit
 import Foundation
 
-/// Bounded waits for child processes, so a test can never hang on a process that refuses to exit.
+/// Bounded waits for child processes, so a test can never hang on a process that refuses to exit. The waits are
+/// woken by the exit itself (``ChildExit``, a pidfd), not by a timer.
 extension Process {
-    /// Whether the process has exited within `timeout`; checks every 10 ms and blocks the calling thread.
+    /// Whether the process has exited within `timeout`; blocks the calling thread.
     ///
     /// For `defer` blocks and other synchronous code. Async code should prefer ``exited(within:)``.
     public func waitForExit(within timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(10_000)
-        }
+        guard isRunning else { return true }
+        guard ChildExit.wait(processIdentifier, within: timeout) else { return false }
+        // It has exited; Foundation's reaper records the status right after, and this returns once it has.
+        waitUntilExit()
         return true
     }
 
-    /// Whether the process has exited within `timeout`; checks every 10 ms, suspending in between.
+    /// Whether the process has exited within `timeout`; the wait runs on a thread of its own, so no task of
+    /// the cooperative pool is blocked.
     public func exited(within timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+        guard isRunning else { return true }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.waitForExit(within: timeout)) }
         }
-        return true
     }
 
     /// Sends SIGTERM, waits up to `deadline`, then SIGKILLs; returns whether SIGTERM alone sufficed.

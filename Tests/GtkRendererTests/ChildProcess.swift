@@ -34,7 +34,7 @@ final class ChildProcess: Sendable {
         }
     }
 
-    /// SIGTERM, then SIGKILL after `deadline`; returns whether SIGTERM sufficed. Checks every 10 ms.
+    /// SIGTERM, then SIGKILL after `deadline`; returns whether SIGTERM sufficed.
     @discardableResult
     func terminate(within deadline: Duration) -> Bool {
         guard isRunning else { return true }
@@ -47,24 +47,22 @@ final class ChildProcess: Sendable {
 
     /// The exit status (WEXITSTATUS) once the process exits within `timeout`, else nil (and it is killed).
     func exitStatus(within timeout: Duration) async -> Int32? {
-        let end = ContinuousClock.now + timeout
-        while isRunning {
-            if ContinuousClock.now >= end {
-                terminate(within: .seconds(2))
-                return nil
-            }
-            try? await Task.sleep(for: .milliseconds(20))
+        // The wait blocks a thread of its own, not one of the cooperative pool.
+        let exited = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.waitForExit(within: timeout)) }
+        }
+        guard exited else {
+            terminate(within: .seconds(2))
+            return nil
         }
         let raw = status.withLock { $0 } ?? 0
         return (raw >> 8) & 0xff
     }
 
+    /// Woken by the exit (a pidfd), then reaped here.
     private func waitForExit(within timeout: Duration) -> Bool {
-        let end = ContinuousClock.now + timeout
-        while isRunning {
-            if ContinuousClock.now >= end { return false }
-            usleep(10_000)
-        }
-        return true
+        guard isRunning else { return true }
+        guard ChildExit.wait(pid, within: timeout) else { return false }
+        return !isRunning
     }
 }
