@@ -94,31 +94,22 @@ extension Bus {
         guard let declared = object.interface(named: interface.rawValue) else {
             throw BusError(.unknownInterface, "\(path) does not implement \(interface)")
         }
-        var changed: [DictionaryEntry] = []
-        var invalidated: [Value] = []
+        // Read the values of the properties whose policy sends them; the rest is decided below.
+        var changed: [(name: MemberName, value: Value)] = []
+        var others: [MemberName] = []
         for name in names {
             guard let property = declared.property(named: name.rawValue) else {
                 throw BusError(.unknownProperty, "\(interface) has no property \(name)")
             }
-            switch property.emitsChangedSignal {
-            case .true:
-                guard let getter = property.getter else { continue }
-                let value = try await getter(PropertyAccess(bus: self, path: path, sender: nil))
-                guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
-                changed.append(DictionaryEntry(.string(name.rawValue), .variant(value)))
-            case .invalidates:
-                invalidated.append(.string(name.rawValue))
-            case .const, .false:
+            guard property.emitsChangedSignal == .true else {
+                others.append(name)
                 continue
             }
+            // A write-only property has no value to send.
+            guard let getter = property.getter else { continue }
+            changed.append((name, try await getter(PropertyAccess(bus: self, path: path, sender: nil))))
         }
-        guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        try emit(
-            path: path, interface: .properties, member: MemberName(trusted: "PropertiesChanged"),
-            arguments: [
-                .string(interface.rawValue), .dictionary(key: .string, value: .variant, changed),
-                .array(.string, invalidated),
-            ])
+        try propertiesChanged(changed, invalidated: others, interface: interface, at: path)
     }
 
     /// Emits `PropertiesChanged` with values the caller already holds, without calling any getter.

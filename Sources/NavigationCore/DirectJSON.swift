@@ -58,6 +58,30 @@ public enum DirectJSON {
         out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
+    /// One object's members, written in the order the caller gives (the sorted one), with the commas between.
+    ///
+    /// ```swift
+    /// var object = DirectJSON.Object(&out)
+    /// object.key("id", &out); DirectJSON.appendInteger(7, to: &out)
+    /// object.close(&out)                                   // {"id":7}
+    /// ```
+    public struct Object {
+        private var isEmpty = true
+
+        /// Opens the object (`{`).
+        public init(_ out: inout [UInt8]) { out.append(UInt8(ascii: "{")) }
+
+        /// Starts the member `key`; its value comes next.
+        public mutating func key(_ key: StaticString, _ out: inout [UInt8]) {
+            if !isEmpty { out.append(UInt8(ascii: ",")) }
+            isEmpty = false
+            DirectJSON.appendKey(key, to: &out)
+        }
+
+        /// Closes the object (`}`).
+        public func close(_ out: inout [UInt8]) { out.append(UInt8(ascii: "}")) }
+    }
+
     /// A whole number as JSON writes it.
     public static func appendInteger(_ value: some BinaryInteger, to out: inout [UInt8]) {
         out.append(contentsOf: String(value).utf8)

@@ -15,17 +15,14 @@ extension WindowSnapshot {
         to out: inout [UInt8], encodingOthersWith encodeOther: (ModelState) throws -> [UInt8]
     ) rethrows {
         // Sorted keys: closed, format, formatVersion, models, nextModelID, root, version.
-        out.append(UInt8(ascii: "{"))
-        DirectJSON.appendKey("closed", to: &out)
+        var object = DirectJSON.Object(&out)
+        object.key("closed", &out)
         out.append(contentsOf: (isClosed ? "true" : "false").utf8)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("format", to: &out)
+        object.key("format", &out)
         _ = DirectJSON.appendString(Self.formatName, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("formatVersion", to: &out)
+        object.key("formatVersion", &out)
         DirectJSON.appendInteger(Self.formatVersion, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("models", to: &out)
+        object.key("models", &out)
         out.append(UInt8(ascii: "["))
         for (index, model) in models.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -35,16 +32,13 @@ extension WindowSnapshot {
             out.append(contentsOf: try encodeOther(model))
         }
         out.append(UInt8(ascii: "]"))
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("nextModelID", to: &out)
+        object.key("nextModelID", &out)
         DirectJSON.appendInteger(nextModelID, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("root", to: &out)
+        object.key("root", &out)
         DirectJSON.appendInteger(root.rawValue, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("version", to: &out)
+        object.key("version", &out)
         DirectJSON.appendInteger(version, to: &out)
-        out.append(UInt8(ascii: "}"))
+        object.close(&out)
     }
 }
 
@@ -55,14 +49,17 @@ extension ModelState {
     /// Sorted keys of a model: attachment, hidesTabBarWhenNotAtRoot, id, kind, params, parent, path, presented,
     /// screen, title.
     func appendDirectJSON(to out: inout [UInt8]) -> Bool {
-        let isStack: Bool
+        var path: [StackElement]?
+        var hidesTabBar = false
         switch content {
-        case .screen: isStack = false
-        case .stack: isStack = true
+        case .screen: break
+        case .stack(let elements, let hides):
+            path = elements
+            hidesTabBar = hides
         default: return false
         }
-        out.append(UInt8(ascii: "{"))
-        DirectJSON.appendKey("attachment", to: &out)
+        var object = DirectJSON.Object(&out)
+        object.key("attachment", &out)
         switch attachment {
         case .root: out.append(contentsOf: #"{"type":"root"}"#.utf8)
         case .path(let index):
@@ -75,55 +72,47 @@ extension ModelState {
             out.append(contentsOf: #","type":"tab"}"#.utf8)
         default: return false
         }
-        if case .stack(_, let hides) = content {
-            out.append(UInt8(ascii: ","))
-            DirectJSON.appendKey("hidesTabBarWhenNotAtRoot", to: &out)
-            out.append(contentsOf: (hides ? "true" : "false").utf8)
+        if path != nil {
+            object.key("hidesTabBarWhenNotAtRoot", &out)
+            out.append(contentsOf: (hidesTabBar ? "true" : "false").utf8)
         }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("id", to: &out)
+        object.key("id", &out)
         DirectJSON.appendInteger(id.rawValue, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("kind", to: &out)
+        object.key("kind", &out)
         guard DirectJSON.appendString(kind.tag, to: &out) else { return false }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("params", to: &out)
+        object.key("params", &out)
         guard DirectJSON.appendStringDictionary(params, to: &out) else { return false }
         if let parent {
-            out.append(UInt8(ascii: ","))
-            DirectJSON.appendKey("parent", to: &out)
+            object.key("parent", &out)
             DirectJSON.appendInteger(parent.rawValue, to: &out)
         }
-        if isStack, case .stack(let path, _) = content {
-            out.append(UInt8(ascii: ","))
-            DirectJSON.appendKey("path", to: &out)
+        if let path {
+            object.key("path", &out)
             out.append(UInt8(ascii: "["))
             for (index, element) in path.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"model":"#.utf8)
+                var member = DirectJSON.Object(&out)
+                member.key("model", &out)
                 DirectJSON.appendInteger(element.model.rawValue, to: &out)
                 if let transition = element.transition {
-                    out.append(contentsOf: #","transition":"#.utf8)
+                    member.key("transition", &out)
                     guard DirectJSON.appendString(transition, to: &out) else { return false }
                 }
-                out.append(UInt8(ascii: "}"))
+                member.close(&out)
             }
             out.append(UInt8(ascii: "]"))
         }
         if let presented {
-            out.append(UInt8(ascii: ","))
-            DirectJSON.appendKey("presented", to: &out)
+            object.key("presented", &out)
             DirectJSON.appendInteger(presented.rawValue, to: &out)
         }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("screen", to: &out)
+        object.key("screen", &out)
         guard DirectJSON.appendString(screen, to: &out) else { return false }
         if let title {
-            out.append(UInt8(ascii: ","))
-            DirectJSON.appendKey("title", to: &out)
+            object.key("title", &out)
             guard DirectJSON.appendString(title, to: &out) else { return false }
         }
-        out.append(UInt8(ascii: "}"))
+        object.close(&out)
         return true
     }
 }

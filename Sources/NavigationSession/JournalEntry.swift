@@ -159,28 +159,31 @@ extension JournalLine {
             models = elements
         default: return false
         }
-        out.append(UInt8(ascii: "{"))
-        if !entry.animated { out.append(contentsOf: #""animated":false,"#.utf8) }
-        out.append(contentsOf: #""command":""#.utf8)
-        out.append(contentsOf: name.utf8)
-        out.append(UInt8(ascii: "\""))
+        var object = DirectJSON.Object(&out)
+        if !entry.animated {
+            object.key("animated", &out)
+            out.append(contentsOf: "false".utf8)
+        }
+        object.key("command", &out)
+        _ = DirectJSON.appendString(name, to: &out)
         if let count {
-            out.append(contentsOf: #","count":"#.utf8)
-            out.append(contentsOf: String(count).utf8)
+            object.key("count", &out)
+            DirectJSON.appendInteger(count, to: &out)
         }
         if let from = entry.from {
-            out.append(contentsOf: #","from":"#.utf8)
-            out.append(contentsOf: String(from.rawValue).utf8)
+            object.key("from", &out)
+            DirectJSON.appendInteger(from.rawValue, to: &out)
         }
         if let models {
-            out.append(contentsOf: #","models":["#.utf8)
+            object.key("models", &out)
+            out.append(UInt8(ascii: "["))
             for (index, element) in models.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 guard append(element, to: &out) else { return false }
             }
             out.append(UInt8(ascii: "]"))
         }
-        out.append(UInt8(ascii: "}"))
+        object.close(&out)
         return true
     }
 
@@ -188,23 +191,24 @@ extension JournalLine {
     private static func append(_ element: StackElementSpec, to out: inout [UInt8]) -> Bool {
         let model = element.model
         guard case .screen = model.content, model.presented == nil else { return false }
-        out.append(contentsOf: #"{"kind":"#.utf8)
+        var object = DirectJSON.Object(&out)
+        object.key("kind", &out)
         guard DirectJSON.appendString(model.kind.tag, to: &out) else { return false }
         if !model.params.isEmpty {
-            out.append(contentsOf: #","params":"#.utf8)
+            object.key("params", &out)
             guard DirectJSON.appendStringDictionary(model.params, to: &out) else { return false }
         }
-        out.append(contentsOf: #","screen":"#.utf8)
+        object.key("screen", &out)
         guard DirectJSON.appendString(model.screen, to: &out) else { return false }
         if let title = model.title {
-            out.append(contentsOf: #","title":"#.utf8)
+            object.key("title", &out)
             guard DirectJSON.appendString(title, to: &out) else { return false }
         }
         if let transition = element.transition {
-            out.append(contentsOf: #","transition":"#.utf8)
+            object.key("transition", &out)
             guard DirectJSON.appendString(transition, to: &out) else { return false }
         }
-        out.append(UInt8(ascii: "}"))
+        object.close(&out)
         return true
     }
 }

@@ -49,28 +49,27 @@ extension StoredSession {
         var out: [UInt8] = []
         out.reserveCapacity(256 + windows.reduce(0) { $0 + $1.snapshot.models.count * 160 })
         // Sorted keys: applicationID, format, formatVersion, generation, nextWindow, sessionVersion, windows.
-        out.append(UInt8(ascii: "{"))
-        DirectJSON.appendKey("applicationID", to: &out)
+        var object = DirectJSON.Object(&out)
+        object.key("applicationID", &out)
         guard DirectJSON.appendString(applicationID, to: &out) else { return Array(try encoder.encode(self)) }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("format", to: &out)
+        object.key("format", &out)
         guard DirectJSON.appendString(format, to: &out) else { return Array(try encoder.encode(self)) }
-        for (key, value) in [("formatVersion", formatVersion), ("generation", generation), ("nextWindow", Int(nextWindow))] {
-            out.append(UInt8(ascii: ","))
-            out.append(contentsOf: "\"\(key)\":".utf8)
-            DirectJSON.appendInteger(value, to: &out)
-        }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("sessionVersion", to: &out)
+        object.key("formatVersion", &out)
+        DirectJSON.appendInteger(formatVersion, to: &out)
+        object.key("generation", &out)
+        DirectJSON.appendInteger(generation, to: &out)
+        object.key("nextWindow", &out)
+        DirectJSON.appendInteger(nextWindow, to: &out)
+        object.key("sessionVersion", &out)
         DirectJSON.appendInteger(sessionVersion, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("windows", to: &out)
+        object.key("windows", &out)
         out.append(UInt8(ascii: "["))
         for (index, window) in windows.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             guard try window.appendDirectJSON(to: &out, fallback: encoder) else { return Array(try encoder.encode(self)) }
         }
-        out.append(contentsOf: "]}".utf8)
+        out.append(UInt8(ascii: "]"))
+        object.close(&out)
         return out
     }
 }
@@ -79,29 +78,24 @@ extension StoredWindow {
     /// Sorted keys: closeOnExitOwner, lastActivity, number, pendingDeepLink, scene, snapshot; `false` for
     /// non-ASCII text.
     func appendDirectJSON(to out: inout [UInt8], fallback encoder: JSONEncoder) throws -> Bool {
-        out.append(UInt8(ascii: "{"))
+        var object = DirectJSON.Object(&out)
         if let closeOnExitOwner {
-            DirectJSON.appendKey("closeOnExitOwner", to: &out)
+            object.key("closeOnExitOwner", &out)
             guard DirectJSON.appendString(closeOnExitOwner, to: &out) else { return false }
-            out.append(UInt8(ascii: ","))
         }
-        DirectJSON.appendKey("lastActivity", to: &out)
+        object.key("lastActivity", &out)
         DirectJSON.appendInteger(lastActivity, to: &out)
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("number", to: &out)
+        object.key("number", &out)
         DirectJSON.appendInteger(number, to: &out)
         if let pendingDeepLink {
-            out.append(UInt8(ascii: ","))
-            DirectJSON.appendKey("pendingDeepLink", to: &out)
+            object.key("pendingDeepLink", &out)
             guard DirectJSON.appendString(pendingDeepLink, to: &out) else { return false }
         }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("scene", to: &out)
+        object.key("scene", &out)
         guard DirectJSON.appendString(scene, to: &out) else { return false }
-        out.append(UInt8(ascii: ","))
-        DirectJSON.appendKey("snapshot", to: &out)
+        object.key("snapshot", &out)
         try snapshot.appendDirectJSON(to: &out) { Array(try encoder.encode($0)) }
-        out.append(UInt8(ascii: "}"))
+        object.close(&out)
         return true
     }
 }

@@ -92,7 +92,7 @@ struct MessageEncoder {
         try Signature(values.map(\.type))
     }
 
-    private static func mismatch(_ value: Value, _ expected: SignatureType) -> ValidationError {
+    static func mismatch(_ value: Value, _ expected: SignatureType) -> ValidationError {
         ValidationError(.value, "a value of type '\(value.type)' where '\(expected)' was declared")
     }
 
@@ -119,7 +119,7 @@ struct MessageEncoder {
     }
 
     // Variants can nest without bound in Swift; the spec caps the total nesting depth of a message at 64.
-    private static let maximumVariantDepth = 64
+    static let maximumVariantDepth = 64
 
     private static func encode(
         _ value: Value, as type: SignatureType, into iter: inout DBusMessageIter, variantDepth: inout Int

@@ -42,7 +42,7 @@ struct WireMessage {
         encodedBody.bytes.reserveCapacity(256)
         var variantDepth = 0
         for (value, type) in zip(body, types) {
-            try encodedBody.write(value, as: type, containerDepth: 0, variantDepth: &variantDepth)
+            try encodedBody.write(value, as: type, variantDepth: &variantDepth)
         }
 
         var message = WireMessage()
@@ -171,12 +171,8 @@ struct WireMessage {
         }
     }
 
-    // The specification caps container nesting at 32 arrays and 32 structures; 64 covers both, and
-    // `checkLimits`-equivalent signature checks happen where each signature is written.
-    private static let maximumVariantDepth = 64
-
     private mutating func write(
-        _ value: Value, as type: SignatureType, containerDepth: Int, variantDepth: inout Int
+        _ value: Value, as type: SignatureType, variantDepth: inout Int
     ) throws(ValidationError) {
         switch (value, type) {
         case (.byte(let v), .byte): bytes.append(v)
@@ -210,39 +206,39 @@ struct WireMessage {
         case (.objectPath(let v), .objectPath): writeString(v.rawValue)
         case (.signature(let v), .signature): writeSignature(v.rawValue)
         case (.array(let elementType, let elements), .array(let declared)):
-            guard elementType == declared else { throw Self.mismatch(value, type) }
+            guard elementType == declared else { throw MessageEncoder.mismatch(value, type) }
             try writeArray(elementAlignment: Self.alignment(of: elementType)) { (writer) throws(ValidationError) in
                 for element in elements {
-                    try writer.write(element, as: elementType, containerDepth: containerDepth + 1, variantDepth: &variantDepth)
+                    try writer.write(element, as: elementType, variantDepth: &variantDepth)
                 }
             }
         case (.dictionary(let keyType, let valueType, let entries), .dictionary(let declaredKey, let declaredValue)):
-            guard keyType == declaredKey, valueType == declaredValue, keyType.isBasic else { throw Self.mismatch(value, type) }
+            guard keyType == declaredKey, valueType == declaredValue, keyType.isBasic else { throw MessageEncoder.mismatch(value, type) }
             try writeArray(elementAlignment: 8) { (writer) throws(ValidationError) in
                 for entry in entries {
                     writer.align(8)
-                    try writer.write(entry.key, as: keyType, containerDepth: containerDepth + 1, variantDepth: &variantDepth)
-                    try writer.write(entry.value, as: valueType, containerDepth: containerDepth + 1, variantDepth: &variantDepth)
+                    try writer.write(entry.key, as: keyType, variantDepth: &variantDepth)
+                    try writer.write(entry.value, as: valueType, variantDepth: &variantDepth)
                 }
             }
         case (.structure(let fields), .structure(let declared)):
-            guard !fields.isEmpty, fields.count == declared.count else { throw Self.mismatch(value, type) }
+            guard !fields.isEmpty, fields.count == declared.count else { throw MessageEncoder.mismatch(value, type) }
             align(8)
             for (field, fieldType) in zip(fields, declared) {
-                try write(field, as: fieldType, containerDepth: containerDepth + 1, variantDepth: &variantDepth)
+                try write(field, as: fieldType, variantDepth: &variantDepth)
             }
         case (.variant(let inner), .variant):
             variantDepth += 1
             defer { variantDepth -= 1 }
-            guard variantDepth <= Self.maximumVariantDepth else {
-                throw ValidationError(.value, "variants nested deeper than \(Self.maximumVariantDepth)")
+            guard variantDepth <= MessageEncoder.maximumVariantDepth else {
+                throw ValidationError(.value, "variants nested deeper than \(MessageEncoder.maximumVariantDepth)")
             }
             let innerType = inner.type
             let innerSignature = innerType.isBasic ? innerType.description : try Signature([innerType]).rawValue
             writeSignature(innerSignature)
-            try write(inner, as: innerType, containerDepth: containerDepth + 1, variantDepth: &variantDepth)
+            try write(inner, as: innerType, variantDepth: &variantDepth)
         default:
-            throw Self.mismatch(value, type)
+            throw MessageEncoder.mismatch(value, type)
         }
     }
 
@@ -261,7 +257,4 @@ struct WireMessage {
         set32(UInt32(length), at: lengthOffset)
     }
 
-    private static func mismatch(_ value: Value, _ expected: SignatureType) -> ValidationError {
-        ValidationError(.value, "a value of type '\(value.type)' where '\(expected)' was declared")
-    }
 }
