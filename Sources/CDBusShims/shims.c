@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
@@ -259,4 +260,11 @@ int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 int CDBusShims_pidfd_open(pid_t pid)
 {
     return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+void CDBusShims_set_thread_name(const char *name)
+{
+    char truncated[16];
+    snprintf(truncated, sizeof truncated, "%s", name);
+    pthread_setname_np(pthread_self(), truncated);
 }

@@ -1,5 +1,5 @@
 internal import CDBusShims
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -44,11 +44,12 @@ public final class PrivateBusDaemon: Sendable {
         configFile: String, serviceDirectories: [String] = [], timeout: Duration = .seconds(10)
     ) throws -> PrivateBusDaemon {
         guard var config = try? String(contentsOfFile: configFile, encoding: .utf8),
-              let end = config.range(of: "</busconfig>", options: .backwards)
+              let end = config.ranges(of: "</busconfig>").last
         else { throw ConnectionError(.daemonFailed, "cannot read a <busconfig> from \(configFile)") }
         let entries = serviceDirectories.map { "  <servicedir>\(Bus.escape($0))</servicedir>\n" }.joined()
         config.insert(contentsOf: entries, at: end.lowerBound)
-        let configPath = NSTemporaryDirectory() + "dbuskit-\(getpid())-\(UUID().uuidString).conf"
+        let temporary = getenv("TMPDIR").map { String(cString: $0) + "/" } ?? "/tmp/"
+        let configPath = temporary + "dbuskit-\(getpid())-\(UUID().uuidString).conf"
         do {
             try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         } catch {

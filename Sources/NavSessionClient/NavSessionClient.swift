@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavigationCore
 
 /// A connection to one NavSession daemon: the entry point of the client library.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavSessionClient
 
 /// Turns any failure into ONE line on stderr (`navsessionctl: <D-Bus error name>: <message>`) and exit status 1.
@@ -34,7 +34,7 @@ enum CommandFailure {
     /// Writes `navsessionctl: <text>` as one line on stderr.
     static func printLine(_ text: String) {
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("navsessionctl: \(flat)\n".utf8))
+        StandardError.write("navsessionctl: \(flat)\n")
     }
 
     /// Whether `error` says no one owns the destination name.

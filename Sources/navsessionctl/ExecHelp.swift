@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 
 /// `navsessionctl exec --help`: USAGE first, then what exec does, its arguments and options, then the commands
 /// as a two-column table (name | arguments and summary) whose second column wraps at word boundaries.
@@ -7,12 +7,19 @@ enum ExecHelp {
     /// The whole help text for a terminal `columns` wide.
     static func text(columns: Int) -> String {
         let generated = NavSessionCtl.helpMessage(for: ExecCommand.self, columns: columns)
-        var sections = generated.components(separatedBy: "\n\n")
-            .map { $0.trimmingCharacters(in: .newlines) }.filter { !$0.isEmpty }
+        var sections = generated.split(separator: "\n\n")
+            .map(trimmingNewlines).filter { !$0.isEmpty }
         if let usage = sections.firstIndex(where: { $0.hasPrefix("USAGE:") }) {
             sections.insert(sections.remove(at: usage), at: 0)
         }
         return sections.joined(separator: "\n\n") + "\n\n" + table(columns: columns)
+    }
+
+    /// `text` without the newlines at either end.
+    private static func trimmingNewlines(_ text: Substring) -> String {
+        let start = text.drop(while: \.isNewline)
+        guard let last = start.lastIndex(where: { !$0.isNewline }) else { return "" }
+        return String(start[...last])
     }
 
     /// `COMMANDS:` and one row per operation: the name, then its arguments and summary (with the D-Bus method
@@ -29,7 +36,7 @@ enum ExecHelp {
             let wrapped = paragraphs.flatMap { wrap($0, width: max(columns - indent, 20)) }
             let name = "  " + operation.name
             if indent > 6, name.count < indent {
-                lines.append(name.padding(toLength: indent, withPad: " ", startingAt: 0) + wrapped[0])
+                lines.append(name + String(repeating: " ", count: indent - name.count) + wrapped[0])
                 lines += wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
             } else {
                 lines.append(name)
@@ -59,7 +66,7 @@ enum ExecHelp {
 
     /// `COLUMNS` when set, else the width of the terminal on stdout, else 80; kept within 40…160.
     static var terminalColumns: Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 {
+        if let text = getenv("COLUMNS").map({ String(cString: $0) }), let value = Int(text), value > 0 {
             return min(max(value, 40), 160)
         }
         var size = winsize()

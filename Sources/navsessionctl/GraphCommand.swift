@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavSessionClient
 
 /// `navsessionctl graph --dot WINDOW`: the window's graph as Graphviz DOT, built from GetState.

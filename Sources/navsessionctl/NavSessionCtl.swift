@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import NavigationCore
 
 /// The NavSession command-line client; each capability is a subcommand.
@@ -25,12 +25,12 @@ struct NavSessionCtl: AsyncParsableCommand {
     static func main() async {
         let arguments = GlobalArguments.rewrite(Array(CommandLine.arguments.dropFirst()))
         if let message = GlobalArguments.unknownSubcommand(in: arguments) {
-            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+            StandardError.write("Error: \(message)\n")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
         }
         if ExecHelp.isRequested(by: arguments) {
             StandardOutput.line(ExecHelp.text(columns: ExecHelp.terminalColumns))
-            Foundation.exit(0)
+            Glibc.exit(0)
         }
         await main(arguments)
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import NavigationRouting
 
 /// `navsessionctl plan`: prints the one-step states between two route views.
@@ -43,7 +43,7 @@ struct PlanCommand: ParsableCommand {
         do {
             return try Route.list(fromJSON: json)
         } catch {
-            FileHandle.standardError.write(Data("navsessionctl plan: \(option): \(error)\n".utf8))
+            StandardError.write("navsessionctl plan: \(option): \(error)\n")
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
 
 /// The fixed names of the session contract (`dbus/org.navsession.Session1.xml`, `org.navsession.Window1.xml`).
 enum SessionNames {

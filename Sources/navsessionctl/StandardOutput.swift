@@ -1,10 +1,70 @@
-import Foundation
+import Glibc
 
 /// Unbuffered writes to stdout, so `watch` lines reach a pipe as they happen.
 enum StandardOutput {
     /// Writes `text` and a newline (none when `text` already ends with one).
     static func line(_ text: String) {
-        let terminated = text.hasSuffix("\n") ? text : text + "\n"
-        FileHandle.standardOutput.write(Data(terminated.utf8))
+        StandardStream.write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
+}
+
+/// Unbuffered writes to stderr.
+enum StandardError {
+    /// Writes `text` as it is.
+    static func write(_ text: String) {
+        StandardStream.write(text, to: STDERR_FILENO)
+    }
+}
+
+/// write(2) on the standard descriptors, whole or not at all: a short write continues, EINTR retries, and a
+/// closed pipe (EPIPE) ends the write quietly, as it did with Foundation's `FileHandle`.
+enum StandardStream {
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Everything readable from `fd` until end of file.
+    /// - Throws: ``SystemError`` when a read fails.
+    static func readAll(from fd: Int32) throws(SystemError) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count > 0 {
+                result.append(contentsOf: chunk.prefix(count))
+            } else if count == 0 {
+                return result
+            } else if errno != EINTR {
+                throw SystemError(errno: errno)
+            }
+        }
+    }
+
+    /// The contents of the file at `path`.
+    /// - Throws: ``SystemError`` when it cannot be opened or read.
+    static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError(errno: errno) }
+        defer { close(fd) }
+        return try readAll(from: fd)
+    }
+}
+
+/// A failed system call, described as strerror(3) describes its errno.
+struct SystemError: Error, CustomStringConvertible {
+    let errno: Int32
+    var description: String { String(cString: strerror(errno)) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import NavSessionClient
 import NavigationCore
 
@@ -32,11 +33,9 @@ struct StateCommand: AsyncParsableCommand {
         }
         let data: Data
         do {
-            data = stateFile == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: stateFile))
+            data = Data(stateFile == "-" ? try StandardStream.readAll(from: STDIN_FILENO) : try StandardStream.readFile(stateFile))
         } catch {
-            throw ValidationError("cannot read \(stateFile): \(error.localizedDescription)")
+            throw ValidationError("cannot read \(stateFile): \(error)")
         }
         // Decoding validates the state exactly as a restore does (WindowSnapshot's own rules).
         let snapshot: NavigationCore.WindowSnapshot

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The one place that decides whether output is coloured.
 enum TerminalColor {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// ANSI colours for the debug tree (`kind screen #id (attachment) {params}`, indented two spaces per level).
 enum TreeColorizer {
@@ -25,7 +25,7 @@ enum TreeColorizer {
         let indent = line.prefix { $0 == " " }
         let body = line.dropFirst(indent.count)
         guard let space = body.firstIndex(of: " "),
-              let hash = body.range(of: " #", range: space..<body.endIndex)
+              let hash = body[space...].firstRange(of: " #")
         else { return String(line) }
         let kind = body[..<space]
         let screen = body[body.index(after: space)..<hash.lowerBound]

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavSessionClient
 
 /// `navsessionctl tree WINDOW`: Window1.GetTree, coloured when stdout is a terminal.

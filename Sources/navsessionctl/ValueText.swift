@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavigationCore
 
 /// Compact, JSON-like text for D-Bus values (used by `--dry-run` and `watch`).

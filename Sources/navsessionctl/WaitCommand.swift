@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavSessionClient
 import NavigationCore
 import Synchronization
@@ -78,7 +78,7 @@ struct WaitCommand: AsyncParsableCommand {
                             observing: { snapshot in
                                 let observation = try await wanted.observe(snapshot, proxy)
                                 if !observation.holds, !announced.exchange(true, ordering: .relaxed) {
-                                    FileHandle.standardError.write(Data("waiting for \(description)\n".utf8))
+                                    StandardError.write("waiting for \(description)\n")
                                 }
                                 return observation
                             },
@@ -114,10 +114,7 @@ struct WaitCommand: AsyncParsableCommand {
 
     /// JSON re-serialised with sorted keys, so equal documents compare equal as text; `nil` when not JSON.
     static func canonicalJSON(_ text: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
-        else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        JSONValue(parsing: text)?.canonicalText
     }
 
     /// The parts of the condition that were given; each is checked against the daemon after every change.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavSessionClient
 import TerminationSignals
 
@@ -56,8 +56,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
         // Installed before "watching" is announced, so a SIGINT sent on seeing that line is never missed.
         let interrupts = TerminationSignals.install()
-        FileHandle.standardError.write(Data(
-            "watching \(connection.dest): \(window.map { $0.path.rawValue } ?? "all windows")\n".utf8))
+        StandardError.write("watching \(connection.dest): \(window.map { $0.path.rawValue } ?? "all windows")\n")
 
         let json = output.json
         let limit = count

@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
 import NavigationCore
 
 /// One line of `watch`: a Window1 or ObjectManager signal, or a detected gap in a window's versions.
@@ -133,7 +133,6 @@ enum WatchEvent: Sendable, Equatable {
 
     /// JSON from the daemon embedded as is when it parses, else as a string.
     private static func embedded(_ text: String) -> String {
-        let parses = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
-        return parses ? text : JSONString.literal(text)
+        JSONValue(parsing: text) != nil ? text : JSONString.literal(text)
     }
 }

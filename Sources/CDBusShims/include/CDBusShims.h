@@ -47,4 +47,8 @@ int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 /// Returns the descriptor (close-on-exec) or -1 with errno.
 int CDBusShims_pidfd_open(pid_t pid);
 
+/// reason: names the calling thread (pthread_setname_np needs _GNU_SOURCE, prctl is variadic); `name` is cut
+/// to the kernel's 15 bytes. Threads show by name in top -H, gdb and /proc/PID/task/*/comm.
+void CDBusShims_set_thread_name(const char *name);
+
 #endif

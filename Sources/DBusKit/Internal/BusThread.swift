@@ -1,5 +1,5 @@
 internal import CDBusShims
-import Foundation
+import Glibc
 import Synchronization
 
 /// The dedicated OS thread that owns one libdbus connection and is the ``Bus`` actor's serial executor.
@@ -33,9 +33,10 @@ final class BusThread: SerialExecutor, @unchecked Sendable {
             throw ConnectionError(.outOfMemory, "cannot create the bus thread's eventfd")
         }
         self.loop = loop
-        let thread = Thread { [self] in self.run() }
-        thread.name = "DBusKit bus"
-        thread.start()
+        guard DetachedThread.start(name: "DBusKit bus", { [self] in self.run() }) else {
+            CDBusShims_loop_free(loop)
+            throw ConnectionError(.outOfMemory, "cannot start the bus thread")
+        }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NavigationCore
 
 /// The fixed JSON form of a route: `{"style":"push","screen":"a"}`,
