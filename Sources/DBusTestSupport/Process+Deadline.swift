@@ -20,7 +20,11 @@ extension Process {
     public func exited(within timeout: Duration) async -> Bool {
         guard isRunning else { return true }
         return await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: self.waitForExit(within: timeout)) }
+            let process = UncheckedProcess(process: self)
+            let started = DetachedThread.start(name: "process wait") {
+                continuation.resume(returning: process.process.waitForExit(within: timeout))
+            }
+            if !started { continuation.resume(returning: waitForExit(within: timeout)) }
         }
     }
 
@@ -36,4 +40,10 @@ extension Process {
         _ = waitForExit(within: .seconds(5))
         return false
     }
+}
+
+/// `Process` is not `Sendable`, but the wait only reads its pid and calls `waitUntilExit`, which Foundation
+/// documents as callable from any thread.
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
 }

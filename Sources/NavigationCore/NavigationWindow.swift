@@ -95,6 +95,9 @@ public final class NavigationWindow {
     /// at a model with neither. With presentations only on the root's chain this is exactly "follow the
     /// presented chain to its top, then descend to a leaf". O(depth).
     public var activeModelID: ModelID {
+        // One read of `nodes` for the whole walk: each read of a class's stored property is a dynamic
+        // exclusivity check, and this runs several times per change.
+        let nodes = self.nodes
         var current = rootID
         while let node = nodes[current] {
             guard let next = node.presented ?? node.lastContainerChild, next != current else { break }
@@ -105,6 +108,7 @@ public final class NavigationWindow {
 
     /// The ids from the root down to the active model, in order.
     public var activePath: [ModelID] {
+        let nodes = self.nodes
         var result: [ModelID] = []
         var current: ModelID? = activeModelID
         while let id = current {

@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 
 /// A hard deadline for shutting down: once armed, the process exits after `seconds` even if closing the
@@ -5,13 +6,12 @@ import Foundation
 enum ShutdownDeadline {
     /// Starts the countdown on its own thread; exits with status 70 (EX_SOFTWARE) when it runs out.
     static func arm(seconds: UInt32, reason: String) {
-        let thread = Thread {
+        // Without a thread (none left) there is no deadline; the shutdown itself still runs.
+        DetachedThread.start(name: "shutdown deadline") {
             sleep(seconds)
             FileHandle.standardError.write(
                 Data("navsessiond: shutdown (\(reason)) did not finish within \(seconds) s; exiting\n".utf8))
             _exit(70)
         }
-        thread.name = "navsessiond shutdown deadline"
-        thread.start()
     }
 }
