@@ -88,7 +88,7 @@ let package = Package(
         ),
 
         // MARK: Process support shared by the executables
-        .target(name: "TerminationSignals", swiftSettings: swiftSettings),
+        .target(name: "TerminationSignals", dependencies: ["DBusKit"], swiftSettings: swiftSettings),
 
         // MARK: Executables
         .executableTarget(

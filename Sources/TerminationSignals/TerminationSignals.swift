@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
+import DBusKit
 import Synchronization
 
 /// SIGINT/SIGTERM (or other signals) delivered as an `AsyncStream`, reliably.
@@ -14,7 +14,7 @@ import Synchronization
 /// ignored across `exec`, so children would inherit the deafness.
 ///
 /// Instead a real handler writes the signal number into a pipe (`write(2)` is async-signal-safe), and a
-/// dispatch read source drains the pipe and yields. Whichever thread the kernel picks, nothing is lost, and
+/// dedicated thread reads the pipe and yields. Whichever thread the kernel picks, nothing is lost, and
 /// `exec` resets the handler to the default in children.
 public enum TerminationSignals {
     /// Installs handlers for `signals` and returns the stream of deliveries, one element per delivery.
@@ -38,29 +38,23 @@ public enum TerminationSignals {
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         writeEnd.store(fds[1], ordering: .releasing)
         exitsOnRepeat.store(exitOnRepeat, ordering: .releasing)
-        // Read on a dispatch source rather than a thread of our own: nothing here blocks, and a process that
-        // never receives a signal pays for no thread.
-        let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "TerminationSignals"))
-        reader.setEventHandler {
-            var bytes = [UInt8](repeating: 0, count: 16)
+        let started = DetachedThread.start(name: "TerminationSignals") {
+            var byte: UInt8 = 0
             while true {
-                let count = read(readEnd, &bytes, bytes.count)
-                if count > 0 {
-                    for byte in bytes.prefix(count) { continuation.yield(Int32(byte)) }
-                    if count < bytes.count { return }
+                let count = read(readEnd, &byte, 1)
+                if count == 1 {
+                    continuation.yield(Int32(byte))
                 } else if count < 0 && errno == EINTR {
                     continue
-                } else if count < 0 && errno == EAGAIN {
-                    return
                 } else {
-                    reader.cancel()
                     continuation.finish()
                     return
                 }
             }
         }
-        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
-        reader.activate()
+        // No thread to read the pipe: leave the default action (terminate) in place rather than catch
+        // signals no one would hear.
+        guard started else { return stream }
         for number in signals { signal(number, onTerminationSignal) }
         return stream
     }
