@@ -204,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionFaultTests",
-            dependencies: ["DBusKit", "DBusTestSupport"],
+            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionLoad", "NavigationCore"],
             swiftSettings: swiftSettings
         ),
         // The GTK reference renderer (Examples/gtk-renderer) under Xvfb; skipped without Xvfb or GTK 4 for Python.

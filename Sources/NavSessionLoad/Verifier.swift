@@ -137,7 +137,14 @@ struct Verifier {
 
         // 3. Replay in version order, compared at every restore point and at the end.
         // The signalled cause is the change itself; acknowledged commands of the same version may be no-ops.
-        var known: [UInt64: [Source]] = acknowledged.mapValues { $0.map { .command($0.command) } }
+        // An acknowledgement at or below the version its daemon restored is a no-op of that daemon (it answers
+        // with the current version), never the change that made the version: that change happened before the
+        // restart, possibly by a call whose reply died in the kill, so it stays open for the candidates.
+        var known: [UInt64: [Source]] = [:]
+        for (version, records) in acknowledged {
+            let sources = records.filter { version > (restoredVersion[$0.generation] ?? 0) }.map { Source.command($0.command) }
+            if !sources.isEmpty { known[version] = sources }
+        }
         for (version, change) in signalled {
             guard let cause = try? JSONDecoder().decode(Cause.self, from: Data(change.cause.utf8)) else {
                 result.problem("window \(window): Changed v\(version) has an unreadable cause: \(change.cause.prefix(200))")
