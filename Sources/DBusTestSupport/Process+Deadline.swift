@@ -9,9 +9,18 @@ extension Process {
     /// For `defer` blocks and other synchronous code. Async code should prefer ``exited(within:)``.
     public func waitForExit(within timeout: Duration) -> Bool {
         guard isRunning else { return true }
+        let deadline = ContinuousClock.now + timeout
         guard ChildExit.wait(processIdentifier, within: timeout) else { return false }
-        // It has exited; Foundation's reaper records the status right after, and this returns once it has.
-        waitUntilExit()
+        // It has exited; Foundation records that (`isRunning`) after reaping it, normally within a millisecond.
+        // Bounded, not `waitUntilExit()`: a test run hung with both threads of the 2-CPU cooperative pool in
+        // `waitUntilExit()` (synchronous `defer` clean-ups) for children that had exited and been reaped, and
+        // `isRunning` never turned false. Polling is the only timer here, and only between the exit and
+        // Foundation's bookkeeping; past the bound the answer is "not seen to exit", as for a timeout.
+        let bookkeeping = max(deadline, ContinuousClock.now + .seconds(5))
+        while isRunning {
+            guard ContinuousClock.now < bookkeeping else { return false }
+            usleep(1000)
+        }
         return true
     }
 
