@@ -14,20 +14,17 @@ extension Bus {
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = [],
         destination: BusName? = nil
     ) throws {
-        let size = MessageEncoder.estimatedSize(of: arguments)
-        guard size <= maximumOutgoingMessageSize else {
-            throw BusError(
-                .limitsExceeded,
-                "signal \(member.rawValue) would be about \(size) bytes; signals are limited to \(maximumOutgoingMessageSize)")
-        }
-        if let wire = try WireMessage.make(
+        if let wire = try WireMessage.build(
             .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
-            destination: destination?.rawValue, body: arguments, types: arguments.map(\.type))
+            destination: destination?.rawValue, body: arguments)
         {
-            defer { dbus_message_unref(wire) }
-            try send(wire)
+            try checkOutgoingSize(wire.size, of: "signal \(member.rawValue) would be")
+            let message = try wire.demarshal()
+            defer { dbus_message_unref(message) }
+            try send(message)
             return
         }
+        try checkOutgoingSize(MessageEncoder.estimatedSize(of: arguments), of: "signal \(member.rawValue) would be about")
         // Descriptors need libdbus's own marshalling (it attaches them to the message).
         let created = path.rawValue.withCString { p in
             interface.rawValue.withCString { i in
@@ -41,6 +38,14 @@ extension Bus {
         }
         try MessageEncoder.append(arguments, to: message)
         try send(message)
+    }
+
+    /// Throws `LimitsExceeded` when a signal of `size` bytes would exceed ``maximumOutgoingMessageSize``.
+    private func checkOutgoingSize(_ size: Int, of description: @autoclosure () -> String) throws(BusError) {
+        guard size > maximumOutgoingMessageSize else { return }
+        throw BusError(
+            .limitsExceeded,
+            "\(description()) \(size) bytes; signals are limited to \(maximumOutgoingMessageSize)")
     }
 
     /// Subscribes to signals matching `rule`; the rule is active on the bus when this returns.

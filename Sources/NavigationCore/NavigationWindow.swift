@@ -106,6 +106,33 @@ public final class NavigationWindow {
         return current
     }
 
+    /// The selected tab of the first tab container on the active branch (from the root), `nil` when there is
+    /// none. O(depth) and copies no model state (read after every change for the `SelectedTab` property).
+    public var activeSelectedTab: String? {
+        firstOnActiveBranch { $0.kind == .tabs ? $0.selectedTab : nil }
+    }
+
+    /// The switched model of the first switched container on the active branch (from the root), `nil` when
+    /// there is none. O(depth), no copies.
+    public var activeSwitchedModel: ModelID? {
+        firstOnActiveBranch { $0.kind == .switched ? $0.switchedModel : nil }
+    }
+
+    /// The screen of `id`, without copying its state; `nil` for an unknown id.
+    public func screen(of id: ModelID) -> String? { nodes[id]?.screen }
+
+    /// The first non-`nil` `read(node)` walking the active branch from the root, as ``activeModelID`` walks it.
+    private func firstOnActiveBranch<T>(_ read: (Node) -> T?) -> T? {
+        let nodes = self.nodes
+        var current = rootID
+        while let node = nodes[current] {
+            if let found = read(node) { return found }
+            guard let next = node.presented ?? node.lastContainerChild, next != current else { break }
+            current = next
+        }
+        return nil
+    }
+
     /// The ids from the root down to the active model, in order.
     public var activePath: [ModelID] {
         let nodes = self.nodes

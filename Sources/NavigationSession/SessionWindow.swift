@@ -36,21 +36,11 @@ public final class SessionWindow {
     public var version: Int { graph.version }
 
     /// The screen name of the active model (Window1 `ActiveScreen`).
-    public var activeScreen: String { graph.model(graph.activeModelID)?.screen ?? "" }
+    public var activeScreen: String { graph.screen(of: graph.activeModelID) ?? "" }
 
     /// The selected tab of the first tab container on the active branch, `""` when there is none.
-    public var selectedTab: String {
-        for id in graph.activePath {
-            if let tab = graph.model(id)?.selectedTab { return tab }
-        }
-        return ""
-    }
+    public var selectedTab: String { graph.activeSelectedTab ?? "" }
 
     /// The state the first switched model on the active branch shows (its model's screen name).
-    public var currentState: String? {
-        for id in graph.activePath {
-            if let switched = graph.model(id)?.switchedModel { return graph.model(switched)?.screen }
-        }
-        return nil
-    }
+    public var currentState: String? { graph.activeSwitchedModel.flatMap(graph.screen(of:)) }
 }

@@ -22,6 +22,7 @@ struct WireMessageTests {
         for values in [changed, properties, [.uint64(1)], []] {
             let bodies = try MessageCodec.bodies(values)
             #expect(bodies.wire == bodies.libdbus)
+            #expect(bodies.typed == bodies.libdbus)
             #expect(bodies.decoded == values)
         }
     }
@@ -34,6 +35,7 @@ struct WireMessageTests {
             let values = (0..<Int.random(in: 0...6, using: &random)).map { _ in RandomValue.make(depth: 0, using: &random) }
             let bodies = try MessageCodec.bodies(values)
             #expect(bodies.wire == bodies.libdbus, "seed \(seed): \(values)")
+            #expect(bodies.typed == bodies.libdbus, "seed \(seed): \(values)")
             #expect(bodies.decoded == values, "seed \(seed)")
         }
     }
@@ -44,6 +46,36 @@ struct WireMessageTests {
                 .signal, serial: WireMessage.firstSerial, path: .root, interface: try InterfaceName("a.b"),
                 member: try MemberName("C"), body: [.string("a\u{0}b")], types: [.string])
         }
+        #expect(throws: ValidationError.self) {
+            _ = try WireMessage.make(
+                .signal, serial: WireMessage.firstSerial, path: .root, interface: try InterfaceName("a.b"),
+                member: try MemberName("C"), body: [.variant(.string("a\u{0}b"))])
+        }
+    }
+
+    @Test func nestingPastTheSpecsDepthIsRefusedBeforeLibdbusSeesIt() {
+        var value = Value.uint32(1)
+        for _ in 0..<(WireMessage.maximumDepth + 1) { value = .variant(value) }
+        #expect(throws: ValidationError.self) {
+            _ = try WireMessage.make(
+                .signal, serial: WireMessage.firstSerial, path: .root, interface: try InterfaceName("a.b"),
+                member: try MemberName("C"), body: [value])
+        }
+    }
+
+    @Test func aSignatureLibdbusRefusesIsAnErrorNotACrash() {
+        // 33 nested arrays: the bytes are well formed, the spec's array nesting limit (32) is libdbus's check.
+        var value = Value.array(.uint32, [])
+        var type = SignatureType.array(.uint32)
+        for _ in 0..<32 {
+            value = .array(type, [value])
+            type = .array(type)
+        }
+        #expect(throws: ValidationError.self) {
+            _ = try WireMessage.make(
+                .signal, serial: WireMessage.firstSerial, path: .root, interface: try InterfaceName("a.b"),
+                member: try MemberName("C"), body: [value])
+        }
     }
 
     @Test func valuesWithADescriptorAreLeftToLibdbus() throws {
@@ -51,6 +83,10 @@ struct WireMessageTests {
             .signal, serial: WireMessage.firstSerial, path: .root, interface: try InterfaceName("a.b"),
             member: try MemberName("C"), body: [.variant(.unixFD(0))], types: [.variant])
         #expect(message == nil)
+        let untyped = try WireMessage.make(
+            .signal, serial: WireMessage.firstSerial, path: .root, interface: try InterfaceName("a.b"),
+            member: try MemberName("C"), body: [.array(.unixFD, [.unixFD(0)])])
+        #expect(untyped == nil)
     }
 }
 

@@ -69,27 +69,36 @@ extension Bus {
         dbus_message_unref(held.pointer)
     }
 
+    private func oversizedReply(_ size: Int, _ verb: String) -> BusError {
+        BusError(
+            .limitsExceeded,
+            "the reply \(verb) \(size) bytes; replies are limited to \(maximumOutgoingMessageSize)")
+    }
+
     /// Sends exactly one reply unless the caller set NO_REPLY_EXPECTED.
     private func reply(to call: OpaquePointer, with outcome: CallOutcome) {
         guard !LibDBus.noReply(call), connection != nil, !isDisconnected else { return }
         var failure: BusError?
         switch outcome {
         case .values(let values, let types):
-            let size = MessageEncoder.estimatedSize(of: values)
-            guard size <= maximumOutgoingMessageSize else {
-                failure = BusError(
-                    .limitsExceeded,
-                    "the reply would be about \(size) bytes; replies are limited to \(maximumOutgoingMessageSize)")
-                break
-            }
             do {
-                if let wire = try WireMessage.make(
+                if let wire = try WireMessage.build(
                     .methodReturn, serial: nextWireSerial(), path: nil, interface: nil, member: nil,
                     replySerial: dbus_message_get_serial(call), destination: LibDBus.sender(call), body: values, types: types)
                 {
-                    defer { dbus_message_unref(wire) }
-                    try send(wire)
+                    guard wire.size <= maximumOutgoingMessageSize else {
+                        failure = oversizedReply(wire.size, "would be")
+                        break
+                    }
+                    let message = try wire.demarshal()
+                    defer { dbus_message_unref(message) }
+                    try send(message)
                     return
+                }
+                let size = MessageEncoder.estimatedSize(of: values)
+                guard size <= maximumOutgoingMessageSize else {
+                    failure = oversizedReply(size, "would be about")
+                    break
                 }
                 // Descriptors need libdbus's own marshalling (it attaches them to the message).
                 guard let reply = dbus_message_new_method_return(call) else { return }

@@ -42,23 +42,30 @@ enum MessageCodec {
         text.withCString { dbus_signature_validate($0, nil) } != 0
     }
 
-    /// The body bytes of `values` as libdbus's iterator marshals them, and as ``WireMessage`` does; and the
-    /// values read back from the ``WireMessage`` (tests compare all three with the input).
-    static func bodies(_ values: [Value]) throws -> (libdbus: [UInt8], wire: [UInt8], decoded: [Value]) {
+    /// The body bytes of `values` as libdbus's iterator marshals them, and as ``WireMessage`` does from the
+    /// values alone (signals) and against their declared types (replies); and the values read back from the
+    /// ``WireMessage`` (tests compare all four with the input).
+    static func bodies(_ values: [Value]) throws -> (libdbus: [UInt8], wire: [UInt8], typed: [UInt8], decoded: [Value]) {
         guard let message = dbus_message_new_signal("/org/example/Test", "org.example.Test", "Values") else {
             throw ConnectionError(.outOfMemory)
         }
         defer { dbus_message_unref(message) }
         try MessageEncoder.append(values, to: message)
         dbus_message_set_serial(message, 1)
-        guard let wire = try WireMessage.make(
-            .signal, serial: WireMessage.firstSerial, path: try ObjectPath("/org/example/Test"),
-            interface: try InterfaceName("org.example.Test"), member: try MemberName("Values"), body: values,
-            types: values.map(\.type))
-        else { throw ConnectionError(.outOfMemory, "values hold a descriptor") }
-        defer { dbus_message_unref(wire) }
-        let decoded = try MessageDecoder().decodeBody(of: wire)
-        return (try body(of: message), try body(of: wire), decoded)
+        func wire(_ types: [SignatureType]?) throws -> OpaquePointer {
+            guard let wire = try WireMessage.make(
+                .signal, serial: WireMessage.firstSerial, path: try ObjectPath("/org/example/Test"),
+                interface: try InterfaceName("org.example.Test"), member: try MemberName("Values"), body: values,
+                types: types)
+            else { throw ConnectionError(.outOfMemory, "values hold a descriptor") }
+            return wire
+        }
+        let fromValues = try wire(nil)
+        defer { dbus_message_unref(fromValues) }
+        let typed = try wire(values.map(\.type))
+        defer { dbus_message_unref(typed) }
+        let decoded = try MessageDecoder().decodeBody(of: fromValues)
+        return (try body(of: message), try body(of: fromValues), try body(of: typed), decoded)
     }
 
     private static func body(of message: OpaquePointer) throws -> [UInt8] {

@@ -19,37 +19,68 @@ struct WireMessage {
     /// messages it serializes itself, so the two never collide on one connection in practice.
     static let firstSerial: UInt32 = 0x8000_0000
 
-    private var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
+    /// Set when the body holds a file descriptor (`h`), which only libdbus's iterator can attach.
+    private var holdsDescriptor = false
 
-    /// A complete message, or `nil` when `body` holds a file descriptor.
-    /// - Throws: ``ValidationError`` for values libdbus would reject (NUL in a string, nesting or
-    ///   signature limits, a variant nested too deep).
+    /// The marshalled size in bytes (header and body), as it would travel on the socket.
+    var size: Int { bytes.count }
+
+    /// A complete message handed to libdbus, or `nil` when `body` holds a file descriptor.
+    /// - Throws: ``ValidationError`` for values libdbus would reject.
     static func make(
         _ kind: Kind, serial: UInt32, path: ObjectPath?, interface: InterfaceName?, member: MemberName?,
-        replySerial: UInt32? = nil, destination: String? = nil, body: [Value], types: [SignatureType]
+        replySerial: UInt32? = nil, destination: String? = nil, body: [Value], types: [SignatureType]? = nil
     ) throws(ValidationError) -> OpaquePointer? {
-        guard body.count == types.count else {
-            throw ValidationError(.value, "\(body.count) values where \(types.count) were declared")
-        }
-        guard !body.contains(where: Self.holdsDescriptor) else { return nil }
-        try MessageEncoder.checkLimits(body)
-        var signature = ""
-        for type in types { type.append(to: &signature) }
-        guard signature.utf8.count <= 255 else {
-            throw ValidationError(.signature, "the body signature is longer than 255 bytes")
-        }
+        try build(
+            kind, serial: serial, path: path, interface: interface, member: member, replySerial: replySerial,
+            destination: destination, body: body, types: types)?.demarshal()
+    }
+
+    /// The message's bytes, or `nil` when `body` holds a file descriptor.
+    ///
+    /// With `types`, each value must have its declared type (a method's outputs). Without, the signature
+    /// is read off the values while they are written: one walk per message, no ``SignatureType`` built.
+    /// The nesting limits are the spec's, checked by libdbus in ``demarshal()``; checked here is only what
+    /// would make the bytes themselves wrong (a signature over 255 bytes, NUL in a string) and a nesting
+    /// depth past the spec's 64, so no value drives the writer's recursion deeper than that.
+    /// - Throws: ``ValidationError`` for values libdbus would reject.
+    static func build(
+        _ kind: Kind, serial: UInt32, path: ObjectPath?, interface: InterfaceName?, member: MemberName?,
+        replySerial: UInt32? = nil, destination: String? = nil, body: [Value], types: [SignatureType]? = nil
+    ) throws(ValidationError) -> WireMessage? {
         var encodedBody = WireMessage()
         encodedBody.bytes.reserveCapacity(256)
-        var variantDepth = 0
-        for (value, type) in zip(body, types) {
-            try encodedBody.write(value, as: type, variantDepth: &variantDepth)
+        var signature: [UInt8] = []
+        signature.reserveCapacity(16)
+        var depth = 0
+        if let types {
+            guard body.count == types.count else {
+                throw ValidationError(.value, "\(body.count) values where \(types.count) were declared")
+            }
+            for (value, type) in zip(body, types) {
+                Self.appendSignature(of: type, to: &signature)
+                try encodedBody.write(value, as: type, depth: &depth)
+            }
+        } else {
+            for value in body {
+                Self.appendSignature(of: value, to: &signature)
+                try encodedBody.write(value, depth: &depth)
+            }
+        }
+        guard !encodedBody.holdsDescriptor else { return nil }
+        guard signature.count <= 255 else {
+            throw ValidationError(.signature, "the body signature is longer than 255 bytes")
         }
 
         var message = WireMessage()
         message.bytes.reserveCapacity(encodedBody.bytes.count + 160)
         // Fixed header: endianness, type, flags (no reply expected, as libdbus sets on signals and returns),
         // protocol version, body length, serial.
-        message.bytes.append(contentsOf: [UInt8(ascii: "l"), kind.rawValue, 0x1, 1])
+        message.bytes.append(UInt8(ascii: "l"))
+        message.bytes.append(kind.rawValue)
+        message.bytes.append(0x1)
+        message.bytes.append(1)
         message.append32(UInt32(encodedBody.bytes.count))
         message.append32(serial)
         // Header fields: a(yv).
@@ -57,28 +88,33 @@ struct WireMessage {
         message.append32(0)
         message.align(8)
         let fieldsStart = message.bytes.count
-        if let path { message.field(1, "o", path.rawValue) }
-        if let interface { message.field(2, "s", interface.rawValue) }
-        if let member { message.field(3, "s", member.rawValue) }
+        if let path { message.field(1, UInt8(ascii: "o"), path.rawValue) }
+        if let interface { message.field(2, UInt8(ascii: "s"), interface.rawValue) }
+        if let member { message.field(3, UInt8(ascii: "s"), member.rawValue) }
         if let replySerial {
-            message.align(8)
-            message.bytes.append(contentsOf: [5, 1, UInt8(ascii: "u"), 0])
+            message.fieldHeader(5, UInt8(ascii: "u"))
             message.append32(replySerial)
         }
-        if let destination { message.field(6, "s", destination) }
+        if let destination { message.field(6, UInt8(ascii: "s"), destination) }
         if !signature.isEmpty {
-            message.align(8)
-            message.bytes.append(contentsOf: [8, 1, UInt8(ascii: "g"), 0])
-            message.writeSignature(signature)
+            message.fieldHeader(8, UInt8(ascii: "g"))
+            message.bytes.append(UInt8(signature.count))
+            message.bytes.append(contentsOf: signature)
+            message.bytes.append(0)
         }
         message.set32(UInt32(message.bytes.count - fieldsStart), at: lengthOffset)
         message.align(8)
         message.bytes.append(contentsOf: encodedBody.bytes)
+        return message
+    }
 
+    /// Hands the bytes to libdbus, which checks them exactly as it checks a message read from a peer.
+    /// - Throws: ``ValidationError`` with libdbus's reason when it refuses them.
+    func demarshal() throws(ValidationError) -> OpaquePointer {
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        let demarshalled = message.bytes.withUnsafeBufferPointer { buffer in
+        let demarshalled = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32($0.count), &error) }
         }
         guard let demarshalled else {
@@ -88,18 +124,58 @@ struct WireMessage {
         return demarshalled
     }
 
-    /// Whether `value` carries a file descriptor; arrays of basic types other than `h` are not walked.
-    private static func holdsDescriptor(_ value: Value) -> Bool {
+    // MARK: Signatures
+
+    private static func appendSignature(of type: SignatureType, to out: inout [UInt8]) {
+        switch type {
+        case .array(let element):
+            out.append(UInt8(ascii: "a"))
+            appendSignature(of: element, to: &out)
+        case .dictionary(let key, let value):
+            out.append(UInt8(ascii: "a"))
+            out.append(UInt8(ascii: "{"))
+            appendSignature(of: key, to: &out)
+            appendSignature(of: value, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .structure(let fields):
+            out.append(UInt8(ascii: "("))
+            for field in fields { appendSignature(of: field, to: &out) }
+            out.append(UInt8(ascii: ")"))
+        default:
+            out.append(type.typeCode)
+        }
+    }
+
+    /// The signature of `value`'s type, read off the value (a structure's fields are values, not types).
+    private static func appendSignature(of value: Value, to out: inout [UInt8]) {
         switch value {
-        case .unixFD: true
-        case .variant(let inner): holdsDescriptor(inner)
-        case .array(let element, let elements):
-            element.isBasic && element != .unixFD ? false : elements.contains(where: holdsDescriptor)
-        case .dictionary(let key, let valueType, let entries):
-            key == .unixFD || !(valueType.isBasic && valueType != .unixFD)
-                && entries.contains { holdsDescriptor($0.key) || holdsDescriptor($0.value) }
-        case .structure(let fields): fields.contains(where: holdsDescriptor)
-        default: false
+        case .array(let element, _):
+            out.append(UInt8(ascii: "a"))
+            appendSignature(of: element, to: &out)
+        case .dictionary(let key, let valueType, _):
+            out.append(UInt8(ascii: "a"))
+            out.append(UInt8(ascii: "{"))
+            appendSignature(of: key, to: &out)
+            appendSignature(of: valueType, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .structure(let fields):
+            out.append(UInt8(ascii: "("))
+            for field in fields { appendSignature(of: field, to: &out) }
+            out.append(UInt8(ascii: ")"))
+        case .byte: out.append(UInt8(ascii: "y"))
+        case .boolean: out.append(UInt8(ascii: "b"))
+        case .int16: out.append(UInt8(ascii: "n"))
+        case .uint16: out.append(UInt8(ascii: "q"))
+        case .int32: out.append(UInt8(ascii: "i"))
+        case .uint32: out.append(UInt8(ascii: "u"))
+        case .int64: out.append(UInt8(ascii: "x"))
+        case .uint64: out.append(UInt8(ascii: "t"))
+        case .double: out.append(UInt8(ascii: "d"))
+        case .string: out.append(UInt8(ascii: "s"))
+        case .objectPath: out.append(UInt8(ascii: "o"))
+        case .signature: out.append(UInt8(ascii: "g"))
+        case .unixFD: out.append(UInt8(ascii: "h"))
+        case .variant: out.append(UInt8(ascii: "v"))
         }
     }
 
@@ -137,10 +213,18 @@ struct WireMessage {
         for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
 
-    /// A header field whose value is a string-like type (`o` or `s`).
-    private mutating func field(_ code: UInt8, _ type: Character, _ text: String) {
+    /// The code, variant signature and padding of a header field whose value has the basic type `type`.
+    private mutating func fieldHeader(_ code: UInt8, _ type: UInt8) {
         align(8)
-        bytes.append(contentsOf: [code, 1, type.asciiValue ?? 0, 0])
+        bytes.append(code)
+        bytes.append(1)
+        bytes.append(type)
+        bytes.append(0)
+    }
+
+    /// A header field whose value is a string-like type (`o` or `s`).
+    private mutating func field(_ code: UInt8, _ type: UInt8, _ text: String) {
+        fieldHeader(code, type)
         writeString(text)
     }
 
@@ -171,75 +255,142 @@ struct WireMessage {
         }
     }
 
-    private mutating func write(
-        _ value: Value, as type: SignatureType, variantDepth: inout Int
-    ) throws(ValidationError) {
-        switch (value, type) {
-        case (.byte(let v), .byte): bytes.append(v)
-        case (.boolean(let v), .boolean):
+    /// The spec's limit on the total nesting of containers (32 arrays plus 32 structures, variants counted).
+    static let maximumDepth = 64
+
+    private static func nest(_ depth: inout Int) throws(ValidationError) {
+        depth += 1
+        guard depth <= maximumDepth else {
+            throw ValidationError(.value, "containers nested deeper than \(maximumDepth)")
+        }
+    }
+
+    /// Writes a basic value; `false` for a container (or a variant), which the caller writes.
+    private mutating func writeBasic(_ value: Value) throws(ValidationError) -> Bool {
+        switch value {
+        case .byte(let v): bytes.append(v)
+        case .boolean(let v):
             align(4)
             append32(v ? 1 : 0)
-        case (.int16(let v), .int16):
+        case .int16(let v):
             align(2)
             append16(UInt16(bitPattern: v))
-        case (.uint16(let v), .uint16):
+        case .uint16(let v):
             align(2)
             append16(v)
-        case (.int32(let v), .int32):
+        case .int32(let v):
             align(4)
             append32(UInt32(bitPattern: v))
-        case (.uint32(let v), .uint32):
+        case .uint32(let v):
             align(4)
             append32(v)
-        case (.int64(let v), .int64):
+        case .int64(let v):
             align(8)
             append64(UInt64(bitPattern: v))
-        case (.uint64(let v), .uint64):
+        case .uint64(let v):
             align(8)
             append64(v)
-        case (.double(let v), .double):
+        case .double(let v):
             align(8)
             append64(v.bitPattern)
-        case (.string(let v), .string):
+        case .string(let v):
             try NameValidation.checkString(v)
             writeString(v)
-        case (.objectPath(let v), .objectPath): writeString(v.rawValue)
-        case (.signature(let v), .signature): writeSignature(v.rawValue)
+        case .objectPath(let v): writeString(v.rawValue)
+        case .signature(let v): writeSignature(v.rawValue)
+        case .unixFD:
+            // The index into the descriptors libdbus attaches; the message goes through libdbus instead.
+            holdsDescriptor = true
+            align(4)
+            append32(0)
+        case .array, .dictionary, .structure, .variant: return false
+        }
+        return true
+    }
+
+    /// Writes `value` as its own type (a signal's arguments, a variant's contents).
+    private mutating func write(_ value: Value, depth: inout Int) throws(ValidationError) {
+        guard try !writeBasic(value) else { return }
+        try Self.nest(&depth)
+        defer { depth -= 1 }
+        switch value {
+        case .array(let elementType, let elements):
+            try writeArray(elementAlignment: Self.alignment(of: elementType)) { (writer) throws(ValidationError) in
+                for element in elements { try writer.write(element, as: elementType, depth: &depth) }
+            }
+        case .dictionary(let keyType, let valueType, let entries):
+            guard keyType.isBasic else { throw ValidationError(.value, "a dictionary key of type '\(keyType)'") }
+            try writeEntries(entries, keyType: keyType, valueType: valueType, depth: &depth)
+        case .structure(let fields):
+            guard !fields.isEmpty else { throw ValidationError(.value, "a structure without fields") }
+            align(8)
+            for field in fields { try write(field, depth: &depth) }
+        case .variant(let inner):
+            try writeVariant(inner, depth: &depth)
+        default:
+            break
+        }
+    }
+
+    /// Writes `value`, which must have type `type` (array elements, dictionary entries, declared outputs).
+    private mutating func write(_ value: Value, as type: SignatureType, depth: inout Int) throws(ValidationError) {
+        switch (value, type) {
+        case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
+             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.string, .string),
+             (.objectPath, .objectPath), (.signature, .signature), (.unixFD, .unixFD):
+            _ = try writeBasic(value)
+            return
+        default:
+            break
+        }
+        try Self.nest(&depth)
+        defer { depth -= 1 }
+        switch (value, type) {
         case (.array(let elementType, let elements), .array(let declared)):
             guard elementType == declared else { throw MessageEncoder.mismatch(value, type) }
             try writeArray(elementAlignment: Self.alignment(of: elementType)) { (writer) throws(ValidationError) in
-                for element in elements {
-                    try writer.write(element, as: elementType, variantDepth: &variantDepth)
-                }
+                for element in elements { try writer.write(element, as: elementType, depth: &depth) }
             }
         case (.dictionary(let keyType, let valueType, let entries), .dictionary(let declaredKey, let declaredValue)):
-            guard keyType == declaredKey, valueType == declaredValue, keyType.isBasic else { throw MessageEncoder.mismatch(value, type) }
-            try writeArray(elementAlignment: 8) { (writer) throws(ValidationError) in
-                for entry in entries {
-                    writer.align(8)
-                    try writer.write(entry.key, as: keyType, variantDepth: &variantDepth)
-                    try writer.write(entry.value, as: valueType, variantDepth: &variantDepth)
-                }
+            guard keyType == declaredKey, valueType == declaredValue, keyType.isBasic else {
+                throw MessageEncoder.mismatch(value, type)
             }
+            try writeEntries(entries, keyType: keyType, valueType: valueType, depth: &depth)
         case (.structure(let fields), .structure(let declared)):
             guard !fields.isEmpty, fields.count == declared.count else { throw MessageEncoder.mismatch(value, type) }
             align(8)
             for (field, fieldType) in zip(fields, declared) {
-                try write(field, as: fieldType, variantDepth: &variantDepth)
+                try write(field, as: fieldType, depth: &depth)
             }
         case (.variant(let inner), .variant):
-            variantDepth += 1
-            defer { variantDepth -= 1 }
-            guard variantDepth <= MessageEncoder.maximumVariantDepth else {
-                throw ValidationError(.value, "variants nested deeper than \(MessageEncoder.maximumVariantDepth)")
-            }
-            let innerType = inner.type
-            let innerSignature = innerType.isBasic ? innerType.description : try Signature([innerType]).rawValue
-            writeSignature(innerSignature)
-            try write(inner, as: innerType, variantDepth: &variantDepth)
+            try writeVariant(inner, depth: &depth)
         default:
             throw MessageEncoder.mismatch(value, type)
         }
+    }
+
+    private mutating func writeEntries(
+        _ entries: [DictionaryEntry], keyType: SignatureType, valueType: SignatureType, depth: inout Int
+    ) throws(ValidationError) {
+        try writeArray(elementAlignment: 8) { (writer) throws(ValidationError) in
+            for entry in entries {
+                writer.align(8)
+                try writer.write(entry.key, as: keyType, depth: &depth)
+                try writer.write(entry.value, as: valueType, depth: &depth)
+            }
+        }
+    }
+
+    /// A variant: the signature of its contents (read off the value), then the contents.
+    private mutating func writeVariant(_ inner: Value, depth: inout Int) throws(ValidationError) {
+        let lengthOffset = bytes.count
+        bytes.append(0)
+        Self.appendSignature(of: inner, to: &bytes)
+        let length = bytes.count - lengthOffset - 1
+        guard length <= 255 else { throw ValidationError(.signature, "a variant's signature is longer than 255 bytes") }
+        bytes[lengthOffset] = UInt8(length)
+        bytes.append(0)
+        try write(inner, depth: &depth)
     }
 
     /// An array: its byte length (from the first element, after the padding to its alignment), then the elements.
@@ -256,5 +407,4 @@ struct WireMessage {
         guard length <= 1 << 26 else { throw ValidationError(.value, "an array of \(length) bytes; at most 64 MiB") }
         set32(UInt32(length), at: lengthOffset)
     }
-
 }
