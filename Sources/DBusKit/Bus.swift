@@ -52,9 +52,11 @@ public actor Bus {
     let receivedDescriptors = DescriptorLog()
     /// Told of handler errors that became `Failed` (``setFaultHandler(_:)``).
     var faultHandler: (@Sendable (String) -> Void)?
-    /// Outgoing messages above this many bytes (estimated) are never sent: a reply becomes
+    /// Outgoing messages above this many bytes are never sent: a reply becomes
     /// `LimitsExceeded`, a signal throws. A bus drops a connection that sends a message over its own
-    /// `max_message_size`, and dbus-daemon's compiled-in default is 32 MiB.
+    /// `max_message_size`, and dbus-daemon's compiled-in default is 32 MiB. Messages DBusKit marshals itself
+    /// are measured exactly once built; those carrying file descriptors (marshalled by libdbus) by an upper
+    /// estimate before.
     public internal(set) var maximumOutgoingMessageSize = 32 * 1024 * 1024 - 64 * 1024
 
     /// The connection's dedicated thread; every isolated method runs there.

@@ -82,6 +82,33 @@ import Testing
         }
     }
 
+    @Test func replyOverTheOutgoingLimitRepliesLimitsExceeded() async throws {
+        try await withFixture { fixture, client in
+            await fixture.server.setMaximumOutgoingMessageSize(256)
+            let error = await busError {
+                try await fixture.call(client, "Echo", [.string(String(repeating: "x", count: 300))])
+            }
+            #expect(error?.name == .limitsExceeded)
+            #expect(error?.message.contains("256") == true)
+        }
+    }
+
+    @Test func signalOverTheOutgoingLimitThrowsLimitsExceeded() async throws {
+        try await withFixture { fixture, _ in
+            await fixture.server.setMaximumOutgoingMessageSize(256)
+            let thrown = await busError {
+                try await fixture.server.emit(
+                    path: try ObjectPath("/org/example/Test"), interface: try InterfaceName("org.example.Test"),
+                    member: try MemberName("Big"), arguments: [.string(String(repeating: "x", count: 300))])
+                return []
+            }
+            #expect(thrown?.name == .limitsExceeded)
+            try await fixture.server.emit(
+                path: try ObjectPath("/org/example/Test"), interface: try InterfaceName("org.example.Test"),
+                member: try MemberName("Small"), arguments: [.string("x")])
+        }
+    }
+
     @Test func unknownPropertyRepliesUnknownProperty() async throws {
         try await withFixture { fixture, client in
             let error = await busError {

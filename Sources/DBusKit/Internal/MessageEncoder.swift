@@ -34,8 +34,9 @@ struct MessageEncoder {
     /// An upper estimate of the marshalled size of `values` in bytes (alignment padding included).
     ///
     /// Cheap: string lengths are O(1) for native strings and only containers are walked. The bus
-    /// drops a connection that sends a message over its `max_message_size`, so every outgoing body is
-    /// measured before it is built (``Bus/maximumOutgoingMessageSize``).
+    /// drops a connection that sends a message over its `max_message_size`, so a body libdbus marshals
+    /// (one carrying file descriptors) is measured before it is built (``Bus/maximumOutgoingMessageSize``);
+    /// ``WireMessage`` measures the others exactly once built, before libdbus sees them.
     static func estimatedSize(of values: [Value]) -> Int {
         var total = 256  // header fields: path, interface, member, destination, signature
         for value in values { total += estimatedSize(of: value) }
