@@ -24,9 +24,9 @@ public struct Signature: Sendable, Hashable, CustomStringConvertible {
     /// Builds a signature from types, checking the length and nesting limits.
     /// - Throws: ``ValidationError`` when the result exceeds the spec's limits.
     public init(_ types: [SignatureType]) throws(ValidationError) {
-        var text = ""
-        for type in types { type.append(to: &text) }
-        try self.init(text)
+        var bytes: [UInt8] = []
+        for type in types { type.appendSignature(to: &bytes) }
+        try self.init(String(decoding: bytes, as: UTF8.self))
     }
 
     init(trusted rawValue: String, types: [SignatureType]) {

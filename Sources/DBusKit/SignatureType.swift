@@ -41,9 +41,9 @@ public indirect enum SignatureType: Sendable, Hashable, CustomStringConvertible 
 
     /// The type's signature text, e.g. `a{sv}`.
     public var description: String {
-        var text = ""
-        append(to: &text)
-        return text
+        var bytes: [UInt8] = []
+        appendSignature(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether this is a basic type (allowed as a dict key).
@@ -54,35 +54,30 @@ public indirect enum SignatureType: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    func append(to text: inout String) {
+    /// Appends the type's signature bytes (ASCII), e.g. `a{sv}`.
+    func appendSignature(to bytes: inout [UInt8]) {
         switch self {
-        case .byte: text += "y"
-        case .boolean: text += "b"
-        case .int16: text += "n"
-        case .uint16: text += "q"
-        case .int32: text += "i"
-        case .uint32: text += "u"
-        case .int64: text += "x"
-        case .uint64: text += "t"
-        case .double: text += "d"
-        case .string: text += "s"
-        case .objectPath: text += "o"
-        case .signature: text += "g"
-        case .unixFD: text += "h"
-        case .variant: text += "v"
         case .array(let element):
-            text += "a"
-            element.append(to: &text)
+            bytes.append(UInt8(ascii: "a"))
+            element.appendSignature(to: &bytes)
         case .dictionary(let key, let value):
-            text += "a{"
-            key.append(to: &text)
-            value.append(to: &text)
-            text += "}"
+            Self.appendDictionarySignature(key: key, value: value, to: &bytes)
         case .structure(let fields):
-            text += "("
-            for field in fields { field.append(to: &text) }
-            text += ")"
+            bytes.append(UInt8(ascii: "("))
+            for field in fields { field.appendSignature(to: &bytes) }
+            bytes.append(UInt8(ascii: ")"))
+        default:
+            bytes.append(typeCode)
         }
+    }
+
+    /// `a{KV}`, for a dictionary type and for a dictionary value (which carries its key and value types).
+    static func appendDictionarySignature(key: SignatureType, value: SignatureType, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "a"))
+        bytes.append(UInt8(ascii: "{"))
+        key.appendSignature(to: &bytes)
+        value.appendSignature(to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The type code libdbus uses for this type's first byte.

@@ -94,43 +94,46 @@ public final class NavigationWindow {
     /// into the selected tab, the switched model, the last stack element or the last custom child; stop
     /// at a model with neither. With presentations only on the root's chain this is exactly "follow the
     /// presented chain to its top, then descend to a leaf". O(depth).
-    public var activeModelID: ModelID {
-        // One read of `nodes` for the whole walk: each read of a class's stored property is a dynamic
-        // exclusivity check, and this runs several times per change.
-        let nodes = self.nodes
-        var current = rootID
-        while let node = nodes[current] {
-            guard let next = node.presented ?? node.lastContainerChild, next != current else { break }
-            current = next
-        }
-        return current
-    }
+    public var activeModelID: ModelID { walkActiveBranch(until: { _ in false }) }
 
     /// The selected tab of the first tab container on the active branch (from the root), `nil` when there is
     /// none. O(depth) and copies no model state (read after every change for the `SelectedTab` property).
     public var activeSelectedTab: String? {
-        firstOnActiveBranch { $0.kind == .tabs ? $0.selectedTab : nil }
+        var tab: String?
+        walkActiveBranch(until: { node in
+            if node.kind == .tabs { tab = node.selectedTab }
+            return tab != nil
+        })
+        return tab
     }
 
     /// The switched model of the first switched container on the active branch (from the root), `nil` when
     /// there is none. O(depth), no copies.
     public var activeSwitchedModel: ModelID? {
-        firstOnActiveBranch { $0.kind == .switched ? $0.switchedModel : nil }
+        var model: ModelID?
+        walkActiveBranch(until: { node in
+            if node.kind == .switched { model = node.switchedModel }
+            return model != nil
+        })
+        return model
     }
 
     /// The screen of `id`, without copying its state; `nil` for an unknown id.
     public func screen(of id: ModelID) -> String? { nodes[id]?.screen }
 
-    /// The first non-`nil` `read(node)` walking the active branch from the root, as ``activeModelID`` walks it.
-    private func firstOnActiveBranch<T>(_ read: (Node) -> T?) -> T? {
+    /// Walks the active branch from the root as ``activeModelID`` describes, until `stop(node)` is true;
+    /// returns the id where it stopped.
+    @discardableResult
+    private func walkActiveBranch(until stop: (Node) -> Bool) -> ModelID {
+        // One read of `nodes` for the whole walk: each read of a class's stored property is a dynamic
+        // exclusivity check, and this runs several times per change.
         let nodes = self.nodes
         var current = rootID
-        while let node = nodes[current] {
-            if let found = read(node) { return found }
+        while let node = nodes[current], !stop(node) {
             guard let next = node.presented ?? node.lastContainerChild, next != current else { break }
             current = next
         }
-        return nil
+        return current
     }
 
     /// The ids from the root down to the active model, in order.

@@ -59,7 +59,7 @@ struct WireMessage {
                 throw ValidationError(.value, "\(body.count) values where \(types.count) were declared")
             }
             for (value, type) in zip(body, types) {
-                Self.appendSignature(of: type, to: &signature)
+                type.appendSignature(to: &signature)
                 try encodedBody.write(value, as: type, depth: &depth)
             }
         } else {
@@ -126,56 +126,21 @@ struct WireMessage {
 
     // MARK: Signatures
 
-    private static func appendSignature(of type: SignatureType, to out: inout [UInt8]) {
-        switch type {
-        case .array(let element):
+    /// The signature of `value`'s type, read off the value: containers carry their element types, and a
+    /// structure's fields are values, so no ``SignatureType`` is built (``Value/type`` allocates one per container).
+    private static func appendSignature(of value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .array(let element, _):
             out.append(UInt8(ascii: "a"))
-            appendSignature(of: element, to: &out)
-        case .dictionary(let key, let value):
-            out.append(UInt8(ascii: "a"))
-            out.append(UInt8(ascii: "{"))
-            appendSignature(of: key, to: &out)
-            appendSignature(of: value, to: &out)
-            out.append(UInt8(ascii: "}"))
+            element.appendSignature(to: &out)
+        case .dictionary(let key, let valueType, _):
+            SignatureType.appendDictionarySignature(key: key, value: valueType, to: &out)
         case .structure(let fields):
             out.append(UInt8(ascii: "("))
             for field in fields { appendSignature(of: field, to: &out) }
             out.append(UInt8(ascii: ")"))
         default:
-            out.append(type.typeCode)
-        }
-    }
-
-    /// The signature of `value`'s type, read off the value (a structure's fields are values, not types).
-    private static func appendSignature(of value: Value, to out: inout [UInt8]) {
-        switch value {
-        case .array(let element, _):
-            out.append(UInt8(ascii: "a"))
-            appendSignature(of: element, to: &out)
-        case .dictionary(let key, let valueType, _):
-            out.append(UInt8(ascii: "a"))
-            out.append(UInt8(ascii: "{"))
-            appendSignature(of: key, to: &out)
-            appendSignature(of: valueType, to: &out)
-            out.append(UInt8(ascii: "}"))
-        case .structure(let fields):
-            out.append(UInt8(ascii: "("))
-            for field in fields { appendSignature(of: field, to: &out) }
-            out.append(UInt8(ascii: ")"))
-        case .byte: out.append(UInt8(ascii: "y"))
-        case .boolean: out.append(UInt8(ascii: "b"))
-        case .int16: out.append(UInt8(ascii: "n"))
-        case .uint16: out.append(UInt8(ascii: "q"))
-        case .int32: out.append(UInt8(ascii: "i"))
-        case .uint32: out.append(UInt8(ascii: "u"))
-        case .int64: out.append(UInt8(ascii: "x"))
-        case .uint64: out.append(UInt8(ascii: "t"))
-        case .double: out.append(UInt8(ascii: "d"))
-        case .string: out.append(UInt8(ascii: "s"))
-        case .objectPath: out.append(UInt8(ascii: "o"))
-        case .signature: out.append(UInt8(ascii: "g"))
-        case .unixFD: out.append(UInt8(ascii: "h"))
-        case .variant: out.append(UInt8(ascii: "v"))
+            out.append(value.type.typeCode)
         }
     }
 
@@ -315,9 +280,7 @@ struct WireMessage {
         defer { depth -= 1 }
         switch value {
         case .array(let elementType, let elements):
-            try writeArray(elementAlignment: Self.alignment(of: elementType)) { (writer) throws(ValidationError) in
-                for element in elements { try writer.write(element, as: elementType, depth: &depth) }
-            }
+            try writeElements(elements, of: elementType, depth: &depth)
         case .dictionary(let keyType, let valueType, let entries):
             guard keyType.isBasic else { throw ValidationError(.value, "a dictionary key of type '\(keyType)'") }
             try writeEntries(entries, keyType: keyType, valueType: valueType, depth: &depth)
@@ -348,9 +311,7 @@ struct WireMessage {
         switch (value, type) {
         case (.array(let elementType, let elements), .array(let declared)):
             guard elementType == declared else { throw MessageEncoder.mismatch(value, type) }
-            try writeArray(elementAlignment: Self.alignment(of: elementType)) { (writer) throws(ValidationError) in
-                for element in elements { try writer.write(element, as: elementType, depth: &depth) }
-            }
+            try writeElements(elements, of: elementType, depth: &depth)
         case (.dictionary(let keyType, let valueType, let entries), .dictionary(let declaredKey, let declaredValue)):
             guard keyType == declaredKey, valueType == declaredValue, keyType.isBasic else {
                 throw MessageEncoder.mismatch(value, type)
@@ -366,6 +327,15 @@ struct WireMessage {
             try writeVariant(inner, depth: &depth)
         default:
             throw MessageEncoder.mismatch(value, type)
+        }
+    }
+
+    /// An array's elements, each of which must have the array's element type.
+    private mutating func writeElements(
+        _ elements: [Value], of elementType: SignatureType, depth: inout Int
+    ) throws(ValidationError) {
+        try writeArray(elementAlignment: Self.alignment(of: elementType)) { (writer) throws(ValidationError) in
+            for element in elements { try writer.write(element, as: elementType, depth: &depth) }
         }
     }
 
