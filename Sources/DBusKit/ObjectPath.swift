@@ -33,10 +33,21 @@ public struct ObjectPath: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// - Parameter element: one path element, `[A-Za-z0-9_]+`; `7` and `window` are fine, `a/b` is not.
     /// - Throws: ``ValidationError`` when `element` is not a single valid element.
     public func appending(_ element: String) throws(ValidationError) -> ObjectPath {
-        guard !element.isEmpty, !element.contains("/") else {
-            throw ValidationError(.objectPath, "\(quoted(element)) is not a single path element")
+        // `self` is valid, so only the element needs checking: a window's path is built on every change.
+        var element = element
+        let valid = element.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+                default: false
+                }
+            }
         }
-        return try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+        guard valid else {
+            throw ValidationError(.objectPath, "\(quoted(element)) is not a single path element ([A-Za-z0-9_]+)")
+        }
+        return ObjectPath(trusted: rawValue == "/" ? "/" + element : rawValue + "/" + element)
     }
 
     /// Whether `self` equals `ancestor` or lies below it (`/a/b` is under `/a` and `/`, not under `/ab`).

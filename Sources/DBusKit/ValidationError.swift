@@ -1,3 +1,4 @@
+import Glibc
 /// A value was rejected in Swift before it could reach libdbus.
 ///
 /// libdbus aborts the whole process when it is handed an invalid name, path, signature or string, so DBusKit
@@ -57,10 +58,9 @@ func quoted(_ string: String) -> String {
 extension String {
     /// Whether the string contains a NUL byte, which C would silently truncate at.
     var containsNUL: Bool {
-        // Checked for every string sent: a specialized loop over the contiguous bytes, not the generic
-        // `Sequence.contains` over the UTF-8 view.
+        // Checked for every name and string sent: memchr over the contiguous bytes.
         var copy = self
-        return copy.withUTF8 { $0.contains(0) }
+        return copy.withUTF8 { utf8 in utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false }
     }
 
     func replacingNUL() -> String {

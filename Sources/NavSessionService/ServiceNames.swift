@@ -3,6 +3,8 @@ import DBusKit
 /// The validated D-Bus names and paths the service uses, built once.
 struct ServiceNames: Sendable {
     let sessionPath: ObjectPath
+    /// `/org/navsession/Session1/window`: window `n` is at `windowsPath/n`.
+    let windowsPath: ObjectPath
     let sessionInterface: InterfaceName
     let windowInterface: InterfaceName
     let changed: MemberName
@@ -34,6 +36,7 @@ struct ServiceNames: Sendable {
 
     init() throws(ValidationError) {
         sessionPath = try ObjectPath("/org/navsession/Session1")
+        windowsPath = try sessionPath.appending("window")
         sessionInterface = try InterfaceName("org.navsession.Session1")
         windowInterface = try InterfaceName("org.navsession.Window1")
         changed = try MemberName("Changed")

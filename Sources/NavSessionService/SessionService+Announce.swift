@@ -21,10 +21,10 @@ extension SessionService {
             do {
                 switch event {
                 case .windowOpened(let number, _):
-                    try await bus.export([try windowInterface()], at: try Self.path(of: number))
+                    try await bus.export([try windowInterface()], at: try self.path(of: number))
                     windowsChanged = true
                 case .windowClosed(let number, _):
-                    try await bus.unexport(at: try Self.path(of: number))
+                    try await bus.unexport(at: try self.path(of: number))
                     windowsChanged = true
                 case .changed(let number, let change, let steps):
                     let cause = causes[SessionOutcome.ChangeKey(window: number, version: change.version)]
@@ -79,7 +79,7 @@ extension SessionService {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try await bus.propertiesChanged(
                     change.changed, invalidated: change.routesInvalidated ? [names.properties.routes] : [],
-                    interface: names.windowInterface, at: try Self.path(of: number))
+                    interface: names.windowInterface, at: try self.path(of: number))
             }
         } catch {
             logger.warning("cannot announce property changes: \(error)")
@@ -105,7 +105,7 @@ extension SessionService {
     }
 
     nonisolated(nonsending) private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
-        try await bus.emit(path: try Self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
+        try await bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
 
     nonisolated(nonsending) private func emitChanged(

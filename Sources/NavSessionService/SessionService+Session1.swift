@@ -17,7 +17,7 @@ extension SessionService {
                     let scene = call.arguments[0].string ?? ""
                     let params = call.arguments[1].stringDictionary
                     let outcome = try await self.perform(on: call.bus) { try $0.openWindow(scene: scene, params: params) }
-                    return [.objectPath(try Self.path(of: try Self.window(of: outcome)))]
+                    return [.objectPath(try self.path(of: try Self.window(of: outcome)))]
                 },
                 Interface.Method("DismissWindow", inputs: [.init("window", .objectPath)]) { call in
                     let number = try Self.number(of: call.arguments[0].objectPath ?? call.path)
@@ -27,7 +27,7 @@ extension SessionService {
                 Interface.Method("OpenURL", inputs: [.init("url", .string)], outputs: [.init("window", .objectPath)]) { call in
                     let url = call.arguments[0].string ?? ""
                     let outcome = try await self.perform(on: call.bus) { try $0.openURL(url) }
-                    return [.objectPath(try Self.path(of: try Self.window(of: outcome)))]
+                    return [.objectPath(try self.path(of: try Self.window(of: outcome)))]
                 },
                 Interface.Method("ListWindows", outputs: [.init("windows", .array(.objectPath))]) { _ in
                     [try self.windowList()]
@@ -84,7 +84,7 @@ extension SessionService {
 
     /// The open windows' paths as an `ao`.
     func windowList() throws -> Value {
-        .array(.objectPath, try windowNumbers().map { .objectPath(try Self.path(of: $0)) })
+        .array(.objectPath, try windowNumbers().map { .objectPath(try self.path(of: $0)) })
     }
 
     /// The window an outcome returned (every window-returning operation sets it).

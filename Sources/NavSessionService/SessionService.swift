@@ -79,7 +79,7 @@ public final class SessionService: Sendable {
         try await bus.export([try sessionInterface()], at: names.sessionPath)
         try await bus.export([try applicationInterface()], at: try applicationPath)
         for number in windowNumbers() {
-            try await bus.export([try windowInterface()], at: try Self.path(of: number))
+            try await bus.export([try windowInterface()], at: try self.path(of: number))
         }
         await checkRestoredOwners(on: bus)
     }
@@ -88,7 +88,9 @@ public final class SessionService: Sendable {
     func windowNumbers() -> [WindowNumber] { state.withLock { $0.session.windows.map(\.number) } }
 
     /// The object path of window `number`.
-    static func path(of number: WindowNumber) throws -> ObjectPath { try ObjectPath(windowPrefix + String(number)) }
+    func path(of number: WindowNumber) throws(ValidationError) -> ObjectPath {
+        try names.windowsPath.appending(String(number))
+    }
 
     /// The window number of `path`, or `UnknownObject`.
     static func number(of path: ObjectPath) throws(BusError) -> WindowNumber {

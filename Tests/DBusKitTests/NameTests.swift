@@ -59,6 +59,19 @@ struct NameTests {
         #expect(throws: ValidationError.self) { try root.appending("a/b") }
     }
 
+    /// `appending` checks only the new element; what it refuses is what libdbus would refuse in a full path.
+    @Test(arguments: ["", "a-b", "a b", "a.b", "é", "a\0b", "/", "a/"])
+    func appendingRefusesInvalidElements(_ element: String) throws {
+        let root = try ObjectPath("/org/navsession/Session1")
+        #expect(throws: ValidationError.self) { try root.appending(element) }
+        #expect(throws: ValidationError.self) { try ObjectPath(root.rawValue + "/" + element) }
+    }
+
+    @Test func appendingAcceptsEveryElementByte() throws {
+        let element = "azAZ09_"
+        #expect(try ObjectPath.root.appending(element) == ObjectPath("/" + element))
+    }
+
     @Test func descendantCheckRespectsElementBoundaries() throws {
         #expect(try ObjectPath("/a/b").isDescendant(of: ObjectPath("/a")))
         #expect(try !ObjectPath("/ab").isDescendant(of: ObjectPath("/a")))

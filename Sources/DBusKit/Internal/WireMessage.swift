@@ -1,4 +1,5 @@
 internal import CDBus
+import Glibc
 
 /// Outgoing signals and method returns marshalled in one pass and handed to libdbus whole.
 ///
@@ -193,6 +194,21 @@ struct WireMessage {
         writeString(text)
     }
 
+    /// A string value: its bytes are checked for NUL (C would truncate there) while they are copied.
+    private mutating func writeCheckedString(_ text: String) throws(ValidationError) {
+        var text = text
+        let count = text.utf8.count
+        align(4)
+        append32(UInt32(count))
+        let clean = text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        guard clean else { throw ValidationError(.string, "\(quoted(text)) contains a NUL byte") }
+        bytes.append(0)
+    }
+
     private mutating func writeString(_ text: String) {
         align(4)
         append32(UInt32(text.utf8.count))
@@ -259,8 +275,7 @@ struct WireMessage {
             align(8)
             append64(v.bitPattern)
         case .string(let v):
-            try NameValidation.checkString(v)
-            writeString(v)
+            try writeCheckedString(v)
         case .objectPath(let v): writeString(v.rawValue)
         case .signature(let v): writeSignature(v.rawValue)
         case .unixFD:
