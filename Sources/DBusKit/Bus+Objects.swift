@@ -128,30 +128,32 @@ extension Bus {
         at path: ObjectPath
     ) throws {
         guard let object = objects[path] else { throw BusError(.unknownObject, "no object at \(path)") }
-        guard let declared = object.interface(named: interface.rawValue) else {
+        guard let declared = object.interfaces.first(where: { $0.name == interface })?.properties else {
             throw BusError(.unknownInterface, "\(path) does not implement \(interface)")
         }
         var values: [DictionaryEntry] = []
         values.reserveCapacity(changed.count)
         var names: [Value] = []
-        func policy(of name: MemberName) throws(BusError) -> Interface.Property {
-            guard let property = declared.property(named: name.rawValue) else {
+        // Indices, not copies: a property carries its getter and setter closures (retains on every copy),
+        // and this runs for every change of every window.
+        func policy(of name: MemberName) throws(BusError) -> Int {
+            guard let index = declared.firstIndex(where: { $0.name == name }) else {
                 throw BusError(.unknownProperty, "\(interface) has no property \(name)")
             }
-            return property
+            return index
         }
         for (name, value) in changed {
-            let property = try policy(of: name)
-            switch property.emitsChangedSignal {
+            let index = try policy(of: name)
+            switch declared[index].emitsChangedSignal {
             case .true:
-                guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+                guard value.type == declared[index].type else { throw Self.wrongGetterType(declared[index], value) }
                 values.append(DictionaryEntry(.string(name.rawValue), .variant(value)))
             case .invalidates: names.append(.string(name.rawValue))
             case .const, .false: continue
             }
         }
         for name in invalidated {
-            switch try policy(of: name).emitsChangedSignal {
+            switch declared[try policy(of: name)].emitsChangedSignal {
             case .true, .invalidates: names.append(.string(name.rawValue))
             case .const, .false: continue
             }
