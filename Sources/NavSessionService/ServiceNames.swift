@@ -36,7 +36,7 @@ struct ServiceNames: Sendable {
 
     init() throws(ValidationError) {
         sessionPath = try ObjectPath("/org/navsession/Session1")
-        windowsPath = try sessionPath.appending("window")
+        windowsPath = try ObjectPath(String(SessionService.windowPrefix.dropLast()))  // the prefix without its "/"
         sessionInterface = try InterfaceName("org.navsession.Session1")
         windowInterface = try InterfaceName("org.navsession.Window1")
         changed = try MemberName("Changed")
