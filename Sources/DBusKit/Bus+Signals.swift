@@ -18,13 +18,18 @@ extension Bus {
             .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
             destination: destination?.rawValue, body: arguments)
         {
-            try checkOutgoingSize(wire.size, of: "signal \(member.rawValue) would be")
+            guard wire.size <= maximumOutgoingMessageSize else {
+                throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
+            }
             let message = try wire.demarshal()
             defer { dbus_message_unref(message) }
             try send(message)
             return
         }
-        try checkOutgoingSize(MessageEncoder.estimatedSize(of: arguments), of: "signal \(member.rawValue) would be about")
+        let size = MessageEncoder.estimatedSize(of: arguments)
+        guard size <= maximumOutgoingMessageSize else {
+            throw outgoingTooLarge("signal \(member.rawValue) would be about", size, "signals")
+        }
         // Descriptors need libdbus's own marshalling (it attaches them to the message).
         let created = path.rawValue.withCString { p in
             interface.rawValue.withCString { i in
@@ -38,14 +43,6 @@ extension Bus {
         }
         try MessageEncoder.append(arguments, to: message)
         try send(message)
-    }
-
-    /// Throws `LimitsExceeded` when a signal of `size` bytes would exceed ``maximumOutgoingMessageSize``.
-    private func checkOutgoingSize(_ size: Int, of description: @autoclosure () -> String) throws(BusError) {
-        guard size > maximumOutgoingMessageSize else { return }
-        throw BusError(
-            .limitsExceeded,
-            "\(description()) \(size) bytes; signals are limited to \(maximumOutgoingMessageSize)")
     }
 
     /// Subscribes to signals matching `rule`; the rule is active on the bus when this returns.

@@ -51,8 +51,8 @@ extension Process {
     }
 }
 
-/// `Process` is not `Sendable`, but the wait only reads its pid and calls `waitUntilExit`, which Foundation
-/// documents as callable from any thread.
+/// `Process` is not `Sendable`, but the wait only reads its pid and `isRunning`, which Foundation updates under
+/// its own lock and allows from any thread.
 private struct UncheckedProcess: @unchecked Sendable {
     let process: Process
 }

@@ -98,24 +98,20 @@ public final class NavigationWindow {
 
     /// The selected tab of the first tab container on the active branch (from the root), `nil` when there is
     /// none. O(depth) and copies no model state (read after every change for the `SelectedTab` property).
-    public var activeSelectedTab: String? {
-        var tab: String?
-        walkActiveBranch(until: { node in
-            if node.kind == .tabs { tab = node.selectedTab }
-            return tab != nil
-        })
-        return tab
-    }
+    public var activeSelectedTab: String? { firstOnActiveBranch { $0.kind == .tabs ? $0.selectedTab : nil } }
 
     /// The switched model of the first switched container on the active branch (from the root), `nil` when
     /// there is none. O(depth), no copies.
-    public var activeSwitchedModel: ModelID? {
-        var model: ModelID?
+    public var activeSwitchedModel: ModelID? { firstOnActiveBranch { $0.kind == .switched ? $0.switchedModel : nil } }
+
+    /// The first non-nil `value(node)` along the active branch from the root.
+    private func firstOnActiveBranch<T>(_ value: (Node) -> T?) -> T? {
+        var found: T?
         walkActiveBranch(until: { node in
-            if node.kind == .switched { model = node.switchedModel }
-            return model != nil
+            found = value(node)
+            return found != nil
         })
-        return model
+        return found
     }
 
     /// The screen of `id`, without copying its state; `nil` for an unknown id.

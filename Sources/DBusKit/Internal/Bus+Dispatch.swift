@@ -69,10 +69,10 @@ extension Bus {
         dbus_message_unref(held.pointer)
     }
 
-    private func oversizedReply(_ size: Int, _ verb: String) -> BusError {
-        BusError(
-            .limitsExceeded,
-            "the reply \(verb) \(size) bytes; replies are limited to \(maximumOutgoingMessageSize)")
+    /// `LimitsExceeded` for an outgoing message of `size` bytes (signals and replies alike): "`subject` N bytes;
+    /// `kind` are limited to ``maximumOutgoingMessageSize``".
+    func outgoingTooLarge(_ subject: String, _ size: Int, _ kind: String) -> BusError {
+        BusError(.limitsExceeded, "\(subject) \(size) bytes; \(kind) are limited to \(maximumOutgoingMessageSize)")
     }
 
     /// Sends exactly one reply unless the caller set NO_REPLY_EXPECTED.
@@ -87,7 +87,7 @@ extension Bus {
                     replySerial: dbus_message_get_serial(call), destination: LibDBus.sender(call), body: values, types: types)
                 {
                     guard wire.size <= maximumOutgoingMessageSize else {
-                        failure = oversizedReply(wire.size, "would be")
+                        failure = outgoingTooLarge("the reply would be", wire.size, "replies")
                         break
                     }
                     let message = try wire.demarshal()
@@ -97,7 +97,7 @@ extension Bus {
                 }
                 let size = MessageEncoder.estimatedSize(of: values)
                 guard size <= maximumOutgoingMessageSize else {
-                    failure = oversizedReply(size, "would be about")
+                    failure = outgoingTooLarge("the reply would be about", size, "replies")
                     break
                 }
                 // Descriptors need libdbus's own marshalling (it attaches them to the message).
