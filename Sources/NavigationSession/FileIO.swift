@@ -69,9 +69,9 @@ enum FileIO {
         }
     }
 
-    /// Opens `path` for appending (created with mode 0600 if missing).
-    static func openForAppend(_ path: String) throws(Failure) -> Int32 {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    /// Opens `path` for appending (created with mode 0600 if missing, emptied first when `truncating`).
+    static func openForAppend(_ path: String, truncating: Bool = false) throws(Failure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o600)
         guard fd >= 0 else { throw failure("cannot open", path) }
         return fd
     }

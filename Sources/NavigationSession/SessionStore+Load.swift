@@ -71,8 +71,11 @@ extension SessionStore {
         let bytes = try readFile(journalPath)
         journalBytes = bytes.count
         if bytes.isEmpty {
-            // A journal is never empty once written (it starts with its header): something truncated it.
-            logger.warning("the journal is empty (0 bytes); continuing from the snapshot alone", metadata: ["file": "\(journalPath)"])
+            // Compaction truncates the journal before writing its header: a kill in between leaves it
+            // empty, and the snapshot already holds everything. Anything else that empties it is not ours.
+            logger.warning(
+                "the journal is empty (0 bytes): a compaction was interrupted or something truncated it; continuing from the snapshot alone",
+                metadata: ["file": "\(journalPath)"])
             journalNeedsRestart = true
             return []
         }
@@ -89,7 +92,11 @@ extension SessionStore {
                 throw Corrupt(reason: error.message)
             }
         }
-        guard let headerLine = lines.first else { return [] }
+        guard let headerLine = lines.first else {
+            // Only a torn header: nothing to replay, and appending needs a new header first.
+            journalNeedsRestart = true
+            return []
+        }
         let header: JournalHeader
         do {
             header = try JSONDecoder().decode(JournalHeader.self, from: Data(headerLine))

@@ -155,20 +155,36 @@ public final class SessionStore {
         logger.debug("session snapshot written", metadata: ["generation": "\(generation)", "path": "\(statePath)"])
     }
 
+    /// Opens the journal for appending; a new one (`truncating`, or no file yet) starts with its header.
+    ///
+    /// A new journal is truncated in place rather than replaced atomically: compaction calls this only
+    /// after the snapshot is on disk (fsynced and renamed), which holds every change the old journal did,
+    /// so a kill between the truncation and the header's write(2) leaves an empty or torn journal that
+    /// load accepts and restarts, and a power loss leaves the old journal, whose older generation load
+    /// ignores. This saves a temporary file, a rename and two fsyncs per compaction.
     private func startJournal(truncating: Bool) throws(FileIO.Failure) {
         if journalFD >= 0 {
             close(journalFD)
             journalFD = -1
         }
-        if truncating || !FileIO.exists(journalPath) {
-            let header = JournalHeader(
-                format: JournalHeader.formatName, formatVersion: 1, applicationID: applicationID,
-                generation: generation)
-            var bytes = (try? encoder.encode(header)).map(Array.init) ?? []
-            bytes.append(UInt8(ascii: "\n"))
-            try FileIO.writeAtomically(bytes, to: journalPath)
+        guard truncating || !FileIO.exists(journalPath) else {
+            journalFD = try FileIO.openForAppend(journalPath)
+            return
         }
-        journalFD = try FileIO.openForAppend(journalPath)
+        let header = JournalHeader(
+            format: JournalHeader.formatName, formatVersion: 1, applicationID: applicationID,
+            generation: generation)
+        var bytes = (try? encoder.encode(header)).map(Array.init) ?? []
+        bytes.append(UInt8(ascii: "\n"))
+        let fd = try FileIO.openForAppend(journalPath, truncating: true)
+        do {
+            try FileIO.writeAll(fd, bytes, path: journalPath)
+            if syncEveryWrite { try FileIO.sync(fd, path: journalPath) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        journalFD = fd
     }
 
     /// Closes the journal descriptor so the next append reopens the file (tests simulate disk failures).

@@ -281,7 +281,7 @@ final class BenchmarkRun {
         let version = (try? Tool.run("dbus-daemon", ["--version"], in: workspace))?.stdout
             .split(separator: "\n").first.map(String.init) ?? "dbus-daemon (version unknown)"
         return Report.Setup(dbusDaemon: version, cpus: ProcessInfo.processInfo.activeProcessorCount,
-                            clockTicksPerSecond: CPUTime.ticksPerSecond,
+                            cpuClock: CPUTime.source,
                             sequentialCalls: options.sequentialCalls, pipelinedCalls: options.pipelinedCalls,
                             inflight: options.inflight, warmupCalls: options.warmupCalls,
                             repetitions: options.repetitions,

@@ -53,13 +53,13 @@ struct LoadClient {
 
     /// A throughput run, with the CPU of `service` and of the bus sampled around it.
     func measure(_ mode: String, _ arguments: [String], service: pid_t, bus: pid_t) throws -> Measurement {
-        let before = (try CPUTime.ticks(of: service), try CPUTime.ticks(of: bus))
+        let before = (try CPUTime.microseconds(of: service), try CPUTime.microseconds(of: bus))
         let output = try invoke([mode] + arguments)
-        let after = (try CPUTime.ticks(of: service), try CPUTime.ticks(of: bus))
+        let after = (try CPUTime.microseconds(of: service), try CPUTime.microseconds(of: bus))
         let run: ClientRun = try decode(output)
         return Measurement(run: run,
-                           serviceCpuUsPerCall: CPUTime.microseconds(after.0 - before.0) / Double(run.calls),
-                           busCpuUsPerCall: CPUTime.microseconds(after.1 - before.1) / Double(run.calls))
+                           serviceCpuUsPerCall: (after.0 - before.0) / Double(run.calls),
+                           busCpuUsPerCall: (after.1 - before.1) / Double(run.calls))
     }
 
     func urlSignal(_ arguments: [String]) throws -> URLSignalRun {

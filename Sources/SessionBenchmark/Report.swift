@@ -145,7 +145,7 @@ struct Report: Codable {
     struct Setup: Codable {
         var dbusDaemon: String
         var cpus: Int
-        var clockTicksPerSecond: Double
+        var cpuClock: String
         var sequentialCalls: Int
         var pipelinedCalls: Int
         var inflight: Int
@@ -206,7 +206,7 @@ struct Report: Codable {
     func table() -> String {
         var lines: [String] = []
         lines.append("NavSession bus benchmark: \(setup.dbusDaemon), \(setup.cpus) CPUs, "
-            + "CPU from /proc/<pid>/stat at \(Int(setup.clockTicksPerSecond)) ticks/s")
+            + "CPU from \(setup.cpuClock)")
         lines.append("echo = C libdbus Echo(\"hello\"); floor = C libdbus service with navsessiond's contract "
             + "(Benchmarks/floor); navsessiond and floor: StackAppend/StackDropLast pairs, each call counted")
         lines.append("sequential: \(setup.sequentialCalls) calls; pipelined: \(setup.pipelinedCalls) calls, "

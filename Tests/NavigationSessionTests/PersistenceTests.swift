@@ -235,6 +235,50 @@ struct CompactionCrashTests {
         let restored = try demoSession(directory: directory)
         #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "home")
     }
+
+    /// Compaction truncates the journal before writing its header; a kill in between leaves `leftover`.
+    @Test(arguments: ["", #"{"format":"navsession-jou"#])
+    func aJournalCutBeforeItsHeaderLoadsFromTheSnapshotAndRestarts(leftover: String) throws {
+        let directory = temporaryDirectory()
+        let journal = directory + "/journal.jsonl"
+        do {
+            let session = try demoSession(directory: directory)
+            let number = try loggedInMain(session)
+            try session.execute(window: number, command: .tabsSelectItem("settings"))
+            try session.close()
+        }
+        try Data(leftover.utf8).write(to: URL(fileURLWithPath: journal))
+        do {
+            let session = try demoSession(directory: directory)
+            let number = try #require(session.windows.first?.number)
+            #expect(try session.window(number).selectedTab == "settings")
+            try session.execute(window: number, command: .tabsSelectItem("home"))
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "home")
+        #expect(!files(in: directory).contains { $0.contains("corrupt") })
+    }
+
+    @Test func compactionRewritesTheJournalInPlaceLeavingOnlyItsHeader() throws {
+        let directory = temporaryDirectory()
+        let journal = directory + "/journal.jsonl"
+        let session = try demoSession(directory: directory, compactionInterval: 2)
+        let number = try loggedInMain(session)
+        let store = try #require(session.store)
+        let generation = store.generation
+        let inode = try FileManager.default.attributesOfItem(atPath: journal)[.systemFileNumber] as? Int
+        var changes = 0
+        while store.generation == generation {
+            try session.execute(window: number, command: .tabsSelectItem(changes % 2 == 0 ? "settings" : "home"))
+            changes += 1
+            try #require(changes < 10_000)
+        }
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(#""generation":\#(store.generation)"#) == true)
+        #expect(try FileManager.default.attributesOfItem(atPath: journal)[.systemFileNumber] as? Int == inode)
+        #expect(!files(in: directory).contains { $0.hasSuffix(".tmp") })
+    }
 }
 
 struct StorageFailureTests {
