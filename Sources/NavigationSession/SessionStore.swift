@@ -54,6 +54,9 @@ public final class SessionStore {
     var generation = 0
     /// Set by load when the journal must be replaced before anything is appended (it was stale).
     var journalNeedsRestart = false
+    /// Set from the truncation of a new journal until its header is written: if writing the header failed,
+    /// the next append starts the journal again instead of appending lines to a file without a header.
+    private var journalHeaderPending = false
     var applicationID = ""
     private var journalFD: Int32 = -1
     private let encoder: JSONEncoder
@@ -113,7 +116,7 @@ public final class SessionStore {
     ///   the line is then assembled around it instead of encoding the whole entry again.
     func append(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil) throws(SessionError) {
         do {
-            if journalFD < 0 { try startJournal(truncating: false) }
+            if journalFD < 0 { try startJournal(truncating: journalHeaderPending) }
             var line: [UInt8]
             if case .batch(let window, _, let version) = entry, let encodedBatch {
                 line = JournalLine.batch(window: window, version: version, encodedBatch: encodedBatch)
@@ -176,6 +179,7 @@ public final class SessionStore {
             generation: generation)
         var bytes = (try? encoder.encode(header)).map(Array.init) ?? []
         bytes.append(UInt8(ascii: "\n"))
+        journalHeaderPending = true
         let fd = try FileIO.openForAppend(journalPath, truncating: true)
         do {
             try FileIO.writeAll(fd, bytes, path: journalPath)
@@ -184,6 +188,7 @@ public final class SessionStore {
             close(fd)
             throw error
         }
+        journalHeaderPending = false
         journalFD = fd
     }
 

@@ -259,6 +259,27 @@ struct CompactionCrashTests {
         #expect(!files(in: directory).contains { $0.contains("corrupt") })
     }
 
+    @Test func aJournalWhoseHeaderCouldNotBeWrittenIsStartedAgainBeforeTheNextLine() throws {
+        let directory = temporaryDirectory()
+        let journal = directory + "/journal.jsonl"
+        let session = try demoSession(directory: directory)
+        let number = try loggedInMain(session)
+        let store = try #require(session.store)
+        // The snapshot is written, the journal truncated, and its header refused (ENOSPC from /dev/full).
+        store.closeJournalForTesting()
+        try FileManager.default.removeItem(atPath: journal)
+        try FileManager.default.createSymbolicLink(atPath: journal, withDestinationPath: "/dev/full")
+        #expect(throws: SessionError.self) { try session.close() }
+        // What such a failure leaves on a real disk: an empty journal.
+        try FileManager.default.removeItem(atPath: journal)
+        _ = FileManager.default.createFile(atPath: journal, contents: Data())
+        try session.execute(window: number, command: .tabsSelectItem("settings"))
+        // Dropped without close(): what the files hold is what a kill leaves.
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "settings")
+        #expect(!files(in: directory).contains { $0.contains("corrupt") })
+    }
+
     @Test func compactionRewritesTheJournalInPlaceLeavingOnlyItsHeader() throws {
         let directory = temporaryDirectory()
         let journal = directory + "/journal.jsonl"
