@@ -37,13 +37,16 @@ enum StandardStream {
     }
 
     /// Everything readable from `fd` until end of file.
-    /// - Throws: ``SystemError`` when a read fails.
+    /// - Throws: ``SystemError`` when a read fails or `fd` holds more than ``readLimit`` bytes.
     static func readAll(from fd: Int32) throws(SystemError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = read(fd, &chunk, chunk.count)
             if count > 0 {
+                guard result.count + count <= readLimit else {
+                    throw SystemError(errno: EFBIG, detail: "more than the \(readLimit >> 20) MiB navsessionctl reads")
+                }
                 result.append(contentsOf: chunk.prefix(count))
             } else if count == 0 {
                 return result
@@ -52,6 +55,10 @@ enum StandardStream {
             }
         }
     }
+
+    /// The most ``readAll(from:)`` reads: the largest message the bus carries (32 MiB), so no input the daemon
+    /// could accept is refused, and `/dev/zero` or an endless pipe ends in an error instead of exhausting memory.
+    static let readLimit = 32 << 20
 
     /// The contents of the file at `path`.
     /// - Throws: ``SystemError`` when it cannot be opened or read.
@@ -66,5 +73,12 @@ enum StandardStream {
 /// A failed system call, described as strerror(3) describes its errno.
 struct SystemError: Error, CustomStringConvertible {
     let errno: Int32
-    var description: String { String(cString: strerror(errno)) }
+    /// Said instead of strerror(3)'s text when the failure is ours, not the system call's.
+    var detail: String?
+    var description: String { detail ?? String(cString: strerror(errno)) }
+
+    init(errno: Int32, detail: String? = nil) {
+        self.errno = errno
+        self.detail = detail
+    }
 }

@@ -34,6 +34,15 @@ struct WindowCommandTests {
         #expect(bad.stderr.contains("is not a window state"), "\(bad)")
     }
 
+    @Test func stateSetStopsReadingAnEndlessInputAtItsLimit() async throws {
+        let daemon = try await DaemonFixture.start()
+        defer { daemon.stop() }
+        let target = try await daemon.openWindow("waiting")
+        let endless = try await daemon.ctl(["state", target, "--set", "/dev/zero"])
+        #expect(endless.status != 0)
+        #expect(endless.stderr.contains("cannot read /dev/zero: more than the 32 MiB navsessionctl reads"), "\(endless)")
+    }
+
     @Test func execCommandsPrintConsecutiveVersions() async throws {
         let daemon = try await DaemonFixture.start()
         defer { daemon.stop() }

@@ -213,6 +213,21 @@ struct PersistenceTests {
 }
 
 struct CompactionCrashTests {
+    /// Reopens the session in `directory`, expects its first window on `settings`, selects `home`, and drops
+    /// the session without `close()`, as a kill would.
+    func reopenExpectingSettingsThenSelectHome(_ directory: String) throws {
+        let session = try demoSession(directory: directory)
+        let number = try #require(session.windows.first?.number)
+        #expect(try session.window(number).selectedTab == "settings")
+        try session.execute(window: number, command: .tabsSelectItem("home"))
+    }
+
+    /// The selected tab of the first window restored from `directory`.
+    func restoredTab(_ directory: String) throws -> String {
+        let restored = try demoSession(directory: directory)
+        return try restored.window(#require(restored.windows.first?.number)).selectedTab
+    }
+
     @Test func staleJournalAfterInterruptedCompactionIsReplacedBeforeAppending() throws {
         let directory = temporaryDirectory()
         let journal = directory + "/journal.jsonl"
@@ -226,14 +241,8 @@ struct CompactionCrashTests {
         }
         // A crash after the snapshot rename but before the journal rename leaves the old journal.
         try staleJournal.write(to: URL(fileURLWithPath: journal))
-        do {
-            let session = try demoSession(directory: directory)
-            let number = try #require(session.windows.first?.number)
-            #expect(try session.window(number).selectedTab == "settings")
-            try session.execute(window: number, command: .tabsSelectItem("home"))
-        }
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "home")
+        try reopenExpectingSettingsThenSelectHome(directory)
+        #expect(try restoredTab(directory) == "home")
     }
 
     /// Compaction truncates the journal before writing its header; a kill in between leaves `leftover`.
@@ -248,14 +257,8 @@ struct CompactionCrashTests {
             try session.close()
         }
         try Data(leftover.utf8).write(to: URL(fileURLWithPath: journal))
-        do {
-            let session = try demoSession(directory: directory)
-            let number = try #require(session.windows.first?.number)
-            #expect(try session.window(number).selectedTab == "settings")
-            try session.execute(window: number, command: .tabsSelectItem("home"))
-        }
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "home")
+        try reopenExpectingSettingsThenSelectHome(directory)
+        #expect(try restoredTab(directory) == "home")
         #expect(!files(in: directory).contains { $0.contains("corrupt") })
     }
 
@@ -275,8 +278,7 @@ struct CompactionCrashTests {
         _ = FileManager.default.createFile(atPath: journal, contents: Data())
         try session.execute(window: number, command: .tabsSelectItem("settings"))
         // Dropped without close(): what the files hold is what a kill leaves.
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "settings")
+        #expect(try restoredTab(directory) == "settings")
         #expect(!files(in: directory).contains { $0.contains("corrupt") })
     }
 
