@@ -158,9 +158,9 @@ private let pendingNotify: DBusPendingCallNotifyFunction = { _, data in
         call.finish(.failure(ConnectionError(.disconnected, "the bus was released")))
         return
     }
-    // The raw address crosses into assumeIsolated because PendingCall is not Sendable; same thread.
+    // The raw address crosses into the isolated closure because PendingCall is not Sendable; same thread.
     let address = Int(bitPattern: data)
-    bus.assumeIsolated { bus in
+    bus.onBusThread { bus in
         guard let raw = UnsafeMutableRawPointer(bitPattern: address) else { return }
         bus.complete(Unmanaged<PendingCall>.fromOpaque(raw).takeUnretainedValue())
     }

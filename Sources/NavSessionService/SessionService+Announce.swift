@@ -12,9 +12,12 @@ extension SessionService {
     /// (Windows, Version) if windows opened or closed and one Window1 `PropertiesChanged` per window
     /// listing only the properties in `changes`. `causes` holds cause JSON the session already encoded
     /// (``SessionOutcome/encodedCauses``); other causes are encoded here.
-    nonisolated(nonsending) func announce(
+    ///
+    /// Isolated to the bus: every signal is a synchronous call on the bus thread (only an export, which reads
+    /// the new object's properties, awaits), so a change costs one hop to the bus's executor, not one per signal.
+    func announce(
         _ events: [SessionEvent], changes: [WindowNumber: WindowPropertyChanges],
-        causes: [SessionOutcome.ChangeKey: String] = [:], on bus: Bus
+        causes: [SessionOutcome.ChangeKey: String] = [:], on bus: isolated Bus
     ) async {
         var windowsChanged = false
         for event in events {
@@ -24,40 +27,40 @@ extension SessionService {
                     try await bus.export([try windowInterface()], at: try self.path(of: number))
                     windowsChanged = true
                 case .windowClosed(let number, _):
-                    try await bus.unexport(at: try self.path(of: number))
+                    try bus.unexport(at: try self.path(of: number))
                     windowsChanged = true
                 case .changed(let number, let change, let steps):
                     let cause = causes[SessionOutcome.ChangeKey(window: number, version: change.version)]
-                    try await emitChanged(change, steps: steps, window: number, causeJSON: cause, on: bus)
+                    try emitChanged(change, steps: steps, window: number, causeJSON: cause, on: bus)
                 case .message(let number, let delivered):
                     var payload = ["payload": delivered.message.payload]
                     if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }
-                    try await emit(
+                    try emit(
                         names.message, window: number, on: bus,
                         [
                             .uint64(UInt64(clamping: delivered.recipient.rawValue)), .string(delivered.message.name),
                             .stringDictionary(payload),
                         ])
                 case .externalURL(let number, let url):
-                    try await emit(names.openExternalURL, window: number, on: bus, [.string(url)])
+                    try emit(names.openExternalURL, window: number, on: bus, [.string(url)])
                 case .trigger(let number, let name, let payload):
-                    try await emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
+                    try emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
                 case .effectFailed(let number, let effect, let error):
                     logger.warning("window \(number): effect \(effect) failed: \(error)")
                     // Never only a log line: whoever watches the window learns that the effect failed.
                     switch effect {
                     case .openURL(let url):
-                        try await emit(
+                        try emit(
                             names.effect, window: number, on: bus,
                             [.string("deepLinkFailed"), .stringDictionary(["url": url, "error": error.errorName])])
                     case .openWindow(let scene, _):
-                        try await emit(
+                        try emit(
                             names.effect, window: number, on: bus,
                             [.string("effectFailed"), .stringDictionary([
                                 "effect": "openWindow", "scene": scene, "error": error.errorName, "message": error.message,
                             ])])
                     case .dismissWindow(let id):
-                        try await emit(
+                        try emit(
                             names.effect, window: number, on: bus,
                             [.string("effectFailed"), .stringDictionary([
                                 "effect": "dismissWindow", "window": id ?? "", "error": error.errorName,
@@ -77,7 +80,7 @@ extension SessionService {
                     [names.windows, names.version], interface: names.sessionInterface, at: names.sessionPath)
             }
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
-                try await bus.propertiesChanged(
+                try bus.propertiesChanged(
                     change.changed, invalidated: change.routesInvalidated ? [names.properties.routes] : [],
                     interface: names.windowInterface, at: try self.path(of: number))
             }
@@ -89,7 +92,7 @@ extension SessionService {
     /// Tells the window's renderer that the desktop activated it (`Effect("activate", …)`), with the
     /// platform data it needs to raise the window correctly (`activation-token` for Wayland's
     /// xdg-activation, `desktop-startup-id` for X11 startup notification); the daemon has no windows to raise.
-    nonisolated(nonsending) func announceActivation(of window: WindowNumber, platformData: Value, on bus: Bus) async {
+    func announceActivation(of window: WindowNumber, platformData: Value, on bus: isolated Bus) {
         var args: [String: String] = [:]
         for entry in platformData.dictionaryEntries ?? [] {
             guard let key = entry.key.string, key == "activation-token" || key == "desktop-startup-id",
@@ -98,21 +101,21 @@ extension SessionService {
             args[key] = value
         }
         do {
-            try await emit(names.effect, window: window, on: bus, [.string("activate"), .stringDictionary(args)])
+            try emit(names.effect, window: window, on: bus, [.string("activate"), .stringDictionary(args)])
         } catch {
             logger.warning("cannot announce the activation of window \(window): \(error)")
         }
     }
 
-    nonisolated(nonsending) private func emit(_ member: MemberName, window: WindowNumber, on bus: Bus, _ arguments: [Value]) async throws {
-        try await bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
+    private func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {
+        try bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
 
-    nonisolated(nonsending) private func emitChanged(
-        _ change: ChangeEvent, steps: [NavigationStep], window: WindowNumber, causeJSON: String?, on bus: Bus
-    ) async throws {
+    private func emitChanged(
+        _ change: ChangeEvent, steps: [NavigationStep], window: WindowNumber, causeJSON: String?, on bus: isolated Bus
+    ) throws {
         let version = UInt64(clamping: change.version)
-        try await emit(
+        try emit(
             names.changed, window: window, on: bus,
             [
                 .uint64(version), .uint64(version &- 1), .string(causeJSON ?? Self.json(change.cause)), .boolean(change.animated),

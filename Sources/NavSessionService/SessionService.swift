@@ -89,7 +89,7 @@ public final class SessionService: Sendable {
 
     /// The object path of window `number`.
     func path(of number: WindowNumber) throws(ValidationError) -> ObjectPath {
-        try names.windowsPath.appending(String(number))
+        try names.windowsPath.appending(DirectJSON.decimal(Int(number)))
     }
 
     /// The window number of `path`, or `UnknownObject`.

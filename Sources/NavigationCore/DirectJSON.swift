@@ -83,8 +83,44 @@ public enum DirectJSON {
     }
 
     /// A whole number as JSON writes it.
+    public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: decimal(value).utf8)
+    }
+
+    /// A whole number of any width as JSON writes it (snapshots carry `UInt64` versions and times).
     public static func appendInteger(_ value: some BinaryInteger, to out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+        if let narrow = Int(exactly: value) {
+            appendInteger(narrow, to: &out)
+        } else {
+            out.append(contentsOf: String(value).utf8)
+        }
+    }
+
+    /// `value` in decimal, exactly as `String(value)`.
+    ///
+    /// Journal lines, steps and object paths carry a few numbers on every change; the standard library's
+    /// generic integer formatting is correct but touches several times more code per call, which is most of
+    /// what a sequential call costs (Docs/performance.md).
+    public static func decimal(_ value: Int) -> String {
+        // 20 bytes hold Int.min ("-9223372036854775808").
+        String(unsafeUninitializedCapacity: 20) { buffer in
+            var magnitude = value.magnitude
+            var digits = 1
+            var rest = magnitude / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            let sign = value < 0 ? 1 : 0
+            if sign == 1 { buffer[0] = UInt8(ascii: "-") }
+            var index = sign + digits
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            return sign + digits
+        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

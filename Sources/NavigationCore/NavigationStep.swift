@@ -98,13 +98,18 @@ extension NavigationStep {
     }
 
     private static func ids(_ models: [ModelID]) -> String {
-        "[" + models.map { String($0.rawValue) }.joined(separator: ",") + "]"
+        var text = "["
+        for (index, model) in models.enumerated() {
+            if index > 0 { text += "," }
+            text += model.decimal
+        }
+        return text + "]"
     }
 
     private static func nested(_ presentations: [Presentation]) -> String {
         guard !presentations.isEmpty else { return "" }
         let items = presentations.map {
-            #"{"presenter":\#($0.presenter.rawValue),"model":\#($0.model.rawValue),"style":\#(JSONString.literal($0.style.stepName))}"#
+            #"{"presenter":\#($0.presenter.decimal),"model":\#($0.model.decimal),"style":\#(JSONString.literal($0.style.stepName))}"#
         }
         return #","nested":[\#(items.joined(separator: ","))]"#
     }
@@ -113,21 +118,21 @@ extension NavigationStep {
     public var json: String {
         switch self {
         case .push(let stack, let models):
-            #"{"kind":"push","stack":\#(stack.rawValue),"models":\#(Self.ids(models))}"#
+            #"{"kind":"push","stack":\#(stack.decimal),"models":\#(Self.ids(models))}"#
         case .pop(let stack, let models):
-            #"{"kind":"pop","stack":\#(stack.rawValue),"models":\#(Self.ids(models))}"#
+            #"{"kind":"pop","stack":\#(stack.decimal),"models":\#(Self.ids(models))}"#
         case .replacePath(let stack, let from, let to):
-            #"{"kind":"replacePath","stack":\#(stack.rawValue),"from":\#(Self.ids(from)),"to":\#(Self.ids(to))}"#
+            #"{"kind":"replacePath","stack":\#(stack.decimal),"from":\#(Self.ids(from)),"to":\#(Self.ids(to))}"#
         case .present(let presenter, let model, let style, let nested):
-            #"{"kind":"present","presenter":\#(presenter.rawValue),"model":\#(model.rawValue),"style":\#(JSONString.literal(style.stepName))\#(Self.nested(nested))}"#
+            #"{"kind":"present","presenter":\#(presenter.decimal),"model":\#(model.decimal),"style":\#(JSONString.literal(style.stepName))\#(Self.nested(nested))}"#
         case .dismiss(let presenter, let model, let nested):
-            #"{"kind":"dismiss","presenter":\#(presenter.rawValue),"model":\#(model.rawValue)\#(Self.nested(nested))}"#
+            #"{"kind":"dismiss","presenter":\#(presenter.decimal),"model":\#(model.decimal)\#(Self.nested(nested))}"#
         case .selectTab(let tabs, let tab, let previous):
-            #"{"kind":"selectTab","tabs":\#(tabs.rawValue),"tab":\#(JSONString.literal(tab)),"previous":\#(JSONString.literal(previous))}"#
+            #"{"kind":"selectTab","tabs":\#(tabs.decimal),"tab":\#(JSONString.literal(tab)),"previous":\#(JSONString.literal(previous))}"#
         case .switchContent(let container, let from, let to):
-            #"{"kind":"switch","container":\#(container.rawValue),"from":\#(from.map { String($0.rawValue) } ?? "null"),"to":\#(to.rawValue)}"#
+            #"{"kind":"switch","container":\#(container.decimal),"from":\#(from.map(\.decimal) ?? "null"),"to":\#(to.decimal)}"#
         case .replaceRoot(let from, let to):
-            #"{"kind":"replaceRoot","from":\#(from.rawValue),"to":\#(to.rawValue)}"#
+            #"{"kind":"replaceRoot","from":\#(from.decimal),"to":\#(to.decimal)}"#
         }
     }
 }
@@ -143,4 +148,9 @@ extension PresentationStyle {
         case .custom(let name): name
         }
     }
+}
+
+extension ModelID {
+    /// The id as JSON writes it (``DirectJSON/decimal(_:)``).
+    var decimal: String { DirectJSON.decimal(rawValue) }
 }

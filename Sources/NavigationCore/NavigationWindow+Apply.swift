@@ -252,11 +252,18 @@ extension NavigationWindow {
         var messages = tx.messages
         messages.append(contentsOf: finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) })
         let effects = zip(tx.effects, tx.effectSources).map { QueuedEffect(effect: $0, source: $1, version: version) }
-        let createdIDs = Set(tx.created.map(\.id))
+        // A set only when it pays: most changes create a model or two, and hashing them costs more code per call
+        // than comparing.
+        let modified: [ModelID]
+        if tx.created.count > 8 {
+            let createdIDs = Set(tx.created.map(\.id))
+            modified = tx.modified.filter { !createdIDs.contains($0) && nodes[$0] != nil }
+        } else {
+            modified = tx.modified.filter { id in !tx.created.contains { $0.id == id } && nodes[id] != nil }
+        }
         var event = ChangeEvent(
             version: version, cause: cause, animated: animated, started: started.map(\.id), finished: finished,
-            modified: tx.modified.filter { !createdIDs.contains($0) && nodes[$0] != nil }, messages: messages,
-            effects: effects, activeModel: activeModelID)
+            modified: modified, messages: messages, effects: effects, activeModel: activeModelID)
         event.steps = tx.steps
         effectQueue.append(contentsOf: effects)
         tx = Transaction()

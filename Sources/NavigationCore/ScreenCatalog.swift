@@ -30,10 +30,13 @@ public struct ScreenCatalog: Hashable, Sendable {
         guard let screen = screens[spec.screen] else {
             throw .unknownScreen(spec.screen, suggestion: Spelling.closest(to: spec.screen, in: screens.keys.sorted()))
         }
-        if let missing = screen.required.sorted().first(where: { spec.params[$0] == nil }) {
+        // Sorted only to name the first offender of a failing check (a stable message); the checks run on every push.
+        let isMissing = { (name: String) in spec.params[name] == nil }
+        let isUnknown = { (name: String) in !screen.required.contains(name) && !screen.optional.contains(name) }
+        if screen.required.contains(where: isMissing), let missing = screen.required.sorted().first(where: isMissing) {
             throw .invalidSpec("screen '\(spec.screen)' requires parameter '\(missing)'")
         }
-        if let unknown = spec.params.keys.sorted().first(where: { !screen.required.contains($0) && !screen.optional.contains($0) }) {
+        if spec.params.keys.contains(where: isUnknown), let unknown = spec.params.keys.sorted().first(where: isUnknown) {
             let meant = Spelling.closest(to: unknown, in: (screen.required.union(screen.optional)).sorted())
             throw .invalidSpec(
                 "screen '\(spec.screen)' has no parameter '\(unknown)'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))

@@ -108,9 +108,9 @@ enum JournalLine {
         line.append(contentsOf: #"{"batch":"#.utf8)
         line.append(contentsOf: encodedBatch)
         line.append(contentsOf: #","op":"batch","version":"#.utf8)
-        line.append(contentsOf: String(version).utf8)
+        DirectJSON.appendInteger(version, to: &line)
         line.append(contentsOf: #","window":"#.utf8)
-        line.append(contentsOf: String(window).utf8)
+        DirectJSON.appendInteger(Int(window), to: &line)
         line.append(UInt8(ascii: "}"))
         return line
     }

@@ -10,12 +10,13 @@ struct RoutesCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: CompactJSONOptions
+    @Flag(help: CompactJSONFlag.help)
+    var json = false
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
     func run() async throws {
-        try await connection.printJSON(window: window, compact: output.json) { try await $0.getRoutes() }
+        try await connection.printJSON(window: window, compact: json) { try await $0.getRoutes() }
     }
 }

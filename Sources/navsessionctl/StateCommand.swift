@@ -18,7 +18,8 @@ struct StateCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: CompactJSONOptions
+    @Flag(help: CompactJSONFlag.help)
+    var json = false
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
@@ -28,7 +29,7 @@ struct StateCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let stateFile else {
-            try await connection.printJSON(window: window, compact: output.json) { try await $0.getStateJSON() }
+            try await connection.printJSON(window: window, compact: json) { try await $0.getStateJSON() }
             return
         }
         let data: Data
@@ -48,7 +49,7 @@ struct StateCommand: AsyncParsableCommand {
             let version = try await connection.withClient { client in
                 try await connection.window(window, of: client).setState(snapshot)
             }
-            StandardOutput.line(output.json ? "{\"version\":\(version)}" : String(version))
+            StandardOutput.line(json ? "{\"version\":\(version)}" : String(version))
         }
     }
 }

@@ -39,6 +39,19 @@ struct ValueRoundTripTests {
         #expect(try MessageCodec.roundTrip([value]) == [value])
     }
 
+    /// Arrays and dictionaries of one-character types are typed from their type codes (the decoder's shortcut);
+    /// every basic key and value type, and variants, must come back with the declared types.
+    @Test(arguments: basics)
+    func arraysAndDictionariesOfEveryLeafTypeRoundTrip(_ value: Value) throws {
+        var values: [Value] = [.array(value.type, [value, value]), .array(.variant, [.variant(value)])]
+        if value.type.isBasic {
+            values.append(.dictionary(key: value.type, value: .string, [DictionaryEntry(value, .string("k"))]))
+            values.append(.dictionary(key: .string, value: value.type, [DictionaryEntry(.string("v"), value)]))
+            values.append(.dictionary(key: .uint32, value: .variant, [DictionaryEntry(.uint32(1), .variant(value))]))
+        }
+        #expect(try MessageCodec.roundTrip(values) == values)
+    }
+
     @Test func byteArraysUseTheFixedArrayPathAndRoundTrip() throws {
         let value: Value = .array(.byte, (0..<1000).map { .byte(UInt8($0 % 256)) })
         #expect(try MessageCodec.roundTrip([value]) == [value])

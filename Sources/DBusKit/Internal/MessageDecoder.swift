@@ -32,12 +32,52 @@ struct MessageDecoder {
         return pointer.map { String(cString: $0) } ?? ""
     }
 
+    /// The type of the array at `iter`.
     private func type(_ iter: inout DBusMessageIter) -> SignatureType {
+        // Arrays of single-character types and non-empty dictionaries of them (`as`, `at`, `a{ss}`, `a{sv}`, the
+        // arguments of nearly every call) are typed from their type codes; building and parsing the signature
+        // text costs an allocation and the parser's code on every call.
+        let element = dbus_message_iter_get_element_type(&iter)
+        if let leaf = Self.leafType(element) { return .array(leaf) }
+        if element == TypeCode.dictEntry {
+            var entries = DBusMessageIter()
+            var pair = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &entries)
+            if dbus_message_iter_get_arg_type(&entries) == TypeCode.dictEntry {
+                dbus_message_iter_recurse(&entries, &pair)
+                let key = Self.leafType(dbus_message_iter_get_arg_type(&pair))
+                dbus_message_iter_next(&pair)
+                if let key, let value = Self.leafType(dbus_message_iter_get_arg_type(&pair)) {
+                    return .dictionary(key: key, value: value)
+                }
+            }
+        }
         // The signature of a received message is valid, so parsing cannot fail; `.variant` is a safe stand-in.
         guard let raw = dbus_message_iter_get_signature(&iter) else { return .variant }
         defer { dbus_free(raw) }
         var parser = SignatureParser(String(cString: raw))
         return (try? parser.parseAll())?.first ?? .variant
+    }
+
+    /// The type of a one-character type code (basic types and variants); `nil` for containers.
+    private static func leafType(_ code: Int32) -> SignatureType? {
+        switch code {
+        case TypeCode.byte: .byte
+        case TypeCode.boolean: .boolean
+        case TypeCode.int16: .int16
+        case TypeCode.uint16: .uint16
+        case TypeCode.int32: .int32
+        case TypeCode.uint32: .uint32
+        case TypeCode.int64: .int64
+        case TypeCode.uint64: .uint64
+        case TypeCode.double: .double
+        case TypeCode.string: .string
+        case TypeCode.objectPath: .objectPath
+        case TypeCode.signature: .signature
+        case TypeCode.unixFD: .unixFD
+        case TypeCode.variant: .variant
+        default: nil
+        }
     }
 
     private func decode(_ iter: inout DBusMessageIter) throws(BusError) -> Value {
