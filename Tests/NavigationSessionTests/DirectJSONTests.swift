@@ -19,6 +19,20 @@ struct DirectJSONTests {
         try snapshot.directJSON { try reference($0) }
     }
 
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 4_096, -1, -10, -999, 1_234_567_890, Int.max, Int.min])
+    func decimalWritesWhatStringWrites(_ value: Int) {
+        #expect(DirectJSON.decimal(value) == String(value))
+        var bytes: [UInt8] = []
+        DirectJSON.appendInteger(value, to: &bytes)
+        #expect(bytes == Array(String(value).utf8))
+    }
+
+    @Test func integersWiderThanIntAreWrittenInFull() {
+        var bytes: [UInt8] = []
+        DirectJSON.appendInteger(UInt64.max, to: &bytes)
+        #expect(bytes == Array("18446744073709551615".utf8))
+    }
+
     @Test func aPopulatedSessionSnapshotIsJSONEncodersBytes() throws {
         let session = try demoSession(directory: temporaryDirectory())
         let main = try loggedInMain(session)
