@@ -254,12 +254,9 @@ extension NavigationWindow {
         let effects = zip(tx.effects, tx.effectSources).map { QueuedEffect(effect: $0, source: $1, version: version) }
         // A set only when it pays: most changes create a model or two, and hashing them costs more code per call
         // than comparing.
-        let modified: [ModelID]
-        if tx.created.count > 8 {
-            let createdIDs = Set(tx.created.map(\.id))
-            modified = tx.modified.filter { !createdIDs.contains($0) && nodes[$0] != nil }
-        } else {
-            modified = tx.modified.filter { id in !tx.created.contains { $0.id == id } && nodes[id] != nil }
+        let createdSet = tx.created.count > 8 ? Set(tx.created.map(\.id)) : nil
+        let modified = tx.modified.filter { id in
+            !(createdSet?.contains(id) ?? tx.created.contains { $0.id == id }) && nodes[id] != nil
         }
         var event = ChangeEvent(
             version: version, cause: cause, animated: animated, started: started.map(\.id), finished: finished,

@@ -1,5 +1,4 @@
 internal import CDBus
-import Glibc
 
 /// Outgoing signals and method returns marshalled in one pass and handed to libdbus whole.
 ///
@@ -194,19 +193,10 @@ struct WireMessage {
         writeString(text)
     }
 
-    /// A string value: its bytes are checked for NUL (C would truncate there) while they are copied.
+    /// A string value, refused if it holds a NUL byte (C would truncate there; `containsNUL` is one `memchr`).
     private mutating func writeCheckedString(_ text: String) throws(ValidationError) {
-        var text = text
-        let count = text.utf8.count
-        align(4)
-        append32(UInt32(count))
-        let clean = text.withUTF8 { utf8 in
-            if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        guard clean else { throw ValidationError(.string, "\(quoted(text)) contains a NUL byte") }
-        bytes.append(0)
+        try NameValidation.checkString(text)
+        writeString(text)
     }
 
     private mutating func writeString(_ text: String) {
