@@ -26,6 +26,23 @@ public typealias MethodHandler = nonisolated(nonsending) @Sendable (MethodCall) 
 public typealias DeferredMethodHandler =
     nonisolated(nonsending) @Sendable (MethodCall) async throws -> @Sendable () throws -> [Value]
 
+/// Runs a method synchronously on the bus thread (``Interface/Method/synchronous(_:inputs:outputs:annotations:handler:)``):
+/// receives the checked arguments and the bus it may emit on, and returns the outputs or the rest of the work.
+public typealias SynchronousMethodHandler = @Sendable (MethodCall, isolated Bus) throws -> SynchronousReply
+
+/// What a synchronous method handler returns.
+public enum SynchronousReply: Sendable {
+    /// The outputs, in declared order; the reply is sent at once.
+    case values([Value])
+    /// Work that must await (an export, a call to another service) before the reply: it runs in call order,
+    /// the next call waits for it, and the values it returns are the reply.
+    case completing(Completion)
+
+    /// The awaited rest of a synchronous method. `nonisolated(nonsending)`: it starts on the bus thread, like
+    /// the handler, instead of waiting for a thread of the global pool.
+    public typealias Completion = nonisolated(nonsending) @Sendable () async throws -> [Value]
+}
+
 /// Context for property getters and setters.
 public struct PropertyAccess: Sendable {
     /// The bus.

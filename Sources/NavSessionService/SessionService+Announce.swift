@@ -13,72 +13,60 @@ extension SessionService {
     /// listing only the properties in `changes`. `causes` holds cause JSON the session already encoded
     /// (``SessionOutcome/encodedCauses``); other causes are encoded here.
     ///
-    /// Isolated to the bus: every signal is a synchronous call on the bus thread (only an export, which reads
-    /// the new object's properties, awaits), so a change costs one hop to the bus's executor, not one per signal.
+    /// Isolated to the bus: every signal is a synchronous call on the bus thread (only an export and Session1's
+    /// properties, read through async getters, await), so a change costs at most one hop to the bus's executor.
     func announce(
         _ events: [SessionEvent], changes: [WindowNumber: WindowPropertyChanges],
         causes: [SessionOutcome.ChangeKey: String] = [:], on bus: isolated Bus
     ) async {
         var windowsChanged = false
         for event in events {
-            do {
-                switch event {
-                case .windowOpened(let number, _):
+            switch event {
+            case .windowOpened(let number, _):
+                do {
                     try await bus.export([try windowInterface()], at: try self.path(of: number))
-                    windowsChanged = true
-                case .windowClosed(let number, _):
-                    try bus.unexport(at: try self.path(of: number))
-                    windowsChanged = true
-                case .changed(let number, let change, let steps):
-                    let cause = causes[SessionOutcome.ChangeKey(window: number, version: change.version)]
-                    try emitChanged(change, steps: steps, window: number, causeJSON: cause, on: bus)
-                case .message(let number, let delivered):
-                    var payload = ["payload": delivered.message.payload]
-                    if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }
-                    try emit(
-                        names.message, window: number, on: bus,
-                        [
-                            .uint64(UInt64(clamping: delivered.recipient.rawValue)), .string(delivered.message.name),
-                            .stringDictionary(payload),
-                        ])
-                case .externalURL(let number, let url):
-                    try emit(names.openExternalURL, window: number, on: bus, [.string(url)])
-                case .trigger(let number, let name, let payload):
-                    try emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
-                case .effectFailed(let number, let effect, let error):
-                    logger.warning("window \(number): effect \(effect) failed: \(error)")
-                    // Never only a log line: whoever watches the window learns that the effect failed.
-                    switch effect {
-                    case .openURL(let url):
-                        try emit(
-                            names.effect, window: number, on: bus,
-                            [.string("deepLinkFailed"), .stringDictionary(["url": url, "error": error.errorName])])
-                    case .openWindow(let scene, _):
-                        try emit(
-                            names.effect, window: number, on: bus,
-                            [.string("effectFailed"), .stringDictionary([
-                                "effect": "openWindow", "scene": scene, "error": error.errorName, "message": error.message,
-                            ])])
-                    case .dismissWindow(let id):
-                        try emit(
-                            names.effect, window: number, on: bus,
-                            [.string("effectFailed"), .stringDictionary([
-                                "effect": "dismissWindow", "window": id ?? "", "error": error.errorName,
-                                "message": error.message,
-                            ])])
-                    case .trigger:
-                        break
-                    }
+                } catch {
+                    logger.warning("cannot announce \(event): \(error)")
                 }
-            } catch {
-                logger.warning("cannot announce \(event): \(error)")
+                windowsChanged = true
+            case .windowClosed:
+                announce(event, causes: causes, on: bus)
+                windowsChanged = true
+            default:
+                announce(event, causes: causes, on: bus)
             }
         }
-        do {
-            if windowsChanged {
+        if windowsChanged {
+            do {
                 try await bus.propertiesChanged(
                     [names.windows, names.version], interface: names.sessionInterface, at: names.sessionPath)
+            } catch {
+                logger.warning("cannot announce the session's property changes: \(error)")
             }
+        }
+        announce(changes, on: bus)
+    }
+
+    /// ``announce(_:changes:causes:on:)`` without a suspension, when no window opened or closed (an export and
+    /// Session1's properties are read through async getters); returns `false`, having sent nothing, otherwise.
+    func announceSynchronously(
+        _ events: [SessionEvent], changes: [WindowNumber: WindowPropertyChanges],
+        causes: [SessionOutcome.ChangeKey: String], on bus: isolated Bus
+    ) -> Bool {
+        for event in events {
+            switch event {
+            case .windowOpened, .windowClosed: return false
+            default: continue
+            }
+        }
+        for event in events { announce(event, causes: causes, on: bus) }
+        announce(changes, on: bus)
+        return true
+    }
+
+    /// One Window1 `PropertiesChanged` per window in `changes`, in window order.
+    private func announce(_ changes: [WindowNumber: WindowPropertyChanges], on bus: isolated Bus) {
+        do {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try bus.propertiesChanged(
                     change.changed, invalidated: change.routesInvalidated ? [names.properties.routes] : [],
@@ -86,6 +74,60 @@ extension SessionService {
             }
         } catch {
             logger.warning("cannot announce property changes: \(error)")
+        }
+    }
+
+    /// The signals of one event other than a window opening (whose export awaits).
+    private func announce(_ event: SessionEvent, causes: [SessionOutcome.ChangeKey: String], on bus: isolated Bus) {
+        do {
+            switch event {
+            case .windowOpened:
+                break
+            case .windowClosed(let number, _):
+                try bus.unexport(at: try self.path(of: number))
+            case .changed(let number, let change, let steps):
+                let cause = causes[SessionOutcome.ChangeKey(window: number, version: change.version)]
+                try emitChanged(change, steps: steps, window: number, causeJSON: cause, on: bus)
+            case .message(let number, let delivered):
+                var payload = ["payload": delivered.message.payload]
+                if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }
+                try emit(
+                    names.message, window: number, on: bus,
+                    [
+                        .uint64(UInt64(clamping: delivered.recipient.rawValue)), .string(delivered.message.name),
+                        .stringDictionary(payload),
+                    ])
+            case .externalURL(let number, let url):
+                try emit(names.openExternalURL, window: number, on: bus, [.string(url)])
+            case .trigger(let number, let name, let payload):
+                try emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
+            case .effectFailed(let number, let effect, let error):
+                logger.warning("window \(number): effect \(effect) failed: \(error)")
+                // Never only a log line: whoever watches the window learns that the effect failed.
+                switch effect {
+                case .openURL(let url):
+                    try emit(
+                        names.effect, window: number, on: bus,
+                        [.string("deepLinkFailed"), .stringDictionary(["url": url, "error": error.errorName])])
+                case .openWindow(let scene, _):
+                    try emit(
+                        names.effect, window: number, on: bus,
+                        [.string("effectFailed"), .stringDictionary([
+                            "effect": "openWindow", "scene": scene, "error": error.errorName, "message": error.message,
+                        ])])
+                case .dismissWindow(let id):
+                    try emit(
+                        names.effect, window: number, on: bus,
+                        [.string("effectFailed"), .stringDictionary([
+                            "effect": "dismissWindow", "window": id ?? "", "error": error.errorName,
+                            "message": error.message,
+                        ])])
+                case .trigger:
+                    break
+                }
+            }
+        } catch {
+            logger.warning("cannot announce \(event): \(error)")
         }
     }
 

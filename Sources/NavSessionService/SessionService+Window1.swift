@@ -14,24 +14,27 @@ extension SessionService {
     private func command(
         _ name: String, _ inputs: [Interface.Argument], _ build: @escaping Build
     ) throws -> Interface.Method {
-        try Interface.Method(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call in
+        try Interface.Method.synchronous(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call, bus in
             let number = try Self.number(of: call.path)
-            let outcome = try await self.perform(on: call.bus) { session in
+            return try self.performSynchronously(on: bus, reply: Self.version) { session in
                 try session.apply(window: number, batch: try build(call, session, try session.window(number)))
             }
-            return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
         }
+    }
+
+    /// The reply of a Window1 change: the window's new version.
+    private static func version(_ outcome: SessionOutcome) -> [Value] {
+        [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
     }
 
     /// A Window1 method that applies one renderer report (``Session/report(window:_:)``).
     private func report(
         _ name: String, _ inputs: [Interface.Argument], _ build: @escaping @Sendable (MethodCall) throws -> RendererReport
     ) throws -> Interface.Method {
-        try Interface.Method(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call in
+        try Interface.Method.synchronous(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call, bus in
             let number = try Self.number(of: call.path)
             let report = try ErrorMapping.mapped { try build(call) }
-            let outcome = try await self.perform(on: call.bus) { try $0.report(window: number, report) }
-            return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
+            return try self.performSynchronously(on: bus, reply: Self.version) { try $0.report(window: number, report) }
         }
     }
 
@@ -146,32 +149,30 @@ extension SessionService {
                     one(.dismissJustFromPresented, from: try id(call.arguments[0]))
                 },
                 try command("HideAt", [model]) { call, _, _ in one(.hide, from: try id(call.arguments[0])) },
-                try Interface.Method(
+                try Interface.Method.synchronous(
                     "ExecuteAt", inputs: [model, .init("command_json", .string)], outputs: [.init("version", .uint64)]
-                ) { call in
+                ) { call, bus in
                     let number = try Self.number(of: call.path)
                     let from = try id(call.arguments[0])
                     let json = call.arguments[1].string ?? ""
-                    let outcome = try await self.perform(on: call.bus) {
+                    return try self.performSynchronously(on: bus, reply: Self.version) {
                         try $0.execute(window: number, commandJSON: json, from: from)
                     }
-                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
                 },
-                try Interface.Method(
+                try Interface.Method.synchronous(
                     "Apply", inputs: [.init("batch_json", .string), Self.applyOptions],
                     outputs: [.init("version", .uint64), .init("started", .array(.uint64))]
-                ) { call in
+                ) { call, bus in
                     let number = try Self.number(of: call.path)
                     let json = call.arguments[0].string ?? ""
                     let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
-                    let outcome = try await self.perform(on: call.bus) {
-                        try $0.apply(window: number, batchJSON: json, expectedVersion: expected)
-                    }
-                    let started = outcome.changes(of: number).first?.started ?? []
-                    return [
-                        .uint64(UInt64(clamping: outcome.windowVersion ?? 0)),
-                        .array(.uint64, started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
-                    ]
+                    return try self.performSynchronously(on: bus, reply: { outcome in
+                        let started = outcome.changes(of: number).first?.started ?? []
+                        return [
+                            .uint64(UInt64(clamping: outcome.windowVersion ?? 0)),
+                            .array(.uint64, started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                        ]
+                    }) { try $0.apply(window: number, batchJSON: json, expectedVersion: expected) }
                 },
                 try Interface.Method(
                     "Check", inputs: [.init("batch_json", .string), Self.applyOptions],
@@ -188,28 +189,28 @@ extension SessionService {
                         .array(.uint64, event.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
                     ]
                 },
-                try Interface.Method(
+                try Interface.Method.synchronous(
                     "SetState", inputs: [.init("state_json", .string)], outputs: [.init("version", .uint64)]
-                ) { call in
+                ) { call, bus in
                     let number = try Self.number(of: call.path)
                     let json = call.arguments[0].string ?? ""
-                    let outcome = try await self.perform(on: call.bus) { try $0.setState(window: number, stateJSON: json) }
-                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
+                    return try self.performSynchronously(on: bus, reply: Self.version) {
+                        try $0.setState(window: number, stateJSON: json)
+                    }
                 },
-                try Interface.Method(
+                try Interface.Method.synchronous(
                     "SendMessage",
                     inputs: [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))]
-                ) { call in
+                ) { call, bus in
                     let number = try Self.number(of: call.path)
                     let target = try id(call.arguments[0])
                     let message = NavigationMessage(
                         call.arguments[1].string ?? "", payload: CommandArguments.payload(call.arguments[2].stringDictionary))
-                    try await self.perform(on: call.bus) { session in
+                    return try self.performSynchronously(on: bus, reply: { _ in [] }) { session in
                         let window = try session.window(number)
                         let model = target.rawValue == 0 ? window.graph.activeModelID : target
                         return try session.sendMessage(window: number, to: model, message)
                     }
-                    return []
                 },
                 try report("ReportPopped", [.init("stack", .uint64), .init("index", .uint32)]) { call in
                     .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
@@ -221,10 +222,9 @@ extension SessionService {
                 try report("ReportActionChosen", [model, .init("action", .string)]) { call in
                     .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
                 },
-                try Interface.Method("ReportClosed") { call in
+                try Interface.Method.synchronous("ReportClosed") { call, bus in
                     let number = try Self.number(of: call.path)
-                    try await self.perform(on: call.bus) { try $0.dismissWindow(number) }
-                    return []
+                    return try self.performSynchronously(on: bus, reply: { _ in [] }) { try $0.dismissWindow(number) }
                 },
                 // The snapshot is taken in call order; encoding it (the expensive part, ≈ 100 ns per byte) runs
                 // off the bus thread, so no other client's call waits for a large read.

@@ -138,6 +138,29 @@ public final class SessionService: Sendable {
         return outcome
     }
 
+    /// Runs a session operation for a synchronous method handler and announces its outcome; the reply is
+    /// `reply(outcome)`.
+    ///
+    /// The operation and its signals run on the bus thread without a suspension; only an outcome that opened
+    /// or closed a window announces through ``SynchronousReply/completing(_:)`` (an export awaits), still before
+    /// the reply and before the next call.
+    func performSynchronously(
+        on bus: isolated Bus, reply: (SessionOutcome) -> [Value], _ body: (Session) throws -> SessionOutcome
+    ) throws(BusError) -> SynchronousReply {
+        let (outcome, changes) = try withSession { state in
+            let outcome = try body(state.session)
+            return (outcome, state.refresh(after: outcome, names: names.properties))
+        }
+        let values = reply(outcome)
+        if announceSynchronously(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus) {
+            return .values(values)
+        }
+        return .completing {
+            await self.announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
+            return values
+        }
+    }
+
     /// Writes a snapshot of the whole session and empties the journal (a clean shutdown); the next start
     /// then loads one file instead of replaying the journal.
     /// - Throws: ``SessionError/storageFailed(_:)``; the journal still holds every change then.

@@ -84,6 +84,30 @@ enum TestNames {
                     try await Task.sleep(for: .milliseconds(Int(call.arguments[0].uint32 ?? 0)))
                     return []
                 },
+                try Interface.Method.synchronous(
+                    "AppendNow", inputs: [.init("item", .string)], outputs: [.init("count", .uint32)]
+                ) { call, bus in
+                    let count = state.log.withLock { log in
+                        log.append(call.arguments[0].string ?? "")
+                        return UInt32(log.count)
+                    }
+                    // Emitted on the bus thread before the reply leaves.
+                    try bus.emit(
+                        path: call.path, interface: try InterfaceName(interfaceName),
+                        member: try MemberName("Incremented"), arguments: [.uint32(count)])
+                    return .values([.uint32(count)])
+                },
+                try Interface.Method.synchronous("AppendLater", inputs: [.init("item", .string)]) { call, _ in
+                    let item = call.arguments[0].string ?? ""
+                    return .completing {
+                        // Suspending many times: a later call must still not overtake this one.
+                        for _ in 0..<100 { await Task.yield() }
+                        state.log.withLock { $0.append(item) }
+                        return []
+                    }
+                },
+                try Interface.Method.synchronous("FailNow") { _, _ in throw ExampleError() },
+                try Interface.Method.synchronous("FailLater") { _, _ in .completing { throw ExampleError() } },
                 Interface.Method("FailTyped") { _ in throw ExampleError() },
                 Interface.Method("FailUnmapped") { _ in throw UnmappedError() },
                 Interface.Method("Increment", outputs: [.init("value", .uint32)]) { call in

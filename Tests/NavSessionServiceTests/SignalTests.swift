@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 extension DaemonFixture {
@@ -288,6 +289,63 @@ extension Signal {
             let signal = try await first(external, timeout: .seconds(10)) { _ in true }
             #expect(signal.arguments == [.string("https://example.com")])
             #expect(try await fixture.session("ListWindows") == [.array(.objectPath, [try .path(window)])])
+        }
+    }
+}
+
+/// The order of messages on the wire, as the bus routes them, seen by `dbus-monitor`.
+@Suite(.serialized) struct WireOrderTests {
+    /// `dbus-monitor --profile` on the fixture's bus: one tab-separated line per message, in routing order
+    /// (`sig`/`mc`/`mr`/`err`, timestamp, serial, sender, destination, then path, interface, member or the
+    /// serial replied to).
+    private func monitor(_ fixture: DaemonFixture) async throws -> (Process, AsyncStream<[String]>) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dbus-monitor", "--address", fixture.bus.address, "--profile"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let (lines, continuation) = AsyncStream<[String]>.makeStream()
+        try process.run()
+        Thread.detachNewThread {
+            var pending = ""
+            PipeReader.forEachChunk(output.fileHandleForReading) { chunk in
+                pending += String(decoding: chunk, as: UTF8.self)
+                while let end = pending.firstIndex(of: "\n") {
+                    continuation.yield(pending[..<end].split(separator: "\t").map(String.init))
+                    pending = String(pending[pending.index(after: end)...])
+                }
+            }
+            continuation.finish()
+        }
+        // A monitor loses its unique name once it monitors: from then on it sees every message.
+        _ = try #require(await lines.first(within: .seconds(10)) { $0.last == "NameLost" })
+        return (process, lines)
+    }
+
+    @Test func changedAndPropertiesChangedLeaveBeforeTheReply() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let daemon = try #require(try await fixture.client.call(
+                destination: try BusName("org.freedesktop.DBus"), path: try ObjectPath("/org/freedesktop/DBus"),
+                interface: try InterfaceName("org.freedesktop.DBus"), member: try MemberName("GetNameOwner"),
+                arguments: [.string(DaemonFixture.name)]).first?.string)
+            let (process, lines) = try await monitor(fixture)
+            defer { process.terminate() }
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            // A marker call: every message of StackAppend was routed before it.
+            _ = try await fixture.window(window, "GetRoutes")
+            let sent = Mutex<[String]>([])
+            let marker = await lines.first(within: .seconds(10)) { line in
+                if line.count >= 8, line[0] == "mc", line[7] == "GetRoutes" { return true }
+                if line.count >= 6, line[3] == daemon {
+                    sent.withLock { $0.append(line[0] == "sig" && line.count >= 8 ? line[7] : line[0]) }
+                }
+                return false
+            }
+            #expect(marker != nil)
+            #expect(sent.withLock { $0 } == ["Changed", "PropertiesChanged", "mr"], "\(sent.withLock { $0 })")
         }
     }
 }

@@ -7,12 +7,91 @@ extension Bus {
         guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
+        // Nothing queued: a synchronous method runs right here, without a task (arrival order is kept
+        // because nothing is waiting before it).
+        if !isDraining, let (method, context) = synchronousMethod(for: message) {
+            handleSynchronously(method, context)
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
         incoming.append(dbus_message_ref(message))
         if !isDraining {
             isDraining = true
             Task { await self.drainIncoming() }
         }
         return DBUS_HANDLER_RESULT_HANDLED
+    }
+
+    /// The synchronous method `message` calls, if it calls one of an exported object's own interfaces.
+    private func synchronousMethod(for message: OpaquePointer) -> (Interface.Method, CallContext)? {
+        let path = ObjectPath(trusted: LibDBus.path(message) ?? "/")
+        guard let object = objects[path] else { return nil }
+        let member = LibDBus.member(message) ?? ""
+        let interface = LibDBus.interface(message)
+        let method: Interface.Method?
+        if let interface {
+            method = object.interface(named: interface)?.method(named: member)
+        } else {
+            method = object.interfaces.lazy.compactMap { $0.method(named: member) }.first
+        }
+        guard let method, method.synchronous != nil else { return nil }
+        return (method, CallContext(
+            message: message, path: path, member: member, interface: interface, signature: LibDBus.signature(message),
+            object: object))
+    }
+
+    /// Runs a synchronous method straight from libdbus's dispatch and replies; queues the rest of its work
+    /// (``SynchronousReply/completing(_:)``) ahead of any later call.
+    private func handleSynchronously(_ method: Interface.Method, _ context: CallContext) {
+        do {
+            switch try runSynchronous(method, context) {
+            case .values(let values):
+                reply(to: context.message, with: .values(values, method.outputTypes))
+            case .completing(let work):
+                isDraining = true
+                let held = UncheckedMessage(pointer: dbus_message_ref(context.message))
+                let types = method.outputTypes
+                Task {
+                    await self.complete(held, work, types, context)
+                    await self.drainIncoming()
+                }
+                return
+            }
+        } catch {
+            reply(to: context.message, with: failure(error, context))
+        }
+        receivedDescriptors.closeAll()
+    }
+
+    /// Finishes a synchronous method's awaited part and sends its reply (then the queue drains).
+    private func complete(
+        _ held: UncheckedMessage, _ work: SynchronousReply.Completion, _ types: [SignatureType],
+        _ context: CallContext
+    ) async {
+        let outcome: CallOutcome
+        do {
+            outcome = .values(try await work(), types)
+        } catch {
+            outcome = failure(error, context)
+        }
+        reply(to: held.pointer, with: outcome)
+        receivedDescriptors.closeAll()
+        dbus_message_unref(held.pointer)
+    }
+
+    /// Checks and decodes the arguments and runs a synchronous method's handler.
+    private func runSynchronous(_ method: Interface.Method, _ context: CallContext) throws -> SynchronousReply {
+        try context.check(method.inputSignature)
+        guard let handler = method.synchronous else { return .values([]) }
+        return try handler(methodCall(context, arguments: try decodeArguments(context)), self)
+    }
+
+    /// The error reply for a handler's error; an internal fault (`Failed`) is also told to the fault handler.
+    private func failure(_ error: any Error, _ context: CallContext) -> CallOutcome {
+        let mapped = BusError(mapping: error)
+        if mapped.name == .failed {
+            faultHandler?("\(context.interface ?? "?").\(context.member) at \(context.path): \(error)")
+        }
+        return .error(mapped)
     }
 
     /// Handles queued calls strictly one after another, so handlers see calls in arrival order.
@@ -159,9 +238,7 @@ extension Bus {
             }
             return .error(BusError(.unknownMethod, "\(path) has no method \(member)"))
         } catch {
-            let mapped = BusError(mapping: error)
-            if mapped.name == .failed { faultHandler?("\(interface ?? "?").\(member) at \(path): \(error)") }
-            return .error(mapped)
+            return failure(error, context)
         }
     }
 
@@ -190,18 +267,26 @@ extension Bus {
         return try decoder.decodeBody(of: context.message)
     }
 
-    private func invoke(_ method: Interface.Method, _ context: CallContext) async throws -> CallOutcome {
-        try context.check(method.inputSignature)
-        let arguments = try decodeArguments(context)
-        let call = MethodCall(
+    private func methodCall(_ context: CallContext, arguments: [Value]) -> MethodCall {
+        MethodCall(
             bus: self, sender: context.sender, path: context.path,
             interface: context.interface.map(InterfaceName.init(trusted:)), member: MemberName(trusted: context.member),
             arguments: arguments)
-        if let deferred = method.deferred {
-            return .deferred(try await deferred(call), method.outputs.map(\.type))
+    }
+
+    private func invoke(_ method: Interface.Method, _ context: CallContext) async throws -> CallOutcome {
+        if method.synchronous != nil {
+            switch try runSynchronous(method, context) {
+            case .values(let values): return .values(values, method.outputTypes)
+            case .completing(let work): return .values(try await work(), method.outputTypes)
+            }
         }
-        let outputs = try await method.handler(call)
-        return .values(outputs, method.outputs.map(\.type))
+        try context.check(method.inputSignature)
+        let call = methodCall(context, arguments: try decodeArguments(context))
+        if let deferred = method.deferred {
+            return .deferred(try await deferred(call), method.outputTypes)
+        }
+        return .values(try await method.handler(call), method.outputTypes)
     }
 
     /// Introspectable, Properties and ObjectManager; `nil` when `interface`/member is not one of them.
