@@ -19,27 +19,31 @@ extension SessionService {
                     let outcome = try await self.perform(on: call.bus) { try $0.openWindow(scene: scene, params: params) }
                     return [.objectPath(try self.path(of: try Self.window(of: outcome)))]
                 },
-                Interface.Method("DismissWindow", inputs: [.init("window", .objectPath)]) { call in
+                try Interface.Method.synchronous("DismissWindow", inputs: [.init("window", .objectPath)]) { call, bus in
                     let number = try Self.number(of: call.arguments[0].objectPath ?? call.path)
-                    try await self.perform(on: call.bus) { try $0.dismissWindow(number) }
-                    return []
+                    return try self.performSynchronously(on: bus, reply: { _ in [] }) { try $0.dismissWindow(number) }
                 },
-                Interface.Method("OpenURL", inputs: [.init("url", .string)], outputs: [.init("window", .objectPath)]) { call in
+                // A deep link into an open window changes it without suspending, like a Window1 command.
+                try Interface.Method.synchronous(
+                    "OpenURL", inputs: [.init("url", .string)], outputs: [.init("window", .objectPath)]
+                ) { call, bus in
                     let url = call.arguments[0].string ?? ""
-                    let outcome = try await self.perform(on: call.bus) { try $0.openURL(url) }
-                    return [.objectPath(try self.path(of: try Self.window(of: outcome)))]
+                    return try self.performSynchronously(on: bus, reply: { outcome in
+                        [.objectPath(try self.path(of: try Self.window(of: outcome)))]
+                    }) { try $0.openURL(url) }
                 },
                 Interface.Method("ListWindows", outputs: [.init("windows", .array(.objectPath))]) { _ in
                     [try self.windowList()]
                 },
-                Interface.Method(
+                try Interface.Method.synchronous(
                     "Apply", inputs: [.init("window", .objectPath), .init("batch_json", .string)],
                     outputs: [.init("version", .uint64)]
-                ) { call in
+                ) { call, bus in
                     let number = try Self.number(of: call.arguments[0].objectPath ?? call.path)
                     let batch = call.arguments[1].string ?? ""
-                    let outcome = try await self.perform(on: call.bus) { try $0.apply(window: number, batchJSON: batch) }
-                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
+                    return try self.performSynchronously(on: bus, reply: Self.version) {
+                        try $0.apply(window: number, batchJSON: batch)
+                    }
                 },
                 Interface.Method("SetCloseOnExit", inputs: [.init("window", .objectPath), .init("enabled", .boolean)]) { call in
                     let number = try Self.number(of: call.arguments[0].objectPath ?? call.path)

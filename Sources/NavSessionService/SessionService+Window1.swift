@@ -22,8 +22,8 @@ extension SessionService {
         }
     }
 
-    /// The reply of a Window1 change: the window's new version.
-    private static func version(_ outcome: SessionOutcome) -> [Value] {
+    /// The reply of a change to one window: its new version.
+    static func version(_ outcome: SessionOutcome) -> [Value] {
         [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
     }
 

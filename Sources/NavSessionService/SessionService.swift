@@ -145,19 +145,20 @@ public final class SessionService: Sendable {
     /// or closed a window announces through ``SynchronousReply/completing(_:)`` (an export awaits), still before
     /// the reply and before the next call.
     func performSynchronously(
-        on bus: isolated Bus, reply: (SessionOutcome) -> [Value], _ body: (Session) throws -> SessionOutcome
-    ) throws(BusError) -> SynchronousReply {
+        on bus: isolated Bus, reply: (SessionOutcome) throws -> [Value], _ body: (Session) throws -> SessionOutcome
+    ) throws -> SynchronousReply {
         let (outcome, changes) = try withSession { state in
             let outcome = try body(state.session)
             return (outcome, state.refresh(after: outcome, names: names.properties))
         }
-        let values = reply(outcome)
+        // The change is made: it is announced even if its reply cannot be built.
+        let values = Result { try reply(outcome) }
         if announceSynchronously(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus) {
-            return .values(values)
+            return .values(try values.get())
         }
         return .completing {
             await self.announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
-            return values
+            return try values.get()
         }
     }
 
