@@ -93,11 +93,8 @@ public struct Interface: Sendable {
         public let outputs: [Argument]
         /// Annotations.
         public let annotations: [Annotation]
-        let handler: MethodHandler
-        /// Set for methods whose reply is finished off the bus thread (then `handler` is unused).
-        private(set) var deferred: DeferredMethodHandler?
-        /// Set for methods that run synchronously on the bus thread (then `handler` is unused).
-        private(set) var synchronous: SynchronousMethodHandler?
+        /// What runs for a call: one of the three kinds of handler.
+        let body: Body
         let inputSignature: String
         let outputSignature: String
         /// The outputs' types, kept once: every reply is checked against them.
@@ -109,11 +106,17 @@ public struct Interface: Sendable {
             _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], annotations: [Annotation] = [],
             handler: @escaping MethodHandler
         ) throws(ValidationError) {
+            try self.init(name, inputs, outputs, annotations, .handler(handler))
+        }
+
+        private init(
+            _ name: String, _ inputs: [Argument], _ outputs: [Argument], _ annotations: [Annotation], _ body: Body
+        ) throws(ValidationError) {
             self.name = try MemberName(name)
             self.inputs = inputs
             self.outputs = outputs
             self.annotations = annotations
-            self.handler = handler
+            self.body = body
             self.inputSignature = try Signature(inputs.map(\.type)).rawValue
             self.outputSignature = try Signature(outputs.map(\.type)).rawValue
             self.outputTypes = outputs.map(\.type)
@@ -132,14 +135,12 @@ public struct Interface: Sendable {
             _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], annotations: [Annotation] = [],
             handler: @escaping SynchronousMethodHandler
         ) throws(ValidationError) -> Method {
-            var method = try Method(name, inputs: inputs, outputs: outputs, annotations: annotations) { _ in [] }
-            method.synchronous = handler
-            return method
+            try Method(name, inputs, outputs, annotations, .synchronous(handler))
         }
 
         /// Declares a method whose reply is expensive to build from a cheap capture, e.g. encoding a large
         /// read: `capture` runs in call order on the bus thread (it sees exactly the state left by the calls
-        /// before it) and returns `finish`, which runs on the global executor while the bus thread goes on
+        /// before it) and returns `finish`, which runs on a thread of its own while the bus thread goes on
         /// with later calls; the reply is sent when `finish` returns. Replies may then leave in another order
         /// than calls arrived — D-Bus matches them by serial.
         ///
@@ -150,9 +151,17 @@ public struct Interface: Sendable {
             _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], annotations: [Annotation] = [],
             capture: @escaping DeferredMethodHandler
         ) throws(ValidationError) -> Method {
-            var method = try Method(name, inputs: inputs, outputs: outputs, annotations: annotations) { _ in [] }
-            method.deferred = capture
-            return method
+            try Method(name, inputs, outputs, annotations, .deferred(capture))
+        }
+
+        /// The kinds of handler a method can have (see the initializers).
+        enum Body: Sendable {
+            /// Awaited by the drain task, in call order.
+            case handler(MethodHandler)
+            /// Captures on the bus thread; the reply is finished off it.
+            case deferred(DeferredMethodHandler)
+            /// Runs on the bus thread without suspending; straight from libdbus's dispatch when nothing is queued.
+            case synchronous(SynchronousMethodHandler)
         }
     }
 

@@ -161,8 +161,8 @@ extension SessionService {
             names.changed, window: window, on: bus,
             [
                 .uint64(version), .uint64(version &- 1), .string(causeJSON ?? Self.json(change.cause)), .boolean(change.animated),
-                .array(.uint64, change.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
-                .array(.uint64, change.finished.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                .modelIDs(change.started),
+                .modelIDs(change.finished),
                 .string(NavigationStep.json(steps)),
             ])
     }

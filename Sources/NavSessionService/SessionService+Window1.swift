@@ -170,7 +170,7 @@ extension SessionService {
                         let started = outcome.changes(of: number).first?.started ?? []
                         return [
                             .uint64(UInt64(clamping: outcome.windowVersion ?? 0)),
-                            .array(.uint64, started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                            .modelIDs(started),
                         ]
                     }) { try $0.apply(window: number, batchJSON: json, expectedVersion: expected) }
                 },
@@ -186,7 +186,7 @@ extension SessionService {
                     }
                     return [
                         .uint64(UInt64(clamping: event.version)),
-                        .array(.uint64, event.started.map { .uint64(UInt64(clamping: $0.rawValue)) }),
+                        .modelIDs(event.started),
                     ]
                 },
                 try Interface.Method.synchronous(

@@ -130,10 +130,7 @@ public final class SessionService: Sendable {
     /// thread, so the operation and all its signals cost no thread hop (they dominated the per-call CPU).
     @discardableResult
     nonisolated(nonsending) func perform(on bus: Bus, _ body: (Session) throws -> SessionOutcome) async throws(BusError) -> SessionOutcome {
-        let (outcome, changes) = try withSession { state in
-            let outcome = try body(state.session)
-            return (outcome, state.refresh(after: outcome, names: names.properties))
-        }
+        let (outcome, changes) = try commit(body)
         await announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
         return outcome
     }
@@ -147,10 +144,7 @@ public final class SessionService: Sendable {
     func performSynchronously(
         on bus: isolated Bus, reply: (SessionOutcome) throws -> [Value], _ body: (Session) throws -> SessionOutcome
     ) throws -> SynchronousReply {
-        let (outcome, changes) = try withSession { state in
-            let outcome = try body(state.session)
-            return (outcome, state.refresh(after: outcome, names: names.properties))
-        }
+        let (outcome, changes) = try commit(body)
         // The change is made: it is announced even if its reply cannot be built.
         let values = Result { try reply(outcome) }
         if announceSynchronously(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus) {
@@ -159,6 +153,16 @@ public final class SessionService: Sendable {
         return .completing {
             await self.announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
             return try values.get()
+        }
+    }
+
+    /// Runs a session operation under the lock; returns its outcome and the property changes it announces.
+    private func commit(
+        _ body: (Session) throws -> SessionOutcome
+    ) throws(BusError) -> (SessionOutcome, [WindowNumber: WindowPropertyChanges]) {
+        try withSession { state in
+            let outcome = try body(state.session)
+            return (outcome, state.refresh(after: outcome, names: names.properties))
         }
     }
 

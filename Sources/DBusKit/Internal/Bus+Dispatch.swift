@@ -9,8 +9,8 @@ extension Bus {
         }
         // Nothing queued: a synchronous method runs right here, without a task (arrival order is kept
         // because nothing is waiting before it).
-        if !isDraining, let (method, context) = synchronousMethod(for: message) {
-            handleSynchronously(method, context)
+        if !isDraining, let (method, handler, context) = synchronousMethod(for: message) {
+            handleSynchronously(method, handler, context)
             return DBUS_HANDLER_RESULT_HANDLED
         }
         incoming.append(dbus_message_ref(message))
@@ -22,7 +22,9 @@ extension Bus {
     }
 
     /// The synchronous method `message` calls, if it calls one of an exported object's own interfaces.
-    private func synchronousMethod(for message: OpaquePointer) -> (Interface.Method, CallContext)? {
+    private func synchronousMethod(
+        for message: OpaquePointer
+    ) -> (Interface.Method, SynchronousMethodHandler, CallContext)? {
         let path = ObjectPath(trusted: LibDBus.path(message) ?? "/")
         guard let object = objects[path] else { return nil }
         let member = LibDBus.member(message) ?? ""
@@ -33,17 +35,19 @@ extension Bus {
         } else {
             method = object.interfaces.lazy.compactMap { $0.method(named: member) }.first
         }
-        guard let method, method.synchronous != nil else { return nil }
-        return (method, CallContext(
+        guard let method, case .synchronous(let handler) = method.body else { return nil }
+        return (method, handler, CallContext(
             message: message, path: path, member: member, interface: interface, signature: LibDBus.signature(message),
             object: object))
     }
 
     /// Runs a synchronous method straight from libdbus's dispatch and replies; queues the rest of its work
     /// (``SynchronousReply/completing(_:)``) ahead of any later call.
-    private func handleSynchronously(_ method: Interface.Method, _ context: CallContext) {
+    private func handleSynchronously(
+        _ method: Interface.Method, _ handler: SynchronousMethodHandler, _ context: CallContext
+    ) {
         do {
-            switch try runSynchronous(method, context) {
+            switch try handler(try checkedCall(method, context), self) {
             case .values(let values):
                 reply(to: context.message, with: .values(values, method.outputTypes))
             case .completing(let work):
@@ -78,12 +82,6 @@ extension Bus {
         dbus_message_unref(held.pointer)
     }
 
-    /// Checks and decodes the arguments and runs a synchronous method's handler.
-    private func runSynchronous(_ method: Interface.Method, _ context: CallContext) throws -> SynchronousReply {
-        try context.check(method.inputSignature)
-        guard let handler = method.synchronous else { return .values([]) }
-        return try handler(methodCall(context, arguments: try decodeArguments(context)), self)
-    }
 
     /// The error reply for a handler's error; an internal fault (`Failed`) is also told to the fault handler.
     private func failure(_ error: any Error, _ context: CallContext) -> CallOutcome {
@@ -116,10 +114,14 @@ extension Bus {
         isDraining = false
     }
 
-    /// Builds a deferred method's reply on the global executor and sends it from the bus thread; inline when
+    /// Builds a deferred method's reply on a thread of its own and sends it from the bus thread; inline when
     /// ``maximumDeferredReplies`` are already being built.
+    ///
+    /// Not on the global executor: a `finish` is synchronous and may run long (encoding a large read), and the
+    /// cooperative pool has one thread per core, which the process's tasks (signal handling, name watches,
+    /// client calls' continuations) need meanwhile.
     private func finishDeferred(_ message: OpaquePointer, _ finish: @escaping @Sendable () throws -> [Value], _ types: [SignatureType]) {
-        func outcome() -> CallOutcome {
+        @Sendable func outcome() -> CallOutcome {
             do {
                 return .values(try finish(), types)
             } catch {
@@ -130,16 +132,22 @@ extension Bus {
             reply(to: message, with: outcome())
             return
         }
-        deferredReplies += 1
         let held = UncheckedMessage(pointer: dbus_message_ref(message))
-        Task.detached { [weak self] in
+        let started = DetachedThread.start(name: "DBusKit deferred reply") { [weak self] in
             let result = outcome()
             guard let self else {
                 dbus_message_unref(held.pointer)
                 return
             }
-            await self.completeDeferred(held, result)
+            Task { await self.completeDeferred(held, result) }
         }
+        guard started else {
+            // No thread to spare: build it here, in order, as when the bound is reached.
+            dbus_message_unref(held.pointer)
+            reply(to: message, with: outcome())
+            return
+        }
+        deferredReplies += 1
     }
 
     private func completeDeferred(_ held: UncheckedMessage, _ outcome: CallOutcome) {
@@ -267,26 +275,27 @@ extension Bus {
         return try decoder.decodeBody(of: context.message)
     }
 
-    private func methodCall(_ context: CallContext, arguments: [Value]) -> MethodCall {
-        MethodCall(
+    /// The call as its handler sees it, once its signature matches the method's inputs.
+    private func checkedCall(_ method: Interface.Method, _ context: CallContext) throws(BusError) -> MethodCall {
+        try context.check(method.inputSignature)
+        return MethodCall(
             bus: self, sender: context.sender, path: context.path,
             interface: context.interface.map(InterfaceName.init(trusted:)), member: MemberName(trusted: context.member),
-            arguments: arguments)
+            arguments: try decodeArguments(context))
     }
 
     private func invoke(_ method: Interface.Method, _ context: CallContext) async throws -> CallOutcome {
-        if method.synchronous != nil {
-            switch try runSynchronous(method, context) {
+        switch method.body {
+        case .synchronous(let handler):
+            switch try handler(try checkedCall(method, context), self) {
             case .values(let values): return .values(values, method.outputTypes)
             case .completing(let work): return .values(try await work(), method.outputTypes)
             }
+        case .deferred(let capture):
+            return .deferred(try await capture(try checkedCall(method, context)), method.outputTypes)
+        case .handler(let handler):
+            return .values(try await handler(try checkedCall(method, context)), method.outputTypes)
         }
-        try context.check(method.inputSignature)
-        let call = methodCall(context, arguments: try decodeArguments(context))
-        if let deferred = method.deferred {
-            return .deferred(try await deferred(call), method.outputTypes)
-        }
-        return .values(try await method.handler(call), method.outputTypes)
     }
 
     /// Introspectable, Properties and ObjectManager; `nil` when `interface`/member is not one of them.
