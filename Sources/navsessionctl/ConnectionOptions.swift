@@ -11,15 +11,22 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The daemon's bus name (its application id); NAVSESSION_DEST sets the default.")
     var dest: String = SessionNames.environmentDestination ?? SessionNames.defaultDestination
 
-    @Option(help: "Seconds to wait for each reply.")
-    var timeout: Double = 10
+    // Read as text and converted here rather than declared `Double`: every distinct option type costs a
+    // one-shot process three of the Swift runtime's conformance scans as ArgumentParser reflects it (≈ 0.1 ms;
+    // Docs/performance.md, "navsessionctl"), and the other two options are already `String`.
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for each reply.", valueName: "seconds"))
+    var timeoutText: String = "10"
+
+    /// `--timeout` in seconds (checked by ``validate()``).
+    var timeout: Double { Double(timeoutText) ?? 10 }
 
     func validate() throws {
         guard (try? BusName(dest)) != nil else {
             throw ArgumentParser.ValidationError("'\(dest)' is not a valid bus name")
         }
-        guard timeout > 0, timeout <= 3600 else {
-            throw ArgumentParser.ValidationError("--timeout must be between 0 and 3600 seconds")
+        guard let seconds = Double(timeoutText), seconds > 0, seconds <= 3600 else {
+            throw ArgumentParser.ValidationError(
+                "--timeout must be a number of seconds between 0 and 3600, not '\(timeoutText)'")
         }
     }
 
@@ -34,7 +41,10 @@ struct ConnectionOptions: ParsableArguments {
 
     /// Connects and returns a client for the daemon.
     func connect() async throws -> NavSessionClient {
-        try await NavSessionClient.connect(
+        if let bus = await EarlyConnection.take(for: selection) {
+            return try NavSessionClient(bus: bus, applicationID: dest, timeout: .milliseconds(Int64(timeout * 1000)))
+        }
+        return try await NavSessionClient.connect(
             to: selection, applicationID: dest, timeout: .milliseconds(Int64(timeout * 1000)))
     }
 

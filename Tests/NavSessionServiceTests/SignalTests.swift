@@ -295,34 +295,6 @@ extension Signal {
 
 /// The order of messages on the wire, as the bus routes them, seen by `dbus-monitor`.
 @Suite(.serialized) struct WireOrderTests {
-    /// `dbus-monitor --profile` on the fixture's bus: one tab-separated line per message, in routing order
-    /// (`sig`/`mc`/`mr`/`err`, timestamp, serial, sender, destination, then path, interface, member or the
-    /// serial replied to).
-    private func monitor(_ fixture: DaemonFixture) async throws -> (Process, AsyncStream<[String]>) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-monitor", "--address", fixture.bus.address, "--profile"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let (lines, continuation) = AsyncStream<[String]>.makeStream()
-        try process.run()
-        Thread.detachNewThread {
-            var pending = ""
-            PipeReader.forEachChunk(output.fileHandleForReading) { chunk in
-                pending += String(decoding: chunk, as: UTF8.self)
-                while let end = pending.firstIndex(of: "\n") {
-                    continuation.yield(pending[..<end].split(separator: "\t").map(String.init))
-                    pending = String(pending[pending.index(after: end)...])
-                }
-            }
-            continuation.finish()
-        }
-        // A monitor loses its unique name once it monitors: from then on it sees every message.
-        _ = try #require(await lines.first(within: .seconds(10)) { $0.last == "NameLost" })
-        return (process, lines)
-    }
-
     @Test func changedAndPropertiesChangedLeaveBeforeTheReply() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
@@ -331,8 +303,9 @@ extension Signal {
                 destination: try BusName("org.freedesktop.DBus"), path: try ObjectPath("/org/freedesktop/DBus"),
                 interface: try InterfaceName("org.freedesktop.DBus"), member: try MemberName("GetNameOwner"),
                 arguments: [.string(DaemonFixture.name)]).first?.string)
-            let (process, lines) = try await monitor(fixture)
-            defer { process.terminate() }
+            let monitor = try #require(try await BusMonitor.start(address: fixture.bus.address))
+            defer { monitor.stop() }
+            let lines = monitor.lines
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             // A marker call: every message of StackAppend was routed before it.
             _ = try await fixture.window(window, "GetRoutes")

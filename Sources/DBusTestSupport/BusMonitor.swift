@@ -1,0 +1,50 @@
+import Foundation
+
+/// `dbus-monitor --profile` on a bus: every message the bus routes, in routing order, one line each, split at
+/// its tabs: kind (`sig`, `mc`, `mr`, `err`), timestamp, serial, sender, destination, then path, interface and
+/// member (or, for a reply, the serial replied to).
+public final class BusMonitor: Sendable {
+    /// The lines from the moment ``start(address:)`` returned.
+    public let lines: AsyncStream<[String]>
+    private let process: Process
+
+    private init(process: Process, lines: AsyncStream<[String]>) {
+        self.process = process
+        self.lines = lines
+    }
+
+    /// Starts the monitor and returns once it sees every message (a monitor loses its unique name when it
+    /// starts monitoring: that `NameLost` is the sign); nil when that does not happen within 10 s.
+    public static func start(address: String) async throws -> BusMonitor? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dbus-monitor", "--address", address, "--profile"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let (lines, continuation) = AsyncStream<[String]>.makeStream()
+        try process.run()
+        Thread.detachNewThread {
+            var pending = ""
+            PipeReader.forEachChunk(output.fileHandleForReading) { chunk in
+                pending += String(decoding: chunk, as: UTF8.self)
+                while let end = pending.firstIndex(of: "\n") {
+                    continuation.yield(pending[..<end].split(separator: "\t").map(String.init))
+                    pending = String(pending[pending.index(after: end)...])
+                }
+            }
+            continuation.finish()
+        }
+        let monitor = BusMonitor(process: process, lines: lines)
+        guard await lines.first(within: .seconds(10), where: { $0.last == "NameLost" }) != nil else {
+            monitor.stop()
+            return nil
+        }
+        return monitor
+    }
+
+    /// Stops `dbus-monitor`; ``lines`` ends. Idempotent.
+    public func stop() {
+        if process.isRunning { process.terminate() }
+    }
+}
