@@ -133,38 +133,19 @@ final class BenchmarkRun {
         report.urlSignal.computeRatios()
 
         for depth in options.depths {
-            progress("depth \(depth): \(options.depthCalls) sequential calls per target")
-            var row = DepthRow(depth: depth)
-            for service in services where service.target != .echo {
-                do {
-                    let measurement = try atDepth(depth, service, client: client, bus: busPID)
-                    if service.target == .floor {
-                        row.floorCpuPerCall = measurement.serviceCpuUsPerCall
-                        row.floorCallsPerSecond = measurement.run.callsPerSec
-                    } else {
-                        row.navsessiondCpuPerCall = measurement.serviceCpuUsPerCall
-                        row.navsessiondCallsPerSecond = measurement.run.callsPerSec
-                    }
-                } catch BenchError.errorReply(let name, let detail) {
-                    row.refused = "\(service.target.rawValue): \(name) \(detail)"
-                    // Back to the root whatever depth was reached.
-                    _ = try? client.once(["--dest", service.name, "--call", "stack-drop", "--path", service.window,
-                                          "--arg", "\(max(depth, 1))"])
-                }
-            }
-            row.ratioToFloor = ratio(row.navsessiondCpuPerCall, row.floorCpuPerCall)
-            report.depth.append(row)
+            progress("depth \(depth): \(options.repetitions) × \(options.depthCalls) sequential calls per target")
+            report.depth.append(try measureDepth(depth, services.filter { $0.target != .echo }, client: client, bus: busPID))
         }
 
         if let current = daemon, options.windows > 1 {
             progress("windows: \(options.depthCalls) sequential calls with 1 and with \(options.windows) open windows")
             var row = WindowsRow(count: options.windows)
             do {
-                row.oneWindowCpuPerCall = try atDepth(0, current, client: client, bus: busPID).serviceCpuUsPerCall
+                row.oneWindowCpuPerCall = try depthRun(current, client: client, bus: busPID).serviceCpuUsPerCall
                 for _ in 1..<options.windows {
                     _ = try client.once(["--call", "open-window", "--dest", current.name, "--path", session, "--arg", "waiting"])
                 }
-                row.manyWindowsCpuPerCall = try atDepth(0, current, client: client, bus: busPID).serviceCpuUsPerCall
+                row.manyWindowsCpuPerCall = try depthRun(current, client: client, bus: busPID).serviceCpuUsPerCall
                 row.ratio = ratio(row.manyWindowsCpuPerCall, row.oneWindowCpuPerCall)
             } catch {
                 row.refused = "\(error)"
@@ -187,17 +168,52 @@ final class BenchmarkRun {
     /// The floor's one window.
     static let floorWindow = "/org/navsession/Session1/window/1"
 
-    /// A short sequential run with the service's stack `depth` elements deep, then back to the root.
-    private func atDepth(_ depth: Int, _ service: Service, client: LoadClient, bus: pid_t) throws -> Measurement {
-        let base = ["--dest", service.name, "--path", service.window]
-        if depth > 0 {
-            _ = try client.measure("pipelined", base + ["--call", "stack-append", "--count", "\(depth)", "--inflight", "64"],
-                                   service: service.pid, bus: bus)
+    /// Both targets' cost per call with their stacks `depth` elements deep: each stack is built once, then the
+    /// targets alternate for `--repeat` runs of `--depth-calls` sequential calls, so drifts in background load
+    /// hit both alike (as in the main table); the run with the median CPU per call is reported.
+    private func measureDepth(_ depth: Int, _ targets: [Service], client: LoadClient, bus: pid_t) throws -> DepthRow {
+        var row = DepthRow(depth: depth)
+        var reached: [Service] = []
+        for service in targets {
+            do {
+                if depth > 0 {
+                    _ = try client.measure("pipelined", ["--dest", service.name, "--path", service.window,
+                                                         "--call", "stack-append", "--count", "\(depth)", "--inflight", "64"],
+                                           service: service.pid, bus: bus)
+                }
+                reached.append(service)
+            } catch BenchError.errorReply(let name, let detail) {
+                row.refused = "\(service.target.rawValue): \(name) \(detail)"
+            }
+            // Back to the root whatever depth was reached, after the runs below.
         }
-        let measurement = try client.measure(
-            "sequential", service.arguments + ["--count", "\(options.depthCalls)"], service: service.pid, bus: bus)
-        if depth > 0 { _ = try client.once(base + ["--call", "stack-drop", "--arg", "\(depth)"]) }
-        return measurement
+        defer {
+            for service in targets where depth > 0 {
+                _ = try? client.once(["--dest", service.name, "--call", "stack-drop", "--path", service.window,
+                                      "--arg", "\(depth)"])
+            }
+        }
+        var runs: [Target: [Measurement]] = [:]
+        for _ in 0..<options.repetitions {
+            for service in reached {
+                runs[service.target, default: []].append(try depthRun(service, client: client, bus: bus))
+            }
+        }
+        func median(_ target: Target) -> Measurement? {
+            guard let all = runs[target], !all.isEmpty else { return nil }
+            return all.sorted { $0.serviceCpuUsPerCall < $1.serviceCpuUsPerCall }[(all.count - 1) / 2]
+        }
+        row.floorCpuPerCall = median(.floor)?.serviceCpuUsPerCall
+        row.floorCallsPerSecond = median(.floor)?.run.callsPerSec
+        row.navsessiondCpuPerCall = median(.navsessiond)?.serviceCpuUsPerCall
+        row.navsessiondCallsPerSecond = median(.navsessiond)?.run.callsPerSec
+        row.ratioToFloor = ratio(row.navsessiondCpuPerCall, row.floorCpuPerCall)
+        return row
+    }
+
+    /// One run of `--depth-calls` sequential calls.
+    private func depthRun(_ service: Service, client: LoadClient, bus: pid_t) throws -> Measurement {
+        try client.measure("sequential", service.arguments + ["--count", "\(options.depthCalls)"], service: service.pid, bus: bus)
     }
 
     /// Starts navsessiond on the private bus and opens the window the stack calls go to.

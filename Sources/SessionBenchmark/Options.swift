@@ -14,7 +14,7 @@ struct Options {
     var echoName = "org.navsession.BenchEcho"
     var floorName = "org.navsession.BenchFloor"
     var depths = [0, 100, 1_000, 10_000]
-    var depthCalls = 10_000
+    var depthCalls = 4_000
     var windows = 256
     var callgrind = false
     var callgrindCalls = 2_000
@@ -37,7 +37,8 @@ struct Options {
           --repeat N              repetitions of each measurement; the median is reported (default 5)
           --depths LIST           stack depths to measure the cost per call at (default 0,100,1000,10000;
                                   "" skips them)
-          --depth-calls N         sequential calls measured at each depth and window count (default 10000)
+          --depth-calls N         sequential calls per run at each depth (--repeat runs per target, interleaved)
+                                  and per window count (default 4000)
           --windows N             open windows for the window-count measurement (default 256, the daemon's
                                   limit; 0 skips it)
           --callgrind             also count instructions per call under valgrind's callgrind

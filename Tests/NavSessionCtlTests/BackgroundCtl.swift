@@ -52,7 +52,9 @@ final class BackgroundCtl: Sendable {
 
     /// Waits for the exit (killing the process after `timeout`) and returns everything it wrote.
     func finish(timeout: TimeInterval = 30) async -> CtlResult {
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        // SIGKILL, not SIGTERM: a tool that hangs may be one that no longer hears SIGTERM, which is what some
+        // tests check, and the suite must end either way.
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }
         let output = await Ctl.readAll(stdoutPipe.fileHandleForReading)

@@ -52,7 +52,9 @@ enum Ctl {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // SIGKILL, not SIGTERM: a tool that hangs may be one that no longer hears SIGTERM, which is what some
+        // tests check, and the suite must end either way.
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }
         async let stdout = readAll(out.fileHandleForReading)
