@@ -4,6 +4,7 @@
 #include <fcntl.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -255,6 +256,11 @@ int CDBusShims_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int CDBusShims_limit_malloc_arenas(int count)
+{
+    return mallopt(M_ARENA_MAX, count);
 }
 
 int CDBusShims_pidfd_open(pid_t pid)

@@ -87,7 +87,7 @@ enum CommandFailure {
     }
 }
 
-extension ConnectionOptions {
+extension ConnectingCommand {
     /// ``CommandFailure/reporting(destination:timeout:_:)`` with this command's destination and timeout.
     func reportingFailures(_ body: () async throws -> Void) async throws {
         try await CommandFailure.reporting(destination: dest, timeout: timeout, bus: selection, body)

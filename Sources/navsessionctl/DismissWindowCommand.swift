@@ -3,21 +3,28 @@ import DBusKit
 import NavSessionClient
 
 /// `navsessionctl dismiss-window WINDOW`: Session1.DismissWindow; prints nothing.
-struct DismissWindowCommand: AsyncParsableCommand {
+struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "dismiss-window",
         abstract: "Close a window and its whole graph."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
+    func validate() throws {
+        try validateConnection()
+    }
+
     func run() async throws {
-        try await connection.reportingFailures {
-            try await connection.withClient { client in
-                try await client.session.dismissWindow(try connection.window(window, of: client))
+        try await reportingFailures {
+            try await withClient { client in
+                try await client.session.dismissWindow(try windowProxy(window, of: client))
             }
         }
     }

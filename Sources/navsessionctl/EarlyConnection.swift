@@ -8,7 +8,7 @@ import Synchronization
 /// Parsing costs a one-shot process about as long as connecting does (most of it the Swift runtime's first
 /// look-ups of the conformances ArgumentParser's reflection asks for), and the two need each other for
 /// nothing, so on a machine with a spare core they can overlap: `main` starts the connection, the command
-/// takes it through ``ConnectionOptions/connect()``. It is only started when the outcome is predictable from
+/// takes it through ``ConnectingCommand/connect()``. It is only started when the outcome is predictable from
 /// the words alone (``isWorthStarting(_:environment:)``): a subcommand that talks to the daemon, the default
 /// bus, no help or version request, and a session bus address in the environment (so libdbus never tries
 /// to autolaunch a bus for a connection nobody may use). A connection that fails or is not taken is simply

@@ -4,7 +4,7 @@ import NavSessionClient
 import NavigationCore
 
 /// `navsessionctl exec WINDOW COMMAND ARGS…`: calls one Window1 method (or Session1.Apply) by kebab-case name.
-struct ExecCommand: AsyncParsableCommand {
+struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec",
         abstract: "Run one navigation command on a window and print its new version.",
@@ -14,8 +14,11 @@ struct ExecCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
 
     @Flag(help: "Print the D-Bus call instead of making it.")
     var dryRun = false
@@ -30,6 +33,7 @@ struct ExecCommand: AsyncParsableCommand {
     var words: [String] = []
 
     func validate() throws {
+        try validateConnection()
         _ = try invocation()
     }
 
@@ -39,8 +43,8 @@ struct ExecCommand: AsyncParsableCommand {
             StandardOutput.line(call.callDescription)
             return
         }
-        try await connection.reportingFailures {
-            let reply = try await connection.withClient { client in
+        try await reportingFailures {
+            let reply = try await withClient { client in
                 try await client.call(
                     path: call.path.rawValue, interface: call.interface, member: call.operation.member,
                     arguments: call.arguments)
@@ -70,18 +74,18 @@ struct ExecCommand: AsyncParsableCommand {
             return
         case .version:
             guard let version = reply.first?.uint64 else { throw Self.unexpected(operation.member, reply) }
-            StandardOutput.line(output.json ? "{\"version\":\(version)}" : String(version))
+            StandardOutput.line(json ? "{\"version\":\(version)}" : String(version))
         case .json:
             guard let text = reply.first?.string else { throw Self.unexpected(operation.member, reply) }
-            StandardOutput.line(output.json ? text : JSONText.pretty(text))
+            StandardOutput.line(json ? text : JSONText.pretty(text))
         case .text:
             guard let text = reply.first?.string else { throw Self.unexpected(operation.member, reply) }
-            StandardOutput.line(output.json ? JSONString.literal(text) : text)
+            StandardOutput.line(json ? JSONString.literal(text) : text)
         case .versionAndStarted:
             guard let version = reply.first?.uint64, reply.count == 2, let ids = reply[1].arrayElements?.compactMap(\.uint64)
             else { throw Self.unexpected(operation.member, reply) }
             let list = ids.map(String.init).joined(separator: ",")
-            StandardOutput.line(output.json ? "{\"version\":\(version),\"started\":[\(list)]}" : "\(version) started=\(list)")
+            StandardOutput.line(json ? "{\"version\":\(version),\"started\":[\(list)]}" : "\(version) started=\(list)")
         }
     }
 }

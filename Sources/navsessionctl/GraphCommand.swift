@@ -4,7 +4,7 @@ import FoundationEssentials
 import NavSessionClient
 
 /// `navsessionctl graph --dot WINDOW`: the window's graph as Graphviz DOT, built from GetState.
-struct GraphCommand: AsyncParsableCommand {
+struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Print a window's model graph as Graphviz DOT (pipe into 'dot -Tsvg').",
@@ -15,7 +15,10 @@ struct GraphCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
 
     @Flag(help: "Graphviz DOT output (the default and only format).")
     var dot = false
@@ -23,9 +26,13 @@ struct GraphCommand: AsyncParsableCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
+    func validate() throws {
+        try validateConnection()
+    }
+
     func run() async throws {
-        try await connection.reportingFailures {
-            let json = try await connection.withClient { try await connection.window(window, of: $0).getStateJSON() }
+        try await reportingFailures {
+            let json = try await withClient { try await windowProxy(window, of: $0).getStateJSON() }
             let snapshot: WindowSnapshot
             do {
                 snapshot = try JSONDecoder().decode(WindowSnapshot.self, from: Data(json.utf8))

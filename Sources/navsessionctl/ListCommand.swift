@@ -4,19 +4,26 @@ import NavSessionClient
 import NavigationCore
 
 /// `navsessionctl list`: the open windows with their scene, version, active screen and title.
-struct ListCommand: AsyncParsableCommand {
+struct ListCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the open windows.",
         discussion: "Text: one window per line, 'NUMBER SCENE vVERSION ACTIVE_SCREEN \"TITLE\"'."
     )
 
-    @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
+
+    func validate() throws {
+        try validateConnection()
+    }
 
     func run() async throws {
-        try await connection.reportingFailures {
-            let windows = try await connection.withClient { client in
+        try await reportingFailures {
+            let windows = try await withClient { client in
                 var rows: [WindowRow] = []
                 for window in try await client.session.listWindows() {
                     // A window may close between ListWindows and GetAll; it is then left out.
@@ -25,7 +32,7 @@ struct ListCommand: AsyncParsableCommand {
                 }
                 return rows
             }
-            if output.json {
+            if json {
                 StandardOutput.line("[" + windows.map(\.json).joined(separator: ",") + "]")
             } else {
                 for window in windows { StandardOutput.line(window.text) }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import DBusKit
 import Glibc
 import NavigationCore
 
 /// The NavSession command-line client; each capability is a subcommand.
 ///
-/// Every subcommand that talks to the daemon shares ``ConnectionOptions`` (`--bus`, `--dest`, `--timeout`);
+/// Every subcommand that talks to the daemon is a ``ConnectingCommand`` (`--bus`, `--dest`, `--timeout`);
 /// they, and `--json`, may also come before the subcommand (``GlobalArguments``).
 /// Failures are printed as one line on stderr (``CommandFailure``) and exit with status 1.
 @main
@@ -29,6 +30,9 @@ struct NavSessionCtl: AsyncParsableCommand {
     /// it starts for that one job. Parsing here and exiting from the task saves both (≈ 0.4 ms of a 3.5 ms
     /// call; Docs/performance.md, "navsessionctl").
     static func main() {
+        // One malloc arena, set before any other thread exists: per-thread arenas cost this few-millisecond
+        // process more than the contention they avoid (≈ 0.3 ms of a call; Docs/performance.md, "navsessionctl").
+        MallocArenas.limit(to: 1)
         let arguments = GlobalArguments.rewrite(Array(CommandLine.arguments.dropFirst()))
         if let message = GlobalArguments.unknownSubcommand(in: arguments) {
             StandardError.write("Error: \(message)\n")

@@ -3,22 +3,29 @@ import DBusKit
 import NavSessionClient
 
 /// `navsessionctl open-url URL`: Session1.OpenURL; prints the window that handled it.
-struct OpenURLCommand: AsyncParsableCommand {
+struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "open-url",
         abstract: "Open a deep link (or announce an external URL) and print the window that handled it."
     )
 
-    @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "A URL, e.g. navsession-demo:detail/42.")
     var url: String
 
+    func validate() throws {
+        try validateConnection()
+    }
+
     func run() async throws {
-        try await connection.reportingFailures {
-            let window = try await connection.withClient { try await $0.session.openURL(url) }
-            StandardOutput.line(WindowPathOutput.line(for: window.path, json: output.json))
+        try await reportingFailures {
+            let window = try await withClient { try await $0.session.openURL(url) }
+            StandardOutput.line(WindowPathOutput.line(for: window.path, json: json))
         }
     }
 }

@@ -3,14 +3,17 @@ import DBusKit
 import NavSessionClient
 
 /// `navsessionctl open-window SCENE [KEY=VALUE…]`: Session1.OpenWindow; prints the window's path.
-struct OpenWindowCommand: AsyncParsableCommand {
+struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "open-window",
         abstract: "Open a window of a scene and print its object path."
     )
 
-    @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
 
     @Flag(help: "Print the D-Bus call instead of making it.")
     var dryRun = false
@@ -22,6 +25,7 @@ struct OpenWindowCommand: AsyncParsableCommand {
     var parameters: [String] = []
 
     func validate() throws {
+        try validateConnection()
         _ = try parsedParameters()
     }
 
@@ -34,10 +38,10 @@ struct OpenWindowCommand: AsyncParsableCommand {
                     + arguments.map(ValueText.render)).joined(separator: " "))
             return
         }
-        try await connection.reportingFailures {
+        try await reportingFailures {
             let params = try parsedParameters().dictionary
-            let window = try await connection.withClient { try await $0.session.openWindow(scene: scene, params: params) }
-            StandardOutput.line(WindowPathOutput.line(for: window.path, json: output.json))
+            let window = try await withClient { try await $0.session.openWindow(scene: scene, params: params) }
+            StandardOutput.line(WindowPathOutput.line(for: window.path, json: json))
         }
     }
 

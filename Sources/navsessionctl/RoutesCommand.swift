@@ -3,20 +3,27 @@ import DBusKit
 import NavSessionClient
 
 /// `navsessionctl routes WINDOW`: Window1.GetRoutes as indented JSON (one line with `--json`).
-struct RoutesCommand: AsyncParsableCommand {
+struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
         abstract: "Print the route view of a window's active branch (JSON)."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: CompactJSONFlag.help)
     var json = false
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
+    func validate() throws {
+        try validateConnection()
+    }
+
     func run() async throws {
-        try await connection.printJSON(window: window, compact: json) { try await $0.getRoutes() }
+        try await printJSON(window: window, compact: json) { try await $0.getRoutes() }
     }
 }

@@ -7,7 +7,7 @@ import NavigationCore
 
 /// `navsessionctl state WINDOW`: Window1.GetState as indented JSON (one line with `--json`);
 /// `state WINDOW --set FILE` loads a saved state into the window (Window1.SetState), a fixture's start.
-struct StateCommand: AsyncParsableCommand {
+struct StateCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
         abstract: "Print a window's snapshot (JSON, Docs/state-schema.md), or load one with --set.",
@@ -17,7 +17,10 @@ struct StateCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: CompactJSONFlag.help)
     var json = false
 
@@ -27,9 +30,13 @@ struct StateCommand: AsyncParsableCommand {
     @Option(name: .customLong("set"), help: "Load FILE ('-' for standard input), a window state as `state` prints it.")
     var stateFile: String?
 
+    func validate() throws {
+        try validateConnection()
+    }
+
     func run() async throws {
         guard let stateFile else {
-            try await connection.printJSON(window: window, compact: json) { try await $0.getStateJSON() }
+            try await printJSON(window: window, compact: json) { try await $0.getStateJSON() }
             return
         }
         let data: Data
@@ -45,9 +52,9 @@ struct StateCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(stateFile) is not a window state: \(error)")
         }
-        try await connection.reportingFailures {
-            let version = try await connection.withClient { client in
-                try await connection.window(window, of: client).setState(snapshot)
+        try await reportingFailures {
+            let version = try await withClient { client in
+                try await windowProxy(window, of: client).setState(snapshot)
             }
             StandardOutput.line(json ? "{\"version\":\(version)}" : String(version))
         }

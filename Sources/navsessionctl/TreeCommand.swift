@@ -4,7 +4,7 @@ import FoundationEssentials
 import NavSessionClient
 
 /// `navsessionctl tree WINDOW`: Window1.GetTree, coloured when stdout is a terminal.
-struct TreeCommand: AsyncParsableCommand {
+struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "tree",
         abstract: "Print a window's debug tree, one model per line.",
@@ -14,7 +14,10 @@ struct TreeCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
 
     @Flag(help: "Never use colours.")
     var noColor = false
@@ -25,9 +28,13 @@ struct TreeCommand: AsyncParsableCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
+    func validate() throws {
+        try validateConnection()
+    }
+
     func run() async throws {
-        try await connection.reportingFailures {
-            let tree = try await connection.withClient { try await connection.window(window, of: $0).getTree() }
+        try await reportingFailures {
+            let tree = try await withClient { try await windowProxy(window, of: $0).getTree() }
             StandardOutput.line(usesColor ? TreeColorizer.colorize(tree) : tree)
         }
     }

@@ -7,7 +7,7 @@ import Synchronization
 
 /// `navsessionctl wait WINDOW (--version N | --screen NAME | --routes JSON | --closed)`: returns as soon as
 /// the window reaches a state, following its change stream (no polling).
-struct WaitCommand: AsyncParsableCommand {
+struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "wait",
         abstract: "Wait until a window reaches a state (for scripts and tests).",
@@ -22,8 +22,11 @@ struct WaitCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Wait until the window's version is at least N.")
     var version: UInt64?
@@ -41,6 +44,7 @@ struct WaitCommand: AsyncParsableCommand {
     var window: WindowArgument
 
     func validate() throws {
+        try validateConnection()
         if closed {
             guard version == nil, screen == nil, routes == nil else {
                 throw ArgumentParser.ValidationError("--closed cannot be combined with other conditions")
@@ -60,12 +64,12 @@ struct WaitCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let deadline = Duration.milliseconds(Int64(connection.timeout * 1000))
+        let deadline = Duration.milliseconds(Int64(timeout * 1000))
         let wanted = Condition(version: version, screen: screen, routes: routes.flatMap(Self.canonicalJSON))
         let description = conditionText
-        try await connection.reportingFailures {
-            let timedOut: NavigationCore.WindowSnapshot?? = try await connection.withClient { client in
-                let proxy = try connection.window(window, of: client)
+        try await reportingFailures {
+            let timedOut: NavigationCore.WindowSnapshot?? = try await withClient { client in
+                let proxy = try windowProxy(window, of: client)
                 do throws(NavSessionError) {
                     if closed {
                         try await client.waitUntilClosed(proxy, timeout: deadline)
@@ -91,12 +95,12 @@ struct WaitCommand: AsyncParsableCommand {
                 }
             }
             guard case .some(let last) = timedOut else { return }
-            if let last, let json = try? JSONEncoder().encode(last) {
-                let text = String(decoding: json, as: UTF8.self)
-                StandardOutput.line(output.json ? text : JSONText.pretty(text))
+            if let last, let encoded = try? JSONEncoder().encode(last) {
+                let text = String(decoding: encoded, as: UTF8.self)
+                StandardOutput.line(json ? text : JSONText.pretty(text))
             }
             CommandFailure.printLine(
-                "timed out after \(connection.timeout) s waiting for \(description)"
+                "timed out after \(timeout) s waiting for \(description)"
                     + (last.map { " (the window is at version \($0.version))" } ?? ""))
             throw ExitCode.failure
         }

@@ -5,7 +5,7 @@ import NavSessionClient
 import TerminationSignals
 
 /// `navsessionctl watch [WINDOW]`: follows the daemon's windows live, one line per event.
-struct WatchCommand: AsyncParsableCommand {
+struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Follow window changes live, one line per event.",
@@ -18,8 +18,11 @@ struct WatchCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
-    @OptionGroup var output: OutputOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Stop after this many events (Missed lines are not counted).")
     var count: Int?
@@ -28,6 +31,7 @@ struct WatchCommand: AsyncParsableCommand {
     var window: WindowArgument?
 
     func validate() throws {
+        try validateConnection()
         if let count, count < 1 { throw ArgumentParser.ValidationError("--count must be at least 1") }
     }
 
@@ -38,10 +42,10 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await connection.reportingFailures {
-            let outcome = try await connection.withClient { client in try await watch(client) }
+        try await reportingFailures {
+            let outcome = try await withClient { client in try await watch(client) }
             if outcome == .daemonLeft {
-                throw DaemonLeftError(name: connection.dest)
+                throw DaemonLeftError(name: dest)
             }
         }
     }
@@ -56,9 +60,9 @@ struct WatchCommand: AsyncParsableCommand {
         }
         // Installed before "watching" is announced, so a SIGINT sent on seeing that line is never missed.
         let interrupts = TerminationSignals.install()
-        StandardError.write("watching \(connection.dest): \(window.map { $0.path.rawValue } ?? "all windows")\n")
+        StandardError.write("watching \(dest): \(window.map { $0.path.rawValue } ?? "all windows")\n")
 
-        let json = output.json
+        let json = json
         let limit = count
         let only = window?.path.rawValue
         let initial = seeded
@@ -98,7 +102,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// The windows whose current version starts the gap detection.
     private func windowsToSeed(_ client: NavSessionClient) async throws -> [WindowProxy] {
-        if let window { return [try connection.window(window, of: client)] }
+        if let window { return [try windowProxy(window, of: client)] }
         return try await client.session.listWindows()
     }
 }

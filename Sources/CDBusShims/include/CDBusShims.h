@@ -42,6 +42,10 @@ int CDBusShims_pipe_cloexec(int fds[2]);
 /// reason: makes a spawned child close every fd from `lowest` up, so it inherits only stdin/stdout/stderr.
 int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// reason: mallopt(M_ARENA_MAX, count) (<malloc.h> is not in Swift's Glibc module): at most `count` malloc
+/// arenas for the process. Returns 1 on success, 0 on failure.
+int CDBusShims_limit_malloc_arenas(int count);
+
 /// pidfd_open(2) (Linux >= 5.3; glibc's wrapper needs _GNU_SOURCE too): a descriptor that polls readable
 /// once process `pid` has exited, so a wait for a child is woken by its exit instead of a timer.
 /// Returns the descriptor (close-on-exec) or -1 with errno.

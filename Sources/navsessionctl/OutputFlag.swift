@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `--json` for the subcommands whose output scripts read.
-struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print JSON (one object or value per line) instead of text.")
-    var json = false
+/// The help of `--json` for the subcommands whose output scripts read; each declares the flag itself (see
+/// ``ConnectingCommand`` for why not an option group).
+enum OutputFlag {
+    static let help = ArgumentHelp("Print JSON (one object or value per line) instead of text.")
 }
 
 /// The help of `--json` for `state` and `routes`, which always print JSON: it only chooses one line over indented.

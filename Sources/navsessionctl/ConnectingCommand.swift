@@ -1,0 +1,98 @@
+import ArgumentParser
+import FoundationEssentials
+import DBusKit
+import NavSessionClient
+
+/// A subcommand that talks to the daemon: it declares `--bus`, `--dest` and `--timeout` (with the help and
+/// defaults of ``ConnectionOption``) and gets from here what they mean.
+///
+/// The options are declared in each command, not gathered in an `@OptionGroup`: swift-argument-parser reflects
+/// every option-group type on each launch, five conformance scans of the whole binary for this one (≈ 0.2 ms of
+/// a one-call process; Docs/performance.md, "navsessionctl"). `--json`, `OutputFlag`, is declared the same way.
+protocol ConnectingCommand {
+    /// `--bus`: `session`, `system` or a D-Bus address.
+    var bus: String { get }
+    /// `--dest`: the daemon's bus name.
+    var dest: String { get }
+    /// `--timeout` as typed; ``timeout`` is its value once ``validateConnection()`` accepted it.
+    var timeoutText: String { get }
+}
+
+/// The help and defaults of the options every ``ConnectingCommand`` declares.
+enum ConnectionOption {
+    static let busHelp = ArgumentHelp("The bus: session, system, or a D-Bus address such as unix:path=/tmp/bus.")
+    static let destHelp = ArgumentHelp(
+        "The daemon's bus name (its application id); NAVSESSION_DEST sets the default.")
+    // Read as text and converted in `validateConnection()` rather than declared `Double`: every distinct
+    // option type costs three more conformance scans as the parser reflects it (Docs/performance.md,
+    // "navsessionctl"), and the other options are `String`.
+    static let timeoutHelp = ArgumentHelp("Seconds to wait for each reply.", valueName: "seconds")
+
+    static let defaultBus = "session"
+    static var defaultDest: String { SessionNames.environmentDestination ?? SessionNames.defaultDestination }
+    static let defaultTimeout = "10"
+}
+
+extension ConnectingCommand {
+    /// Checks `--dest` and `--timeout`; call it from the command's `validate()`.
+    func validateConnection() throws {
+        guard (try? BusName(dest)) != nil else {
+            throw ArgumentParser.ValidationError("'\(dest)' is not a valid bus name")
+        }
+        guard let seconds = Double(timeoutText), seconds > 0, seconds <= 3600 else {
+            throw ArgumentParser.ValidationError(
+                "--timeout must be a number of seconds between 0 and 3600, not '\(timeoutText)'")
+        }
+    }
+
+    /// `--timeout` in seconds (checked by ``validateConnection()``).
+    var timeout: Double { Double(timeoutText) ?? 10 }
+
+    /// The bus to connect to.
+    var selection: NavSessionClient.BusSelection {
+        switch bus {
+        case "session": .session
+        case "system": .system
+        default: .address(bus)
+        }
+    }
+
+    /// Connects (taking the ``EarlyConnection`` when there is one) and returns a client for the daemon.
+    func connect() async throws -> NavSessionClient {
+        let timeout = Duration.milliseconds(Int64(timeout * 1000))
+        if let bus = await EarlyConnection.take(for: selection) {
+            return try NavSessionClient(bus: bus, applicationID: dest, timeout: timeout)
+        }
+        return try await NavSessionClient.connect(to: selection, applicationID: dest, timeout: timeout)
+    }
+
+    /// Connects, runs `body` with the client, and closes the connection whatever happens.
+    func withClient<T: Sendable>(_ body: (NavSessionClient) async throws -> T) async throws -> T {
+        let client = try await connect()
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// The window proxy for a WINDOW argument.
+    func windowProxy(_ argument: WindowArgument, of client: NavSessionClient) throws -> WindowProxy {
+        try client.window(argument.path.rawValue)
+    }
+
+    /// Prints a window's JSON (state or routes) indented, or on one line when `compact` (`--json`); failures
+    /// become the one-line error. Shared by `state` and `routes`.
+    func printJSON(
+        window: WindowArgument, compact: Bool,
+        _ read: @escaping @Sendable (WindowProxy) async throws -> String
+    ) async throws {
+        try await reportingFailures {
+            let json = try await withClient { client in try await read(try windowProxy(window, of: client)) }
+            StandardOutput.line(compact ? json : JSONText.pretty(json))
+        }
+    }
+}
