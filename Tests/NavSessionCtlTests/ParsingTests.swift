@@ -88,6 +88,22 @@ struct ParsingTests {
         #expect(result.stderr.contains(message), "\(result)")
     }
 
+    @Test(arguments: ["abc", "0", "-1", "3601", "nan"])
+    func timeoutOutsideItsRangeIsAUsageError(timeout: String) async throws {
+        let result = try await Ctl.run(["routes", "--timeout=\(timeout)", "1"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--timeout must be a number of seconds between 0 and 3600, not '\(timeout)'"),
+                "\(result)")
+    }
+
+    @Test(arguments: ["list", "state", "exec", "wait", "watch", "open-url"])
+    func everyConnectingCommandShowsTheSharedOptions(command: String) async throws {
+        let result = try await Ctl.run([command, "--help"])
+        for option in ["--bus <bus>", "--dest <dest>", "--timeout <seconds>", "(default: session)", "(default: 10)"] {
+            #expect(result.stdout.contains(option), "\(command): \(result)")
+        }
+    }
+
     @Test func doubleDashEndsTheCommandsOptions() async throws {
         let result = try await Ctl.run(["exec", "--dry-run", "1", "present-alert", "--", "--title--", "m"])
         #expect(result.stdout == "\(Self.window1).PresentAlert(ssas) \"--title--\" \"m\" []\n", "\(result)")
