@@ -19,7 +19,7 @@ struct Options {
     var callgrind = false
     var callgrindCalls = 2_000
     var tools = true
-    var toolRuns = 30
+    var toolRuns = 100
     var navsessionctlPath: String?
     var benchmarksDir: String?
     var json = false
@@ -44,7 +44,7 @@ struct Options {
           --callgrind             also count instructions per call under valgrind's callgrind
           --callgrind-calls N     calls counted per target under callgrind (default 10000)
           --no-tools              skip timing one call made by navsessionctl, gdbus, busctl and dbus-send
-          --tool-runs N           runs of each command-line tool (default 30)
+          --tool-runs N           runs of each command-line tool (default 100)
           --navsessionctl PATH    the navsessionctl to time (default: next to this executable)
           --warmup N              unmeasured sequential calls per target first (default 10000)
           --url-rounds N          OpenURL -> Changed rounds (default 200)
