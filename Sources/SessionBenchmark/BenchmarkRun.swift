@@ -185,8 +185,8 @@ final class BenchmarkRun {
             } catch BenchError.errorReply(let name, let detail) {
                 row.refused = "\(service.target.rawValue): \(name) \(detail)"
             }
-            // Back to the root whatever depth was reached, after the runs below.
         }
+        // Back to the root whatever depth was reached, after the runs below.
         defer {
             for service in targets where depth > 0 {
                 _ = try? client.once(["--dest", service.name, "--call", "stack-drop", "--path", service.window,

@@ -33,8 +33,16 @@ enum ConnectionOption {
     static let defaultTimeout = "10"
 }
 
+extension ConnectingCommand where Self: ParsableArguments {
+    /// A connecting command's validation when it has none of its own: its connection options. A command with
+    /// checks of its own declares `validate()` and calls ``validateConnection()`` first.
+    func validate() throws {
+        try validateConnection()
+    }
+}
+
 extension ConnectingCommand {
-    /// Checks `--dest` and `--timeout`; call it from the command's `validate()`.
+    /// Checks `--dest` and `--timeout`; a command's own `validate()` calls it first.
     func validateConnection() throws {
         guard (try? BusName(dest)) != nil else {
             throw ArgumentParser.ValidationError("'\(dest)' is not a valid bus name")

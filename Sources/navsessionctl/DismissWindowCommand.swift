@@ -17,10 +17,6 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         try await reportingFailures {
             try await withClient { client in

@@ -26,10 +26,6 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         try await reportingFailures {
             let json = try await withClient { try await windowProxy(window, of: $0).getStateJSON() }

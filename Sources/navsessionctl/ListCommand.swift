@@ -17,10 +17,6 @@ struct ListCommand: AsyncParsableCommand, ConnectingCommand {
     var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         try await reportingFailures {
             let windows = try await withClient { client in

@@ -18,10 +18,6 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "A URL, e.g. navsession-demo:detail/42.")
     var url: String
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         try await reportingFailures {
             let window = try await withClient { try await $0.session.openURL(url) }

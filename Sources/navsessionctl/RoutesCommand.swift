@@ -19,10 +19,6 @@ struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         try await printJSON(window: window, compact: json) { try await $0.getRoutes() }
     }

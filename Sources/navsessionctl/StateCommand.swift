@@ -30,10 +30,6 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
     @Option(name: .customLong("set"), help: "Load FILE ('-' for standard input), a window state as `state` prints it.")
     var stateFile: String?
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         guard let stateFile else {
             try await printJSON(window: window, compact: json) { try await $0.getStateJSON() }

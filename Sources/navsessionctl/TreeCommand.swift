@@ -28,10 +28,6 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
-    func validate() throws {
-        try validateConnection()
-    }
-
     func run() async throws {
         try await reportingFailures {
             let tree = try await withClient { try await windowProxy(window, of: $0).getTree() }

@@ -33,7 +33,7 @@ extension Bus {
         if let interface {
             method = object.interface(named: interface)?.method(named: member)
         } else {
-            method = object.interfaces.lazy.compactMap { $0.method(named: member) }.first
+            method = object.method(named: member)
         }
         guard let method, case .synchronous(let handler) = method.body else { return nil }
         return (method, handler, CallContext(
@@ -81,7 +81,6 @@ extension Bus {
         receivedDescriptors.closeAll()
         dbus_message_unref(held.pointer)
     }
-
 
     /// The error reply for a handler's error; an internal fault (`Failed`) is also told to the fault handler.
     private func failure(_ error: any Error, _ context: CallContext) -> CallOutcome {
@@ -238,9 +237,7 @@ extension Bus {
                 return .error(BusError(.unknownInterface, "\(path) does not implement \(interface)"))
             }
             // No interface field: dispatch by member name, user interfaces first.
-            for declared in object.interfaces {
-                if let method = declared.method(named: member) { return try await invoke(method, context) }
-            }
+            if let method = object.method(named: member) { return try await invoke(method, context) }
             for standard in [InterfaceName.introspectable, .properties, .objectManager] {
                 if let outcome = try await handleStandard(interface: standard.rawValue, context) { return outcome }
             }

@@ -8,6 +8,15 @@ struct ExportedObject {
     func interface(named name: String) -> Interface? {
         interfaces.first { $0.name.rawValue == name }
     }
+
+    /// The method a call without an interface field reaches: the first user interface, in export order,
+    /// that declares `member`.
+    func method(named member: String) -> Interface.Method? {
+        for declared in interfaces {
+            if let method = declared.method(named: member) { return method }
+        }
+        return nil
+    }
 }
 
 /// The result of handling one call, before it is turned into a reply message.
