@@ -16,7 +16,11 @@ import Testing
     }
 
     /// Runs navsession-load with `arguments`, bounded; returns its exit status and stdout.
-    static func run(_ arguments: [String], within timeout: Duration = .seconds(90)) throws -> (Int32, String, String) {
+    ///
+    /// The waits run on a thread of their own (`exited(within:)`): a run takes seconds, and a test blocking a
+    /// thread of the 2-core cooperative pool that long stalls every other test's tasks meanwhile (seen as
+    /// ~10 s stalls and, once, a 25 s reply timeout in an unrelated suite).
+    static func run(_ arguments: [String], within timeout: Duration = .seconds(90)) async throws -> (Int32, String, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
         process.arguments = arguments
@@ -33,10 +37,10 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        if !process.waitForExit(within: timeout) {
+        if await !process.exited(within: timeout) {
             // SIGINT: the coordinator kills its clients and daemon before exiting.
             kill(process.processIdentifier, SIGINT)
-            _ = process.waitForExit(within: .seconds(10))
+            _ = await process.exited(within: .seconds(10))
             Issue.record("navsession-load \(arguments) did not finish within \(timeout)")
         }
         return (
@@ -45,15 +49,15 @@ import Testing
         )
     }
 
-    @Test func loadWithFourClients() throws {
-        let (status, output, log) = try Self.run(["--clients", "4", "--commands", "300"])
+    @Test func loadWithFourClients() async throws {
+        let (status, output, log) = try await Self.run(["--clients", "4", "--commands", "300"])
         #expect(status == 0, "\(output)\n\(log)")
         #expect(output.contains("result: PASS"), "\(output)\n\(log)")
         #expect(output.contains("final states equal to the replay: 6 of 6 windows"), "\(output)")
     }
 
-    @Test func faultsWithFiveKills() throws {
-        let (status, output, log) = try Self.run(["fault", "--kills", "5", "--clients", "4", "--changes-between-kills", "200"])
+    @Test func faultsWithFiveKills() async throws {
+        let (status, output, log) = try await Self.run(["fault", "--kills", "5", "--clients", "4", "--changes-between-kills", "200"])
         #expect(status == 0, "\(output)\n\(log)")
         #expect(output.contains("kills: 5;"), "\(output)")
         #expect(output.contains("lost changes: 0 "), "\(output)")
@@ -61,8 +65,8 @@ import Testing
     }
 
     /// The negative control: a daemon that loses journaled changes must make the fault run fail.
-    @Test func injectedLossIsDetected() throws {
-        let (status, output, log) = try Self.run(["fault", "--kills", "10", "--clients", "4", "--inject-loss"])
+    @Test func injectedLossIsDetected() async throws {
+        let (status, output, log) = try await Self.run(["fault", "--kills", "10", "--clients", "4", "--inject-loss"])
         #expect(status == 1, "\(output)\n\(log)")
         #expect(log.contains("inject-loss: dropped"), "nothing was dropped: \(log)")
         #expect(output.contains("result: FAIL"), "\(output)")
