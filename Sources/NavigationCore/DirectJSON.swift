@@ -33,6 +33,18 @@ public enum DirectJSON {
 
     /// `{"k":"v",…}` with keys in byte order; `false` for non-ASCII keys or values.
     public static func appendStringDictionary(_ dictionary: [String: String], to out: inout [UInt8]) -> Bool {
+        // A screen's parameters are most often one id: nothing to sort, so no key array, sort or lookup on the
+        // journal's path for every command.
+        if dictionary.count <= 1 {
+            out.append(UInt8(ascii: "{"))
+            for (key, value) in dictionary {
+                guard appendString(key, to: &out) else { return false }
+                out.append(UInt8(ascii: ":"))
+                guard appendString(value, to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "}"))
+            return true
+        }
         var keys: [String] = []
         keys.reserveCapacity(dictionary.count)
         for key in dictionary.keys {

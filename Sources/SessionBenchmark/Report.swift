@@ -255,7 +255,8 @@ struct Report: Codable {
         }
         if let windows {
             lines.append("navsessiond with \(windows.count) open windows: \(format(windows.manyWindowsCpuPerCall, 1)) µs/call "
-                + "against \(format(windows.oneWindowCpuPerCall, 1)) with one (\(format(windows.ratio, 2))x)"
+                + "against \(format(windows.oneWindowCpuPerCall, 1)) with one (\(format(windows.ratio, 2))x; two daemons, "
+                + "medians of \(setup.repetitions) interleaved runs)"
                 + (windows.refused.map { "; refused: \($0)" } ?? ""))
             lines.append("")
         }

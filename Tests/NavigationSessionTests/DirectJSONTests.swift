@@ -33,6 +33,19 @@ struct DirectJSONTests {
         #expect(bytes == Array("18446744073709551615".utf8))
     }
 
+    /// No parameters and one parameter take a path of their own (nothing to sort).
+    @Test(arguments: [[:], ["id": "42"], ["q\"\\\n": "a/b\u{1}"], ["b": "2", "a": "1", "c": "3"]] as [[String: String]])
+    func stringDictionariesAreJSONEncodersBytes(_ params: [String: String]) throws {
+        var bytes: [UInt8] = []
+        #expect(DirectJSON.appendStringDictionary(params, to: &bytes))
+        #expect(bytes == (try Self.reference(params)))
+    }
+
+    @Test func aNonASCIIParameterIsLeftToJSONEncoder() {
+        var bytes: [UInt8] = []
+        #expect(!DirectJSON.appendStringDictionary(["id": "é"], to: &bytes))
+    }
+
     @Test func aPopulatedSessionSnapshotIsJSONEncodersBytes() throws {
         let session = try demoSession(directory: temporaryDirectory())
         let main = try loggedInMain(session)
