@@ -1,8 +1,8 @@
 """The workload that scripts/generate-order-file and scripts/generate-profile run against an installed navsessiond.
 
 Both lay the daemon's code out for the calls users make, so both must profile the same calls: the README tour
-and the reads a renderer makes (start-up and everything that is not the per-command path), then Window1
-commands as StackAppend/StackDropLast pairs, then Session1.OpenURL deep links into the open window (as
+and the reads a renderer makes (start-up and everything that is not the per-command path), rounds of mixed
+commands (push, present, alert, dismissals, pop, reads), then Window1 commands as StackAppend/StackDropLast pairs, then Session1.OpenURL deep links into the open window (as
 session-benchmark's OpenURL → Changed). Not a script of its own: the two generators import it.
 """
 import os
@@ -17,6 +17,10 @@ SESSION = "/org/navsession/Session1"
 BUS_CONFIG = os.path.join(ROOT, "dbus", "test-session.conf")
 # Session1.OpenURL calls made after the commands.
 URL_ROUNDS = 300
+# Rounds of the mixed commands (push, present, alert, dismissals, pop, reads) in the tour: enough that their
+# paths count as run, not as cold, in the profile-guided build; the StackAppend/StackDropLast pairs alone would
+# leave the rest of the engine looking cold next to them.
+MIXED_ROUNDS = 60
 
 
 def run(args, **kwargs):
@@ -79,6 +83,15 @@ def drive(env, client, ctl, calls, phase_done, ctl_env=None):
     tour("exec", number, "hide")
     tour("state", number)
     tour("list")
+    for _ in range(MIXED_ROUNDS):
+        tour("exec", number, "stack-append", "detail", "id=42")
+        tour("exec", number, "present", "sheet+stack", "editor", "id=42")
+        tour("exec", number, "present-alert", "Saved", "All done", "ok:OK", "cancel:Cancel")
+        tour("exec", number, "dismiss")
+        tour("exec", number, "dismiss")
+        tour("exec", number, "stack-drop-last")
+        tour("routes", number, "--json")
+        tour("state", number)
     bench("sequential", "--call", "stack-pair", "--path", window, "--count", "500")
     phase_done()
     bench("sequential", "--call", "stack-pair", "--path", window, "--count", str(calls))
