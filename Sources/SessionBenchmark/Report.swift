@@ -230,7 +230,8 @@ struct Report: Codable {
         }
         lines.append("")
         if urlSignal.floor != nil || urlSignal.navsessiond != nil {
-            lines.append("OpenURL(\"\(setup.url)\") -> first Window1.Changed at a subscriber, \(setup.urlRounds) rounds:")
+            lines.append("OpenURL(\"\(setup.url)\") -> first Window1.Changed at a subscriber, \(setup.urlRounds) rounds per run, "
+                + "median of \(setup.repetitions) interleaved runs:")
             for (name, run) in [("floor", urlSignal.floor), ("navsessiond", urlSignal.navsessiond)] {
                 guard let run else { continue }
                 lines.append("  \(pad(name, 12)) p50 \(format(run.signalP50Us, 1)) µs, p99 \(format(run.signalP99Us, 1)) µs "
