@@ -68,11 +68,7 @@ extension BenchmarkRun {
             pid = started.pid
             arguments = ["--dest", options.daemonName, "--call", "stack-pair", "--path", started.window]
         }
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        defer { Children.stop(pid, grace: 30) }
         _ = try client.measure("sequential", arguments + ["--count", "500"], service: pid, bus: bus.process.processIdentifier)
         try control(["-i", "on", "\(pid)"])
         _ = try client.measure("sequential", arguments + ["--count", "\(options.callgrindCalls)"], service: pid,

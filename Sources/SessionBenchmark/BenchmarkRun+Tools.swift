@@ -32,8 +32,7 @@ extension BenchmarkRun {
         }
         var report = ToolTimes(runs: options.toolRuns, call: "Window1.GetRoutes")
         for (name, values) in times {
-            let sorted = values.sorted()
-            report.milliseconds[name] = sorted[(sorted.count - 1) / 2]
+            report.milliseconds[name] = values.lowerMedian { $0 }
         }
         report.ratioToGdbus = ratio(report.milliseconds["navsessionctl"], report.milliseconds["gdbus"])
         return report

@@ -135,12 +135,8 @@ final class BenchmarkRun {
                 }
             }
         }
-        func medianURLRun(_ target: Target) -> URLSignalRun? {
-            guard let runs = urlRuns[target], !runs.isEmpty else { return nil }
-            return runs.sorted { $0.signalP50Us < $1.signalP50Us }[(runs.count - 1) / 2]
-        }
-        report.urlSignal.floor = medianURLRun(.floor)
-        report.urlSignal.navsessiond = daemon == nil ? nil : medianURLRun(.navsessiond)
+        report.urlSignal.floor = urlRuns[.floor]?.lowerMedian { $0.signalP50Us }
+        report.urlSignal.navsessiond = daemon == nil ? nil : urlRuns[.navsessiond]?.lowerMedian { $0.signalP50Us }
         report.urlSignal.computeRatios()
 
         for depth in options.depths {
@@ -200,14 +196,12 @@ final class BenchmarkRun {
                 runs[service.target, default: []].append(try depthRun(service, client: client, bus: bus))
             }
         }
-        func median(_ target: Target) -> Measurement? {
-            guard let all = runs[target], !all.isEmpty else { return nil }
-            return all.sorted { $0.serviceCpuUsPerCall < $1.serviceCpuUsPerCall }[(all.count - 1) / 2]
-        }
-        row.floorCpuPerCall = median(.floor)?.serviceCpuUsPerCall
-        row.floorCallsPerSecond = median(.floor)?.run.callsPerSec
-        row.navsessiondCpuPerCall = median(.navsessiond)?.serviceCpuUsPerCall
-        row.navsessiondCallsPerSecond = median(.navsessiond)?.run.callsPerSec
+        let floor = runs[.floor]?.lowerMedian { $0.serviceCpuUsPerCall }
+        let navsessiond = runs[.navsessiond]?.lowerMedian { $0.serviceCpuUsPerCall }
+        row.floorCpuPerCall = floor?.serviceCpuUsPerCall
+        row.floorCallsPerSecond = floor?.run.callsPerSec
+        row.navsessiondCpuPerCall = navsessiond?.serviceCpuUsPerCall
+        row.navsessiondCallsPerSecond = navsessiond?.run.callsPerSec
         row.ratioToFloor = ratio(row.navsessiondCpuPerCall, row.floorCpuPerCall)
         return row
     }
@@ -220,11 +214,7 @@ final class BenchmarkRun {
         do {
             let name = options.daemonName + ".Windows"
             let started = try startDaemon(bus: bus, client: client, name: name, logName: "navsessiond-windows.log")
-            defer {
-                kill(started.pid, SIGTERM)
-                var status: Int32 = 0
-                waitpid(started.pid, &status, 0)
-            }
+            defer { Children.stop(started.pid) }
             let many = Service(target: .navsessiond, pid: started.pid, name: name, window: started.window)
             for _ in 1..<options.windows {
                 _ = try client.once(["--call", "open-window", "--dest", name, "--path", session, "--arg", "waiting"])
@@ -237,9 +227,8 @@ final class BenchmarkRun {
                 oneRuns.append(try depthRun(one, client: client, bus: busPID).serviceCpuUsPerCall)
                 manyRuns.append(try depthRun(many, client: client, bus: busPID).serviceCpuUsPerCall)
             }
-            func median(_ runs: [Double]) -> Double { runs.sorted()[(runs.count - 1) / 2] }
-            row.oneWindowCpuPerCall = median(oneRuns)
-            row.manyWindowsCpuPerCall = median(manyRuns)
+            row.oneWindowCpuPerCall = oneRuns.lowerMedian { $0 }
+            row.manyWindowsCpuPerCall = manyRuns.lowerMedian { $0 }
             row.ratio = ratio(row.manyWindowsCpuPerCall, row.oneWindowCpuPerCall)
         } catch {
             row.refused = "\(error)"

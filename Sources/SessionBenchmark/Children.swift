@@ -6,7 +6,7 @@ import Synchronization
 final class Children: Sendable {
     static let shared = Children()
 
-    /// Maximum number of long-lived children; the benchmark starts up to seven (bus, echo, floor, daemon, and one at a time under callgrind).
+    /// Maximum number of long-lived children; the benchmark starts up to eight (bus, echo, floor, daemon, the window-count daemon, and one at a time under callgrind).
     static let capacity = 16
 
     /// Pids in start order, guarded by the mutex for ordinary code.
@@ -41,16 +41,19 @@ final class Children: Sendable {
             }
             return pids
         }
-        for pid in pids.reversed() {
-            kill(pid, SIGTERM)
-            let deadline = Date().addingTimeInterval(grace)
-            // Foundation's Process reaps its children on its own thread, so there is nothing to wait
-            // on here: poll until the pid is gone (a zombie counts as gone).
-            while CPUTime.isRunning(pid), Date() < deadline {
-                usleep(10_000)
-            }
-            if CPUTime.isRunning(pid) { kill(pid, SIGKILL) }
+        for pid in pids.reversed() { Self.stop(pid, grace: grace) }
+    }
+
+    /// Stops one child: SIGTERM, then SIGKILL if it is still there after `grace` seconds.
+    static func stop(_ pid: pid_t, grace: TimeInterval = 2) {
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        // Foundation's Process reaps its children on its own thread, so there is nothing to wait
+        // on here: poll until the pid is gone (a zombie counts as gone).
+        while CPUTime.isRunning(pid), Date() < deadline {
+            usleep(10_000)
         }
+        if CPUTime.isRunning(pid) { kill(pid, SIGKILL) }
     }
 
     /// Installs handlers for SIGINT, SIGTERM and SIGHUP that kill the children and exit.

@@ -50,9 +50,8 @@ struct Comparison: Codable {
 
     mutating func add(_ run: Measurement, for target: Target) {
         runs[target.rawValue, default: []].append(run)
-        let sorted = runs[target.rawValue, default: []].sorted { $0.run.callsPerSec < $1.run.callsPerSec }
         // The lower median (with two runs, the slower one: the conservative figure).
-        let median = sorted[(sorted.count - 1) / 2]
+        guard let median = runs[target.rawValue, default: []].lowerMedian(by: { $0.run.callsPerSec }) else { return }
         switch target {
         case .echo: echo = median
         case .floor: floor = median
