@@ -172,7 +172,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionCtlTests",
-            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting"],
+            dependencies: [
+                "navsessionctl", "DBusKit", "DBusTestSupport", "NavSessionTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -11,11 +11,11 @@ import NavSessionClient
 /// a one-call process; Docs/performance.md, "navsessionctl"). `--json`, `OutputFlag`, is declared the same way.
 protocol ConnectingCommand {
     /// `--bus`: `session`, `system` or a D-Bus address.
-    var bus: String { get }
+    var bus: String { get set }
     /// `--dest`: the daemon's bus name.
-    var dest: String { get }
+    var dest: String { get set }
     /// `--timeout` as typed; ``timeout`` is its value once ``validateConnection()`` accepted it.
-    var timeoutText: String { get }
+    var timeoutText: String { get set }
 }
 
 /// The help and defaults of the options every ``ConnectingCommand`` declares.
@@ -31,6 +31,9 @@ enum ConnectionOption {
     static let defaultBus = "session"
     static var defaultDest: String { SessionNames.environmentDestination ?? SessionNames.defaultDestination }
     static let defaultTimeout = "10"
+
+    /// The long names of the three options, for a ``DirectShape``.
+    static let names: Set<String> = ["bus", "dest", "timeout"]
 }
 
 extension ConnectingCommand where Self: ParsableArguments {
@@ -42,6 +45,13 @@ extension ConnectingCommand where Self: ParsableArguments {
 }
 
 extension ConnectingCommand {
+    /// Sets `--bus`, `--dest` and `--timeout` from a direct parse (``DirectParsable``), or their defaults.
+    mutating func setConnection(from words: DirectWords) {
+        bus = words.option("bus") ?? ConnectionOption.defaultBus
+        dest = words.option("dest") ?? ConnectionOption.defaultDest
+        timeoutText = words.option("timeout") ?? ConnectionOption.defaultTimeout
+    }
+
     /// Checks `--dest` and `--timeout`; a command's own `validate()` calls it first.
     func validateConnection() throws {
         guard (try? BusName(dest)) != nil else {

@@ -25,3 +25,12 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 }
+
+extension DismissWindowCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        window = try words.positional(0)
+    }
+}

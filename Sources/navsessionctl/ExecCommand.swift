@@ -89,3 +89,17 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 }
+
+extension ExecCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names, flags: ["json", "dry-run"], positionals: 2...2, passthroughAfter: 2)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        dryRun = words.flag("dry-run")
+        window = try words.positional(0)
+        command = try words.positional(1)
+        self.words = words.passthrough
+    }
+}

@@ -46,3 +46,13 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
 struct SnapshotError: Error, CustomStringConvertible {
     let description: String
 }
+
+extension GraphCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["dot"], positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        dot = words.flag("dot")
+        window = try words.positional(0)
+    }
+}

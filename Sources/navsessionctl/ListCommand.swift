@@ -65,3 +65,12 @@ struct WindowRow: Sendable {
             + "\"activeScreen\":\(JSONString.literal(activeScreen)),\"title\":\(JSONString.literal(title))}"
     }
 }
+
+extension ListCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
+
+    mutating func fill(from words: DirectWords) {
+        setConnection(from: words)
+        json = words.flag("json")
+    }
+}

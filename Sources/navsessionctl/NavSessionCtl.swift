@@ -22,8 +22,8 @@ struct NavSessionCtl: AsyncParsableCommand {
     )
 
     /// Rewrites the arguments (``GlobalArguments/rewrite(_:)``), rejects an unknown subcommand with a
-    /// suggestion (exit 64), starts the ``EarlyConnection``, parses, then runs the command in a task that
-    /// exits the process when it is done.
+    /// suggestion (exit 64), starts the ``EarlyConnection``, parses (``DirectParser``, else
+    /// swift-argument-parser), then runs the command in a task that exits the process when it is done.
     ///
     /// Synchronous on purpose: swift-argument-parser's `async` `main` would hop to a worker thread before it
     /// parses and, at the end, back to the main actor, whose queue libdispatch drains on Linux with a thread
@@ -44,10 +44,14 @@ struct NavSessionCtl: AsyncParsableCommand {
         }
         EarlyConnection.start(for: arguments)
         let command: any ParsableCommand
-        do {
-            command = try parseAsRoot(arguments)
-        } catch {
-            exit(withError: error)
+        if let direct = DirectParser.command(for: arguments) {
+            command = direct
+        } else {
+            do {
+                command = try parseAsRoot(arguments)
+            } catch {
+                exit(withError: error)
+            }
         }
         let parsed = ParsedCommand(command: command)
         Task.detached {

@@ -25,3 +25,13 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 }
+
+extension OpenURLCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        url = try words.positional(0)
+    }
+}

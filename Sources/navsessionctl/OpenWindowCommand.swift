@@ -53,3 +53,16 @@ struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 }
+
+extension OpenWindowCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names, flags: ["json", "dry-run"], positionals: 1...Int.max)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        dryRun = words.flag("dry-run")
+        scene = try words.positional(0)
+        parameters = words.positionals(from: 1)
+    }
+}

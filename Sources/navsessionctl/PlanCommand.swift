@@ -48,3 +48,16 @@ struct PlanCommand: ParsableCommand {
         }
     }
 }
+
+extension PlanCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ["from", "to"], flags: ["multi-dismiss", "pushes-in-one", "pretty"], positionals: 0...0)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        from = try words.required("from")
+        to = try words.required("to")
+        multiDismiss = words.flag("multi-dismiss")
+        pushesInOne = words.flag("pushes-in-one")
+        pretty = words.flag("pretty")
+    }
+}

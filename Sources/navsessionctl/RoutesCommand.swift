@@ -23,3 +23,13 @@ struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
         try await printJSON(window: window, compact: json) { try await $0.getRoutes() }
     }
 }
+
+extension RoutesCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        window = try words.positional(0)
+    }
+}

@@ -56,3 +56,15 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 }
+
+extension StateCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names.union(["set"]), flags: ["json"], positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        window = try words.positional(0)
+        stateFile = words.option("set")
+    }
+}

@@ -38,3 +38,15 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
     /// ``TerminalColor/enabled(forced:disabled:environment:stdoutIsTerminal:)`` for this command's flags.
     private var usesColor: Bool { TerminalColor.enabled(forced: color, disabled: noColor) }
 }
+
+extension TreeCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names, flags: ["no-color", "color"], positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        noColor = words.flag("no-color")
+        color = words.flag("color")
+        window = try words.positional(0)
+    }
+}

@@ -144,3 +144,19 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 }
+
+extension WaitCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names.union(["version", "screen", "routes"]), flags: ["json", "closed"],
+        positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        version = try words.option("version", as: UInt64.self)
+        screen = words.option("screen")
+        routes = words.option("routes")
+        closed = words.flag("closed")
+        window = try words.positional(0)
+    }
+}

@@ -112,3 +112,15 @@ struct DaemonLeftError: Error, CustomStringConvertible {
     let name: String
     var description: String { "\(name) left the bus" }
 }
+
+extension WatchCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names.union(["count"]), flags: ["json"], positionals: 0...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        count = try words.option("count", as: Int.self)
+        window = try words.optionalPositional(0)
+    }
+}
