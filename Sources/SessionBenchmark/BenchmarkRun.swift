@@ -44,6 +44,7 @@ final class BenchmarkRun {
         let floorBinary = try compile(sources + "/floor/floor-service.c", into: "floor-service")
         let clientBinary = try compile(sources + "/echo/bench-client.c", into: "bench-client")
 
+        let hostAtStart = HostActivity.Sample.now()
         let bus = try BenchBus.start(in: workspace)
         progress("private bus at \(bus.address)")
         let client = LoadClient(executable: clientBinary, busAddress: bus.address, workspace: workspace)
@@ -158,6 +159,7 @@ final class BenchmarkRun {
             report.instructions = try countInstructions(
                 echo: echoBinary, floor: floorBinary, sources: sources, clientBinary: clientBinary)
         }
+        report.host = HostActivity(from: hostAtStart, to: HostActivity.Sample.now())
         report.evaluateGoals()
         return report
     }

@@ -20,6 +20,25 @@ struct Comparison: Codable {
     /// navsessiond ÷ floor, and navsessiond ÷ echo (context).
     var ratioToFloor: Ratios?
     var ratioToEcho: Ratios?
+    /// navsessiond ÷ floor of each repetition's back-to-back runs, the lowest and the highest: how much a
+    /// ratio moved from one repetition to the next in this run.
+    var repetitionRatiosToFloor: RepetitionRatios?
+
+    struct RepetitionRatios: Codable {
+        var serviceCpuPerCall: Spread?
+        var callsPerSecond: Spread?
+    }
+
+    struct Spread: Codable {
+        var lowest: Double
+        var highest: Double
+
+        init?(_ values: [Double]) {
+            guard let lowest = values.min(), let highest = values.max() else { return nil }
+            self.lowest = lowest
+            self.highest = highest
+        }
+    }
 
     /// navsessiond ÷ reference for each figure: above 1 is more (more CPU, longer latency; for calls/s, faster).
     struct Ratios: Codable {
@@ -59,6 +78,11 @@ struct Comparison: Codable {
         }
         ratioToFloor = Self.ratios(navsessiond, floor)
         ratioToEcho = Self.ratios(navsessiond, echo)
+        // Runs of one repetition pair up by index: the targets take turns within each repetition.
+        let pairs = zip(runs[Target.navsessiond.rawValue] ?? [], runs[Target.floor.rawValue] ?? [])
+        repetitionRatiosToFloor = RepetitionRatios(
+            serviceCpuPerCall: Spread(pairs.compactMap { ratio($0.serviceCpuUsPerCall, $1.serviceCpuUsPerCall) }),
+            callsPerSecond: Spread(pairs.compactMap { ratio($0.run.callsPerSec, $1.run.callsPerSec) }))
     }
 
     private static func ratios(_ daemon: Measurement?, _ reference: Measurement?) -> Ratios? {
@@ -156,6 +180,8 @@ struct Report: Codable {
     }
 
     var setup: Setup
+    /// Steal time and load average over the run (nil until the run ends).
+    var host: HostActivity?
     var sequential = Comparison()
     var pipelined = Comparison()
     var urlSignal = URLComparison()
@@ -211,6 +237,11 @@ struct Report: Codable {
         lines.append("sequential: \(setup.sequentialCalls) calls; pipelined: \(setup.pipelinedCalls) calls, "
             + "\(setup.inflight) in flight; warm-up: \(setup.warmupCalls) calls per target; "
             + "median of \(setup.repetitions) repetitions, targets interleaved")
+        if let host {
+            lines.append("host during the run: \(format(host.stealPercent, 1)) % steal time, load average "
+                + "\(format(host.loadAverageAtStart, 2)) at the start and \(format(host.loadAverageAtEnd, 2)) at the end "
+                + "(other work inflates the daemon's ratios more than the floor's)")
+        }
         lines.append("")
         lines.append(row("", "echo", "floor", "navsessiond", "÷ floor", "÷ echo"))
         func add(_ label: String, _ comparison: Comparison, _ value: (Measurement) -> Double,
@@ -226,6 +257,14 @@ struct Report: Codable {
             add("\(name) p99 latency µs", comparison, { $0.run.latP99Us }, { $0.p99Latency })
             add("service CPU µs/call (\(name))", comparison, { $0.serviceCpuUsPerCall }, { $0.serviceCpuPerCall })
             add("bus CPU µs/call (\(name))", comparison, { $0.busCpuUsPerCall }, { _ in nil })
+        }
+        let spreads = [("sequential", sequential), ("pipelined", pipelined)].compactMap { name, comparison in
+            comparison.repetitionRatiosToFloor.map { ratios in
+                "\(name) CPU \(spread(ratios.serviceCpuPerCall)), calls/s \(spread(ratios.callsPerSecond))"
+            }
+        }
+        if !spreads.isEmpty {
+            lines.append("navsessiond ÷ floor in each repetition (lowest–highest): " + spreads.joined(separator: "; "))
         }
         lines.append("")
         if urlSignal.floor != nil || urlSignal.navsessiond != nil {
@@ -290,6 +329,11 @@ struct Report: Codable {
 
     private func row(_ label: String, _ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
         pad(label, 32) + padLeft(a, 10) + padLeft(b, 10) + padLeft(c, 13) + padLeft(d, 9) + padLeft(e, 9)
+    }
+
+    private func spread(_ spread: Comparison.Spread?) -> String {
+        guard let spread else { return "-" }
+        return format(spread.lowest, 2) + "–" + format(spread.highest, 2)
     }
 
     private func format(_ value: Double?, _ digits: Int) -> String {
