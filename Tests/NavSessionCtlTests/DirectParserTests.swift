@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import DBusTestSupport
 import Testing
 @testable import navsessionctl
 
@@ -58,6 +59,9 @@ struct DirectParserTests {
         ["plan", "--from", "[]"], ["plan", "--from", "x", "--to", "[]"], ["plan", "1"],
         ["tree", "1", "--color", "--no-color"], ["list", "extra"], ["list", "--json", "--dest", "a..b"],
         ["graph"], ["dismiss-window", "1", "2"], ["open-url"], ["open-url", "a", "b"],
+        ["open-url", ""], ["routes", "1", "--dest", ""], ["wait", "1", "--screen", ""], ["open-window", "main", ""],
+        ["exec", "1", "stack-append", "détail", "titre=été"], ["routes", "١"], ["watch", "--count", "+3"],
+        ["wait", "1", "--version", "0x10"], ["routes", "--timeout", "1e1", "1"],
     ]
 
     /// What a parse gave, comparable: the command's type and every property (a property wrapper left unset
@@ -73,6 +77,33 @@ struct DirectParserTests {
         let parsed = try NavSessionCtl.parseAsRoot(arguments)
         #expect(Self.describe(direct) == Self.describe(parsed))
         #expect(!Self.describe(direct).contains("definition"), "a property left unset: \(Self.describe(direct))")
+    }
+
+    /// Random lines from the words the parsers treat specially (every subcommand and option, `--`, short and
+    /// help options, values that do and do not convert), seeded so a failure repeats.
+    @Test func randomCommandLinesNeverDisagree() throws {
+        let vocabulary = DirectParser.commands.keys.sorted() + [
+            "help", "--bus", "--dest", "--timeout", "--json", "--dry-run", "--no-color", "--color", "--dot", "--count",
+            "--version", "--screen", "--routes", "--closed", "--set", "--from", "--to", "--pretty", "--multi-dismiss",
+            "--pushes-in-one", "--", "-h", "--help", "-x", "-", "--bogus", "--dest=a.b", "--timeout=2", "--count=2",
+            "1", "2", "0", "-1", "x", "/org/navsession/Session1/window/3", "main", "detail", "id=3", "a.b", "[]", "5",
+            "push", "dismiss", "stack-append", "switch-model", "--expected-version=1", "--clear", "",
+        ]
+        let subcommands = DirectParser.commands.keys.sorted()
+        var generator = SplitMix64(seed: 12)
+        var accepted = 0
+        for _ in 0..<6000 {
+            // A subcommand (now and then after a global option), then up to five more words.
+            var line = [subcommands[Int(generator.next() % UInt64(subcommands.count))]]
+            if generator.next() % 4 == 0 { line.insert(generator.next() % 2 == 0 ? "--json" : "--dest=a.b", at: 0) }
+            line += (0..<Int(generator.next() % 6)).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
+            let arguments = GlobalArguments.rewrite(line)
+            guard let direct = DirectParser.command(for: arguments) else { continue }
+            accepted += 1
+            let parsed = try NavSessionCtl.parseAsRoot(arguments)
+            #expect(Self.describe(direct) == Self.describe(parsed), "\(line)")
+        }
+        #expect(accepted > 200, "too few random lines were parsed directly to compare: \(accepted)")
     }
 
     @Test(arguments: ordinary)
@@ -117,3 +148,4 @@ struct DirectParserTests {
         }
     }
 }
+
