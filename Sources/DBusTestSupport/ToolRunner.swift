@@ -39,6 +39,9 @@ public enum ToolRunner {
             let target = pid.withLock { $0 }
             if target > 0 {
                 killedForTimeout.store(true, ordering: .relaxed)
+                // What the tool started goes too (listed while it is still the parent): a script's background
+                // daemon would otherwise hold the tool's descriptors open, and this call would never return.
+                for descendant in ProcessTree.descendants(of: target) { kill(descendant, SIGKILL) }
                 kill(target, SIGKILL)
             }
         }

@@ -46,7 +46,9 @@ struct NavSessionDaemon: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
-    @Flag(help: "Start a private dbus-daemon (from dbus/test-session.conf) and serve on it.")
+    @Flag(help: ArgumentHelp(
+        "Start a private dbus-daemon (from dbus/test-session.conf) and serve on it.",
+        discussion: "Prints DBUS_SESSION_BUS_ADDRESS=… on stdout once the daemon owns its name there."))
     var privateBus = false
 
     @Option(help: "Bus configuration for --private-bus.")
@@ -127,14 +129,6 @@ struct NavSessionDaemon: ParsableCommand {
             let started = try PrivateBusDaemon.start(configFile: config)
             daemon = started
             address = .address(started.address)
-            // stdout carries only the address (scripts read it with `export $(…)`); the hint goes to stderr.
-            FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(started.address)\n".utf8))
-            FileHandle.standardError.write(Data("""
-                navsessiond: serving \(busName) on a private bus. In another shell:
-                  export DBUS_SESSION_BUS_ADDRESS='\(started.address)'
-                  navsessionctl list        # or: dbus-send --session --print-reply --dest=\(busName) /org/navsession/Session1 org.navsession.Session1.OpenWindow string:\(application.defaultSceneName) dict:string:string:
-
-                """.utf8))
         } else {
             switch bus {
             case "session":
@@ -164,6 +158,18 @@ struct NavSessionDaemon: ParsableCommand {
         }
         let uniqueName = await connection.uniqueName?.rawValue ?? "?"
         logger.info("serving \(busName) as \(uniqueName)")
+        if let daemon {
+            // Printed once the name is owned, so a script that waits for this line (the README's tour) can call
+            // the daemon at once. stdout carries only the address (scripts read it with `export $(…)`); the
+            // hint goes to stderr.
+            FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(daemon.address)\n".utf8))
+            FileHandle.standardError.write(Data("""
+                navsessiond: serving \(busName) on a private bus. In another shell:
+                  export DBUS_SESSION_BUS_ADDRESS='\(daemon.address)'
+                  navsessionctl list        # or: dbus-send --session --print-reply --dest=\(busName) /org/navsession/Session1 org.navsession.Session1.OpenWindow string:\(application.defaultSceneName) dict:string:string:
+
+                """.utf8))
+        }
         var lostBus = false
 
         await withTaskGroup(of: String.self) { group in
