@@ -6,20 +6,22 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct PrivateBusOptionTests {
     /// The README's tour calls the daemon as soon as the address appears; a daemon that printed it before
-    /// owning its name made that call fail with `ServiceUnknown` on a busy machine.
+    /// owning its name made that call fail with `ServiceUnknown` on a busy machine. The address is read as
+    /// soon as it is written (a blocking read of the daemon's stdout), then the bus is asked at once.
     @Test func theAddressIsPrintedOnceTheDaemonOwnsItsName() async throws {
         let daemon = try DaemonFixture.binary().path
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("private-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = """
-            cd '\(directory.path)'; rm -f env
-            '\(daemon)' --private-bus --ephemeral > env 2> log &
-            until [ -s env ]; do sleep 0.01; done
-            export "$(cat env)"
+            cd '\(directory.path)'
+            exec 3< <(exec '\(daemon)' --private-bus --ephemeral 2> log)
+            daemon=$!
+            read -r address <&3
+            export "$address"
             dbus-send --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
               org.freedesktop.DBus.NameHasOwner string:org.navsession.Demo
-            kill $!; wait $!
+            kill $daemon; wait $daemon
             cat log
             """
         for _ in 1...3 {
