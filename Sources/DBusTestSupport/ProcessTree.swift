@@ -24,13 +24,24 @@ public enum ProcessTree {
         return found
     }
 
-    /// The parent of `pid` (`/proc/PID/stat`'s fourth field, after the command name in parentheses, which may
-    /// itself hold spaces and parentheses), or nil when the process is gone.
+    /// Whether `pid` exists and is not a zombie (a killed orphan stays one until init reaps it).
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        guard let fields = statFields(of: pid) else { return false }
+        return fields.first != "Z"
+    }
+
+    /// The parent of `pid`, or nil when the process is gone.
     static func parent(of pid: pid_t) -> pid_t? {
+        guard let fields = statFields(of: pid), fields.count > 1 else { return nil }
+        return pid_t(fields[1])
+    }
+
+    /// `/proc/PID/stat`'s fields after the command name (state, parent, …): the name is in parentheses and
+    /// may itself hold spaces and parentheses, so the fields start after the last `)`.
+    private static func statFields(of pid: pid_t) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")")
         else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? pid_t(fields[1]) : nil
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 }

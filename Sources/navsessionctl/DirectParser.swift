@@ -55,7 +55,7 @@ enum DirectParser {
         var index = words.startIndex
         while index < words.endIndex {
             let word = words[index]
-            if commands[word] != nil || word == "help" { return nil }
+            if isSubcommand(word) { return nil }
             if let count = shape.passthroughAfter, sorted.positionals.count == count {
                 let rest = words[index...]
                 guard rest.allSatisfy(isPassthroughWord) else { return nil }
@@ -79,7 +79,7 @@ enum DirectParser {
                 } else if shape.options.contains(String(body)) {
                     let next = words.index(after: index)
                     guard sorted.options[String(body)] == nil, next < words.endIndex,
-                          !words[next].hasPrefix("-"), commands[words[next]] == nil, words[next] != "help"
+                          !words[next].hasPrefix("-"), !isSubcommand(words[next])
                     else { return nil }
                     sorted.options[String(body)] = words[next]
                     index = next
@@ -93,6 +93,11 @@ enum DirectParser {
         }
         guard shape.positionals.contains(sorted.positionals.count) else { return nil }
         return sorted
+    }
+
+    /// Whether `word` names a subcommand (or `help`): swift-argument-parser may take it as one wherever it is.
+    private static func isSubcommand(_ word: String) -> Bool {
+        commands[word] != nil || word == "help"
     }
 
     /// Whether swift-argument-parser takes `word` verbatim as a captured word: not `--`, not a short option
