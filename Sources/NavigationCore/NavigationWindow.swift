@@ -19,7 +19,19 @@ public final class NavigationWindow {
     var nextID: Int
     /// The sum of the models' content costs: an upper estimate of the bytes every message describing
     /// the whole window carries (`GetState`, the route view). Bounded by ``GraphLimits/maxContentCost``.
-    public internal(set) var contentCost = 0
+    public internal(set) var contentCost = 0 {
+        didSet { contentLedger?.add(contentCost - oldValue) }
+    }
+    /// The ledger that sums this window's ``contentCost`` with other windows' (a session's), if any.
+    /// Attaching adds the current cost to it and detaching takes it back out, so a ledger's total is always
+    /// the sum over the windows attached to it.
+    public var contentLedger: ContentLedger? {
+        didSet {
+            guard oldValue !== contentLedger else { return }
+            oldValue?.add(-contentCost)
+            contentLedger?.add(contentCost)
+        }
+    }
     /// Increases by exactly one for every applied change; failed commands leave it alone.
     public internal(set) var version: Int
     /// True after a ``RendererReport/windowClosed`` report; every later command or report fails.

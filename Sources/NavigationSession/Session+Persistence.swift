@@ -73,7 +73,7 @@ extension Session {
             }
         } catch {
             let salvaged = store.quarantine(reason: error.reason)
-            windowsByNumber = [:]
+            removeAllWindows()
             order = []
             version = 0
             nextWindowNumber = max(loaded.nextWindow, nextWindowNumber, salvaged)
@@ -115,7 +115,7 @@ extension Session {
                     capabilities: manifest.capabilities(of: stored.scene), lastActivity: stored.lastActivity)
                 window.closeOnExitOwner = stored.closeOnExitOwner
                 window.pendingDeepLink = stored.pendingDeepLink
-                windowsByNumber[stored.number] = window
+                insert(window)
                 order.append(stored.number)
                 activityClock = max(activityClock, stored.lastActivity)
             }
@@ -169,9 +169,9 @@ extension Session {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }
             activityClock += 1
-            windowsByNumber[number] = SessionWindow(
+            insert(SessionWindow(
                 number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
-                lastActivity: activityClock)
+                lastActivity: activityClock))
             order.append(number)
         case .dismiss(let number, let sessionVersion):
             _ = try existing(number)
@@ -179,7 +179,7 @@ extension Session {
                 throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
             }
             version = sessionVersion
-            windowsByNumber[number] = nil
+            removeWindow(number)
             order.removeAll { $0 == number }
         case .batch(let number, let batch, let expected):
             let window = try existing(number)

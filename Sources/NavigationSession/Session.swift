@@ -29,7 +29,11 @@ public final class Session {
 
     let store: SessionStore?
     let logger: Logger
-    var windowsByNumber: [WindowNumber: SessionWindow] = [:]
+    /// Change only through ``insert(_:)``, ``removeWindow(_:)`` and ``removeAllWindows()``, which keep
+    /// ``contentLedger`` the sum over exactly these windows.
+    private(set) var windowsByNumber: [WindowNumber: SessionWindow] = [:]
+    /// The content cost of all open windows together, kept current by the windows themselves.
+    let contentLedger = ContentLedger()
     var order: [WindowNumber] = []
     var activityClock: UInt64 = 0
     var needsSnapshot = false
@@ -190,10 +194,10 @@ public final class Session {
     }
 
     /// Throws `LimitsExceeded` unless the windows' content, with `window`'s replaced by `cost`, fits the
-    /// session's budget. O(number of windows), which is bounded by ``SessionLimits/maxWindows``.
+    /// session's budget. O(1): the ledger holds the sum, so a change costs the same with 1 or 256 windows open.
     func checkSessionContent(_ cost: Int, excluding window: WindowNumber?) throws(SessionError) {
-        var total = cost
-        for (number, other) in windowsByNumber where number != window { total += other.graph.contentCost }
+        let replaced = window.flatMap { windowsByNumber[$0]?.graph.contentCost } ?? 0
+        let total = contentLedger.total - replaced + cost
         guard total <= limits.maxSessionContentCost else {
             throw .limitsExceeded(
                 "the session's content would be \(total) bytes; at most \(limits.maxSessionContentCost) across all windows")
@@ -209,18 +213,35 @@ public final class Session {
         let window = SessionWindow(
             number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
             lastActivity: activityClock)
-        windowsByNumber[number] = window
+        insert(window)
         order.append(number)
         do {
             try persist(.open(window: number, scene: scene, root: root, sessionVersion: version))
         } catch {
             // Not written: undo in memory (the number stays used). The next write is a full snapshot.
-            windowsByNumber[number] = nil
+            removeWindow(number)
             order.removeLast()
             version -= 1
             throw error
         }
         return window
+    }
+
+    /// Makes `window` open under its number, its content counted in the session's.
+    func insert(_ window: SessionWindow) {
+        removeWindow(window.number)
+        window.graph.contentLedger = contentLedger
+        windowsByNumber[window.number] = window
+    }
+
+    /// Closes window `number` in memory, its content no longer counted; nothing if it is not open.
+    func removeWindow(_ number: WindowNumber) {
+        windowsByNumber.removeValue(forKey: number)?.graph.contentLedger = nil
+    }
+
+    func removeAllWindows() {
+        for window in windowsByNumber.values { window.graph.contentLedger = nil }
+        windowsByNumber = [:]
     }
 
     func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
@@ -232,7 +253,7 @@ public final class Session {
             }
         }
         _ = window.graph.drainEffects()
-        windowsByNumber[number] = nil
+        removeWindow(number)
         order.removeAll { $0 == number }
         version += 1
         events.append(.windowClosed(number, scene: window.scene))

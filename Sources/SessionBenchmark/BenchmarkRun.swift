@@ -108,6 +108,7 @@ final class BenchmarkRun {
         for repetition in 1...options.repetitions {
             progress("repetition \(repetition)/\(options.repetitions): sequential \(options.sequentialCalls) calls, "
                 + "pipelined \(options.pipelinedCalls) calls (\(options.inflight) in flight), per target")
+            let services = services.alternating(repetition)
             for service in services {
                 try step(service, "sequential run") {
                     report.sequential.add(
@@ -128,8 +129,8 @@ final class BenchmarkRun {
         // signal's p50), so a drift in background load hits both alike.
         progress("OpenURL -> Changed: \(options.repetitions) × \(options.urlRounds) rounds per target")
         var urlRuns: [Target: [URLSignalRun]] = [:]
-        for _ in 0..<options.repetitions {
-            for service in services where service.target != .echo {
+        for repetition in 1...options.repetitions {
+            for service in services.alternating(repetition) where service.target != .echo {
                 try step(service, "OpenURL -> Changed") {
                     urlRuns[service.target, default: []].append(
                         try client.urlSignal(["--dest", service.name, "--arg", options.url, "--count", "\(options.urlRounds)"]))
@@ -193,8 +194,8 @@ final class BenchmarkRun {
             }
         }
         var runs: [Target: [Measurement]] = [:]
-        for _ in 0..<options.repetitions {
-            for service in reached {
+        for repetition in 1...options.repetitions {
+            for service in reached.alternating(repetition) {
                 runs[service.target, default: []].append(try depthRun(service, client: client, bus: bus))
             }
         }
@@ -225,9 +226,11 @@ final class BenchmarkRun {
             _ = try client.measure("sequential", many.arguments + ["--count", "\(options.warmupCalls)"], service: many.pid, bus: busPID)
             var oneRuns: [Double] = []
             var manyRuns: [Double] = []
-            for _ in 0..<options.repetitions {
-                oneRuns.append(try depthRun(one, client: client, bus: busPID).serviceCpuUsPerCall)
-                manyRuns.append(try depthRun(many, client: client, bus: busPID).serviceCpuUsPerCall)
+            for repetition in 1...options.repetitions {
+                for daemon in [one, many].alternating(repetition) {
+                    let cost = try depthRun(daemon, client: client, bus: busPID).serviceCpuUsPerCall
+                    if daemon.pid == one.pid { oneRuns.append(cost) } else { manyRuns.append(cost) }
+                }
             }
             row.oneWindowCpuPerCall = oneRuns.lowerMedian { $0 }
             row.manyWindowsCpuPerCall = manyRuns.lowerMedian { $0 }

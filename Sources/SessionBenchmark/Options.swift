@@ -2,19 +2,19 @@ import Foundation
 
 /// Command-line options. Hand-parsed so the benchmark builds without any package dependency.
 struct Options {
-    var sequentialCalls = 20_000
-    var pipelinedCalls = 100_000
+    var sequentialCalls = 8_000
+    var pipelinedCalls = 40_000
     var inflight = 64
     var warmupCalls = 2_000
-    var repetitions = 5
-    var urlRounds = 200
+    var repetitions = 11
+    var urlRounds = 100
     var url = "navsession-demo://detail/42"
     var daemonPath: String?
     var daemonName = "org.navsession.Demo"
     var echoName = "org.navsession.BenchEcho"
     var floorName = "org.navsession.BenchFloor"
     var depths = [0, 100, 1_000, 10_000]
-    var depthCalls = 4_000
+    var depthCalls = 2_000
     var windows = 256
     var callgrind = false
     var callgrindCalls = 2_000
@@ -31,14 +31,15 @@ struct Options {
         usage: session-benchmark [options]
           --quick                 small counts (2000 sequential, 10000 pipelined, 50 URL rounds, 1 repetition,
                                   depths 0 and 1000 with 500 calls, 10 tool runs)
-          --sequential N          sequential calls per target (default 20000)
-          --pipelined N           pipelined calls per target (default 100000)
+          --sequential N          sequential calls per target and repetition (default 8000)
+          --pipelined N           pipelined calls per target and repetition (default 40000)
           --inflight K            calls in flight when pipelined (default 64)
-          --repeat N              repetitions of each measurement; the median is reported (default 5)
+          --repeat N              repetitions of each measurement, the targets' order reversed
+                                  in every other one; the median is reported (default 11)
           --depths LIST           stack depths to measure the cost per call at (default 0,100,1000,10000;
                                   "" skips them)
           --depth-calls N         sequential calls per run at each depth (--repeat runs per target, interleaved)
-                                  and per window count (default 4000)
+                                  and per window count (default 2000)
           --windows N             open windows for the window-count measurement (default 256, the daemon's
                                   limit; 0 skips it)
           --callgrind             also count instructions per call under valgrind's callgrind
@@ -46,8 +47,8 @@ struct Options {
           --no-tools              skip timing one call made by navsessionctl, gdbus, busctl and dbus-send
           --tool-runs N           runs of each command-line tool (default 100)
           --navsessionctl PATH    the navsessionctl to time (default: next to this executable)
-          --warmup N              unmeasured sequential calls per target first (default 10000)
-          --url-rounds N          OpenURL -> Changed rounds (default 200)
+          --warmup N              unmeasured sequential calls per target first (default 2000)
+          --url-rounds N          OpenURL -> Changed rounds per repetition (default 100)
           --url URL               deep link to open (default navsession-demo://detail/42)
           --daemon PATH           navsessiond binary (default: next to this executable)
           --daemon-name NAME      the daemon's bus name (default org.navsession.Demo)
