@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionBenchmarkTests",
-            dependencies: ["DBusTestSupport"],
+            dependencies: ["DBusTestSupport", "SessionBenchmark"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -128,17 +128,17 @@ final class BenchmarkRun {
         // Like the tables above: the targets alternate for --repeat runs and each reports its median run (by the
         // signal's p50), so a drift in background load hits both alike.
         progress("OpenURL -> Changed: \(options.repetitions) × \(options.urlRounds) rounds per target")
-        var urlRuns: [Target: [URLSignalRun]] = [:]
         for repetition in 1...options.repetitions {
             for service in services.alternating(repetition) where service.target != .echo {
                 try step(service, "OpenURL -> Changed") {
-                    urlRuns[service.target, default: []].append(
+                    report.urlSignal.runs[service.target.rawValue, default: []].append(
                         try client.urlSignal(["--dest", service.name, "--arg", options.url, "--count", "\(options.urlRounds)"]))
                 }
             }
         }
-        report.urlSignal.floor = urlRuns[.floor]?.lowerMedian { $0.signalP50Us }
-        report.urlSignal.navsessiond = daemon == nil ? nil : urlRuns[.navsessiond]?.lowerMedian { $0.signalP50Us }
+        if daemon == nil { report.urlSignal.runs[Target.navsessiond.rawValue] = nil }
+        report.urlSignal.floor = report.urlSignal.runs[Target.floor.rawValue]?.lowerMedian { $0.signalP50Us }
+        report.urlSignal.navsessiond = report.urlSignal.runs[Target.navsessiond.rawValue]?.lowerMedian { $0.signalP50Us }
         report.urlSignal.computeRatios()
 
         for depth in options.depths {
@@ -170,7 +170,8 @@ final class BenchmarkRun {
 
     /// Both targets' cost per call with their stacks `depth` elements deep: each stack is built once, then the
     /// targets alternate for `--repeat` runs of `--depth-calls` sequential calls, so drifts in background load
-    /// hit both alike (as in the main table); the run with the median CPU per call is reported.
+    /// hit both alike (as in the main table); each figure is its median, the ratio the median of the
+    /// repetitions' ratios.
     private func measureDepth(_ depth: Int, _ targets: [Service], client: LoadClient, bus: pid_t) throws -> DepthRow {
         var row = DepthRow(depth: depth)
         var reached: [Service] = []
@@ -199,19 +200,21 @@ final class BenchmarkRun {
                 runs[service.target, default: []].append(try depthRun(service, client: client, bus: bus))
             }
         }
-        let floor = runs[.floor]?.lowerMedian { $0.serviceCpuUsPerCall }
-        let navsessiond = runs[.navsessiond]?.lowerMedian { $0.serviceCpuUsPerCall }
+        let floor = runs[.floor].flatMap(Measurement.medians(of:))
+        let navsessiond = runs[.navsessiond].flatMap(Measurement.medians(of:))
         row.floorCpuPerCall = floor?.serviceCpuUsPerCall
         row.floorCallsPerSecond = floor?.run.callsPerSec
         row.navsessiondCpuPerCall = navsessiond?.serviceCpuUsPerCall
         row.navsessiondCallsPerSecond = navsessiond?.run.callsPerSec
-        row.ratioToFloor = ratio(row.navsessiondCpuPerCall, row.floorCpuPerCall)
+        row.ratioToFloor = medianRatio(
+            (runs[.navsessiond] ?? []).map(\.serviceCpuUsPerCall), (runs[.floor] ?? []).map(\.serviceCpuUsPerCall))
         return row
     }
 
     /// The cost per call with `--windows` open windows against one: a second daemon (same binary, its own bus
     /// name and state) opens the windows, then the two alternate for `--repeat` runs of `--depth-calls` sequential
-    /// calls, so drifts in background load hit both alike (as in the main table); medians are reported.
+    /// calls, so drifts in background load hit both alike (as in the main table); medians are reported, and the
+    /// ratio is the median of the repetitions' ratios.
     private func measureWindows(against one: Service, bus: BenchBus, client: LoadClient) -> WindowsRow {
         var row = WindowsRow(count: options.windows)
         do {
@@ -234,7 +237,7 @@ final class BenchmarkRun {
             }
             row.oneWindowCpuPerCall = oneRuns.lowerMedian { $0 }
             row.manyWindowsCpuPerCall = manyRuns.lowerMedian { $0 }
-            row.ratio = ratio(row.manyWindowsCpuPerCall, row.oneWindowCpuPerCall)
+            row.ratio = medianRatio(manyRuns, oneRuns)
         } catch {
             row.refused = "\(error)"
         }

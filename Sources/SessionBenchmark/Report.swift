@@ -10,14 +10,16 @@ enum Target: String, Codable, CaseIterable {
     case navsessiond
 }
 
-/// One kind of run (sequential or pipelined) for every target: each repetition and the median one.
+/// One kind of run (sequential or pipelined) for every target: each repetition and their medians.
 struct Comparison: Codable {
-    /// The median repetition per target (by calls/s), reported whole so its figures stay consistent.
+    /// Per target, each figure's own median over the repetitions (so a row of the table is the median of
+    /// that row's figures, not the figures of whichever repetition was median by some other one).
     var echo: Measurement?
     var floor: Measurement?
     var navsessiond: Measurement?
     var runs: [String: [Measurement]] = [:]
-    /// navsessiond ÷ floor, and navsessiond ÷ echo (context).
+    /// navsessiond ÷ floor, and navsessiond ÷ echo (context): for each figure, the median over the
+    /// repetitions of that repetition's ratio, whose two runs followed each other (``medianRatio(_:_:)``).
     var ratioToFloor: Ratios?
     var ratioToEcho: Ratios?
     /// navsessiond ÷ floor of each repetition's back-to-back runs, the lowest and the highest: how much a
@@ -69,29 +71,32 @@ struct Comparison: Codable {
 
     mutating func add(_ run: Measurement, for target: Target) {
         runs[target.rawValue, default: []].append(run)
-        // The lower median (with two runs, the slower one: the conservative figure).
-        guard let median = runs[target.rawValue, default: []].lowerMedian(by: { $0.run.callsPerSec }) else { return }
+        let median = Measurement.medians(of: runs[target.rawValue, default: []])
         switch target {
         case .echo: echo = median
         case .floor: floor = median
         case .navsessiond: navsessiond = median
         }
-        ratioToFloor = Self.ratios(navsessiond, floor)
-        ratioToEcho = Self.ratios(navsessiond, echo)
         // Runs of one repetition pair up by index: the targets take turns within each repetition.
-        let pairs = zip(runs[Target.navsessiond.rawValue] ?? [], runs[Target.floor.rawValue] ?? [])
+        let daemon = runs[Target.navsessiond.rawValue] ?? []
+        ratioToFloor = Self.ratios(daemon, runs[Target.floor.rawValue] ?? [])
+        ratioToEcho = Self.ratios(daemon, runs[Target.echo.rawValue] ?? [])
+        let pairs = zip(daemon, runs[Target.floor.rawValue] ?? [])
         repetitionRatiosToFloor = RepetitionRatios(
             serviceCpuPerCall: Spread(pairs.compactMap { ratio($0.serviceCpuUsPerCall, $1.serviceCpuUsPerCall) }),
             callsPerSecond: Spread(pairs.compactMap { ratio($0.run.callsPerSec, $1.run.callsPerSec) }))
     }
 
-    private static func ratios(_ daemon: Measurement?, _ reference: Measurement?) -> Ratios? {
-        guard let daemon, let reference else { return nil }
+    private static func ratios(_ daemon: [Measurement], _ reference: [Measurement]) -> Ratios? {
+        guard !daemon.isEmpty, !reference.isEmpty else { return nil }
+        func figure(_ value: (Measurement) -> Double) -> Double? {
+            medianRatio(daemon.map(value), reference.map(value))
+        }
         return Ratios(
-            callsPerSecond: ratio(daemon.run.callsPerSec, reference.run.callsPerSec),
-            serviceCpuPerCall: ratio(daemon.serviceCpuUsPerCall, reference.serviceCpuUsPerCall),
-            p50Latency: ratio(daemon.run.latP50Us, reference.run.latP50Us),
-            p99Latency: ratio(daemon.run.latP99Us, reference.run.latP99Us))
+            callsPerSecond: figure { $0.run.callsPerSec },
+            serviceCpuPerCall: figure { $0.serviceCpuUsPerCall },
+            p50Latency: figure { $0.run.latP50Us },
+            p99Latency: figure { $0.run.latP99Us })
     }
 }
 
@@ -100,10 +105,24 @@ func ratio(_ value: Double?, _ reference: Double?) -> Double? {
     return value / reference
 }
 
+/// The (lower) median over the repetitions of `values[i] ÷ references[i]`, the two runs of repetition `i`.
+///
+/// The two runs of one repetition follow each other within seconds, so whatever else the machine was doing
+/// then (on a shared VM: other guests' bursts, which come and go within a run) weighs on both; the median of
+/// these paired ratios then sets aside the repetitions a burst hit unevenly. A ratio of two separate medians
+/// can pair a run from a quiet moment with one from a busy moment.
+func medianRatio(_ values: [Double], _ references: [Double]) -> Double? {
+    zip(values, references).compactMap { ratio($0, $1) }.lowerMedian { $0 }
+}
+
 /// OpenURL → first `Changed` at a subscriber, for the floor and the daemon.
 struct URLComparison: Codable {
+    /// The run with the median signal p50, per target.
     var floor: URLSignalRun?
     var navsessiond: URLSignalRun?
+    /// Every run per target, in the order measured (the targets alternate).
+    var runs: [String: [URLSignalRun]] = [:]
+    /// The median of the repetitions' navsessiond ÷ floor ratios (``medianRatio(_:_:)``).
     var ratioToFloor: Ratios?
 
     struct Ratios: Codable {
@@ -112,8 +131,11 @@ struct URLComparison: Codable {
     }
 
     mutating func computeRatios() {
+        let daemon = runs[Target.navsessiond.rawValue] ?? []
+        let reference = runs[Target.floor.rawValue] ?? []
         ratioToFloor = Ratios(
-            p50: ratio(navsessiond?.signalP50Us, floor?.signalP50Us), p99: ratio(navsessiond?.signalP99Us, floor?.signalP99Us))
+            p50: medianRatio(daemon.map(\.signalP50Us), reference.map(\.signalP50Us)),
+            p99: medianRatio(daemon.map(\.signalP99Us), reference.map(\.signalP99Us)))
     }
 }
 
@@ -236,7 +258,8 @@ struct Report: Codable {
             + "(Benchmarks/floor); navsessiond and floor: StackAppend/StackDropLast pairs, each call counted")
         lines.append("sequential: \(setup.sequentialCalls) calls; pipelined: \(setup.pipelinedCalls) calls, "
             + "\(setup.inflight) in flight; warm-up: \(setup.warmupCalls) calls per target; "
-            + "median of \(setup.repetitions) repetitions, targets interleaved")
+            + "\(setup.repetitions) repetitions, targets interleaved; each figure its median, each ratio the median of "
+            + "the repetitions' ratios")
         if let host {
             lines.append("host during the run: \(format(host.stealPercent, 1)) % steal time, load average "
                 + "\(format(host.loadAverageAtStart, 2)) at the start and \(format(host.loadAverageAtEnd, 2)) at the end "
@@ -269,7 +292,7 @@ struct Report: Codable {
         lines.append("")
         if urlSignal.floor != nil || urlSignal.navsessiond != nil {
             lines.append("OpenURL(\"\(setup.url)\") -> first Window1.Changed at a subscriber, \(setup.urlRounds) rounds per run, "
-                + "median of \(setup.repetitions) interleaved runs:")
+                + "median of \(setup.repetitions) interleaved runs (ratios: median of the runs' ratios):")
             for (name, run) in [("floor", urlSignal.floor), ("navsessiond", urlSignal.navsessiond)] {
                 guard let run else { continue }
                 lines.append("  \(pad(name, 12)) p50 \(format(run.signalP50Us, 1)) µs, p99 \(format(run.signalP99Us, 1)) µs "
@@ -281,7 +304,8 @@ struct Report: Codable {
             lines.append("")
         }
         if !depth.isEmpty {
-            lines.append("cost at stack depth (\(setup.depthCalls) sequential calls on top of the stack):")
+            lines.append("cost at stack depth (\(setup.depthCalls) sequential calls on top of the stack; medians of \(setup.repetitions) "
+                + "interleaved runs, ratio the median of their ratios):")
             lines.append("  " + pad("depth", 8) + padLeft("floor µs/call", 15) + padLeft("navsessiond µs/call", 21)
                 + padLeft("÷ floor", 9))
             for row in depth {
@@ -295,7 +319,7 @@ struct Report: Codable {
         if let windows {
             lines.append("navsessiond with \(windows.count) open windows: \(format(windows.manyWindowsCpuPerCall, 1)) µs/call "
                 + "against \(format(windows.oneWindowCpuPerCall, 1)) with one (\(format(windows.ratio, 2))x; two daemons, "
-                + "medians of \(setup.repetitions) interleaved runs)"
+                + "medians of \(setup.repetitions) interleaved runs, ratio the median of their ratios)"
                 + (windows.refused.map { "; refused: \($0)" } ?? ""))
             lines.append("")
         }
