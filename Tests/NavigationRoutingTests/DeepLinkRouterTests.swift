@@ -164,6 +164,25 @@ struct DeepLinkRouterTests {
         }
     }
 
+    @Test(arguments: [
+        ("myapp://note/a b", "contains a space; percent-encode it"),
+        ("myapp://note/café", "contains the character U+E9; percent-encode it"),
+        ("1app://detail/7", "invalid scheme '1app'"),
+        ("detail/7", "no scheme (expected e.g. myapp://…)"),
+        ("myapp://user@detail/7", "user info and ports are not allowed in a deep link ('user@detail')"),
+        ("myapp://note/x?q=%FF", "percent escapes in query item 'q=%FF' are not valid UTF-8"),
+        ("myapp://note/x%00", "'%00' (a NUL byte) in path segment 'x%00'"),
+        ("myapp://%4", "invalid percent escape '%4' in the host"),
+    ])
+    func malformedURLMessagesNameWhatAndWhere(url: String, reason: String) {
+        #expect(throws: DeepLinkError.malformedURL(reason: reason)) { try router.plan(for: url) }
+    }
+
+    @Test func escapedNonASCIIHostIsLowercasedAfterDecoding() throws {
+        // %C3%89 is É: the host is lowercased as text once decoded, not byte by byte.
+        #expect(throws: DeepLinkError.unknownRoute(path: "é")) { try router.plan(for: "myapp://%C3%89") }
+    }
+
     @Test func urlAtTheLimitIsAccepted() throws {
         let prefix = "myapp://note/"
         let url = prefix + String(repeating: "a", count: DeepLinkRouter.maximumURLLength - prefix.utf8.count)

@@ -18,38 +18,44 @@ struct Template: Sendable, Hashable {
     }
 
     /// Parses a template.
+    ///
+    /// Braces are found among the UTF-8 bytes (a brace is one ASCII byte, never part of another character's
+    /// encoding), so a template is parsed without grapheme breaking; it is parsed on every deep link it renders.
     init(_ text: String) throws(Invalid) {
+        let bytes = Array(text.utf8)
         var parts: [Part] = []
-        var literal = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            let next = text.index(after: index)
-            let following = next < text.endIndex ? text[next] : nil
-            switch character {
-            case "{" where following == "{", "}" where following == "}":
-                literal.append(character)
-                index = text.index(after: next)
-            case "{":
-                guard let close = text[next...].firstIndex(of: "}") else {
+        var literal: [UInt8] = []
+        var index = 0
+        func flushLiteral() {
+            if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }
+            literal.removeAll()
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            let following = index + 1 < bytes.count ? bytes[index + 1] : nil
+            switch byte {
+            case UInt8(ascii: "{") where following == byte, UInt8(ascii: "}") where following == byte:
+                literal.append(byte)
+                index += 2
+            case UInt8(ascii: "{"):
+                guard let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "}")) else {
                     throw Invalid(reason: "has a '{' without a matching '}' (write '{{' for a literal brace)")
                 }
-                let name = String(text[next..<close])
+                let name = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
                 guard RoutePattern.isValidName(name) else {
                     throw Invalid(reason: "has an invalid reference '{\(name)}'")
                 }
-                if !literal.isEmpty { parts.append(.text(literal)) }
-                literal = ""
+                flushLiteral()
                 parts.append(.parameter(name))
-                index = text.index(after: close)
-            case "}":
+                index = close + 1
+            case UInt8(ascii: "}"):
                 throw Invalid(reason: "has a '}' without a matching '{' (write '}}' for a literal brace)")
             default:
-                literal.append(character)
-                index = next
+                literal.append(byte)
+                index += 1
             }
         }
-        if !literal.isEmpty { parts.append(.text(literal)) }
+        flushLiteral()
         self.parts = parts
     }
 
@@ -76,6 +82,8 @@ struct Template: Sendable, Hashable {
     ///
     /// A string that does not parse (impossible after validation) is returned unchanged.
     static func render(_ text: String, _ values: [String: String]) -> String? {
+        // Most entries are plain text: nothing to parse.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return text }
         guard let template = try? Template(text) else { return text }
         return template.render(values)
     }
