@@ -14,7 +14,7 @@ struct Options {
     var echoName = "org.navsession.BenchEcho"
     var floorName = "org.navsession.BenchFloor"
     var depths = [0, 100, 1_000, 10_000]
-    var depthCalls = 2_000
+    var depthCalls = 4_000
     var windows = 256
     var callgrind = false
     var callgrindCalls = 2_000
@@ -39,7 +39,7 @@ struct Options {
           --depths LIST           stack depths to measure the cost per call at (default 0,100,1000,10000;
                                   "" skips them)
           --depth-calls N         sequential calls per run at each depth (--repeat runs per target, interleaved)
-                                  and per window count (default 2000)
+                                  and per window count (default 4000)
           --windows N             open windows for the window-count measurement (default 256, the daemon's
                                   limit; 0 skips it)
           --callgrind             also count instructions per call under valgrind's callgrind
