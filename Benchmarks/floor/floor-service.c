@@ -73,14 +73,26 @@ static void text_add(Text *t, const char *s, size_t n)
 
 static void text_str(Text *t, const char *s) { text_add(t, s, strlen(s)); }
 
+/* Formats straight into `t`, growing it when the first attempt does not fit (vsnprintf returns the full length,
+ * never more than it could write, so nothing is read past what was written). */
 static void text_fmt(Text *t, const char *format, ...)
 {
-    char buffer[64];
-    va_list args;
+    va_list args, again;
     va_start(args, format);
-    int n = vsnprintf(buffer, sizeof buffer, format, args);
+    va_copy(again, args);
+    text_reserve(t, 128);
+    int n = vsnprintf(t->data + t->length, t->capacity - t->length, format, args);
     va_end(args);
-    text_add(t, buffer, (size_t)n);
+    if (n < 0) {
+        perror("floor-service: vsnprintf");
+        exit(70);
+    }
+    if ((size_t)n >= t->capacity - t->length) {
+        text_reserve(t, (size_t)n);
+        vsnprintf(t->data + t->length, t->capacity - t->length, format, again);
+    }
+    va_end(again);
+    t->length += (size_t)n;
 }
 
 /* A JSON string literal with the escapes navsessiond's JSONString.literal writes. */

@@ -1,0 +1,95 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The same-contract floor (Benchmarks/floor/floor-service.c) must write what navsessiond writes: whole JSON journal
+/// lines and snapshots, and `Changed` causes that are the batch it applied. A floor that wrote less would flatter
+/// every ratio.
+@Suite(.serialized) struct FloorServiceTests {
+    static let name = "org.navsession.BenchFloor"
+    static let window = "/org/navsession/Session1/window/1"
+
+    /// A private bus with the floor compiled and serving on it; `state` is its state directory.
+    struct Floor {
+        let bus: PrivateBus
+        let process: Process
+        let state: String
+
+        static func start() async throws -> Floor {
+            let directory = NSTemporaryDirectory() + "floor-tests-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let binary = directory + "/floor-service"
+            let source = PrivateBus.repositoryRoot.appendingPathComponent("Benchmarks/floor/floor-service.c").path
+            let flags = try await ToolRunner.run(
+                "pkg-config", ["--cflags", "--libs", "dbus-1"], environment: [:], timeout: .seconds(20))
+            // -Werror: the benchmark compiles it with -Wall -Wextra, and a warning there is a bug here.
+            let compiled = try await ToolRunner.run(
+                "cc", ["-Wall", "-Wextra", "-Werror", "-O2", "-o", binary, source] + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+                environment: [:], timeout: .seconds(120))
+            try #require(compiled.status == 0, "\(compiled)")
+            let bus = try PrivateBus.start()
+            let client = try await bus.connect()
+            // Subscribed before the floor starts, so its NameOwnerChanged cannot be missed (no polling).
+            let owners = try await client.signals(matching: MatchRule(
+                sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [0: name]))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = [name, directory + "/state"]
+            process.environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+            try process.run()
+            let served = await owners.first(within: .seconds(20)) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
+            await client.close()
+            try #require(served != nil, "the floor did not take \(name)")
+            return Floor(bus: bus, process: process, state: directory + "/state")
+        }
+
+        func call(_ path: String, _ member: String, _ arguments: [String]) async throws {
+            let result = try await bus.run(
+                "dbus-send", ["--session", "--print-reply", "--dest=\(FloorServiceTests.name)", path, member] + arguments)
+            try #require(result.status == 0, "\(result)")
+        }
+
+        func stop() {
+            // SIGKILL: the floor keeps nothing that needs a clean exit, and a test process's children may inherit
+            // a mask that blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            _ = process.waitForExit(within: .seconds(5))
+            bus.stop()
+        }
+    }
+
+    @Test func openURLAnnouncesTheWholeBatchAsItsCause() async throws {
+        let floor = try await Floor.start()
+        defer { floor.stop() }
+        let client = try await floor.bus.connect()
+        let changed = try await client.signals(matching: MatchRule(
+            path: try ObjectPath(Self.window), interface: try InterfaceName("org.navsession.Window1"),
+            member: try MemberName("Changed")))
+        try await floor.call(
+            "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
+        let signal = try #require(await changed.first(within: .seconds(20)))
+        #expect(signal.arguments[2] == .string(
+            #"{"commands":[{"command":"stackAppend","from":1,"models":[{"kind":"screen","params":{"id":"42"},"screen":"detail"}]}]}"#))
+        await client.close()
+    }
+
+    @Test func journalAndSnapshotAreWholeJSONAfterACompaction() async throws {
+        let floor = try await Floor.start()
+        defer { floor.stop() }
+        // 300 changes: past the 256 lines after which the journal is compacted into a snapshot.
+        for id in 1...150 {
+            try await floor.call(Self.window, "org.navsession.Window1.StackAppend", ["string:detail", "dict:string:string:id,\(id)"])
+            try await floor.call(Self.window, "org.navsession.Window1.StackDropLast", ["uint32:1"])
+        }
+        try await floor.call(
+            "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
+        for file in ["journal.jsonl", "state.json"] {
+            let data = try #require(FileManager.default.contents(atPath: floor.state + "/" + file), "\(file)")
+            #expect(!data.contains(0), "\(file) holds a NUL byte")
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                #expect(throws: Never.self, "\(file)") { try JSONSerialization.jsonObject(with: Data(line)) }
+            }
+        }
+    }
+}
