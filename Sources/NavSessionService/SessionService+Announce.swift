@@ -47,11 +47,11 @@ extension SessionService {
         announce(changes, on: bus)
     }
 
-    /// ``announce(_:changes:causes:on:)`` without a suspension, when no window opened or closed (an export and
-    /// Session1's properties are read through async getters); returns `false`, having sent nothing, otherwise.
-    func announceSynchronously(
-        _ events: [SessionEvent], changes: [WindowNumber: WindowPropertyChanges],
-        causes: [SessionOutcome.ChangeKey: String], on bus: isolated Bus
+    /// The event signals of ``announce(_:changes:causes:on:)`` (its property changes are sent apart) without a
+    /// suspension, when no window opened or closed (an export and Session1's properties are read through async
+    /// getters); returns `false`, having sent nothing, otherwise.
+    func announceEventsSynchronously(
+        _ events: [SessionEvent], causes: [SessionOutcome.ChangeKey: String], on bus: isolated Bus
     ) -> Bool {
         for event in events {
             switch event {
@@ -60,12 +60,11 @@ extension SessionService {
             }
         }
         for event in events { announce(event, causes: causes, on: bus) }
-        announce(changes, on: bus)
         return true
     }
 
     /// One Window1 `PropertiesChanged` per window in `changes`, in window order.
-    private func announce(_ changes: [WindowNumber: WindowPropertyChanges], on bus: isolated Bus) {
+    func announce(_ changes: [WindowNumber: WindowPropertyChanges], on bus: isolated Bus) {
         do {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try bus.propertiesChanged(

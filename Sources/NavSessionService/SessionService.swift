@@ -144,12 +144,20 @@ public final class SessionService: Sendable {
     func performSynchronously(
         on bus: isolated Bus, reply: (SessionOutcome) throws -> [Value], _ body: (Session) throws -> SessionOutcome
     ) throws -> SynchronousReply {
-        let (outcome, changes) = try commit(body)
         // The change is made: it is announced even if its reply cannot be built.
-        let values = Result { try reply(outcome) }
-        if announceSynchronously(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus) {
-            return .values(try values.get())
+        let (outcome, changes, announcedEvents) = try withSession { state in
+            let outcome = try body(state.session)
+            // `Changed` and the other event signals go out before the property values are computed: a renderer
+            // waits for `Changed`, and only `PropertiesChanged`, which follows it, needs those values. Sent under
+            // the lock, so they keep the order of the changes even when another thread changes the session next.
+            let announced = announceEventsSynchronously(outcome.events, causes: outcome.encodedCauses, on: bus)
+            return (outcome, state.refresh(after: outcome, names: names.properties), announced)
         }
+        if announcedEvents {
+            announce(changes, on: bus)
+            return .values(try reply(outcome))
+        }
+        let values = Result { try reply(outcome) }
         return .completing {
             await self.announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
             return try values.get()
