@@ -8,6 +8,7 @@ public final class ContentLedger {
     /// The sum of the attached windows' content costs.
     public private(set) var total = 0
 
+    /// Creates a ledger with no window attached (a total of 0).
     public init() {}
 
     func add(_ delta: Int) {

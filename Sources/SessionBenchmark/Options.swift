@@ -35,7 +35,8 @@ struct Options {
           --pipelined N           pipelined calls per target and repetition (default 40000)
           --inflight K            calls in flight when pipelined (default 64)
           --repeat N              repetitions of each measurement, the targets' order reversed
-                                  in every other one; the median is reported (default 11)
+                                  in every other one; each figure is its median, each ratio the
+                                  median of the repetitions' ratios (default 11)
           --depths LIST           stack depths to measure the cost per call at (default 0,100,1000,10000;
                                   "" skips them)
           --depth-calls N         sequential calls per run at each depth (--repeat runs per target, interleaved)
