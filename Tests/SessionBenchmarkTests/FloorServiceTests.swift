@@ -13,7 +13,7 @@ import Testing
     /// A private bus with the floor compiled and serving on it; `state` is its state directory.
     struct Floor {
         let bus: PrivateBus
-        let process: Process
+        let process: ChildProcess
         let state: String
 
         static func start() async throws -> Floor {
@@ -25,7 +25,9 @@ import Testing
                 "pkg-config", ["--cflags", "--libs", "dbus-1"], environment: [:], timeout: .seconds(20))
             // -Werror: the benchmark compiles it with -Wall -Wextra, and a warning there is a bug here.
             let compiled = try await ToolRunner.run(
-                "cc", ["-Wall", "-Wextra", "-Werror", "-O2", "-o", binary, source] + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+                "cc",
+                ["-Wall", "-Wextra", "-Werror", "-O2", "-o", binary, source]
+                    + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
                 environment: [:], timeout: .seconds(120))
             try #require(compiled.status == 0, "\(compiled)")
             let bus = try PrivateBus.start()
@@ -33,11 +35,11 @@ import Testing
             // Subscribed before the floor starts, so its NameOwnerChanged cannot be missed (no polling).
             let owners = try await client.signals(matching: MatchRule(
                 sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [0: name]))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = [name, directory + "/state"]
-            process.environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
-            try process.run()
+            let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            defer { if null >= 0 { close(null) } }
+            let process = try ChildProcess.spawn(
+                [binary, name, directory + "/state"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address],
+                stdout: null, stderr: null)
             let served = await owners.first(within: .seconds(20)) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
             await client.close()
             try #require(served != nil, "the floor did not take \(name)")
@@ -51,10 +53,7 @@ import Testing
         }
 
         func stop() {
-            // SIGKILL: the floor keeps nothing that needs a clean exit, and a test process's children may inherit
-            // a mask that blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            _ = process.waitForExit(within: .seconds(5))
+            process.terminate(within: .seconds(5))
             bus.stop()
         }
     }

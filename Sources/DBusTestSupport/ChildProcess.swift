@@ -4,15 +4,17 @@ import Synchronization
 
 /// A child process spawned with a clean signal state (empty mask, default SIGTERM/SIGINT/SIGHUP): tasks on
 /// the cooperative pool may have SIGTERM blocked, and Foundation's Process passes that on, so Xvfb and
-/// Python would ignore SIGTERM. Spawned by DBusKit's one spawn (the one that starts private buses).
-final class ChildProcess: Sendable {
-    let pid: pid_t
+/// Python would ignore SIGTERM. Spawned by DBusKit's one spawn (the one that starts private buses); for every
+/// long-lived child a test starts (Xvfb, the GTK renderer, the benchmark's C floor).
+public final class ChildProcess: Sendable {
+    /// The process id.
+    public let pid: pid_t
     private let status = Mutex<Int32?>(nil)
 
     private init(pid: pid_t) { self.pid = pid }
 
     /// Spawns `arguments[0]` (looked up in PATH) with `environment`; stdin is /dev/null.
-    static func spawn(_ arguments: [String], environment: [String: String], stdout: Int32, stderr: Int32) throws -> ChildProcess {
+    public static func spawn(_ arguments: [String], environment: [String: String], stdout: Int32, stderr: Int32) throws -> ChildProcess {
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
         let pid = try PrivateBusDaemon.spawnChild(
@@ -21,7 +23,8 @@ final class ChildProcess: Sendable {
         return ChildProcess(pid: pid)
     }
 
-    var isRunning: Bool {
+    /// Whether it has not exited yet (reaping it once it has).
+    public var isRunning: Bool {
         status.withLock { status in
             if status != nil { return false }
             var raw: Int32 = 0
@@ -36,7 +39,7 @@ final class ChildProcess: Sendable {
 
     /// SIGTERM, then SIGKILL after `deadline`; returns whether SIGTERM sufficed.
     @discardableResult
-    func terminate(within deadline: Duration) -> Bool {
+    public func terminate(within deadline: Duration) -> Bool {
         guard isRunning else { return true }
         kill(pid, SIGTERM)
         if waitForExit(within: deadline) { return true }
@@ -46,7 +49,7 @@ final class ChildProcess: Sendable {
     }
 
     /// The exit status (WEXITSTATUS) once the process exits within `timeout`, else nil (and it is killed).
-    func exitStatus(within timeout: Duration) async -> Int32? {
+    public func exitStatus(within timeout: Duration) async -> Int32? {
         // The wait blocks a thread of its own, not one of the cooperative pool.
         let exited = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: self.waitForExit(within: timeout)) }
