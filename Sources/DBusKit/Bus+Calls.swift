@@ -93,7 +93,12 @@ extension Bus {
             return
         }
         defer { dbus_message_unref(reply) }
-        call.finish(Result { () throws -> [Value] in try decodeReply(reply) })
+        // Not `Result { … }`: Swift checks the executor dynamically in an isolated closure passed to it.
+        do {
+            call.finish(.success(try decodeReply(reply)))
+        } catch {
+            call.finish(.failure(error))
+        }
     }
 
     private func decodeReply(_ reply: OpaquePointer) throws -> [Value] {

@@ -221,7 +221,10 @@ private let busFilter: DBusHandleMessageFunction = { _, message, data in
     // Raw addresses cross into the isolated closure because OpaquePointer is not Sendable; we stay on this thread.
     let address = Int(bitPattern: message)
     return bus.onBusThread { bus in
-        OpaquePointer(bitPattern: address).map { bus.filter($0) } ?? DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        // Not `Optional.map`: Swift checks the executor dynamically in an isolated closure passed to it (the
+        // concurrency runtime's executor comparison and dynamic casts, on every message).
+        guard let message = OpaquePointer(bitPattern: address) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        return bus.filter(message)
     }
 }
 
@@ -231,7 +234,10 @@ private let objectMessageFunction: DBusObjectPathMessageFunction = { _, message,
     let bus = Unmanaged<Bus>.fromOpaque(data).takeUnretainedValue()
     let address = Int(bitPattern: message)
     return bus.onBusThread { bus in
-        OpaquePointer(bitPattern: address).map { bus.receiveMethodCall($0) } ?? DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        // Not `Optional.map`: Swift checks the executor dynamically in an isolated closure passed to it (the
+        // concurrency runtime's executor comparison and dynamic casts, on every message).
+        guard let message = OpaquePointer(bitPattern: address) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        return bus.receiveMethodCall(message)
     }
 }
 

@@ -9,7 +9,10 @@
 ///     DictionaryEntry(.string("animated"), .variant(.boolean(true))),
 /// ])
 /// ```
-public indirect enum Value: Sendable, Hashable {
+///
+/// Only the cases that hold another value directly are `indirect`: a scalar or a string then needs no
+/// heap box, and a service builds dozens of them for every change it announces.
+public enum Value: Sendable, Hashable {
     /// `y`
     case byte(UInt8)
     /// `b`
@@ -39,11 +42,11 @@ public indirect enum Value: Sendable, Hashable {
     /// `aT`: every element must have type `T`.
     case array(SignatureType, [Value])
     /// `a{KV}`: entries in wire order; keys must have type `K`, values type `V`.
-    case dictionary(key: SignatureType, value: SignatureType, [DictionaryEntry])
+    indirect case dictionary(key: SignatureType, value: SignatureType, [DictionaryEntry])
     /// `(...)`: at least one field.
     case structure([Value])
     /// `v`: any single value, tagged with its own type.
-    case variant(Value)
+    indirect case variant(Value)
 
     /// The value's complete type.
     public var type: SignatureType {
