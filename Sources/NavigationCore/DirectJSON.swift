@@ -96,7 +96,23 @@ public enum DirectJSON {
 
     /// A whole number as JSON writes it.
     public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: decimal(value).utf8)
+        // Straight into `out`: no string per number (journal lines and steps carry several per change).
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var index = start + digits
+        repeat {
+            index -= 1
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
     }
 
     /// A whole number of any width as JSON writes it (snapshots carry `UInt64` versions and times).

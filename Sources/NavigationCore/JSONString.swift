@@ -24,6 +24,30 @@ public enum JSONString {
         return result
     }
 
+    /// Appends ``literal(_:)`` of `text` to `out`, byte for byte the same, without building a string.
+    public static func appendLiteral(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // The escaped characters are all ASCII, so UTF-8 bytes can be tested one by one: a byte of a multi-byte
+        // character is never below 0x80.
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                // Lowercase hex, as `String(_:radix:)` writes it in `literal`.
+                let low = byte & 0xF
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(UInt8(ascii: "0") + (byte >> 4))
+                out.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// Whether `json` holds a `\u0000` escape inside a string: a NUL byte, which no D-Bus string can carry,
     /// so input that would put one into a name, text or message is refused where it enters.
     ///

@@ -87,53 +87,120 @@ public enum NavigationStep: Hashable, Sendable {
 extension NavigationStep {
     /// The steps as the JSON array Window1 `Changed` carries in `steps_json` (Docs/dbus-api.md), e.g.
     /// `[{"kind":"selectTab","tabs":3,"tab":"settings","previous":"home"},{"kind":"push","stack":7,"models":[13]}]`.
-    /// Written by hand in one pass: it is on the path of every change.
+    /// Written by hand in one pass over one byte buffer: it is on the path of every change, and building it
+    /// from interpolated strings cost a dozen intermediate strings per step.
     public static func json(_ steps: [NavigationStep]) -> String {
-        var text = "["
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * steps.count + 2)
+        out.append(UInt8(ascii: "["))
         for (index, step) in steps.enumerated() {
-            if index > 0 { text += "," }
-            text += step.json
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            step.appendJSON(to: &out)
         }
-        return text + "]"
-    }
-
-    private static func ids(_ models: [ModelID]) -> String {
-        var text = "["
-        for (index, model) in models.enumerated() {
-            if index > 0 { text += "," }
-            text += model.decimal
-        }
-        return text + "]"
-    }
-
-    private static func nested(_ presentations: [Presentation]) -> String {
-        guard !presentations.isEmpty else { return "" }
-        let items = presentations.map {
-            #"{"presenter":\#($0.presenter.decimal),"model":\#($0.model.decimal),"style":\#(JSONString.literal($0.style.stepName))}"#
-        }
-        return #","nested":[\#(items.joined(separator: ","))]"#
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// One step as a JSON object.
     public var json: String {
+        var out: [UInt8] = []
+        appendJSON(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the step's JSON object to `out` (keys in the order ``json`` documents, not sorted).
+    func appendJSON(to out: inout [UInt8]) {
+        func kind(_ name: StaticString) {
+            Self.append(#"{"kind":""#, to: &out)
+            Self.append(name, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        func member(_ key: StaticString) {
+            Self.append(#",""#, to: &out)
+            Self.append(key, to: &out)
+            Self.append(#"":"#, to: &out)
+        }
+        func id(_ key: StaticString, _ model: ModelID) {
+            member(key)
+            DirectJSON.appendInteger(model.rawValue, to: &out)
+        }
+        func ids(_ key: StaticString, _ models: [ModelID]) {
+            member(key)
+            out.append(UInt8(ascii: "["))
+            for (index, model) in models.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                DirectJSON.appendInteger(model.rawValue, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        func text(_ key: StaticString, _ value: String) {
+            member(key)
+            JSONString.appendLiteral(value, to: &out)
+        }
+        func nested(_ presentations: [Presentation]) {
+            guard !presentations.isEmpty else { return }
+            member("nested")
+            out.append(UInt8(ascii: "["))
+            for (index, presentation) in presentations.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.append(#"{"presenter":"#, to: &out)
+                DirectJSON.appendInteger(presentation.presenter.rawValue, to: &out)
+                id("model", presentation.model)
+                text("style", presentation.style.stepName)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
         switch self {
         case .push(let stack, let models):
-            #"{"kind":"push","stack":\#(stack.decimal),"models":\#(Self.ids(models))}"#
+            kind("push")
+            id("stack", stack)
+            ids("models", models)
         case .pop(let stack, let models):
-            #"{"kind":"pop","stack":\#(stack.decimal),"models":\#(Self.ids(models))}"#
+            kind("pop")
+            id("stack", stack)
+            ids("models", models)
         case .replacePath(let stack, let from, let to):
-            #"{"kind":"replacePath","stack":\#(stack.decimal),"from":\#(Self.ids(from)),"to":\#(Self.ids(to))}"#
-        case .present(let presenter, let model, let style, let nested):
-            #"{"kind":"present","presenter":\#(presenter.decimal),"model":\#(model.decimal),"style":\#(JSONString.literal(style.stepName))\#(Self.nested(nested))}"#
-        case .dismiss(let presenter, let model, let nested):
-            #"{"kind":"dismiss","presenter":\#(presenter.decimal),"model":\#(model.decimal)\#(Self.nested(nested))}"#
+            kind("replacePath")
+            id("stack", stack)
+            ids("from", from)
+            ids("to", to)
+        case .present(let presenter, let model, let style, let presentations):
+            kind("present")
+            id("presenter", presenter)
+            id("model", model)
+            text("style", style.stepName)
+            nested(presentations)
+        case .dismiss(let presenter, let model, let presentations):
+            kind("dismiss")
+            id("presenter", presenter)
+            id("model", model)
+            nested(presentations)
         case .selectTab(let tabs, let tab, let previous):
-            #"{"kind":"selectTab","tabs":\#(tabs.decimal),"tab":\#(JSONString.literal(tab)),"previous":\#(JSONString.literal(previous))}"#
+            kind("selectTab")
+            id("tabs", tabs)
+            text("tab", tab)
+            text("previous", previous)
         case .switchContent(let container, let from, let to):
-            #"{"kind":"switch","container":\#(container.decimal),"from":\#(from.map(\.decimal) ?? "null"),"to":\#(to.decimal)}"#
+            kind("switch")
+            id("container", container)
+            if let from {
+                id("from", from)
+            } else {
+                member("from")
+                Self.append("null", to: &out)
+            }
+            id("to", to)
         case .replaceRoot(let from, let to):
-            #"{"kind":"replaceRoot","from":\#(from.decimal),"to":\#(to.decimal)}"#
+            kind("replaceRoot")
+            id("from", from)
+            id("to", to)
         }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 }
 

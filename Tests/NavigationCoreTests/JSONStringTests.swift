@@ -10,6 +10,22 @@ struct JSONStringTests {
         #expect(decoded == text)
     }
 
+    @Test(arguments: ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "\u{01}\u{1f}\u{0b} controls", "ünïcødé ✓ 🚀", ""])
+    func appendedLiteralIsByteForByteTheLiteral(_ text: String) {
+        var bytes: [UInt8] = Array("x".utf8)
+        JSONString.appendLiteral(text, to: &bytes)
+        #expect(bytes == Array(("x" + JSONString.literal(text)).utf8))
+    }
+
+    @Test func everyControlCharacterIsAppendedAsTheLiteralWritesIt() {
+        for value in 0..<0x20 {
+            let text = String(UnicodeScalar(UInt8(value)))
+            var bytes: [UInt8] = []
+            JSONString.appendLiteral(text, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == JSONString.literal(text))
+        }
+    }
+
     @Test func controlCharactersUseFourDigitEscapes() {
         #expect(JSONString.literal("\u{01}") == #""\u0001""#)
         #expect(JSONString.literal("a\"b") == #""a\"b""#)

@@ -145,4 +145,26 @@ struct NavigationStepTests {
         ]
         #expect(NavigationStep.json(steps) == #"[{"kind":"selectTab","tabs":3,"tab":"settings","previous":"home"},{"kind":"push","stack":7,"models":[13]},{"kind":"switch","container":1,"from":null,"to":4}]"#)
     }
+
+    @Test func everyStepKindHasTheDocumentedJSON() {
+        let nested = [NavigationStep.Presentation(presenter: 5, model: 6, style: .custom("pop\"over"))]
+        let cases: [(NavigationStep, String)] = [
+            (.push(stack: 7, models: [13, 14]), #"{"kind":"push","stack":7,"models":[13,14]}"#),
+            (.pop(stack: 7, models: []), #"{"kind":"pop","stack":7,"models":[]}"#),
+            (.replacePath(stack: 2, from: [3], to: [4, 5]), #"{"kind":"replacePath","stack":2,"from":[3],"to":[4,5]}"#),
+            (.present(presenter: 1, model: 2, style: .sheet(detents: ["medium"]), nested: []), #"{"kind":"present","presenter":1,"model":2,"style":"sheet"}"#),
+            (.present(presenter: 1, model: 2, style: .fullScreenCover, nested: nested),
+             #"{"kind":"present","presenter":1,"model":2,"style":"fullScreenCover","nested":[{"presenter":5,"model":6,"style":"pop\"over"}]}"#),
+            (.dismiss(presenter: 1, model: 2, nested: nested),
+             #"{"kind":"dismiss","presenter":1,"model":2,"nested":[{"presenter":5,"model":6,"style":"pop\"over"}]}"#),
+            (.selectTab(tabs: 3, tab: "ünï\n", previous: ""), #"{"kind":"selectTab","tabs":3,"tab":"ünï\n","previous":""}"#),
+            (.switchContent(container: 1, from: 9, to: 4), #"{"kind":"switch","container":1,"from":9,"to":4}"#),
+            (.replaceRoot(from: 1, to: 1_000_000_007), #"{"kind":"replaceRoot","from":1,"to":1000000007}"#),
+        ]
+        for (step, json) in cases {
+            #expect(step.json == json)
+            #expect(NavigationStep.json([step]) == "[" + json + "]")
+        }
+        #expect(NavigationStep.json([]) == "[]")
+    }
 }
