@@ -10,8 +10,9 @@
 /// ])
 /// ```
 ///
-/// Only the cases that hold another value directly are `indirect`: a scalar or a string then needs no
-/// heap box, and a service builds dozens of them for every change it announces.
+/// Only `variant`, which holds a value, and `dictionary`, whose three payloads would widen every value, are
+/// `indirect`: a scalar, a string or an array then needs no heap box of its own, and a service builds dozens
+/// of them for every change it announces.
 public enum Value: Sendable, Hashable {
     /// `y`
     case byte(UInt8)
