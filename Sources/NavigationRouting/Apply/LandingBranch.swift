@@ -31,14 +31,14 @@ struct LandingBranch {
         var blocker: ModelState?
         if reset {
             var ignoredTabs: ModelState?
-            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .last, tab: nil, tabs: &ignoredTabs) {
-                if let presented = $0.presented { presentedToDismiss.append(presented) }
+            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .last, tab: nil, tabs: &ignoredTabs) { id in
+                if let presented = window.presented(of: id) { presentedToDismiss.append(presented) }
             }
-            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .root, tab: tab, tabs: &tabs) {
-                if let presented = $0.presented, !presentedToDismiss.contains(presented) {
+            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .root, tab: tab, tabs: &tabs) { id in
+                if let presented = window.presented(of: id), !presentedToDismiss.contains(presented) {
                     presentedToDismiss.append(presented)
                 }
-                if $0.path != nil { stacks.append($0) }
+                if window.kind(of: id) == .stack, let stack = window.model(id) { stacks.append(stack) }
             }
         } else {
             var layerStart: ModelID? = window.rootID
@@ -46,8 +46,8 @@ struct LandingBranch {
             while let start = layerStart, layers <= window.modelCount {
                 layers += 1
                 stacks = []
-                let slot = try Self.walkLayer(window, from: start, stackChild: .last, tab: tab, tabs: &tabs) {
-                    if $0.path != nil { stacks.append($0) }
+                let slot = try Self.walkLayer(window, from: start, stackChild: .last, tab: tab, tabs: &tabs) { id in
+                    if window.kind(of: id) == .stack, let stack = window.model(id) { stacks.append(stack) }
                 }
                 layerStart = nil
                 guard let slot, let presented = window.model(slot), let style = ActiveBranch.style(of: presented)
@@ -67,26 +67,30 @@ struct LandingBranch {
     }
 
     /// Walks one layer from `start`, visiting each model; returns the first filled slot on it.
+    ///
+    /// Reads the graph through the window's per-field accessors: copying each model's state (``NavigationWindow/model(_:)``)
+    /// cost about 1 000 instructions per model on every deep link. Only the models kept (stacks, the tab
+    /// container, a blocker) are copied.
     private static func walkLayer(
         _ window: NavigationWindow, from start: ModelID, stackChild: ActiveBranch.StackChild, tab: String?,
-        tabs: inout ModelState?, visit: (ModelState) -> Void
+        tabs: inout ModelState?, visit: (ModelID) -> Void
     ) throws(DeepLinkApplyError) -> ModelID? {
         var firstSlot: ModelID?
         var current: ModelID? = start
         var remaining = window.modelCount
-        while remaining > 0, let id = current, let model = window.model(id) {
+        while remaining > 0, let id = current, let kind = window.kind(of: id) {
             remaining -= 1
-            visit(model)
-            if firstSlot == nil { firstSlot = model.presented }
+            visit(id)
+            if firstSlot == nil { firstSlot = window.presented(of: id) }
             var override: String?
-            if case .tabs(let items, _) = model.content, tabs == nil, let tab {
+            if kind == .tabs, tabs == nil, let tab, let model = window.model(id), case .tabs(let items, _) = model.content {
                 guard items.contains(where: { $0.id == tab }) else {
                     throw .unknownTab(tab: tab, tabs: model.id, available: items.map(\.id))
                 }
                 tabs = model
                 override = tab
             }
-            current = ActiveBranch.child(of: model, stackChild: stackChild, tab: override)
+            current = window.containerChild(of: id, stackRoot: stackChild == .root, tab: override)
         }
         return firstSlot
     }

@@ -1,0 +1,47 @@
+import PropertyBased
+import Testing
+
+@testable import NavigationCore
+
+/// The per-field accessors (`kind(of:)`, `presented(of:)`, `containerChild(of:stackRoot:tab:)`) read what
+/// `model(_:)` copies.
+struct ModelAccessorTests {
+    /// The child a walk continues into, read from the copied state.
+    static func expectedChild(of model: ModelState, stackRoot: Bool, tab: String?) -> ModelID? {
+        switch model.content {
+        case .screen, .alert, .confirmationDialog: nil
+        case .stack(let path, _): stackRoot ? path.first?.model : path.last?.model
+        case .tabs(let tabs, let selected): tabs.first { $0.id == (tab ?? selected) }?.model
+        case .switched(let switched): switched == model.id ? nil : switched
+        case .custom(_, let children): children.last
+        }
+    }
+
+    @Test func accessorsAgreeWithTheCopiedStateOnRandomGraphs() async throws {
+        await propertyCheck(count: 200, input: Gen.int(in: 0...100_000).array(of: 2...40)) { numbers in
+            guard let window = try? GraphInvariantPropertyTests.base() else { return }
+            for index in stride(from: 0, to: numbers.count - 1, by: 2) {
+                _ = try? GraphInvariantPropertyTests.step(numbers[index], numbers[index + 1], in: window)(window)
+            }
+            for model in window.snapshot().models {
+                #expect(window.kind(of: model.id) == model.kind)
+                #expect(window.presented(of: model.id) == model.presented)
+                for stackRoot in [false, true] {
+                    for tab in [nil, "a", "b", "zz"] as [String?] {
+                        #expect(
+                            window.containerChild(of: model.id, stackRoot: stackRoot, tab: tab)
+                                == Self.expectedChild(of: model, stackRoot: stackRoot, tab: tab))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func unknownModelsHaveNothingToRead() throws {
+        let window = try GraphInvariantPropertyTests.base()
+        let unknown = ModelID(rawValue: 999)
+        #expect(window.kind(of: unknown) == nil)
+        #expect(window.presented(of: unknown) == nil)
+        #expect(window.containerChild(of: unknown) == nil)
+    }
+}
