@@ -129,27 +129,25 @@ public final class NavigationWindow {
     /// The screen of `id`, without copying its state; `nil` for an unknown id.
     public func screen(of id: ModelID) -> String? { nodes[id]?.screen }
 
-    /// The kind of `id`, without copying its state; `nil` for an unknown id.
-    public func kind(of id: ModelID) -> ModelKind? { nodes[id]?.kind }
-
-    /// The model in `id`'s presentation slot; `nil` when the slot is empty or `id` is unknown. O(1).
-    public func presented(of id: ModelID) -> ModelID? { nodes[id]?.presented }
-
-    /// The container child a walk down the graph continues into from `id`, without copying its state: the
-    /// last stack element (the first with `stackRoot`), the tab `tab` (the selected one when `nil`), the
-    /// switched model, or a custom container's last child. `nil` for a screen, a dialog, an unknown tab or
-    /// id, or a container with no child. O(1), or O(tabs) for a tab container.
-    public func containerChild(of id: ModelID, stackRoot: Bool = false, tab: String? = nil) -> ModelID? {
+    /// What a walk down the graph reads at `id`, in one lookup and without copying the model's state as
+    /// ``model(_:)`` does; `nil` for an unknown id. O(1), or O(tabs) for a tab container.
+    ///
+    /// The step's ``BranchStep/child`` is the container child the walk continues into: the last stack element
+    /// (the first with `stackRoot`), the tab `tab` (the selected one when `nil`), the switched model, or a custom
+    /// container's last child; `nil` for a screen, a dialog, an unknown tab or a container with no child.
+    public func branchStep(at id: ModelID, stackRoot: Bool = false, tab: String? = nil) -> BranchStep? {
         guard let node = nodes[id] else { return nil }
+        let child: ModelID?
         switch node.kind {
-        case .screen, .alert, .confirmationDialog: return nil
-        case .stack: return stackRoot ? node.path.first?.model : node.path.last?.model
+        case .screen, .alert, .confirmationDialog: child = nil
+        case .stack: child = stackRoot ? node.path.first?.model : node.path.last?.model
         case .tabs:
             let wanted = tab ?? node.selectedTab
-            return node.tabs.first { $0.id == wanted }?.model
-        case .switched: return node.switchedModel
-        case .custom: return node.customChildren.last
+            child = node.tabs.first { $0.id == wanted }?.model
+        case .switched: child = node.switchedModel
+        case .custom: child = node.customChildren.last
         }
+        return BranchStep(kind: node.kind, presented: node.presented, child: child)
     }
 
     /// Walks the active branch from the root as ``activeModelID`` describes, until `stop(node)` is true;

@@ -59,14 +59,14 @@ extension DeepLinkPlan {
             commands.append(BatchCommand(.tabsSelectItem(tab), from: tabs.id))
         }
         if destination.reset {
-            commands += landing.stacks.filter { ($0.path?.count ?? 0) > 1 }.map {
-                BatchCommand(.stackDropToRoot, from: $0.id)
+            commands += landing.stacks.filter { (window.model($0)?.path?.count ?? 0) > 1 }.map {
+                BatchCommand(.stackDropToRoot, from: $0)
             }
         }
         if let first = destination.push.first {
             guard let stack = landing.stacks.last else { throw .noStack(screen: first.screen) }
             let elements = destination.push.map { StackElementSpec(Self.model(for: $0)) }
-            commands.append(BatchCommand(.stackAppend(elements), from: stack.id))
+            commands.append(BatchCommand(.stackAppend(elements), from: stack))
         }
         for presentation in destination.present {
             commands.append(BatchCommand(.present(Self.presentation(for: presentation))))

@@ -14,7 +14,7 @@ struct LandingBranch {
     /// The tab container whose tab the destination selects (the first one on the walk).
     var tabs: ModelState?
     /// The stacks on the landing layer, outermost first; pushes go onto the last one.
-    var stacks: [ModelState] = []
+    var stacks: [ModelID] = []
     /// Models sitting in slots on the first layer, to dismiss when resetting (no duplicates).
     var presentedToDismiss: [ModelID] = []
     /// An alert or dialog on top of the active branch (only looked for without reset).
@@ -26,19 +26,19 @@ struct LandingBranch {
     ///   on the walk has no such tab; ``DeepLinkApplyError/noTabs(tab:)`` when there is none.
     init(window: NavigationWindow, tab: String?, reset: Bool) throws(DeepLinkApplyError) {
         var tabs: ModelState?
-        var stacks: [ModelState] = []
+        var stacks: [ModelID] = []
         var presentedToDismiss: [ModelID] = []
         var blocker: ModelState?
         if reset {
             var ignoredTabs: ModelState?
-            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .last, tab: nil, tabs: &ignoredTabs) { id in
-                if let presented = window.presented(of: id) { presentedToDismiss.append(presented) }
+            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .last, tab: nil, tabs: &ignoredTabs) { _, step in
+                if let presented = step.presented { presentedToDismiss.append(presented) }
             }
-            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .root, tab: tab, tabs: &tabs) { id in
-                if let presented = window.presented(of: id), !presentedToDismiss.contains(presented) {
+            _ = try Self.walkLayer(window, from: window.rootID, stackChild: .root, tab: tab, tabs: &tabs) { id, step in
+                if let presented = step.presented, !presentedToDismiss.contains(presented) {
                     presentedToDismiss.append(presented)
                 }
-                if window.kind(of: id) == .stack, let stack = window.model(id) { stacks.append(stack) }
+                if step.kind == .stack { stacks.append(id) }
             }
         } else {
             var layerStart: ModelID? = window.rootID
@@ -46,8 +46,8 @@ struct LandingBranch {
             while let start = layerStart, layers <= window.modelCount {
                 layers += 1
                 stacks = []
-                let slot = try Self.walkLayer(window, from: start, stackChild: .last, tab: tab, tabs: &tabs) { id in
-                    if window.kind(of: id) == .stack, let stack = window.model(id) { stacks.append(stack) }
+                let slot = try Self.walkLayer(window, from: start, stackChild: .last, tab: tab, tabs: &tabs) { id, step in
+                    if step.kind == .stack { stacks.append(id) }
                 }
                 layerStart = nil
                 guard let slot, let presented = window.model(slot), let style = ActiveBranch.style(of: presented)
@@ -68,29 +68,30 @@ struct LandingBranch {
 
     /// Walks one layer from `start`, visiting each model; returns the first filled slot on it.
     ///
-    /// Reads the graph through the window's per-field accessors: copying each model's state (``NavigationWindow/model(_:)``)
-    /// cost about 1 000 instructions per model on every deep link. Only the models kept (stacks, the tab
-    /// container, a blocker) are copied.
+    /// One ``NavigationWindow/branchStep(at:stackRoot:tab:)`` per model: copying each model's state
+    /// (``NavigationWindow/model(_:)``) cost about 1 000 instructions per model on every deep link. Only the
+    /// tab container and a blocker are copied.
     private static func walkLayer(
         _ window: NavigationWindow, from start: ModelID, stackChild: ActiveBranch.StackChild, tab: String?,
-        tabs: inout ModelState?, visit: (ModelID) -> Void
+        tabs: inout ModelState?, visit: (ModelID, BranchStep) -> Void
     ) throws(DeepLinkApplyError) -> ModelID? {
         var firstSlot: ModelID?
         var current: ModelID? = start
         var remaining = window.modelCount
-        while remaining > 0, let id = current, let kind = window.kind(of: id) {
+        // The destination's tab is followed in the first tab container only; a later one follows its selection.
+        while remaining > 0, let id = current,
+              let step = window.branchStep(at: id, stackRoot: stackChild == .root, tab: tabs == nil ? tab : nil)
+        {
             remaining -= 1
-            visit(id)
-            if firstSlot == nil { firstSlot = window.presented(of: id) }
-            var override: String?
-            if kind == .tabs, tabs == nil, let tab, let model = window.model(id), case .tabs(let items, _) = model.content {
+            visit(id, step)
+            if firstSlot == nil { firstSlot = step.presented }
+            if step.kind == .tabs, tabs == nil, let tab, let model = window.model(id), case .tabs(let items, _) = model.content {
                 guard items.contains(where: { $0.id == tab }) else {
                     throw .unknownTab(tab: tab, tabs: model.id, available: items.map(\.id))
                 }
                 tabs = model
-                override = tab
             }
-            current = window.containerChild(of: id, stackRoot: stackChild == .root, tab: override)
+            current = step.child
         }
         return firstSlot
     }

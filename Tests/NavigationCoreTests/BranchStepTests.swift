@@ -3,9 +3,8 @@ import Testing
 
 @testable import NavigationCore
 
-/// The per-field accessors (`kind(of:)`, `presented(of:)`, `containerChild(of:stackRoot:tab:)`) read what
-/// `model(_:)` copies.
-struct ModelAccessorTests {
+/// `branchStep(at:stackRoot:tab:)` reads what `model(_:)` copies.
+struct BranchStepTests {
     /// The child a walk continues into, read from the copied state.
     static func expectedChild(of model: ModelState, stackRoot: Bool, tab: String?) -> ModelID? {
         switch model.content {
@@ -17,31 +16,28 @@ struct ModelAccessorTests {
         }
     }
 
-    @Test func accessorsAgreeWithTheCopiedStateOnRandomGraphs() async throws {
+    @Test func stepsAgreeWithTheCopiedStateOnRandomGraphs() async throws {
         await propertyCheck(count: 200, input: Gen.int(in: 0...100_000).array(of: 2...40)) { numbers in
             guard let window = try? GraphInvariantPropertyTests.base() else { return }
             for index in stride(from: 0, to: numbers.count - 1, by: 2) {
                 _ = try? GraphInvariantPropertyTests.step(numbers[index], numbers[index + 1], in: window)(window)
             }
             for model in window.snapshot().models {
-                #expect(window.kind(of: model.id) == model.kind)
-                #expect(window.presented(of: model.id) == model.presented)
                 for stackRoot in [false, true] {
                     for tab in [nil, "a", "b", "zz"] as [String?] {
-                        #expect(
-                            window.containerChild(of: model.id, stackRoot: stackRoot, tab: tab)
-                                == Self.expectedChild(of: model, stackRoot: stackRoot, tab: tab))
+                        let step = window.branchStep(at: model.id, stackRoot: stackRoot, tab: tab)
+                        #expect(step == BranchStep(
+                            kind: model.kind, presented: model.presented,
+                            child: Self.expectedChild(of: model, stackRoot: stackRoot, tab: tab)))
                     }
                 }
             }
         }
     }
 
-    @Test func unknownModelsHaveNothingToRead() throws {
+    @Test func anUnknownModelHasNoStep() throws {
         let window = try GraphInvariantPropertyTests.base()
         let unknown = ModelID(rawValue: 999)
-        #expect(window.kind(of: unknown) == nil)
-        #expect(window.presented(of: unknown) == nil)
-        #expect(window.containerChild(of: unknown) == nil)
+        #expect(window.branchStep(at: unknown) == nil)
     }
 }
