@@ -96,23 +96,11 @@ public enum DirectJSON {
 
     /// A whole number as JSON writes it.
     public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
-        // Straight into `out`: no string per number (journal lines and steps carry several per change).
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
+        // Through the stack, not a string: journal lines and steps carry several numbers per change.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxDecimalLength) { buffer in
+            let count = writeDecimal(value, into: buffer)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = start + digits
-        repeat {
-            index -= 1
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
     }
 
     /// A whole number of any width as JSON writes it (snapshots carry `UInt64` versions and times).
@@ -130,28 +118,35 @@ public enum DirectJSON {
     /// generic integer formatting is correct but touches several times more code per call, which is most of
     /// what a sequential call costs (Docs/performance.md).
     public static func decimal(_ value: Int) -> String {
-        // 20 bytes hold Int.min ("-9223372036854775808").
-        String(unsafeUninitializedCapacity: 20) { buffer in
-            var magnitude = value.magnitude
-            var digits = 1
-            var rest = magnitude / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            let sign = value < 0 ? 1 : 0
-            if sign == 1 { buffer[0] = UInt8(ascii: "-") }
-            var index = sign + digits
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            return sign + digits
-        }
+        String(unsafeUninitializedCapacity: maxDecimalLength) { writeDecimal(value, into: $0) }
     }
 
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
+    /// The longest decimal an `Int` has: 20 bytes for `Int.min` ("-9223372036854775808").
+    private static var maxDecimalLength: Int { 20 }
+
+    /// Writes `value` in decimal at the start of `buffer` (at least ``maxDecimalLength`` bytes); returns the
+    /// number of bytes written.
+    private static func writeDecimal(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let sign = value < 0 ? 1 : 0
+        if sign == 1 { buffer[0] = UInt8(ascii: "-") }
+        var index = sign + digits
+        repeat {
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return sign + digits
+    }
+
+    /// A lowercase hexadecimal digit for 0…15.
+    static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

@@ -38,10 +38,9 @@ public enum JSONString {
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
                 // Lowercase hex, as `String(_:radix:)` writes it in `literal`.
-                let low = byte & 0xF
                 out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(UInt8(ascii: "0") + (byte >> 4))
-                out.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
+                out.append(DirectJSON.hexDigit(byte >> 4))
+                out.append(DirectJSON.hexDigit(byte & 0xF))
             default: out.append(byte)
             }
         }
