@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionServiceTests",
-            dependencies: ["NavSessionService", "DBusKit", "DBusTestSupport"],
+            dependencies: ["NavSessionService", "NavSessionTesting", "DBusKit", "DBusTestSupport", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -207,13 +207,13 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionFaultTests",
-            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionLoad", "NavigationCore"],
+            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting", "NavSessionLoad", "NavigationCore", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         // The GTK reference renderer (Examples/gtk-renderer) under Xvfb; skipped without Xvfb or GTK 4 for Python.
         .testTarget(
             name: "GtkRendererTests",
-            dependencies: ["DBusKit", "DBusTestSupport", "navsessiond"],
+            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

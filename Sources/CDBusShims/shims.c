@@ -263,11 +263,6 @@ int CDBusShims_limit_malloc_arenas(int count)
     return mallopt(M_ARENA_MAX, count);
 }
 
-int CDBusShims_pidfd_open(pid_t pid)
-{
-    return (int)syscall(SYS_pidfd_open, pid, 0);
-}
-
 void CDBusShims_set_thread_name(const char *name)
 {
     char truncated[16];

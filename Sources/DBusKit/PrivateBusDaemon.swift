@@ -92,7 +92,8 @@ public final class PrivateBusDaemon: Sendable {
         return PrivateBusDaemon(address: line, processID: pid, guardPipe: stdinPipe[1])
     }
 
-    /// Kills the daemon (SIGKILL to its process group) and reaps the guard. Idempotent.
+    /// Kills the daemon (SIGKILL to its process group) and reaps the guard on a thread of its own. Idempotent;
+    /// never blocks the caller, so it is safe in `defer` blocks of async code and in deinit.
     public func stop() {
         let fd = guardPipe.withLock { fd -> Int32 in
             let old = fd
@@ -102,8 +103,12 @@ public final class PrivateBusDaemon: Sendable {
         guard fd >= 0 else { return }
         close(fd)
         kill(-processID, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
+        let guardProcess = processID
+        let reap: @Sendable () -> Void = {
+            var status: Int32 = 0
+            while waitpid(guardProcess, &status, 0) < 0 && errno == EINTR {}
+        }
+        if !DetachedThread.start(name: "reap bus", reap) { reap() }
     }
 
     /// ``spawn(_:environment:stdin:stdout:stderr:newProcessGroup:)`` for this package's test harnesses

@@ -6,9 +6,9 @@ import Foundation
 public final class BusMonitor: Sendable {
     /// The lines from the moment ``start(address:)`` returned.
     public let lines: AsyncStream<[String]>
-    private let process: Process
+    private let process: ChildProcess
 
-    private init(process: Process, lines: AsyncStream<[String]>) {
+    private init(process: ChildProcess, lines: AsyncStream<[String]>) {
         self.process = process
         self.lines = lines
     }
@@ -16,14 +16,14 @@ public final class BusMonitor: Sendable {
     /// Starts the monitor and returns once it sees every message (a monitor loses its unique name when it
     /// starts monitoring: that `NameLost` is the sign); nil when that does not happen within 10 s.
     public static func start(address: String) async throws -> BusMonitor? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-monitor", "--address", address, "--profile"]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        let process = try ChildProcess.spawn(
+            ["dbus-monitor", "--address", address, "--profile"], environment: ["PATH": "/usr/bin:/bin"],
+            stdout: output.fileHandleForWriting.fileDescriptor, stderr: devNull)
+        try output.fileHandleForWriting.close()
         let (lines, continuation) = AsyncStream<[String]>.makeStream()
-        try process.run()
         Thread.detachNewThread {
             var pending = ""
             PipeReader.forEachChunk(output.fileHandleForReading) { chunk in
@@ -43,8 +43,8 @@ public final class BusMonitor: Sendable {
         return monitor
     }
 
-    /// Stops `dbus-monitor`; ``lines`` ends. Idempotent.
+    /// Stops `dbus-monitor` (SIGTERM, without waiting); ``lines`` ends. Idempotent.
     public func stop() {
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// @Test func echoAnswers() async throws {
-///     let bus = try PrivateBus.start()
+///     let bus = try await PrivateBus.start()
 ///     defer { bus.stop() }
 ///     let server = try await bus.connect()
 ///     let result = try await bus.run("dbus-send", ["--session", "--print-reply", "--dest=...", ...])
@@ -36,8 +36,8 @@ public final class PrivateBus: Sendable {
     /// Starts a daemon and waits until it listens.
     /// - Parameter serviceDirectories: extra `<servicedir>`s for activation tests.
     /// - Throws: ``ConnectionError`` `.daemonFailed`.
-    public static func start(serviceDirectories: [String] = []) throws -> PrivateBus {
-        PrivateBus(daemon: try PrivateBusDaemon.start(configFile: configFile, serviceDirectories: serviceDirectories))
+    public static func start(serviceDirectories: [String] = []) async throws -> PrivateBus {
+        PrivateBus(daemon: try await PrivateBusDaemon.startOffPool(configFile: configFile, serviceDirectories: serviceDirectories))
     }
 
     /// Kills the daemon. Idempotent; also happens when the last reference goes away.
@@ -75,4 +75,20 @@ public struct ToolResult: Sendable, CustomStringConvertible {
 
     /// A readable form for logs and messages.
     public var description: String { "status \(status)\(timedOut ? " (timed out)" : "")\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+extension PrivateBusDaemon {
+    /// ``PrivateBusDaemon/start(configFile:serviceDirectories:timeout:)`` on a thread of its own: it waits (up to
+    /// its timeout) for the daemon to print its address, which must not block a thread of the cooperative pool.
+    public static func startOffPool(configFile: String, serviceDirectories: [String] = []) async throws -> PrivateBusDaemon {
+        let result: Result<PrivateBusDaemon, any Error> = await withCheckedContinuation { continuation in
+            let start: @Sendable () -> Void = {
+                continuation.resume(with: .success(Result {
+                    try PrivateBusDaemon.start(configFile: configFile, serviceDirectories: serviceDirectories)
+                }))
+            }
+            if !DetachedThread.start(name: "start bus", start) { start() }
+        }
+        return try result.get()
+    }
 }

@@ -1,69 +1,84 @@
 import DBusKit
 import Foundation
-import Synchronization
 
-/// Runs external tools with a clean D-Bus environment and a hard timeout.
+/// Runs external tools (`dbus-send`, `gdbus`, `busctl`, the project's own executables) to completion with a
+/// clean D-Bus environment and a hard timeout, without blocking a thread of the cooperative pool.
 public enum ToolRunner {
+    /// Runs `tool arguments…` (`tool` looked up in `PATH` when it has no `/`).
+    /// - Parameters:
+    ///   - environment: added to the clean environment (``PrivateBusDaemon/cleanEnvironment(adding:)``).
+    ///   - replacingEnvironment: when set, exactly this environment instead.
+    ///   - timeout: after this the tool and everything it started are killed and the result has
+    ///     `timedOut == true`.
     public static func run(
-        _ tool: String, _ arguments: [String], environment extra: [String: String], timeout: Duration
+        _ tool: String, _ arguments: [String], environment extra: [String: String],
+        replacingEnvironment: [String: String]? = nil, timeout: Duration
     ) async throws -> ToolResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
         var environment: [String: String] = [:]
-        for entry in PrivateBusDaemon.cleanEnvironment(adding: extra) {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        if let replacingEnvironment {
+            environment = replacingEnvironment
+        } else {
+            for entry in PrivateBusDaemon.cleanEnvironment(adding: extra) {
+                guard let equals = entry.firstIndex(of: "=") else { continue }
+                environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+            }
         }
-        process.environment = environment
         // Files, not pipes: a chatty tool can never block on a full pipe while we wait for it to exit.
-        let directory = FileManager.default.temporaryDirectory
-        let outURL = directory.appendingPathComponent("dbuskit-tool-\(UUID().uuidString).out")
-        let errURL = directory.appendingPathComponent("dbuskit-tool-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
+        let output = try CapturedOutput()
+        defer { output.remove() }
+        let process = try ChildProcess.spawn(
+            [tool] + arguments, environment: environment, stdout: output.stdoutDescriptor,
+            stderr: output.stderrDescriptor)
+        output.closeWriters()
+        var timedOut = false
+        var exit = await process.exit(within: timeout)
+        if exit == nil {
+            timedOut = true
+            // What the tool started goes too (listed while it is still the parent): a script's background
+            // daemon would otherwise live on with the tool's descriptors.
+            for descendant in ProcessTree.descendants(of: process.pid) { kill(descendant, SIGKILL) }
+            process.signal(SIGKILL)
+            exit = await process.exit(within: .seconds(10))
         }
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-
-        let killedForTimeout = Atomic<Bool>(false)
-        let pid = Mutex<Int32>(0)
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            let target = pid.withLock { $0 }
-            if target > 0 {
-                killedForTimeout.store(true, ordering: .relaxed)
-                // What the tool started goes too (listed while it is still the parent): a script's background
-                // daemon would otherwise hold the tool's descriptors open, and this call would never return.
-                for descendant in ProcessTree.descendants(of: target) { kill(descendant, SIGKILL) }
-                kill(target, SIGKILL)
-            }
-        }
-        defer { watchdog.cancel() }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                continuation.resume(returning: finished.terminationStatus)
-            }
-            do {
-                try process.run()
-                pid.withLock { $0 = process.processIdentifier }
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        try? outHandle.close()
-        try? errHandle.close()
         return ToolResult(
-            status: status,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
-            timedOut: killedForTimeout.load(ordering: .relaxed))
+            status: exit?.shellStatus ?? 128 + SIGKILL, stdout: output.stdout, stderr: output.stderr,
+            timedOut: timedOut)
+    }
+}
+
+/// A child's standard output and error, captured in two temporary files.
+struct CapturedOutput {
+    private let stdoutURL: URL
+    private let stderrURL: URL
+    private let stdoutHandle: FileHandle
+    private let stderrHandle: FileHandle
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let id = UUID().uuidString
+        stdoutURL = directory.appendingPathComponent("navsession-tool-\(id).out")
+        stderrURL = directory.appendingPathComponent("navsession-tool-\(id).err")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
+        stderrHandle = try FileHandle(forWritingTo: stderrURL)
+    }
+
+    var stdoutDescriptor: Int32 { stdoutHandle.fileDescriptor }
+    var stderrDescriptor: Int32 { stderrHandle.fileDescriptor }
+
+    /// Closes this process's copies once the child has its own.
+    func closeWriters() {
+        try? stdoutHandle.close()
+        try? stderrHandle.close()
+    }
+
+    var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    func remove() {
+        closeWriters()
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
     }
 }

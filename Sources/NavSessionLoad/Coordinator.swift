@@ -25,7 +25,7 @@ final class Coordinator {
     /// Runs everything; returns whether every check passed.
     func run() async throws -> Bool {
         let faults = options.mode == .fault
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         defer { bus.stop() }
         progress("private bus at \(bus.address); scratch directory \(workspace.directory); seed \(options.seed)")
         let control = try await bus.connect()

@@ -2,7 +2,6 @@ import DBusKit
 import DBusTestSupport
 import Foundation
 import NavSessionClient
-import Synchronization
 
 extension NavSessionTestDaemon {
     /// The `navsessiond` to run: `path`, else `$NAVSESSIOND`, else next to the running test binary, else
@@ -27,9 +26,9 @@ extension NavSessionTestDaemon {
         return found
     }
 
-    /// The arguments after `--bus ADDRESS`, and the application id to wait for.
-    static func daemonArguments(_ configuration: Configuration, binary: URL, directory: URL) throws(StartError)
-        -> ([String], String)
+    /// The arguments after `--bus ADDRESS`, the application id to wait for, and the state directory.
+    static func daemonArguments(_ configuration: Configuration, directory: URL) throws(StartError)
+        -> ([String], String, String?)
     {
         var arguments: [String] = []
         var manifestID: String?
@@ -53,46 +52,21 @@ extension NavSessionTestDaemon {
             throw StartError(reason: "the manifest has no \"id\"; set Configuration.applicationID", output: "")
         }
         if configuration.applicationID != nil { arguments += ["--name", applicationID] }
-        if supportsEphemeral(binary) {
-            arguments.append("--ephemeral")
-        } else {
-            arguments += ["--state-dir", directory.appendingPathComponent("state").path]
+        let stateDirectory: String?
+        switch configuration.state {
+        case .inMemory: stateDirectory = nil
+        case .throwawayDirectory: stateDirectory = directory.appendingPathComponent("state").path
+        case .directory(let path): stateDirectory = path
         }
-        return (arguments + configuration.extraArguments, applicationID)
+        arguments += stateDirectory.map { ["--state-dir", $0] } ?? ["--ephemeral"]
+        arguments += ["--log-level", configuration.logLevel]
+        return (arguments + configuration.extraArguments, applicationID, stateDirectory)
     }
 
     /// The `id` of manifest JSON.
     static func manifestID(_ data: Data) -> String? {
         (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["id"] as? String
     }
-
-    /// Whether `navsessiond --help` lists `--ephemeral` (asked once per binary).
-    static func supportsEphemeral(_ binary: URL) -> Bool {
-        if let known = helpCache.withLock({ $0[binary.path] }) { return known }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--help"]
-        process.environment = environment(for: nil)
-        let output = directoryForHelp().appendingPathComponent("navsessiond-help-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        guard let handle = try? FileHandle(forWritingTo: output) else { return false }
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        try? handle.close()
-        let help = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        let supported = help.contains("--ephemeral")
-        helpCache.withLock { $0[binary.path] = supported }
-        return supported
-    }
-
-    private static func directoryForHelp() -> URL { FileManager.default.temporaryDirectory }
-
-    /// What `--help` said about `--ephemeral`, by binary path.
-    private static let helpCache = Mutex<[String: Bool]>([:])
 
     /// The daemon's environment: ours without any D-Bus address, plus the private bus's.
     static func environment(for address: String?) -> [String: String] {

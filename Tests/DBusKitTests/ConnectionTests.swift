@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ConnectionTests {
     @Test func replaceExistingMovesTheNameAndReportsLostAndAcquired() async throws {
-        let privateBus = try PrivateBus.start()
+        let privateBus = try await PrivateBus.start()
         let first = try await privateBus.connect()
         let second = try await privateBus.connect()
         let name = try BusName("org.example.Replaceable")
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func doNotQueueReportsExistsWhenTheNameIsTaken() async throws {
-        let privateBus = try PrivateBus.start()
+        let privateBus = try await PrivateBus.start()
         let first = try await privateBus.connect()
         let second = try await privateBus.connect()
         let name = try BusName("org.example.Taken")
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func nameEventsFinishWhenTheConnectionCloses() async throws {
-        let privateBus = try PrivateBus.start()
+        let privateBus = try await PrivateBus.start()
         let bus = try await privateBus.connect()
         await bus.close()
         let events = bus.nameEvents

@@ -11,7 +11,7 @@ import Testing
         // A service whose executable exits at once: activation is attempted (and fails) only if the bus read it.
         try "[D-BUS Service]\nName=org.example.Activatable\nExec=/bin/false\n"
             .write(to: directory.appendingPathComponent("org.example.Activatable.service"), atomically: true, encoding: .utf8)
-        let privateBus = try PrivateBus.start(serviceDirectories: [directory.path])
+        let privateBus = try await PrivateBus.start(serviceDirectories: [directory.path])
         let bus = try await privateBus.connect()
         let error = await busError {
             try await bus.call(destination: try BusName("org.example.Activatable"), path: try ObjectPath("/x"),
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func stopKillsTheDaemon() async throws {
-        let privateBus = try PrivateBus.start()
+        let privateBus = try await PrivateBus.start()
         let bus = try await privateBus.connect()
         privateBus.stop()
         #expect(await completes { await bus.disconnected() })
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func toolsSeeOnlyThePrivateBus() async throws {
-        let privateBus = try PrivateBus.start()
+        let privateBus = try await PrivateBus.start()
         let result = try await privateBus.run("sh", ["-c", "echo $DBUS_SESSION_BUS_ADDRESS"])
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == privateBus.address)
         privateBus.stop()

@@ -143,7 +143,7 @@ struct TestFixture {
     let state: TestState
 
     static func start() async throws -> TestFixture {
-        let privateBus = try PrivateBus.start()
+        let privateBus = try await PrivateBus.start()
         let server = try await privateBus.connect()
         let state = TestState()
         await server.addObjectManager(at: try ObjectPath(TestNames.rootPath))

@@ -20,10 +20,10 @@ struct GtkRendererTests {
         do {
             try await body(harness)
         } catch {
-            harness.stop()
+            try? await harness.stop()
             throw error
         }
-        harness.stop()
+        try await harness.stop()
     }
 
     private func w(_ member: String) -> String { "\(Self.window1Interface).\(member)" }
@@ -226,7 +226,9 @@ struct GtkRendererTests {
             [try #require(GtkEnvironment.python), "-m", "unittest", "discover", "-s", directory.appendingPathComponent("tests").path],
             environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"], stdout: devNull, stderr: handle.fileDescriptor)
         try handle.close()
-        let status = try #require(await process.exitStatus(within: .seconds(60)), "unittest did not finish within 60 s")
+        let exit = await process.exit(within: .seconds(60))
+        if exit == nil { process.signal(SIGKILL) }
+        let status = try #require(exit?.shellStatus, "unittest did not finish within 60 s")
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(status == 0, "python unittest failed:\n\(text)")
         #expect(text.contains("OK"))

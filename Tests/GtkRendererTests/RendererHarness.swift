@@ -1,6 +1,9 @@
 import DBusKit
 import DBusTestSupport
+import Dispatch
 import Foundation
+import NavSessionTesting
+import Synchronization
 import Testing
 
 /// What the GTK renderer tests need from the machine: Xvfb and a Python with PyGObject and GTK 4.
@@ -18,18 +21,28 @@ enum GtkEnvironment {
     static let skipReason =
         "needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi gir1.2-gtk-4.0, or ./scripts/setup)"
 
+    /// Asked once, from a static initialiser (so synchronously): the wait sits in `waitid` on the reaper
+    /// thread of the child; this thread only sleeps on a semaphore the reaper's exit wakes, at most 20 s.
     private static func canLoadGtk(_ python: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        guard process.waitForExit(within: .seconds(20)) else {
-            process.terminate(within: .seconds(2))
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        guard let process = try? ChildProcess.spawn(
+            [python, "-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"],
+            environment: ["PATH": "/usr/bin:/bin"], stdout: devNull, stderr: devNull)
+        else { return false }
+        let done = DispatchSemaphore(value: 0)
+        let status = Mutex<ChildProcess.Exit?>(nil)
+        Task.detached {
+            let exit = await process.exit(within: .seconds(20))
+            status.withLock { $0 = exit }
+            done.signal()
+        }
+        done.wait()
+        guard let exit = status.withLock({ $0 }) else {
+            process.signal(SIGKILL)
             return false
         }
-        return process.terminationStatus == 0
+        return exit == .exited(0)
     }
 }
 
@@ -40,48 +53,49 @@ final class RendererHarness: @unchecked Sendable {
     static let session = "/org/navsession/Session1"
     static let rendererPath = "/org/navsession/GtkRenderer"
 
-    let bus: PrivateBus
-    let client: Bus
+    let daemon: NavSessionTestDaemon
+    var client: Bus { daemon.bus }
     let display: String
     private let xvfb: ChildProcess
-    private var daemon: Process?
     private var renderer: ChildProcess?
     private let scratch: URL
 
     var rendererLog: String { (try? String(contentsOf: scratch.appendingPathComponent("renderer.log"), encoding: .utf8)) ?? "" }
-    var daemonLog: String { (try? String(contentsOf: scratch.appendingPathComponent("daemon.log"), encoding: .utf8)) ?? "" }
+    var daemonLog: String { daemon.output }
 
     /// Starts everything and waits until the daemon and the renderer own their names.
     static func start() async throws -> RendererHarness {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gtk-renderer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let (xvfb, display) = try startXvfb()
-        let bus: PrivateBus
-        do { bus = try PrivateBus.start() } catch {
-            xvfb.terminate(within: .seconds(5))
+        let (xvfb, display) = try await startXvfb()
+        let daemon: NavSessionTestDaemon
+        do {
+            daemon = try await NavSessionTestDaemon.start(.init(
+                daemonPath: try binary("navsessiond").path, state: .throwawayDirectory,
+                environment: ["PATH": "/usr/bin:/bin"]))
+        } catch {
+            await xvfb.terminate(within: .seconds(10))
             throw error
         }
-        let harness = RendererHarness(bus: bus, client: try await bus.connect(), display: display, xvfb: xvfb, scratch: scratch)
+        let harness = RendererHarness(daemon: daemon, display: display, xvfb: xvfb, scratch: scratch)
         do {
-            try await harness.startDaemon()
             try await harness.startRenderer()
         } catch {
-            harness.stop()
+            try? await harness.stop()
             throw error
         }
         return harness
     }
 
-    private init(bus: PrivateBus, client: Bus, display: String, xvfb: ChildProcess, scratch: URL) {
-        self.bus = bus
-        self.client = client
+    private init(daemon: NavSessionTestDaemon, display: String, xvfb: ChildProcess, scratch: URL) {
+        self.daemon = daemon
         self.display = display
         self.xvfb = xvfb
         self.scratch = scratch
     }
 
     /// Xvfb on a display number it picks itself (`-displayfd`), so parallel runs never collide.
-    private static func startXvfb() throws -> (ChildProcess, String) {
+    private static func startXvfb() async throws -> (ChildProcess, String) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw HarnessError("pipe: \(String(cString: strerror(errno)))") }
         defer { close(fds[0]) }
@@ -97,38 +111,26 @@ final class RendererHarness: @unchecked Sendable {
             throw error
         }
         close(fds[1])
-        // Xvfb writes the display number and a newline once it accepts clients.
-        var text = ""
-        let deadline = ContinuousClock.now + .seconds(30)
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while !text.contains("\n"), ContinuousClock.now < deadline, process.isRunning {
-            var pollfd = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
-            guard poll(&pollfd, 1, 100) > 0 else { continue }
-            let count = read(fds[0], &buffer, buffer.count)
-            if count <= 0 { break }
-            text += String(decoding: buffer[0..<count], as: UTF8.self)
+        // Xvfb writes the display number and a newline once it accepts clients; read on a thread of its own
+        // (Xvfb exiting closes the pipe, so the read ends either way).
+        let reading = FileHandle(fileDescriptor: dup(fds[0]), closeOnDealloc: true)
+        let lines = AsyncStream<String> { continuation in
+            Thread.detachNewThread {
+                var text = ""
+                PipeReader.forEachChunk(reading) { chunk in
+                    text += String(decoding: chunk, as: UTF8.self)
+                    if text.contains("\n") { continuation.yield(text) }
+                }
+                continuation.finish()
+            }
         }
+        let text = await lines.first(within: .seconds(30)) { _ in true } ?? ""
         let number = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Int(number) != nil else {
-            process.terminate(within: .seconds(5))
+            await process.terminate(within: .seconds(10))
             throw HarnessError("Xvfb did not report a display within 30 s (got \(text.debugDescription))")
         }
         return (process, ":\(number)")
-    }
-
-    private func startDaemon() async throws {
-        let owners = try await nameOwners(Self.daemonName)
-        let process = Process()
-        process.executableURL = try Self.binary("navsessiond")
-        process.arguments = [
-            "--bus", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--log-level", "warning",
-        ]
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try logFile("daemon.log")
-        try process.run()
-        daemon = process
-        try await waitForOwner(Self.daemonName, owners)
     }
 
     private func startRenderer() async throws {
@@ -136,7 +138,7 @@ final class RendererHarness: @unchecked Sendable {
         let script = PrivateBus.repositoryRoot.appendingPathComponent("Examples/gtk-renderer/renderer.py").path
         var environment: [String: String] = [:]
         for entry in PrivateBusDaemon.cleanEnvironment(adding: [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": display, "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+            "DBUS_SESSION_BUS_ADDRESS": daemon.address, "DISPLAY": display, "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
             "GDK_BACKEND": "x11", "PYTHONDONTWRITEBYTECODE": "1",
         ]) {
             if let equals = entry.firstIndex(of: "=") {
@@ -157,13 +159,13 @@ final class RendererHarness: @unchecked Sendable {
         }
     }
 
-    /// Stops the renderer, the daemon, the bus and Xvfb, and removes the files. Never waits forever.
-    func stop() {
-        renderer?.terminate(within: .seconds(5))
-        daemon?.terminate(within: .seconds(10))
-        bus.stop()
-        xvfb.terminate(within: .seconds(5))
+    /// Stops the renderer, the daemon, the bus and Xvfb, and removes the files. Never blocks a thread.
+    /// - Throws: ``NavSessionTestDaemon/StopError`` when the daemon did not exit on SIGTERM.
+    func stop() async throws {
+        await renderer?.terminate(within: .seconds(10))
+        await xvfb.terminate(within: .seconds(10))
         try? FileManager.default.removeItem(at: scratch)
+        try await daemon.stop()
     }
 
     // MARK: Calls
@@ -179,7 +181,7 @@ final class RendererHarness: @unchecked Sendable {
     /// `dbus-send --print-reply=literal --dest=org.navsession.Demo path interface.member args…`; fails on an error.
     @discardableResult
     func send(_ path: String, _ member: String, _ arguments: String...) async throws -> String {
-        let result = try await bus.run(
+        let result = try await daemon.run(
             "dbus-send", ["--session", "--print-reply=literal", "--dest=\(Self.daemonName)", path, member] + arguments)
         try #require(result.status == 0, "dbus-send \(member) \(arguments): \(result)")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

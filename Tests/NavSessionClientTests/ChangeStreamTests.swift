@@ -93,7 +93,7 @@ struct ChangeStreamTests {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await daemon.session.openWindow(scene: "waiting")
             let changes = try await daemon.client.changes(of: window)
-            #expect(await daemon.stopDaemon())
+            try await daemon.stopDaemon()
             for try await _ in changes {}
             #expect(changes.endReason == .daemonLeft)
         }
@@ -105,7 +105,7 @@ struct ChangeStreamTests {
             #expect(signals.daemonUniqueName == (try await daemon.client.daemonUniqueName()))
             let window = try await daemon.session.openWindow(scene: "waiting")
             try await window.sendMessage("ping")
-            #expect(await daemon.stopDaemon())
+            try await daemon.stopDaemon()
             var members: [String] = []
             for await signal in signals { members.append(signal.member.rawValue) }
             #expect(signals.endReason == .daemonLeft)

@@ -71,9 +71,9 @@ final class Captured: Sendable {
 final class TestDaemonXCTests: XCTestCase {
     func testOpeningAWindowFromXCTest() async throws {
         let daemon = try await NavSessionTestDaemon.start()
-        defer { daemon.stopNow() }
         let window = try await daemon.session.openWindow(scene: "waiting")
         let scene = try await window.scene
         XCTAssertEqual(scene, "waiting")
+        try await daemon.stop()
     }
 }

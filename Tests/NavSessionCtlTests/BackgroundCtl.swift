@@ -1,37 +1,38 @@
 import DBusTestSupport
-import Dispatch
 import Foundation
 import Synchronization
 import Testing
 
 /// A `navsessionctl` that keeps running (e.g. `watch`) while the test acts; stderr is observable as it arrives.
 final class BackgroundCtl: Sendable {
-    private let process: Process
-    private let stdoutPipe = Pipe()
+    private let process: ChildProcess
+    private let stdout: AsyncStream<String>
     private let stderrChunks: AsyncStream<String>
     private let stderrSoFar = Mutex("")
 
     /// Starts `navsessionctl arguments…`.
     init(_ arguments: [String]) throws {
-        process = Process()
-        process.executableURL = try Ctl.binary("navsessionctl")
-        process.arguments = arguments
-        process.environment = Ctl.environment()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutPipe
+        let out = Pipe()
         let errors = Pipe()
-        process.standardError = errors
+        process = try ChildProcess.spawn(
+            [try Ctl.binary("navsessionctl").path] + arguments, environment: Ctl.environment(),
+            stdout: out.fileHandleForWriting.fileDescriptor, stderr: errors.fileHandleForWriting.fileDescriptor)
+        try out.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
+        stdout = Self.chunks(of: out.fileHandleForReading)
+        stderrChunks = Self.chunks(of: errors.fileHandleForReading)
+    }
+
+    /// A pipe's chunks as they arrive, read with read(2) on a thread of its own: Foundation's
+    /// readabilityHandler sometimes never delivers the end of file on Linux (a test then hung until its time
+    /// limit), and availableData traps on EINTR.
+    private static func chunks(of handle: FileHandle) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        stderrChunks = stream
-        try process.run()
-        // A thread of its own reading with read(2): Foundation's readabilityHandler sometimes never delivers
-        // the end of file on Linux (a test then hung until its time limit), and availableData traps on EINTR.
-        let handle = errors.fileHandleForReading
-        let reader = Thread {
+        Thread.detachNewThread {
             PipeReader.forEachChunk(handle) { continuation.yield(String(decoding: $0, as: UTF8.self)) }
             continuation.finish()
         }
-        reader.start()
+        return stream
     }
 
     /// Waits until stderr contains `text` (e.g. watch's "watching" line); fails if the process ends first.
@@ -47,19 +48,21 @@ final class BackgroundCtl: Sendable {
 
     /// Sends SIGINT.
     func interrupt() {
-        process.interrupt()
+        process.signal(SIGINT)
     }
 
     /// Waits for the exit (killing the process after `timeout`) and returns everything it wrote.
-    func finish(timeout: TimeInterval = 30) async -> CtlResult {
+    func finish(timeout: Duration = .seconds(30)) async -> CtlResult {
         // SIGKILL, not SIGTERM: a tool that hangs may be one that no longer hears SIGTERM, which is what some
         // tests check, and the suite must end either way.
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        defer { watchdog.cancel() }
-        let output = await Ctl.readAll(stdoutPipe.fileHandleForReading)
-        let status = await Ctl.waitForExit(process)
+        var exit = await process.exit(within: timeout)
+        if exit == nil {
+            process.signal(SIGKILL)
+            exit = await process.exit(within: .seconds(10))
+        }
+        var output = ""
+        for await chunk in stdout { output += chunk }
         for await chunk in stderrChunks { stderrSoFar.withLock { $0 += chunk } }
-        return CtlResult(status: status, stdout: output, stderr: stderrSoFar.withLock { $0 })
+        return CtlResult(status: exit?.shellStatus ?? 128 + SIGKILL, stdout: output, stderr: stderrSoFar.withLock { $0 })
     }
 }

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -8,36 +9,28 @@ struct ColorTests {
     static func onTerminal(_ arguments: [String], environment extra: [String: String]) async throws -> String {
         let ctl = try Ctl.binary("navsessionctl").path
         let command = ([ctl] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.environment = Ctl.environment(extra)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = await Ctl.readAll(out.fileHandleForReading)
-        _ = await Ctl.waitForExit(process)
-        return text
+        let result = try await ToolRunner.run(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: [:],
+            replacingEnvironment: Ctl.environment(extra), timeout: .seconds(30))
+        return result.stdout
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script"))
     func coloursOnlyOnACapableTerminal() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await daemon.openWindow("main")
-        let arguments = ["tree", "--bus", daemon.address, window]
-        let capable = try await Self.onTerminal(arguments, environment: ["TERM": "xterm"])
-        #expect(capable.contains("\u{1B}[34m"), "\(capable)")
-        for environment in [["TERM": "xterm", "NO_COLOR": ""], ["TERM": "xterm", "NO_COLOR": "1"], ["TERM": "dumb"]] {
-            let plain = try await Self.onTerminal(arguments, environment: environment)
-            #expect(plain.contains("switched ") && !plain.contains("\u{1B}["), "\(environment): \(plain)")
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("main")
+            let arguments = ["tree", "--bus", daemon.address, window]
+            let capable = try await Self.onTerminal(arguments, environment: ["TERM": "xterm"])
+            #expect(capable.contains("\u{1B}[34m"), "\(capable)")
+            for environment in [["TERM": "xterm", "NO_COLOR": ""], ["TERM": "xterm", "NO_COLOR": "1"], ["TERM": "dumb"]] {
+                let plain = try await Self.onTerminal(arguments, environment: environment)
+                #expect(plain.contains("switched ") && !plain.contains("\u{1B}["), "\(environment): \(plain)")
+            }
+            let forced = try await Self.onTerminal(["tree", "--color", "--bus", daemon.address, window],
+                                                   environment: ["TERM": "dumb", "NO_COLOR": "1"])
+            #expect(forced.contains("\u{1B}[34m"), "\(forced)")
+            let pipe = try await daemon.ctl(["tree", window], environment: ["TERM": "xterm"])
+            #expect(pipe.status == 0 && !pipe.stdout.contains("\u{1B}["), "\(pipe)")
         }
-        let forced = try await Self.onTerminal(["tree", "--color", "--bus", daemon.address, window],
-                                               environment: ["TERM": "dumb", "NO_COLOR": "1"])
-        #expect(forced.contains("\u{1B}[34m"), "\(forced)")
-        let pipe = try await daemon.ctl(["tree", window], environment: ["TERM": "xterm"])
-        #expect(pipe.status == 0 && !pipe.stdout.contains("\u{1B}["), "\(pipe)")
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import DBusTestSupport
 import Foundation
 import Testing
@@ -41,45 +40,12 @@ enum Ctl {
 
     /// Runs `navsessionctl arguments…` to completion (killed after `timeout`) without blocking the test's thread.
     static func run(_ arguments: [String], environment extra: [String: String] = [:],
-                    timeout: TimeInterval = 30) async throws -> CtlResult {
-        let process = Process()
-        process.executableURL = try binary("navsessionctl")
-        process.arguments = arguments
-        process.environment = environment(extra)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // SIGKILL, not SIGTERM: a tool that hangs may be one that no longer hears SIGTERM, which is what some
-        // tests check, and the suite must end either way.
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        defer { watchdog.cancel() }
-        async let stdout = readAll(out.fileHandleForReading)
-        async let stderr = readAll(err.fileHandleForReading)
-        let (output, errors) = await (stdout, stderr)
-        let status = await waitForExit(process)
-        return CtlResult(status: status, stdout: output, stderr: errors)
-    }
-
-    /// Reads a pipe to its end on a Dispatch thread.
-    static func readAll(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: String(decoding: PipeReader.readAll(handle), as: UTF8.self))
-            }
-        }
-    }
-
-    /// Waits for a process to exit on a Dispatch thread and returns its status.
-    static func waitForExit(_ process: Process) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+                    timeout: Duration = .seconds(30)) async throws -> CtlResult {
+        // Killed with SIGKILL after the timeout, not SIGTERM: a tool that hangs may be one that no longer hears
+        // SIGTERM, which is what some tests check, and the suite must end either way.
+        let result = try await ToolRunner.run(
+            try binary("navsessionctl").path, arguments, environment: [:], replacingEnvironment: environment(extra),
+            timeout: timeout)
+        return CtlResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

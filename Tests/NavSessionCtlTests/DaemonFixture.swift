@@ -1,6 +1,5 @@
 import DBusKit
 import DBusTestSupport
-import Dispatch
 import Foundation
 import NavSessionTesting
 import Testing
@@ -17,10 +16,6 @@ final class DaemonFixture: Sendable {
 
     private init(daemon: NavSessionTestDaemon) {
         self.daemon = daemon
-    }
-
-    static func start() async throws -> DaemonFixture {
-        DaemonFixture(daemon: try await NavSessionTestDaemon.start(.init(daemonPath: try daemonBinary().path)))
     }
 
     static func daemonBinary() throws -> URL {
@@ -61,14 +56,14 @@ final class DaemonFixture: Sendable {
     }
 
     /// Stops only the daemon (SIGTERM) and waits for it; the bus stays up.
-    func stopDaemon() async {
-        if await !daemon.stopDaemon() {
-            Issue.record("navsessiond did not exit within 10 s of SIGTERM and was killed")
-        }
+    func stopDaemon() async throws {
+        try await daemon.stopDaemon()
     }
 
-    /// Stops the daemon and the bus and removes the throwaway directory. Idempotent.
-    func stop() {
-        daemon.stopNow()
+    /// Starts a fixture, runs `body`, and stops the daemon and the bus whether `body` throws or not.
+    static func with(_ body: (DaemonFixture) async throws -> Void) async throws {
+        try await NavSessionTestDaemon.withDaemon(.init(daemonPath: try daemonBinary().path)) { daemon in
+            try await body(DaemonFixture(daemon: daemon))
+        }
     }
 }

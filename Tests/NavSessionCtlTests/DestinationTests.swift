@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct DestinationTests {
     @Test func navsessionDestIsTheDefaultDestination() async throws {
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         defer { bus.stop() }
         let fromEnvironment = try await Ctl.run(["list", "--bus", bus.address],
                                                 environment: ["NAVSESSION_DEST": "org.example.FromEnv"])
@@ -16,12 +16,12 @@ struct DestinationTests {
     }
 
     @Test func absentNameListsTheWellKnownNamesThere() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let result = try await daemon.ctl(["list", "--dest", "org.navsession.Dmeo"])
-        let line = ErrorTests.oneLine(result, startingWith: "navsessionctl: org.freedesktop.DBus.Error.ServiceUnknown")
-        #expect(line.contains("no daemon owns org.navsession.Dmeo"), "\(line)")
-        #expect(line.contains("well-known names on this bus: org.navsession.Demo"), "\(line)")
-        #expect(!line.contains(":1."), "\(line)")
+        try await DaemonFixture.with { daemon in
+            let result = try await daemon.ctl(["list", "--dest", "org.navsession.Dmeo"])
+            let line = ErrorTests.oneLine(result, startingWith: "navsessionctl: org.freedesktop.DBus.Error.ServiceUnknown")
+            #expect(line.contains("no daemon owns org.navsession.Dmeo"), "\(line)")
+            #expect(line.contains("well-known names on this bus: org.navsession.Demo"), "\(line)")
+            #expect(!line.contains(":1."), "\(line)")
+        }
     }
 }

@@ -7,33 +7,33 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct EarlyConnectionTests {
     @Test func theSessionBusFromTheEnvironmentServesTheCommand() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await daemon.openWindow("main")
-        let result = try await Ctl.run(["routes", window, "--json"],
-                                       environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.hasPrefix("["), "\(result)")
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("main")
+            let result = try await Ctl.run(["routes", window, "--json"],
+                                           environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasPrefix("["), "\(result)")
+        }
     }
 
     @Test func aCommandConnectsOnceWhenItTakesTheEarlyConnection() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let monitor = try #require(try await BusMonitor.start(address: daemon.address))
-        defer { monitor.stop() }
-        let result = try await Ctl.run(["list"], environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
-        #expect(result.status == 0, "\(result)")
-        // The marker: everything navsessionctl sent was routed before it.
-        _ = try await daemon.ctl(["routes", "1"])
-        let hellos = Mutex(0)
-        let marker = await monitor.lines.first(within: .seconds(10)) { line in
-            if line.count >= 8, line[0] == "mc", line[7] == "GetRoutes" { return true }
-            if line.count >= 8, line[0] == "mc", line[7] == "Hello" { hellos.withLock { $0 += 1 } }
-            return false
+        try await DaemonFixture.with { daemon in
+            let monitor = try #require(try await BusMonitor.start(address: daemon.address))
+            defer { monitor.stop() }
+            let result = try await Ctl.run(["list"], environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
+            #expect(result.status == 0, "\(result)")
+            // The marker: everything navsessionctl sent was routed before it.
+            _ = try await daemon.ctl(["routes", "1"])
+            let hellos = Mutex(0)
+            let marker = await monitor.lines.first(within: .seconds(10)) { line in
+                if line.count >= 8, line[0] == "mc", line[7] == "GetRoutes" { return true }
+                if line.count >= 8, line[0] == "mc", line[7] == "Hello" { hellos.withLock { $0 += 1 } }
+                return false
+            }
+            #expect(marker != nil)
+            // navsessionctl list's one connection; the marker's own Hello precedes its GetRoutes.
+            #expect(hellos.withLock { $0 } == 2)
         }
-        #expect(marker != nil)
-        // navsessionctl list's one connection; the marker's own Hello precedes its GetRoutes.
-        #expect(hellos.withLock { $0 } == 2)
     }
 
     @Test func anUnreachableSessionBusIsReportedAsWithoutIt() async throws {
@@ -46,12 +46,12 @@ struct EarlyConnectionTests {
     }
 
     @Test func anExplicitBusIsUsedWhateverTheEnvironmentSays() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let other = try PrivateBus.start()
-        defer { other.stop() }
-        let result = try await daemon.ctl(["list"], environment: ["DBUS_SESSION_BUS_ADDRESS": other.address])
-        #expect(result.status == 0, "\(result)")
+        try await DaemonFixture.with { daemon in
+            let other = try await PrivateBus.start()
+            defer { other.stop() }
+            let result = try await daemon.ctl(["list"], environment: ["DBUS_SESSION_BUS_ADDRESS": other.address])
+            #expect(result.status == 0, "\(result)")
+        }
     }
 
     @Test func helpNeedsNoBus() async throws {

@@ -14,36 +14,36 @@ struct ErrorTests {
     }
 
     @Test func navigationErrorsCarryTheirName() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await daemon.openWindow("waiting")
-        let result = try await daemon.ctl(["exec", window, "stack-drop-last"])
-        _ = Self.oneLine(result, startingWith: "navsessionctl: org.navsession.Error.")
-        let tabs = try await daemon.ctl(["exec", window, "tabs-select-item", "nowhere"])
-        _ = Self.oneLine(tabs, startingWith: "navsessionctl: org.navsession.Error.NoTabs")
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("waiting")
+            let result = try await daemon.ctl(["exec", window, "stack-drop-last"])
+            _ = Self.oneLine(result, startingWith: "navsessionctl: org.navsession.Error.")
+            let tabs = try await daemon.ctl(["exec", window, "tabs-select-item", "nowhere"])
+            _ = Self.oneLine(tabs, startingWith: "navsessionctl: org.navsession.Error.NoTabs")
+        }
     }
 
     @Test func unknownWindowIsUnknownObject() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        for command in [["state", "99"], ["exec", "99", "dismiss"], ["dismiss-window", "99"], ["graph", "--dot", "99"]] {
-            let result = try await daemon.ctl(command)
-            _ = Self.oneLine(result, startingWith: "navsessionctl: org.freedesktop.DBus.Error.UnknownObject")
+        try await DaemonFixture.with { daemon in
+            for command in [["state", "99"], ["exec", "99", "dismiss"], ["dismiss-window", "99"], ["graph", "--dot", "99"]] {
+                let result = try await daemon.ctl(command)
+                _ = Self.oneLine(result, startingWith: "navsessionctl: org.freedesktop.DBus.Error.UnknownObject")
+            }
         }
     }
 
     @Test func unknownSceneAndBadBatch() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let scene = try await daemon.ctl(["open-window", "nowhere"])
-        _ = Self.oneLine(scene, startingWith: "navsessionctl: org.navsession.Error.UnknownScene")
-        let window = try await daemon.openWindow("waiting")
-        let batch = try await daemon.ctl(["exec", window, "apply", "[{\"command\":\"teleport\"}]"])
-        _ = Self.oneLine(batch, startingWith: "navsessionctl: org.navsession.Error.InvalidBatch")
+        try await DaemonFixture.with { daemon in
+            let scene = try await daemon.ctl(["open-window", "nowhere"])
+            _ = Self.oneLine(scene, startingWith: "navsessionctl: org.navsession.Error.UnknownScene")
+            let window = try await daemon.openWindow("waiting")
+            let batch = try await daemon.ctl(["exec", window, "apply", "[{\"command\":\"teleport\"}]"])
+            _ = Self.oneLine(batch, startingWith: "navsessionctl: org.navsession.Error.InvalidBatch")
+        }
     }
 
     @Test func noDaemonOnTheBus() async throws {
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         defer { bus.stop() }
         let result = try await Ctl.run(["list", "--bus", bus.address])
         let line = Self.oneLine(result, startingWith: "navsessionctl: org.freedesktop.DBus.Error.ServiceUnknown")

@@ -44,7 +44,7 @@ struct GlobalOptionTests {
     }
 
     @Test func globalOptionsBeforeTheSubcommand() async throws {
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         defer { bus.stop() }
         let result = try await Ctl.run(["--bus", bus.address, "--dest", "org.example.Missing", "--json", "list"])
         #expect(result.status == 1, "\(result)")

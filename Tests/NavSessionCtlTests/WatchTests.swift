@@ -7,84 +7,84 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct WatchTests {
     @Test func changesArriveInOrderWithVersions() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await daemon.openWindow("main")
-        let start = try await daemon.exec(window, ["switch-model", "main"])
-        // Commands that finish no model, so the only events are the three Changed.
-        let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "3", window]))
-        try await watch.waitForStderr(containing: "watching")
-        try await daemon.exec(window, ["stack-append", "detail", "id=42"])
-        try await daemon.exec(window, ["stack-append", "profile"])
-        try await daemon.exec(window, ["present", "sheet", "detail", "id=7"])
-        let result = await watch.finish()
-        #expect(result.status == 0, "\(result)")
-        let lines = result.lines
-        #expect(lines.count == 3, "\(result)")
-        for (offset, line) in lines.enumerated() {
-            let version = start + 1 + UInt64(offset)
-            #expect(line.hasPrefix("\(window) Changed version=\(version) previous=\(version - 1) "), "\(line)")
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("main")
+            let start = try await daemon.exec(window, ["switch-model", "main"])
+            // Commands that finish no model, so the only events are the three Changed.
+            let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "3", window]))
+            try await watch.waitForStderr(containing: "watching")
+            try await daemon.exec(window, ["stack-append", "detail", "id=42"])
+            try await daemon.exec(window, ["stack-append", "profile"])
+            try await daemon.exec(window, ["present", "sheet", "detail", "id=7"])
+            let result = await watch.finish()
+            #expect(result.status == 0, "\(result)")
+            let lines = result.lines
+            #expect(lines.count == 3, "\(result)")
+            for (offset, line) in lines.enumerated() {
+                let version = start + 1 + UInt64(offset)
+                #expect(line.hasPrefix("\(window) Changed version=\(version) previous=\(version - 1) "), "\(line)")
+            }
+            #expect(lines.first?.contains("\"stackAppend\"") == true, "\(lines)")
+            #expect(lines.last?.contains("\"present\"") == true, "\(lines)")
         }
-        #expect(lines.first?.contains("\"stackAppend\"") == true, "\(lines)")
-        #expect(lines.last?.contains("\"present\"") == true, "\(lines)")
     }
 
     @Test func windowsComingAndGoingAsJSONLines() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        // Closing a window first finishes its models (a Changed), then removes it (NavigationSession).
-        let watch = try BackgroundCtl(daemon.withBus(["watch", "--json", "--count", "3"]))
-        try await watch.waitForStderr(containing: "watching")
-        let window = try await daemon.openWindow("waiting")
-        let dismissed = try await daemon.ctl(["dismiss-window", window])
-        #expect(dismissed.status == 0)
-        let result = await watch.finish()
-        #expect(result.status == 0, "\(result)")
-        let events = result.lines.compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        try await DaemonFixture.with { daemon in
+            // Closing a window first finishes its models (a Changed), then removes it (NavigationSession).
+            let watch = try BackgroundCtl(daemon.withBus(["watch", "--json", "--count", "3"]))
+            try await watch.waitForStderr(containing: "watching")
+            let window = try await daemon.openWindow("waiting")
+            let dismissed = try await daemon.ctl(["dismiss-window", window])
+            #expect(dismissed.status == 0)
+            let result = await watch.finish()
+            #expect(result.status == 0, "\(result)")
+            let events = result.lines.compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(events.map { $0["event"] as? String } == ["WindowAdded", "Changed", "WindowRemoved"], "\(result)")
+            #expect(events.allSatisfy { $0["window"] as? String == window })
         }
-        #expect(events.map { $0["event"] as? String } == ["WindowAdded", "Changed", "WindowRemoved"], "\(result)")
-        #expect(events.allSatisfy { $0["window"] as? String == window })
     }
 
     @Test func externalURLsAreAnnounced() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        _ = try await daemon.openWindow("main")
-        let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "1"]))
-        try await watch.waitForStderr(containing: "watching")
-        let opened = try await daemon.ctl(["open-url", "https://example.org/a"])
-        #expect(opened.status == 0, "\(opened)")
-        let result = await watch.finish()
-        #expect(result.status == 0, "\(result)")
-        #expect(result.lines.count == 1 && result.lines.first?.hasSuffix(" OpenExternalURL https://example.org/a") == true,
-                "\(result)")
+        try await DaemonFixture.with { daemon in
+            _ = try await daemon.openWindow("main")
+            let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "1"]))
+            try await watch.waitForStderr(containing: "watching")
+            let opened = try await daemon.ctl(["open-url", "https://example.org/a"])
+            #expect(opened.status == 0, "\(opened)")
+            let result = await watch.finish()
+            #expect(result.status == 0, "\(result)")
+            #expect(result.lines.count == 1 && result.lines.first?.hasSuffix(" OpenExternalURL https://example.org/a") == true,
+                    "\(result)")
+        }
     }
 
     @Test func sigintEndsWatchCleanly() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let watch = try BackgroundCtl(daemon.withBus(["watch"]))
-        try await watch.waitForStderr(containing: "watching")
-        watch.interrupt()
-        let result = await watch.finish()
-        #expect(result.status == 0, "\(result)")
+        try await DaemonFixture.with { daemon in
+            let watch = try BackgroundCtl(daemon.withBus(["watch"]))
+            try await watch.waitForStderr(containing: "watching")
+            watch.interrupt()
+            let result = await watch.finish()
+            #expect(result.status == 0, "\(result)")
+        }
     }
 
     @Test func theDaemonLeavingEndsWatchWithAnError() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let watch = try BackgroundCtl(daemon.withBus(["watch"]))
-        try await watch.waitForStderr(containing: "watching")
-        await daemon.stopDaemon()
-        let result = await watch.finish()
-        #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.hasSuffix("navsessionctl: org.navsession.Demo left the bus\n"), "\(result)")
+        try await DaemonFixture.with { daemon in
+            let watch = try BackgroundCtl(daemon.withBus(["watch"]))
+            try await watch.waitForStderr(containing: "watching")
+            try await daemon.stopDaemon()
+            let result = await watch.finish()
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.hasSuffix("navsessionctl: org.navsession.Demo left the bus\n"), "\(result)")
+        }
     }
 
     @Test func aMissedChangeIsReported() async throws {
         // A scripted daemon: one window whose Version is 1, then Changed 1→2 and a gap to 4→5.
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         defer { bus.stop() }
         let server = try await bus.connect()
         let windowPath = try ObjectPath("/org/navsession/Session1/window/1")

@@ -14,110 +14,110 @@ struct WindowCommandTests {
     }
 
     @Test func stateSetLoadsASavedStateIntoAnotherWindow() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let source = try await Self.mainWithDetail(daemon)
-        let saved = try await daemon.ctl(["state", "--json", source])
-        #expect(saved.status == 0, "\(saved)")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-state-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try saved.stdout.write(to: file, atomically: true, encoding: .utf8)
-        let target = try await daemon.openWindow("waiting")
-        let loaded = try await daemon.ctl(["state", target, "--set", file.path])
-        #expect(loaded.status == 0, "\(loaded)")
-        #expect(loaded.stdout == "1\n", "\(loaded)")
-        let tree = try await daemon.ctl(["tree", target])
-        #expect(tree.stdout.contains("detail"), "\(tree)")
-        try "{}".write(to: file, atomically: true, encoding: .utf8)
-        let bad = try await daemon.ctl(["state", target, "--set", file.path])
-        #expect(bad.status != 0)
-        #expect(bad.stderr.contains("is not a window state"), "\(bad)")
+        try await DaemonFixture.with { daemon in
+            let source = try await Self.mainWithDetail(daemon)
+            let saved = try await daemon.ctl(["state", "--json", source])
+            #expect(saved.status == 0, "\(saved)")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-state-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try saved.stdout.write(to: file, atomically: true, encoding: .utf8)
+            let target = try await daemon.openWindow("waiting")
+            let loaded = try await daemon.ctl(["state", target, "--set", file.path])
+            #expect(loaded.status == 0, "\(loaded)")
+            #expect(loaded.stdout == "1\n", "\(loaded)")
+            let tree = try await daemon.ctl(["tree", target])
+            #expect(tree.stdout.contains("detail"), "\(tree)")
+            try "{}".write(to: file, atomically: true, encoding: .utf8)
+            let bad = try await daemon.ctl(["state", target, "--set", file.path])
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains("is not a window state"), "\(bad)")
+        }
     }
 
     @Test func stateSetStopsReadingAnEndlessInputAtItsLimit() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let target = try await daemon.openWindow("waiting")
-        let endless = try await daemon.ctl(["state", target, "--set", "/dev/zero"])
-        #expect(endless.status != 0)
-        #expect(endless.stderr.contains("cannot read /dev/zero: more than the 32 MiB navsessionctl reads"), "\(endless)")
+        try await DaemonFixture.with { daemon in
+            let target = try await daemon.openWindow("waiting")
+            let endless = try await daemon.ctl(["state", target, "--set", "/dev/zero"])
+            #expect(endless.status != 0)
+            #expect(endless.stderr.contains("cannot read /dev/zero: more than the 32 MiB navsessionctl reads"), "\(endless)")
+        }
     }
 
     @Test func execCommandsPrintConsecutiveVersions() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await Self.mainWithDetail(daemon)
-        var version = try await daemon.exec(window, ["stack-append", "profile"])
-        for words in [
-            ["stack-drop-last", "2"],
-            ["present", "sheet+stack", "detail", "id=7"],
-            ["dismiss"],
-            ["tabs-select-item", "settings"],
-            ["present-alert", "Title", "Message", "ok:OK:cancel"],
-        ] {
-            let next = try await daemon.exec(window, words)
-            #expect(next == version + 1, "\(words)")
-            version = next
-        }
-        let json = try await daemon.ctl(["exec", "--json", window, "dismiss"])
-        #expect(json.stdout == "{\"version\":\(version + 1)}\n", "\(json)")
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            var version = try await daemon.exec(window, ["stack-append", "profile"])
+            for words in [
+                ["stack-drop-last", "2"],
+                ["present", "sheet+stack", "detail", "id=7"],
+                ["dismiss"],
+                ["tabs-select-item", "settings"],
+                ["present-alert", "Title", "Message", "ok:OK:cancel"],
+            ] {
+                let next = try await daemon.exec(window, words)
+                #expect(next == version + 1, "\(words)")
+                version = next
+            }
+            let json = try await daemon.ctl(["exec", "--json", window, "dismiss"])
+            #expect(json.stdout == "{\"version\":\(version + 1)}\n", "\(json)")
 
-        let applied = try await daemon.ctl([
-            "exec", window, "apply", #"[{"command":"tabsSelectItem","tab":"home"},{"command":"stackDropToRoot"}]"#,
-        ])
-        #expect(applied.status == 0, "\(applied)")
-        #expect(applied.stdout == "\(version + 2) started=\n", "one batch, one version, nothing started")
-        let checked = try await daemon.ctl(["exec", "--json", window, "check", #"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#])
-        #expect(checked.stdout.hasPrefix("{\"version\":\(version + 3),\"started\":["), "\(checked)")
-        let stale = try await daemon.ctl(["exec", window, "apply", "--expected-version=1", #"[{"command":"dismiss"}]"#])
-        #expect(stale.stderr.contains("VersionMismatch"), "\(stale)")
-        let routes = try await daemon.ctl(["routes", "--json", window])
-        #expect(routes.stdout == "[]\n", "\(routes)")
+            let applied = try await daemon.ctl([
+                "exec", window, "apply", #"[{"command":"tabsSelectItem","tab":"home"},{"command":"stackDropToRoot"}]"#,
+            ])
+            #expect(applied.status == 0, "\(applied)")
+            #expect(applied.stdout == "\(version + 2) started=\n", "one batch, one version, nothing started")
+            let checked = try await daemon.ctl(["exec", "--json", window, "check", #"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#])
+            #expect(checked.stdout.hasPrefix("{\"version\":\(version + 3),\"started\":["), "\(checked)")
+            let stale = try await daemon.ctl(["exec", window, "apply", "--expected-version=1", #"[{"command":"dismiss"}]"#])
+            #expect(stale.stderr.contains("VersionMismatch"), "\(stale)")
+            let routes = try await daemon.ctl(["routes", "--json", window])
+            #expect(routes.stdout == "[]\n", "\(routes)")
+        }
     }
 
     @Test func stateIsIndentedJSONOrOneLine() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await Self.mainWithDetail(daemon)
-        let pretty = try await daemon.ctl(["state", window])
-        #expect(pretty.status == 0, "\(pretty)")
-        #expect(pretty.stdout.hasPrefix("{\n  \""), "\(pretty)")
-        #expect(pretty.stdout.contains("\n  \"format\": \"navsession.window\",\n"), "\(pretty)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(pretty.stdout.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 2)
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let pretty = try await daemon.ctl(["state", window])
+            #expect(pretty.status == 0, "\(pretty)")
+            #expect(pretty.stdout.hasPrefix("{\n  \""), "\(pretty)")
+            #expect(pretty.stdout.contains("\n  \"format\": \"navsession.window\",\n"), "\(pretty)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(pretty.stdout.utf8)) as? [String: Any])
+            #expect(object["version"] as? Int == 2)
 
-        let compact = try await daemon.ctl(["state", "--json", window])
-        #expect(compact.lines.count == 1)
-        #expect(compact.stdout.contains("\"screen\":\"detail\""))
+            let compact = try await daemon.ctl(["state", "--json", window])
+            #expect(compact.lines.count == 1)
+            #expect(compact.stdout.contains("\"screen\":\"detail\""))
+        }
     }
 
     @Test func treeHasOneLinePerModelAndNoColoursInAPipe() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await Self.mainWithDetail(daemon)
-        let tree = try await daemon.ctl(["tree", window])
-        #expect(tree.status == 0, "\(tree)")
-        #expect(!tree.stdout.contains("\u{1B}["))
-        #expect(tree.lines.first?.hasPrefix("switched ") == true, "\(tree)")
-        #expect(tree.lines.contains { $0.hasPrefix("  tabs ") && $0.contains("(switched)") }, "\(tree)")
-        #expect(tree.lines.contains { $0.contains("stack stack #") && $0.contains("(tab home") }, "\(tree)")
-        #expect(tree.lines.contains { $0.contains("screen detail #") && $0.hasSuffix("(path[1]) {\"id\":\"42\"}") }, "\(tree)")
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let tree = try await daemon.ctl(["tree", window])
+            #expect(tree.status == 0, "\(tree)")
+            #expect(!tree.stdout.contains("\u{1B}["))
+            #expect(tree.lines.first?.hasPrefix("switched ") == true, "\(tree)")
+            #expect(tree.lines.contains { $0.hasPrefix("  tabs ") && $0.contains("(switched)") }, "\(tree)")
+            #expect(tree.lines.contains { $0.contains("stack stack #") && $0.contains("(tab home") }, "\(tree)")
+            #expect(tree.lines.contains { $0.contains("screen detail #") && $0.hasSuffix("(path[1]) {\"id\":\"42\"}") }, "\(tree)")
 
-        let coloured = try await daemon.ctl(["tree", "--color", window])
-        #expect(coloured.stdout.contains("\u{1B}[34mscreen\u{1B}[0m \u{1B}[1mdetail\u{1B}[0m \u{1B}[33m#"), "\(coloured)")
-        #expect(coloured.stdout.contains("\u{1B}[32m(path[1])\u{1B}[0m \u{1B}[35m{\"id\":\"42\"}\u{1B}[0m"), "\(coloured)")
-        let plain = try await daemon.ctl(["tree", "--color", "--no-color", window])
-        #expect(plain.stdout == tree.stdout)
+            let coloured = try await daemon.ctl(["tree", "--color", window])
+            #expect(coloured.stdout.contains("\u{1B}[34mscreen\u{1B}[0m \u{1B}[1mdetail\u{1B}[0m \u{1B}[33m#"), "\(coloured)")
+            #expect(coloured.stdout.contains("\u{1B}[32m(path[1])\u{1B}[0m \u{1B}[35m{\"id\":\"42\"}\u{1B}[0m"), "\(coloured)")
+            let plain = try await daemon.ctl(["tree", "--color", "--no-color", window])
+            #expect(plain.stdout == tree.stdout)
+        }
     }
 
     @Test func treeParamsAreAJSONObject() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await daemon.openWindow("main")
-        _ = try await daemon.exec(window, ["switch-model", "main"])
-        _ = try await daemon.exec(window, ["stack-append", "detail", "edit=b, c=d", "id=\"x\""])
-        let tree = try await daemon.ctl(["tree", window])
-        #expect(tree.lines.contains { $0.hasSuffix(#" {"edit":"b, c=d","id":"\"x\""}"#) }, "\(tree)")
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("main")
+            _ = try await daemon.exec(window, ["switch-model", "main"])
+            _ = try await daemon.exec(window, ["stack-append", "detail", "edit=b, c=d", "id=\"x\""])
+            let tree = try await daemon.ctl(["tree", window])
+            #expect(tree.lines.contains { $0.hasSuffix(#" {"edit":"b, c=d","id":"\"x\""}"#) }, "\(tree)")
+        }
     }
 
     @Test func stateJSONFlagHelpSaysOneLine() async throws {
@@ -129,35 +129,35 @@ struct WindowCommandTests {
     }
 
     @Test func routesFollowTheActiveBranch() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await Self.mainWithDetail(daemon)
-        try await daemon.exec(window, ["present", "sheet+stack", "profile"])
-        let routes = try await daemon.ctl(["routes", "--json", window])
-        #expect(routes.status == 0, "\(routes)")
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(routes.stdout.utf8)) as? [[String: Any]])
-        #expect(list.map { $0["screen"] as? String } == ["detail", "profile"], "\(routes)")
-        #expect(list.map { $0["style"] as? String } == ["push", "sheet"], "\(routes)")
-        let pretty = try await daemon.ctl(["routes", window])
-        #expect(pretty.stdout.hasPrefix("[\n  {\n"), "\(pretty)")
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            try await daemon.exec(window, ["present", "sheet+stack", "profile"])
+            let routes = try await daemon.ctl(["routes", "--json", window])
+            #expect(routes.status == 0, "\(routes)")
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(routes.stdout.utf8)) as? [[String: Any]])
+            #expect(list.map { $0["screen"] as? String } == ["detail", "profile"], "\(routes)")
+            #expect(list.map { $0["style"] as? String } == ["push", "sheet"], "\(routes)")
+            let pretty = try await daemon.ctl(["routes", window])
+            #expect(pretty.stdout.hasPrefix("[\n  {\n"), "\(pretty)")
+        }
     }
 
     @Test func graphIsDOTWithNodesEdgesAndTheActivePath() async throws {
-        let daemon = try await DaemonFixture.start()
-        defer { daemon.stop() }
-        let window = try await Self.mainWithDetail(daemon)
-        let graph = try await daemon.ctl(["graph", "--dot", window])
-        #expect(graph.status == 0, "\(graph)")
-        let lines = graph.lines
-        #expect(lines.first == "digraph \"window_\(window)\" {")
-        #expect(lines.last == "}")
-        let nodes = lines.filter { $0.hasPrefix("  m") && !$0.contains("->") }
-        let edges = lines.filter { $0.contains(" -> ") }
-        #expect(edges.count == nodes.count - 1, "a tree: one edge per non-root model")
-        #expect(nodes.contains { $0.contains("[label=\"screen\\ndetail\\n#") && $0.contains("color=\"red\"") })
-        #expect(nodes.contains { $0.contains("[label=\"screen\\nsettings\\n#") && !$0.contains("color=\"red\"") })
-        #expect(edges.contains { $0.contains("[label=\"path[1]\", color=\"red\"") }, "\(graph)")
-        #expect(edges.contains { $0.contains("[label=\"tab settings\"]") }, "\(graph)")
-        #expect(edges.contains { $0.contains("[label=\"switched\", color=\"red\"") }, "\(graph)")
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let graph = try await daemon.ctl(["graph", "--dot", window])
+            #expect(graph.status == 0, "\(graph)")
+            let lines = graph.lines
+            #expect(lines.first == "digraph \"window_\(window)\" {")
+            #expect(lines.last == "}")
+            let nodes = lines.filter { $0.hasPrefix("  m") && !$0.contains("->") }
+            let edges = lines.filter { $0.contains(" -> ") }
+            #expect(edges.count == nodes.count - 1, "a tree: one edge per non-root model")
+            #expect(nodes.contains { $0.contains("[label=\"screen\\ndetail\\n#") && $0.contains("color=\"red\"") })
+            #expect(nodes.contains { $0.contains("[label=\"screen\\nsettings\\n#") && !$0.contains("color=\"red\"") })
+            #expect(edges.contains { $0.contains("[label=\"path[1]\", color=\"red\"") }, "\(graph)")
+            #expect(edges.contains { $0.contains("[label=\"tab settings\"]") }, "\(graph)")
+            #expect(edges.contains { $0.contains("[label=\"switched\", color=\"red\"") }, "\(graph)")
+        }
     }
 }

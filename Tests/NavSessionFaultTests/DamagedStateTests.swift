@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// Startup on a state directory damaged while the daemon was down.

@@ -1,47 +1,43 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
-/// The real `navsessiond` on a private bus with a state directory the test damages between runs.
+/// The fault suites' view of the project's one daemon fixture (NavSessionTesting's): a private bus and a
+/// state directory the test damages between runs.
 ///
-/// Unlike the service tests' fixture, a start may legitimately end in an exit (unreadable state), so
-/// ``launch(as:)`` reports either "serving" (the name is owned) or the exit status, whichever comes first.
-final class FaultDaemon: @unchecked Sendable {
-    enum Start: Equatable {
-        case serving
-        case exited(Int32)
-    }
+/// A start may legitimately end in an exit (unreadable state), so ``launch(through:)`` reports either
+/// "serving" (the name is owned) or the exit, whichever comes first.
+final class FaultDaemon: Sendable {
+    typealias Start = NavSessionTestDaemon.Launch
 
     static let name = "org.navsession.Demo"
     static let session = "/org/navsession/Session1"
-    static let startTimeout: Duration = .seconds(30)
 
-    let bus: PrivateBusDaemon
-    let client: Bus
+    let fixture: NavSessionTestDaemon
     let stateDirectory: String
-    let stderrPath: String
-    private(set) var process: Process?
-    private var exit: ExitWatch?
+    private let ownsStateDirectory: Bool
 
     /// - Parameters:
-    ///   - stateDirectory: defaults to a fresh temporary directory (removed by ``stop()``).
+    ///   - stateDirectory: defaults to a fresh temporary directory (removed by ``stop(keepState:)``).
     ///   - anyUser: lets connections of any uid in (for a daemon run as another user).
     init(stateDirectory: String? = nil, anyUser: Bool = false) async throws {
-        var config = PrivateBus.configFile
+        var config: String?
         if anyUser {
-            let text = try String(contentsOfFile: config, encoding: .utf8)
+            let text = try String(contentsOfFile: PrivateBus.configFile, encoding: .utf8)
                 .replacingOccurrences(of: "<allow own=\"*\"/>", with: "<allow own=\"*\"/>\n    <allow user=\"*\"/>")
-            config = FileManager.default.temporaryDirectory.appendingPathComponent("fault-bus-\(UUID().uuidString).conf").path
-            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("fault-bus-\(UUID().uuidString).conf").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            config = path
         }
-        bus = try PrivateBusDaemon.start(configFile: config)
-        if anyUser { try? FileManager.default.removeItem(atPath: config) }
-        client = try await Bus.connect(.address(bus.address))
+        defer { if let config { try? FileManager.default.removeItem(atPath: config) } }
+        ownsStateDirectory = stateDirectory == nil
         self.stateDirectory = stateDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("navsession-fault-\(UUID().uuidString)").path
-        stderrPath = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-fault-\(UUID().uuidString).err").path
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        fixture = try await NavSessionTestDaemon.start(.init(
+            daemonPath: try Self.binary(), busConfiguration: config, state: .directory(self.stateDirectory),
+            environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"], launchesDaemon: false))
     }
 
     static func binary() throws -> String {
@@ -55,54 +51,13 @@ final class FaultDaemon: @unchecked Sendable {
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no navsessiond binary")
     }
 
-    /// Everything the daemon instances wrote to stderr so far.
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    /// Everything the daemon instances wrote so far.
+    var stderr: String { fixture.output }
 
     /// Starts the daemon (optionally through `wrapper`, e.g. setpriv) and waits until it owns its name or exits.
     @discardableResult
     func launch(through wrapper: [String] = []) async throws -> Start {
-        let owners = try await client.signals(
-            matching: MatchRule(
-                sender: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                member: try MemberName("NameOwnerChanged"), arguments: [0: Self.name]))
-        let process = Process()
-        let daemon = try Self.binary()
-        let arguments = ["--bus", bus.address, "--state-dir", stateDirectory, "--log-level", "warning"]
-        if let tool = wrapper.first {
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = Array(wrapper.dropFirst()) + [daemon] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: daemon)
-            process.arguments = arguments
-        }
-        process.environment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
-        let handle = try #require(FileHandle(forWritingAtPath: stderrPath))
-        handle.seekToEndOfFile()
-        process.standardError = handle
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let exit = ExitWatch()
-        process.terminationHandler = { exit.markExited($0.terminationStatus) }
-        try process.run()
-        try? handle.close()
-        self.process = process
-        self.exit = exit
-        let result: Start? = await withTaskGroup(of: Start?.self) { group in
-            group.addTask {
-                let owned = await owners.first(within: Self.startTimeout) {
-                    $0.arguments.count == 3 && $0.arguments[2].string != ""
-                }
-                return owned == nil ? nil : .serving
-            }
-            group.addTask {
-                guard let status = await exit.wait(within: Self.startTimeout) else { return nil }
-                return .exited(status)
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        return try #require(result, "navsessiond neither owned \(Self.name) nor exited within \(Self.startTimeout); stderr:\n\(stderr)")
+        try await fixture.launchAndWait(through: wrapper)
     }
 
     /// Starts and requires it to serve.
@@ -113,46 +68,26 @@ final class FaultDaemon: @unchecked Sendable {
 
     /// SIGKILL and wait (bounded) until the process is gone and the bus released the name.
     func kill() async throws {
-        guard let process, let exit else { return }
-        let vanished = try await client.signals(
-            matching: MatchRule(
-                sender: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                member: try MemberName("NameOwnerChanged"), arguments: [0: Self.name]))
-        let owned = try await client.nameHasOwner(try BusName(Self.name))
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        try #require(await exit.wait(within: .seconds(10)) != nil, "navsessiond survived SIGKILL for 10 s")
-        if owned {
-            _ = await vanished.first(within: .seconds(10)) { $0.arguments.count == 3 && $0.arguments[2].string == "" }
-        }
+        try await fixture.kill()
     }
 
     /// SIGTERM (a clean shutdown, which writes a snapshot) and wait, bounded; SIGKILL after 10 s.
     func terminate() async throws {
-        guard let process, let exit, exit.status == nil else { return }
-        process.terminate()
-        if await exit.wait(within: .seconds(10)) == nil {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            _ = await exit.wait(within: .seconds(5))
-            Issue.record("navsessiond did not exit within 10 s of SIGTERM; stderr:\n\(stderr)")
-        }
+        try await fixture.stopDaemon()
     }
 
-    /// Stops the daemon and the bus; removes the state directory unless `keepState`.
+    /// Stops the daemon (SIGKILL: what matters here is the state on disk, not a clean exit) and the bus;
+    /// removes the state directory unless `keepState` or the caller chose it.
     func stop(keepState: Bool = false) async {
-        if let process, let exit, exit.status == nil {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            _ = await exit.wait(within: .seconds(10))
-        }
-        await client.close()
-        bus.stop()
-        if !keepState { try? FileManager.default.removeItem(atPath: stateDirectory) }
-        try? FileManager.default.removeItem(atPath: stderrPath)
+        try? await fixture.kill()
+        try? await fixture.stop()
+        if !keepState && ownsStateDirectory { try? FileManager.default.removeItem(atPath: stateDirectory) }
     }
 
     // MARK: Calls
 
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: [Value] = []) async throws -> [Value] {
-        try await client.call(
+        try await fixture.bus.call(
             destination: try BusName(Self.name), path: try ObjectPath(path), interface: try InterfaceName(interface),
             member: try MemberName(member), arguments: arguments, timeout: .seconds(10))
     }

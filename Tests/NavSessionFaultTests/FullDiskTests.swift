@@ -10,34 +10,21 @@ import Testing
 /// Uses a 64 KiB tmpfs (`mount -t tmpfs -o size=64k`), which needs root; skipped when mounting fails.
 @Suite(.serialized) struct FullDiskTests {
     /// Mounts a small tmpfs and returns its directory, or skips the test.
-    static func mountSmallDisk() throws -> String {
+    static func mountSmallDisk() async throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-disk-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory]
-        mount.standardError = FileHandle.nullDevice
-        mount.standardOutput = FileHandle.nullDevice
-        do {
-            try mount.run()
-        } catch {
+        let mount = try? await ToolRunner.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory], environment: [:], timeout: .seconds(30))
+        guard let mount, mount.status == 0 else {
             try? FileManager.default.removeItem(atPath: directory)
-            try Test.cancel("cannot run mount: \(error)")
-        }
-        guard mount.waitForExit(within: .seconds(10)), mount.terminationStatus == 0 else {
-            try? FileManager.default.removeItem(atPath: directory)
-            try Test.cancel("mount -t tmpfs failed (needs root with CAP_SYS_ADMIN)")
+            try Test.cancel("mount -t tmpfs failed (needs root with CAP_SYS_ADMIN): \(mount.map(\.description) ?? "cannot run mount")")
         }
         return directory
     }
 
-    static func unmount(_ directory: String) {
-        let umount = Process()
-        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = [directory]
-        if (try? umount.run()) != nil, umount.waitForExit(within: .seconds(10)) {
-            try? FileManager.default.removeItem(atPath: directory)
-        }
+    static func unmount(_ directory: String) async {
+        let umount = try? await ToolRunner.run("/bin/umount", [directory], environment: [:], timeout: .seconds(30))
+        if umount?.status == 0 { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     /// Writes zeros to `path` until the disk is full; returns the bytes written.
@@ -59,9 +46,14 @@ import Testing
     }
 
     @Test func fullDiskAnswersStorageFailedAndNothingAcknowledgedIsLost() async throws {
-        let disk = try Self.mountSmallDisk()
-        defer { Self.unmount(disk) }
-        let daemon = try await FaultDaemon(stateDirectory: disk + "/state")
+        let disk = try await Self.mountSmallDisk()
+        let daemon: FaultDaemon
+        do {
+            daemon = try await FaultDaemon(stateDirectory: disk + "/state")
+        } catch {
+            await Self.unmount(disk)
+            throw error
+        }
         do {
             try await daemon.start()
             #expect(try await daemon.openWindow("main") == 1)
@@ -106,8 +98,10 @@ import Testing
             #expect(try await daemon.state(1) == before)
         } catch {
             await daemon.stop()
+            await Self.unmount(disk)
             throw error
         }
         await daemon.stop()
+        await Self.unmount(disk)
     }
 }

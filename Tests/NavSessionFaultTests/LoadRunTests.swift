@@ -15,38 +15,12 @@ import Testing
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no navsession-load binary")
     }
 
-    /// Runs navsession-load with `arguments`, bounded; returns its exit status and stdout.
-    ///
-    /// The waits run on a thread of their own (`exited(within:)`): a run takes seconds, and a test blocking a
-    /// thread of the 2-core cooperative pool that long stalls every other test's tasks meanwhile (seen as
-    /// ~10 s stalls and, once, a 25 s reply timeout in an unrelated suite).
+    /// Runs navsession-load with `arguments`, bounded (then it and everything it started are killed); returns
+    /// its exit status, stdout and stderr. The wait never blocks a thread of the cooperative pool.
     static func run(_ arguments: [String], within timeout: Duration = .seconds(90)) async throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = arguments
-        let directory = FileManager.default.temporaryDirectory
-        let out = directory.appendingPathComponent("navsession-load-\(UUID().uuidString).out")
-        let err = directory.appendingPathComponent("navsession-load-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        if await !process.exited(within: timeout) {
-            // SIGINT: the coordinator kills its clients and daemon before exiting.
-            kill(process.processIdentifier, SIGINT)
-            _ = await process.exited(within: .seconds(10))
-            Issue.record("navsession-load \(arguments) did not finish within \(timeout)")
-        }
-        return (
-            process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        )
+        let result = try await ToolRunner.run(try binary(), arguments, environment: [:], timeout: timeout)
+        if result.timedOut { Issue.record("navsession-load \(arguments) did not finish within \(timeout)") }
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test func loadWithFourClients() async throws {

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// Startup on state the daemon may not read: it must stop (non-zero exit) with an error naming the file,
@@ -53,7 +54,7 @@ import Testing
             Issue.record("navsessiond started although \(file) is unreadable; stderr:\n\(log)")
             return
         }
-        #expect(status != 0)
+        #expect(status != .exited(0))
         #expect(log.contains(file), "the error does not name \(file); stderr:\n\(log)")
         #expect(!log.contains("cannot connect"), "it failed for another reason; stderr:\n\(log)")
         #expect(FileManager.default.fileExists(atPath: target), "\(file) was moved away")

@@ -1,24 +1,17 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
-import Synchronization
+import NavSessionTesting
 import Testing
 
-/// The real `navsessiond` binary on a private bus, with its own state directory.
-final class DaemonFixture: @unchecked Sendable {
-    let bus: PrivateBus
-    let client: Bus
-    let stateDirectory: String
-    private(set) var process: Process?
-    private(set) var stderrURL: URL
-    /// Exit watches of every launched process, by process id.
-    private let exits = Mutex<[Int32: ProcessExit]>([:])
-    /// How long a daemon may take to exit after SIGTERM before it is killed and the test fails.
-    static let exitDeadline: Duration = .seconds(10)
+/// The service suites drive the project's one daemon fixture, NavSessionTesting's, with raw D-Bus calls.
+typealias DaemonFixture = NavSessionTestDaemon
 
+extension NavSessionTestDaemon {
     static let name = "org.navsession.Demo"
     static let session = "/org/navsession/Session1"
 
+    /// The `navsessiond` built next to the test bundle.
     static func binary() throws -> URL {
         let running = URL(
             fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -30,56 +23,47 @@ final class DaemonFixture: @unchecked Sendable {
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
-    /// Runs the daemon with `--ephemeral` (and `XDG_STATE_HOME` pointing at ``stateDirectory``, so any
-    /// file it wrongly wrote would show up there).
-    let ephemeral: Bool
-
-    init(serviceDirectories: [String] = [], ephemeral: Bool = false) async throws {
-        self.ephemeral = ephemeral
-        bus = try PrivateBus.start(serviceDirectories: serviceDirectories)
-        client = try await bus.connect()
-        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("navsessiond-\(UUID().uuidString)").path
-        stderrURL = URL(fileURLWithPath: stateDirectory + ".err")
+    /// The service suites' daemon: the demo, a state directory of its own (so restarts keep the session),
+    /// a bare `PATH`.
+    static func serviceConfiguration(
+        state: Configuration.State = .throwawayDirectory, serviceDirectories: [String] = [],
+        environment: [String: String] = [:], launchesDaemon: Bool = true
+    ) throws -> Configuration {
+        Configuration(
+            daemonPath: try binary().path, serviceDirectories: serviceDirectories, state: state,
+            environment: ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new },
+            launchesDaemon: launchesDaemon)
     }
 
-    /// Starts the daemon and waits until it owns its name (NameOwnerChanged, no sleeping).
-    @discardableResult
-    func start(_ extra: [String] = [], waitForName: Bool = true) async throws -> Process {
-        let name = try BusName(Self.name)
-        let owners = try await client.signals(
-            matching: MatchRule(
-                sender: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                member: try MemberName("NameOwnerChanged"), arguments: [0: Self.name]))
-        let process = try launch(extra)
-        self.process = process
-        if waitForName, try await !client.nameHasOwner(name) {
-            _ = try await first(owners, timeout: .seconds(30)) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
-        }
-        return process
+    /// Starts the service suites' daemon, runs `body`, and stops everything whether `body` throws or not.
+    static func with(
+        state: Configuration.State = .throwawayDirectory, serviceDirectories: [String] = [],
+        environment: [String: String] = [:], launchesDaemon: Bool = true,
+        _ body: (NavSessionTestDaemon) async throws -> Void
+    ) async throws {
+        try await withDaemon(
+            try serviceConfiguration(
+                state: state, serviceDirectories: serviceDirectories, environment: environment,
+                launchesDaemon: launchesDaemon),
+            body)
     }
 
-    /// Launches the daemon without waiting.
-    func launch(_ extra: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = try Self.binary()
-        let state = ephemeral ? ["--ephemeral"] : ["--state-dir", stateDirectory]
-        process.arguments = ["--bus", bus.address] + state + ["--log-level", "warning"] + extra
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        if ephemeral { process.environment?["XDG_STATE_HOME"] = stateDirectory }
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        process.standardOutput = FileHandle.nullDevice
-        let exit = ProcessExit()
-        process.terminationHandler = { _ in exit.markExited() }
-        try process.run()
-        exits.withLock { $0[process.processIdentifier] = exit }
-        return process
+    /// The state directory's path (the suites' daemons keep one unless started in memory).
+    var statePath: String { stateDirectory ?? directory.appendingPathComponent("state").path }
+
+    /// Launches another daemon on the same bus and state and requires it to serve.
+    func relaunch(_ extraArguments: [String] = []) async throws {
+        let outcome = try await launchAndWait(extraArguments)
+        try #require(outcome == .serving, "navsessiond did not serve again: \(outcome); it wrote:\n\(output)")
     }
 
-    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+    /// Whether `process` exits within `timeout`.
+    func waitForExit(_ process: ChildProcess, timeout: Duration = NavSessionTestDaemon.exitDeadline) async -> Bool {
+        await process.exit(within: timeout) != nil
+    }
 
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: [Value] = []) async throws -> [Value] {
-        try await client.call(
+        try await bus.call(
             destination: try BusName(Self.name), path: try ObjectPath(path), interface: try InterfaceName(interface),
             member: try MemberName(member), arguments: arguments, timeout: .seconds(10))
     }
@@ -93,118 +77,6 @@ final class DaemonFixture: @unchecked Sendable {
 
     func window(_ path: String, _ member: String, _ arguments: [Value] = []) async throws -> [Value] {
         try await call(path, "org.navsession.Window1", member, arguments)
-    }
-
-    func run(_ tool: String, _ arguments: [String]) async throws -> ToolResult {
-        try await bus.run(tool, arguments)
-    }
-
-    /// Waits (without blocking a thread) until `process` exits, at most `timeout`.
-    /// - Returns: whether it exited in time.
-    func waitForExit(_ process: Process, timeout: Duration = DaemonFixture.exitDeadline) async -> Bool {
-        guard let exit = exits.withLock({ $0[process.processIdentifier] }) else {
-            return await process.exited(within: timeout)
-        }
-        return await exit.wait(timeout: timeout)
-    }
-
-    /// Stops the daemon (SIGTERM, then SIGKILL after ``exitDeadline``), the bus, and removes the files.
-    /// Does not block a thread; a daemon that ignores SIGTERM fails the test with its stderr.
-    func shutdown() async {
-        if let process, process.isRunning {
-            process.terminate()
-            if await !waitForExit(process) {
-                kill(process.processIdentifier, SIGKILL)
-                _ = await waitForExit(process, timeout: .seconds(5))
-                recordHang(process)
-            }
-        }
-        cleanUp()
-    }
-
-    /// Stops the daemon with SIGTERM and waits for it, keeping the bus and the state directory (to
-    /// restart it with ``start(_:waitForName:)``).
-    func shutdown(keepingState: Bool) async {
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        if await !waitForExit(process) {
-            kill(process.processIdentifier, SIGKILL)
-            _ = await waitForExit(process, timeout: .seconds(5))
-            recordHang(process)
-        }
-    }
-
-    /// Synchronous ``shutdown()`` for `defer` blocks: bounded by ``exitDeadline`` (then SIGKILL and a
-    /// recorded failure), never waits forever.
-    func stop() {
-        if let process, !process.terminate(within: Self.exitDeadline) { recordHang(process) }
-        cleanUp()
-    }
-
-    private func recordHang(_ process: Process) {
-        Issue.record(
-            "navsessiond (pid \(process.processIdentifier)) did not exit within \(Self.exitDeadline) of SIGTERM and was killed; its stderr:\n\(stderr)")
-    }
-
-    private func cleanUp() {
-        bus.stop()
-        try? FileManager.default.removeItem(atPath: stateDirectory)
-        try? FileManager.default.removeItem(at: stderrURL)
-    }
-}
-
-/// A launched process's exit, as an awaitable event (fed by `Process.terminationHandler`).
-final class ProcessExit: Sendable {
-    private struct State {
-        var exited = false
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var nextID = 0
-    }
-
-    private let state = Mutex(State())
-
-    /// Called once the process has exited: wakes every waiter.
-    func markExited() {
-        let waiters = state.withLock { state in
-            state.exited = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Whether the process has exited within `timeout`.
-    func wait(timeout: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.untilExited(); return true }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let exited = await group.next() ?? false
-            group.cancelAll()
-            return exited || state.withLock { $0.exited }
-        }
-    }
-
-    /// Returns once the process exited or the task is cancelled.
-    private func untilExited() async {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    if state.exited || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// End-to-end flows of the demo application (Docs/manifest.md §3), driven over D-Bus.

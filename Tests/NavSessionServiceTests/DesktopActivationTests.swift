@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// `org.freedesktop.Application` as the desktop uses it: only the app's own URIs, typed action

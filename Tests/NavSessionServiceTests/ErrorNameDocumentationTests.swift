@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// One truth for the contract: the error names the code can produce, the names `Docs/dbus-api.md` lists

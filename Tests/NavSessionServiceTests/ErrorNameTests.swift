@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// One documented error: the state it needs, the call that triggers it, and the expected name.
@@ -89,12 +90,12 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         },
         ErrorCase(standard + "LimitsExceeded", .loggedIn, message: "", url("navsession-demo://detail/" + String(repeating: "7", count: 8200))),
         ErrorCase(standard + "UnknownProperty", .loggedIn, message: "Nope") { f, w in
-            try await f.client.call(
+            try await f.bus.call(
                 destination: try BusName(DaemonFixture.name), path: try ObjectPath(w), interface: .properties,
                 member: try MemberName("Get"), arguments: [.string("org.navsession.Window1"), .string("Nope")])
         },
         ErrorCase(standard + "PropertyReadOnly", .loggedIn, message: "Title") { f, w in
-            try await f.client.call(
+            try await f.bus.call(
                 destination: try BusName(DaemonFixture.name), path: try ObjectPath(w), interface: .properties,
                 member: try MemberName("Set"),
                 arguments: [.string("org.navsession.Window1"), .string("Title"), .variant(.string("Hacked"))])

@@ -1,26 +1,14 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
-/// Extra helpers for the service's integration tests (DaemonFixture.swift is owned elsewhere).
+/// Extra helpers for the service's integration tests.
 extension DaemonFixture {
     static let sessionInterface = "org.navsession.Session1"
     static let windowInterface = "org.navsession.Window1"
     static let applicationPath = "/org/navsession/Demo"
-
-    /// Starts a fixture, runs `body`, and stops the daemon and bus whether `body` throws or not.
-    static func with(_ body: (DaemonFixture) async throws -> Void) async throws {
-        let fixture = try await DaemonFixture()
-        do {
-            try await fixture.start()
-            try await body(fixture)
-        } catch {
-            fixture.stop()
-            throw error
-        }
-        fixture.stop()
-    }
 
     func session(_ member: String, _ arguments: [Value] = []) async throws -> [Value] {
         try await call(Self.session, Self.sessionInterface, member, arguments)
@@ -28,7 +16,7 @@ extension DaemonFixture {
 
     /// A property's value (unwrapped from its variant) via Properties.Get.
     func property(_ path: String, _ interface: String, _ name: String) async throws -> Value {
-        let reply = try await client.call(
+        let reply = try await bus.call(
             destination: try BusName(Self.name), path: try ObjectPath(path), interface: .properties,
             member: try MemberName("Get"), arguments: [.string(interface), .string(name)], timeout: .seconds(10))
         return try #require(reply.first?.variantValue, "Get \(name): \(reply)")
@@ -53,7 +41,7 @@ extension DaemonFixture {
     func signals(
         path: String? = nil, namespace: String? = nil, interface: InterfaceName, member: String? = nil
     ) async throws -> AsyncStream<Signal> {
-        try await client.signals(
+        try await bus.signals(
             matching: MatchRule(
                 path: try path.map { try ObjectPath($0) }, pathNamespace: try namespace.map { try ObjectPath($0) },
                 interface: interface, member: try member.map { try MemberName($0) }))

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 #if canImport(FoundationXML)

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// `navsessiond --private-bus`: the address it prints is a promise that the daemon serves there.

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// Runs `Examples/python-integration-test` (pytest with Debian's python3-gi) against the built daemon, so

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// The README's two-minute tour, run exactly as the README prints it, twice in a row: it must work when

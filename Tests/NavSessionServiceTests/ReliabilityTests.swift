@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import NavigationCore
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     /// The daemon still answers, owns its name and runs.
     func expectAlive(_ fixture: DaemonFixture) async throws {
         _ = try await fixture.session("ListWindows")
-        #expect(try await fixture.client.nameHasOwner(try BusName(DaemonFixture.name)))
+        #expect(try await fixture.bus.nameHasOwner(try BusName(DaemonFixture.name)))
         #expect(fixture.process?.isRunning == true)
     }
 
@@ -59,15 +60,15 @@ import Testing
                 #expect(error?.name.rawValue == Self.limitsExceeded)
             }
             try await expectAlive(fixture)
-            await fixture.shutdown(keepingState: true)
-            try await fixture.start()
+            try await fixture.stopDaemon()
+            try await fixture.relaunch()
             try await expectAlive(fixture)
         }
     }
 
     @Test func descriptorsSentToTheDaemonAreClosed() async throws {
         try await DaemonFixture.with { fixture in
-            let pid = try #require(fixture.process?.processIdentifier)
+            let pid = try #require(fixture.process?.pid)
             func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
             let descriptor = open("/dev/null", O_RDONLY)
             defer { close(descriptor) }
@@ -126,7 +127,7 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             _ = try await fixture.session("SetCloseOnExit", [try .path(window), .boolean(true)])
-            let other = try await fixture.bus.connect()
+            let other = try await fixture.connect()
             let name = try BusName(DaemonFixture.name)
             for enabled in [false, true] {
                 do {
@@ -145,23 +146,23 @@ import Testing
     }
 
     @Test func losingTheBusExitsWithStatusOne() async throws {
-        let fixture = try await DaemonFixture()
-        let process = try await fixture.start()
-        fixture.bus.stop()
-        #expect(await fixture.waitForExit(process))
-        #expect(process.terminationStatus == 1)
-        #expect(fixture.stderr.contains("lost the bus connection"))
-        fixture.stop()
+        try await DaemonFixture.with { fixture in
+            let process = try #require(fixture.process)
+            fixture.stopBus()
+            #expect(await fixture.waitForExit(process))
+            #expect(process.exit == .exited(1))
+            #expect(fixture.output.contains("lost the bus connection"))
+        }
     }
 
     @Test func aCleanShutdownWritesASnapshotAndEmptiesTheJournal() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            await fixture.shutdown(keepingState: true)
-            let journal = try String(contentsOfFile: fixture.stateDirectory + "/journal.jsonl", encoding: .utf8)
+            try await fixture.stopDaemon()
+            let journal = try String(contentsOfFile: fixture.statePath + "/journal.jsonl", encoding: .utf8)
             #expect(journal.split(separator: "\n").count == 1)  // the header only
-            let state = try String(contentsOfFile: fixture.stateDirectory + "/state.json", encoding: .utf8)
+            let state = try String(contentsOfFile: fixture.statePath + "/state.json", encoding: .utf8)
             #expect(state.contains("\"number\":1"))
         }
     }

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// The renderer contract (issue "The renderer contract"), through the bus against the demo manifest:
@@ -305,8 +306,8 @@ import Testing
             #expect(Self.withoutIDs(loaded) == Self.withoutIDs(tree))
             #expect(try await fixture.windowProperty(target, "ActiveScreen") == .string("about"))
 
-            await fixture.shutdown(keepingState: true)
-            try await fixture.start()
+            try await fixture.stopDaemon()
+            try await fixture.relaunch()
             #expect(Self.withoutIDs(try #require(try await fixture.window(target, "GetTree").first?.string)) == Self.withoutIDs(tree))
         }
     }

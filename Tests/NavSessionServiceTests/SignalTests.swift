@@ -1,13 +1,14 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Synchronization
 import Testing
 
 extension DaemonFixture {
     /// Every signal the daemon emits under /org/navsession/Session1 (sessions and windows), in emission order.
     func allSignals() async throws -> AsyncStream<Signal> {
-        try await client.signals(
+        try await bus.signals(
             matching: MatchRule(sender: try BusName(Self.name), pathNamespace: try ObjectPath(Self.session)))
     }
 
@@ -299,11 +300,11 @@ extension Signal {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let daemon = try #require(try await fixture.client.call(
+            let daemon = try #require(try await fixture.bus.call(
                 destination: try BusName("org.freedesktop.DBus"), path: try ObjectPath("/org/freedesktop/DBus"),
                 interface: try InterfaceName("org.freedesktop.DBus"), member: try MemberName("GetNameOwner"),
                 arguments: [.string(DaemonFixture.name)]).first?.string)
-            let monitor = try #require(try await BusMonitor.start(address: fixture.bus.address))
+            let monitor = try #require(try await BusMonitor.start(address: fixture.address))
             defer { monitor.stop() }
             let lines = monitor.lines
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])

@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// Every Window1 method at least once, each with its effect checked (version +1, routes, properties).
@@ -210,7 +211,7 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let reply = try await fixture.client.call(
+            let reply = try await fixture.bus.call(
                 destination: try BusName(DaemonFixture.name), path: try ObjectPath(window), interface: .properties,
                 member: try MemberName("GetAll"), arguments: [.string("org.navsession.Window1")], timeout: .seconds(10))
             let all = try #require(reply.first).keyedEntries

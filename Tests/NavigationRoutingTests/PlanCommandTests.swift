@@ -21,26 +21,13 @@ struct PlanCommandTests {
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = PipeReader.readAll(out.fileHandleForReading)
-        let stderr = PipeReader.readAll(err.fileHandleForReading)
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> Output {
+        let result = try await ToolRunner.run(try binary().path, arguments, environment: [:], timeout: .seconds(60))
+        return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
-    @Test func printsTheStatesAsOneCompactLine() throws {
-        let output = try Self.run([
+    @Test func printsTheStatesAsOneCompactLine() async throws {
+        let output = try await Self.run([
             "plan", "--from", #"[{"style":"sheet","screen":"2"},{"style":"cover","screen":"3"}]"#, "--to", "[]",
         ])
         #expect(output.status == 0)
@@ -50,16 +37,16 @@ struct PlanCommandTests {
             """#)
     }
 
-    @Test func flagsReachThePlanner() throws {
-        let output = try Self.run([
+    @Test func flagsReachThePlanner() async throws {
+        let output = try await Self.run([
             "plan", "--from", "[]", "--to", #"[{"style":"push","screen":"a"},{"style":"push","screen":"b"}]"#,
             "--pushes-in-one", "--multi-dismiss",
         ])
         #expect(output.stdout == #"[[],[{"style":"push","screen":"a"},{"style":"push","screen":"b"}]]"# + "\n")
     }
 
-    @Test func badRoutesPrintOneLineOnStderrAndFail() throws {
-        let output = try Self.run(["plan", "--from", "[]", "--to", #"[{"style":"modal","screen":"a"}]"#])
+    @Test func badRoutesPrintOneLineOnStderrAndFail() async throws {
+        let output = try await Self.run(["plan", "--from", "[]", "--to", #"[{"style":"modal","screen":"a"}]"#])
         #expect(output.status != 0)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr

@@ -30,7 +30,7 @@ import Testing
                     + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
                 environment: [:], timeout: .seconds(120))
             try #require(compiled.status == 0, "\(compiled)")
-            let bus = try PrivateBus.start()
+            let bus = try await PrivateBus.start()
             let client = try await bus.connect()
             // Subscribed before the floor starts, so its NameOwnerChanged cannot be missed (no polling).
             let owners = try await client.signals(matching: MatchRule(
@@ -52,42 +52,54 @@ import Testing
             try #require(result.status == 0, "\(result)")
         }
 
-        func stop() {
-            process.terminate(within: .seconds(5))
+        func stop() async {
+            await process.terminate(within: .seconds(10))
             bus.stop()
+        }
+
+        /// Starts the floor, runs `body`, and stops it whether `body` throws or not.
+        static func with(_ body: (Floor) async throws -> Void) async throws {
+            let floor = try await start()
+            do {
+                try await body(floor)
+            } catch {
+                await floor.stop()
+                throw error
+            }
+            await floor.stop()
         }
     }
 
     @Test func openURLAnnouncesTheWholeBatchAsItsCause() async throws {
-        let floor = try await Floor.start()
-        defer { floor.stop() }
-        let client = try await floor.bus.connect()
-        let changed = try await client.signals(matching: MatchRule(
-            path: try ObjectPath(Self.window), interface: try InterfaceName("org.navsession.Window1"),
-            member: try MemberName("Changed")))
-        try await floor.call(
-            "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
-        let signal = try #require(await changed.first(within: .seconds(20)))
-        #expect(signal.arguments[2] == .string(
-            #"{"commands":[{"command":"stackAppend","from":1,"models":[{"kind":"screen","params":{"id":"42"},"screen":"detail"}]}]}"#))
-        await client.close()
+        try await Floor.with { floor in
+            let client = try await floor.bus.connect()
+            let changed = try await client.signals(matching: MatchRule(
+                path: try ObjectPath(Self.window), interface: try InterfaceName("org.navsession.Window1"),
+                member: try MemberName("Changed")))
+            try await floor.call(
+                "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
+            let signal = try #require(await changed.first(within: .seconds(20)))
+            #expect(signal.arguments[2] == .string(
+                #"{"commands":[{"command":"stackAppend","from":1,"models":[{"kind":"screen","params":{"id":"42"},"screen":"detail"}]}]}"#))
+            await client.close()
+        }
     }
 
     @Test func journalAndSnapshotAreWholeJSONAfterACompaction() async throws {
-        let floor = try await Floor.start()
-        defer { floor.stop() }
-        // 300 changes: past the 256 lines after which the journal is compacted into a snapshot.
-        for id in 1...150 {
-            try await floor.call(Self.window, "org.navsession.Window1.StackAppend", ["string:detail", "dict:string:string:id,\(id)"])
-            try await floor.call(Self.window, "org.navsession.Window1.StackDropLast", ["uint32:1"])
-        }
-        try await floor.call(
-            "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
-        for file in ["journal.jsonl", "state.json"] {
-            let data = try #require(FileManager.default.contents(atPath: floor.state + "/" + file), "\(file)")
-            #expect(!data.contains(0), "\(file) holds a NUL byte")
-            for line in data.split(separator: UInt8(ascii: "\n")) {
-                #expect(throws: Never.self, "\(file)") { try JSONSerialization.jsonObject(with: Data(line)) }
+        try await Floor.with { floor in
+            // 300 changes: past the 256 lines after which the journal is compacted into a snapshot.
+            for id in 1...150 {
+                try await floor.call(Self.window, "org.navsession.Window1.StackAppend", ["string:detail", "dict:string:string:id,\(id)"])
+                try await floor.call(Self.window, "org.navsession.Window1.StackDropLast", ["uint32:1"])
+            }
+            try await floor.call(
+                "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
+            for file in ["journal.jsonl", "state.json"] {
+                let data = try #require(FileManager.default.contents(atPath: floor.state + "/" + file), "\(file)")
+                #expect(!data.contains(0), "\(file) holds a NUL byte")
+                for line in data.split(separator: UInt8(ascii: "\n")) {
+                    #expect(throws: Never.self, "\(file)") { try JSONSerialization.jsonObject(with: Data(line)) }
+                }
             }
         }
     }

@@ -46,11 +46,6 @@ int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 /// arenas for the process. Returns 1 on success, 0 on failure.
 int CDBusShims_limit_malloc_arenas(int count);
 
-/// pidfd_open(2) (Linux >= 5.3; glibc's wrapper needs _GNU_SOURCE too): a descriptor that polls readable
-/// once process `pid` has exited, so a wait for a child is woken by its exit instead of a timer.
-/// Returns the descriptor (close-on-exec) or -1 with errno.
-int CDBusShims_pidfd_open(pid_t pid);
-
 /// reason: names the calling thread (pthread_setname_np needs _GNU_SOURCE, prctl is variadic); `name` is cut
 /// to the kernel's 15 bytes. Threads show by name in top -H, gdb and /proc/PID/task/*/comm.
 void CDBusShims_set_thread_name(const char *name);
