@@ -24,9 +24,46 @@ final class TestState: Sendable {
     /// Yields each time `Snapshot` has captured (its first half ran).
     let captures: AsyncStream<Void>
     let captured: AsyncStream<Void>.Continuation
+    /// What `AppendLater`'s completing half waits for; open unless a test closes it.
+    let laterGate = Gate()
 
     init() {
         (captures, captured) = AsyncStream<Void>.makeStream()
+    }
+}
+
+/// A gate a task can wait at without holding a thread: waiting suspends, opening resumes every waiter once.
+final class Gate: Sendable {
+    private struct State {
+        var open = true
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func close() {
+        state.withLock { $0.open = false }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns at once when open; else when ``open()`` is called.
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }
 
@@ -100,8 +137,10 @@ enum TestNames {
                 try Interface.Method.synchronous("AppendLater", inputs: [.init("item", .string)]) { call, _ in
                     let item = call.arguments[0].string ?? ""
                     return .completing {
-                        // Suspending many times: a later call must still not overtake this one.
-                        for _ in 0..<100 { await Task.yield() }
+                        // Suspended (until a test opens the gate, without holding a thread): a later call must
+                        // still not overtake this one.
+                        await Task.yield()
+                        await state.laterGate.pass()
                         state.log.withLock { $0.append(item) }
                         return []
                     }
