@@ -1,4 +1,5 @@
 import DBusKit
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -43,6 +44,7 @@ public final class ChildProcess: Sendable {
         var exit: Exit?
         var waiters: [Int: CheckedContinuation<Exit?, Never>] = [:]
         var nextWaiter = 0
+        var blockedWaiters: [DispatchSemaphore] = []
     }
 
     /// The process id.
@@ -91,16 +93,20 @@ public final class ChildProcess: Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
             guard errno == EINTR else { break }
         }
-        let waiters = state.withLock { state -> [CheckedContinuation<Exit?, Never>] in
+        let (waiters, blocked) = state.withLock { state in
             var raw: Int32 = 0
             let reaped = waitpid(pid, &raw, 0)
             let exit: Exit = reaped == pid && (raw & 0x7f) != 0 ? .signalled(raw & 0x7f) : .exited((raw >> 8) & 0xff)
             state.exit = exit
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            defer {
+                state.waiters = [:]
+                state.blockedWaiters = []
+            }
+            return (Array(state.waiters.values), state.blockedWaiters)
         }
         let exit = state.withLock { $0.exit }
         for waiter in waiters { waiter.resume(returning: exit) }
+        for semaphore in blocked { semaphore.signal() }
     }
 
     // MARK: Observing
@@ -125,6 +131,23 @@ public final class ChildProcess: Sendable {
             group.cancelAll()
             return first ?? exit
         }
+    }
+
+    /// ``exit(within:)`` for synchronous code that cannot await (a static initialiser): blocks the calling thread,
+    /// but is woken by the reaper thread alone, so it needs no thread of the cooperative pool to end.
+    /// Async code must use ``exit(within:)``.
+    public func blockingExit(within timeout: Duration) -> Exit? {
+        let semaphore = DispatchSemaphore(value: 0)
+        let registered = state.withLock { state -> Bool in
+            guard state.exit == nil else { return false }
+            state.blockedWaiters.append(semaphore)
+            return true
+        }
+        if registered {
+            let (seconds, attoseconds) = timeout.components
+            _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        }
+        return exit
     }
 
     /// Returns the exit once it happens, or nil when the task is cancelled first.

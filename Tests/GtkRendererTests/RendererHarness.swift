@@ -1,9 +1,7 @@
 import DBusKit
 import DBusTestSupport
-import Dispatch
 import Foundation
 import NavSessionTesting
-import Synchronization
 import Testing
 
 /// What the GTK renderer tests need from the machine: Xvfb and a Python with PyGObject and GTK 4.
@@ -21,8 +19,8 @@ enum GtkEnvironment {
     static let skipReason =
         "needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi gir1.2-gtk-4.0, or ./scripts/setup)"
 
-    /// Asked once, from a static initialiser (so synchronously): the wait sits in `waitid` on the reaper
-    /// thread of the child; this thread only sleeps on a semaphore the reaper's exit wakes, at most 20 s.
+    /// Asked once, from a static initialiser (so synchronously): ``ChildProcess/blockingExit(within:)`` is woken
+    /// by the child's reaper thread, so it needs no thread of the cooperative pool to end.
     private static func canLoadGtk(_ python: String) -> Bool {
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { close(devNull) }
@@ -30,15 +28,7 @@ enum GtkEnvironment {
             [python, "-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"],
             environment: ["PATH": "/usr/bin:/bin"], stdout: devNull, stderr: devNull)
         else { return false }
-        let done = DispatchSemaphore(value: 0)
-        let status = Mutex<ChildProcess.Exit?>(nil)
-        Task.detached {
-            let exit = await process.exit(within: .seconds(20))
-            status.withLock { $0 = exit }
-            done.signal()
-        }
-        done.wait()
-        guard let exit = status.withLock({ $0 }) else {
+        guard let exit = process.blockingExit(within: .seconds(20)) else {
             process.signal(SIGKILL)
             return false
         }
