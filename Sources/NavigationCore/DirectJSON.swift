@@ -2,30 +2,18 @@
 /// with `[.sortedKeys, .withoutEscapingSlashes]` writes it — so files and replies do not change — at a
 /// fraction of its cost (it spends about 100 ns per byte).
 ///
-/// Only ASCII text is written here: for ASCII keys the sorted order is byte order and the escapes are
-/// `JSONEncoder`'s (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`). Non-ASCII text, where `JSONEncoder`
-/// sorts keys by Unicode rules, makes a writer return `false` so the caller falls back to `JSONEncoder`.
+/// Only ASCII text is written here: for ASCII keys the sorted order is byte order, and strings are escaped by
+/// ``JSONString``'s one rule, `JSONEncoder`'s (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`).
+/// Non-ASCII text, where `JSONEncoder` sorts keys by Unicode rules, makes a writer return `false` so the
+/// caller falls back to `JSONEncoder`.
 /// Tests compare both on random input.
 public enum DirectJSON {
     /// Appends `text` as a JSON string literal; `false` (with `out` partly written) for non-ASCII text.
     public static func appendString(_ text: String, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0xF))
-            case 0x80...: return false
-            default: out.append(byte)
-            }
+            guard byte < 0x80 else { return false }
+            JSONString.appendEscaped(byte, to: &out)
         }
         out.append(UInt8(ascii: "\""))
         return true

@@ -1,50 +1,45 @@
 /// JSON string literals for hand-assembled JSON (route arrays, journal lines, command arguments).
 ///
-/// One escaping rule for every module, so hand-written JSON and `JSONEncoder` output decode alike.
+/// One escaping rule for every module and writer — `JSONEncoder`'s — so hand-written JSON, ``DirectJSON`` and
+/// `JSONEncoder` output are the same bytes (`JSONStringTests` compares them).
 public enum JSONString {
-    /// `text` as a JSON string literal: `"`, `\` and control characters escaped (RFC 8259 §7); every other
-    /// character, including non-ASCII, is kept as it is.
+    /// `text` as a JSON string literal, byte for byte as `JSONEncoder` writes it with `.withoutEscapingSlashes`:
+    /// `"`, `\` and control characters escaped (RFC 8259 §7; `\b`, `\f`, `\n`, `\r`, `\t`, else `\u00xx`),
+    /// every other character, including non-ASCII, kept as it is.
     public static func literal(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        result += "\""
-        return result
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendLiteral(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends ``literal(_:)`` of `text` to `out`, byte for byte the same, without building a string.
+    /// Appends ``literal(_:)`` of `text` to `out`, without building a string. The one escaping rule of the
+    /// project's JSON: ``DirectJSON`` writes its strings with it too.
     public static func appendLiteral(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // The escaped characters are all ASCII, so UTF-8 bytes can be tested one by one: a byte of a multi-byte
         // character is never below 0x80.
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                // Lowercase hex, as `String(_:radix:)` writes it in `literal`.
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(DirectJSON.hexDigit(byte >> 4))
-                out.append(DirectJSON.hexDigit(byte & 0xF))
-            default: out.append(byte)
-            }
-        }
+        for byte in text.utf8 { appendEscaped(byte, to: &out) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends one UTF-8 byte of a string's content, escaped as `JSONEncoder` escapes it.
+    @inline(__always)
+    static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0..<0x20:
+            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            out.append(DirectJSON.hexDigit(byte >> 4))
+            out.append(DirectJSON.hexDigit(byte & 0xF))
+        default: out.append(byte)
+        }
     }
 
     /// Whether `json` holds a `\u0000` escape inside a string: a NUL byte, which no D-Bus string can carry,
