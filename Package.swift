@@ -68,10 +68,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: The D-Bus contract's names (no dependencies: service, client and tools share them)
+        .target(name: "NavSessionInterface", swiftSettings: swiftSettings),
+
         // MARK: Service (D-Bus objects over the session)
         .target(
             name: "NavSessionService",
-            dependencies: ["DBusKit", "NavigationSession", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "DBusKit", "NavSessionInterface", "NavigationSession", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -7,11 +7,11 @@ extension Bus {
     /// If an ancestor is an ObjectManager, `InterfacesAdded` is emitted after the object is reachable.
     ///
     /// ```swift
-    /// try await bus.export([windowInterface], at: try root.appending("window").appending("7"))
+    /// try await bus.export([windowInterface], at: try root.appending("window").appending("7"))   // from outside the bus
     /// ```
     /// - Throws: ``ConnectionError`` `.pathInUse` if something is already exported there;
     ///   ``ValidationError`` if two interfaces share a name.
-    public func export(_ interfaces: [Interface], at path: ObjectPath) async throws {
+    public func export(_ interfaces: [Interface], at path: ObjectPath) throws {
         let names = interfaces.map(\.name)
         guard Set(names).count == names.count else {
             throw ValidationError(.interfaceName, "the same interface is exported twice at \(path)")
@@ -25,7 +25,7 @@ extension Bus {
             objects[path] = ExportedObject(interfaces: interfaces, isManager: false)
         }
         guard let manager = manager(above: path), !interfaces.isEmpty else { return }
-        let added = try await interfacesAndProperties(of: interfaces, at: path)
+        let added = try interfacesAndProperties(of: interfaces, at: path)
         try emit(
             path: manager, interface: .objectManager, member: MemberName(trusted: "InterfacesAdded"),
             arguments: [.objectPath(path), added])
@@ -89,7 +89,7 @@ extension Bus {
     /// are listed as invalidated, `.const`/`.false` ones are skipped. Nothing is sent when nothing remains.
     /// - Throws: ``BusError`` `UnknownObject`/`UnknownInterface`/`UnknownProperty` for names not exported;
     ///   errors from getters; ``ConnectionError`` when disconnected.
-    public func propertiesChanged(_ names: [MemberName], interface: InterfaceName, at path: ObjectPath) async throws {
+    public func propertiesChanged(_ names: [MemberName], interface: InterfaceName, at path: ObjectPath) throws {
         guard let object = objects[path] else { throw BusError(.unknownObject, "no object at \(path)") }
         guard let declared = object.interface(named: interface.rawValue) else {
             throw BusError(.unknownInterface, "\(path) does not implement \(interface)")
@@ -107,7 +107,7 @@ extension Bus {
             }
             // A write-only property has no value to send.
             guard let getter = property.getter else { continue }
-            changed.append((name, try await getter(PropertyAccess(bus: self, path: path, sender: nil))))
+            changed.append((name, try getter(PropertyAccess(bus: self, path: path, sender: nil))))
         }
         try propertiesChanged(changed, invalidated: others, interface: interface, at: path)
     }
@@ -180,21 +180,21 @@ extension Bus {
     }
 
     /// `a{sa{sv}}` for the given interfaces, reading every readable property.
-    func interfacesAndProperties(of interfaces: [Interface], at path: ObjectPath) async throws -> Value {
+    func interfacesAndProperties(of interfaces: [Interface], at path: ObjectPath) throws -> Value {
         var entries: [DictionaryEntry] = []
         for interface in interfaces {
-            entries.append(DictionaryEntry(.string(interface.name.rawValue), try await allProperties(of: interface, at: path, sender: nil)))
+            entries.append(DictionaryEntry(.string(interface.name.rawValue), try allProperties(of: interface, at: path, sender: nil)))
         }
         return .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), entries)
     }
 
     /// `a{sv}` of every readable property of one interface.
-    func allProperties(of interface: Interface, at path: ObjectPath, sender: BusName?) async throws -> Value {
+    func allProperties(of interface: Interface, at path: ObjectPath, sender: BusName?) throws -> Value {
         var entries: [DictionaryEntry] = []
         let access = PropertyAccess(bus: self, path: path, sender: sender)
         for property in interface.properties {
             guard let getter = property.getter else { continue }
-            let value = try await getter(access)
+            let value = try getter(access)
             guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
             entries.append(DictionaryEntry(.string(property.name.rawValue), .variant(value)))
         }

@@ -15,7 +15,9 @@ public struct MemberName: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.rawValue = rawValue
     }
 
-    init(trusted rawValue: String) {
+    /// A name known to be valid without checking: names DBusKit read from libdbus, and the package's own
+    /// constants (a test introspects every declared member, so a bad constant cannot go unnoticed).
+    package init(trusted rawValue: String) {
         self.rawValue = rawValue
     }
 

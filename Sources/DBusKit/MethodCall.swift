@@ -23,8 +23,7 @@ public typealias MethodHandler = nonisolated(nonsending) @Sendable (MethodCall) 
 /// The first half of a method whose reply is finished off the bus thread (``Interface/Method/completingOffBusThread(_:inputs:outputs:annotations:capture:)``):
 /// it runs in call order on the bus thread and returns the second half, which builds the reply's values
 /// on another thread while later calls are handled.
-public typealias DeferredMethodHandler =
-    nonisolated(nonsending) @Sendable (MethodCall) async throws -> @Sendable () throws -> [Value]
+public typealias DeferredMethodHandler = @Sendable (MethodCall) throws -> @Sendable () throws -> [Value]
 
 /// Runs a method synchronously on the bus thread (``Interface/Method/synchronous(_:inputs:outputs:annotations:handler:)``):
 /// receives the checked arguments and the bus it may emit on, and returns the outputs or the rest of the work.
@@ -54,7 +53,12 @@ public struct PropertyAccess: Sendable {
 }
 
 /// Reads a property's current value; it must have the property's declared type.
-public typealias PropertyGetter = nonisolated(nonsending) @Sendable (PropertyAccess) async throws -> Value
+///
+/// Synchronous, on the bus thread: a property is state the service already holds, and reading it must not
+/// suspend, so that `Get`, `GetAll`, `GetManagedObjects`, an export's `InterfacesAdded` and a
+/// `PropertiesChanged` are built in one pass with the call or change that asks for them.
+public typealias PropertyGetter = @Sendable (PropertyAccess) throws -> Value
 
-/// Stores a property's new value (already checked against the declared type).
-public typealias PropertySetter = nonisolated(nonsending) @Sendable (Value, PropertyAccess) async throws -> Void
+/// Stores a property's new value (already checked against the declared type); synchronous, on the bus thread,
+/// like ``PropertyGetter``.
+public typealias PropertySetter = @Sendable (Value, PropertyAccess) throws -> Void

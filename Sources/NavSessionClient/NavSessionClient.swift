@@ -268,10 +268,8 @@ extension NavSessionError {
 enum JSONCoding {
     /// The JSON text of a value (commands, batches), keys sorted for stable output.
     static func encode<T: Encodable>(_ value: T) throws(NavSessionError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return String(decoding: try JSONOutput.encode(value), as: UTF8.self)
         } catch {
             throw .encodingFailed("cannot encode \(T.self) as JSON: \(error)")
         }

@@ -86,8 +86,6 @@ struct CommandMix {
     }
 
     static func encode(_ batch: [BatchCommand]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(batch)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        JSONOutput.string(batch, fallback: "[]")
     }
 }

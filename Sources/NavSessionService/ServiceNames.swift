@@ -1,6 +1,7 @@
 import DBusKit
+import NavSessionInterface
 
-/// The validated D-Bus names and paths the service uses, built once.
+/// The validated D-Bus names and paths the service uses, built once from ``NavSessionInterface``.
 struct ServiceNames: Sendable {
     let sessionPath: ObjectPath
     /// `/org/navsession/Session1/window`: window `n` is at `windowsPath/n`.
@@ -11,40 +12,20 @@ struct ServiceNames: Sendable {
     let message: MemberName
     let openExternalURL: MemberName
     let effect: MemberName
+    /// Session1's `Windows` and `Version`.
     let windows: MemberName
     let version: MemberName
-    let properties: Properties
-
-    /// The Window1 property names, for `PropertiesChanged`.
-    struct Properties: Sendable {
-        let title, version, activeScreen, activeModel, routes, selectedTab: MemberName
-        let canGoBack, canPop, canDismiss, pendingDeepLink: MemberName
-
-        init() throws(ValidationError) {
-            title = try MemberName("Title")
-            version = try MemberName("Version")
-            activeScreen = try MemberName("ActiveScreen")
-            activeModel = try MemberName("ActiveModel")
-            routes = try MemberName("Routes")
-            selectedTab = try MemberName("SelectedTab")
-            canGoBack = try MemberName("CanGoBack")
-            canPop = try MemberName("CanPop")
-            canDismiss = try MemberName("CanDismiss")
-            pendingDeepLink = try MemberName("PendingDeepLink")
-        }
-    }
 
     init() throws(ValidationError) {
-        sessionPath = try ObjectPath("/org/navsession/Session1")
-        windowsPath = try ObjectPath(String(SessionService.windowPrefix.dropLast()))  // the prefix without its "/"
-        sessionInterface = try InterfaceName("org.navsession.Session1")
-        windowInterface = try InterfaceName("org.navsession.Window1")
-        changed = try MemberName("Changed")
-        message = try MemberName("Message")
-        openExternalURL = try MemberName("OpenExternalURL")
-        effect = try MemberName("Effect")
-        windows = try MemberName("Windows")
-        version = try MemberName("Version")
-        properties = try Properties()
+        sessionPath = try ObjectPath(NavSessionInterface.sessionPath)
+        windowsPath = try ObjectPath(String(NavSessionInterface.windowPrefix.dropLast()))  // without its "/"
+        sessionInterface = try InterfaceName(NavSessionInterface.Session1.name)
+        windowInterface = try InterfaceName(NavSessionInterface.Window1.name)
+        changed = try MemberName(NavSessionInterface.Window1.changed)
+        message = try MemberName(NavSessionInterface.Window1.message)
+        openExternalURL = try MemberName(NavSessionInterface.Window1.openExternalURL)
+        effect = try MemberName(NavSessionInterface.Window1.effect)
+        windows = try MemberName(NavSessionInterface.Session1.windows)
+        version = try MemberName(NavSessionInterface.Session1.version)
     }
 }

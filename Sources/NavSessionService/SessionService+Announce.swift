@@ -7,68 +7,35 @@ import NavigationRouting
 import NavigationSession
 
 extension SessionService {
-    /// Emits what `events` say, in order: exports and unexports (ObjectManager signals), `Changed`,
-    /// `Message`, `OpenExternalURL`, `Effect`; then, coalesced, one Session1 `PropertiesChanged`
-    /// (Windows, Version) if windows opened or closed and one Window1 `PropertiesChanged` per window
-    /// listing only the properties in `changes`. `causes` holds cause JSON the session already encoded
-    /// (``SessionOutcome/encodedCauses``); other causes are encoded here.
+    /// Announces an outcome, in order: what its events say — exports and unexports (ObjectManager signals),
+    /// `Changed`, `Message`, `OpenExternalURL`, `Effect` —; then, coalesced, one Session1 `PropertiesChanged`
+    /// (Windows, Version) if windows opened or closed, and one Window1 `PropertiesChanged` per window listing
+    /// only the properties that changed.
     ///
-    /// Isolated to the bus: every signal is a synchronous call on the bus thread (only an export and Session1's
-    /// properties, read through async getters, await), so a change costs at most one hop to the bus's executor.
-    func announce(
-        _ events: [SessionEvent], changes: [WindowNumber: WindowPropertyChanges],
-        causes: [SessionOutcome.ChangeKey: String] = [:], on bus: isolated Bus
-    ) async {
+    /// The one announcer: isolated to the bus, every signal is a synchronous call on the bus thread. The
+    /// Window1 property values are computed after the event signals, so a renderer's `Changed` leaves first.
+    func announce(_ outcome: SessionOutcome, on bus: isolated Bus) {
         var windowsChanged = false
-        for event in events {
+        for event in outcome.events {
             switch event {
-            case .windowOpened(let number, _):
-                do {
-                    try await bus.export([try windowInterface()], at: try self.path(of: number))
-                } catch {
-                    logger.warning("cannot announce \(event): \(error)")
-                }
-                windowsChanged = true
-            case .windowClosed:
-                announce(event, causes: causes, on: bus)
-                windowsChanged = true
-            default:
-                announce(event, causes: causes, on: bus)
+            case .windowOpened, .windowClosed: windowsChanged = true
+            default: break
             }
+            announce(event, on: bus)
         }
         if windowsChanged {
             do {
-                try await bus.propertiesChanged(
+                try bus.propertiesChanged(
                     [names.windows, names.version], interface: names.sessionInterface, at: names.sessionPath)
             } catch {
                 logger.warning("cannot announce the session's property changes: \(error)")
             }
         }
-        announce(changes, on: bus)
-    }
-
-    /// The event signals of ``announce(_:changes:causes:on:)`` (its property changes are sent apart) without a
-    /// suspension, when no window opened or closed (an export and Session1's properties are read through async
-    /// getters); returns `false`, having sent nothing, otherwise.
-    func announceEventsSynchronously(
-        _ events: [SessionEvent], causes: [SessionOutcome.ChangeKey: String], on bus: isolated Bus
-    ) -> Bool {
-        for event in events {
-            switch event {
-            case .windowOpened, .windowClosed: return false
-            default: continue
-            }
-        }
-        for event in events { announce(event, causes: causes, on: bus) }
-        return true
-    }
-
-    /// One Window1 `PropertiesChanged` per window in `changes`, in window order.
-    func announce(_ changes: [WindowNumber: WindowPropertyChanges], on bus: isolated Bus) {
+        let changes = state.withLock { $0.refresh(after: outcome) }
         do {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try bus.propertiesChanged(
-                    change.changed, invalidated: change.routesInvalidated ? [names.properties.routes] : [],
+                    change.changed, invalidated: change.routesInvalidated ? [WindowProperties.routes] : [],
                     interface: names.windowInterface, at: try self.path(of: number))
             }
         } catch {
@@ -76,17 +43,16 @@ extension SessionService {
         }
     }
 
-    /// The signals of one event other than a window opening (whose export awaits).
-    private func announce(_ event: SessionEvent, causes: [SessionOutcome.ChangeKey: String], on bus: isolated Bus) {
+    /// The signals of one event.
+    private func announce(_ event: SessionEvent, on bus: isolated Bus) {
         do {
             switch event {
-            case .windowOpened:
-                break
+            case .windowOpened(let number, _):
+                try bus.export([try windowInterface()], at: try self.path(of: number))
             case .windowClosed(let number, _):
                 try bus.unexport(at: try self.path(of: number))
-            case .changed(let number, let change, let steps):
-                let cause = causes[SessionOutcome.ChangeKey(window: number, version: change.version)]
-                try emitChanged(change, steps: steps, window: number, causeJSON: cause, on: bus)
+            case .changed(let number, let change, let steps, let causeJSON):
+                try emitChanged(change, steps: steps, window: number, causeJSON: causeJSON, on: bus)
             case .message(let number, let delivered):
                 var payload = ["payload": delivered.message.payload]
                 if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }
@@ -153,30 +119,23 @@ extension SessionService {
     }
 
     private func emitChanged(
-        _ change: ChangeEvent, steps: [NavigationStep], window: WindowNumber, causeJSON: String?, on bus: isolated Bus
+        _ change: ChangeEvent, steps: [NavigationStep], window: WindowNumber, causeJSON: String, on bus: isolated Bus
     ) throws {
         let version = UInt64(clamping: change.version)
         try emit(
             names.changed, window: window, on: bus,
             [
-                .uint64(version), .uint64(version &- 1), .string(causeJSON ?? Self.json(change.cause)), .boolean(change.animated),
+                .uint64(version), .uint64(version &- 1), .string(causeJSON), .boolean(change.animated),
                 .modelIDs(change.started),
                 .modelIDs(change.finished),
                 .string(NavigationStep.json(steps)),
             ])
     }
 
-    /// `value` as compact JSON with sorted keys (`{}` if it cannot be encoded).
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
     // MARK: Close on exit
 
     /// Closes restored windows whose close-on-exit client is gone; watches the clients still present.
-    nonisolated(nonsending) func checkRestoredOwners(on bus: Bus) async {
+    func checkRestoredOwners(on bus: Bus) async {
         let owners = state.withLock { state in Set(state.session.windows.compactMap(\.closeOnExitOwner)) }
         for owner in owners.sorted() {
             guard let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true else {
@@ -204,9 +163,9 @@ extension SessionService {
     }
 
     /// Closes the windows tied to `uniqueName` and announces it.
-    nonisolated(nonsending) func clientVanished(_ uniqueName: String, on bus: Bus) async {
+    func clientVanished(_ uniqueName: String, on bus: isolated Bus) {
         do {
-            let outcome = try await perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
+            let outcome = try perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
             logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")
         } catch {
             logger.warning("closing the windows of \(uniqueName): \(error)")

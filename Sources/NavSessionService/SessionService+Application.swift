@@ -1,4 +1,5 @@
 import DBusKit
+import NavSessionInterface
 import Logging
 import Synchronization
 import NavigationRouting
@@ -18,46 +19,43 @@ extension SessionService {
     /// renderer raises it with the platform data (the daemon itself has nothing to raise).
     func applicationInterface() throws -> Interface {
         let platformData = Interface.Argument("platform_data", .dictionary(key: .string, value: .variant))
-        return try Interface(
-            "org.freedesktop.Application",
-            methods: [
-                Interface.Method("Activate", inputs: [platformData]) { call in
-                    let scene = self.manifest.defaultSceneName
-                    let outcome = try await self.perform(on: call.bus) { session in
-                        if let existing = session.windows.first(where: { $0.scene == scene }) {
-                            return SessionOutcome(
-                                window: existing.number, windowVersion: existing.version, sessionVersion: session.version,
-                                events: [])
-                        }
-                        return try session.openWindow(scene: scene)
+        let rows = [
+            MethodRow("Activate", [platformData], [], .custom { call, bus in
+                let scene = self.manifest.defaultSceneName
+                let outcome = try self.perform(on: bus) { session in
+                    if let existing = session.windows.first(where: { $0.scene == scene }) {
+                        return SessionOutcome(
+                            window: existing.number, windowVersion: existing.version, sessionVersion: session.version,
+                            events: [])
                     }
+                    return try session.openWindow(scene: scene)
+                }
+                if let window = outcome.window {
+                    self.announceActivation(of: window, platformData: call.arguments[0], on: bus)
+                }
+                return []
+            }),
+            MethodRow("Open", [.init("uris", .array(.string)), platformData], [], .custom { call, bus in
+                let uris = call.arguments[0].stringArray
+                let schemes = self.manifest.router?.schemes ?? []
+                for uri in uris {
+                    let scheme = uri.prefix { $0 != ":" }.lowercased()
+                    guard uri.contains(":"), schemes.contains(scheme) else {
+                        let accepted = schemes.isEmpty ? "no URIs (it declares no deep links)" : schemes.map { "\($0):" }.joined(separator: ", ")
+                        throw BusError(.invalidArgs, "this application opens only \(accepted); '\(uri.prefix(200))' is not one (nothing was opened)")
+                    }
+                }
+                for uri in uris {
+                    let outcome = try self.perform(on: bus) { try $0.openURL(uri) }
                     if let window = outcome.window {
-                        await self.announceActivation(of: window, platformData: call.arguments[0], on: call.bus)
+                        self.announceActivation(of: window, platformData: call.arguments[1], on: bus)
                     }
-                    return []
-                },
-                Interface.Method("Open", inputs: [.init("uris", .array(.string)), platformData]) { call in
-                    let uris = call.arguments[0].stringArray
-                    let schemes = self.manifest.router?.schemes ?? []
-                    for uri in uris {
-                        let scheme = uri.prefix { $0 != ":" }.lowercased()
-                        guard uri.contains(":"), schemes.contains(scheme) else {
-                            let accepted = schemes.isEmpty ? "no URIs (it declares no deep links)" : schemes.map { "\($0):" }.joined(separator: ", ")
-                            throw BusError(.invalidArgs, "this application opens only \(accepted); '\(uri.prefix(200))' is not one (nothing was opened)")
-                        }
-                    }
-                    for uri in uris {
-                        let outcome = try await self.perform(on: call.bus) { try $0.openURL(uri) }
-                        if let window = outcome.window {
-                            await self.announceActivation(of: window, platformData: call.arguments[1], on: call.bus)
-                        }
-                    }
-                    return []
-                },
-                Interface.Method(
-                    "ActivateAction",
-                    inputs: [.init("action_name", .string), .init("parameter", .array(.variant)), platformData]
-                ) { call in
+                }
+                return []
+            }),
+            MethodRow(
+                "ActivateAction", [.init("action_name", .string), .init("parameter", .array(.variant)), platformData], [],
+                .custom { call, bus in
                     let parameters = call.arguments[1].arrayElements ?? []
                     switch call.arguments[0].string ?? "" {
                     case "new-window":
@@ -71,9 +69,9 @@ extension SessionService {
                             }
                             scene = name
                         }
-                        let outcome = try await self.perform(on: call.bus) { try $0.openWindow(scene: scene) }
+                        let outcome = try self.perform(on: bus) { try $0.openWindow(scene: scene) }
                         if let window = outcome.window {
-                            await self.announceActivation(of: window, platformData: call.arguments[2], on: call.bus)
+                            self.announceActivation(of: window, platformData: call.arguments[2], on: bus)
                         }
                     case "quit":
                         guard parameters.isEmpty else { throw BusError(.invalidArgs, "quit takes no parameter") }
@@ -82,7 +80,8 @@ extension SessionService {
                         throw ErrorMapping.unsupportedAction(other)
                     }
                     return []
-                },
-            ])
+                }),
+        ]
+        return try Interface(NavSessionInterface.Application.name, methods: try rows.map(method))
     }
 }

@@ -1,24 +1,80 @@
 import DBusKit
-import Foundation
-import Logging
-import Synchronization
+import NavSessionInterface
 import NavigationCore
 import NavigationRouting
 import NavigationSession
 
-extension SessionService {
-    private typealias Build = @Sendable (MethodCall, Session, SessionWindow) throws -> [BatchCommand]
+/// One method of an interface declared as data: its name, arguments and what it runs.
+struct MethodRow: Sendable {
+    let name: String
+    let inputs: [Interface.Argument]
+    let outputs: [Interface.Argument]
+    let run: Run
 
-    /// A Window1 method that applies one batch (``Session/apply(window:batch:)``) to the window at the
-    /// call's path and returns the version.
-    private func command(
-        _ name: String, _ inputs: [Interface.Argument], _ build: @escaping Build
-    ) throws -> Interface.Method {
-        try Interface.Method.synchronous(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call, bus in
+    /// What a method runs. Every kind but ``snapshot`` runs synchronously on the bus thread; a change goes
+    /// through ``SessionService/perform(on:_:)``, the one way the session changes.
+    enum Run: Sendable {
+        /// A batch built from the call, applied to the call's window as one change; the reply is the version.
+        case batch(@Sendable (MethodCall, Session, SessionWindow) throws -> [BatchCommand])
+        /// A renderer report applied to the call's window; the reply is the version.
+        case report(@Sendable (MethodCall) throws -> RendererReport)
+        /// Another change of the session, and its reply.
+        case change(
+            @Sendable (MethodCall, Session) throws -> SessionOutcome,
+            reply: @Sendable (MethodCall, SessionOutcome) throws -> [Value])
+        /// A read, no change: runs under the session's lock.
+        case read(@Sendable (MethodCall, inout ServiceState) throws -> [Value])
+        /// A reply captured in call order on the bus thread and finished off it (an expensive encoding).
+        case deferred(@Sendable (MethodCall, inout ServiceState) throws -> @Sendable () throws -> [Value])
+        /// Anything else on the bus thread (Application's activation, Session1's close-on-exit).
+        case custom(@Sendable (MethodCall, isolated Bus) throws -> [Value])
+    }
+
+    init(_ name: String, _ inputs: [Interface.Argument] = [], _ outputs: [Interface.Argument] = [], _ run: Run) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.run = run
+    }
+}
+
+extension SessionService {
+    /// The DBusKit method of a row.
+    func method(_ row: MethodRow) throws -> Interface.Method {
+        switch row.run {
+        case .deferred(let capture):
+            return try Interface.Method.completingOffBusThread(row.name, inputs: row.inputs, outputs: row.outputs) { call in
+                try self.withSession { state in try capture(call, &state) }
+            }
+        default:
+            return try Interface.Method.synchronous(row.name, inputs: row.inputs, outputs: row.outputs) { call, bus in
+                .values(try self.run(row.run, call, on: bus))
+            }
+        }
+    }
+
+    /// Runs a row's synchronous kinds on the bus thread.
+    private func run(_ run: MethodRow.Run, _ call: MethodCall, on bus: isolated Bus) throws -> [Value] {
+        switch run {
+        case .batch(let build):
             let number = try Self.number(of: call.path)
-            return try self.performSynchronously(on: bus, reply: Self.version) { session in
+            let outcome = try perform(on: bus) { session in
                 try session.apply(window: number, batch: try build(call, session, try session.window(number)))
             }
+            return Self.version(outcome)
+        case .report(let build):
+            let number = try Self.number(of: call.path)
+            let report = try ErrorMapping.mapped { try build(call) }
+            return Self.version(try perform(on: bus) { try $0.report(window: number, report) })
+        case .change(let body, let reply):
+            let outcome = try perform(on: bus) { try body(call, $0) }
+            return try ErrorMapping.mapped { try reply(call, outcome) }
+        case .read(let read):
+            return try withSession { state in try read(call, &state) }
+        case .custom(let body):
+            return try body(call, bus)
+        case .deferred:
+            throw BusError(.failed, "a deferred method reached the synchronous path")
         }
     }
 
@@ -27,254 +83,197 @@ extension SessionService {
         [.uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
     }
 
-    /// A Window1 method that applies one renderer report (``Session/report(window:_:)``).
-    private func report(
-        _ name: String, _ inputs: [Interface.Argument], _ build: @escaping @Sendable (MethodCall) throws -> RendererReport
-    ) throws -> Interface.Method {
-        try Interface.Method.synchronous(name, inputs: inputs, outputs: [.init("version", .uint64)]) { call, bus in
-            let number = try Self.number(of: call.path)
-            let report = try ErrorMapping.mapped { try build(call) }
-            return try self.performSynchronously(on: bus, reply: Self.version) { try $0.report(window: number, report) }
-        }
-    }
-
-    /// A read-only Window1 method returning one string.
-    private func reader(
-        _ name: String, _ output: String, _ read: @escaping @Sendable (SessionWindow) throws -> String
-    ) throws -> Interface.Method {
-        try Interface.Method(name, outputs: [.init(output, .string)]) { call in
-            let number = try Self.number(of: call.path)
-            return [.string(try self.withSession { state in try read(try state.session.window(number)) })]
-        }
-    }
-
-    /// A Window1 property read from the window's cached properties.
-    private func property(
-        _ name: String, _ type: SignatureType, emits: Interface.Property.EmitsChangedSignal = .true,
-        _ read: @escaping @Sendable (WindowProperties) -> Value
-    ) throws -> Interface.Property {
-        try Interface.Property(name, type, emitsChangedSignal: emits) { access in
-            let number = try Self.number(of: access.path)
-            return read(try self.withSession { state in try state.properties(of: number) })
-        }
-    }
-
     /// The `a{ss}` options of Window1 `Apply` and `Check`.
     static let applyOptions = Interface.Argument("options", .dictionary(key: .string, value: .string))
 
-    /// `org.navsession.Window1` (dbus/org.navsession.Window1.xml), shared by every window object.
+    /// `org.navsession.Window1` (dbus/org.navsession.Window1.xml), shared by every window object: its methods
+    /// (``window1Methods``) and properties (``WindowProperties/rows``) as data.
     func windowInterface() throws -> Interface {
-        let params = Interface.Argument("params", .dictionary(key: .string, value: .string))
-        let model = Interface.Argument("model", .uint64)
+        try Interface(
+            NavSessionInterface.Window1.name,
+            methods: try window1Methods().map(method),
+            properties: try WindowProperties.rows.map(property),
+            signals: try Self.window1Signals())
+    }
+
+    /// A Window1 property from its row: read from the window's cached properties, or (`Routes`) computed.
+    private func property(_ row: WindowProperties.Row) throws -> Interface.Property {
+        try Interface.Property(row.name.rawValue, row.type, emitsChangedSignal: row.emits) { access in
+            let number = try Self.number(of: access.path)
+            guard let value = row.value else {
+                return .string(try self.withSession { state in Route.json(try state.session.window(number).graph.routes) })
+            }
+            return value(try self.withSession { state in try state.properties(of: number) })
+        }
+    }
+
+    /// Window1's methods, one row each (dbus/org.navsession.Window1.xml documents them in this order).
+    func window1Methods() -> [MethodRow] {
+        typealias A = Interface.Argument
+        let screen = A("screen", .string), params = A("params", .dictionary(key: .string, value: .string))
+        let model = A("model", .uint64), kind = A("kind", .string), version = A("version", .uint64)
+        let started = A("started", .array(.uint64))
         let manifest = self.manifest
-        @Sendable func id(_ value: Value) throws -> ModelID { try CommandArguments.modelID(value.uint64 ?? 0) }
-        @Sendable func one(_ command: NavigationCommand, from: ModelID? = nil) -> [BatchCommand] { [BatchCommand(command, from: from)] }
-        @Sendable func screen(_ call: MethodCall, _ index: Int) throws -> ModelSpec {
-            let name = call.arguments[index].string ?? ""
-            guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
-            // The window checks the screen against the manifest's declarations (ScreenCatalog).
-            return .screen(name, params: call.arguments[index + 1].stringDictionary)
-        }
-        @Sendable func present(
-            _ call: MethodCall, _ index: Int, _ session: Session, _ window: SessionWindow
-        ) throws -> NavigationCommand {
-            let kind = call.arguments[index].string ?? ""
-            let name = call.arguments[index + 1].string ?? ""
-            let values = call.arguments[index + 2].stringDictionary
-            guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
-            return .present(try session.presentation(kind: kind, screen: name, params: values, in: window.number))
-        }
-        return try Interface(
-            "org.navsession.Window1",
-            methods: [
-                try command("StackAppend", [.init("screen", .string), params]) { call, _, _ in
-                    one(.stackAppend(try screen(call, 0)))
-                },
-                try command("StackDropLast", [.init("count", .uint32)]) { call, _, _ in
-                    one(.stackDropLast(Int(call.arguments[0].uint32 ?? 0)))
-                },
-                try command("StackDropToRoot", []) { _, _, _ in one(.stackDropToRoot) },
-                try command("StackSetRoot", [.init("screen", .string), params, .init("clear", .boolean)]) { call, _, _ in
-                    one(.stackSetRoot(try screen(call, 0), clear: call.arguments[2].bool ?? false))
-                },
-                try command("StackSetPath", [.init("screens", .array(.string))]) { call, _, _ in
-                    one(.stackSetPath(call.arguments[0].stringArray.map { .spec(.screen($0)) }))
-                },
-                try command("StackReverse", []) { _, _, window in
-                    let origin = window.graph.activeModelID
-                    return try ReverseStack().commands(in: window.graph, from: origin).map { BatchCommand($0, from: origin) }
-                },
-                try command("Present", [.init("kind", .string), .init("screen", .string), params]) { call, session, window in
-                    one(try present(call, 0, session, window))
-                },
-                try command(
-                    "PresentAlert", [.init("title", .string), .init("message", .string), .init("actions", .array(.string))]
-                ) { call, _, _ in
-                    let content = try CommandArguments.dialog(
-                        title: call.arguments[0].string ?? "", message: call.arguments[1].string ?? "",
-                        actions: call.arguments[2].stringArray, kind: .alert, manifest: manifest)
-                    return one(.present(.alert(content)))
-                },
-                try command(
-                    "PresentConfirmationDialog",
-                    [
-                        .init("title", .string), .init("message", .string), .init("actions", .array(.string)),
-                        .init("source_id", .string),
-                    ]
-                ) { call, _, _ in
-                    let content = try CommandArguments.dialog(
-                        title: call.arguments[0].string ?? "", message: call.arguments[1].string ?? "",
-                        actions: call.arguments[2].stringArray, kind: .confirmationDialog, manifest: manifest)
+        return [
+            MethodRow("StackAppend", [screen, params], [version], .batch { call, _, _ in one(.stackAppend(try spec(call, 0))) }),
+            MethodRow("StackDropLast", [A("count", .uint32)], [version], .batch { call, _, _ in
+                one(.stackDropLast(Int(call.arguments[0].uint32 ?? 0)))
+            }),
+            MethodRow("StackDropToRoot", [], [version], .batch { _, _, _ in one(.stackDropToRoot) }),
+            MethodRow("StackSetRoot", [screen, params, A("clear", .boolean)], [version], .batch { call, _, _ in
+                one(.stackSetRoot(try spec(call, 0), clear: call.arguments[2].bool ?? false))
+            }),
+            MethodRow("StackSetPath", [A("screens", .array(.string))], [version], .batch { call, _, _ in
+                one(.stackSetPath(call.arguments[0].stringArray.map { .spec(.screen($0)) }))
+            }),
+            MethodRow("StackReverse", [], [version], .batch { _, _, window in
+                let origin = window.graph.activeModelID
+                return try ReverseStack().commands(in: window.graph, from: origin).map { BatchCommand($0, from: origin) }
+            }),
+            MethodRow("Present", [kind, screen, params], [version], .batch { call, session, window in
+                one(try present(call, 0, session, window))
+            }),
+            MethodRow(
+                "PresentAlert", [A("title", .string), A("message", .string), A("actions", .array(.string))], [version],
+                .batch { call, _, _ in one(.present(.alert(try dialog(call, .alert, manifest)))) }),
+            MethodRow(
+                "PresentConfirmationDialog",
+                [A("title", .string), A("message", .string), A("actions", .array(.string)), A("source_id", .string)],
+                [version],
+                .batch { call, _, _ in
                     let source = call.arguments[3].string ?? ""
-                    return one(.present(.confirmationDialog(content, sourceID: source.isEmpty ? nil : source)))
-                },
-                try command("Dismiss", []) { _, _, _ in one(.dismiss) },
-                try command("DismissJustFromPresented", []) { _, _, _ in one(.dismissJustFromPresented) },
-                try command("Hide", []) { _, _, _ in one(.hide) },
-                try command("TabsSelectItem", [.init("tab", .string)]) { call, _, _ in
-                    one(.tabsSelectItem(call.arguments[0].string ?? ""))
-                },
-                try command("SwitchModel", [.init("screen", .string), params]) { call, _, _ in
-                    one(.switchModel(try screen(call, 0)))
-                },
-                try command("StackAppendAt", [model, .init("screen", .string), params]) { call, _, _ in
-                    one(.stackAppend(try screen(call, 1)), from: try id(call.arguments[0]))
-                },
-                try command("PresentAt", [model, .init("kind", .string), .init("screen", .string), params]) {
-                    call, session, window in
-                    one(try present(call, 1, session, window), from: try id(call.arguments[0]))
-                },
-                try command("DismissAt", [model]) { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) },
-                try command("DismissJustFromPresentedAt", [model]) { call, _, _ in
-                    one(.dismissJustFromPresented, from: try id(call.arguments[0]))
-                },
-                try command("HideAt", [model]) { call, _, _ in one(.hide, from: try id(call.arguments[0])) },
-                try Interface.Method.synchronous(
-                    "ExecuteAt", inputs: [model, .init("command_json", .string)], outputs: [.init("version", .uint64)]
-                ) { call, bus in
-                    let number = try Self.number(of: call.path)
-                    let from = try id(call.arguments[0])
-                    let json = call.arguments[1].string ?? ""
-                    return try self.performSynchronously(on: bus, reply: Self.version) {
-                        try $0.execute(window: number, commandJSON: json, from: from)
-                    }
-                },
-                try Interface.Method.synchronous(
-                    "Apply", inputs: [.init("batch_json", .string), Self.applyOptions],
-                    outputs: [.init("version", .uint64), .init("started", .array(.uint64))]
-                ) { call, bus in
-                    let number = try Self.number(of: call.path)
-                    let json = call.arguments[0].string ?? ""
-                    let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
-                    return try self.performSynchronously(on: bus, reply: { outcome in
-                        let started = outcome.changes(of: number).first?.started ?? []
-                        return [
-                            .uint64(UInt64(clamping: outcome.windowVersion ?? 0)),
-                            .modelIDs(started),
-                        ]
-                    }) { try $0.apply(window: number, batchJSON: json, expectedVersion: expected) }
-                },
-                try Interface.Method(
-                    "Check", inputs: [.init("batch_json", .string), Self.applyOptions],
-                    outputs: [.init("version", .uint64), .init("started", .array(.uint64))]
-                ) { call in
-                    let number = try Self.number(of: call.path)
-                    let json = call.arguments[0].string ?? ""
-                    let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
-                    let event = try self.withSession { state in
-                        try state.session.dryRun(window: number, batchJSON: json, expectedVersion: expected)
-                    }
-                    return [
-                        .uint64(UInt64(clamping: event.version)),
-                        .modelIDs(event.started),
-                    ]
-                },
-                try Interface.Method.synchronous(
-                    "SetState", inputs: [.init("state_json", .string)], outputs: [.init("version", .uint64)]
-                ) { call, bus in
-                    let number = try Self.number(of: call.path)
-                    let json = call.arguments[0].string ?? ""
-                    return try self.performSynchronously(on: bus, reply: Self.version) {
-                        try $0.setState(window: number, stateJSON: json)
-                    }
-                },
-                try Interface.Method.synchronous(
-                    "SendMessage",
-                    inputs: [model, .init("name", .string), .init("payload", .dictionary(key: .string, value: .string))]
-                ) { call, bus in
+                    return one(.present(.confirmationDialog(
+                        try dialog(call, .confirmationDialog, manifest), sourceID: source.isEmpty ? nil : source)))
+                }),
+            MethodRow("Dismiss", [], [version], .batch { _, _, _ in one(.dismiss) }),
+            MethodRow("DismissJustFromPresented", [], [version], .batch { _, _, _ in one(.dismissJustFromPresented) }),
+            MethodRow("Hide", [], [version], .batch { _, _, _ in one(.hide) }),
+            MethodRow("TabsSelectItem", [A("tab", .string)], [version], .batch { call, _, _ in
+                one(.tabsSelectItem(call.arguments[0].string ?? ""))
+            }),
+            MethodRow("SwitchModel", [screen, params], [version], .batch { call, _, _ in one(.switchModel(try spec(call, 0))) }),
+            MethodRow("StackAppendAt", [model, screen, params], [version], .batch { call, _, _ in
+                one(.stackAppend(try spec(call, 1)), from: try id(call.arguments[0]))
+            }),
+            MethodRow("PresentAt", [model, kind, screen, params], [version], .batch { call, session, window in
+                one(try present(call, 1, session, window), from: try id(call.arguments[0]))
+            }),
+            MethodRow("DismissAt", [model], [version], .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
+            MethodRow("DismissJustFromPresentedAt", [model], [version], .batch { call, _, _ in
+                one(.dismissJustFromPresented, from: try id(call.arguments[0]))
+            }),
+            MethodRow("HideAt", [model], [version], .batch { call, _, _ in one(.hide, from: try id(call.arguments[0])) }),
+            MethodRow("ExecuteAt", [model, A("command_json", .string)], [version], .change({ call, session in
+                try session.execute(
+                    window: try Self.number(of: call.path), commandJSON: call.arguments[1].string ?? "",
+                    from: try id(call.arguments[0]))
+            }, reply: { _, outcome in Self.version(outcome) })),
+            MethodRow("Apply", [A("batch_json", .string), Self.applyOptions], [version, started], .change({ call, session in
+                let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                return try session.apply(
+                    window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
+                    expectedVersion: expected)
+            }, reply: { call, outcome in
+                let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
+                return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
+            })),
+            MethodRow("Check", [A("batch_json", .string), Self.applyOptions], [version, started], .read { call, state in
+                let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                let event = try state.session.dryRun(
+                    window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
+                    expectedVersion: expected)
+                return [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)]
+            }),
+            MethodRow("SetState", [A("state_json", .string)], [version], .change({ call, session in
+                try session.setState(window: try Self.number(of: call.path), stateJSON: call.arguments[0].string ?? "")
+            }, reply: { _, outcome in Self.version(outcome) })),
+            MethodRow(
+                "SendMessage", [model, A("name", .string), A("payload", .dictionary(key: .string, value: .string))], [],
+                .change({ call, session in
                     let number = try Self.number(of: call.path)
                     let target = try id(call.arguments[0])
                     let message = NavigationMessage(
                         call.arguments[1].string ?? "", payload: CommandArguments.payload(call.arguments[2].stringDictionary))
-                    return try self.performSynchronously(on: bus, reply: { _ in [] }) { session in
-                        let window = try session.window(number)
-                        let model = target.rawValue == 0 ? window.graph.activeModelID : target
-                        return try session.sendMessage(window: number, to: model, message)
-                    }
-                },
-                try report("ReportPopped", [.init("stack", .uint64), .init("index", .uint32)]) { call in
-                    .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
-                },
-                try report("ReportDismissed", [model]) { call in .dismissedInteractively(try id(call.arguments[0])) },
-                try report("ReportTabSelected", [.init("tabs", .uint64), .init("tab", .string)]) { call in
-                    .selectedTab(tabs: try id(call.arguments[0]), tab: call.arguments[1].string ?? "")
-                },
-                try report("ReportActionChosen", [model, .init("action", .string)]) { call in
-                    .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
-                },
-                try Interface.Method.synchronous("ReportClosed") { call, bus in
-                    let number = try Self.number(of: call.path)
-                    return try self.performSynchronously(on: bus, reply: { _ in [] }) { try $0.dismissWindow(number) }
-                },
-                // The snapshot is taken in call order; encoding it (the expensive part, ≈ 100 ns per byte) runs
-                // off the bus thread, so no other client's call waits for a large read.
-                try Interface.Method.completingOffBusThread("GetState", outputs: [.init("state_json", .string)]) { call in
-                    let number = try Self.number(of: call.path)
-                    let snapshot = try self.withSession { state in try state.session.window(number).graph.snapshot() }
-                    return {
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                        let bytes = try snapshot.directJSON { Array(try encoder.encode($0)) }
-                        return [.string(String(decoding: bytes, as: UTF8.self))]
-                    }
-                },
-                try reader("GetTree", "tree") { window in window.graph.debugTree() },
-                try reader("GetRoutes", "routes_json") { window in Route.json(window.graph.routes) },
-            ],
-            properties: [
-                try property("Scene", .string, emits: .const) { .string($0.scene) },
-                try property("Title", .string) { .string($0.title) },
-                try property("Version", .uint64) { .uint64($0.version) },
-                try property("ActiveScreen", .string) { .string($0.activeScreen) },
-                try property("ActiveModel", .uint64) { .uint64($0.activeModel) },
-                // Grows with the window: announced as invalidated, computed only when read.
-                try Interface.Property("Routes", .string, emitsChangedSignal: .invalidates) { access in
-                    let number = try Self.number(of: access.path)
-                    return .string(try self.withSession { state in Route.json(try state.session.window(number).graph.routes) })
-                },
-                try property("SelectedTab", .string) { .string($0.selectedTab) },
-                try property("CanGoBack", .boolean) { .boolean($0.abilities.canGoBack) },
-                try property("CanPop", .boolean) { .boolean($0.abilities.canPop) },
-                try property("CanDismiss", .boolean) { .boolean($0.abilities.canDismiss) },
-                try property("PendingDeepLink", .string) { .string($0.pendingDeepLink) },
-            ],
-            signals: [
-                try Interface.Signal(
-                    "Changed",
-                    arguments: [
-                        .init("version", .uint64), .init("previous_version", .uint64), .init("cause_json", .string),
-                        .init("animated", .boolean), .init("started", .array(.uint64)), .init("finished", .array(.uint64)),
-                        .init("steps_json", .string),
-                    ]),
-                try Interface.Signal(
-                    "Message",
-                    arguments: [
-                        .init("model", .uint64), .init("name", .string),
-                        .init("payload", .dictionary(key: .string, value: .string)),
-                    ]),
-                try Interface.Signal("OpenExternalURL", arguments: [.init("url", .string)]),
-                try Interface.Signal(
-                    "Effect", arguments: [.init("name", .string), .init("args", .dictionary(key: .string, value: .string))]),
-            ])
+                    let window = try session.window(number)
+                    return try session.sendMessage(
+                        window: number, to: target.rawValue == 0 ? window.graph.activeModelID : target, message)
+                }, reply: { _, _ in [] })),
+            MethodRow("ReportPopped", [A("stack", .uint64), A("index", .uint32)], [version], .report { call in
+                .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
+            }),
+            MethodRow("ReportDismissed", [model], [version], .report { call in .dismissedInteractively(try id(call.arguments[0])) }),
+            MethodRow("ReportTabSelected", [A("tabs", .uint64), A("tab", .string)], [version], .report { call in
+                .selectedTab(tabs: try id(call.arguments[0]), tab: call.arguments[1].string ?? "")
+            }),
+            MethodRow("ReportActionChosen", [model, A("action", .string)], [version], .report { call in
+                .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
+            }),
+            MethodRow("ReportClosed", [], [], .change({ call, session in
+                try session.dismissWindow(try Self.number(of: call.path))
+            }, reply: { _, _ in [] })),
+            // The snapshot is taken in call order; encoding it (the expensive part, ≈ 100 ns per byte) runs off
+            // the bus thread, so no other client's call waits for a large read.
+            MethodRow("GetState", [], [A("state_json", .string)], .deferred { call, state in
+                let snapshot = try state.session.window(try Self.number(of: call.path)).graph.snapshot()
+                return { [.string(String(decoding: try snapshot.json(), as: UTF8.self))] }
+            }),
+            MethodRow("GetTree", [], [A("tree", .string)], .read { call, state in
+                [.string(try state.session.window(try Self.number(of: call.path)).graph.debugTree())]
+            }),
+            MethodRow("GetRoutes", [], [A("routes_json", .string)], .read { call, state in
+                [.string(Route.json(try state.session.window(try Self.number(of: call.path)).graph.routes))]
+            }),
+        ]
     }
+
+    /// Window1's signals.
+    static func window1Signals() throws -> [Interface.Signal] {
+        typealias A = Interface.Argument
+        typealias W = NavSessionInterface.Window1
+        return [
+            try Interface.Signal(
+                W.changed,
+                arguments: [
+                    A("version", .uint64), A("previous_version", .uint64), A("cause_json", .string),
+                    A("animated", .boolean), A("started", .array(.uint64)), A("finished", .array(.uint64)),
+                    A("steps_json", .string),
+                ]),
+            try Interface.Signal(
+                W.message,
+                arguments: [A("model", .uint64), A("name", .string), A("payload", .dictionary(key: .string, value: .string))]),
+            try Interface.Signal(W.openExternalURL, arguments: [A("url", .string)]),
+            try Interface.Signal(W.effect, arguments: [A("name", .string), A("args", .dictionary(key: .string, value: .string))]),
+        ]
+    }
+}
+
+// MARK: Arguments
+
+/// A model id argument.
+private func id(_ value: Value) throws -> ModelID { try CommandArguments.modelID(value.uint64 ?? 0) }
+
+/// One command as a batch.
+private func one(_ command: NavigationCommand, from: ModelID? = nil) -> [BatchCommand] { [BatchCommand(command, from: from)] }
+
+/// The screen and its params at `index` and `index + 1`; the window checks the screen against the manifest.
+private func spec(_ call: MethodCall, _ index: Int) throws -> ModelSpec {
+    let name = call.arguments[index].string ?? ""
+    guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+    return .screen(name, params: call.arguments[index + 1].stringDictionary)
+}
+
+/// The presentation kind, screen and params at `index`…`index + 2`.
+private func present(_ call: MethodCall, _ index: Int, _ session: Session, _ window: SessionWindow) throws -> NavigationCommand {
+    let kind = call.arguments[index].string ?? ""
+    let name = call.arguments[index + 1].string ?? ""
+    guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+    return .present(try session.presentation(
+        kind: kind, screen: name, params: call.arguments[index + 2].stringDictionary, in: window.number))
+}
+
+/// The dialog of `PresentAlert` and `PresentConfirmationDialog` (title, message, actions).
+private func dialog(_ call: MethodCall, _ kind: DialogDeclaration.Kind, _ manifest: Manifest) throws -> DialogContent {
+    try CommandArguments.dialog(
+        title: call.arguments[0].string ?? "", message: call.arguments[1].string ?? "",
+        actions: call.arguments[2].stringArray, kind: kind, manifest: manifest)
 }

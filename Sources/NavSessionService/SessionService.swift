@@ -10,8 +10,8 @@ import Synchronization
 /// path derived from the application id.
 ///
 /// A thin layer over NavigationSession's ``Session``: every method decodes its arguments, calls the
-/// session, maps a ``SessionError`` to a D-Bus error (``ErrorMapping``) and announces the outcome's
-/// events (``announce(_:changes:causes:on:)``).
+/// session through ``perform(on:_:)``, maps a ``SessionError`` to a D-Bus error (``ErrorMapping``) and
+/// announces the outcome's events (``announce(_:on:)``).
 ///
 /// ```swift
 /// let service = try SessionService(manifest: try Manifest.demo(), stateDirectory: "/tmp/state")
@@ -70,18 +70,23 @@ public final class SessionService: Sendable {
     /// then closes restored windows whose close-on-exit client has left the bus (and watches the others).
     /// Call before requesting the bus name.
     public func export(on bus: Bus) async throws {
+        try await exportObjects(on: bus)
+        await checkRestoredOwners(on: bus)
+    }
+
+    /// The objects of ``export(on:)``, on the bus thread.
+    private func exportObjects(on bus: isolated Bus) throws {
         // Arrays are bounded before decoding (the largest any method needs is a batch or a stack path).
-        await bus.setIncomingLimits(IncomingLimits(maximumArrayLength: max(limits.maxBatchCommands, limits.graph.maxStackDepth, 1024)))
-        await bus.setFaultHandler { [logger] cause in
+        bus.setIncomingLimits(IncomingLimits(maximumArrayLength: max(limits.maxBatchCommands, limits.graph.maxStackDepth, 1024)))
+        bus.setFaultHandler { [logger] cause in
             logger.error("internal fault answered with org.freedesktop.DBus.Error.Failed", metadata: ["cause": "\(cause)"])
         }
-        await bus.addObjectManager(at: names.sessionPath)
-        try await bus.export([try sessionInterface()], at: names.sessionPath)
-        try await bus.export([try applicationInterface()], at: try applicationPath)
+        bus.addObjectManager(at: names.sessionPath)
+        try bus.export([try sessionInterface()], at: names.sessionPath)
+        try bus.export([try applicationInterface()], at: try applicationPath)
         for number in windowNumbers() {
-            try await bus.export([try windowInterface()], at: try self.path(of: number))
+            try bus.export([try windowInterface()], at: try self.path(of: number))
         }
-        await checkRestoredOwners(on: bus)
     }
 
     /// The open windows' numbers, in opening order.
@@ -124,54 +129,19 @@ public final class SessionService: Sendable {
         }
     }
 
-    /// Runs a session operation and announces its outcome; returns the outcome.
+    /// Runs a session operation on the bus thread and announces its outcome: the one way every method and
+    /// every change from elsewhere (a client leaving the bus) changes the session.
     ///
-    /// `nonisolated(nonsending)`: it runs on the caller's executor, which for a method handler is the bus
-    /// thread, so the operation and all its signals cost no thread hop (they dominated the per-call CPU).
+    /// Isolated to the bus: the change, its signals and the reply are made in one pass on the bus thread,
+    /// without a task or a suspension. The session's lock is held for the change only; its signals (`Changed`
+    /// first, then the other events, then `PropertiesChanged`) follow in order because every change is made on
+    /// this one thread.
+    /// - Returns: the outcome (the change is made, and announced, even when the caller cannot build its reply).
     @discardableResult
-    nonisolated(nonsending) func perform(on bus: Bus, _ body: (Session) throws -> SessionOutcome) async throws(BusError) -> SessionOutcome {
-        let (outcome, changes) = try commit(body)
-        await announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
+    func perform(on bus: isolated Bus, _ body: (Session) throws -> SessionOutcome) throws(BusError) -> SessionOutcome {
+        let outcome = try withSession { state in try body(state.session) }
+        announce(outcome, on: bus)
         return outcome
-    }
-
-    /// Runs a session operation for a synchronous method handler and announces its outcome; the reply is
-    /// `reply(outcome)`.
-    ///
-    /// The operation and its signals run on the bus thread without a suspension; only an outcome that opened
-    /// or closed a window announces through ``SynchronousReply/completing(_:)`` (an export awaits), still before
-    /// the reply and before the next call.
-    func performSynchronously(
-        on bus: isolated Bus, reply: (SessionOutcome) throws -> [Value], _ body: (Session) throws -> SessionOutcome
-    ) throws -> SynchronousReply {
-        // The change is made: it is announced even if its reply cannot be built.
-        let (outcome, changes, announcedEvents) = try withSession { state in
-            let outcome = try body(state.session)
-            // `Changed` and the other event signals go out before the property values are computed: a renderer
-            // waits for `Changed`, and only `PropertiesChanged`, which follows it, needs those values. Sent under
-            // the lock, so they keep the order of the changes even when another thread changes the session next.
-            let announced = announceEventsSynchronously(outcome.events, causes: outcome.encodedCauses, on: bus)
-            return (outcome, state.refresh(after: outcome, names: names.properties), announced)
-        }
-        if announcedEvents {
-            announce(changes, on: bus)
-            return .values(try reply(outcome))
-        }
-        let values = Result { try reply(outcome) }
-        return .completing {
-            await self.announce(outcome.events, changes: changes, causes: outcome.encodedCauses, on: bus)
-            return try values.get()
-        }
-    }
-
-    /// Runs a session operation under the lock; returns its outcome and the property changes it announces.
-    private func commit(
-        _ body: (Session) throws -> SessionOutcome
-    ) throws(BusError) -> (SessionOutcome, [WindowNumber: WindowPropertyChanges]) {
-        try withSession { state in
-            let outcome = try body(state.session)
-            return (outcome, state.refresh(after: outcome, names: names.properties))
-        }
     }
 
     /// Writes a snapshot of the whole session and empties the journal (a clean shutdown); the next start
@@ -208,13 +178,13 @@ struct ServiceState {
 
     /// Updates the cache for every window `outcome` touched; returns what each window's `PropertiesChanged`
     /// carries (windows whose properties did not change are absent).
-    mutating func refresh(after outcome: SessionOutcome, names: ServiceNames.Properties) -> [WindowNumber: WindowPropertyChanges] {
+    mutating func refresh(after outcome: SessionOutcome) -> [WindowNumber: WindowPropertyChanges] {
         // The window an operation addressed may change without a new version (a deep link now waits in it).
         var touched: [WindowNumber] = outcome.window.map { [$0] } ?? []
         var routesMoved: [WindowNumber] = []
         for event in outcome.events {
             switch event {
-            case .changed(let number, let change, _):
+            case .changed(let number, let change, _, _):
                 if !touched.contains(number) { touched.append(number) }
                 // Every mutation of the route view (paths, slots, tabs, switches, roots) records a graph step.
                 if !change.steps.isEmpty, !routesMoved.contains(number) { routesMoved.append(number) }
@@ -235,7 +205,7 @@ struct ServiceState {
             let after = WindowProperties(window, session: session)
             if let before = properties[number] {
                 let change = WindowPropertyChanges(
-                    changed: after.changes(from: before, names: names), routesInvalidated: routesMoved.contains(number))
+                    changed: after.changes(from: before), routesInvalidated: routesMoved.contains(number))
                 if !change.isEmpty { changes[number] = change }
             }
             properties[number] = after

@@ -1,4 +1,5 @@
 import DBusKit
+import NavSessionInterface
 import NavigationCore
 import NavigationSession
 
@@ -32,25 +33,62 @@ struct WindowProperties: Sendable, Equatable {
         pendingDeepLink = window.pendingDeepLink ?? ""
     }
 
-    /// The properties that differ between `self` and `before`, with their new values (Version first).
-    func changes(from before: WindowProperties, names: ServiceNames.Properties) -> [(name: MemberName, value: Value)] {
+    /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
+    struct Row: Sendable {
+        let name: MemberName
+        let type: SignatureType
+        let emits: Interface.Property.EmitsChangedSignal
+        let value: (@Sendable (WindowProperties) -> Value)?
+    }
+
+    /// Window1's properties as data, in declaration order: the interface declares them from this table and
+    /// ``changes(from:)`` compares them by it, so a property is added in one place.
+    static let rows: [Row] = [
+        Row(.init(trusted: W.scene), .string, .const) { .string($0.scene) },
+        Row(.init(trusted: W.title), .string, .true) { .string($0.title) },
+        Row(.init(trusted: W.version), .uint64, .true) { .uint64($0.version) },
+        Row(.init(trusted: W.activeScreen), .string, .true) { .string($0.activeScreen) },
+        Row(.init(trusted: W.activeModel), .uint64, .true) { .uint64($0.activeModel) },
+        // Grows with the window: announced as invalidated, computed only when read.
+        Row(.init(trusted: W.routes), .string, .invalidates, nil),
+        Row(.init(trusted: W.selectedTab), .string, .true) { .string($0.selectedTab) },
+        Row(.init(trusted: W.canGoBack), .boolean, .true) { .boolean($0.abilities.canGoBack) },
+        Row(.init(trusted: W.canPop), .boolean, .true) { .boolean($0.abilities.canPop) },
+        Row(.init(trusted: W.canDismiss), .boolean, .true) { .boolean($0.abilities.canDismiss) },
+        Row(.init(trusted: W.pendingDeepLink), .string, .true) { .string($0.pendingDeepLink) },
+    ]
+
+    private typealias W = NavSessionInterface.Window1
+
+    /// `Routes`, listed as invalidated when a change moved the route view.
+    static let routes = MemberName(trusted: W.routes)
+
+    /// The rows whose changes are announced with their values: `Version` first (a client that tracks versions
+    /// reads it before the rest), then declaration order.
+    private static let announced: [Row] = {
+        let sent = rows.filter { $0.emits == .true && $0.value != nil }
+        return sent.filter { $0.name.rawValue == W.version } + sent.filter { $0.name.rawValue != W.version }
+    }()
+
+    /// The properties that differ between `self` and `before`, with their new values.
+    func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {
+        guard self != before else { return [] }
         var changes: [(name: MemberName, value: Value)] = []
-        if version != before.version { changes.append((names.version, .uint64(version))) }
-        if title != before.title { changes.append((names.title, .string(title))) }
-        if activeScreen != before.activeScreen { changes.append((names.activeScreen, .string(activeScreen))) }
-        if activeModel != before.activeModel { changes.append((names.activeModel, .uint64(activeModel))) }
-        if selectedTab != before.selectedTab { changes.append((names.selectedTab, .string(selectedTab))) }
-        if abilities.canGoBack != before.abilities.canGoBack {
-            changes.append((names.canGoBack, .boolean(abilities.canGoBack)))
-        }
-        if abilities.canPop != before.abilities.canPop { changes.append((names.canPop, .boolean(abilities.canPop))) }
-        if abilities.canDismiss != before.abilities.canDismiss {
-            changes.append((names.canDismiss, .boolean(abilities.canDismiss)))
-        }
-        if pendingDeepLink != before.pendingDeepLink {
-            changes.append((names.pendingDeepLink, .string(pendingDeepLink)))
+        for row in Self.announced {
+            guard let value = row.value else { continue }
+            let now = value(self)
+            if now != value(before) { changes.append((row.name, now)) }
         }
         return changes
+    }
+}
+
+extension WindowProperties.Row {
+    init(
+        _ name: MemberName, _ type: SignatureType, _ emits: Interface.Property.EmitsChangedSignal,
+        _ value: (@Sendable (WindowProperties) -> Value)?
+    ) {
+        self.init(name: name, type: type, emits: emits, value: value)
     }
 }
 

@@ -1,19 +1,16 @@
 extension WindowSnapshot {
-    /// This snapshot as `JSONEncoder` (`[.sortedKeys, .withoutEscapingSlashes]`) writes it, byte for byte:
-    /// `GetState` and every session snapshot file, written directly for the common models (plain screens
-    /// and stacks with ASCII text); any other model is handed to `encodeOther` (the caller's `JSONEncoder`:
-    /// NavigationCore stays free of Foundation) and spliced in.
-    public func directJSON(encodingOthersWith encodeOther: (ModelState) throws -> [UInt8]) rethrows -> [UInt8] {
+    /// This snapshot's JSON (``JSONOutput``'s bytes): `GetState` and every session snapshot file, written
+    /// directly for the common models (plain screens and stacks with ASCII text); any other model is encoded
+    /// by ``JSONOutput`` and spliced in.
+    public func json() throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + models.count * 160)
-        try appendDirectJSON(to: &out, encodingOthersWith: encodeOther)
+        try appendJSON(to: &out)
         return out
     }
 
-    /// Appends ``directJSON(encodingOthersWith:)``'s bytes.
-    public func appendDirectJSON(
-        to out: inout [UInt8], encodingOthersWith encodeOther: (ModelState) throws -> [UInt8]
-    ) rethrows {
+    /// Appends ``json()``'s bytes.
+    public func appendJSON(to out: inout [UInt8]) throws {
         // Sorted keys: closed, format, formatVersion, models, nextModelID, root, version.
         var object = DirectJSON.Object(&out)
         object.key("closed", &out)
@@ -29,7 +26,7 @@ extension WindowSnapshot {
             let mark = out.count
             if model.appendDirectJSON(to: &out) { continue }
             out.removeSubrange(mark...)
-            out.append(contentsOf: try encodeOther(model))
+            out.append(contentsOf: try JSONOutput.encode(model))
         }
         out.append(UInt8(ascii: "]"))
         object.key("nextModelID", &out)

@@ -219,15 +219,11 @@ extension Session {
             throw .navigation(error)
         }
         guard !event.isNoOp else { return }
-        // One JSONEncoder pass over the batch serves both the journal line and the `Changed` signal's
-        // cause (they were the two largest encoding costs per call); only with a store, which journals.
-        let encoded = store != nil && !replaying ? SessionStore.encodeBatch(batch) : nil
+        // One encoding of the batch serves both the journal line and the `Changed` signal's cause (they were
+        // the two largest encoding costs per call). A replay announces nothing, so encodes nothing.
+        let encoded = replaying ? nil : SessionStore.encodeBatch(batch)
         try persist(.batch(window: window.number, batch: batch, version: event.version), encodedBatch: encoded)
-        if let encoded {
-            pendingCauses[SessionOutcome.ChangeKey(window: window.number, version: event.version)] =
-                JournalLine.cause(encodedBatch: encoded)
-        }
-        afterChange(window, event, events: &events)
+        afterChange(window, event, causeJSON: encoded.map(JournalLine.cause(encodedBatch:)), events: &events)
     }
 
     /// The check that keeps a change to `window` within the session's content budget (before it commits).
@@ -243,11 +239,14 @@ extension Session {
     }
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.
+    /// - Parameter causeJSON: the cause's JSON when the caller already encoded it (with the journal line).
     func afterChange(
-        _ window: SessionWindow, _ event: ChangeEvent, events: inout [SessionEvent]
+        _ window: SessionWindow, _ event: ChangeEvent, causeJSON: String? = nil, events: inout [SessionEvent]
     ) {
         touch(window)
-        events.append(.changed(window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits)))
+        events.append(.changed(
+            window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits),
+            causeJSON: replaying ? "" : causeJSON ?? Self.causeJSON(of: event)))
         // `Changed.finished` already names every finished model: one signal however many models a change
         // removes, instead of one `Message` per model (Docs/dbus-api.md, "Message").
         for message in window.graph.drainMessages() where !message.isLifecycleFinish {
@@ -255,6 +254,11 @@ extension Session {
         }
         handleEffects(of: window, events: &events)
         resumePendingDeepLink(in: window, events: &events)
+    }
+
+    /// `Changed`'s `cause_json` of `event` (a replay announces nothing, and its events carry `""`).
+    static func causeJSON(of event: ChangeEvent) -> String {
+        JSONOutput.string(event.cause)
     }
 
     /// The change's graph steps shaped for the window's renderer, within the bound on what one change

@@ -38,8 +38,6 @@ public final class Session {
     var activityClock: UInt64 = 0
     var needsSnapshot = false
     var replaying = false
-    /// Cause JSON encoded while journaling, handed to the next outcome (``SessionOutcome/encodedCauses``).
-    var pendingCauses: [SessionOutcome.ChangeKey: String] = [:]
     /// Nesting of effect handling, so an effect loop (a deep link opening itself) ends.
     var effectDepth = 0
     static let maximumEffectDepth = 8
@@ -247,7 +245,7 @@ public final class Session {
     func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
         let window = try window(number)
         if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed) {
-            events.append(.changed(number, event, steps: []))
+            events.append(.changed(number, event, steps: [], causeJSON: Self.causeJSON(of: event)))
             for message in window.graph.drainMessages() where !message.isLifecycleFinish {
                 events.append(.message(number, message))
             }
@@ -269,21 +267,15 @@ public final class Session {
     /// still answers with the version of its change).
     static func lastVersion(of window: WindowNumber, in events: [SessionEvent]) -> Int? {
         for event in events.reversed() {
-            if case .changed(window, let change, _) = event { return change.version }
+            if case .changed(window, let change, _, _) = event { return change.version }
         }
         return nil
     }
 
     func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
-        var result = SessionOutcome(
+        SessionOutcome(
             window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version ?? Self.lastVersion(of: $0, in: events) },
             sessionVersion: version,
             events: events, deepLink: deepLink)
-        if !pendingCauses.isEmpty {
-            // Moved, not copied: the cache never outlives one outcome, so it stays small.
-            result.encodedCauses = pendingCauses
-            pendingCauses = [:]
-        }
-        return result
     }
 }

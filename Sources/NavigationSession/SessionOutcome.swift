@@ -11,8 +11,9 @@ public enum SessionEvent: Hashable, Sendable {
     /// A window closed (ObjectManager `InterfacesRemoved`; Session1 `Windows` and `Version` changed).
     case windowClosed(WindowNumber, scene: String)
     /// A window changed (Window1 `Changed`); `steps` are the planned route states when the change
-    /// needs more than one renderer step, else empty.
-    case changed(WindowNumber, ChangeEvent, steps: [NavigationStep])
+    /// needs more than one renderer step, else empty; `causeJSON` is the change's cause as `Changed`'s
+    /// `cause_json` carries it (compact, sorted keys, slashes unescaped), encoded once with the journal line.
+    case changed(WindowNumber, ChangeEvent, steps: [NavigationStep], causeJSON: String)
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).
@@ -36,23 +37,7 @@ public enum DeepLinkResult: Hashable, Sendable {
 }
 
 /// What a session operation did: the window it was about, versions after it, and its events.
-///
-/// Equality and hashing ignore ``encodedCauses`` (a cache of derived text, not part of what happened).
 public struct SessionOutcome: Hashable, Sendable {
-    /// Identifies one change: the window and its version after the change.
-    public struct ChangeKey: Hashable, Sendable {
-        /// The window that changed.
-        public var window: WindowNumber
-        /// The window's version after the change.
-        public var version: Int
-
-        /// Creates a key.
-        public init(window: WindowNumber, version: Int) {
-            self.window = window
-            self.version = version
-        }
-    }
-
     /// The window the operation returned or acted on (`nil` for session-wide operations).
     public var window: WindowNumber?
     /// That window's version after the operation (`nil` if it has none or was closed).
@@ -63,11 +48,6 @@ public struct SessionOutcome: Hashable, Sendable {
     public var events: [SessionEvent]
     /// For `openURL`: how the URL was handled.
     public var deepLink: DeepLinkResult?
-    /// The JSON of ``ChangeEvent/cause`` (compact, sorted keys, slashes unescaped — the `cause_json` of
-    /// Window1 `Changed`) for changes whose batch the session already encoded for its journal, so a D-Bus
-    /// layer need not encode it a second time. May be incomplete (empty without a store); a missing entry
-    /// means "encode it yourself".
-    public var encodedCauses: [ChangeKey: String] = [:]
 
     /// Creates an outcome.
     public init(
@@ -79,19 +59,6 @@ public struct SessionOutcome: Hashable, Sendable {
         self.sessionVersion = sessionVersion
         self.events = events
         self.deepLink = deepLink
-    }
-
-    public static func == (lhs: SessionOutcome, rhs: SessionOutcome) -> Bool {
-        lhs.window == rhs.window && lhs.windowVersion == rhs.windowVersion && lhs.sessionVersion == rhs.sessionVersion
-            && lhs.events == rhs.events && lhs.deepLink == rhs.deepLink
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(window)
-        hasher.combine(windowVersion)
-        hasher.combine(sessionVersion)
-        hasher.combine(events)
-        hasher.combine(deepLink)
     }
 
     /// Windows closed by the operation, in order.
@@ -106,13 +73,13 @@ public struct SessionOutcome: Hashable, Sendable {
 
     /// The change events of `window`, in order.
     public func changes(of window: WindowNumber) -> [ChangeEvent] {
-        events.compactMap { if case .changed(window, let event, _) = $0 { event } else { nil } }
+        events.compactMap { if case .changed(window, let event, _, _) = $0 { event } else { nil } }
     }
 
     /// The planned steps of the last change of `window` (empty when one step suffices).
     public func steps(of window: WindowNumber) -> [NavigationStep] {
-        events.last { if case .changed(window, _, _) = $0 { true } else { false } }.flatMap {
-            if case .changed(_, _, let steps) = $0 { steps } else { nil }
+        events.last { if case .changed(window, _, _, _) = $0 { true } else { false } }.flatMap {
+            if case .changed(_, _, let steps, _) = $0 { steps } else { nil }
         } ?? []
     }
 }

@@ -80,8 +80,7 @@ public final class SessionStore {
         self.compactionInterval = max(1, compactionInterval)
         self.syncEveryWrite = syncEveryWrite
         self.logger = logger
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder = JSONOutput.encoder()
         do {
             try FileIO.makeDirectory(directory)
         } catch {
@@ -143,7 +142,7 @@ public final class SessionStore {
         var state = state
         state.generation = generation + 1
         do {
-            let bytes = try state.directJSON(fallback: encoder)
+            let bytes = try state.json()
             try FileIO.writeAtomically(bytes, to: statePath)
             snapshotBytes = bytes.count
             generation = state.generation
@@ -208,9 +207,7 @@ public final class SessionStore {
     /// encoded (the caller then falls back to encoding the whole entry, which reports the error).
     static func encodeBatch(_ batch: [BatchCommand]) -> [UInt8]? {
         if let direct = JournalLine.encodeDirect(batch) { return direct }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(batch)).map(Array.init)
+        return try? JSONOutput.encode(batch)
     }
 
     /// Moves the state files aside after a replay failure and resets to generation 0.

@@ -45,15 +45,15 @@ extension StoredSession {
     /// them (tests compare both), built directly: a compaction writes the whole session, and `JSONEncoder`
     /// spends about 100 ns per byte. Models the direct writer does not cover, and non-ASCII text, go through
     /// `encoder`.
-    func directJSON(fallback encoder: JSONEncoder) throws -> [UInt8] {
+    func json() throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + windows.reduce(0) { $0 + $1.snapshot.models.count * 160 })
         // Sorted keys: applicationID, format, formatVersion, generation, nextWindow, sessionVersion, windows.
         var object = DirectJSON.Object(&out)
         object.key("applicationID", &out)
-        guard DirectJSON.appendString(applicationID, to: &out) else { return Array(try encoder.encode(self)) }
+        guard DirectJSON.appendString(applicationID, to: &out) else { return try JSONOutput.encode(self) }
         object.key("format", &out)
-        guard DirectJSON.appendString(format, to: &out) else { return Array(try encoder.encode(self)) }
+        guard DirectJSON.appendString(format, to: &out) else { return try JSONOutput.encode(self) }
         object.key("formatVersion", &out)
         DirectJSON.appendInteger(formatVersion, to: &out)
         object.key("generation", &out)
@@ -66,7 +66,7 @@ extension StoredSession {
         out.append(UInt8(ascii: "["))
         for (index, window) in windows.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            guard try window.appendDirectJSON(to: &out, fallback: encoder) else { return Array(try encoder.encode(self)) }
+            guard try window.appendJSON(to: &out) else { return try JSONOutput.encode(self) }
         }
         out.append(UInt8(ascii: "]"))
         object.close(&out)
@@ -77,7 +77,7 @@ extension StoredSession {
 extension StoredWindow {
     /// Sorted keys: closeOnExitOwner, lastActivity, number, pendingDeepLink, scene, snapshot; `false` for
     /// non-ASCII text.
-    func appendDirectJSON(to out: inout [UInt8], fallback encoder: JSONEncoder) throws -> Bool {
+    func appendJSON(to out: inout [UInt8]) throws -> Bool {
         var object = DirectJSON.Object(&out)
         if let closeOnExitOwner {
             object.key("closeOnExitOwner", &out)
@@ -94,7 +94,7 @@ extension StoredWindow {
         object.key("scene", &out)
         guard DirectJSON.appendString(scene, to: &out) else { return false }
         object.key("snapshot", &out)
-        try snapshot.appendDirectJSON(to: &out) { Array(try encoder.encode($0)) }
+        try snapshot.appendJSON(to: &out)
         object.close(&out)
         return true
     }

@@ -30,8 +30,7 @@ enum Invariants {
     /// which cannot carry one (a NUL that got into a graph made every later read of the window fail).
     /// Checked on `value`'s JSON, where `JSONEncoder` writes NUL as `\u0000`.
     static func noNUL(_ value: some Encodable, _ context: @autoclosure () -> String) throws(InvariantViolation) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONOutput.encoder()
         let json: String
         do {
             json = String(decoding: try encoder.encode(value), as: UTF8.self)
@@ -65,8 +64,7 @@ enum Invariants {
 
     /// `value` encodes, and decodes from that JSON to an equal value.
     static func roundTrip<T: Codable & Equatable>(_ value: T, _ context: @autoclosure () -> String) throws(InvariantViolation) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONOutput.encoder()
         let data: Data
         do {
             data = try encoder.encode(value)

@@ -12,10 +12,8 @@ extension JSONValue {
 
     /// Compact text with sorted keys: equal documents give equal text.
     var canonicalText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // A value decoded from JSON always encodes (a parse yields no non-finite numbers).
-        guard let data = try? encoder.encode(self) else { return "null" }
+        guard let data = try? JSONOutput.encode(self) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }
 }

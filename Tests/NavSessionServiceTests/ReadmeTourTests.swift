@@ -19,21 +19,20 @@ import Testing
     @Test func theTourWorksTwiceInARow() async throws {
         let script = try Self.tour()
         #expect(script.contains("navsessiond --private-bus"))
-        // `swift build` has already run (this is `swift test`); a stub keeps the line as printed without
-        // starting a second build inside this one.
-        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("navtour-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: stubs) }
-        let swift = stubs.appendingPathComponent("swift")
-        try "#!/bin/sh\nexit 0\n".write(to: swift, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
-        let file = stubs.appendingPathComponent("tour.sh")
-        try ("cd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
+        // `swift build` has already run (this is `swift test`); a shell function keeps the line as printed
+        // without starting a second build inside this one. A function, not a stub executable in PATH: a file
+        // this process writes can be held open for writing by a child another test forks at that moment,
+        // and executing it then fails with ETXTBSY ("Text file busy").
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navtour-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("tour.sh")
+        try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
 
         var outputs: [String] = []
         for run in 1...2 {
             let result = try await ToolRunner.run(
-                "bash", [file.path], environment: ["PATH": "\(stubs.path):/usr/bin:/bin"], timeout: .seconds(60))
+                "bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
             #expect(result.status == 0, "run \(run): \(result)")
             let output = result.stdout + result.stderr
             #expect(output.contains(#"object path "/org/navsession/Session1/window/1""#), "run \(run): \(output)")

@@ -5,9 +5,8 @@ import Testing
 
 @testable import NavigationSession
 
-/// Snapshot files and `GetState` are written directly (``WindowSnapshot/directJSON(encodingOthersWith:)``,
-/// ``StoredSession/directJSON(fallback:)``); the bytes must be `JSONEncoder`'s, so files written before and
-/// after read alike.
+/// Snapshot files and `GetState` are written directly (``WindowSnapshot/json()``, ``StoredSession/json()``);
+/// the bytes must be `JSONEncoder`'s, so files written before and after read alike.
 struct DirectJSONTests {
     static func reference(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -16,7 +15,7 @@ struct DirectJSONTests {
     }
 
     static func direct(_ snapshot: WindowSnapshot) throws -> [UInt8] {
-        try snapshot.directJSON { try reference($0) }
+        try snapshot.json()
     }
 
     @Test(arguments: [0, 7, 9, 10, 99, 100, 4_096, -1, -10, -999, 1_234_567_890, Int.max, Int.min])
@@ -55,9 +54,7 @@ struct DirectJSONTests {
         let waiting = try #require(session.openWindow(scene: "waiting", params: ["reason": "a/b"]).window)
         try session.setCloseOnExit(window: waiting, owner: ":1.5")
         let state = session.storedState()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        #expect(try state.directJSON(fallback: encoder) == (try Self.reference(state)))
+        #expect(try state.json() == (try Self.reference(state)))
         for window in session.windows {
             let snapshot = window.graph.snapshot()
             #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)))

@@ -103,16 +103,23 @@ struct JournalLineTests {
         #expect(JournalLine.cause(encodedBatch: encoded) == (try Self.reference(ChangeCause.commands(batch))))
     }
 
-    @Test func outcomesCarryTheCauseOfEachJournaledChange() throws {
+    @Test func eachChangeEventCarriesItsEncodedCause() throws {
         let session = try demoSession(directory: temporaryDirectory())
         let main = try loggedInMain(session)
         let outcome = try session.execute(window: main, command: .stackAppend([StackElementSpec(.screen("detail", params: ["id": "1"]))]))
-        let change = try #require(outcome.changes(of: main).first)
-        let key = SessionOutcome.ChangeKey(window: main, version: change.version)
-        #expect(outcome.encodedCauses[key] == (try Self.reference(change.cause)))
-        // The cache is handed over once, not carried into later outcomes.
-        let next = try session.execute(window: main, command: .stackDropLast(1))
-        #expect(next.encodedCauses[key] == nil)
-        #expect(next.encodedCauses.count == 1)
+        guard case .changed(main, let change, _, let causeJSON) = try #require(outcome.events.first) else {
+            Issue.record("the first event is not the change: \(outcome.events)")
+            return
+        }
+        #expect(causeJSON == (try Self.reference(change.cause)))
+    }
+
+    @Test func aSessionInMemoryEncodesTheCauseToo() throws {
+        let session = try Session(manifest: try Manifest.demo(), store: nil)
+        let main = try #require(try session.openWindow(scene: "main").window)
+        let outcome = try session.execute(window: main, command: .switchModel(.screen("main")))
+        let causes = outcome.events.compactMap { if case .changed(_, let change, _, let json) = $0 { (change, json) } else { nil } }
+        #expect(!causes.isEmpty)
+        for (change, json) in causes { #expect(json == (try Self.reference(change.cause))) }
     }
 }

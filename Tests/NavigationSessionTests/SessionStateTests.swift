@@ -33,7 +33,7 @@ struct SessionStateTests {
         let outcome = try session.report(window: number, .alertActionChosen(alert: dialog, action: "logout"))
         #expect(window.currentState == "login")
         // The finished models travel in the change itself (Changed.finished), not as one message each.
-        #expect(outcome.events.contains { if case .changed(number, let change, _) = $0 { !change.finished.isEmpty } else { false } })
+        #expect(outcome.events.contains { if case .changed(number, let change, _, _) = $0 { !change.finished.isEmpty } else { false } })
         #expect(!outcome.events.contains { if case .message(number, let m) = $0 { m.message == .finished } else { false } })
     }
 

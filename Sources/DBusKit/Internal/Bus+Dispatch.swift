@@ -1,116 +1,181 @@
 internal import CDBus
 
-/// The object server's dispatch: an ordered queue of incoming calls, drained by one task at a time.
+/// The object server's dispatch: one path from libdbus to a handler and back to a reply.
+///
+/// Every call takes the same steps on the bus thread: ``receiveMethodCall(_:)`` (libdbus's callback) →
+/// ``dispatch(_:)`` (one lookup: object, interface, member, signature; then the handler or the standard
+/// interface runs) → ``reply(to:with:)``. Only a handler that awaits (an `async` method, a synchronous one's
+/// ``SynchronousReply/completing(_:)``) leaves a part to finish later; calls that arrive meanwhile queue in
+/// ``incoming`` and take the same path, in arrival order, when it is done.
 extension Bus {
+    /// The part of a call that awaits (run on the bus's executor; its values are the reply), with what the
+    /// reply needs.
+    struct Pending: Sendable {
+        let work: nonisolated(nonsending) @Sendable () async throws -> [Value]
+        let types: [SignatureType]
+        /// The call, for the fault handler: `interface.member at path`.
+        let place: String
+    }
+
     /// Called by libdbus (via the "/" fallback) on the bus thread for every message to our objects.
     func receiveMethodCall(_ message: OpaquePointer) -> DBusHandlerResult {
         guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        // Nothing queued: a synchronous method runs right here, without a task (arrival order is kept
-        // because nothing is waiting before it).
-        if !isDraining, let (method, handler, context) = synchronousMethod(for: message) {
-            handleSynchronously(method, handler, context)
-            return DBUS_HANDLER_RESULT_HANDLED
-        }
-        incoming.append(dbus_message_ref(message))
-        if !isDraining {
+        if isDraining {
+            // Behind a call that still awaits: handled in arrival order once it is done.
+            incoming.append(dbus_message_ref(message))
+        } else if let pending = dispatch(message) {
             isDraining = true
-            Task { await self.drainIncoming() }
+            let held = UncheckedMessage(pointer: dbus_message_ref(message))
+            Task { await self.finish(held.pointer, pending) }
         }
         return DBUS_HANDLER_RESULT_HANDLED
     }
 
-    /// The synchronous method `message` calls, if it calls one of an exported object's own interfaces.
-    private func synchronousMethod(
-        for message: OpaquePointer
-    ) -> (Interface.Method, SynchronousMethodHandler, CallContext)? {
-        let path = ObjectPath(trusted: LibDBus.path(message) ?? "/")
-        guard let object = objects[path] else { return nil }
-        let member = LibDBus.member(message) ?? ""
-        let interface = LibDBus.interface(message)
-        let method: Interface.Method?
-        if let interface {
-            method = object.interface(named: interface)?.method(named: member)
-        } else {
-            method = object.method(named: member)
-        }
-        guard let method, case .synchronous(let handler) = method.body else { return nil }
-        return (method, handler, CallContext(
-            message: message, path: path, member: member, interface: interface, signature: LibDBus.signature(message),
-            object: object))
-    }
-
-    /// Runs a synchronous method straight from libdbus's dispatch and replies; queues the rest of its work
-    /// (``SynchronousReply/completing(_:)``) ahead of any later call.
-    private func handleSynchronously(
-        _ method: Interface.Method, _ handler: SynchronousMethodHandler, _ context: CallContext
-    ) {
-        do {
-            switch try handler(try checkedCall(method, context), self) {
-            case .values(let values):
-                reply(to: context.message, with: .values(values, method.outputTypes))
-            case .completing(let work):
-                isDraining = true
-                let held = UncheckedMessage(pointer: dbus_message_ref(context.message))
-                let types = method.outputTypes
-                Task {
-                    await self.complete(held, work, types, context)
-                    await self.drainIncoming()
-                }
-                return
+    /// Awaits `pending`, replies to `message`, then handles the calls that queued meanwhile, each through
+    /// ``dispatch(_:)``, until none is left.
+    private func finish(_ message: OpaquePointer, _ pending: Pending) async {
+        var current: (message: OpaquePointer, pending: Pending)? = (message, pending)
+        while let (message, pending) = current {
+            let outcome: CallOutcome
+            do {
+                outcome = .values(try await pending.work(), pending.types)
+            } catch {
+                outcome = failure(error, pending.place)
             }
-        } catch {
-            reply(to: context.message, with: failure(error, context))
-        }
-        receivedDescriptors.closeAll()
-    }
-
-    /// Finishes a synchronous method's awaited part and sends its reply (then the queue drains).
-    private func complete(
-        _ held: UncheckedMessage, _ work: SynchronousReply.Completion, _ types: [SignatureType],
-        _ context: CallContext
-    ) async {
-        let outcome: CallOutcome
-        do {
-            outcome = .values(try await work(), types)
-        } catch {
-            outcome = failure(error, context)
-        }
-        reply(to: held.pointer, with: outcome)
-        receivedDescriptors.closeAll()
-        dbus_message_unref(held.pointer)
-    }
-
-    /// The error reply for a handler's error; an internal fault (`Failed`) is also told to the fault handler.
-    private func failure(_ error: any Error, _ context: CallContext) -> CallOutcome {
-        let mapped = BusError(mapping: error)
-        if mapped.name == .failed {
-            faultHandler?("\(context.interface ?? "?").\(context.member) at \(context.path): \(error)")
-        }
-        return .error(mapped)
-    }
-
-    /// Handles queued calls strictly one after another, so handlers see calls in arrival order.
-    private func drainIncoming() async {
-        while incomingHead < incoming.count {
-            let message = incoming[incomingHead]
-            incomingHead += 1
-            let outcome = await handle(message)
-            if case .deferred(let finish, let types) = outcome {
-                finishDeferred(message, finish, types)
-            } else {
-                reply(to: message, with: outcome)
-            }
+            reply(to: message, with: outcome)
             // Handlers that need a descriptor past their call must dup it (``MethodCall/arguments``).
             receivedDescriptors.closeAll()
             dbus_message_unref(message)
-            if incomingHead == incoming.count {
-                incoming.removeAll(keepingCapacity: true)
-                incomingHead = 0
+            current = nil
+            while current == nil, incomingHead < incoming.count {
+                let next = incoming[incomingHead]
+                incomingHead += 1
+                if let pending = dispatch(next) {
+                    current = (next, pending)
+                } else {
+                    dbus_message_unref(next)
+                }
             }
         }
+        incoming.removeAll(keepingCapacity: true)
+        incomingHead = 0
         isDraining = false
+    }
+
+    /// Handles one call: looks up what it addresses once, runs it, and replies — unless part of it awaits,
+    /// which is returned (the caller replies with its outcome).
+    private func dispatch(_ message: OpaquePointer) -> Pending? {
+        let outcome: CallOutcome
+        switch resolve(message) {
+        case .method(let method, let context):
+            do {
+                switch method.body {
+                case .synchronous(let handler):
+                    switch try handler(try checkedCall(method, context), self) {
+                    case .values(let values):
+                        outcome = .values(values, method.outputTypes)
+                    case .completing(let work):
+                        return Pending(work: work, types: method.outputTypes, place: context.place)
+                    }
+                case .deferred(let capture):
+                    finishDeferred(message, try capture(try checkedCall(method, context)), method.outputTypes)
+                    receivedDescriptors.closeAll()
+                    return nil
+                case .handler(let handler):
+                    let call = try checkedCall(method, context)
+                    return Pending(work: { try await handler(call) }, types: method.outputTypes, place: context.place)
+                }
+            } catch {
+                outcome = failure(error, context.place)
+            }
+        case .standard(let interface, let context):
+            do {
+                outcome = try handleStandard(interface: interface, context)
+                    ?? .error(BusError(.unknownMethod, "\(interface) has no method \(context.member)"))
+            } catch {
+                outcome = failure(error, context.place)
+            }
+        case .outcome(let immediate):
+            outcome = immediate
+        }
+        reply(to: message, with: outcome)
+        receivedDescriptors.closeAll()
+        return nil
+    }
+
+    /// What a call addresses.
+    private enum Target {
+        /// A method of one of the object's own interfaces.
+        case method(Interface.Method, CallContext)
+        /// Introspectable, Properties or ObjectManager.
+        case standard(String, CallContext)
+        /// Answered without a handler (an unknown object, interface or method; a parent path's introspection).
+        case outcome(CallOutcome)
+    }
+
+    /// The one lookup of a call's target: object, then interface (or, without an interface field, the
+    /// first of the object's interfaces that declares the member, then the standard ones), then member.
+    private func resolve(_ message: OpaquePointer) -> Target {
+        let path = ObjectPath(trusted: LibDBus.path(message) ?? "/")
+        let member = LibDBus.member(message) ?? ""
+        let interface = LibDBus.interface(message)
+        guard let object = objects[path] else {
+            if hasChildren(path), interface == nil || interface == InterfaceName.introspectable.rawValue,
+               member == "Introspect" {
+                return .outcome(.values([.string(introspectionXML(for: path, object: nil))], [.string]))
+            }
+            return .outcome(.error(BusError(.unknownObject, "no object at \(path)")))
+        }
+        let context = CallContext(
+            message: message, path: path, member: member, interface: interface, signature: LibDBus.signature(message),
+            object: object)
+        if let interface {
+            if let declared = object.interface(named: interface) {
+                guard let method = declared.method(named: member) else {
+                    return .outcome(.error(BusError(.unknownMethod, "\(interface) has no method \(member)")))
+                }
+                return .method(method, context)
+            }
+            if Self.standardInterfaces.contains(interface) {
+                guard Self.standardMembers(of: interface, manager: object.isManager).contains(member) else {
+                    return .outcome(.error(BusError(.unknownMethod, "\(interface) has no method \(member)")))
+                }
+                return .standard(interface, context)
+            }
+            return .outcome(.error(BusError(.unknownInterface, "\(path) does not implement \(interface)")))
+        }
+        // No interface field: dispatch by member name, user interfaces first.
+        if let method = object.method(named: member) { return .method(method, context) }
+        for standard in Self.standardInterfaces
+        where Self.standardMembers(of: standard, manager: object.isManager).contains(member) {
+            return .standard(standard, context)
+        }
+        return .outcome(.error(BusError(.unknownMethod, "\(path) has no method \(member)")))
+    }
+
+    private static let standardInterfaces = [
+        InterfaceName.introspectable.rawValue, InterfaceName.properties.rawValue, InterfaceName.objectManager.rawValue,
+    ]
+
+    /// The members DBusKit implements of a standard interface (ObjectManager only where one is added).
+    private static func standardMembers(of interface: String, manager: Bool) -> [String] {
+        switch interface {
+        case InterfaceName.introspectable.rawValue: ["Introspect"]
+        case InterfaceName.properties.rawValue: ["Get", "GetAll", "Set"]
+        case InterfaceName.objectManager.rawValue where manager: ["GetManagedObjects"]
+        default: []
+        }
+    }
+
+    /// The error reply for a handler's error; an internal fault (`Failed`) is also told to the fault handler.
+    private func failure(_ error: any Error, _ place: String) -> CallOutcome {
+        let mapped = BusError(mapping: error)
+        if mapped.name == .failed {
+            faultHandler?("\(place): \(error)")
+        }
+        return .error(mapped)
     }
 
     /// Builds a deferred method's reply on a thread of its own and sends it from the bus thread; inline when
@@ -198,8 +263,6 @@ extension Bus {
             }
         case .error(let error):
             failure = error
-        case .deferred:
-            failure = BusError(.failed, "a deferred reply reached the reply path unfinished")
         }
         guard let failure else { return }
         let created = failure.name.rawValue.withCString { name in
@@ -208,43 +271,6 @@ extension Bus {
         guard let errorReply = created else { return }
         defer { dbus_message_unref(errorReply) }
         try? send(errorReply)
-    }
-
-    private func handle(_ message: OpaquePointer) async -> CallOutcome {
-        let path = ObjectPath(trusted: LibDBus.path(message) ?? "/")
-        let member = LibDBus.member(message) ?? ""
-        let interface = LibDBus.interface(message)
-        let signature = LibDBus.signature(message)
-
-        guard let object = objects[path] else {
-            if hasChildren(path), interface == nil || interface == InterfaceName.introspectable.rawValue,
-               member == "Introspect" {
-                return .values([.string(introspectionXML(for: path, object: nil))], [.string])
-            }
-            return .error(BusError(.unknownObject, "no object at \(path)"))
-        }
-        let context = CallContext(
-            message: message, path: path, member: member, interface: interface, signature: signature, object: object)
-        do {
-            if let interface {
-                if let declared = object.interface(named: interface) {
-                    guard let method = declared.method(named: member) else {
-                        return .error(BusError(.unknownMethod, "\(interface) has no method \(member)"))
-                    }
-                    return try await invoke(method, context)
-                }
-                if let outcome = try await handleStandard(interface: interface, context) { return outcome }
-                return .error(BusError(.unknownInterface, "\(path) does not implement \(interface)"))
-            }
-            // No interface field: dispatch by member name, user interfaces first.
-            if let method = object.method(named: member) { return try await invoke(method, context) }
-            for standard in [InterfaceName.introspectable, .properties, .objectManager] {
-                if let outcome = try await handleStandard(interface: standard.rawValue, context) { return outcome }
-            }
-            return .error(BusError(.unknownMethod, "\(path) has no method \(member)"))
-        } catch {
-            return failure(error, context)
-        }
     }
 
     struct CallContext {
@@ -256,6 +282,9 @@ extension Bus {
         let object: ExportedObject
 
         var sender: BusName? { LibDBus.sender(message).map(BusName.init(trusted:)) }
+
+        /// `interface.member at path`, for the fault handler.
+        var place: String { "\(interface ?? "?").\(member) at \(path)" }
 
         func check(_ expected: String) throws(BusError) {
             guard signature == expected else {
@@ -281,22 +310,8 @@ extension Bus {
             arguments: try decodeArguments(context))
     }
 
-    private func invoke(_ method: Interface.Method, _ context: CallContext) async throws -> CallOutcome {
-        switch method.body {
-        case .synchronous(let handler):
-            switch try handler(try checkedCall(method, context), self) {
-            case .values(let values): return .values(values, method.outputTypes)
-            case .completing(let work): return .values(try await work(), method.outputTypes)
-            }
-        case .deferred(let capture):
-            return .deferred(try await capture(try checkedCall(method, context)), method.outputTypes)
-        case .handler(let handler):
-            return .values(try await handler(try checkedCall(method, context)), method.outputTypes)
-        }
-    }
-
-    /// Introspectable, Properties and ObjectManager; `nil` when `interface`/member is not one of them.
-    private func handleStandard(interface: String, _ context: CallContext) async throws -> CallOutcome? {
+    /// Introspectable, Properties and ObjectManager (``standardMembers(of:manager:)``); `nil` for another member.
+    private func handleStandard(interface: String, _ context: CallContext) throws -> CallOutcome? {
         switch (interface, context.member) {
         case (InterfaceName.introspectable.rawValue, "Introspect"):
             try context.check("")
@@ -308,7 +323,7 @@ extension Bus {
             guard let getter = property.getter else {
                 throw BusError(.accessDenied, "property \(property.name) is write-only")
             }
-            let value = try await getter(PropertyAccess(bus: self, path: context.path, sender: context.sender))
+            let value = try getter(PropertyAccess(bus: self, path: context.path, sender: context.sender))
             guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
             return .values([.variant(value)], [.variant])
         case (InterfaceName.properties.rawValue, "GetAll"):
@@ -317,7 +332,7 @@ extension Bus {
             guard let declared = context.object.interface(named: name) else {
                 throw BusError(.unknownInterface, "\(context.path) does not implement \(name)")
             }
-            let all = try await allProperties(of: declared, at: context.path, sender: context.sender)
+            let all = try allProperties(of: declared, at: context.path, sender: context.sender)
             return .values([all], [.dictionary(key: .string, value: .variant)])
         case (InterfaceName.properties.rawValue, "Set"):
             try context.check("ssv")
@@ -332,10 +347,9 @@ extension Bus {
                     .invalidArgs,
                     "property \(property.name) expects signature '\(property.type)' but received '\(received)'")
             }
-            try await setter(value, PropertyAccess(bus: self, path: context.path, sender: context.sender))
+            try setter(value, PropertyAccess(bus: self, path: context.path, sender: context.sender))
             if let interfaceName = arguments.first?.string {
-                try await propertiesChanged(
-                    [property.name], interface: InterfaceName(trusted: interfaceName), at: context.path)
+                try propertiesChanged([property.name], interface: InterfaceName(trusted: interfaceName), at: context.path)
             }
             return .values([], [])
         case (InterfaceName.objectManager.rawValue, "GetManagedObjects") where context.object.isManager:
@@ -343,8 +357,7 @@ extension Bus {
             var entries: [DictionaryEntry] = []
             for (path, object) in objects.sorted(by: { $0.key < $1.key })
             where path != context.path && path.isDescendant(of: context.path) && !object.interfaces.isEmpty {
-                entries.append(DictionaryEntry(
-                    .objectPath(path), try await interfacesAndProperties(of: object.interfaces, at: path)))
+                entries.append(DictionaryEntry(.objectPath(path), try interfacesAndProperties(of: object.interfaces, at: path)))
             }
             let type = SignatureType.dictionary(
                 key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)))
@@ -372,7 +385,7 @@ extension Bus {
     }
 }
 
-/// A received message held across threads until its deferred reply is sent.
+/// A received message held across threads until its reply is sent.
 ///
 /// `@unchecked Sendable`: libdbus messages are reference counted with atomic operations and this one is
 /// only read (to build a reply) after the detached task hands it back to the bus thread; nothing mutates it.

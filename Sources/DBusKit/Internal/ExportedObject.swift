@@ -20,9 +20,7 @@ struct ExportedObject {
 }
 
 /// The result of handling one call, before it is turned into a reply message.
-enum CallOutcome {
+enum CallOutcome: Sendable {
     case values([Value], [SignatureType])
     case error(BusError)
-    /// The reply's values are built by `finish` off the bus thread (a deferred method).
-    case deferred(@Sendable () throws -> [Value], [SignatureType])
 }

@@ -1,0 +1,41 @@
+/// The names of the D-Bus contract (`dbus/org.navsession.Session1.xml`, `dbus/org.navsession.Window1.xml`),
+/// defined once for the service that declares them and the clients that call them.
+///
+/// Plain strings and no dependencies, so every layer can use them: NavSessionService builds its interface
+/// declarations from them, NavSessionClient and `navsessionctl` address the daemon with them, and the tests
+/// compare them with the introspection files.
+public enum NavSessionInterface {
+    /// `/org/navsession/Session1`: the session object, also the ObjectManager of the windows.
+    public static let sessionPath = "/org/navsession/Session1"
+    /// Window `n` is at `windowPrefix + n` (`/org/navsession/Session1/window/3`).
+    public static let windowPrefix = "/org/navsession/Session1/window/"
+
+    /// `org.navsession.Session1`.
+    public enum Session1 {
+        /// The interface name.
+        public static let name = "org.navsession.Session1"
+        /// Properties.
+        public static let windows = "Windows", scenes = "Scenes", version = "Version", applicationID = "ApplicationId"
+    }
+
+    /// `org.navsession.Window1`, implemented by every window object.
+    public enum Window1 {
+        /// The interface name.
+        public static let name = "org.navsession.Window1"
+
+        /// Properties.
+        public static let scene = "Scene", title = "Title", version = "Version", activeScreen = "ActiveScreen",
+            activeModel = "ActiveModel", routes = "Routes", selectedTab = "SelectedTab", canGoBack = "CanGoBack",
+            canPop = "CanPop", canDismiss = "CanDismiss", pendingDeepLink = "PendingDeepLink"
+
+        /// Signals.
+        public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
+            effect = "Effect"
+    }
+
+    /// `org.freedesktop.Application` (the Desktop Entry specification's D-Bus activation interface).
+    public enum Application {
+        /// The interface name.
+        public static let name = "org.freedesktop.Application"
+    }
+}
