@@ -10,6 +10,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "NavSession",
+    // Products are what users depend on or run; the tools under Tools/ (fuzzers, load, benchmarks, test
+    // support) are targets of this package, built and run from it (`swift run navsession-fuzz`), and no
+    // product. An executable target's name is its command's name.
     products: [
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "NavigationCore", targets: ["NavigationCore"]),
@@ -18,12 +21,7 @@ let package = Package(
         .library(name: "NavSessionClient", targets: ["NavSessionClient"]),
         .library(name: "NavSessionTesting", targets: ["NavSessionTesting"]),
         .executable(name: "navsessiond", targets: ["navsessiond"]),
-        .executable(name: "dbus-soak", targets: ["DBusSoak"]),
         .executable(name: "navsessionctl", targets: ["navsessionctl"]),
-        .executable(name: "navigation-benchmark", targets: ["NavigationBenchmark"]),
-        .executable(name: "navsession-fuzz", targets: ["NavSessionFuzz"]),
-        .executable(name: "session-benchmark", targets: ["SessionBenchmark"]),
-        .executable(name: "navsession-load", targets: ["NavSessionLoad"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -31,7 +29,11 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
     ],
     targets: [
-        // MARK: D-Bus layer (C lives only in CDBus and CDBusShims)
+        // MARK: Processes (C only in the C* shim modules)
+        .target(name: "CProcessShims"),
+        .target(name: "ProcessSupport", dependencies: ["CProcessShims"], swiftSettings: swiftSettings),
+
+        // MARK: D-Bus layer
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
@@ -40,12 +42,7 @@ let package = Package(
         .target(name: "CDBusShims", dependencies: ["CDBus"]),
         .target(
             name: "DBusKit",
-            dependencies: ["CDBus", "CDBusShims"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "DBusTestSupport",
-            dependencies: ["DBusKit"],
+            dependencies: ["CDBus", "CDBusShims", "ProcessSupport"],
             swiftSettings: swiftSettings
         ),
 
@@ -83,7 +80,7 @@ let package = Package(
         // MARK: Client library and test kit (Docs/client.md, Docs/testing.md)
         .target(
             name: "NavSessionClient",
-            dependencies: ["DBusKit", "NavigationCore"],
+            dependencies: ["DBusKit", "NavSessionInterface", "NavigationCore"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -92,14 +89,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Process support shared by the executables
-        .target(name: "TerminationSignals", dependencies: ["DBusKit"], swiftSettings: swiftSettings),
-
         // MARK: Executables
         .executableTarget(
             name: "navsessiond",
             dependencies: [
-                "TerminationSignals",
+                "ProcessSupport",
                 "DBusKit",
                 "NavigationCore",
                 "NavigationSession",
@@ -109,57 +103,76 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Leak/latency soak for DBusKit (run under valgrind by hand; see Docs/dbus-layer.md).
-        .executableTarget(
-            name: "DBusSoak",
-            dependencies: ["DBusKit"],
-            swiftSettings: swiftSettings
-        ),
         .executableTarget(
             name: "navsessionctl",
             dependencies: [
-                "TerminationSignals",
+                "ProcessSupport",
                 "DBusKit",
                 "NavSessionClient",
+                "NavSessionInterface",
                 "NavigationCore",
                 "NavigationRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "NavigationBenchmark",
-            dependencies: ["NavigationCore"],
+
+        // MARK: Tools (Tools/): test support, fuzzers, load, benchmarks — targets, not products
+        // Private buses, child processes and tool runs for the tests, the test kit and the tools.
+        .target(
+            name: "DBusTestSupport",
+            dependencies: ["DBusKit", "ProcessSupport"],
+            path: "Tools/DBusTestSupport",
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "SessionBenchmark", swiftSettings: swiftSettings),
+        // Leak/latency soak for DBusKit (run under valgrind by hand; see Docs/dbus-layer.md).
+        .executableTarget(
+            name: "dbus-soak",
+            dependencies: ["DBusKit"],
+            path: "Tools/DBusSoak",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "navigation-benchmark",
+            dependencies: ["NavigationCore"],
+            path: "Tools/NavigationBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "session-benchmark", path: "Tools/SessionBenchmark", swiftSettings: swiftSettings),
         // D-Bus fuzzer for navsessiond (Docs/fuzzing-dbus.md).
         .executableTarget(
-            name: "NavSessionFuzz",
+            name: "navsession-fuzz",
             dependencies: ["DBusKit", "DBusTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/NavSessionFuzz",
             swiftSettings: swiftSettings
         ),
         // Load and fault test of navsessiond (Docs/load-and-faults.md).
         .executableTarget(
-            name: "NavSessionLoad",
+            name: "navsession-load",
             dependencies: [
                 "DBusKit", "DBusTestSupport", "NavigationCore", "NavigationSession",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Tools/NavSessionLoad",
             swiftSettings: swiftSettings
         ),
-
-        // MARK: Fuzzing (harness entry points; libFuzzer drivers are built by scripts/fuzz, see Docs/fuzzing-parsers.md)
+        // Fuzzing harness entry points; libFuzzer drivers are built by scripts/fuzz (Docs/fuzzing-parsers.md).
         .target(
             name: "ParserFuzzing",
             dependencies: [
                 "NavigationCore", "NavigationRouting", "NavigationSession",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Tools/ParserFuzzing",
             swiftSettings: swiftSettings
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "ProcessSupportTests",
+            dependencies: ["ProcessSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DBusKitTests",
             dependencies: ["DBusKit", "DBusTestSupport"],
@@ -172,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionBenchmarkTests",
-            dependencies: ["DBusTestSupport", "SessionBenchmark"],
+            dependencies: ["DBusTestSupport", "session-benchmark"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -207,12 +220,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionFuzzTests",
-            dependencies: ["DBusTestSupport", "NavSessionFuzz", "navsessiond"],
+            dependencies: ["DBusTestSupport", "navsession-fuzz", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "NavSessionFaultTests",
-            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting", "NavSessionLoad", "NavigationCore", "navsessiond"],
+            dependencies: ["DBusKit", "DBusTestSupport", "NavSessionTesting", "navsession-load", "NavigationCore", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         // The GTK reference renderer (Examples/gtk-renderer) under Xvfb; skipped without Xvfb or GTK 4 for Python.

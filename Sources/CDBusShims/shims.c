@@ -4,7 +4,6 @@
 #include <fcntl.h>
 
 #include <errno.h>
-#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -250,22 +249,4 @@ void CDBusShims_loop_wait(CDBusShims_Loop *loop) {
         i = -1;
         now = now_ms();
     }
-}
-
-int CDBusShims_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
-
-int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
-}
-
-int CDBusShims_limit_malloc_arenas(int count)
-{
-    return mallopt(M_ARENA_MAX, count);
-}
-
-void CDBusShims_set_thread_name(const char *name)
-{
-    char truncated[16];
-    snprintf(truncated, sizeof truncated, "%s", name);
-    pthread_setname_np(pthread_self(), truncated);
 }

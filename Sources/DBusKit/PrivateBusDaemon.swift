@@ -1,4 +1,4 @@
-internal import CDBusShims
+internal import ProcessSupport
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -57,13 +57,13 @@ public final class PrivateBusDaemon: Sendable {
         }
         defer { unlink(configPath) }
 
-        var stdinPipe: [Int32] = [-1, -1]
-        var stdoutPipe: [Int32] = [-1, -1]
-        guard CDBusShims_pipe_cloexec(&stdinPipe) == 0 else { throw ConnectionError(.daemonFailed, "pipe failed") }
-        guard CDBusShims_pipe_cloexec(&stdoutPipe) == 0 else {
-            close(stdinPipe[0]); close(stdinPipe[1])
+        guard let stdinEnds = ChildSpawn.pipe() else { throw ConnectionError(.daemonFailed, "pipe failed") }
+        guard let stdoutEnds = ChildSpawn.pipe() else {
+            close(stdinEnds.read); close(stdinEnds.write)
             throw ConnectionError(.daemonFailed, "pipe failed")
         }
+        let stdinPipe = [stdinEnds.read, stdinEnds.write]
+        let stdoutPipe = [stdoutEnds.read, stdoutEnds.write]
         // The daemon is the guard's child; the guard kills it when its stdin (our pipe) reaches EOF.
         let script = """
             dbus-daemon --nofork --print-address=1 --config-file="$1" </dev/null 2>/dev/null & daemon=$!
@@ -111,79 +111,20 @@ public final class PrivateBusDaemon: Sendable {
         if !DetachedThread.start(name: "reap bus", reap) { reap() }
     }
 
-    /// ``spawn(_:environment:stdin:stdout:stderr:newProcessGroup:)`` for this package's test harnesses
-    /// (Xvfb, a renderer), so every child of the tests starts with the same clean signal state.
-    package static func spawnChild(
-        _ arguments: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32
-    ) throws -> Int32 {
-        try spawn(arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr, newProcessGroup: false)
-    }
-
+    /// Spawns the guard in a process group of its own (killed with the daemon by ``stop()``).
     static func spawn(_ arguments: [String], stdin: Int32, stdout: Int32) throws(ConnectionError) -> pid_t {
-        try spawn(arguments, environment: cleanEnvironment(), stdin: stdin, stdout: stdout, stderr: nil, newProcessGroup: true)
-    }
-
-    /// Spawns with a clean signal state (empty mask; SIGTERM, SIGINT, SIGPIPE and SIGHUP at their
-    /// defaults): tasks on the cooperative pool may have SIGTERM blocked, and a child inheriting that mask
-    /// (as Foundation's `Process` passes it on) would ignore SIGTERM. Descriptors above 2 are not inherited.
-    /// `arguments[0]` is looked up in `PATH` when it has no `/`.
-    static func spawn(
-        _ arguments: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32?, newProcessGroup: Bool
-    ) throws(ConnectionError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
-        // Other code in this process may hold fds without CLOEXEC (pipes to other children, sockets); a
-        // long-lived daemon inheriting them would keep those open, e.g. hiding EOF from a pipe's reader.
-        CDBusShims_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-        if newProcessGroup {
-            posix_spawnattr_setpgroup(&attributes, 0)
-            flags |= POSIX_SPAWN_SETPGROUP
+        do {
+            return try ChildSpawn.spawn(
+                arguments, environment: ChildSpawn.cleanEnvironment(), stdin: stdin, stdout: stdout, stderr: nil,
+                newProcessGroup: true)
+        } catch {
+            throw ConnectionError(.daemonFailed, error.description)
         }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        var pid: pid_t = 0
-        let result = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in
-                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-            }
-        }
-        guard result == 0 else {
-            throw ConnectionError(.daemonFailed, "cannot spawn \(arguments[0]): \(String(cString: strerror(result)))")
-        }
-        return pid
     }
 
     /// The current environment minus everything that could point a child at the user's real session.
     public static func cleanEnvironment(adding extra: [String: String] = [:]) -> [String] {
-        var environment = ProcessInfo.processInfo.environment
-        for key in environment.keys where key.hasPrefix("DBUS_") || key == "DISPLAY" {
-            environment[key] = nil
-        }
-        environment.merge(extra) { _, new in new }
-        return environment.map { "\($0.key)=\($0.value)" }
-    }
-
-    private static func withCStrings<R>(
-        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
-    ) -> R {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { for pointer in pointers { free(pointer) } }
-        return body(pointers)
+        ChildSpawn.cleanEnvironment(adding: extra)
     }
 
     /// Reads one line, giving up after `timeout`.

@@ -1,4 +1,5 @@
 import DBusKit
+import NavSessionInterface
 import FoundationEssentials
 import NavigationCore
 
@@ -194,17 +195,17 @@ public struct NavSessionClient: Sendable {
 /// The fixed object paths and interface names of the contract.
 enum ObjectPaths {
     /// `/org/navsession/Session1`, also the ObjectManager of the windows.
-    static let session = trusted("/org/navsession/Session1")
+    static let session = trusted(NavSessionInterface.sessionPath)
     /// The bus driver's object.
     static let bus = trusted("/org/freedesktop/DBus")
     /// Windows live at `<windowPrefix><n>`.
-    static let windowPrefix = "/org/navsession/Session1/window/"
+    static let windowPrefix = NavSessionInterface.windowPrefix
     /// `org.navsession.Session1`.
-    static let sessionInterface = trustedInterface("org.navsession.Session1")
+    static let sessionInterface = trustedInterface(NavSessionInterface.Session1.name)
     /// `org.navsession.Window1`.
-    static let windowInterface = trustedInterface("org.navsession.Window1")
+    static let windowInterface = trustedInterface(NavSessionInterface.Window1.name)
     /// `org.freedesktop.Application`.
-    static let applicationInterface = trustedInterface("org.freedesktop.Application")
+    static let applicationInterface = trustedInterface(NavSessionInterface.Application.name)
 
     /// The path of window `number`.
     static func window(_ number: UInt64) -> ObjectPath {

@@ -1,4 +1,5 @@
 import DBusKit
+import NavSessionInterface
 import NavigationCore
 
 /// The daemon's session object (`org.navsession.Session1` at `/org/navsession/Session1`): windows, deep
@@ -97,7 +98,7 @@ public struct SessionProxy: Sendable {
     /// The open windows (property `Windows`).
     public var windows: [WindowProxy] {
         get async throws(NavSessionError) {
-            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, "Windows")
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, NavSessionInterface.Session1.windows)
             guard let elements = value.arrayElements else { throw .unexpected("Get(Windows)", [value]) }
             return elements.compactMap(\.objectPath).map { WindowProxy(client: client, objectPath: $0) }
         }
@@ -106,7 +107,7 @@ public struct SessionProxy: Sendable {
     /// The scenes the manifest declares (property `Scenes`).
     public var scenes: [String] {
         get async throws(NavSessionError) {
-            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, "Scenes")
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, NavSessionInterface.Session1.scenes)
             guard let elements = value.arrayElements else { throw .unexpected("Get(Scenes)", [value]) }
             return elements.compactMap(\.string)
         }
@@ -115,7 +116,7 @@ public struct SessionProxy: Sendable {
     /// The session version: +1 per window opened or closed (property `Version`).
     public var version: UInt64 {
         get async throws(NavSessionError) {
-            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, "Version")
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, NavSessionInterface.Session1.version)
             guard let version = value.uint64 else { throw .unexpected("Get(Version)", [value]) }
             return version
         }
@@ -125,7 +126,7 @@ public struct SessionProxy: Sendable {
     public var applicationID: String {
         get async throws(NavSessionError) {
             let value = try await client.property(
-                ObjectPaths.session, ObjectPaths.sessionInterface, "ApplicationId")
+                ObjectPaths.session, ObjectPaths.sessionInterface, NavSessionInterface.Session1.applicationID)
             guard let id = value.string else { throw .unexpected("Get(ApplicationId)", [value]) }
             return id
         }

@@ -1,4 +1,5 @@
 import DBusKit
+import NavSessionInterface
 import NavigationCore
 
 /// The changes of one window as an `AsyncSequence` (``NavSessionClient/changes(of:buffering:)``).
@@ -118,7 +119,7 @@ extension NavSessionClient {
         let task = Task {
             let stop = await subscription.forward { signal in
                 if signal.path == path, signal.interface == ObjectPaths.windowInterface,
-                   signal.member.rawValue == "Changed", let change = WindowChange.Changed(signal.arguments) {
+                   signal.member.rawValue == NavSessionInterface.Window1.changed, let change = WindowChange.Changed(signal.arguments) {
                     continuation.yield(change)
                 } else if Self.isRemoval(signal, of: path) {
                     return false

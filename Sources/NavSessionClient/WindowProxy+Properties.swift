@@ -1,4 +1,5 @@
 import DBusKit
+import NavSessionInterface
 import NavigationCore
 
 /// All `org.navsession.Window1` properties of a window at one moment (`Properties.GetAll`).
@@ -28,17 +29,17 @@ public struct WindowProperties: Sendable, Hashable {
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
-        scene = values["Scene"]?.string ?? ""
-        title = values["Title"]?.string ?? ""
-        version = values["Version"]?.uint64 ?? 0
-        activeScreen = values["ActiveScreen"]?.string ?? ""
-        activeModel = ModelID(rawValue: Int(clamping: values["ActiveModel"]?.uint64 ?? 0))
-        routes = values["Routes"]?.string ?? "[]"
-        selectedTab = values["SelectedTab"]?.string ?? ""
-        canGoBack = values["CanGoBack"]?.bool ?? false
-        canPop = values["CanPop"]?.bool ?? false
-        canDismiss = values["CanDismiss"]?.bool ?? false
-        pendingDeepLink = values["PendingDeepLink"]?.string ?? ""
+        scene = values[W.scene]?.string ?? ""
+        title = values[W.title]?.string ?? ""
+        version = values[W.version]?.uint64 ?? 0
+        activeScreen = values[W.activeScreen]?.string ?? ""
+        activeModel = ModelID(rawValue: Int(clamping: values[W.activeModel]?.uint64 ?? 0))
+        routes = values[W.routes]?.string ?? "[]"
+        selectedTab = values[W.selectedTab]?.string ?? ""
+        canGoBack = values[W.canGoBack]?.bool ?? false
+        canPop = values[W.canPop]?.bool ?? false
+        canDismiss = values[W.canDismiss]?.bool ?? false
+        pendingDeepLink = values[W.pendingDeepLink]?.string ?? ""
     }
 }
 
@@ -72,45 +73,48 @@ extension WindowProxy {
     }
 
     /// The window's scene (property `Scene`, constant).
-    public var scene: String { get async throws(NavSessionError) { try await stringProperty("Scene") } }
+    public var scene: String { get async throws(NavSessionError) { try await stringProperty(W.scene) } }
 
     /// The active alert's or dialog's headline, else the active model's title (property `Title`).
-    public var title: String { get async throws(NavSessionError) { try await stringProperty("Title") } }
+    public var title: String { get async throws(NavSessionError) { try await stringProperty(W.title) } }
 
     /// The window version (property `Version`).
-    public var version: UInt64 { get async throws(NavSessionError) { try await uint64Property("Version") } }
+    public var version: UInt64 { get async throws(NavSessionError) { try await uint64Property(W.version) } }
 
     /// The active model's screen (property `ActiveScreen`).
     public var activeScreen: String {
-        get async throws(NavSessionError) { try await stringProperty("ActiveScreen") }
+        get async throws(NavSessionError) { try await stringProperty(W.activeScreen) }
     }
 
     /// The active model (property `ActiveModel`).
     public var activeModel: ModelID {
         get async throws(NavSessionError) {
-            ModelID(rawValue: Int(clamping: try await uint64Property("ActiveModel")))
+            ModelID(rawValue: Int(clamping: try await uint64Property(W.activeModel)))
         }
     }
 
     /// The route view as JSON (property `Routes`, the same text as ``getRoutes()``).
-    public var routes: String { get async throws(NavSessionError) { try await stringProperty("Routes") } }
+    public var routes: String { get async throws(NavSessionError) { try await stringProperty(W.routes) } }
 
     /// The selected tab of the active branch, `""` when none (property `SelectedTab`).
     public var selectedTab: String {
-        get async throws(NavSessionError) { try await stringProperty("SelectedTab") }
+        get async throws(NavSessionError) { try await stringProperty(W.selectedTab) }
     }
 
     /// Whether a back button would do something (property `CanGoBack`).
-    public var canGoBack: Bool { get async throws(NavSessionError) { try await boolProperty("CanGoBack") } }
+    public var canGoBack: Bool { get async throws(NavSessionError) { try await boolProperty(W.canGoBack) } }
 
     /// Whether `StackDropLast(1)` would pop (property `CanPop`).
-    public var canPop: Bool { get async throws(NavSessionError) { try await boolProperty("CanPop") } }
+    public var canPop: Bool { get async throws(NavSessionError) { try await boolProperty(W.canPop) } }
 
     /// Whether `Dismiss` would dismiss (property `CanDismiss`).
-    public var canDismiss: Bool { get async throws(NavSessionError) { try await boolProperty("CanDismiss") } }
+    public var canDismiss: Bool { get async throws(NavSessionError) { try await boolProperty(W.canDismiss) } }
 
     /// A deep link waiting for this window, `""` when none (property `PendingDeepLink`).
     public var pendingDeepLink: String {
-        get async throws(NavSessionError) { try await stringProperty("PendingDeepLink") }
+        get async throws(NavSessionError) { try await stringProperty(W.pendingDeepLink) }
     }
 }
+
+/// Window1's names (NavSessionInterface defines them once).
+private typealias W = NavSessionInterface.Window1

@@ -23,16 +23,14 @@ extension NavigationWindow {
     /// earlier entries.
     /// - Throws: ``NavigationError/emptyBatch``; for a batch of one the command's own error; otherwise
     ///   ``NavigationError/batchCommandFailed(index:_:)``. The window is left exactly as before.
-    /// - Parameter check: runs after the batch and the window's ``GraphLimits`` were checked, before the
-    ///   change commits; throwing from it rolls the change back (the session's own limits, such as a
-    ///   content budget shared by several windows).
+    /// - Parameter budget: a content budget this window shares with others (a session's), checked with the
+    ///   window's ``GraphLimits`` before the change commits: an input, so the window asks nothing of its
+    ///   owner during a change.
     @discardableResult
-    public func apply(
-        _ batch: [BatchCommand], check: ((PendingChange) throws(NavigationError) -> Void)? = nil
-    ) throws(NavigationError) -> ChangeEvent {
+    public func apply(_ batch: [BatchCommand], budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
-        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }, check: check) {
+        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget) {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
@@ -44,20 +42,18 @@ extension NavigationWindow {
         }
     }
 
-    /// What ``apply(_:check:)`` would return for `batch` now, without changing anything (the
+    /// What ``apply(_:budget:)`` would return for `batch` now, without changing anything (the
     /// `canExecute` of the navigation libraries): the next version and the ids the new models would get,
     /// or the error `apply` would throw. Effects are not carried out and no messages are delivered.
     ///
     /// ```swift
     /// let canGoBack = (try? window.dryRun([BatchCommand(.stackDropLast(1))])) != nil
     /// ```
-    public func dryRun(
-        _ batch: [BatchCommand], check: ((PendingChange) throws(NavigationError) -> Void)? = nil
-    ) throws(NavigationError) -> ChangeEvent {
+    public func dryRun(_ batch: [BatchCommand], budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
         return try transact(
-            cause: .commands(batch), animated: batch.contains { $0.animated }, check: check, dryRun: true
+            cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, dryRun: true
         ) { () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
@@ -86,8 +82,8 @@ extension NavigationWindow {
 
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
-        cause: ChangeCause, animated: Bool, check: ((PendingChange) throws(NavigationError) -> Void)? = nil,
-        dryRun: Bool = false, _ body: () throws(NavigationError) -> Void
+        cause: ChangeCause, animated: Bool, budget: ContentBudget? = nil, dryRun: Bool = false,
+        _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -102,7 +98,7 @@ extension NavigationWindow {
             }
             plan = prepareCommit()
             try checkLimits(plan)
-            try check?(PendingChange(contentCost: plan.contentCost, modelCount: plan.modelCount))
+            try budget?.check(plan.contentCost, replacing: contentCost)
         } catch {
             rollback(nextID: startID)
             throw error
@@ -292,15 +288,33 @@ extension NavigationWindow {
     }
 }
 
-/// The outcome of a change before it commits, for ``NavigationWindow/apply(_:check:)``'s check.
-public struct PendingChange: Sendable, Hashable {
-    /// The window's ``NavigationWindow/contentCost`` after the change.
-    public var contentCost: Int
-    /// The number of models after the change.
-    public var modelCount: Int
+/// Content a window shares with others (a session's windows share one budget), given to a change as input.
+public struct ContentBudget: Sendable, Hashable {
+    /// The content cost of everything else that shares the budget.
+    public var others: Int
+    /// The most the window and the others may hold together.
+    public var maximum: Int
+
+    /// Creates a budget.
+    public init(others: Int, maximum: Int) {
+        self.others = others
+        self.maximum = maximum
+    }
+
+    /// Throws ``NavigationError/limitsExceeded(_:)`` when a change that grows the window's content from
+    /// `current` to `cost` would take the total over ``maximum``; a change that shrinks it always passes.
+    func check(_ cost: Int, replacing current: Int) throws(NavigationError) {
+        guard cost > current, others + cost > maximum else { return }
+        throw .limitsExceeded(Self.message(total: others + cost, maximum: maximum))
+    }
+
+    /// The error's text: "the session's content would be N bytes; at most M across all windows".
+    public static func message(total: Int, maximum: Int) -> String {
+        "the session's content would be \(total) bytes; at most \(maximum) across all windows"
+    }
 }
 
-/// What a commit starts and removes (``NavigationWindow/transact(cause:animated:check:_:)``).
+/// What a commit starts and removes (``NavigationWindow/transact(cause:animated:budget:dryRun:_:)``).
 struct CommitPlan {
     var started: [Node]
     var removed: [Node]

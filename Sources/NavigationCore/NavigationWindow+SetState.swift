@@ -9,12 +9,10 @@ extension NavigationWindow {
     ///
     /// - Throws: ``NavigationError/windowClosed``, or what instantiating the models throws; nothing changes.
     @discardableResult
-    public func setState(
-        _ snapshot: WindowSnapshot, check: ((PendingChange) throws(NavigationError) -> Void)? = nil
-    ) throws(NavigationError) -> ChangeEvent {
+    public func setState(_ snapshot: WindowSnapshot, budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         let spec = try Self.spec(of: snapshot.root, in: snapshot)
-        return try transact(cause: .setState, animated: false, check: check) { () throws(NavigationError) in
+        return try transact(cause: .setState, animated: false, budget: budget) { () throws(NavigationError) in
             guard let oldRoot = nodes[rootID] else { throw .unknownModel(rootID) }
             let newRoot = try instantiate(spec, mayPresent: true)
             tx.unlinked.append(oldRoot)

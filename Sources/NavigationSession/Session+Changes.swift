@@ -52,7 +52,7 @@ extension Session {
         }
         let scene = manifest.scene(window.scene)
         do {
-            return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, check: sessionContentCheck(for: window))
+            return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, budget: contentBudget(for: window))
         } catch {
             throw .navigation(error)
         }
@@ -92,7 +92,7 @@ extension Session {
         }
         let event: ChangeEvent
         do {
-            event = try window.graph.setState(snapshot, check: sessionContentCheck(for: window))
+            event = try window.graph.setState(snapshot, budget: contentBudget(for: window))
         } catch {
             throw .navigation(error)
         }
@@ -214,7 +214,7 @@ extension Session {
     func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) {
         let event: ChangeEvent
         do {
-            event = try window.graph.apply(batch, check: sessionContentCheck(for: window))
+            event = try window.graph.apply(batch, budget: contentBudget(for: window))
         } catch {
             throw .navigation(error)
         }
@@ -226,16 +226,9 @@ extension Session {
         afterChange(window, event, causeJSON: encoded.map(JournalLine.cause(encodedBatch:)), events: &events)
     }
 
-    /// The check that keeps a change to `window` within the session's content budget (before it commits).
-    func sessionContentCheck(for window: SessionWindow) -> (PendingChange) throws(NavigationError) -> Void {
-        { [self] (pending: PendingChange) throws(NavigationError) -> Void in
-            guard pending.contentCost > window.graph.contentCost else { return }
-            do throws(SessionError) {
-                try checkSessionContent(pending.contentCost, excluding: window.number)
-            } catch {
-                throw .limitsExceeded(error.message)
-            }
-        }
+    /// The session's content budget as `window` sees it: what the other windows hold, and the maximum.
+    func contentBudget(for window: SessionWindow) -> ContentBudget {
+        ContentBudget(others: contentLedger.total - window.graph.contentCost, maximum: limits.maxSessionContentCost)
     }
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.

@@ -197,8 +197,7 @@ public final class Session {
         let replaced = window.flatMap { windowsByNumber[$0]?.graph.contentCost } ?? 0
         let total = contentLedger.total - replaced + cost
         guard total <= limits.maxSessionContentCost else {
-            throw .limitsExceeded(
-                "the session's content would be \(total) bytes; at most \(limits.maxSessionContentCost) across all windows")
+            throw .limitsExceeded(ContentBudget.message(total: total, maximum: limits.maxSessionContentCost))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusKit
+import ProcessSupport
 import Glibc
 import NavigationCore
 

@@ -1,16 +1,17 @@
 import DBusKit
+import NavSessionInterface
 import Glibc
 
 /// The fixed names of the session contract (`dbus/org.navsession.Session1.xml`, `org.navsession.Window1.xml`).
 enum SessionNames {
     /// The session object, also the ObjectManager of the windows.
-    static let sessionPath = "/org/navsession/Session1"
+    static let sessionPath = NavSessionInterface.sessionPath
     /// Windows live at `<windowPrefix><n>`.
-    static let windowPrefix = "/org/navsession/Session1/window/"
+    static let windowPrefix = NavSessionInterface.windowPrefix
     /// The session interface.
-    static let session = "org.navsession.Session1"
+    static let session = NavSessionInterface.Session1.name
     /// The window interface.
-    static let window = "org.navsession.Window1"
+    static let window = NavSessionInterface.Window1.name
     /// The application id the demo daemon owns.
     static let defaultDestination = "org.navsession.Demo"
     /// `NAVSESSION_DEST` when set and not empty: the default of `--dest`.

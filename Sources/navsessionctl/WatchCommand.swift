@@ -2,7 +2,7 @@ import ArgumentParser
 import DBusKit
 import FoundationEssentials
 import NavSessionClient
-import TerminationSignals
+import ProcessSupport
 
 /// `navsessionctl watch [WINDOW]`: follows the daemon's windows live, one line per event.
 struct WatchCommand: AsyncParsableCommand, ConnectingCommand {

@@ -6,7 +6,7 @@ import Logging
 import NavSessionService
 import NavigationCore
 import NavigationSession
-import TerminationSignals
+import ProcessSupport
 
 /// `navsessiond`: serves one application's navigation session on D-Bus until SIGINT/SIGTERM, a
 /// `quit` action, loss of its name (`--replace` by another daemon) or the bus going away.

@@ -1,4 +1,5 @@
 import DBusKit
+import ProcessSupport
 import Foundation
 
 /// A hard deadline for shutting down: once armed, the process exits after `seconds` even if closing the

@@ -1,6 +1,6 @@
 import Foundation
 import NavigationCore
-@testable import NavSessionLoad
+@testable import navsession_load
 import Testing
 
 /// The load tool's verifier on hand-made runs: what it must accept and what it must reject.

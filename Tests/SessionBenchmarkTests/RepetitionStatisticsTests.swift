@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SessionBenchmark
+@testable import session_benchmark
 
 /// How repetitions become the benchmark's figures and ratios.
 struct RepetitionStatisticsTests {

@@ -1,7 +1,6 @@
 #ifndef CDBUSSHIMS_H
 #define CDBUSSHIMS_H
 #include <dbus/dbus.h>
-#include <spawn.h>
 
 /*
  * CDBusShims: the few pieces of C that Swift cannot express against libdbus.
@@ -33,21 +32,5 @@ void CDBusShims_loop_wakeup(CDBusShims_Loop *loop);
 /// Blocks until a watched fd is ready, a libdbus timeout expires or the loop is woken, then handles ready
 /// watches and expired timeouts. Does not dispatch; the caller dispatches afterwards.
 void CDBusShims_loop_wait(CDBusShims_Loop *loop);
-
-/// pipe2(O_CLOEXEC): Glibc's Swift overlay hides it (it needs _GNU_SOURCE), and a plain pipe() followed by
-/// fcntl would leak the fds into children spawned by other threads in between. Returns 0 or -1 with errno.
-int CDBusShims_pipe_cloexec(int fds[2]);
-
-/// posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34), hidden from Swift for the same _GNU_SOURCE
-/// reason: makes a spawned child close every fd from `lowest` up, so it inherits only stdin/stdout/stderr.
-int CDBusShims_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
-
-/// reason: mallopt(M_ARENA_MAX, count) (<malloc.h> is not in Swift's Glibc module): at most `count` malloc
-/// arenas for the process. Returns 1 on success, 0 on failure.
-int CDBusShims_limit_malloc_arenas(int count);
-
-/// reason: names the calling thread (pthread_setname_np needs _GNU_SOURCE, prctl is variadic); `name` is cut
-/// to the kernel's 15 bytes. Threads show by name in top -H, gdb and /proc/PID/task/*/comm.
-void CDBusShims_set_thread_name(const char *name);
 
 #endif

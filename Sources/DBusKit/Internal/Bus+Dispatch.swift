@@ -1,3 +1,4 @@
+internal import ProcessSupport
 internal import CDBus
 
 /// The object server's dispatch: one path from libdbus to a handler and back to a reply.

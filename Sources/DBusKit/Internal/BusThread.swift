@@ -1,3 +1,4 @@
+internal import ProcessSupport
 internal import CDBusShims
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+internal import ProcessSupport
 import DBusKit
 import Foundation
 

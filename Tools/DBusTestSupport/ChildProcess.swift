@@ -1,13 +1,13 @@
-import DBusKit
 import Dispatch
+internal import ProcessSupport
 import Foundation
 import Synchronization
 
 /// A child process, and the one way the tests and their fixtures start, signal and wait for one.
 ///
-/// Spawned with a clean signal state (empty mask, default SIGTERM/SIGINT/SIGHUP/SIGPIPE) by DBusKit's one
-/// spawn: tasks on the cooperative pool may have SIGTERM blocked, and Foundation's `Process` passes that on,
-/// so a daemon, Xvfb or Python would ignore SIGTERM.
+/// Spawned with a clean signal state (empty mask, default SIGTERM/SIGINT/SIGHUP/SIGPIPE) by the package's one
+/// spawn (``ChildSpawn``): tasks on the cooperative pool may have SIGTERM blocked, and Foundation's `Process`
+/// passes that on, so a daemon, Xvfb or Python would ignore SIGTERM.
 ///
 /// Every child has a reaper: a thread of its own that sleeps in `waitid` until the child exits, then reaps it
 /// and wakes whoever awaits the exit. So waiting never blocks a thread of the cooperative pool (the suite
@@ -70,7 +70,7 @@ public final class ChildProcess: Sendable {
     ) throws -> ChildProcess {
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
-        let pid = try PrivateBusDaemon.spawnChild(
+        let pid = try ChildSpawn.spawn(
             arguments, environment: environment.map { "\($0.key)=\($0.value)" }.sorted(), stdin: stdin ?? null,
             stdout: stdout, stderr: stderr)
         let child = ChildProcess(pid: pid, name: URL(fileURLWithPath: arguments.first ?? "?").lastPathComponent)

@@ -1,4 +1,4 @@
-@testable import DBusKit
+import ProcessSupport
 import Testing
 
 /// `MallocArenas`, the glibc arena limit navsessionctl sets first thing.

@@ -1,4 +1,4 @@
-internal import CDBusShims
+internal import CProcessShims
 import Glibc
 
 /// A named, detached OS thread running one closure — `pthread_create` without Foundation's `Thread`.
@@ -17,7 +17,7 @@ package enum DetachedThread {
         let created = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
             let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
-            CDBusShims_set_thread_name(body.name)
+            CProcessShims_set_thread_name(body.name)
             body.run()
             return nil
         }, box.toOpaque())

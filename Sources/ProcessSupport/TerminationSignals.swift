@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DBusKit
+
 import Synchronization
 
 /// SIGINT/SIGTERM (or other signals) delivered as an `AsyncStream`, reliably.

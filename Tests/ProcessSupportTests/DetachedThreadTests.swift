@@ -1,4 +1,4 @@
-@testable import DBusKit
+import ProcessSupport
 import Glibc
 import Testing
 

@@ -1,4 +1,4 @@
-internal import CDBusShims
+internal import CProcessShims
 
 /// The number of glibc malloc arenas, for short-lived tools.
 ///
@@ -10,6 +10,6 @@ package enum MallocArenas {
     /// - Returns: whether glibc accepted the setting.
     @discardableResult
     package static func limit(to count: Int32) -> Bool {
-        CDBusShims_limit_malloc_arenas(count) == 1
+        CProcessShims_limit_malloc_arenas(count) == 1
     }
 }
