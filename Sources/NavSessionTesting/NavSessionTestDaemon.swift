@@ -339,31 +339,19 @@ public final class NavSessionTestDaemon: Sendable {
         let process = try launch(extraArguments, through: wrapper)
         let timeout = configuration.startupTimeout
         let client = client
-        let outcome: Launch? = await withTaskGroup(of: Launch?.self) { group in
-            group.addTask {
-                // A replacing daemon takes the name from a running one: only a new owner counts, not a
-                // name that is owned already (unless no other daemon of ours could own it).
+        let outcome = await AsyncStream<Launch>.racing([
+            {
+                // A replacing daemon takes the name from a running one: only a new owner counts, not a name
+                // that is owned already (unless no other daemon of ours could own it).
                 if (try? await client.isDaemonRunning()) == true, !extraArguments.contains("--replace") {
                     return .serving
                 }
-                for await signal in owners where signal.arguments.count == 3 {
-                    if signal.arguments[2].string?.isEmpty == false { return .serving }
-                }
-                return nil
-            }
-            group.addTask {
-                guard let exit = await process.exit(within: timeout) else { return nil }
-                return .exited(exit)
-            }
-            group.addTask {
-                // The startup deadline, not a readiness poll.
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+                return await owners.first(within: timeout) { signal in
+                    signal.arguments.count == 3 && signal.arguments[2].string?.isEmpty == false
+                } == nil ? nil : .serving
+            },
+            { await process.exit(within: timeout).map(Launch.exited) },
+        ]).first(within: timeout)
         guard let outcome else {
             throw StartError(
                 reason: "navsessiond did not take \(applicationID) within \(timeout); \(process.diagnosis)",

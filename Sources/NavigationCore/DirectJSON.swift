@@ -82,6 +82,29 @@ public enum DirectJSON {
         public func close(_ out: inout [UInt8]) { out.append(UInt8(ascii: "}")) }
     }
 
+    /// A JSON array written element by element, as ``Object`` writes members:
+    ///
+    /// ```swift
+    /// var array = DirectJSON.Array(&out)
+    /// for id in ids { array.element(&out); DirectJSON.appendInteger(id, to: &out) }
+    /// array.close(&out)                                    // [1,2,3]
+    /// ```
+    public struct Array {
+        private var isEmpty = true
+
+        /// Opens the array (`[`).
+        public init(_ out: inout [UInt8]) { out.append(UInt8(ascii: "[")) }
+
+        /// Starts the next element; its value comes next.
+        public mutating func element(_ out: inout [UInt8]) {
+            if !isEmpty { out.append(UInt8(ascii: ",")) }
+            isEmpty = false
+        }
+
+        /// Closes the array (`]`).
+        public func close(_ out: inout [UInt8]) { out.append(UInt8(ascii: "]")) }
+    }
+
     /// A whole number as JSON writes it.
     public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
         // Through the stack, not a string: journal lines and steps carry several numbers per change.

@@ -92,12 +92,12 @@ extension NavigationStep {
     public static func json(_ steps: [NavigationStep]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(64 * steps.count + 2)
-        out.append(UInt8(ascii: "["))
-        for (index, step) in steps.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        var array = DirectJSON.Array(&out)
+        for step in steps {
+            array.element(&out)
             step.appendJSON(to: &out)
         }
-        out.append(UInt8(ascii: "]"))
+        array.close(&out)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -126,12 +126,12 @@ extension NavigationStep {
         }
         func ids(_ key: StaticString, _ models: [ModelID]) {
             member(key)
-            out.append(UInt8(ascii: "["))
-            for (index, model) in models.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var array = DirectJSON.Array(&out)
+            for model in models {
+                array.element(&out)
                 DirectJSON.appendInteger(model.rawValue, to: &out)
             }
-            out.append(UInt8(ascii: "]"))
+            array.close(&out)
         }
         func text(_ key: StaticString, _ value: String) {
             member(key)
@@ -140,16 +140,16 @@ extension NavigationStep {
         func nested(_ presentations: [Presentation]) {
             guard !presentations.isEmpty else { return }
             member("nested")
-            out.append(UInt8(ascii: "["))
-            for (index, presentation) in presentations.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var array = DirectJSON.Array(&out)
+            for presentation in presentations {
+                array.element(&out)
                 Self.append(#"{"presenter":"#, to: &out)
                 DirectJSON.appendInteger(presentation.presenter.rawValue, to: &out)
                 id("model", presentation.model)
                 text("style", presentation.style.stepName)
                 out.append(UInt8(ascii: "}"))
             }
-            out.append(UInt8(ascii: "]"))
+            array.close(&out)
         }
         switch self {
         case .push(let stack, let models):

@@ -20,15 +20,15 @@ extension WindowSnapshot {
         object.key("formatVersion", &out)
         DirectJSON.appendInteger(Self.formatVersion, to: &out)
         object.key("models", &out)
-        out.append(UInt8(ascii: "["))
-        for (index, model) in models.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        var array = DirectJSON.Array(&out)
+        for model in models {
+            array.element(&out)
             let mark = out.count
             if model.appendDirectJSON(to: &out) { continue }
             out.removeSubrange(mark...)
             out.append(contentsOf: try JSONOutput.encode(model))
         }
-        out.append(UInt8(ascii: "]"))
+        array.close(&out)
         object.key("nextModelID", &out)
         DirectJSON.appendInteger(nextModelID, to: &out)
         object.key("root", &out)
@@ -85,9 +85,9 @@ extension ModelState {
         }
         if let path {
             object.key("path", &out)
-            out.append(UInt8(ascii: "["))
-            for (index, element) in path.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var array = DirectJSON.Array(&out)
+            for element in path {
+                array.element(&out)
                 var member = DirectJSON.Object(&out)
                 member.key("model", &out)
                 DirectJSON.appendInteger(element.model.rawValue, to: &out)
@@ -97,7 +97,7 @@ extension ModelState {
                 }
                 member.close(&out)
             }
-            out.append(UInt8(ascii: "]"))
+            array.close(&out)
         }
         if let presented {
             object.key("presented", &out)

@@ -127,17 +127,18 @@ extension JournalLine {
     /// `stackAppend` of plain screens — when every text in it is ASCII; else `nil` (use `JSONEncoder`).
     ///
     /// The output is exactly `JSONEncoder`'s (`[.sortedKeys, .withoutEscapingSlashes]`), without its cost
-    /// (tests compare them on random input): for ASCII keys the sorted order is byte order, and the
-    /// escapes are the encoder's (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`). Non-ASCII text is
-    /// left to `JSONEncoder`, whose key order there is Unicode's, not the bytes'.
+    /// (tests compare them on random input, and `DirectJSONDriftTests` list the fields it writes): for ASCII keys
+    /// the sorted order is byte order, and strings are escaped by ``JSONString``'s one rule, the encoder's.
+    /// Non-ASCII text is left to `JSONEncoder`, whose key order there is Unicode's, not the bytes'.
     static func encodeDirect(_ batch: [BatchCommand]) -> [UInt8]? {
-        var out: [UInt8] = [UInt8(ascii: "[")]
+        var out: [UInt8] = []
         out.reserveCapacity(64 * batch.count + 2)
-        for (index, entry) in batch.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        var array = DirectJSON.Array(&out)
+        for entry in batch {
+            array.element(&out)
             guard append(entry, to: &out) else { return nil }
         }
-        out.append(UInt8(ascii: "]"))
+        array.close(&out)
         return out
     }
 
@@ -176,12 +177,12 @@ extension JournalLine {
         }
         if let models {
             object.key("models", &out)
-            out.append(UInt8(ascii: "["))
-            for (index, element) in models.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var array = DirectJSON.Array(&out)
+            for element in models {
+                array.element(&out)
                 guard append(element, to: &out) else { return false }
             }
-            out.append(UInt8(ascii: "]"))
+            array.close(&out)
         }
         object.close(&out)
         return true

@@ -63,12 +63,12 @@ extension StoredSession {
         object.key("sessionVersion", &out)
         DirectJSON.appendInteger(sessionVersion, to: &out)
         object.key("windows", &out)
-        out.append(UInt8(ascii: "["))
-        for (index, window) in windows.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        var array = DirectJSON.Array(&out)
+        for window in windows {
+            array.element(&out)
             guard try window.appendJSON(to: &out) else { return try JSONOutput.encode(self) }
         }
-        out.append(UInt8(ascii: "]"))
+        array.close(&out)
         object.close(&out)
         return out
     }

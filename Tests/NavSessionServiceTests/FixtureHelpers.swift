@@ -49,16 +49,9 @@ extension DaemonFixture {
 
     /// The D-Bus error `body` throws; records an issue (and returns nil) when it succeeds.
     func error(_ body: () async throws -> [Value]) async -> BusError? {
-        do {
-            let reply = try await body()
-            Issue.record("expected an error, got \(reply)")
-            return nil
-        } catch let error as BusError {
-            return error
-        } catch {
-            Issue.record("expected a BusError, got \(error)")
-            return nil
-        }
+        let (error, unexpected) = await thrownError(BusError.self, body)
+        if let unexpected { Issue.record(Comment(rawValue: unexpected)) }
+        return error
     }
 
     /// The model snapshot entries of the window's GetState JSON.

@@ -22,3 +22,27 @@ extension AsyncStream where Element: Sendable {
         }
     }
 }
+
+extension AsyncStream where Element: Sendable {
+    /// A stream of what `producers` return, each in a task of its own, in the order they finish (nil results
+    /// are left out); the tasks are cancelled when the stream's consumer stops. With
+    /// ``first(within:where:)``, the first of several events with one deadline: a daemon owning its name or
+    /// exiting, a child exiting or time running out.
+    public static func racing(_ producers: [@Sendable () async -> Element?]) -> AsyncStream<Element> {
+        AsyncStream { continuation in
+            let tasks = producers.map { produce in
+                Task {
+                    if let element = await produce() { continuation.yield(element) }
+                }
+            }
+            let all = Task {
+                for task in tasks { await task.value }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                for task in tasks { task.cancel() }
+                all.cancel()
+            }
+        }
+    }
+}

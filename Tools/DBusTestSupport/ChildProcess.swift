@@ -121,16 +121,7 @@ public final class ChildProcess: Sendable {
     /// reaper wakes this wait, and the timeout is a sleeping task.
     public func exit(within timeout: Duration) async -> Exit? {
         if let exit { return exit }
-        return await withTaskGroup(of: Exit?.self) { group in
-            group.addTask { await self.untilExit() }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? exit
-        }
+        return await AsyncStream<Exit>.racing([{ await self.untilExit() }]).first(within: timeout) ?? exit
     }
 
     /// ``exit(within:)`` for synchronous code that cannot await (a static initialiser): blocks the calling thread,

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Ratios are measured in one run with the targets alternating, so work elsewhere hits every target; but it
 /// does not hit them alike: a service that touches more code suffers more when other work has emptied the
-/// caches (Docs/performance.md, "What a line of code costs"). Steal time is CPU time the hypervisor gave to
+/// caches (Docs/performance-history.md, "What a line of code costs a sequential call"). Steal time is CPU time the hypervisor gave to
 /// other guests while this one had work; the load average counts runnable tasks, the benchmark's own included.
 struct HostActivity: Codable {
     /// Steal time over the run, as a percentage of all CPU time.
