@@ -62,9 +62,9 @@ struct WaitTests {
             try await other.session.dismissWindow(other.window(number: window.number ?? 0))
             await other.close()
             try await closed
-            try await daemon.client.waitUntilClosed(window, timeout: .seconds(1))
+            try await daemon.client.waitUntilClosed(window, timeout: .seconds(20))
             do throws(NavSessionError) {
-                _ = try await daemon.client.wait(for: window, timeout: .seconds(1)) { _ in true }
+                _ = try await daemon.client.wait(for: window, timeout: .seconds(20)) { _ in true }
                 Issue.record("waited on a closed window")
             } catch {
                 guard case .windowGone = error else { Issue.record("got \(error)"); return }
