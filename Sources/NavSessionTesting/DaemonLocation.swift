@@ -11,15 +11,9 @@ extension NavSessionTestDaemon {
         if let path = ProcessInfo.processInfo.environment["NAVSESSIOND"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        let running = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("navsessiond"),
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/navsessiond"),
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        guard let found = BuiltProduct.url("navsessiond") else {
             throw StartError(
-                reason: "no navsessiond found (looked at \(candidates.map(\.path).joined(separator: ", "))); "
+                reason: "no navsessiond found (looked at \(BuiltProduct.candidates("navsessiond").map(\.path).joined(separator: ", "))); "
                     + "build it or pass Configuration.daemonPath or $NAVSESSIOND",
                 output: "")
         }

@@ -78,6 +78,14 @@ public enum DirectJSON {
             DirectJSON.appendKey(key, to: &out)
         }
 
+        /// The member `key` with a whole-number value, or nothing when `value` is nil (as `JSONEncoder` leaves
+        /// out a nil optional).
+        public mutating func integer(_ key: StaticString, _ value: Int?, _ out: inout [UInt8]) {
+            guard let value else { return }
+            self.key(key, &out)
+            DirectJSON.appendInteger(value, to: &out)
+        }
+
         /// Closes the object (`}`).
         public func close(_ out: inout [UInt8]) { out.append(UInt8(ascii: "}")) }
     }

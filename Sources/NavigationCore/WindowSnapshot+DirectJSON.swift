@@ -79,10 +79,7 @@ extension ModelState {
         guard DirectJSON.appendString(kind.tag, to: &out) else { return false }
         object.key("params", &out)
         guard DirectJSON.appendStringDictionary(params, to: &out) else { return false }
-        if let parent {
-            object.key("parent", &out)
-            DirectJSON.appendInteger(parent.rawValue, to: &out)
-        }
+        object.integer("parent", parent?.rawValue, &out)
         if let path {
             object.key("path", &out)
             var array = DirectJSON.Array(&out)
@@ -99,10 +96,7 @@ extension ModelState {
             }
             array.close(&out)
         }
-        if let presented {
-            object.key("presented", &out)
-            DirectJSON.appendInteger(presented.rawValue, to: &out)
-        }
+        object.integer("presented", presented?.rawValue, &out)
         object.key("screen", &out)
         guard DirectJSON.appendString(screen, to: &out) else { return false }
         if let title {

@@ -167,14 +167,8 @@ extension JournalLine {
         }
         object.key("command", &out)
         _ = DirectJSON.appendString(name, to: &out)
-        if let count {
-            object.key("count", &out)
-            DirectJSON.appendInteger(count, to: &out)
-        }
-        if let from = entry.from {
-            object.key("from", &out)
-            DirectJSON.appendInteger(from.rawValue, to: &out)
-        }
+        object.integer("count", count, &out)
+        object.integer("from", entry.from?.rawValue, &out)
         if let models {
             object.key("models", &out)
             var array = DirectJSON.Array(&out)

@@ -212,16 +212,7 @@ final class RendererHarness: @unchecked Sendable {
 
     // MARK: Support
 
-    static func binary(_ name: String) throws -> URL {
-        let running = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent(name),
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/\(name)"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "\(name) is not built")
-    }
+    static func binary(_ name: String) throws -> URL { try BuiltProduct.require(name) }
 
     private func logFile(_ name: String) throws -> FileHandle {
         let url = scratch.appendingPathComponent(name)

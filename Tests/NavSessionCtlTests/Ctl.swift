@@ -17,16 +17,7 @@ struct CtlResult: Sendable, CustomStringConvertible {
 /// Runs the built `navsessionctl` (and finds `navsessiond`) next to the test bundle.
 enum Ctl {
     /// An executable built by `swift build --build-tests` into the same directory as the test bundle.
-    static func binary(_ name: String) throws -> URL {
-        let running = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent(name),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-    }
+    static func binary(_ name: String) throws -> URL { try BuiltProduct.require(name) }
 
     /// The environment children get: ours without `NO_COLOR`, `NAVSESSION_DEST` or a session bus, plus `extra`.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {

@@ -40,16 +40,7 @@ final class FaultDaemon: Sendable {
             environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"], launchesDaemon: false))
     }
 
-    static func binary() throws -> String {
-        let running = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("navsessiond").path,
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/navsessiond").path,
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no navsessiond binary")
-    }
+    static func binary() throws -> String { try BuiltProduct.require("navsessiond").path }
 
     /// Everything the daemon instances wrote so far.
     var stderr: String { fixture.output }

@@ -4,16 +4,7 @@ import Testing
 
 /// A reduced run of `navsession-load` (the full figures are run by hand in release: Docs/load-and-faults.md).
 @Suite(.serialized) struct LoadRunTests {
-    static func binary() throws -> String {
-        let running = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("navsession-load").path,
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/navsession-load").path,
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no navsession-load binary")
-    }
+    static func binary() throws -> String { try BuiltProduct.require("navsession-load").path }
 
     /// Runs navsession-load with `arguments`, bounded (then it and everything it started are killed); returns
     /// its exit status, stdout and stderr. The wait never blocks a thread of the cooperative pool.

@@ -5,18 +5,7 @@ import Testing
 /// The built `navsession-fuzz`, run as a child process with a deadline.
 enum FuzzBinary {
     /// The fuzzer next to this test binary (the package's build products), else in `.build/debug`.
-    static func url() throws -> URL {
-        let running = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("navsession-fuzz"),
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/navsession-fuzz"),
-        ]
-        return try #require(
-            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-            "navsession-fuzz is not built (swift build --product navsession-fuzz)")
-    }
+    static func url() throws -> URL { try BuiltProduct.require("navsession-fuzz") }
 
     /// Runs `calls` calls from `seed` and records an issue with the fuzzer's report unless it exits 0.
     static func pass(seed: UInt64, calls: Int, deadline: Duration) async throws {

@@ -12,16 +12,7 @@ extension NavSessionTestDaemon {
     static let session = "/org/navsession/Session1"
 
     /// The `navsessiond` built next to the test bundle.
-    static func binary() throws -> URL {
-        let running = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("navsessiond"),
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/navsessiond"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-    }
+    static func binary() throws -> URL { try BuiltProduct.require("navsessiond") }
 
     /// The service suites' daemon: the demo, a state directory of its own (so restarts keep the session),
     /// a bare `PATH`.

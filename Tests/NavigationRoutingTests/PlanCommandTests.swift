@@ -10,16 +10,7 @@ struct PlanCommandTests {
         var stderr: String
     }
 
-    static func binary() throws -> URL {
-        let running = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("navsessionctl"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(".build/debug/navsessionctl"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-    }
+    static func binary() throws -> URL { try BuiltProduct.require("navsessionctl") }
 
     static func run(_ arguments: [String]) async throws -> Output {
         let result = try await ToolRunner.run(try binary().path, arguments, environment: [:], timeout: .seconds(60))

@@ -5,15 +5,7 @@ import Testing
 /// Runs the debug `session-benchmark` with tiny counts so the benchmark cannot rot: it must start the echo, the
 /// floor and the daemon, measure every section and print the ratios. No timing is asserted.
 struct SessionBenchmarkSmokeTests {
-    static func binary(_ name: String) throws -> URL {
-        let running = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent(name),
-            PrivateBus.repositoryRoot.appendingPathComponent(".build/debug/\(name)"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-    }
+    static func binary(_ name: String) throws -> URL { try BuiltProduct.require(name) }
 
     @Test func aTinyRunPrintsEveryRatioToTheFloor() async throws {
         let benchmark = try Self.binary("session-benchmark")
