@@ -14,34 +14,56 @@ extension Bus {
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = [],
         destination: BusName? = nil
     ) throws {
-        if let wire = try WireMessage.build(
+        let wire = try WireMessage.build(
             .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
             destination: destination?.rawValue, body: arguments)
-        {
+        try sendMarshalled(wire, arguments, types: nil, subject: "signal \(member.rawValue)", kind: "signals") {
+            let created = path.rawValue.withCString { p in
+                interface.rawValue.withCString { i in
+                    member.rawValue.withCString { m in dbus_message_new_signal(p, i, m) }
+                }
+            }
+            guard let message = created else { throw ConnectionError(.outOfMemory, "cannot create a signal") }
+            if let destination {
+                _ = destination.rawValue.withCString { dbus_message_set_destination(message, $0) }
+            }
+            return message
+        }
+    }
+
+    /// Sends a signal or a reply DBusKit marshalled: `wire`, built in one pass (``WireMessage``), or — when the
+    /// values hold a file descriptor, which only libdbus can attach — the message `libdbusMessage` makes, with
+    /// the values appended by libdbus's iterator (``MessageEncoder``). The one place either is sent, and the one
+    /// check of ``maximumOutgoingMessageSize`` (exact for `wire`, an upper estimate before libdbus marshals).
+    /// - Parameters:
+    ///   - subject: what is sent, for the error ("signal Changed", "the reply").
+    ///   - kind: "signals" or "replies", for the error.
+    /// - Throws: ``BusError`` `LimitsExceeded` above the limit (nothing is sent); ``ValidationError`` for values
+    ///   libdbus refuses; ``ConnectionError`` when disconnected.
+    func sendMarshalled(
+        _ wire: WireMessage?, _ values: [Value], types: [SignatureType]?, subject: String, kind: String,
+        libdbusMessage: () throws -> OpaquePointer
+    ) throws {
+        if let wire {
             guard wire.size <= maximumOutgoingMessageSize else {
-                throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
+                throw outgoingTooLarge("\(subject) would be", wire.size, kind)
             }
             let message = try wire.demarshal()
             defer { dbus_message_unref(message) }
             try send(message)
             return
         }
-        let size = MessageEncoder.estimatedSize(of: arguments)
+        let size = MessageEncoder.estimatedSize(of: values)
         guard size <= maximumOutgoingMessageSize else {
-            throw outgoingTooLarge("signal \(member.rawValue) would be about", size, "signals")
+            throw outgoingTooLarge("\(subject) would be about", size, kind)
         }
-        // Descriptors need libdbus's own marshalling (it attaches them to the message).
-        let created = path.rawValue.withCString { p in
-            interface.rawValue.withCString { i in
-                member.rawValue.withCString { m in dbus_message_new_signal(p, i, m) }
-            }
-        }
-        guard let message = created else { throw ConnectionError(.outOfMemory, "cannot create a signal") }
+        let message = try libdbusMessage()
         defer { dbus_message_unref(message) }
-        if let destination {
-            _ = destination.rawValue.withCString { dbus_message_set_destination(message, $0) }
+        if let types {
+            try MessageEncoder.append(values, as: types, to: message)
+        } else {
+            try MessageEncoder.append(values, to: message)
         }
-        try MessageEncoder.append(arguments, to: message)
         try send(message)
     }
 

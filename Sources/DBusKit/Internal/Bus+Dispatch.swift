@@ -234,30 +234,18 @@ extension Bus {
         switch outcome {
         case .values(let values, let types):
             do {
-                if let wire = try WireMessage.build(
+                let wire = try WireMessage.build(
                     .methodReturn, serial: nextWireSerial(), path: nil, interface: nil, member: nil,
                     replySerial: dbus_message_get_serial(call), destination: LibDBus.sender(call), body: values, types: types)
-                {
-                    guard wire.size <= maximumOutgoingMessageSize else {
-                        failure = outgoingTooLarge("the reply would be", wire.size, "replies")
-                        break
+                try sendMarshalled(wire, values, types: types, subject: "the reply", kind: "replies") {
+                    guard let reply = dbus_message_new_method_return(call) else {
+                        throw ConnectionError(.outOfMemory, "cannot create a reply")
                     }
-                    let message = try wire.demarshal()
-                    defer { dbus_message_unref(message) }
-                    try send(message)
-                    return
+                    return reply
                 }
-                let size = MessageEncoder.estimatedSize(of: values)
-                guard size <= maximumOutgoingMessageSize else {
-                    failure = outgoingTooLarge("the reply would be about", size, "replies")
-                    break
-                }
-                // Descriptors need libdbus's own marshalling (it attaches them to the message).
-                guard let reply = dbus_message_new_method_return(call) else { return }
-                defer { dbus_message_unref(reply) }
-                try MessageEncoder.append(values, as: types, to: reply)
-                try send(reply)
                 return
+            } catch let error as BusError where error.name == .limitsExceeded {
+                failure = error
             } catch {
                 // A handler returned values that do not match its declaration: a bug, reported as Failed.
                 failure = BusError(.failed, "reply does not match the declared outputs: \(error)")
@@ -318,9 +306,7 @@ extension Bus {
             try context.check("")
             return .values([.string(introspectionXML(for: context.path, object: context.object))], [.string])
         case (InterfaceName.properties.rawValue, "Get"):
-            try context.check("ss")
-            let arguments = try decodeArguments(context)
-            let property = try findProperty(arguments, context)
+            let (property, _) = try property(context, signature: "ss")
             guard let getter = property.getter else {
                 throw BusError(.accessDenied, "property \(property.name) is write-only")
             }
@@ -336,9 +322,7 @@ extension Bus {
             let all = try allProperties(of: declared, at: context.path, sender: context.sender)
             return .values([all], [.dictionary(key: .string, value: .variant)])
         case (InterfaceName.properties.rawValue, "Set"):
-            try context.check("ssv")
-            let arguments = try decodeArguments(context)
-            let property = try findProperty(arguments, context)
+            let (property, arguments) = try property(context, signature: "ssv")
             guard let setter = property.setter else {
                 throw BusError(.propertyReadOnly, "property \(property.name) is read-only")
             }
@@ -369,7 +353,11 @@ extension Bus {
         }
     }
 
-    private func findProperty(_ arguments: [Value], _ context: CallContext) throws(BusError) -> Interface.Property {
+    /// The property a `Get` or `Set` names (its first two arguments), once the call's signature is checked;
+    /// with the decoded arguments.
+    private func property(_ context: CallContext, signature: String) throws(BusError) -> (Interface.Property, [Value]) {
+        try context.check(signature)
+        let arguments = try decodeArguments(context)
         let interfaceName = arguments.first?.string ?? ""
         let propertyName = arguments.count > 1 ? (arguments[1].string ?? "") : ""
         guard let declared = context.object.interface(named: interfaceName) else {
@@ -378,7 +366,7 @@ extension Bus {
         guard let property = declared.property(named: propertyName) else {
             throw BusError(.unknownProperty, "\(interfaceName) has no property \(propertyName)")
         }
-        return property
+        return (property, arguments)
     }
 
     func hasChildren(_ path: ObjectPath) -> Bool {
