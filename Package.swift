@@ -142,7 +142,10 @@ let package = Package(
         // D-Bus fuzzer for navsessiond (Docs/fuzzing-dbus.md).
         .executableTarget(
             name: "navsession-fuzz",
-            dependencies: ["DBusKit", "DBusTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "DBusKit", "DBusTestSupport", "NavigationCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tools/NavSessionFuzz",
             swiftSettings: swiftSettings
         ),

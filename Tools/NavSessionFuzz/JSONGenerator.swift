@@ -15,7 +15,7 @@ struct JSONGenerator {
     // MARK: Valid documents
 
     /// A batch of one to four commands, each sometimes with `from` and `animated`.
-    func batch(_ random: inout SplitMix64, ids: [UInt64]) -> JSONValue {
+    func batch(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
         .array((0..<random.int(1...4)).map { _ in
             guard case .object(var members) = command(&random, ids: ids) else { return .null }
             if random.chance(0.2), let id = ids.randomElement(using: &random) { members.append(("from", .int(id))) }
@@ -25,8 +25,8 @@ struct JSONGenerator {
     }
 
     /// One command of Docs/state-schema.md, with declared screens, tabs and kinds.
-    func command(_ random: inout SplitMix64, ids: [UInt64], depth: Int = 0) -> JSONValue {
-        func named(_ name: String, _ members: [(String, JSONValue)] = []) -> JSONValue {
+    func command(_ random: inout SplitMix64, ids: [UInt64], depth: Int = 0) -> GeneratedJSON {
+        func named(_ name: String, _ members: [(String, GeneratedJSON)] = []) -> GeneratedJSON {
             .object([("command", .string(name))] + members)
         }
         switch random.int(0...(depth < 2 ? 16 : 15)) {
@@ -51,7 +51,7 @@ struct JSONGenerator {
         case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
         case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
         case 14:
-            let to: JSONValue = random.chance(0.3) && !ids.isEmpty ? .int(ids[random.int(0...(ids.count - 1))])
+            let to: GeneratedJSON = random.chance(0.3) && !ids.isEmpty ? .int(ids[random.int(0...(ids.count - 1))])
                 : .string(random.pick(["self", "presenter", "parent"], or: "self"))
             return named("sendMessage", [("name", .string("fuzz")), ("payload", .string("p")), ("to", to)])
         case 15: return named(random.chance(0.1) ? "dismissWindow" : "stackDropToRoot")
@@ -61,9 +61,9 @@ struct JSONGenerator {
     }
 
     /// A screen model spec with its required parameters (and sometimes optional ones).
-    func screenSpec(_ random: inout SplitMix64) -> JSONValue {
+    func screenSpec(_ random: inout SplitMix64) -> GeneratedJSON {
         let screen = random.pick(vocabulary.screens, or: Vocabulary.Screen(name: "home", required: [], optional: []))
-        var members: [(String, JSONValue)] = [("screen", .string(screen.name))]
+        var members: [(String, GeneratedJSON)] = [("screen", .string(screen.name))]
         let params = screen.required + screen.optional.filter { _ in random.chance(0.3) }
         if !params.isEmpty {
             members.append(("params", .object(params.map { ($0, .string(random.pick(["1", "42", "true", "x"], or: "1"))) })))
@@ -73,10 +73,10 @@ struct JSONGenerator {
     }
 
     /// A presentation object: sheet, cover, custom kind, alert or confirmation dialog.
-    func presentation(_ random: inout SplitMix64) -> JSONValue {
+    func presentation(_ random: inout SplitMix64) -> GeneratedJSON {
         let model = random.chance(0.3)
             ? .object([("kind", .string("stack")), ("path", .array([screenSpec(&random)]))]) : screenSpec(&random)
-        let actions: JSONValue = .array([
+        let actions: GeneratedJSON = .array([
             .object([("id", .string("ok")), ("title", .string("OK")), ("role", .string("cancel"))]),
             .object([("id", .string("drop")), ("title", .string("Drop")), ("commands", .array([.object([("command", .string("dismiss"))])]))]),
         ])
@@ -92,9 +92,9 @@ struct JSONGenerator {
     }
 
     /// Start or target routes for the step planner; `style` forces every route after the first.
-    func routes(_ random: inout SplitMix64, count: Int? = nil, style: String? = nil) -> JSONValue {
+    func routes(_ random: inout SplitMix64, count: Int? = nil, style: String? = nil) -> GeneratedJSON {
         .array((0..<(count ?? random.int(0...4))).map { index in
-            var members: [(String, JSONValue)] = [
+            var members: [(String, GeneratedJSON)] = [
                 ("style", .string(index == 0 ? "push" : style ?? random.pick(["push", "sheet", "cover"], or: "push"))),
                 ("screen", .string(random.pick(vocabulary.screenNames, or: "a"))),
             ]
@@ -104,7 +104,7 @@ struct JSONGenerator {
     }
 
     /// The valid document of a shape.
-    func valid(_ shape: Shape, _ random: inout SplitMix64, ids: [UInt64]) -> JSONValue {
+    func valid(_ shape: Shape, _ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
         switch shape {
         case .command: command(&random, ids: ids)
         case .batch: batch(&random, ids: ids)
@@ -124,13 +124,13 @@ struct JSONGenerator {
         case 3: text = malformed(valid(shape, &random, ids: ids).text, &random)
         case 4: text = large(shape, &random, ids: ids)
         case 5: text = random.pick(["", " ", "null", "[]", "{}", "[{}]", "1", "\"x\"", "[null]", "[[]]", "true", "[1,2]"], or: "")
-        default: text = JSONValue.string(strings.make(&random, budget: &budget, words: vocabulary.words)).text
+        default: text = GeneratedJSON.string(strings.make(&random, budget: &budget, words: vocabulary.words)).text
         }
         return budget.take(SizeBudget.string(text.utf8.count)) ? text : "[]"
     }
 
     /// Replaces, drops, adds or repeats one node of `value`.
-    func mutate(_ value: JSONValue, _ random: inout SplitMix64, _ budget: inout SizeBudget, ids: [UInt64]) -> JSONValue {
+    func mutate(_ value: GeneratedJSON, _ random: inout SplitMix64, _ budget: inout SizeBudget, ids: [UInt64]) -> GeneratedJSON {
         let children = value.children
         if !children.isEmpty && random.chance(0.6) {
             let index = random.int(0...(children.count - 1))
@@ -164,7 +164,7 @@ struct JSONGenerator {
     }
 
     /// Any JSON value, with numbers at and past every integer limit.
-    private func replacement(_ random: inout SplitMix64, _ budget: inout SizeBudget, ids: [UInt64]) -> JSONValue {
+    private func replacement(_ random: inout SplitMix64, _ budget: inout SizeBudget, ids: [UInt64]) -> GeneratedJSON {
         let numbers = [
             "0", "-1", "1", "2", "1.5", "-0", "1e308", "1e999", "-1e999", "4294967296", "9223372036854775807",
             "9223372036854775808", "18446744073709551615", "18446744073709551616", "-9223372036854775809", "0.0000001",

@@ -1,14 +1,20 @@
+import NavigationCore
+
 /// A small JSON tree the fuzzer builds, mutates and renders (numbers stay text, so `1e999` and
 /// `18446744073709551616` render as written).
-indirect enum JSONValue {
+///
+/// Not NavigationCore's `JSONValue`, which holds parsed JSON (numbers as `Double`, objects unordered): the
+/// fuzzer must write what a parser rejects or overflows, with members in the order it chose. Its strings are
+/// written by the project's one escaping rule (`JSONString`).
+indirect enum GeneratedJSON {
     case null
     case bool(Bool)
     case number(String)
     case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([GeneratedJSON])
+    case object([(String, GeneratedJSON)])
 
-    static func int<T: BinaryInteger>(_ value: T) -> JSONValue { .number(String(value)) }
+    static func int<T: BinaryInteger>(_ value: T) -> GeneratedJSON { .number(String(value)) }
 
     /// The JSON text; shallow trees only (deep nesting is built as text by ``JSONGenerator``).
     var text: String {
@@ -42,30 +48,13 @@ indirect enum JSONValue {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    /// A JSON string literal, as the project writes every string (`JSONString.literal`).
     static func quote(_ string: String, into out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += JSONString.literal(string)
     }
 
     /// The members or elements, for mutation.
-    var children: [JSONValue] {
+    var children: [GeneratedJSON] {
         switch self {
         case .array(let elements): elements
         case .object(let members): members.map(\.1)
