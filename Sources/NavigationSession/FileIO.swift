@@ -7,6 +7,10 @@ import Foundation
 #endif
 
 /// The few POSIX calls persistence needs, with errno turned into messages. Blocking.
+///
+/// No call here follows a symbolic link at the file it opens (`O_NOFOLLOW`), and a temporary file is created
+/// anew (`O_EXCL`, after removing whatever has its name): a link planted at `state.json`, `state.json.tmp` or
+/// `journal.jsonl` is refused, or removed, and never written through to its target.
 enum FileIO {
     struct Failure: Error {
         var message: String
@@ -20,6 +24,9 @@ enum FileIO {
 
     static func failure(_ what: String, _ path: String) -> Failure {
         let code = errno
+        if code == ELOOP {
+            return Failure(message: "\(what) \(path): it is a symbolic link, which is never followed", code: code)
+        }
         return Failure(message: "\(what) \(path): \(String(cString: strerror(code)))", code: code)
     }
 
@@ -39,7 +46,7 @@ enum FileIO {
     }
 
     static func read(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw failure("cannot open", path) }
         defer { close(fd) }
         var result: [UInt8] = []
@@ -71,7 +78,7 @@ enum FileIO {
 
     /// Opens `path` for appending (created with mode 0600 if missing, emptied first when `truncating`).
     static func openForAppend(_ path: String, truncating: Bool = false) throws(Failure) -> Int32 {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o600)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0), 0o600)
         guard fd >= 0 else { throw failure("cannot open", path) }
         return fd
     }
@@ -83,7 +90,10 @@ enum FileIO {
     /// Replaces `path` atomically: write a temporary file, fsync it, rename it over `path`, fsync the directory.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Whatever has the temporary's name goes first (a stale file, or a link someone planted: unlink removes
+        // the link, never its target); the file is then created anew.
+        if unlink(temporary) != 0, errno != ENOENT { throw failure("cannot remove", temporary) }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw failure("cannot create", temporary) }
         do throws(Failure) {
             try writeAll(fd, bytes, path: temporary)
@@ -100,7 +110,10 @@ enum FileIO {
 
     /// Truncates `path` to `length` bytes.
     static func truncate(_ path: String, to length: Int) throws(Failure) {
-        guard Glibc.truncate(path, off_t(length)) == 0 else { throw failure("cannot truncate", path) }
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw failure("cannot open", path) }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(length)) == 0 else { throw failure("cannot truncate", path) }
     }
 
     static func move(_ from: String, to: String) throws(Failure) {

@@ -9,7 +9,7 @@ import NavigationSession
 import ProcessSupport
 
 /// `navsessiond`: serves one application's navigation session on D-Bus until SIGINT/SIGTERM, a
-/// `quit` action, loss of its name (`--replace` by another daemon) or the bus going away.
+/// `quit` action, a `--replace` handover to another daemon, or the loss of its name or of the bus (errors).
 struct NavSessionDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navsessiond",
@@ -153,8 +153,9 @@ struct NavSessionDaemon: ParsableCommand {
         let reply = try await connection.requestName(busName, options: options)
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             ShutdownDeadline.arm(seconds: 5, reason: "name already owned")
+            let holder = await NameOwner.of(busName, on: connection).map { " by \($0)" } ?? " by another process"
             await connection.close()
-            throw fail("\(busName) is already owned by another process (use --replace to take it over)")
+            throw fail("\(busName) is already owned\(holder) (use --replace to take it over)")
         }
         let uniqueName = await connection.uniqueName?.rawValue ?? "?"
         logger.info("serving \(busName) as \(uniqueName)")
@@ -171,6 +172,7 @@ struct NavSessionDaemon: ParsableCommand {
                 """.utf8))
         }
         var lostBus = false
+        var nameTaken = false
 
         await withTaskGroup(of: String.self) { group in
             group.addTask {
@@ -189,12 +191,24 @@ struct NavSessionDaemon: ParsableCommand {
                 for await _ in service.quitRequested { return "quit action" }
                 return "quit stream ended"
             }
-            let reason = await group.next() ?? "unknown"
+            var reason = await group.next() ?? "unknown"
             // Losing the bus is not a request to stop: log it as an error and exit non-zero so that a
             // supervisor (systemd Restart=on-failure, D-Bus activation) brings the service back.
             lostBus = reason == "bus disconnected" || reason == "name events ended"
             if lostBus {
                 logger.error("lost the bus connection (\(reason)); exiting with status 1")
+            } else if reason == "name lost" {
+                // Only a --replace handover of our own is a request to stop; anyone else taking the name is a
+                // fault a supervisor must hear of (and restart us for).
+                let taker = await NameOwner.of(busName, on: connection)
+                if let taker, taker.isReplacingDaemon {
+                    reason = "name handed over to \(taker)"
+                    logger.info("shutting down (\(reason))")
+                } else {
+                    nameTaken = true
+                    logger.error(
+                        "lost \(busName) to \(taker.map(String.init(describing:)) ?? "another process"), which is not a navsessiond --replace; exiting with status \(Self.nameTakenStatus)")
+                }
             } else {
                 logger.info("shutting down (\(reason))")
             }
@@ -209,5 +223,10 @@ struct NavSessionDaemon: ParsableCommand {
             logger.error("could not write the session snapshot at shutdown; the journal keeps every change: \(error)")
         }
         if lostBus { throw ExitCode.failure }
+        if nameTaken { throw ExitCode(Self.nameTakenStatus) }
     }
+
+    /// The exit status when another process (not a `navsessiond --replace`) took the name (Docs/dbus-api.md,
+    /// "Lifetime").
+    static let nameTakenStatus: Int32 = 3
 }
