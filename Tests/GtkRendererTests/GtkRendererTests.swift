@@ -8,7 +8,7 @@ import Testing
 /// The daemon is driven with `dbus-send`; after each step the renderer's Describe (read from its
 /// widgets) must show the daemon's state. Then the tests act as the user with Click and check that the
 /// daemon followed the renderer's reports.
-@Suite(.serialized, .enabled(if: GtkEnvironment.available, Comment(rawValue: GtkEnvironment.skipReason)))
+@Suite(.serialized, .enabled(Comment(rawValue: GtkEnvironment.skipReason)) { await GtkEnvironment.available() })
 struct GtkRendererTests {
     static let session = RendererHarness.session
     static let window1 = "/org/navsession/Session1/window/1"
@@ -223,7 +223,7 @@ struct GtkRendererTests {
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }
         let process = try ChildProcess.spawn(
-            [try #require(GtkEnvironment.python), "-m", "unittest", "discover", "-s", directory.appendingPathComponent("tests").path],
+            [try #require(await GtkEnvironment.python()), "-m", "unittest", "discover", "-s", directory.appendingPathComponent("tests").path],
             environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"], stdout: devNull, stderr: handle.fileDescriptor)
         try handle.close()
         let exit = await process.exit(within: .seconds(60))

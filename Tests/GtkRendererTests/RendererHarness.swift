@@ -6,33 +6,33 @@ import Testing
 
 /// What the GTK renderer tests need from the machine: Xvfb and a Python with PyGObject and GTK 4.
 enum GtkEnvironment {
-    /// The first `python3` that can load GTK 4 through PyGObject (`NAVSESSION_PYTHON` first, then Debian's).
-    static let python: String? = {
+    /// The first `python3` that can load GTK 4 through PyGObject (`NAVSESSION_PYTHON` first, then Debian's);
+    /// asked once, asynchronously (the suite's condition awaits it), so no thread waits for the child.
+    static func python() async -> String? {
+        await pythonProbe.value
+    }
+
+    private static let pythonProbe = Task<String?, Never> {
         let candidates = [ProcessInfo.processInfo.environment["NAVSESSION_PYTHON"], "/usr/bin/python3", "python3"]
-        return candidates.compactMap { $0 }.first { canLoadGtk($0) }
-    }()
+        for candidate in candidates.compactMap({ $0 }) where await canLoadGtk(candidate) { return candidate }
+        return nil
+    }
 
     static let xvfb: String? = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static var available: Bool { python != nil && xvfb != nil }
+    /// Whether the suite can run here (its `.enabled(if:)` condition).
+    static func available() async -> Bool {
+        await python() != nil && xvfb != nil
+    }
 
     static let skipReason =
         "needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi gir1.2-gtk-4.0, or ./scripts/setup)"
 
-    /// Asked once, from a static initialiser (so synchronously): ``ChildProcess/blockingExit(within:)`` is woken
-    /// by the child's reaper thread, so it needs no thread of the cooperative pool to end.
-    private static func canLoadGtk(_ python: String) -> Bool {
-        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        defer { close(devNull) }
-        guard let process = try? ChildProcess.spawn(
-            [python, "-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"],
-            environment: ["PATH": "/usr/bin:/bin"], stdout: devNull, stderr: devNull)
-        else { return false }
-        guard let exit = process.blockingExit(within: .seconds(20)) else {
-            process.signal(SIGKILL)
-            return false
-        }
-        return exit == .exited(0)
+    private static func canLoadGtk(_ python: String) async -> Bool {
+        let result = try? await ToolRunner.run(
+            python, ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"],
+            environment: [:], replacingEnvironment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(20))
+        return result?.status == 0
     }
 }
 
@@ -141,7 +141,7 @@ final class RendererHarness: @unchecked Sendable {
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }
         let process = try ChildProcess.spawn(
-            [try #require(GtkEnvironment.python), script, "--verbose"], environment: environment,
+            [try #require(await GtkEnvironment.python()), script, "--verbose"], environment: environment,
             stdout: devNull, stderr: log.fileDescriptor)
         renderer = process
         try await waitForOwner(Self.rendererName, owners) {

@@ -72,23 +72,16 @@ extension DaemonFixture {
 func collect<Element: Sendable>(
     _ stream: AsyncStream<Element>, timeout: Duration = .seconds(10), until last: @escaping @Sendable (Element) -> Bool
 ) async throws -> [Element] {
-    try await withThrowingTaskGroup(of: [Element]?.self) { group in
-        group.addTask {
-            var seen: [Element] = []
-            for await element in stream {
-                seen.append(element)
-                if last(element) { return seen }
-            }
-            return nil
+    // One deadline for the whole collection (AsyncStream.first(within:)), not a sleep of its own.
+    let collected = await AsyncStream<[Element]>.racing([{
+        var seen: [Element] = []
+        for await element in stream {
+            seen.append(element)
+            if last(element) { return seen }
         }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return try #require(result, "no terminating element within \(timeout)")
-    }
+        return nil
+    }]).first(within: timeout)
+    return try #require(collected, "no terminating element within \(timeout)")
 }
 
 /// The first `count` elements of `stream`, or a thrown timeout.

@@ -1,4 +1,3 @@
-import Dispatch
 internal import ProcessSupport
 import Foundation
 import Synchronization
@@ -44,7 +43,6 @@ public final class ChildProcess: Sendable {
         var exit: Exit?
         var waiters: [Int: CheckedContinuation<Exit?, Never>] = [:]
         var nextWaiter = 0
-        var blockedWaiters: [DispatchSemaphore] = []
     }
 
     /// The process id.
@@ -93,20 +91,16 @@ public final class ChildProcess: Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
             guard errno == EINTR else { break }
         }
-        let (waiters, blocked) = state.withLock { state in
+        let waiters = state.withLock { state in
             var raw: Int32 = 0
             let reaped = waitpid(pid, &raw, 0)
             let exit: Exit = reaped == pid && (raw & 0x7f) != 0 ? .signalled(raw & 0x7f) : .exited((raw >> 8) & 0xff)
             state.exit = exit
-            defer {
-                state.waiters = [:]
-                state.blockedWaiters = []
-            }
-            return (Array(state.waiters.values), state.blockedWaiters)
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         let exit = state.withLock { $0.exit }
         for waiter in waiters { waiter.resume(returning: exit) }
-        for semaphore in blocked { semaphore.signal() }
     }
 
     // MARK: Observing
@@ -122,23 +116,6 @@ public final class ChildProcess: Sendable {
     public func exit(within timeout: Duration) async -> Exit? {
         if let exit { return exit }
         return await AsyncStream<Exit>.racing([{ await self.untilExit() }]).first(within: timeout) ?? exit
-    }
-
-    /// ``exit(within:)`` for synchronous code that cannot await (a static initialiser): blocks the calling thread,
-    /// but is woken by the reaper thread alone, so it needs no thread of the cooperative pool to end.
-    /// Async code must use ``exit(within:)``.
-    public func blockingExit(within timeout: Duration) -> Exit? {
-        let semaphore = DispatchSemaphore(value: 0)
-        let registered = state.withLock { state -> Bool in
-            guard state.exit == nil else { return false }
-            state.blockedWaiters.append(semaphore)
-            return true
-        }
-        if registered {
-            let (seconds, attoseconds) = timeout.components
-            _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
-        }
-        return exit
     }
 
     /// Returns the exit once it happens, or nil when the task is cancelled first.
