@@ -301,16 +301,18 @@ public struct ContentBudget: Sendable, Hashable {
         self.maximum = maximum
     }
 
-    /// Throws ``NavigationError/limitsExceeded(_:)`` when a change that grows the window's content from
-    /// `current` to `cost` would take the total over ``maximum``; a change that shrinks it always passes.
-    func check(_ cost: Int, replacing current: Int) throws(NavigationError) {
-        guard cost > current, others + cost > maximum else { return }
-        throw .limitsExceeded(Self.message(total: others + cost, maximum: maximum))
+    /// Why a window holding `cost` does not fit — "the session's content would be N bytes; at most M across
+    /// all windows" —, or nil when it does: the one rule, for a change here and for a window the session opens.
+    public func overrun(_ cost: Int) -> String? {
+        guard others + cost > maximum else { return nil }
+        return "the session's content would be \(others + cost) bytes; at most \(maximum) across all windows"
     }
 
-    /// The error's text: "the session's content would be N bytes; at most M across all windows".
-    public static func message(total: Int, maximum: Int) -> String {
-        "the session's content would be \(total) bytes; at most \(maximum) across all windows"
+    /// Throws ``NavigationError/limitsExceeded(_:)`` when a change that grows the window's content from
+    /// `current` to `cost` does not fit; a change that shrinks it always passes.
+    func check(_ cost: Int, replacing current: Int) throws(NavigationError) {
+        guard cost > current, let message = overrun(cost) else { return }
+        throw .limitsExceeded(message)
     }
 }
 

@@ -239,7 +239,7 @@ extension Session {
         touch(window)
         events.append(.changed(
             window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits),
-            causeJSON: replaying ? "" : causeJSON ?? Self.causeJSON(of: event)))
+            causeJSON: self.causeJSON(of: event, encoded: causeJSON)))
         // `Changed.finished` already names every finished model: one signal however many models a change
         // removes, instead of one `Message` per model (Docs/dbus-api.md, "Message").
         for message in window.graph.drainMessages() where !message.isLifecycleFinish {
@@ -249,9 +249,10 @@ extension Session {
         resumePendingDeepLink(in: window, events: &events)
     }
 
-    /// `Changed`'s `cause_json` of `event` (a replay announces nothing, and its events carry `""`).
-    static func causeJSON(of event: ChangeEvent) -> String {
-        JSONOutput.string(event.cause)
+    /// `Changed`'s `cause_json` of `event`: `encoded` when the journal line already encoded it, else encoded
+    /// here; `""` during a replay, which announces nothing.
+    func causeJSON(of event: ChangeEvent, encoded: String? = nil) -> String {
+        replaying ? "" : encoded ?? JSONOutput.string(event.cause)
     }
 
     /// The change's graph steps shaped for the window's renderer, within the bound on what one change

@@ -195,10 +195,8 @@ public final class Session {
     /// session's budget. O(1): the ledger holds the sum, so a change costs the same with 1 or 256 windows open.
     func checkSessionContent(_ cost: Int, excluding window: WindowNumber?) throws(SessionError) {
         let replaced = window.flatMap { windowsByNumber[$0]?.graph.contentCost } ?? 0
-        let total = contentLedger.total - replaced + cost
-        guard total <= limits.maxSessionContentCost else {
-            throw .limitsExceeded(ContentBudget.message(total: total, maximum: limits.maxSessionContentCost))
-        }
+        let budget = ContentBudget(others: contentLedger.total - replaced, maximum: limits.maxSessionContentCost)
+        if let message = budget.overrun(cost) { throw .limitsExceeded(message) }
     }
 
     /// Adds a window built by ``makeGraph(_:)`` under the next number and journals it.
@@ -244,7 +242,7 @@ public final class Session {
     func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
         let window = try window(number)
         if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed) {
-            events.append(.changed(number, event, steps: [], causeJSON: Self.causeJSON(of: event)))
+            events.append(.changed(number, event, steps: [], causeJSON: causeJSON(of: event)))
             for message in window.graph.drainMessages() where !message.isLifecycleFinish {
                 events.append(.message(number, message))
             }

@@ -38,44 +38,23 @@ import Testing
         await daemon.stop()
     }
 
-    @Test func aLinkAtTheJournalIsRefusedAndNamed() async throws {
+    /// A link at a file the daemon reads at startup stops it with an error naming the file.
+    @Test(arguments: ["journal.jsonl", "state.json"])
+    func aLinkAtAStateFileIsRefusedAndNamed(_ file: String) async throws {
         let (target, content) = try Self.victim()
         defer { try? FileManager.default.removeItem(atPath: target) }
         let daemon = try await FaultDaemon()
         do {
             try FileManager.default.createDirectory(atPath: daemon.stateDirectory, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: daemon.journalPath, withDestinationPath: target)
+            try FileManager.default.createSymbolicLink(atPath: daemon.stateDirectory + "/" + file, withDestinationPath: target)
             let result = try await daemon.launch()
             guard case .exited(let exit) = result else {
-                Issue.record("navsessiond started with a link at journal.jsonl; stderr:\n\(daemon.stderr)")
+                Issue.record("navsessiond started with a link at \(file); stderr:\n\(daemon.stderr)")
                 await daemon.stop()
                 return
             }
             #expect(exit != .exited(0))
-            #expect(daemon.stderr.contains("journal.jsonl"), "\(daemon.stderr)")
-            #expect(daemon.stderr.contains("symbolic link"), "\(daemon.stderr)")
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == content, "the link's target was written")
-        } catch {
-            await daemon.stop()
-            throw error
-        }
-        await daemon.stop()
-    }
-
-    @Test func aLinkAtTheSnapshotIsRefusedAndNamed() async throws {
-        let (target, content) = try Self.victim()
-        defer { try? FileManager.default.removeItem(atPath: target) }
-        let daemon = try await FaultDaemon()
-        do {
-            try FileManager.default.createDirectory(atPath: daemon.stateDirectory, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: daemon.statePath, withDestinationPath: target)
-            let result = try await daemon.launch()
-            guard case .exited = result else {
-                Issue.record("navsessiond started with a link at state.json; stderr:\n\(daemon.stderr)")
-                await daemon.stop()
-                return
-            }
-            #expect(daemon.stderr.contains("state.json"), "\(daemon.stderr)")
+            #expect(daemon.stderr.contains(file), "\(daemon.stderr)")
             #expect(daemon.stderr.contains("symbolic link"), "\(daemon.stderr)")
             #expect(try String(contentsOfFile: target, encoding: .utf8) == content, "the link's target was written")
         } catch {

@@ -1,15 +1,8 @@
 import Foundation
 
-/// Reads a pipe to its end with read(2), retrying on EINTR: Foundation's `readDataToEndOfFile` traps
+/// Reads a pipe chunk by chunk with read(2) (on a thread of its own), retrying on EINTR: Foundation's `readDataToEndOfFile` traps
 /// (`try!`) when a signal interrupts it, which a test process with many children does see.
 public enum PipeReader {
-    /// Everything `handle` yields until end of file (blocking).
-    public static func readAll(_ handle: FileHandle) -> Data {
-        var data = Data()
-        forEachChunk(handle) { data.append($0) }
-        return data
-    }
-
     /// Calls `body` with each chunk `handle` yields as it arrives, until end of file (blocking).
     public static func forEachChunk(_ handle: FileHandle, _ body: (Data) -> Void) {
         let descriptor = handle.fileDescriptor

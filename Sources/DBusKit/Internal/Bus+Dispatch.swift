@@ -140,7 +140,7 @@ extension Bus {
                 return .method(method, context)
             }
             if Self.standardInterfaces.contains(interface) {
-                guard Self.standardMembers(of: interface, manager: object.isManager).contains(member) else {
+                guard Self.isStandard(member, of: interface, manager: object.isManager) else {
                     return .outcome(.error(BusError(.unknownMethod, "\(interface) has no method \(member)")))
                 }
                 return .standard(interface, context)
@@ -149,8 +149,7 @@ extension Bus {
         }
         // No interface field: dispatch by member name, user interfaces first.
         if let method = object.method(named: member) { return .method(method, context) }
-        for standard in Self.standardInterfaces
-        where Self.standardMembers(of: standard, manager: object.isManager).contains(member) {
+        for standard in Self.standardInterfaces where Self.isStandard(member, of: standard, manager: object.isManager) {
             return .standard(standard, context)
         }
         return .outcome(.error(BusError(.unknownMethod, "\(path) has no method \(member)")))
@@ -160,13 +159,13 @@ extension Bus {
         InterfaceName.introspectable.rawValue, InterfaceName.properties.rawValue, InterfaceName.objectManager.rawValue,
     ]
 
-    /// The members DBusKit implements of a standard interface (ObjectManager only where one is added).
-    private static func standardMembers(of interface: String, manager: Bool) -> [String] {
+    /// Whether DBusKit implements `member` of a standard interface (ObjectManager only where one is added).
+    private static func isStandard(_ member: String, of interface: String, manager: Bool) -> Bool {
         switch interface {
-        case InterfaceName.introspectable.rawValue: ["Introspect"]
-        case InterfaceName.properties.rawValue: ["Get", "GetAll", "Set"]
-        case InterfaceName.objectManager.rawValue where manager: ["GetManagedObjects"]
-        default: []
+        case InterfaceName.introspectable.rawValue: member == "Introspect"
+        case InterfaceName.properties.rawValue: member == "Get" || member == "GetAll" || member == "Set"
+        case InterfaceName.objectManager.rawValue: manager && member == "GetManagedObjects"
+        default: false
         }
     }
 
@@ -299,7 +298,7 @@ extension Bus {
             arguments: try decodeArguments(context))
     }
 
-    /// Introspectable, Properties and ObjectManager (``standardMembers(of:manager:)``); `nil` for another member.
+    /// Introspectable, Properties and ObjectManager (``isStandard(_:of:manager:)``); `nil` for another member.
     private func handleStandard(interface: String, _ context: CallContext) throws -> CallOutcome? {
         switch (interface, context.member) {
         case (InterfaceName.introspectable.rawValue, "Introspect"):
