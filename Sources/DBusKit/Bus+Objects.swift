@@ -63,6 +63,23 @@ extension Bus {
         objects.filter { !$0.value.interfaces.isEmpty }.keys.sorted()
     }
 
+    /// Holds incoming method calls until ``releaseIncomingCalls()``: they queue in arrival order (at most
+    /// ``maximumQueuedCalls``; later ones are answered `LimitsExceeded`) while replies to our own calls and
+    /// signals keep flowing.
+    ///
+    /// For a service that must own its name before it can load what it serves: a `--replace` handover takes
+    /// the name first, so no call reaches the old owner after it has saved, then waits for the old owner to
+    /// finish writing before it loads and exports.
+    public func holdIncomingCalls() {
+        isHoldingCalls = true
+    }
+
+    /// Handles the calls held since ``holdIncomingCalls()``, in arrival order, and every later call as usual.
+    public func releaseIncomingCalls() {
+        isHoldingCalls = false
+        drainHeldCalls()
+    }
+
     /// Sets limits checked on every incoming call before its handler runs.
     public func setIncomingLimits(_ limits: IncomingLimits) {
         self.limits = limits

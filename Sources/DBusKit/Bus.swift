@@ -41,6 +41,10 @@ public actor Bus {
     var incoming: [OpaquePointer] = []
     var incomingHead = 0
     var isDraining = false
+    /// Set by ``holdIncomingCalls()``: method calls queue in ``incoming`` until ``releaseIncomingCalls()``.
+    var isHoldingCalls = false
+    /// Calls queued at most (behind an awaiting handler, or held); further ones are answered `LimitsExceeded`.
+    public static let maximumQueuedCalls = 4096
     /// The serial of the next message marshalled by DBusKit itself (``WireMessage``).
     var wireSerial = WireMessage.firstSerial
     /// Deferred replies being built off the bus thread (bounded by ``maximumDeferredReplies``).

@@ -7,10 +7,18 @@ extension Session {
         var reason: String
     }
 
-    /// Writes a new snapshot and empties the journal (clean shutdown); no-op without a store.
-    /// - Throws: ``SessionError/storageFailed(_:)``.
+    /// Writes a new snapshot, empties the journal and lets go of the state directory's lock (clean shutdown:
+    /// another daemon may take the directory over); no-op without a store. A change after `close()` takes the
+    /// lock again, or fails with ``SessionError/stateDirectoryLocked(path:holder:)`` if another process has it.
+    /// - Throws: ``SessionError/storageFailed(_:)``; the lock is then kept.
     public func close() throws(SessionError) {
         guard let store else { return }
+        try writeCleanSnapshot(store)
+        store.releaseLock()
+    }
+
+    /// A fresh pair of files that replays to exactly this state.
+    private func writeCleanSnapshot(_ store: SessionStore) throws(SessionError) {
         try store.writeSnapshot(storedState())
         needsSnapshot = false
         store.journalNeedsRestart = false
@@ -22,6 +30,21 @@ extension Session {
     /// - Parameter encodedBatch: for a `.batch` entry, its batch already encoded (``SessionStore/encodeBatch(_:)``).
     func persist(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil) throws(SessionError) {
         guard let store, !replaying else { return }
+        if !store.files.isLocked { try store.files.lock() }
+        if let loss = store.lossOfFiles() {
+            // Journal lines written now would go to files no restart reads: start again where one does, with a
+            // full snapshot of the state (this change included), so nothing acknowledged is lost.
+            logger.error(
+                "the session's files were removed while running; writing them again in full",
+                metadata: ["cause": "\(loss)", "directory": "\(store.directory)"])
+            do {
+                try store.reopenFiles()
+            } catch {
+                needsSnapshot = true
+                throw error
+            }
+            needsSnapshot = true
+        }
         if needsSnapshot {
             try store.writeSnapshot(storedState())
             needsSnapshot = false
@@ -84,7 +107,7 @@ extension Session {
         {
             // Start a clean generation: a fresh pair of files that replays to exactly this state.
             replaying = false
-            try close()
+            try writeCleanSnapshot(store)
         }
     }
 

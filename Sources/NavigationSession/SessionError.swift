@@ -25,6 +25,8 @@ public typealias WindowNumber = UInt32
 /// | `storageFailed` | `org.navsession.Error.StorageFailed` |
 /// | `accessDenied` | `org.freedesktop.DBus.Error.AccessDenied` |
 /// | `unreadableState` | `org.navsession.Error.StorageFailed` |
+/// | `unsafeStateDirectory` | `org.navsession.Error.StorageFailed` |
+/// | `stateDirectoryLocked` | `org.navsession.Error.StorageFailed` |
 /// | `versionMismatch` | `org.navsession.Error.VersionMismatch` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
@@ -53,6 +55,11 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case storageFailed(String)
     /// A saved state file exists but cannot be read (permissions, I/O error); it is left untouched.
     case unreadableState(String)
+    /// The state directory is another user's, or others may write to it (startup only); it is not used.
+    case unsafeStateDirectory(String)
+    /// Another process holds the state directory's lock (another daemon writes it; startup only). `holder` is
+    /// the pid it recorded in the lock file.
+    case stateDirectoryLocked(path: String, holder: Int32?)
     /// The caller may not do this to the window (it is tied to another client's lifetime).
     case accessDenied(String)
     /// A compare-and-set found the window at another version than the caller expected; nothing applied.
@@ -90,7 +97,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .manifest: "org.navsession.Error.InvalidManifest"
         case .storageFailed: "org.navsession.Error.StorageFailed"
         case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
-        case .unreadableState: "org.navsession.Error.StorageFailed"
+        case .unreadableState, .unsafeStateDirectory, .stateDirectoryLocked: "org.navsession.Error.StorageFailed"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
         }
     }
@@ -113,6 +120,10 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .storageFailed(let text): "cannot save the session: \(text)"
         case .accessDenied(let text): text
         case .unreadableState(let text): "cannot read the saved session (\(text)); it was left as it is"
+        case .unsafeStateDirectory(let text): "refusing the state directory: \(text)"
+        case .stateDirectoryLocked(let path, let holder):
+            "the state directory \(path) is in use by another process"
+                + (holder.map { " (pid \($0), which holds its lock)" } ?? " (which holds its lock)")
         case .versionMismatch(let window, let expected, let actual):
             "window \(window) is at version \(actual), not the expected \(expected); nothing was applied"
         }

@@ -33,18 +33,18 @@ extension SessionStore {
         }
     }
 
-    /// Reads `path`, telling unreadable files (startup stops) from damaged ones (set aside).
-    private func readFile(_ path: String) throws(Corrupt) -> [UInt8] {
+    /// Reads the file `name`, telling unreadable files (startup stops) from damaged ones (set aside).
+    private func readFile(_ name: String) throws(Corrupt) -> [UInt8] {
         do {
-            return try FileIO.read(path)
+            return try files.read(name)
         } catch {
             throw Corrupt(reason: error.message, unreadable: error.isUnreadable ? error : nil)
         }
     }
 
     private func readSnapshot(applicationID: String) throws(Corrupt) -> StoredSession? {
-        guard FileIO.exists(statePath) else { return nil }
-        let bytes = try readFile(statePath)
+        guard files.exists(Self.stateFileName) else { return nil }
+        let bytes = try readFile(Self.stateFileName)
         snapshotBytes = bytes.count
         let state: StoredSession
         do {
@@ -67,8 +67,8 @@ extension SessionStore {
     private func readJournal(
         applicationID: String, salvagedNext: inout WindowNumber
     ) throws(Corrupt) -> [JournalEntry] {
-        guard FileIO.exists(journalPath) else { return [] }
-        let bytes = try readFile(journalPath)
+        guard files.exists(Self.journalFileName) else { return [] }
+        let bytes = try readFile(Self.journalFileName)
         journalBytes = bytes.count
         if bytes.isEmpty {
             // Compaction truncates the journal before writing its header: a kill in between leaves it
@@ -87,7 +87,7 @@ extension SessionStore {
                 "dropping an incomplete last journal line (a write interrupted by a crash)",
                 metadata: ["file": "\(journalPath)", "bytes": "\(tail.count)"])
             do {
-                try FileIO.truncate(journalPath, to: bytes.count - tail.count)
+                try files.truncate(Self.journalFileName, to: bytes.count - tail.count)
             } catch {
                 throw Corrupt(reason: error.message)
             }

@@ -61,17 +61,21 @@ public final class SessionStore {
     private var journalFD: Int32 = -1
     private let encoder: JSONEncoder
 
+    /// The open, locked directory; replaced when the one at ``directory`` was deleted or replaced meanwhile.
+    private(set) var files: StateDirectory
     var statePath: String { directory + "/" + Self.stateFileName }
     var journalPath: String { directory + "/" + Self.journalFileName }
 
-    /// Opens (creating if needed) a state directory.
+    /// Opens (creating if needed) a state directory and takes its lock for the store's lifetime.
     ///
     /// - Parameters:
     ///   - directory: where the files live, e.g. ``defaultDirectory(applicationID:environment:)``.
     ///   - compactionInterval: journal lines between snapshots (at least 1; default 256).
     ///   - syncEveryWrite: fsync every journal line (default `false`: write(2) only, enough for crashes).
     ///   - logger: receives the corrupt-file and compaction messages.
-    /// - Throws: ``SessionError/storageFailed(_:)`` when the directory cannot be created.
+    /// - Throws: ``SessionError/storageFailed(_:)`` when the directory cannot be created or opened,
+    ///   ``SessionError/unsafeStateDirectory(_:)`` when another user owns it or others may write to it,
+    ///   ``SessionError/stateDirectoryLocked(path:holder:)`` when another process (another daemon) holds it.
     public init(
         directory: String, compactionInterval: Int = 256, syncEveryWrite: Bool = false,
         logger: Logger = Logger(label: "NavigationSession.Store")
@@ -81,11 +85,7 @@ public final class SessionStore {
         self.syncEveryWrite = syncEveryWrite
         self.logger = logger
         encoder = JSONOutput.encoder()
-        do {
-            try FileIO.makeDirectory(directory)
-        } catch {
-            throw .storageFailed(error.message)
-        }
+        files = try StateDirectory(path: directory)
     }
 
     deinit {
@@ -143,7 +143,7 @@ public final class SessionStore {
         state.generation = generation + 1
         do {
             let bytes = try state.json()
-            try FileIO.writeAtomically(bytes, to: statePath)
+            try files.writeAtomically(bytes, to: Self.stateFileName)
             snapshotBytes = bytes.count
             generation = state.generation
             try startJournal(truncating: true)
@@ -169,8 +169,8 @@ public final class SessionStore {
             close(journalFD)
             journalFD = -1
         }
-        guard truncating || !FileIO.exists(journalPath) else {
-            journalFD = try FileIO.openForAppend(journalPath)
+        guard truncating || !files.exists(Self.journalFileName) else {
+            journalFD = try files.openForAppend(Self.journalFileName)
             return
         }
         let header = JournalHeader(
@@ -179,7 +179,7 @@ public final class SessionStore {
         var bytes = (try? encoder.encode(header)).map(Array.init) ?? []
         bytes.append(UInt8(ascii: "\n"))
         journalHeaderPending = true
-        let fd = try FileIO.openForAppend(journalPath, truncating: true)
+        let fd = try files.openForAppend(Self.journalFileName, truncating: true)
         do {
             try FileIO.writeAll(fd, bytes, path: journalPath)
             if syncEveryWrite { try FileIO.sync(fd, path: journalPath) }
@@ -191,8 +191,50 @@ public final class SessionStore {
         journalFD = fd
     }
 
+    /// Why the files written so far are no longer where a restart reads them (the directory was deleted or
+    /// replaced, or the journal removed), or nil. Asked before every journal write: one `lstat` and one `fstat`.
+    func lossOfFiles() -> String? {
+        if let loss = files.loss() { return "the state directory \(directory) \(loss)" }
+        if journalFD >= 0 {
+            var info = stat()
+            if fstat(journalFD, &info) == 0, info.st_nlink == 0 { return "the journal \(journalPath) was deleted" }
+        }
+        return nil
+    }
+
+    /// After ``lossOfFiles()``: opens the directory at ``directory`` again if it was deleted or replaced
+    /// (created if missing, its lock taken there), and closes the journal; the caller then writes a full
+    /// snapshot, so nothing acknowledged before the loss is lost.
+    /// - Throws: what ``StateDirectory/init(path:)`` throws; the old directory stays in use.
+    func reopenFiles() throws(SessionError) {
+        guard files.loss() != nil else {
+            closeJournal()
+            return
+        }
+        let reopened = try StateDirectory(path: directory)
+        closeJournal()
+        files = reopened
+    }
+
+    /// Lets go of the files as a killed process would (the journal closed, the lock given up), so a test can
+    /// open the directory again in the same process while this store is still referenced.
+    func abandonForTesting() {
+        closeJournal()
+        releaseLock()
+    }
+
+    /// Lets another process (or store) have the directory after a clean close; the next write takes the lock
+    /// again (``StateDirectory/lock()``).
+    func releaseLock() {
+        files.unlock()
+    }
+
     /// Closes the journal descriptor so the next append reopens the file (tests simulate disk failures).
     func closeJournalForTesting() {
+        closeJournal()
+    }
+
+    private func closeJournal() {
         if journalFD >= 0 {
             close(journalFD)
             journalFD = -1
@@ -220,19 +262,21 @@ public final class SessionStore {
             journalFD = -1
         }
         var salvaged: WindowNumber = 1
-        for path in [statePath, journalPath] {
-            if let bytes = try? FileIO.read(path) { salvaged = max(salvaged, Self.windowNumberBound(in: bytes)) }
+        for name in [Self.stateFileName, Self.journalFileName] {
+            if let bytes = try? files.read(name) { salvaged = max(salvaged, Self.windowNumberBound(in: bytes)) }
         }
         let stamp = Self.timestamp()
-        for path in [statePath, journalPath] where FileIO.exists(path) {
-            var target = "\(path).corrupt-\(stamp)"
+        for name in [Self.stateFileName, Self.journalFileName] where files.exists(name) {
+            let path = files.full(name)
+            var target = "\(name).corrupt-\(stamp)"
             var suffix = 1
-            while FileIO.exists(target) {
-                target = "\(path).corrupt-\(stamp)-\(suffix)"
+            while files.exists(target) {
+                target = "\(name).corrupt-\(stamp)-\(suffix)"
                 suffix += 1
             }
             do {
-                try FileIO.move(path, to: target)
+                try files.move(name, to: target)
+                let target = files.full(target)
                 quarantined.append((path, target))
                 logger.error(
                     "corrupt or foreign session state moved aside; starting fresh",

@@ -117,12 +117,10 @@ struct NavSessionDaemon: ParsableCommand {
         let inMemory = ephemeral || (privateBus && stateDir == nil)
         let directory = inMemory ? nil : stateDirectory(for: application.applicationID)
         logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
-        let service: SessionService
-        do {
-            service = try SessionService(manifest: application, stateDirectory: directory, logger: logger)
-        } catch {
-            throw fail("\(ErrorMapping.busError(for: error).message)")
-        }
+        // Without --replace the state directory's lock comes first: a second daemon on the same directory stops
+        // here, before it touches the bus. With --replace the name comes first (below), so no change reaches the
+        // old daemon after it has saved; the lock is then taken once the old daemon has written everything.
+        var service = replace ? nil : try load(application, directory, logger: logger)
         var daemon: PrivateBusDaemon?
         let address: BusAddress
         if privateBus {
@@ -148,7 +146,12 @@ struct NavSessionDaemon: ParsableCommand {
         } catch {
             throw fail("cannot connect to the \(bus) bus: \(error)")
         }
-        try await service.export(on: connection)
+        if let service {
+            try await service.export(on: connection)
+        } else {
+            // Calls that reach us before the state is loaded wait for it instead of finding no objects.
+            await connection.holdIncomingCalls()
+        }
         let options: RequestNameOptions = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
         let reply = try await connection.requestName(busName, options: options)
         guard reply == .primaryOwner || reply == .alreadyOwner else {
@@ -157,6 +160,13 @@ struct NavSessionDaemon: ParsableCommand {
             await connection.close()
             throw fail("\(busName) is already owned\(holder) (use --replace to take it over)")
         }
+        if service == nil {
+            let loaded = try await loadAfterHandover(application, directory, logger: logger)
+            try await loaded.export(on: connection)
+            await connection.releaseIncomingCalls()
+            service = loaded
+        }
+        guard let service else { return }
         let uniqueName = await connection.uniqueName?.rawValue ?? "?"
         logger.info("serving \(busName) as \(uniqueName)")
         if let daemon {
@@ -224,6 +234,51 @@ struct NavSessionDaemon: ParsableCommand {
         }
         if lostBus { throw ExitCode.failure }
         if nameTaken { throw ExitCode(Self.nameTakenStatus) }
+    }
+
+    /// Loads the session from `directory` (taking its lock) or in memory; one line and exit status 1 when it
+    /// cannot, which names the lock's holder when another daemon writes the directory.
+    func load(_ application: Manifest, _ directory: String?, logger: Logger) throws -> SessionService {
+        do {
+            return try SessionService(manifest: application, stateDirectory: directory, logger: logger)
+        } catch {
+            throw fail(Self.describe(error))
+        }
+    }
+
+    /// ``load(_:_:logger:)`` once the daemon we replaced has written its last snapshot and let go of the state
+    /// directory's lock (it holds the lock until it exits), so every change it acknowledged is loaded and no
+    /// version is given out twice. Waits at most ``handoverTimeout``, off the threads that serve the bus.
+    func loadAfterHandover(_ application: Manifest, _ directory: String?, logger: Logger) async throws -> SessionService {
+        let deadline = ContinuousClock.now + Self.handoverTimeout
+        var waiting = false
+        while true {
+            do {
+                return try SessionService(manifest: application, stateDirectory: directory, logger: logger)
+            } catch SessionError.stateDirectoryLocked(let path, let holder) where ContinuousClock.now < deadline {
+                if !waiting {
+                    logger.info("waiting for the daemon we replaced to save and let go of \(path)", metadata: ["holder": "\(holder.map(String.init) ?? "?")"])
+                    waiting = true
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            } catch {
+                throw fail(Self.describe(error))
+            }
+        }
+    }
+
+    /// How long a `--replace` waits for the replaced daemon to let go of the state directory.
+    static let handoverTimeout: Duration = .seconds(30)
+
+    /// The one line for a startup failure: the holder's command line when another process has the directory.
+    static func describe(_ error: any Error) -> String {
+        if case SessionError.stateDirectoryLocked(let path, let holder?) = error {
+            let commandLine = (FileManager.default.contents(atPath: "/proc/\(holder)/cmdline") ?? Data())
+                .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ").prefix(200)
+            return "the state directory \(path) is in use by pid \(holder)" + (commandLine.isEmpty ? "" : " (\(commandLine))")
+                + ", which holds its lock; one daemon writes a state directory at a time"
+        }
+        return ErrorMapping.busError(for: error).message
     }
 
     /// The exit status when another process (not a `navsessiond --replace`) took the name (Docs/dbus-api.md,

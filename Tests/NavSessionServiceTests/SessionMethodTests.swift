@@ -129,17 +129,6 @@ import Testing
         }
     }
 
-    @Test func secondDaemonExitsWithOneLineWhenNameIsOwned() async throws {
-        try await DaemonFixture.with { fixture in
-            let second = try fixture.launch([])
-            let exited = await fixture.waitForExit(second)
-            if !exited { second.signal(SIGKILL) }
-            try #require(exited, "the second daemon did not exit within \(DaemonFixture.exitDeadline); stderr: \(fixture.output)")
-            #expect(second.exit != .exited(0), "\(String(describing: second.exit))")
-            #expect(fixture.output.contains("already owned"))
-        }
-    }
-
     @Test func closeOnExitClosesTheWindowWhenTheClientLeaves() async throws {
         try await DaemonFixture.with { fixture in
             let other = try await fixture.connect()

@@ -45,6 +45,7 @@ struct PersistenceTests {
         try populate(session)
         let before = Picture(session)
         try session.close()
+        session.store?.abandonForTesting()  // as a restart after the process ended would find it
         let restored = try demoSession(directory: directory)
         #expect(Picture(restored) == before)
     }
@@ -83,6 +84,7 @@ struct PersistenceTests {
         try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "2"])))
         #expect(store.entriesSinceSnapshot < 3)
         let before = Picture(session)
+        session.store?.abandonForTesting()  // as a restart after the process ended would find it
         let restored = try demoSession(directory: directory, compactionInterval: 3)
         #expect(Picture(restored) == before)
     }
@@ -278,6 +280,7 @@ struct CompactionCrashTests {
         _ = FileManager.default.createFile(atPath: journal, contents: Data())
         try session.execute(window: number, command: .tabsSelectItem("settings"))
         // Dropped without close(): what the files hold is what a kill leaves.
+        session.store?.abandonForTesting()
         #expect(try restoredTab(directory) == "settings")
         #expect(!files(in: directory).contains { $0.contains("corrupt") })
     }
@@ -325,6 +328,7 @@ struct StorageFailureTests {
         try FileManager.default.removeItem(atPath: journal)
         let next = try #require(session.openWindow(scene: "waiting").window)
         #expect(next == main + 2)
+        session.store?.abandonForTesting()  // as a restart after the process ended would find it
         let restored = try demoSession(directory: directory)
         #expect(restored.windows.map(\.number) == [main, next])
     }

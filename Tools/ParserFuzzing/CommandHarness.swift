@@ -38,19 +38,24 @@ enum CommandHarness {
         }
         let demo = try Fixtures.demoManifest()
         try Fixtures.withScratchDirectory { (directory) throws(InvariantViolation) in
-            let session = try Fixtures.loggedInDemoSession(store: try store(directory))
-            do {
-                try session.apply(window: 1, batchJSON: text)
-                guard decoded != nil else {
-                    throw InvariantViolation("batch: JSONDecoder rejects the batch but the session applied it")
+            // The session ends with this function, as a killed process would: its store lets go of the
+            // directory's lock, so the reload below can take it.
+            func applied() throws(InvariantViolation) -> Invariants.SessionState {
+                let session = try Fixtures.loggedInDemoSession(store: try store(directory))
+                do {
+                    try session.apply(window: 1, batchJSON: text)
+                    guard decoded != nil else {
+                        throw InvariantViolation("batch: JSONDecoder rejects the batch but the session applied it")
+                    }
+                } catch let error as InvariantViolation {
+                    throw error
+                } catch {
+                    try checkRejection(error, decoded: decoded != nil, invalid: { if case .invalidBatch = $0 { true } else { false } })
                 }
-            } catch let error as InvariantViolation {
-                throw error
-            } catch {
-                try checkRejection(error, decoded: decoded != nil, invalid: { if case .invalidBatch = $0 { true } else { false } })
+                try Invariants.check(session, "batch")
+                return Invariants.SessionState(session)
             }
-            try Invariants.check(session, "batch")
-            let state = Invariants.SessionState(session)
+            let state = try applied()
             let reloadStore = try store(directory)
             let reloaded: Session
             do {

@@ -23,8 +23,14 @@ extension Bus {
         guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        if isDraining {
-            // Behind a call that still awaits: handled in arrival order once it is done.
+        if isDraining || isHoldingCalls {
+            // Behind a call that still awaits, or held until the service is ready: handled in arrival order
+            // later. The queue is bounded so a flood meanwhile costs the flooder errors, not the daemon memory.
+            guard incoming.count - incomingHead < Self.maximumQueuedCalls else {
+                reply(to: message, with: .error(BusError(
+                    .limitsExceeded, "\(Self.maximumQueuedCalls) calls are already waiting to be handled; try again")))
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
             incoming.append(dbus_message_ref(message))
         } else if let pending = dispatch(message) {
             isDraining = true
@@ -32,6 +38,30 @@ extension Bus {
             Task { await self.finish(held.pointer, pending) }
         }
         return DBUS_HANDLER_RESULT_HANDLED
+    }
+
+    /// Dispatches the queued calls that do not await, in order; returns the first that does (its reply then
+    /// waits for ``finish(_:_:)``), or nil once the queue is empty.
+    private func dispatchQueued() -> (message: OpaquePointer, pending: Pending)? {
+        while !isHoldingCalls, incomingHead < incoming.count {
+            let next = incoming[incomingHead]
+            incomingHead += 1
+            if let pending = dispatch(next) { return (next, pending) }
+            dbus_message_unref(next)
+        }
+        if incomingHead == incoming.count {
+            incoming.removeAll(keepingCapacity: true)
+            incomingHead = 0
+        }
+        return nil
+    }
+
+    /// Starts handling the calls held since ``holdIncomingCalls()``, in arrival order.
+    func drainHeldCalls() {
+        guard !isDraining, let (message, pending) = dispatchQueued() else { return }
+        isDraining = true
+        let held = UncheckedMessage(pointer: message)
+        Task { await self.finish(held.pointer, pending) }
     }
 
     /// Awaits `pending`, replies to `message`, then handles the calls that queued meanwhile, each through
@@ -49,19 +79,8 @@ extension Bus {
             // Handlers that need a descriptor past their call must dup it (``MethodCall/arguments``).
             receivedDescriptors.closeAll()
             dbus_message_unref(message)
-            current = nil
-            while current == nil, incomingHead < incoming.count {
-                let next = incoming[incomingHead]
-                incomingHead += 1
-                if let pending = dispatch(next) {
-                    current = (next, pending)
-                } else {
-                    dbus_message_unref(next)
-                }
-            }
+            current = dispatchQueued()
         }
-        incoming.removeAll(keepingCapacity: true)
-        incomingHead = 0
         isDraining = false
     }
 
