@@ -18,7 +18,7 @@ struct CallRecord: Codable, Hashable, Sendable {
     var client: Int
     var window: UInt64
     var command: LoadCommand
-    /// The daemon instance the call was addressed to (0 = first start, k = after the k-th kill).
+    /// The daemon instance the call was addressed to (0 = first start, k = after the k-th fault).
     var generation: Int
     var outcome: CallOutcome
     /// Call latency in microseconds.

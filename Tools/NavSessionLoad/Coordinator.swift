@@ -3,7 +3,8 @@ import DBusTestSupport
 import Foundation
 
 /// The run: a private bus, navsessiond on a throwaway state directory, the windows, the client
-/// processes, the subscriber, (fault mode) the kills and restarts, then the verification and the report.
+/// processes, the subscriber, (fault mode) the kills, takeovers and second daemons, then the verification
+/// and the report.
 final class Coordinator {
     let options: Options
     let workspace: Workspace
@@ -13,7 +14,9 @@ final class Coordinator {
     private var restores: [Int: [UInt64: String]] = [:]
     private var windows: [UInt64: (path: String, scene: String)] = [:]
     private var setupRecords: [CallRecord] = []
-    private var restartTimes: [Duration] = []
+    private var faultLog = FaultLog()
+    /// Why the fault injection stopped early, when it did (a problem of the run).
+    private var faultsStopped: String?
     private var unique = ""
 
     init(options: Options, workspace: Workspace) {
@@ -30,6 +33,9 @@ final class Coordinator {
         progress("private bus at \(bus.address); scratch directory \(workspace.directory); seed \(options.seed)")
         let control = try await bus.connect()
         try await ProcessEvents.followOwner(of: DaemonProcess.name, on: control, into: events)
+        if faults, options.secondDaemons > 0 {
+            try await ProcessEvents.followOwner(of: SecondDaemonStart.otherName, on: control, into: events)
+        }
         let recorder = try await ChangeRecorder.start(on: try await bus.connect())
         let controlSignals = try await control.signals(matching: try ControlChannel.rule())
         let events = events
@@ -73,12 +79,18 @@ final class Coordinator {
         let clock = ContinuousClock()
         let started = clock.now
         try await ControlChannel.emit("Go", [.string(unique), .int32(0)], on: control)
-        progress(faults ? "load running; killing the daemon \(options.kills) times" : "load running: \(count) clients x \(options.commands) commands")
+        let plan = Fault.plan(
+            kills: options.kills, replaces: options.replaces, secondDaemons: options.secondDaemons, random: &random)
+        progress(faults
+            ? "load running; \(options.kills) kills, \(options.replaces) --replace takeovers, \(options.secondDaemons) second daemons"
+            : "load running: \(count) clients x \(options.commands) commands")
 
         if faults {
-            try await killRepeatedly(daemon, recorder: recorder, control: control)
-            let changes = recorder.counts.value[unique, default: 0] + Int.random(in: 1...options.changesBetweenKills, using: &random)
-            _ = await recorder.wait(for: changes, from: unique, within: .seconds(120))
+            try await inject(plan, into: daemon, recorder: recorder, control: control)
+            if faultsStopped == nil {
+                let changes = recorder.counts.value[unique, default: 0] + Int.random(in: 1...options.changesBetweenKills, using: &random)
+                _ = await recorder.wait(for: changes, from: unique, within: .seconds(120))
+            }
             try await ControlChannel.emit("Stop", [], on: control)
         }
         guard await events.wait(within: .seconds(options.timeout), until: { state in pids.allSatisfy { state.exited[$0] != nil } }) != nil
@@ -107,15 +119,26 @@ final class Coordinator {
         }
         let run = RunData(
             windows: windows.mapValues(\.scene), records: records, changes: recorder.all, generations: generations,
-            restores: restores, final: final, faults: faults)
+            restores: restores, final: final, faults: faults, faultOf: faultLog.faultOf)
         var verification = Verifier(data: run, context: try ReplayContext()).verify()
         if stopStatus != 0 { verification.problem("navsessiond exited with status \(stopStatus) after SIGTERM") }
+        for (takeover, status) in faultLog.replacedStatuses.enumerated() where status != 0 {
+            verification.problem("takeover \(takeover + 1): the replaced navsessiond exited with status \(status), not 0")
+        }
+        if let faultsStopped { verification.problem(faultsStopped) }
+        for (number, failure) in faultLog.failedTakeovers.enumerated() {
+            verification.problem("failed takeover \(number + 1): navsessiond --replace \(failure)")
+        }
+        for (number, start) in faultLog.secondDaemons.enumerated() where !start.refused {
+            verification.problem("second daemon \(number + 1) (\(start.busName)) did not refuse to start: "
+                + (start.served.map { "served as \($0), " } ?? "") + "exit status \(start.status): \(start.message)")
+        }
         for (window, json) in final where afterCleanRestart[window] != json {
             verification.problem("window \(window): state after a clean stop and start differs from the final state")
         }
         let report = LoadReport(
             options: options, records: records.filter { $0.client >= 0 }, elapsed: elapsed, daemonTicks: daemonTicks,
-            kills: restores.count, restartTimes: restartTimes, windows: windows.count, verification: verification)
+            faultLog: faultLog, windows: windows.count, verification: verification)
         print(report.text())
         return verification.problems.isEmpty
     }
@@ -172,7 +195,8 @@ final class Coordinator {
         return entry.value.path
     }
 
-    /// Every window's GetState JSON from the current daemon (and a check that none is missing).
+    /// Every window's GetState JSON from the current daemon; a window missing from ListWindows is left out
+    /// (the verifier reports it and its acknowledged changes as lost).
     private func states(on control: Bus) async throws -> [UInt64: String] {
         let listed = try await control.call(
             destination: try BusName(unique), path: try ObjectPath(LoadCommand.session),
@@ -181,7 +205,7 @@ final class Coordinator {
         let open = Set((listed.first?.arrayElements ?? []).compactMap { $0.objectPath?.rawValue })
         var result: [UInt64: String] = [:]
         for (number, window) in windows {
-            guard open.contains(window.path) else { throw LoadError("window \(number) is missing from ListWindows") }
+            guard open.contains(window.path) else { continue }
             let reply = try await control.call(
                 destination: try BusName(unique), path: try ObjectPath(window.path),
                 interface: try InterfaceName(LoadCommand.windowInterface), member: try MemberName("GetState"),
@@ -193,27 +217,77 @@ final class Coordinator {
 
     // MARK: Faults
 
-    /// Kills the daemon after a random number of changes each time, restarts it on the same state
-    /// directory, records the restored states before any client may call it, then lets clients go on.
-    private func killRepeatedly(_ daemon: DaemonProcess, recorder: ChangeRecorder, control: Bus) async throws {
+    /// Injects `plan`'s faults one after another, each after a random number of changes since the last. Every
+    /// fault ends with a new daemon instance; its restored states are read before the `Go` that lets the
+    /// clients call it.
+    private func inject(_ plan: [Fault], into daemon: DaemonProcess, recorder: ChangeRecorder, control: Bus) async throws {
         let clock = ContinuousClock()
-        for kill in 1...max(options.kills, 1) where options.kills > 0 {
-            let target = recorder.counts.value[unique, default: 0] + Int.random(in: 1...options.changesBetweenKills, using: &random)
-            guard await recorder.wait(for: target, from: unique, within: .seconds(120)) else {
-                throw LoadError("the load stalled: no \(target) changes from daemon \(kill - 1) within 120 s: \(daemon.tail())")
+        var generation = 0
+        for fault in plan {
+            guard try await awaitChanges(from: daemon, recorder: recorder, after: generation) else { return }
+            switch fault {
+            case .kill:
+                faultLog.restartTimes.append(try await killAndRestart(daemon, recorder: recorder, injectLoss: options.injectLoss))
+            case .replace:
+                let started = clock.now
+                switch try await daemon.replace() {
+                case .handedOver(let next, let status):
+                    unique = next
+                    faultLog.takeoverTimes.append(clock.now - started)
+                    faultLog.replacedStatuses.append(status)
+                case .failed(let status, let log):
+                    // No new instance: the old one serves on, and the next fault or the end shows what the try cost.
+                    faultLog.failedTakeovers.append("exit \(status): \(log)")
+                    progress("a navsessiond --replace exited with status \(status) before owning the name")
+                    continue
+                }
+            case .secondDaemon:
+                let number = faultLog.secondDaemons.count + 1
+                faultLog.secondDaemons.append(
+                    try await SecondDaemonStart.run(
+                        sameName: number % 2 == 1, beside: daemon, mainOwner: unique,
+                        log: workspace.path("second-daemon-\(number).log")))
+                // The running daemon goes on acknowledging; the restart shows whether its state directory kept it all.
+                guard try await awaitChanges(from: daemon, recorder: recorder, after: generation) else { return }
+                _ = try await killAndRestart(daemon, recorder: recorder, injectLoss: false)
             }
-            // A random moment within the next 2 ms of load (a kill time, not a readiness wait).
-            try await Task.sleep(for: .microseconds(Int.random(in: 0...2000, using: &random)))
-            let killed = clock.now
-            try await daemon.kill()
-            if options.injectLoss { dropLastSignalledChange(daemon, recorder: recorder) }
-            unique = try await daemon.start()
-            restartTimes.append(clock.now - killed)
-            generations[unique] = kill
-            restores[kill] = try await states(on: control)
-            try await ControlChannel.emit("Go", [.string(unique), .int32(Int32(kill))], on: control)
-            if kill % 10 == 0 { progress("\(kill) kills") }
+            generation += 1
+            generations[unique] = generation
+            faultLog.faultOf[generation] = fault
+            let restored = try await states(on: control)
+            restores[generation] = restored
+            try await ControlChannel.emit("Go", [.string(unique), .int32(Int32(generation))], on: control)
+            if generation % 10 == 0 { progress("\(generation) faults") }
+            if restored.isEmpty {
+                // No window left to change: the load cannot go on, the verification reports what was lost.
+                faultsStopped = "the restart after fault \(generation) (\(fault.rawValue)) restored none of the \(windows.count) windows; no further faults"
+                return
+            }
         }
+    }
+
+    /// Waits until the running instance has emitted a random 1…`--changes-between-kills` more changes; false
+    /// (and the injection stops, so the run is still verified and reported) when the load stalled.
+    private func awaitChanges(from daemon: DaemonProcess, recorder: ChangeRecorder, after generation: Int) async throws -> Bool {
+        let target = recorder.counts.value[unique, default: 0] + Int.random(in: 1...options.changesBetweenKills, using: &random)
+        guard await recorder.wait(for: target, from: unique, within: .seconds(120)) else {
+            faultsStopped = "the load stalled after fault \(generation): no \(target) changes from daemon \(unique) within 120 s; no further faults: \(daemon.tail(lines: 2))"
+            return false
+        }
+        return true
+    }
+
+    /// SIGKILL at a random moment within the next 2 ms of load, then a new instance on the same state
+    /// directory; returns the time from the kill to the name owned again.
+    private func killAndRestart(_ daemon: DaemonProcess, recorder: ChangeRecorder, injectLoss: Bool) async throws -> Duration {
+        let clock = ContinuousClock()
+        // A kill time, not a readiness wait.
+        try await Task.sleep(for: .microseconds(Int.random(in: 0...2000, using: &random)))
+        let killed = clock.now
+        try await daemon.kill()
+        if injectLoss { dropLastSignalledChange(daemon, recorder: recorder) }
+        unique = try await daemon.start()
+        return clock.now - killed
     }
 
     /// The negative control: removes the journal's last line if it is a batch whose `Changed` the

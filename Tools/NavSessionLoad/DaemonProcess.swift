@@ -28,12 +28,15 @@ final class DaemonProcess {
     /// CPU ticks of every instance so far, the running one included.
     var totalTicks: Int { retiredTicks + (CPUTime.ticks(of: pid) ?? 0) }
 
+    /// The arguments of an instance on this bus and state directory.
+    func arguments(_ extra: [String] = []) -> [String] {
+        ["--bus", busAddress, "--state-dir", stateDirectory, "--log-level", "warning"] + extra
+    }
+
     /// Starts an instance and returns its unique name once it owns the well-known name (NameOwnerChanged;
     /// no sleeping). Fails early, with the log's tail, if it exits first.
     func start(timeout: Duration = .seconds(60)) async throws -> String {
-        let process = try ProcessEvents.launch(
-            binary, ["--bus", busAddress, "--state-dir", stateDirectory, "--log-level", "warning"], log: log,
-            into: events)
+        let process = try ProcessEvents.launch(binary, arguments(), log: log, into: events)
         self.process = process
         let pid = process.processIdentifier
         guard let state = await events.wait(within: timeout, until: { $0.owner != "" || $0.exited[pid] != nil }) else {
@@ -43,6 +46,39 @@ final class DaemonProcess {
             throw LoadError("navsessiond exited with status \(status) before owning \(Self.name): \(tail())")
         }
         return state.owner
+    }
+
+    /// How a `--replace` start ended.
+    enum Takeover {
+        /// The new instance owns the name (`unique`) and the replaced one exited with `replacedStatus`.
+        case handedOver(unique: String, replacedStatus: Int32)
+        /// The new instance exited with `status` before owning the name; the old one goes on serving.
+        case failed(status: Int32, log: String)
+    }
+
+    /// Starts a `navsessiond --replace` on the same state directory while this one runs, and waits until
+    /// it owns the name and the replaced instance has exited.
+    func replace(timeout: Duration = .seconds(60)) async throws -> Takeover {
+        let old = pid
+        let oldOwner = events.value.owner
+        // Read while it still exists; the CPU of its final save is not counted.
+        let oldTicks = CPUTime.ticks(of: old) ?? 0
+        let process = try ProcessEvents.launch(binary, arguments(["--replace"]), log: log, into: events)
+        let pid = process.processIdentifier
+        guard let owned = await events.wait(
+            within: timeout, until: { ($0.owner != "" && $0.owner != oldOwner) || $0.exited[pid] != nil })
+        else {
+            throw LoadError("navsessiond --replace did not own \(Self.name) within \(timeout): \(tail())")
+        }
+        if let status = owned.exited[pid] { return .failed(status: status, log: tail(lines: 3)) }
+        self.process = process
+        guard let handedOver = await events.wait(within: timeout, until: { $0.exited[old] != nil }),
+              let status = handedOver.exited[old]
+        else {
+            throw LoadError("the replaced navsessiond (pid \(old)) did not exit within \(timeout) of the takeover: \(tail())")
+        }
+        retiredTicks += oldTicks
+        return .handedOver(unique: owned.owner, replacedStatus: status)
     }
 
     /// SIGKILL, then waits until the process is reaped and the bus has released the name.

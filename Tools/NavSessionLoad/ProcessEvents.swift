@@ -1,15 +1,18 @@
 import DBusKit
 import Foundation
 
-/// What the coordinator waits on: the daemon's bus name owner (from NameOwnerChanged) and the exits of
-/// the processes it started (from `Process.terminationHandler`).
+/// What the coordinator waits on: the owners of the daemons' bus names (from NameOwnerChanged) and the
+/// exits of the processes it started (from `Process.terminationHandler`).
 struct ProcessEvents: Sendable {
-    /// The unique name owning the daemon's well-known name, "" when none.
-    var owner = ""
+    /// Well-known name → the unique name owning it (absent or "" when none).
+    var owners: [String: String] = [:]
     /// Exit statuses of finished children, by pid.
     var exited: [Int32: Int32] = [:]
     /// Clients that announced `Ready` (subscribed to the control signals).
     var ready: Set<Int> = []
+
+    /// The unique name owning the daemon's well-known name, "" when none.
+    var owner: String { owners[DaemonProcess.name] ?? "" }
 
     /// Starts following NameOwnerChanged for `name` into `events`; the rule is active when this returns.
     static func followOwner(of name: String, on bus: Bus, into events: Watched<ProcessEvents>) async throws {
@@ -23,7 +26,7 @@ struct ProcessEvents: Sendable {
         Task {
             for await change in changes {
                 guard change.arguments.count == 3, let owner = change.arguments[2].string else { continue }
-                events.update { $0.owner = owner }
+                events.update { $0.owners[name] = owner }
             }
         }
     }

@@ -53,6 +53,26 @@ struct Verifier {
         return result
     }
 
+    /// The fault that started `generation`, as reported.
+    private func faultName(_ generation: Int) -> String {
+        generation == Int.max ? "end" : data.faultOf[generation]?.rawValue ?? "restart \(generation)"
+    }
+
+    /// False, with every acknowledged change of `window` before `generation` counted as lost, when the
+    /// window is missing from those states (from ListWindows).
+    private func missing(_ window: UInt64, at generation: Int, from states: [UInt64: String]?, into result: inout Verification) -> Bool {
+        guard let states, states[window] == nil else { return true }
+        let acknowledged = Set(data.records.compactMap { record -> UInt64? in
+            guard record.window == window, record.generation < generation, case .acknowledged(let version) = record.outcome
+            else { return nil }
+            return version
+        })
+        let label = generation == Int.max ? "the final state" : "the state restored after fault \(generation) (\(faultName(generation)))"
+        result.lost(acknowledged.count, at: faultName(generation),
+                    "window \(window) is missing from \(label): its \(acknowledged.count) acknowledged versions are lost")
+        return false
+    }
+
     private func decode(_ json: String?, _ what: String, into result: inout Verification) -> WindowSnapshot? {
         guard let json else {
             result.problem("\(what): missing")
@@ -69,11 +89,14 @@ struct Verifier {
     private func verify(window: UInt64, scene: String, into result: inout Verification) {
         var points: [Point] = []
         for generation in data.restores.keys.sorted() {
-            guard let snapshot = decode(data.restores[generation]?[window], "window \(window) after restart \(generation)", into: &result)
+            guard missing(window, at: generation, from: data.restores[generation], into: &result),
+                  let snapshot = decode(data.restores[generation]?[window], "window \(window) after restart \(generation)", into: &result)
             else { return }
             points.append(Point(generation: generation, snapshot: snapshot))
         }
-        guard let final = decode(data.final[window], "window \(window) at the end", into: &result) else { return }
+        guard missing(window, at: Int.max, from: data.final, into: &result),
+              let final = decode(data.final[window], "window \(window) at the end", into: &result)
+        else { return }
         points.append(Point(generation: Int.max, snapshot: final))
         let restoredVersion = Dictionary(uniqueKeysWithValues: points.map { ($0.generation, $0.version) })
         let problemsBefore = result.problems.count
@@ -122,14 +145,16 @@ struct Verifier {
                 earlier.generation != record.generation
                     && version > (restoredVersion[max(earlier.generation, record.generation)] ?? 0)
             }) {
-                result.reused += 1
-                result.problem("window \(window): v\(version) acknowledged twice (daemon \(earlier.generation) and \(record.generation))")
+                result.reused(
+                    at: faultName(max(earlier.generation, record.generation)),
+                    "window \(window): v\(version) acknowledged twice (daemon \(earlier.generation) and \(record.generation))")
             }
             acknowledged[version, default: []].append(record)
             result.acknowledgedChecked += 1
             for point in points where point.generation > record.generation && point.version < version {
-                result.lost += 1
-                result.problem("window \(window): acknowledged v\(version) (client \(record.client), daemon \(record.generation)) is missing from \(point.label) (v\(point.version))")
+                result.lost(
+                    1, at: faultName(point.generation),
+                    "window \(window): acknowledged v\(version) (client \(record.client), daemon \(record.generation)) is missing from \(point.label) (v\(point.version))")
                 break
             }
         }
