@@ -31,7 +31,7 @@ import Testing
 
     /// Issue "Reliability II", scenario 5: `navsessiond --replace` under load, the running daemon handing over
     /// each time; no acknowledged change is lost and no version acknowledged twice.
-    @Test(.disabled("needs the state-directory lock and lossless --replace (issue 30)"))
+    @Test
     func replaceUnderLoadLosesNoAcknowledgedChange() async throws {
         let (status, output, log) = try await Self.run(["fault", "--replaces", "3", "--clients", "4", "--changes-between-kills", "200"])
         #expect(status == 0, "\(output)\n\(log)")
@@ -43,7 +43,7 @@ import Testing
 
     /// Issue "Reliability II", scenario 6: a second daemon on the state directory (for the same bus name, then
     /// with another `--name`) refuses to start, and the running daemon keeps every acknowledged change.
-    @Test(.disabled("needs the state-directory lock and lossless --replace (issue 30)"))
+    @Test
     func twoDaemonsOnOneStateDirectoryTheSecondRefusesAndNothingIsLost() async throws {
         let (status, output, log) = try await Self.run(["fault", "--second-daemons", "2", "--clients", "4", "--changes-between-kills", "200"])
         #expect(status == 0, "\(output)\n\(log)")
