@@ -41,6 +41,8 @@ public actor Bus {
     var incoming: [OpaquePointer] = []
     var incomingHead = 0
     var isDraining = false
+    /// Reply bytes each peer has not shown it read (bounded per peer and in all).
+    var replyLedger = ReplyLedger()
     /// Set by ``holdIncomingCalls()``: method calls queue in ``incoming`` until ``releaseIncomingCalls()``.
     var isHoldingCalls = false
     /// Calls queued at most (behind an awaiting handler, or held); further ones are answered `LimitsExceeded`.

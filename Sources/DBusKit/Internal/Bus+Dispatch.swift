@@ -23,6 +23,14 @@ extension Bus {
         guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
+        switch replyLedger.admission(of: LibDBus.sender(message)) {
+        case .admit: break
+        case .refuse(let reason):
+            reply(to: message, with: .error(BusError(.limitsExceeded, reason)))
+            return DBUS_HANDLER_RESULT_HANDLED
+        case .ignore:
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
         if isDraining || isHoldingCalls {
             // Behind a call that still awaits, or held until the service is ready: handled in arrival order
             // later. The queue is bounded so a flood meanwhile costs the flooder errors, not the daemon memory.
@@ -252,15 +260,21 @@ extension Bus {
         switch outcome {
         case .values(let values, let types):
             do {
+                let destination = LibDBus.sender(call)
                 let wire = try WireMessage.build(
                     .methodReturn, serial: nextWireSerial(), path: nil, interface: nil, member: nil,
-                    replySerial: dbus_message_get_serial(call), destination: LibDBus.sender(call), body: values, types: types)
+                    replySerial: dbus_message_get_serial(call), destination: destination, body: values, types: types)
+                let size = wire?.size ?? MessageEncoder.estimatedSize(of: values)
+                if let refusal = replyLedger.refusal(ofReply: size, to: destination) {
+                    throw BusError(.limitsExceeded, refusal)
+                }
                 try sendMarshalled(wire, values, types: types, subject: "the reply", kind: "replies") {
                     guard let reply = dbus_message_new_method_return(call) else {
                         throw ConnectionError(.outOfMemory, "cannot create a reply")
                     }
                     return reply
                 }
+                noteReply(size, to: destination)
                 return
             } catch let error as BusError where error.name == .limitsExceeded {
                 failure = error
@@ -278,7 +292,45 @@ extension Bus {
         guard let errorReply = created else { return }
         defer { dbus_message_unref(errorReply) }
         try? send(errorReply)
+        noteReply(Self.errorReplyOverhead + failure.message.utf8.count, to: LibDBus.sender(call))
     }
+
+    /// About what an error reply's header and name add to its message.
+    static let errorReplyOverhead = 160
+
+    /// Counts a reply against its peer's budget (``ReplyLedger``), and asks the peer for a Ping once it has
+    /// enough unconfirmed bytes for one.
+    private func noteReply(_ size: Int, to peer: String?) {
+        guard let peer, replyLedger.sent(size, to: peer) else { return }
+        Task {
+            let answer: PingAnswer
+            do {
+                _ = try await call(
+                    destination: BusName(trusted: peer), path: .root, interface: .peer,
+                    member: MemberName(trusted: "Ping"), timeout: Self.pingTimeout)
+                answer = .answered
+            } catch let error as BusError {
+                switch error.name {
+                case .serviceUnknown, .nameHasNoOwner, .disconnected: answer = .gone
+                case .noReply: answer = .silent
+                // Any other error came from the peer (a connection that does not implement Peer): it read.
+                default: answer = .answered
+                }
+            } catch {
+                answer = .silent
+            }
+            switch answer {
+            case .answered: replyLedger.confirmed(peer)
+            case .gone: replyLedger.pingFailed(peer, gone: true)
+            case .silent: replyLedger.pingFailed(peer, gone: false)
+            }
+        }
+    }
+
+    private enum PingAnswer { case answered, gone, silent }
+
+    /// How long a peer has to answer the Ping behind its replies.
+    static let pingTimeout: Duration = .seconds(30)
 
     struct CallContext {
         let message: OpaquePointer

@@ -1,0 +1,114 @@
+/// What each peer has been sent in replies and has not yet shown it read.
+///
+/// D-Bus gives a service one socket to the bus, and dbus-daemon counts every message the service sent that a
+/// recipient has not read yet against the service's own `max_incoming_bytes` (127 MiB compiled in): once that
+/// many bytes wait in the queues of clients that do not read, the bus stops reading from the service, and
+/// every client waits. So no peer may have more than ``peerBudget`` bytes of replies in flight, and all peers
+/// together no more than ``totalBudget``.
+///
+/// A peer shows it read by answering `org.freedesktop.DBus.Peer.Ping`, which every libdbus, GDBus and sd-bus
+/// connection answers by itself: sent behind the replies, its answer proves the replies before it were read.
+/// Any answer counts, an error too; only the bus answering for the peer (it is gone) does not.
+struct ReplyLedger {
+    struct Peer {
+        /// Reply bytes sent and not known to be read.
+        var unconfirmed = 0
+        /// ``unconfirmed`` when the Ping in flight was sent: what its answer confirms.
+        var pingMark: Int?
+    }
+
+    /// A peer past this many unconfirmed bytes is sent a Ping.
+    static let pingThreshold = 256 << 10
+    /// A reply above this many bytes is "large": sent only within the budgets. Smaller replies always go.
+    static let smallReply = 64 << 10
+    /// Unconfirmed reply bytes one peer may have before its large replies are refused.
+    static let peerBudget = 8 << 20
+    /// Unconfirmed reply bytes all peers together may have before large replies are refused.
+    static let totalBudget = 48 << 20
+    /// Past ``peerBudget`` plus this much (of errors and small replies), a peer's calls are not answered at
+    /// all: it is not reading them, and each answer would only add to what the bus holds for it.
+    static let ignoreAllowance = 1 << 20
+    /// Peers tracked at most; beyond it, those with nothing worth a Ping are forgotten.
+    static let maximumPeers = 4096
+
+    private(set) var peers: [String: Peer] = [:]
+    private(set) var total = 0
+
+    enum Admission: Equatable {
+        case admit
+        /// Answered `LimitsExceeded` without running the handler.
+        case refuse(String)
+        /// Not answered.
+        case ignore
+    }
+
+    /// Whether a call from `peer` is handled, before any work is done for it.
+    func admission(of peer: String?) -> Admission {
+        guard let peer, let state = peers[peer], state.unconfirmed >= Self.peerBudget else { return .admit }
+        if state.unconfirmed >= Self.peerBudget + Self.ignoreAllowance { return .ignore }
+        return .refuse(
+            "\(state.unconfirmed) bytes of replies to you are not read yet (at most \(Self.peerBudget) may be); "
+                + "read them (and let your D-Bus library answer Peer.Ping) before calling again")
+    }
+
+    /// Why a reply of `size` bytes to `peer` must not be sent now, or nil.
+    func refusal(ofReply size: Int, to peer: String?) -> String? {
+        guard size > Self.smallReply, let peer else { return nil }
+        let unconfirmed = peers[peer]?.unconfirmed ?? 0
+        // A peer that has read everything may always fetch one document, however large (within the message
+        // size limit); the budgets bound what piles up behind it.
+        if unconfirmed > 0, unconfirmed + size > Self.peerBudget {
+            return "the reply would be \(size) bytes, and \(unconfirmed) bytes of replies to you are not read yet "
+                + "(at most \(Self.peerBudget) may be); read them (and let your D-Bus library answer Peer.Ping) first"
+        }
+        if total + size > Self.totalBudget {
+            return "the reply would be \(size) bytes, and clients have \(total) bytes of replies they have not read "
+                + "(at most \(Self.totalBudget) in all); try again later"
+        }
+        return nil
+    }
+
+    /// Records `size` bytes sent to `peer`; true when a Ping should go to it now.
+    mutating func sent(_ size: Int, to peer: String?) -> Bool {
+        guard let peer else { return false }
+        if peers[peer] == nil, peers.count >= Self.maximumPeers { forgetQuietPeers() }
+        var state = peers[peer, default: Peer()]
+        state.unconfirmed += size
+        total += size
+        let ping = state.pingMark == nil && state.unconfirmed >= Self.pingThreshold
+        if ping { state.pingMark = state.unconfirmed }
+        peers[peer] = state
+        return ping
+    }
+
+    /// The Ping to `peer` was answered by it: everything sent before it was read.
+    mutating func confirmed(_ peer: String) {
+        guard var state = peers[peer], let mark = state.pingMark else { return }
+        state.unconfirmed -= mark
+        total -= mark
+        state.pingMark = nil
+        peers[peer] = state
+    }
+
+    /// The Ping to `peer` got no answer from it: it is gone (forgotten), or it did not answer in time (the
+    /// next reply to it sends another).
+    mutating func pingFailed(_ peer: String, gone: Bool) {
+        guard var state = peers[peer] else { return }
+        if gone {
+            total -= state.unconfirmed
+            peers[peer] = nil
+            return
+        }
+        state.pingMark = nil
+        peers[peer] = state
+    }
+
+    /// Drops the peers below the Ping threshold with no Ping in flight: what they hold is small, and a peer
+    /// that left is otherwise never removed.
+    private mutating func forgetQuietPeers() {
+        for (name, state) in peers where state.pingMark == nil && state.unconfirmed < Self.pingThreshold {
+            total -= state.unconfirmed
+            peers[name] = nil
+        }
+    }
+}
