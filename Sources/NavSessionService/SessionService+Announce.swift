@@ -132,38 +132,40 @@ extension SessionService {
             ])
     }
 
-    // MARK: Close on exit
+    // MARK: Clients leaving
 
-    /// Closes restored windows whose close-on-exit client is gone; watches the clients still present.
+    /// Closes restored windows whose close-on-exit client is gone (the others are seen leaving by
+    /// ``watchDepartures(on:)``, which must run first).
     func checkRestoredOwners(on bus: Bus) async {
         let owners = state.withLock { state in Set(state.session.windows.compactMap(\.closeOnExitOwner)) }
         for owner in owners.sorted() {
-            guard let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true else {
-                await clientVanished(owner, on: bus)
-                continue
-            }
-            watch(name, on: bus)
+            if let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true { continue }
+            await clientVanished(owner, on: bus)
         }
     }
 
-    /// Starts watching `client` (once) and closes its close-on-exit windows when it leaves the bus.
-    func watch(_ client: BusName, on bus: Bus) {
-        let isNew = watchedClients.withLock { $0.insert(client.rawValue).inserted }
-        guard isNew else { return }
+    /// Subscribes once to every unique name leaving the bus and tells the session (close-on-exit ties,
+    /// per-client shares).
+    ///
+    /// One match rule for all clients rather than one per client: dbus-daemon allows a connection 512 match
+    /// rules (compiled-in `max_match_rules_per_connection`), and every client that changes anything has a share.
+    func watchDepartures(on bus: Bus) async throws {
+        let rule = MatchRule(
+            sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [2: ""])
+        let departures = try await bus.signals(matching: rule)
         Task { [weak bus] in
-            guard let bus else { return }
-            do {
-                try await bus.waitUntilNameVanishes(client)
-            } catch {
-                return
+            for await signal in departures {
+                guard let bus else { return }
+                guard let name = signal.arguments.first?.string, name.hasPrefix(":") else { continue }
+                await self.clientVanished(name, on: bus)
             }
-            self.watchedClients.withLock { _ = $0.remove(client.rawValue) }
-            await self.clientVanished(client.rawValue, on: bus)
         }
     }
 
-    /// Closes the windows tied to `uniqueName` and announces it.
+    /// Closes the windows tied to `uniqueName`, forgets its shares and announces it; nothing for a client
+    /// the session never heard of.
     func clientVanished(_ uniqueName: String, on bus: isolated Bus) {
+        guard state.withLock({ $0.session.isTracking(client: uniqueName) }) else { return }
         do {
             let outcome = try perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
             logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")

@@ -28,7 +28,7 @@ extension SessionService {
                             window: existing.number, windowVersion: existing.version, sessionVersion: session.version,
                             events: [])
                     }
-                    return try session.openWindow(scene: scene)
+                    return try session.openWindow(scene: scene, client: call.client)
                 }
                 if let window = outcome.window {
                     self.announceActivation(of: window, platformData: call.arguments[0], on: bus)
@@ -46,7 +46,7 @@ extension SessionService {
                     }
                 }
                 for uri in uris {
-                    let outcome = try self.perform(on: bus) { try $0.openURL(uri) }
+                    let outcome = try self.perform(on: bus) { try $0.openURL(uri, client: call.client) }
                     if let window = outcome.window {
                         self.announceActivation(of: window, platformData: call.arguments[1], on: bus)
                     }
@@ -69,7 +69,7 @@ extension SessionService {
                             }
                             scene = name
                         }
-                        let outcome = try self.perform(on: bus) { try $0.openWindow(scene: scene) }
+                        let outcome = try self.perform(on: bus) { try $0.openWindow(scene: scene, client: call.client) }
                         if let window = outcome.window {
                             self.announceActivation(of: window, platformData: call.arguments[2], on: bus)
                         }

@@ -28,14 +28,15 @@ extension SessionService {
         let window = A("window", .objectPath), params = A("params", .dictionary(key: .string, value: .string))
         return [
             MethodRow("OpenWindow", [A("scene", .string), params], [window], .change({ call, session in
-                try session.openWindow(scene: call.arguments[0].string ?? "", params: call.arguments[1].stringDictionary)
+                try session.openWindow(
+                    scene: call.arguments[0].string ?? "", params: call.arguments[1].stringDictionary, client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
             MethodRow("DismissWindow", [window], [], .change({ call, session in
                 try session.dismissWindow(try Self.number(of: call.arguments[0].objectPath ?? call.path))
             }, reply: { _, _ in [] })),
             // A deep link into an open window changes it like a Window1 command.
             MethodRow("OpenURL", [A("url", .string)], [window], .change({ call, session in
-                try session.openURL(call.arguments[0].string ?? "")
+                try session.openURL(call.arguments[0].string ?? "", client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
             MethodRow("ListWindows", [], [A("windows", .array(.objectPath))], .read { _, state in
                 [try self.windowList(state.session.windows.map(\.number))]
@@ -43,9 +44,9 @@ extension SessionService {
             MethodRow("Apply", [window, A("batch_json", .string)], [A("version", .uint64)], .change({ call, session in
                 try session.apply(
                     window: try Self.number(of: call.arguments[0].objectPath ?? call.path),
-                    batchJSON: call.arguments[1].string ?? "")
+                    batchJSON: call.arguments[1].string ?? "", client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
-            MethodRow("SetCloseOnExit", [window, A("enabled", .boolean)], [], .custom { call, bus in
+            MethodRow("SetCloseOnExit", [window, A("enabled", .boolean)], [], .custom { call, _ in
                 let number = try Self.number(of: call.arguments[0].objectPath ?? call.path)
                 let enabled = call.arguments[1].bool ?? false
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
@@ -53,7 +54,6 @@ extension SessionService {
                     try state.session.setCloseOnExit(
                         window: number, owner: enabled ? sender.rawValue : nil, caller: sender.rawValue)
                 }
-                if enabled { self.watch(sender, on: bus) }
                 return []
             }),
             MethodRow(

@@ -59,13 +59,14 @@ extension SessionService {
         case .batch(let build):
             let number = try Self.number(of: call.path)
             let outcome = try perform(on: bus) { session in
-                try session.apply(window: number, batch: try build(call, session, try session.window(number)))
+                try session.apply(
+                    window: number, batch: try build(call, session, try session.window(number)), client: call.client)
             }
             return Self.version(outcome)
         case .report(let build):
             let number = try Self.number(of: call.path)
             let report = try ErrorMapping.mapped { try build(call) }
-            return Self.version(try perform(on: bus) { try $0.report(window: number, report) })
+            return Self.version(try perform(on: bus) { try $0.report(window: number, report, client: call.client) })
         case .change(let body, let reply):
             let outcome = try perform(on: bus) { try body(call, $0) }
             return try ErrorMapping.mapped { try reply(call, outcome) }
@@ -166,13 +167,13 @@ extension SessionService {
             MethodRow("ExecuteAt", [model, A("command_json", .string)], [version], .change({ call, session in
                 try session.execute(
                     window: try Self.number(of: call.path), commandJSON: call.arguments[1].string ?? "",
-                    from: try id(call.arguments[0]))
+                    from: try id(call.arguments[0]), client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
             MethodRow("Apply", [A("batch_json", .string), Self.applyOptions], [version, started], .change({ call, session in
                 let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
                 return try session.apply(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
-                    expectedVersion: expected)
+                    expectedVersion: expected, client: call.client)
             }, reply: { call, outcome in
                 let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                 return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
@@ -181,11 +182,12 @@ extension SessionService {
                 let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
                 let event = try state.session.dryRun(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
-                    expectedVersion: expected)
+                    expectedVersion: expected, client: call.client)
                 return [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)]
             }),
             MethodRow("SetState", [A("state_json", .string)], [version], .change({ call, session in
-                try session.setState(window: try Self.number(of: call.path), stateJSON: call.arguments[0].string ?? "")
+                try session.setState(
+                    window: try Self.number(of: call.path), stateJSON: call.arguments[0].string ?? "", client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
             MethodRow(
                 "SendMessage", [model, A("name", .string), A("payload", .dictionary(key: .string, value: .string))], [],
@@ -196,7 +198,8 @@ extension SessionService {
                         call.arguments[1].string ?? "", payload: CommandArguments.payload(call.arguments[2].stringDictionary))
                     let window = try session.window(number)
                     return try session.sendMessage(
-                        window: number, to: target.rawValue == 0 ? window.graph.activeModelID : target, message)
+                        window: number, to: target.rawValue == 0 ? window.graph.activeModelID : target, message,
+                        client: call.client)
                 }, reply: { _, _ in [] })),
             MethodRow("ReportPopped", [A("stack", .uint64), A("index", .uint32)], [version], .report { call in
                 .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))

@@ -33,7 +33,6 @@ public final class SessionService: Sendable {
     private let quitRequests: AsyncStream<Void>.Continuation
     /// Yields when a client calls `ActivateAction("quit")`.
     public let quitRequested: AsyncStream<Void>
-    let watchedClients = Mutex<Set<String>>([])
     /// The session's limits (fixed at start).
     let limits: SessionLimits
 
@@ -67,10 +66,11 @@ public final class SessionService: Sendable {
     }
 
     /// Exports Session1 (with ObjectManager), every restored window and org.freedesktop.Application,
-    /// then closes restored windows whose close-on-exit client has left the bus (and watches the others).
+    /// then watches clients leaving the bus and closes restored windows whose close-on-exit client has left.
     /// Call before requesting the bus name.
     public func export(on bus: Bus) async throws {
         try await exportObjects(on: bus)
+        try await watchDepartures(on: bus)
         await checkRestoredOwners(on: bus)
     }
 

@@ -289,30 +289,47 @@ extension NavigationWindow {
 }
 
 /// Content a window shares with others (a session's windows share one budget), given to a change as input.
+///
+/// A budget may also carry the share of the client making the change: what its earlier changes created
+/// (`clientCharged`) and the most any one client may have created (`clientShare`), so one client cannot
+/// take the whole shared budget from the others.
 public struct ContentBudget: Sendable, Hashable {
     /// The content cost of everything else that shares the budget.
     public var others: Int
     /// The most the window and the others may hold together.
     public var maximum: Int
+    /// The content already charged to the client making the change (0 when no client is charged).
+    public var clientCharged: Int
+    /// The most content one client may be charged with; `Int.max` when the change is charged to no one.
+    public var clientShare: Int
 
     /// Creates a budget.
-    public init(others: Int, maximum: Int) {
+    public init(others: Int, maximum: Int, clientCharged: Int = 0, clientShare: Int = .max) {
         self.others = others
         self.maximum = maximum
+        self.clientCharged = clientCharged
+        self.clientShare = clientShare
     }
 
-    /// Why a window holding `cost` does not fit — "the session's content would be N bytes; at most M across
-    /// all windows" —, or nil when it does: the one rule, for a change here and for a window the session opens.
-    public func overrun(_ cost: Int) -> String? {
-        guard others + cost > maximum else { return nil }
-        return "the session's content would be \(others + cost) bytes; at most \(maximum) across all windows"
+    /// Why a window going from `current` to `cost` does not fit — the session's content over its maximum,
+    /// or the client's charge over its share —, or nil when it does: the one rule, for a change here and for
+    /// a window the session opens (`current` 0). A change that shrinks the window always fits.
+    public func overrun(_ cost: Int, replacing current: Int = 0) -> String? {
+        guard cost > current else { return nil }
+        if others + cost > maximum {
+            return "the session's content would be \(others + cost) bytes; at most \(maximum) across all windows"
+        }
+        let charged = clientCharged + (cost - current)
+        if charged > clientShare {
+            return "the client's content would be \(charged) bytes; at most \(clientShare) (per-client content share)"
+        }
+        return nil
     }
 
     /// Throws ``NavigationError/limitsExceeded(_:)`` when a change that grows the window's content from
     /// `current` to `cost` does not fit; a change that shrinks it always passes.
     func check(_ cost: Int, replacing current: Int) throws(NavigationError) {
-        guard cost > current, let message = overrun(cost) else { return }
-        throw .limitsExceeded(message)
+        if let message = overrun(cost, replacing: current) { throw .limitsExceeded(message) }
     }
 }
 

@@ -11,18 +11,24 @@ extension Session {
     /// - Returns: the outcome; `windowVersion` is the new version, `events` starts with the `changed`
     ///   event (with planned steps when the route view moved by more than one step), then messages and
     ///   the events of effects the batch enqueued.
+    /// - Parameter client: the caller's unique bus name, charged with the content the batch creates and the
+    ///   windows its effects open (``SessionLimits/maxClientContentCost``); `nil` charges no one.
     /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)``,
     ///   ``SessionError/navigation(_:)`` (nothing applied), ``SessionError/storageFailed(_:)``.
     @discardableResult
-    public func apply(window number: WindowNumber, batch: [BatchCommand]) throws(SessionError) -> SessionOutcome {
+    public func apply(
+        window number: WindowNumber, batch: [BatchCommand], client: String? = nil
+    ) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
         let scene = manifest.scene(window.scene)
-        var events: [SessionEvent] = []
-        try applyChange(window, batch.map { expand($0, scene: scene) }, events: &events)
-        return outcome(window: number, events: events)
+        return try acting(as: client) { () throws(SessionError) in
+            var events: [SessionEvent] = []
+            try applyChange(window, batch.map { expand($0, scene: scene) }, events: &events)
+            return outcome(window: number, events: events)
+        }
     }
 
     /// Decodes a JSON array of commands (`Docs/state-schema.md`) and applies it like ``apply(window:batch:)``.
@@ -33,17 +39,18 @@ extension Session {
     ///   ``SessionError/versionMismatch(window:expected:actual:)``, else as ``apply(window:batch:)``.
     @discardableResult
     public func apply(
-        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
         let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
-        return try apply(window: number, batch: batch)
+        return try apply(window: number, batch: batch, client: client)
     }
 
     /// What ``apply(window:batchJSON:expectedVersion:)`` would do, without doing it: the change event it
     /// would produce (the next version, the ids of the models it would start) or the error it would throw.
-    /// The session's limits are checked too; effects (opening windows, URLs) are not carried out.
+    /// The session's limits are checked too (with `client`'s share); effects (opening windows, URLs) are not
+    /// carried out.
     public func dryRun(
-        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, client: String? = nil
     ) throws(SessionError) -> ChangeEvent {
         let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
         let window = try window(number)
@@ -51,10 +58,12 @@ extension Session {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
         let scene = manifest.scene(window.scene)
-        do {
-            return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, budget: contentBudget(for: window))
-        } catch {
-            throw .navigation(error)
+        return try acting(as: client) { () throws(SessionError) in
+            do throws(NavigationError) {
+                return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, budget: contentBudget(for: window))
+            } catch {
+                throw .navigation(error)
+            }
         }
     }
 
@@ -81,8 +90,15 @@ extension Session {
     /// (not a journal line), so its cost grows with the session: a method for tests and fixtures.
     /// - Throws: ``SessionError/invalidArguments(_:)`` (not a valid snapshot), ``SessionError/limitsExceeded(_:)``,
     ///   ``SessionError/navigation(_:)`` (e.g. an undeclared screen), ``SessionError/storageFailed(_:)``.
+    /// - Parameter client: charged with the content the state adds (``SessionLimits/maxClientContentCost``).
     @discardableResult
-    public func setState(window number: WindowNumber, stateJSON: String) throws(SessionError) -> SessionOutcome {
+    public func setState(
+        window number: WindowNumber, stateJSON: String, client: String? = nil
+    ) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in try setState(window: number, stateJSON: stateJSON) }
+    }
+
+    private func setState(window number: WindowNumber, stateJSON: String) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
         let snapshot: WindowSnapshot
         do throws(JSONInput.Failure) {
@@ -91,11 +107,13 @@ extension Session {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidArguments("state_json: \(error.message)")
         }
         let event: ChangeEvent
+        let before = window.graph.contentCost
         do {
             event = try window.graph.setState(snapshot, budget: contentBudget(for: window))
         } catch {
             throw .navigation(error)
         }
+        charge(window, contentBefore: before)
         if let store, !replaying {
             do {
                 try store.writeSnapshot(storedState())
@@ -114,16 +132,17 @@ extension Session {
     /// - Throws: as ``apply(window:batch:)``; the error is the command's own (not `batchCommandFailed`).
     @discardableResult
     public func execute(
-        window number: WindowNumber, command: NavigationCommand, from: ModelID? = nil, animated: Bool = true
+        window number: WindowNumber, command: NavigationCommand, from: ModelID? = nil, animated: Bool = true,
+        client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
-        try apply(window: number, batch: [BatchCommand(command, from: from, animated: animated)])
+        try apply(window: number, batch: [BatchCommand(command, from: from, animated: animated)], client: client)
     }
 
     /// Decodes one command's JSON and executes it (Window1 `ExecuteAt`; model 0 means the active model).
     /// - Throws: ``SessionError/invalidCommand(_:)`` for bad JSON, else as ``execute(window:command:from:animated:)``.
     @discardableResult
     public func execute(
-        window number: WindowNumber, commandJSON: String, from: ModelID? = nil
+        window number: WindowNumber, commandJSON: String, from: ModelID? = nil, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
         _ = try window(number)
         let entry: BatchCommand
@@ -133,40 +152,54 @@ extension Session {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidCommand(error.message)
         }
         let model = from.flatMap { $0.rawValue == 0 ? nil : $0 }
-        return try execute(window: number, command: entry.command, from: model ?? entry.from, animated: entry.animated)
+        return try execute(
+            window: number, command: entry.command, from: model ?? entry.from, animated: entry.animated, client: client)
     }
 
     /// Applies a renderer report (Window1 `Report*`); `windowClosed` closes the window like ``dismissWindow(_:)``.
+    /// - Parameter client: charged with what the report's change creates (a chosen dialog action's commands).
     /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/navigation(_:)``, ``SessionError/storageFailed(_:)``.
     @discardableResult
-    public func report(window number: WindowNumber, _ report: RendererReport) throws(SessionError) -> SessionOutcome {
-        let window = try window(number)
+    public func report(
+        window number: WindowNumber, _ report: RendererReport, client: String? = nil
+    ) throws(SessionError) -> SessionOutcome {
         if case .windowClosed = report { return try dismissWindow(number) }
+        return try acting(as: client) { () throws(SessionError) in try applyReport(report, to: number) }
+    }
+
+    private func applyReport(_ report: RendererReport, to number: WindowNumber) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
         var events: [SessionEvent] = []
         let event: ChangeEvent
+        let before = window.graph.contentCost
         do {
             event = try window.graph.report(report)
         } catch {
             throw .navigation(error)
         }
         guard !event.isNoOp else { return outcome(window: number, events: events) }
+        charge(window, contentBefore: before)
         try persist(.report(window: number, report: report, version: event.version))
         afterChange(window, event, events: &events)
         return outcome(window: number, events: events)
     }
 
     /// Delivers an application message to a model right away (Window1 `SendMessage`); no version bump.
+    /// - Parameter client: the sender, held to its message rate (``SessionLimits/clientMessages``,
+    ///   ``SessionLimits/clientMessageBytes``); `nil` is not limited.
     /// - Returns: the outcome with the `message` event.
-    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/navigation(_:)`` (unknown model).
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)`` (too large, or over
+    ///   the client's rate), ``SessionError/navigation(_:)`` (unknown model).
     @discardableResult
     public func sendMessage(
-        window number: WindowNumber, to model: ModelID, _ message: NavigationMessage
+        window number: WindowNumber, to model: ModelID, _ message: NavigationMessage, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
         guard message.name.utf8.count <= limits.graph.maxNameBytes, message.payload.utf8.count <= limits.maxMessageBytes else {
             throw .limitsExceeded(
                 "a message name is limited to \(limits.graph.maxNameBytes) bytes and its payload to \(limits.maxMessageBytes)")
         }
+        try takeMessage(of: message.name.utf8.count + message.payload.utf8.count, from: client)
         do {
             try window.graph.sendMessage(message, to: model)
         } catch {
@@ -196,11 +229,13 @@ extension Session {
         try persist(.closeOnExit(window: number, owner: owner))
     }
 
-    /// Closes every window tied to `uniqueName` (NameOwnerChanged with an empty new owner).
+    /// Closes every window tied to `uniqueName` (NameOwnerChanged with an empty new owner) and forgets what
+    /// was charged to it: what it created stays, counted only in the session's ceiling.
     /// - Returns: the outcome; ``SessionOutcome/closedWindows`` lists exactly that client's windows.
     /// - Throws: ``SessionError/storageFailed(_:)``.
     @discardableResult
     public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
+        clientBudgets.forget(uniqueName)
         var events: [SessionEvent] = []
         for window in windows where window.closeOnExitOwner == uniqueName {
             try dismissWindow(window.number, events: &events)
@@ -213,22 +248,19 @@ extension Session {
     /// Applies an already expanded batch, journals it, and handles what follows.
     func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) {
         let event: ChangeEvent
+        let before = window.graph.contentCost
         do {
             event = try window.graph.apply(batch, budget: contentBudget(for: window))
         } catch {
             throw .navigation(error)
         }
         guard !event.isNoOp else { return }
+        charge(window, contentBefore: before)
         // One encoding of the batch serves both the journal line and the `Changed` signal's cause (they were
         // the two largest encoding costs per call). A replay announces nothing, so encodes nothing.
         let encoded = replaying ? nil : SessionStore.encodeBatch(batch)
         try persist(.batch(window: window.number, batch: batch, version: event.version), encodedBatch: encoded)
         afterChange(window, event, causeJSON: encoded.map(JournalLine.cause(encodedBatch:)), events: &events)
-    }
-
-    /// The session's content budget as `window` sees it: what the other windows hold, and the maximum.
-    func contentBudget(for window: SessionWindow) -> ContentBudget {
-        ContentBudget(others: contentLedger.total - window.graph.contentCost, maximum: limits.maxSessionContentCost)
     }
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.

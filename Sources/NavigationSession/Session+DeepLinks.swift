@@ -20,11 +20,14 @@ extension Session {
     /// - Throws: ``SessionError/limitsExceeded(_:)`` (longer than 8192 bytes), ``SessionError/deepLink(_:)``
     ///   (unknown route, missing or bad parameter, malformed URL), ``SessionError/deepLinkApply(_:)``,
     ///   ``SessionError/navigation(_:)``, ``SessionError/storageFailed(_:)``.
+    /// - Parameter client: charged with the windows and content the link creates; `nil` charges no one.
     @discardableResult
-    public func openURL(_ url: String) throws(SessionError) -> SessionOutcome {
-        var events: [SessionEvent] = []
-        let (number, result) = try openURL(url, source: nil, events: &events)
-        return outcome(window: number, events: events, deepLink: result)
+    public func openURL(_ url: String, client: String? = nil) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in
+            var events: [SessionEvent] = []
+            let (number, result) = try openURL(url, source: nil, events: &events)
+            return outcome(window: number, events: events, deepLink: result)
+        }
     }
 
     func openURL(
@@ -95,7 +98,7 @@ extension Session {
             }
             if !batch.isEmpty {
                 do {
-                    try graph.apply(batch)
+                    try graph.apply(batch, budget: newWindowBudget())
                 } catch {
                     throw .navigation(error)
                 }
@@ -156,7 +159,8 @@ extension Session {
             } catch {
                 throw .deepLink(error)
             }
-            try apply(plan, to: window, events: &events)
+            // The link waited in the session; whoever's change let it through did not ask for what it creates.
+            try acting(as: nil) { () throws(SessionError) in try apply(plan, to: window, events: &events) }
         } catch {
             logger.warning("waiting deep link failed", metadata: ["window": "\(window.number)", "url": "\(url)"])
             events.append(.effectFailed(window.number, .openURL(url), error))

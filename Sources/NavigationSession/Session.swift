@@ -34,6 +34,12 @@ public final class Session {
     private(set) var windowsByNumber: [WindowNumber: SessionWindow] = [:]
     /// The content cost of all open windows together, kept current by the windows themselves.
     let contentLedger = ContentLedger()
+    /// What each client has created and sent (its shares of the session's limits).
+    var clientBudgets = ClientBudgets()
+    /// The client the change being made is charged to; `nil` while the daemon acts on its own.
+    var actingClient: String?
+    /// The time the per-client rates are measured with.
+    let clock: SessionClock
     var order: [WindowNumber] = []
     var activityClock: UInt64 = 0
     var needsSnapshot = false
@@ -47,15 +53,17 @@ public final class Session {
     /// A corrupt or foreign saved state is moved aside with an error logged, and the session starts
     /// fresh (keeping window numbers above any it could read). Windows whose scene the manifest no
     /// longer declares are dropped with a warning.
+    /// - Parameter clock: what the per-client message rates are measured with (tests pass their own).
     /// - Throws: ``SessionError/storageFailed(_:)`` only when a fresh journal cannot be started.
     public init(
         manifest: Manifest, store: SessionStore? = nil, limits: SessionLimits = SessionLimits(),
-        logger: Logger = Logger(label: "NavigationSession")
+        logger: Logger = Logger(label: "NavigationSession"), clock: SessionClock = .monotonic
     ) throws(SessionError) {
         self.manifest = manifest
         self.store = store
         self.limits = limits
         self.logger = logger
+        self.clock = clock
         if let store { try restore(from: store) }
     }
 
@@ -103,15 +111,21 @@ public final class Session {
     ///
     /// `params` go to the scene's entry screen (descending from the root through element 0 of stacks,
     /// the selected tab and the switched model) and are checked against its declaration.
+    /// - Parameter client: the caller's unique bus name, charged with the window (``SessionLimits/maxClientWindows``,
+    ///   ``SessionLimits/maxClientContentCost``); `nil` charges no one.
     /// - Returns: the outcome; `window` is the (new or existing) window, `events` holds `windowOpened`
     ///   when one opened.
     /// - Throws: ``SessionError/unknownScene(_:)``, ``SessionError/invalidArguments(_:)`` (missing or
     ///   undeclared parameter), ``SessionError/limitsExceeded(_:)``, ``SessionError/storageFailed(_:)``.
     @discardableResult
-    public func openWindow(scene: String, params: [String: String] = [:]) throws(SessionError) -> SessionOutcome {
-        var events: [SessionEvent] = []
-        let number = try openWindow(scene: scene, params: params, events: &events)
-        return outcome(window: number, events: events)
+    public func openWindow(
+        scene: String, params: [String: String] = [:], client: String? = nil
+    ) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in
+            var events: [SessionEvent] = []
+            let number = try openWindow(scene: scene, params: params, events: &events)
+            return outcome(window: number, events: events)
+        }
     }
 
     /// Opens a window of the default scene if no window is open (the daemon calls this at start).
@@ -173,6 +187,10 @@ public final class Session {
         guard order.count < limits.maxWindows else {
             throw .limitsExceeded("at most \(limits.maxWindows) windows may be open")
         }
+        guard clientBudgets.windows(of: actingClient) < limits.maxClientWindows else {
+            throw .limitsExceeded(
+                "a client may have opened at most \(limits.maxClientWindows) open windows (per-client window share)")
+        }
         guard nextWindowNumber < WindowNumber.max else { throw .limitsExceeded("window numbers are exhausted") }
         let graph: NavigationWindow
         do {
@@ -180,7 +198,7 @@ public final class Session {
         } catch {
             throw .navigation(error)
         }
-        try checkSessionContent(graph.contentCost, excluding: nil)
+        if let message = newWindowBudget().overrun(graph.contentCost) { throw .limitsExceeded(message) }
         return graph
     }
 
@@ -189,14 +207,6 @@ public final class Session {
         var configuration = manifest.windowConfiguration
         configuration.limits = limits.graph
         return configuration
-    }
-
-    /// Throws `LimitsExceeded` unless the windows' content, with `window`'s replaced by `cost`, fits the
-    /// session's budget. O(1): the ledger holds the sum, so a change costs the same with 1 or 256 windows open.
-    func checkSessionContent(_ cost: Int, excluding window: WindowNumber?) throws(SessionError) {
-        let replaced = window.flatMap { windowsByNumber[$0]?.graph.contentCost } ?? 0
-        let budget = ContentBudget(others: contentLedger.total - replaced, maximum: limits.maxSessionContentCost)
-        if let message = budget.overrun(cost) { throw .limitsExceeded(message) }
     }
 
     /// Adds a window built by ``makeGraph(_:)`` under the next number and journals it.
@@ -219,6 +229,8 @@ public final class Session {
             version -= 1
             throw error
         }
+        clientBudgets.opened(number, by: actingClient)
+        clientBudgets.record(graph.contentCost, in: number, by: actingClient)
         return window
     }
 
@@ -232,11 +244,13 @@ public final class Session {
     /// Closes window `number` in memory, its content no longer counted; nothing if it is not open.
     func removeWindow(_ number: WindowNumber) {
         windowsByNumber.removeValue(forKey: number)?.graph.contentLedger = nil
+        clientBudgets.closed(number)
     }
 
     func removeAllWindows() {
         for window in windowsByNumber.values { window.graph.contentLedger = nil }
         windowsByNumber = [:]
+        clientBudgets.closedAll()
     }
 
     func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {

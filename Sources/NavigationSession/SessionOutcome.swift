@@ -104,12 +104,24 @@ public struct SessionLimits: Hashable, Sendable {
     public var maxPlanRoutes: Int
     /// Bytes of an application message's name and of its payload at most (`SendMessage`).
     public var maxMessageBytes: Int
+    /// The content cost one client's changes may have created at most, over all windows (its "per-client
+    /// content share"); ``maxSessionContentCost`` stays the ceiling of all clients together.
+    public var maxClientContentCost: Int
+    /// Open windows one client may have opened at most (its share of ``maxWindows``).
+    public var maxClientWindows: Int
+    /// `SendMessage` calls per client (the "per-client message rate", counted in calls).
+    public var clientMessages: RateLimit
+    /// `SendMessage` bytes (name and payload) per client (the "per-client message rate", counted in bytes).
+    public var clientMessageBytes: RateLimit
 
     /// Creates limits; the defaults are documented in `Docs/reliability.md`.
     public init(
         maxWindows: Int = 256, maxBatchCommands: Int = 256, maxJSONBytes: Int = 256 * 1024,
         graph: GraphLimits = GraphLimits(), maxSessionContentCost: Int = 16 << 20,
-        maxPlannedRouteEntries: Int = 8192, maxPlanRoutes: Int = 256, maxMessageBytes: Int = 64 * 1024
+        maxPlannedRouteEntries: Int = 8192, maxPlanRoutes: Int = 256, maxMessageBytes: Int = 64 * 1024,
+        maxClientContentCost: Int = 8 << 20, maxClientWindows: Int = 64,
+        clientMessages: RateLimit = RateLimit(perSecond: 200, burst: 200),
+        clientMessageBytes: RateLimit = RateLimit(perSecond: 1 << 20, burst: 4 << 20)
     ) {
         self.maxWindows = maxWindows
         self.maxBatchCommands = maxBatchCommands
@@ -119,6 +131,10 @@ public struct SessionLimits: Hashable, Sendable {
         self.maxPlannedRouteEntries = maxPlannedRouteEntries
         self.maxPlanRoutes = maxPlanRoutes
         self.maxMessageBytes = maxMessageBytes
+        self.maxClientContentCost = maxClientContentCost
+        self.maxClientWindows = maxClientWindows
+        self.clientMessages = clientMessages
+        self.clientMessageBytes = clientMessageBytes
     }
 }
 

@@ -56,10 +56,10 @@ func files(in directory: String) -> [String] {
 /// A demo session, optionally persisted in `directory`.
 func demoSession(
     directory: String? = nil, compactionInterval: Int = 256, logger: Logger = Logger(label: "test"),
-    limits: SessionLimits = SessionLimits()
+    limits: SessionLimits = SessionLimits(), clock: SessionClock = .monotonic
 ) throws -> Session {
     let store = try directory.map { try SessionStore(directory: $0, compactionInterval: compactionInterval, logger: logger) }
-    return try Session(manifest: Manifest.demo(), store: store, limits: limits, logger: logger)
+    return try Session(manifest: Manifest.demo(), store: store, limits: limits, logger: logger, clock: clock)
 }
 
 /// Opens the demo's main window and logs in (switches to the "main" state).
