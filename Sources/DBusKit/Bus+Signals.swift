@@ -29,6 +29,7 @@ extension Bus {
             }
             return message
         }
+        noteSignal(wire?.size ?? MessageEncoder.estimatedSize(of: arguments))
     }
 
     /// Sends a signal or a reply DBusKit marshalled: `wire`, built in one pass (``WireMessage``), or — when the

@@ -43,6 +43,8 @@ public actor Bus {
     var isDraining = false
     /// Reply bytes each peer has not shown it read (bounded per peer and in all).
     var replyLedger = ReplyLedger()
+    /// What the bus holds of our messages for recipients that have not read them (``isBacklogged``).
+    var backlog = Backlog()
     /// Set by ``holdIncomingCalls()``: method calls queue in ``incoming`` until ``releaseIncomingCalls()``.
     var isHoldingCalls = false
     /// Calls queued at most (behind an awaiting handler, or held); further ones are answered `LimitsExceeded`.

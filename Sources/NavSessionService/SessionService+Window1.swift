@@ -10,6 +10,10 @@ struct MethodRow: Sendable {
     let inputs: [Interface.Argument]
     let outputs: [Interface.Argument]
     let run: Run
+    /// Whether the method only adds to what the bus holds for clients that do not read (a broadcast of the
+    /// caller's data, `SendMessage`): refused with `LimitsExceeded` while the bus holds too much of ours
+    /// (``DBusKit/Bus/isBacklogged``), so a flood into subscribers that never read stops the flood, not everyone.
+    var refusedWhenBacklogged = false
 
     /// What a method runs. Every kind but ``snapshot`` runs synchronously on the bus thread; a change goes
     /// through ``SessionService/perform(on:_:)``, the one way the session changes.
@@ -30,11 +34,15 @@ struct MethodRow: Sendable {
         case custom(@Sendable (MethodCall, isolated Bus) throws -> [Value])
     }
 
-    init(_ name: String, _ inputs: [Interface.Argument] = [], _ outputs: [Interface.Argument] = [], _ run: Run) {
+    init(
+        _ name: String, _ inputs: [Interface.Argument] = [], _ outputs: [Interface.Argument] = [], _ run: Run,
+        refusedWhenBacklogged: Bool = false
+    ) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
         self.run = run
+        self.refusedWhenBacklogged = refusedWhenBacklogged
     }
 }
 
@@ -48,7 +56,13 @@ extension SessionService {
             }
         default:
             return try Interface.Method.synchronous(row.name, inputs: row.inputs, outputs: row.outputs) { call, bus in
-                .values(try self.run(row.run, call, on: bus))
+                if row.refusedWhenBacklogged, bus.isBacklogged {
+                    throw BusError(
+                        .limitsExceeded,
+                        "the bus holds \(bus.backlogBytes) bytes of this service's messages that clients have not read "
+                            + "(at most \(Bus.backlogLimit)); \(row.name) waits until they have")
+                }
+                return .values(try self.run(row.run, call, on: bus))
             }
         }
     }
@@ -200,7 +214,7 @@ extension SessionService {
                     return try session.sendMessage(
                         window: number, to: target.rawValue == 0 ? window.graph.activeModelID : target, message,
                         client: call.client)
-                }, reply: { _, _ in [] })),
+                }, reply: { _, _ in [] }), refusedWhenBacklogged: true),
             MethodRow("ReportPopped", [A("stack", .uint64), A("index", .uint32)], [version], .report { call in
                 .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
             }),

@@ -268,6 +268,12 @@ extension Bus {
                 if let refusal = replyLedger.refusal(ofReply: size, to: destination) {
                     throw BusError(.limitsExceeded, refusal)
                 }
+                if size > ReplyLedger.smallReply, isBacklogged {
+                    throw BusError(
+                        .limitsExceeded,
+                        "the reply would be \(size) bytes, and the bus holds \(backlogBytes) bytes of this service's "
+                            + "messages that clients have not read; try again later")
+                }
                 try sendMarshalled(wire, values, types: types, subject: "the reply", kind: "replies") {
                     guard let reply = dbus_message_new_method_return(call) else {
                         throw ConnectionError(.outOfMemory, "cannot create a reply")
