@@ -33,8 +33,16 @@ struct NameOwner: CustomStringConvertible {
     /// Whether this owner is a navsessiond started with `--replace`: the handover `--replace` documents, after
     /// which the replaced daemon exits 0. Anyone else taking the name is an error.
     var isReplacingDaemon: Bool {
-        guard let program = commandLine.first else { return false }
-        return URL(fileURLWithPath: program).lastPathComponent == "navsessiond" && commandLine.contains("--replace")
+        guard let program = commandLine.first, commandLine.contains("--replace") else { return false }
+        return URL(fileURLWithPath: program).lastPathComponent == "navsessiond" || runsOurExecutable
+    }
+
+    /// Whether the owner runs the very executable this process runs (a navsessiond installed under another name).
+    private var runsOurExecutable: Bool {
+        guard let pid, let theirs = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"),
+              let ours = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        else { return false }
+        return theirs == ours
     }
 
     /// `:1.42 (pid 1234: navsessiond --replace …)`.
