@@ -173,7 +173,12 @@ public final class Session {
         guard order.count < limits.maxWindows else {
             throw .limitsExceeded("at most \(limits.maxWindows) windows may be open")
         }
-        guard nextWindowNumber < WindowNumber.max else { throw .limitsExceeded("window numbers are exhausted") }
+        guard nextWindowNumber <= WindowNumbering.highest else {
+            let message = "window numbers are exhausted: the next would be \(nextWindowNumber), above the highest, "
+                + "\(WindowNumbering.highest); numbers are never reused"
+            logger.error("cannot open a window: \(message)")
+            throw .limitsExceeded(message)
+        }
         let graph: NavigationWindow
         do {
             graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)

@@ -221,7 +221,14 @@ public final class SessionStore {
         }
         var salvaged: WindowNumber = 1
         for path in [statePath, journalPath] {
-            if let bytes = try? FileIO.read(path) { salvaged = max(salvaged, Self.windowNumberBound(in: bytes)) }
+            guard let bytes = try? FileIO.read(path) else { continue }
+            let bound = Self.windowNumberBound(in: bytes)
+            salvaged = max(salvaged, bound.next)
+            if let ignored = bound.ignored {
+                logger.warning(
+                    "a number in the set-aside file is outside the window numbers a saved state may name; numbering does not skip to it",
+                    metadata: ["file": "\(path)", "number": "\(ignored)", "highest": "\(WindowNumbering.highestStored)"])
+            }
         }
         let stamp = Self.timestamp()
         for path in [statePath, journalPath] where FileIO.exists(path) {
@@ -252,8 +259,13 @@ public final class SessionStore {
 
     /// One more than the largest number after a `"window":`, `"number":` or `"nextWindow":` key in
     /// `bytes` (minus one for `nextWindow`, which already is "one more"); 1 when there is none.
-    static func windowNumberBound(in bytes: [UInt8]) -> WindowNumber {
+    ///
+    /// Numbers outside the stored range (``WindowNumbering/highestStored``) are impossible values: they are
+    /// left out, and the first one is returned as `ignored` so the caller can log it.
+    static func windowNumberBound(in bytes: [UInt8]) -> (next: WindowNumber, ignored: UInt64?) {
+        let highest = UInt64(WindowNumbering.highestStored)
         var bound: UInt64 = 1
+        var ignored: UInt64?
         for key in ["\"window\":", "\"number\":", "\"nextWindow\":"] {
             let pattern = Array(key.utf8)
             let isNext = key.contains("next")
@@ -266,15 +278,21 @@ public final class SessionStore {
                 index += pattern.count
                 var value: UInt64 = 0
                 var digits = 0
-                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 10 {
-                    value = value * 10 + UInt64(bytes[index] - 0x30)
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    // Past 19 digits the value is only "too large"; saturate instead of overflowing.
+                    value = digits < 19 ? value * 10 + UInt64(bytes[index] - 0x30) : .max
                     digits += 1
                     index += 1
                 }
-                if digits > 0 { bound = max(bound, isNext ? value : value + 1) }
+                guard digits > 0 else { continue }
+                guard value <= highest + (isNext ? 1 : 0) else {
+                    if ignored == nil { ignored = value }
+                    continue
+                }
+                bound = max(bound, isNext ? value : value + 1)
             }
         }
-        return WindowNumber(clamping: bound)
+        return (WindowNumber(bound), ignored)
     }
 
     static func timestamp() -> String {
