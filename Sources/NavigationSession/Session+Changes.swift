@@ -11,14 +11,16 @@ extension Session {
     /// - Returns: the outcome; `windowVersion` is the new version, `events` starts with the `changed`
     ///   event (with planned steps when the route view moved by more than one step), then messages and
     ///   the events of effects the batch enqueued.
-    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)``,
-    ///   ``SessionError/navigation(_:)`` (nothing applied), ``SessionError/storageFailed(_:)``.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)`` (also when its
+    ///   `openWindow` commands would open more windows than may be open), ``SessionError/navigation(_:)``
+    ///   (nothing applied), ``SessionError/storageFailed(_:)``.
     @discardableResult
     public func apply(window number: WindowNumber, batch: [BatchCommand]) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
+        try checkWindowsOpened(by: batch)
         let scene = manifest.scene(window.scene)
         var events: [SessionEvent] = []
         try applyChange(window, batch.map { expand($0, scene: scene) }, events: &events)
@@ -50,6 +52,7 @@ extension Session {
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
+        try checkWindowsOpened(by: batch)
         let scene = manifest.scene(window.scene)
         do {
             return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, budget: contentBudget(for: window))
@@ -288,8 +291,7 @@ extension Session {
                     events.append(.trigger(number, name: name, payload: payload))
                 }
             } catch {
-                logger.warning(
-                    "effect failed", metadata: ["window": "\(number)", "effect": "\(queued.effect)", "error": "\(error)"])
+                // Not logged here: whoever carries out the events (the daemon) reports and logs it once.
                 events.append(.effectFailed(number, queued.effect, error))
             }
         }
