@@ -167,7 +167,9 @@ struct JSONSyntax {
                     var unit: UInt32 = 0
                     for _ in 0..<4 {
                         index += 1
-                        guard let hex = current, let digit = Self.hexValue(hex) else { throw fail("invalid \\u escape") }
+                        guard let hex = current, let digit = Self.hexValue(hex) else {
+                            throw fail("invalid \\u escape")
+                        }
                         unit = unit << 4 | digit
                     }
                     if let high = pendingHighSurrogate, (0xDC00...0xDFFF).contains(unit) {

@@ -66,7 +66,9 @@ public struct Manifest: Hashable, Sendable {
         let data: Data
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= Self.maximumBytes else { throw ManifestError.tooLarge(key: path, bytes: size, limit: Self.maximumBytes) }
+            guard size <= Self.maximumBytes else {
+                throw ManifestError.tooLarge(key: path, bytes: size, limit: Self.maximumBytes)
+            }
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             // Bounded even where the size says nothing (a pipe, a device, a file still growing).

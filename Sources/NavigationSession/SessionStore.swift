@@ -226,7 +226,7 @@ public final class SessionStore {
             salvaged = max(salvaged, bound.next)
             if let ignored = bound.ignored {
                 logger.warning(
-                    "a number in the set-aside file is outside the window numbers a saved state may name; numbering does not skip to it",
+                    "a number in a set-aside file is above the window numbers a saved state may name; not counted",
                     metadata: ["file": "\(path)", "number": "\(ignored)", "highest": "\(WindowNumbering.highestStored)"])
             }
         }

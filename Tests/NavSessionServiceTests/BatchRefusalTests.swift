@@ -29,7 +29,7 @@ import Testing
             #expect(error?.message.contains("SessionLimits.maxWindows") == true, "\(String(describing: error))")
             #expect(try await fixture.version(window) == before)
             #expect(try await fixture.session("ListWindows").first?.arrayElements?.count == limit)
-            #expect(!fixture.output.contains("effect openWindow"), "the refused batch logged effects:\n\(fixture.output)")
+            #expect(!fixture.output.contains("effect openWindow"), "a refused batch logged effects:\n\(fixture.output)")
         }
     }
 
