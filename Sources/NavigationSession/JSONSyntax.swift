@@ -1,25 +1,52 @@
 /// Locates the first syntax error in JSON text, because Foundation's decoder on Linux does not say where.
 ///
 /// A small recursive-descent scanner over UTF-8 bytes; it validates structure only (no value building).
-/// Lines and columns are 1-based; columns count UTF-8 bytes.
+/// Lines and columns are 1-based; columns count UTF-8 bytes. One pass, so linear in the text.
+///
+/// With ``Rules`` it also refuses what Foundation's decoder lets through: a key given twice in one object
+/// (the decoder keeps one of them silently) and strings over the run-time limits (a manifest's 64 MB title).
 struct JSONSyntax {
-    /// Where and why the text is not JSON.
+    /// Where and why the text is not acceptable JSON.
     struct Failure: Error, Hashable {
         var line: Int
         var column: Int
         var reason: String
+        var problem: Problem = .syntax
+    }
+
+    /// What a ``Failure`` is, beyond its message.
+    enum Problem: Hashable {
+        /// Not JSON.
+        case syntax
+        /// `key` appears twice in one object (the failure points at the second).
+        case duplicateKey(String)
+        /// An object key (a name) of `bytes` UTF-8 bytes, over `limit`.
+        case keyTooLong(bytes: Int, limit: Int)
+        /// A string value (a text) of `bytes` UTF-8 bytes, over `limit`.
+        case stringTooLong(bytes: Int, limit: Int)
+    }
+
+    /// Checks beyond syntax; lengths are of the decoded strings, in UTF-8 bytes.
+    struct Rules {
+        var maxKeyBytes: Int
+        var maxStringBytes: Int
     }
 
     private let bytes: [UInt8]
+    private let rules: Rules?
     private var index = 0
     private var depth = 0
     private static let maximumDepth = 512
 
-    private init(_ text: String) { bytes = Array(text.utf8) }
+    private init(_ text: String, rules: Rules?) {
+        bytes = Array(text.utf8)
+        self.rules = rules
+    }
 
-    /// Returns the first syntax error in `text`, or `nil` when it is well-formed JSON.
-    static func firstError(in text: String) -> Failure? {
-        var scanner = JSONSyntax(text)
+    /// Returns the first syntax error in `text` (or, with `rules`, the first key given twice in one object
+    /// or string over a limit), or `nil` when it is well-formed JSON.
+    static func firstError(in text: String, rules: Rules? = nil) -> Failure? {
+        var scanner = JSONSyntax(text, rules: rules)
         do throws(Failure) {
             scanner.skipSpace()
             try scanner.value()
@@ -31,10 +58,10 @@ struct JSONSyntax {
         }
     }
 
-    private func fail(_ reason: String) -> Failure {
+    private func fail(_ reason: String, at position: Int? = nil, _ problem: Problem = .syntax) -> Failure {
         var line = 1
         var column = 1
-        for byte in bytes[..<min(index, bytes.count)] {
+        for byte in bytes[..<min(position ?? index, bytes.count)] {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -42,7 +69,7 @@ struct JSONSyntax {
                 column += 1
             }
         }
-        return Failure(line: line, column: column, reason: reason)
+        return Failure(line: line, column: column, reason: reason, problem: problem)
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -56,7 +83,14 @@ struct JSONSyntax {
         switch byte {
         case UInt8(ascii: "{"): try container(close: UInt8(ascii: "}"), keyed: true)
         case UInt8(ascii: "["): try container(close: UInt8(ascii: "]"), keyed: false)
-        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "\""):
+            let start = index
+            let length = try string(keeping: false).length
+            if let rules, length > rules.maxStringBytes {
+                throw fail(
+                    "a string of \(length) bytes; texts are limited to \(rules.maxStringBytes)", at: start,
+                    .stringTooLong(bytes: length, limit: rules.maxStringBytes))
+            }
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
@@ -75,10 +109,23 @@ struct JSONSyntax {
             depth -= 1
             return
         }
+        var keys: Set<[UInt8]> = []
         while true {
             if keyed {
                 guard current == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-                try string()
+                let start = index
+                let key = try string(keeping: rules != nil)
+                if let rules {
+                    guard key.length <= rules.maxKeyBytes else {
+                        throw fail(
+                            "a key of \(key.length) bytes; names are limited to \(rules.maxKeyBytes)", at: start,
+                            .keyTooLong(bytes: key.length, limit: rules.maxKeyBytes))
+                    }
+                    guard keys.insert(key.decoded).inserted else {
+                        let name = String(decoding: key.decoded, as: UTF8.self)
+                        throw fail("duplicate key \"\(name)\" in one object", at: start, .duplicateKey(name))
+                    }
+                }
                 skipSpace()
                 guard current == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
                 index += 1
@@ -100,32 +147,93 @@ struct JSONSyntax {
         }
     }
 
-    private mutating func string() throws(Failure) {
+    /// Scans a string; returns its decoded UTF-8 length and, when `keeping`, its decoded bytes (keys are
+    /// compared decoded, so `"a"` and `"\u0061"` are the same key).
+    private mutating func string(keeping: Bool) throws(Failure) -> (length: Int, decoded: [UInt8]) {
         index += 1
+        var length = 0
+        var decoded: [UInt8] = []
+        var pendingHighSurrogate: UInt32?
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return
+                if pendingHighSurrogate != nil { Self.append(0xFFFD, to: &decoded, length: &length, keeping: keeping) }
+                return (length, decoded)
             case UInt8(ascii: "\\"):
                 index += 1
                 guard let escaped = current else { break }
                 if escaped == UInt8(ascii: "u") {
+                    var unit: UInt32 = 0
                     for _ in 0..<4 {
                         index += 1
-                        guard let hex = current, Self.isHex(hex) else { throw fail("invalid \\u escape") }
+                        guard let hex = current, let digit = Self.hexValue(hex) else {
+                            throw fail("invalid \\u escape")
+                        }
+                        unit = unit << 4 | digit
                     }
-                } else if !"\"\\/bfnrt".utf8.contains(escaped) {
+                    if let high = pendingHighSurrogate, (0xDC00...0xDFFF).contains(unit) {
+                        pendingHighSurrogate = nil
+                        let scalar = 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00)
+                        Self.append(scalar, to: &decoded, length: &length, keeping: keeping)
+                    } else {
+                        if pendingHighSurrogate != nil {
+                            Self.append(0xFFFD, to: &decoded, length: &length, keeping: keeping)
+                            pendingHighSurrogate = nil
+                        }
+                        if (0xD800...0xDBFF).contains(unit) {
+                            pendingHighSurrogate = unit
+                        } else {
+                            let scalar = (0xDC00...0xDFFF).contains(unit) ? 0xFFFD : unit
+                            Self.append(scalar, to: &decoded, length: &length, keeping: keeping)
+                        }
+                    }
+                    index += 1
+                    continue
+                } else if let plain = Self.unescaped(escaped) {
+                    if pendingHighSurrogate != nil {
+                        Self.append(0xFFFD, to: &decoded, length: &length, keeping: keeping)
+                        pendingHighSurrogate = nil
+                    }
+                    Self.append(UInt32(plain), to: &decoded, length: &length, keeping: keeping)
+                } else {
                     throw fail("invalid escape '\\\(Character(Unicode.Scalar(escaped)))'")
                 }
                 index += 1
             case 0..<0x20:
                 throw fail("control character in a string")
             default:
+                if pendingHighSurrogate != nil {
+                    Self.append(0xFFFD, to: &decoded, length: &length, keeping: keeping)
+                    pendingHighSurrogate = nil
+                }
+                length += 1
+                if keeping { decoded.append(byte) }
                 index += 1
             }
         }
         throw fail("unterminated string")
+    }
+
+    /// Counts (and when `keeping`, appends) the UTF-8 encoding of an escaped scalar.
+    private static func append(_ scalar: UInt32, to decoded: inout [UInt8], length: inout Int, keeping: Bool) {
+        let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        let encoded = Array(String(value).utf8)
+        length += encoded.count
+        if keeping { decoded += encoded }
+    }
+
+    /// The byte a one-letter escape stands for (`\n` → 0x0A), or `nil` for an invalid escape.
+    private static func unescaped(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
     }
 
     private mutating func literal(_ word: String) throws(Failure) {
@@ -158,8 +266,12 @@ struct JSONSyntax {
         return count
     }
 
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
     }
 }

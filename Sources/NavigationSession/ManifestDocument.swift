@@ -64,7 +64,25 @@ struct ManifestDocument: Codable {
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.
+    ///
+    /// Before decoding: the size limit, then one linear scan for what the decoder would accept silently
+    /// (a key given twice, keys and strings over the run-time limits for names and texts).
     static func decode(_ text: String) throws(ManifestError) -> ManifestDocument {
+        let size = text.utf8.count
+        guard size <= Manifest.maximumBytes else {
+            throw .tooLarge(key: "(root)", bytes: size, limit: Manifest.maximumBytes)
+        }
+        let limits = GraphLimits()
+        let rules = JSONSyntax.Rules(maxKeyBytes: limits.maxNameBytes, maxStringBytes: limits.maxTextBytes)
+        if let failure = JSONSyntax.firstError(in: text, rules: rules) {
+            let key = "line \(failure.line), column \(failure.column)"
+            switch failure.problem {
+            case .syntax: throw .malformedJSON(line: failure.line, column: failure.column, detail: failure.reason)
+            case .duplicateKey(let name): throw .duplicateKey(line: failure.line, column: failure.column, name: name)
+            case .keyTooLong(let bytes, let limit): throw .nameTooLong(key: key, bytes: bytes, limit: limit)
+            case .stringTooLong(let bytes, let limit): throw .textTooLong(key: key, bytes: bytes, limit: limit)
+            }
+        }
         guard !JSONString.containsNULEscape(text) else {
             throw .invalidValue(key: "(root)", detail: "\\u0000: names and texts cannot hold a NUL byte (D-Bus strings cannot)")
         }

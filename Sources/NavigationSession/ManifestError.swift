@@ -13,6 +13,17 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String, detail: String)
     /// The text is not JSON; `line` and `column` (1-based) point at the first offending character.
     case malformedJSON(line: Int, column: Int, detail: String)
+    /// The manifest (a file at `key`, or `(root)` for text) is `bytes` long, over ``Manifest/maximumBytes``.
+    case tooLarge(key: String, bytes: Int, limit: Int)
+    /// One object gives `name` twice (JSON decoders would keep one silently); `line` and `column` point at
+    /// the second.
+    case duplicateKey(line: Int, column: Int, name: String)
+    /// A name (screen, scene, state, parameter, dialog, action id, presentation kind, route, object key) is
+    /// `bytes` UTF-8 bytes, over the run-time limit (`GraphLimits.maxNameBytes`).
+    case nameTooLong(key: String, bytes: Int, limit: Int)
+    /// A string (a title, a dialog message, a parameter value, a pattern) is `bytes` UTF-8 bytes, over the
+    /// run-time limit for texts (`GraphLimits.maxTextBytes`).
+    case textTooLong(key: String, bytes: Int, limit: Int)
     /// A key is missing or has the wrong type or an unknown tag.
     case invalidValue(key: String, detail: String)
     /// The manifest declares a `format` this library does not read.
@@ -48,14 +59,16 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var key: String {
         switch self {
         case .unreadable(let path, _): path
-        case .malformedJSON(let line, let column, _): "line \(line), column \(column)"
+        case .malformedJSON(let line, let column, _), .duplicateKey(let line, let column, _):
+            "line \(line), column \(column)"
         case .noDefaultScene: "scenes"
         case .severalDefaultScenes(let keys): keys.last ?? "scenes"
         case .invalidValue(let key, _), .unsupportedFormat(let key, _), .invalidApplicationID(let key, _, _),
             .duplicateName(let key, _), .emptyName(let key), .unknownScreen(let key, _),
             .missingParameter(let key, _, _), .unknownParameter(let key, _, _), .unknownScene(let key, _),
             .unknownState(let key, _), .unknownPresentationKind(let key, _), .invalidStructure(let key, _),
-            .invalidRoute(let key, _):
+            .invalidRoute(let key, _), .tooLarge(let key, _, _), .nameTooLong(let key, _, _),
+            .textTooLong(let key, _, _):
             key
         }
     }
@@ -66,6 +79,10 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .unreadable(_, let detail): what = "cannot read the manifest: \(detail)"
         case .malformedJSON(_, _, let detail): what = "malformed JSON: \(detail)"
+        case .tooLarge(_, let bytes, let limit): what = "the manifest is \(bytes) bytes; the limit is \(limit)"
+        case .duplicateKey(_, _, let name): what = "duplicate key \"\(name)\" in one object"
+        case .nameTooLong(_, let bytes, let limit): what = "a name of \(bytes) bytes; names are limited to \(limit)"
+        case .textTooLong(_, let bytes, let limit): what = "a text of \(bytes) bytes; texts are limited to \(limit)"
         case .invalidValue(_, let detail): what = detail
         case .unsupportedFormat(_, let format): what = "unsupported manifest format \(format) (this build reads 1)"
         case .invalidApplicationID(_, let id, let reason): what = "invalid application id '\(id)': \(reason)"

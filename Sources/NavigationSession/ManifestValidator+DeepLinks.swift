@@ -19,6 +19,7 @@ extension ManifestValidator {
             throw .invalidRoute(key: routeKey(for: error, in: declaration), detail: error.description)
         }
         for (index, route) in router.routes.enumerated() {
+            try checkName(route.name, at: "deepLinks.routes[\(index)].name")
             try checkDestination(route.destination, at: "deepLinks.routes[\(index)].destination")
         }
         return router

@@ -32,6 +32,7 @@ struct ManifestValidator {
             throw .unsupportedFormat(key: "format", format: document.format)
         }
         try ApplicationID.validate(document.id, key: "id")
+        try validateSizes()
         try validateScreens()
         try validatePresentationKinds()
         let defaultScene = try validateScenes()
@@ -120,8 +121,8 @@ struct ManifestValidator {
     private func checkStructure(_ spec: ModelSpec, at key: String) throws(ManifestError) {
         try check(spec, at: key, entry: true)
         do {
-            _ = try NavigationWindow(
-                root: spec, configuration: WindowConfiguration(customPresentationKinds: presentationKinds))
+            let configuration = WindowConfiguration(customPresentationKinds: presentationKinds, limits: Self.limits)
+            _ = try NavigationWindow(root: spec, configuration: configuration)
         } catch {
             throw .invalidStructure(key: key, detail: error.message)
         }
@@ -180,6 +181,7 @@ struct ManifestValidator {
         for (index, action) in content.actions.enumerated() {
             let actionKey = "\(key).actions[\(index)]"
             guard !action.id.isEmpty else { throw .emptyName(key: "\(actionKey).id") }
+            try checkName(action.id, at: "\(actionKey).id")
             guard ids.insert(action.id).inserted else { throw .duplicateName(key: "\(actionKey).id", name: action.id) }
             for (position, command) in action.commands.enumerated() {
                 try checkCommand(command, at: "\(actionKey).commands[\(position)]")

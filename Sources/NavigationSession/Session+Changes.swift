@@ -13,8 +13,9 @@ extension Session {
     ///   the events of effects the batch enqueued.
     /// - Parameter client: the caller's unique bus name, charged with the content the batch creates and the
     ///   windows its effects open (``SessionLimits/maxClientContentCost``); `nil` charges no one.
-    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)``,
-    ///   ``SessionError/navigation(_:)`` (nothing applied), ``SessionError/storageFailed(_:)``.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)`` (also when its
+    ///   `openWindow` commands would open more windows than may be open), ``SessionError/navigation(_:)``
+    ///   (nothing applied), ``SessionError/storageFailed(_:)``.
     @discardableResult
     public func apply(
         window number: WindowNumber, batch: [BatchCommand], client: String? = nil
@@ -23,6 +24,7 @@ extension Session {
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
+        try checkWindowsOpened(by: batch)
         let scene = manifest.scene(window.scene)
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
@@ -57,6 +59,7 @@ extension Session {
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
+        try checkWindowsOpened(by: batch)
         let scene = manifest.scene(window.scene)
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {
@@ -320,8 +323,7 @@ extension Session {
                     events.append(.trigger(number, name: name, payload: payload))
                 }
             } catch {
-                logger.warning(
-                    "effect failed", metadata: ["window": "\(number)", "effect": "\(queued.effect)", "error": "\(error)"])
+                // Not logged here: whoever carries out the events (the daemon) reports and logs it once.
                 events.append(.effectFailed(number, queued.effect, error))
             }
         }

@@ -175,9 +175,10 @@ extension Session {
             guard number >= nextWindowNumber else {
                 throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber)")
             }
-            // A live session never hands out the last number (`makeGraph`: "window numbers are exhausted").
-            guard number < WindowNumber.max else {
-                throw ReplayFailure(reason: "window \(number) is out of range; numbers stay below \(WindowNumber.max)")
+            guard WindowNumbering.isStorable(number) else {
+                throw ReplayFailure(
+                    reason: "window \(number) is outside the numbers a saved state may name "
+                        + "(1...\(WindowNumbering.highestStored), WindowNumbering)")
             }
             version = sessionVersion
             nextWindowNumber = number + 1

@@ -191,7 +191,12 @@ public final class Session {
             throw .limitsExceeded(
                 "a client may have opened at most \(limits.maxClientWindows) open windows (per-client window share)")
         }
-        guard nextWindowNumber < WindowNumber.max else { throw .limitsExceeded("window numbers are exhausted") }
+        guard nextWindowNumber <= WindowNumbering.highest else {
+            let message = "window numbers are exhausted: the next would be \(nextWindowNumber), above the highest, "
+                + "\(WindowNumbering.highest); numbers are never reused"
+            logger.error("cannot open a window: \(message)")
+            throw .limitsExceeded(message)
+        }
         let graph: NavigationWindow
         do {
             graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)

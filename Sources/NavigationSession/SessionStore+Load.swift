@@ -122,7 +122,11 @@ extension SessionStore {
         for (index, line) in lines.dropFirst().enumerated() where !line.isEmpty {
             do {
                 let entry = try JSONDecoder().decode(JournalEntry.self, from: Data(line))
-                if entry.window >= salvagedNext { salvagedNext = entry.window < .max ? entry.window + 1 : .max }
+                // A number outside the stored range fails the replay at this entry; it must not raise the
+                // numbering (it would exhaust it), so only storable numbers count here.
+                if WindowNumbering.isStorable(entry.window), entry.window >= salvagedNext {
+                    salvagedNext = entry.window + 1
+                }
                 entries.append(entry)
             } catch {
                 throw Corrupt(reason: "journal line \(index + 2) is not valid: \(Self.describe(error))")

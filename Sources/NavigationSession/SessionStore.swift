@@ -263,7 +263,14 @@ public final class SessionStore {
         }
         var salvaged: WindowNumber = 1
         for name in [Self.stateFileName, Self.journalFileName] {
-            if let bytes = try? files.read(name) { salvaged = max(salvaged, Self.windowNumberBound(in: bytes)) }
+            guard let bytes = try? files.read(name) else { continue }
+            let bound = Self.windowNumberBound(in: bytes)
+            salvaged = max(salvaged, bound.next)
+            if let ignored = bound.ignored {
+                logger.warning(
+                    "a number in a set-aside file is above the window numbers a saved state may name; not counted",
+                    metadata: ["file": "\(files.full(name))", "number": "\(ignored)", "highest": "\(WindowNumbering.highestStored)"])
+            }
         }
         let stamp = Self.timestamp()
         for name in [Self.stateFileName, Self.journalFileName] where files.exists(name) {
@@ -296,8 +303,13 @@ public final class SessionStore {
 
     /// One more than the largest number after a `"window":`, `"number":` or `"nextWindow":` key in
     /// `bytes` (minus one for `nextWindow`, which already is "one more"); 1 when there is none.
-    static func windowNumberBound(in bytes: [UInt8]) -> WindowNumber {
+    ///
+    /// Numbers outside the stored range (``WindowNumbering/highestStored``) are impossible values: they are
+    /// left out, and the first one is returned as `ignored` so the caller can log it.
+    static func windowNumberBound(in bytes: [UInt8]) -> (next: WindowNumber, ignored: UInt64?) {
+        let highest = UInt64(WindowNumbering.highestStored)
         var bound: UInt64 = 1
+        var ignored: UInt64?
         for key in ["\"window\":", "\"number\":", "\"nextWindow\":"] {
             let pattern = Array(key.utf8)
             let isNext = key.contains("next")
@@ -310,15 +322,21 @@ public final class SessionStore {
                 index += pattern.count
                 var value: UInt64 = 0
                 var digits = 0
-                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 10 {
-                    value = value * 10 + UInt64(bytes[index] - 0x30)
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    // Past 19 digits the value is only "too large"; saturate instead of overflowing.
+                    value = digits < 19 ? value * 10 + UInt64(bytes[index] - 0x30) : .max
                     digits += 1
                     index += 1
                 }
-                if digits > 0 { bound = max(bound, isNext ? value : value + 1) }
+                guard digits > 0 else { continue }
+                guard value <= highest + (isNext ? 1 : 0) else {
+                    if ignored == nil { ignored = value }
+                    continue
+                }
+                bound = max(bound, isNext ? value : value + 1)
             }
         }
-        return WindowNumber(clamping: bound)
+        return (WindowNumber(bound), ignored)
     }
 
     static func timestamp() -> String {

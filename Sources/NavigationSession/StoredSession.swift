@@ -19,12 +19,17 @@ struct StoredSession: Codable, Hashable {
     var windows: [StoredWindow]
 
     /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
-    /// would overflow when counted on), window numbers outside `1..<nextWindow` (a later window would
+    /// would overflow when counted on), a `nextWindow` above ``WindowNumbering/highestStored`` + 1 (numbering
+    /// would be nearly exhausted), window numbers outside `1..<nextWindow` (a later window would
     /// reuse one) or listed twice. The session never writes such a file.
     var inconsistency: String? {
         let maxCounter = WindowSnapshot.maxCounter
         guard (0...maxCounter).contains(generation), sessionVersion <= maxCounter else {
             return "generation \(generation) or sessionVersion \(sessionVersion) is outside 0...\(maxCounter)"
+        }
+        guard nextWindow <= WindowNumbering.highestStored + 1 else {
+            return "nextWindow \(nextWindow) is above the numbers a saved state may name "
+                + "(1...\(WindowNumbering.highestStored), WindowNumbering)"
         }
         var numbers: Set<WindowNumber> = []
         for window in windows {

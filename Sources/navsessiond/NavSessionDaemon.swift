@@ -96,7 +96,9 @@ struct NavSessionDaemon: ParsableCommand {
         // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
         let stop = TerminationSignals.install(exitOnRepeat: true)
         guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'") }
-        var logger = Logger(label: "navsessiond")
+        var logger = Logger(label: "navsessiond") { label in
+            RepeatLimitedLogHandler(wrapping: StreamLogHandler.standardError(label: label))
+        }
         logger.logLevel = level
         let application: Manifest
         do {

@@ -127,6 +127,28 @@ import Testing
         await daemon.stop()
     }
 
+    /// Issue 30, scenario 9: one valid-looking line naming window 2^63−1 once left every later
+    /// `OpenWindow` without a number (the salvaged counter saturated at the top).
+    @Test func scenario9AJournalLineWithWindow2To63Minus1IsSetAsideAndWindowsStillOpen() async throws {
+        let (daemon, _) = try await Self.prepared()
+        let line = #"{"op":"open","root":{"kind":"screen","screen":"waiting"},"scene":"waiting","sessionVersion":4,"#
+            + #""window":9223372036854775807}"# + "\n"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: daemon.journalPath))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(line.utf8))
+        try handle.close()
+        do {
+            try await restart(daemon, naming: "journal.jsonl", newWindowAbove: 3)
+            #expect(daemon.stderr.contains("9223372036854775807"), "the log does not name the number:\n\(daemon.stderr)")
+            let next = try await daemon.openWindow("waiting")
+            #expect(next < 100, "window numbering jumped to \(next)")
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+        await daemon.stop()
+    }
+
     @Test func directoryWhereTheSnapshotBelongsIsSetAside() async throws {
         let (daemon, _) = try await Self.prepared()
         try FileManager.default.removeItem(atPath: daemon.statePath)

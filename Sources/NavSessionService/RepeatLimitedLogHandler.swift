@@ -1,0 +1,93 @@
+import Logging
+import Synchronization
+
+/// A log handler that writes a warning or error repeated word for word only a few times, so one client
+/// repeating a failing request cannot fill the log (256 failed effects of one batch once wrote 217 KB).
+///
+/// Within ``interval`` of a line's first occurrence, occurrence 1 is written, then only occurrences 10,
+/// 100, 1 000, … each with `(N more like this suppressed)`, the count of copies not written since the last
+/// one. The first occurrence after the interval is written again, with the count still unreported, and
+/// starts a new interval. Lines are identical when level, message and metadata are; other levels pass
+/// unchanged.
+///
+/// ```swift
+/// let logger = Logger(label: "navsessiond") { label in
+///     RepeatLimitedLogHandler(wrapping: StreamLogHandler.standardError(label: label))
+/// }
+/// ```
+public struct RepeatLimitedLogHandler: LogHandler {
+    /// How long an interval of one repeated line lasts.
+    public static let interval: Duration = .seconds(60)
+    /// Distinct lines tracked at most; beyond it, lines whose interval is over are forgotten first.
+    static let trackedLines = 1024
+
+    private struct Repeats {
+        var start: ContinuousClock.Instant
+        var occurrences = 0
+        var suppressed = 0
+    }
+
+    private final class Tracker: Sendable {
+        let lines = Mutex<[String: Repeats]>([:])
+    }
+
+    private var base: any LogHandler
+    private let tracker = Tracker()
+
+    /// Wraps `base`, which writes every line let through.
+    public init(wrapping base: any LogHandler) { self.base = base }
+
+    public var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    public var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        guard event.level == .warning || event.level == .error else { return base.log(event: event) }
+        let metadata = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let key = "\(event.level) \(event.message) \(metadata.joined(separator: " "))"
+        let suppressed: Int? = tracker.lines.withLock { lines in
+            let now = ContinuousClock.now
+            if lines[key] == nil, lines.count >= Self.trackedLines {
+                lines = lines.filter { now - $0.value.start < Self.interval }
+                if lines.count >= Self.trackedLines { lines = [:] }
+            }
+            var repeats = lines[key] ?? Repeats(start: now)
+            if now - repeats.start >= Self.interval {
+                repeats.start = now
+                repeats.occurrences = 0
+            }
+            repeats.occurrences += 1
+            defer { lines[key] = repeats }
+            guard Self.isWritten(occurrence: repeats.occurrences) else {
+                repeats.suppressed += 1
+                return nil
+            }
+            let count = repeats.suppressed
+            repeats.suppressed = 0
+            return count
+        }
+        guard let suppressed else { return }
+        guard suppressed > 0 else { return base.log(event: event) }
+        var summarised = event
+        summarised.message = "\(event.message) (\(suppressed) more like this suppressed)"
+        base.log(event: summarised)
+    }
+
+    /// 1, 10, 100, 1 000, …
+    static func isWritten(occurrence: Int) -> Bool {
+        var power = 1
+        while power < occurrence { power *= 10 }
+        return power == occurrence
+    }
+}
