@@ -24,7 +24,7 @@ extension Session {
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
-        try checkWindowsOpened(by: batch)
+        try checkWindowsOpened(by: batch, client: client)
         let scene = manifest.scene(window.scene)
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
@@ -59,7 +59,7 @@ extension Session {
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
-        try checkWindowsOpened(by: batch)
+        try checkWindowsOpened(by: batch, client: client)
         let scene = manifest.scene(window.scene)
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {

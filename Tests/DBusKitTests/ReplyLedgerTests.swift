@@ -54,6 +54,15 @@ struct ReplyLedgerTests {
         #expect(ledger.refusal(ofReply: ReplyLedger.smallReply + 1, to: ":2.1")?.contains("in all") == true)
     }
 
+    @Test func aPeerMayHaveOnlyAFewRepliesBuiltAtOnce() {
+        var ledger = ReplyLedger()
+        for _ in 0..<ReplyLedger.maximumBuilding { #expect(ledger.startBuilding(for: ":1.1") == nil) }
+        #expect(ledger.startBuilding(for: ":1.1")?.contains("still being built") == true)
+        #expect(ledger.startBuilding(for: ":1.2") == nil)
+        ledger.finishedBuilding(for: ":1.1")
+        #expect(ledger.startBuilding(for: ":1.1") == nil)
+    }
+
     @Test func aPeerThatLeftIsForgotten() {
         var ledger = ReplyLedger()
         _ = ledger.sent(ReplyLedger.pingThreshold, to: ":1.1")

@@ -17,8 +17,21 @@ import Testing
     @Test func scenario10AnApplyOpeningMoreWindowsThanMayOpenIsLimitsExceededAndAppliesNothing() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
-            let limit = SessionLimits().maxWindows
-            _ = try await fixture.session("Apply", [try .path(window), Self.batch(Self.openWaiting, count: limit - 1)])
+            let limits = SessionLimits()
+            let limit = limits.maxWindows
+            // The session fills up through several clients, each within its window share.
+            var remaining = limit - 1
+            var clients: [Bus] = []
+            while remaining > 0 {
+                let client = try await fixture.connect()
+                clients.append(client)
+                let count = min(remaining, limits.maxClientWindows)
+                _ = try await client.call(
+                    destination: BusName(DaemonFixture.name), path: ObjectPath(DaemonFixture.session),
+                    interface: InterfaceName(DaemonFixture.sessionInterface), member: MemberName("Apply"),
+                    arguments: [try .path(window), Self.batch(Self.openWaiting, count: count)])
+                remaining -= count
+            }
             let open = try #require(try await fixture.session("ListWindows").first?.arrayElements?.count)
             #expect(open == limit)
             let before = try await fixture.version(window)
@@ -30,6 +43,7 @@ import Testing
             #expect(try await fixture.version(window) == before)
             #expect(try await fixture.session("ListWindows").first?.arrayElements?.count == limit)
             #expect(!fixture.output.contains("effect openWindow"), "a refused batch logged effects:\n\(fixture.output)")
+            for client in clients { await client.close() }
         }
     }
 

@@ -24,12 +24,15 @@ import Testing
             let reader = try await NonReadingClient.start(
                 address: fixture.address, destination: DaemonFixture.name, path: window,
                 interface: "org.navsession.Window1", member: "GetState", count: 60)
-            let small = try await fixture.openWindow("waiting")
-            let latencies = try await Self.smallCalls(20, on: fixture) {
-                _ = try await fixture.window(small, "GetState")
+            let measured = await Self.outcome { () async throws -> [Duration] in
+                let small = try await fixture.openWindow("waiting")
+                return try await Self.smallCalls(20, on: fixture) {
+                    _ = try await fixture.window(small, "GetState")
+                }
             }
             let after = Self.residentBytes(of: fixture.processID)
             await reader.stop()
+            let latencies = try measured.get()
             #expect(after - before < 64 << 20, "the daemon grew from \(before) to \(after) bytes")
             Self.record("scenario 1", latencies)
         }
@@ -74,14 +77,18 @@ import Testing
                 }
             }
             try await Task.sleep(for: .seconds(1))
-            let small = try await fixture.openWindow("waiting")
-            let latencies = try await Self.smallCalls(40, pause: .milliseconds(100), on: fixture) {
-                _ = try await fixture.window(small, "GetState")
+            let measured = await Self.outcome { () async throws -> [Duration] in
+                let small = try await fixture.openWindow("waiting")
+                return try await Self.smallCalls(40, pause: .milliseconds(100), on: fixture) {
+                    _ = try await fixture.window(small, "GetState")
+                }
             }
-            let counts = try await flooding.value
+            let counts = await Self.outcome { try await flooding.value }
             for subscriber in subscribers { await subscriber.stop() }
-            #expect(counts.refused > 0, "the flood was never refused: \(counts)")
-            Self.record("scenario 2 (\(counts.sent) messages sent, \(counts.refused) refused)", latencies)
+            let latencies = try measured.get()
+            let flood = try counts.get()
+            #expect(flood.refused > 0, "the flood was never refused: \(flood)")
+            Self.record("scenario 2 (\(flood.sent) messages sent, \(flood.refused) refused)", latencies)
         }
     }
 
@@ -99,6 +106,15 @@ import Testing
             latencies.append(ContinuousClock.now - start)
         }
         return latencies
+    }
+
+    /// `body`'s value or error, so the attackers are stopped before the test fails.
+    static func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
     }
 
     static func record(_ what: String, _ latencies: [Duration]) {

@@ -17,7 +17,7 @@ struct NonReadingClient {
         let process = try ChildProcess.spawn(
             ["/usr/bin/python3", "-c", script, address, destination, path, interface, member, "\(count)", match],
             environment: ["PATH": "/usr/bin:/bin"], stdout: out.fileHandleForWriting.fileDescriptor,
-            stderr: FileHandle.standardError.fileDescriptor)
+            stderr: out.fileHandleForWriting.fileDescriptor)
         try out.fileHandleForWriting.close()
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let reading = out.fileHandleForReading
@@ -70,6 +70,8 @@ struct NonReadingClient {
         for _ in range(int(count)):
             s.sendall(call(path, interface, member, destination))
         print('sent', flush=True)
-        while True: time.sleep(3600)
+        parent = os.getppid()
+        # Until stopped, or until the test process is gone (a failed test must not leave it holding pipes).
+        while os.getppid() == parent: time.sleep(0.5)
         """#
 }

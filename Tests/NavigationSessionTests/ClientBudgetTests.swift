@@ -171,8 +171,13 @@ import Testing
         let open = NavigationCommand.openWindow(scene: "waiting", params: ["reason": "r"])
         let outcome = try session.execute(window: main, command: open, client: Self.alice)
         #expect(outcome.events.contains { if case .windowOpened = $0 { true } else { false } })
-        let refused = try session.execute(window: main, command: open, client: Self.alice)
-        #expect(refused.events.contains { if case .effectFailed = $0 { true } else { false } })
+        // Refused before anything applies, like a batch over the session's window limit.
+        #expect {
+            try session.execute(window: main, command: open, client: Self.alice)
+        } throws: { error in
+            guard case SessionError.limitsExceeded(let text) = error else { return false }
+            return text.contains("per-client window share")
+        }
         #expect(session.windowsOpened(by: Self.alice) == 2)
     }
 

@@ -48,46 +48,45 @@ extension Bus {
         return DBUS_HANDLER_RESULT_HANDLED
     }
 
-    /// Dispatches the queued calls that do not await, in order; returns the first that does (its reply then
-    /// waits for ``finish(_:_:)``), or nil once the queue is empty.
-    private func dispatchQueued() -> (message: OpaquePointer, pending: Pending)? {
-        while !isHoldingCalls, incomingHead < incoming.count {
-            let next = incoming[incomingHead]
-            incomingHead += 1
-            if let pending = dispatch(next) { return (next, pending) }
-            dbus_message_unref(next)
-        }
+    /// Starts handling the calls held since ``holdIncomingCalls()``, in arrival order.
+    func drainHeldCalls() {
+        guard !isDraining, incomingHead < incoming.count else { return }
+        isDraining = true
+        Task { await self.finish(nil, nil) }
+    }
+
+    /// Awaits `pending` (when there is one), replies to `message`, then handles the calls that queued
+    /// meanwhile, each through ``dispatch(_:)``, until none is left (or they are held again).
+    private func finish(_ message: OpaquePointer?, _ pending: Pending?) async {
+        var current: (message: OpaquePointer, pending: Pending)?
+        if let message, let pending { current = (message, pending) }
+        repeat {
+            if let (message, pending) = current {
+                let outcome: CallOutcome
+                do {
+                    outcome = .values(try await pending.work(), pending.types)
+                } catch {
+                    outcome = failure(error, pending.place)
+                }
+                reply(to: message, with: outcome)
+                // Handlers that need a descriptor past their call must dup it (``MethodCall/arguments``).
+                receivedDescriptors.closeAll()
+                dbus_message_unref(message)
+                current = nil
+            }
+            while current == nil, !isHoldingCalls, incomingHead < incoming.count {
+                let next = incoming[incomingHead]
+                incomingHead += 1
+                if let pending = dispatch(next) {
+                    current = (next, pending)
+                } else {
+                    dbus_message_unref(next)
+                }
+            }
+        } while current != nil
         if incomingHead == incoming.count {
             incoming.removeAll(keepingCapacity: true)
             incomingHead = 0
-        }
-        return nil
-    }
-
-    /// Starts handling the calls held since ``holdIncomingCalls()``, in arrival order.
-    func drainHeldCalls() {
-        guard !isDraining, let (message, pending) = dispatchQueued() else { return }
-        isDraining = true
-        let held = UncheckedMessage(pointer: message)
-        Task { await self.finish(held.pointer, pending) }
-    }
-
-    /// Awaits `pending`, replies to `message`, then handles the calls that queued meanwhile, each through
-    /// ``dispatch(_:)``, until none is left.
-    private func finish(_ message: OpaquePointer, _ pending: Pending) async {
-        var current: (message: OpaquePointer, pending: Pending)? = (message, pending)
-        while let (message, pending) = current {
-            let outcome: CallOutcome
-            do {
-                outcome = .values(try await pending.work(), pending.types)
-            } catch {
-                outcome = failure(error, pending.place)
-            }
-            reply(to: message, with: outcome)
-            // Handlers that need a descriptor past their call must dup it (``MethodCall/arguments``).
-            receivedDescriptors.closeAll()
-            dbus_message_unref(message)
-            current = dispatchQueued()
         }
         isDraining = false
     }
@@ -219,8 +218,14 @@ extension Bus {
                 return .error(BusError(mapping: error))
             }
         }
+        let peer = LibDBus.sender(message)
+        if let refusal = replyLedger.startBuilding(for: peer) {
+            reply(to: message, with: .error(BusError(.limitsExceeded, refusal)))
+            return
+        }
         guard deferredReplies < Self.maximumDeferredReplies else {
             reply(to: message, with: outcome())
+            replyLedger.finishedBuilding(for: peer)
             return
         }
         let held = UncheckedMessage(pointer: dbus_message_ref(message))
@@ -236,6 +241,7 @@ extension Bus {
             // No thread to spare: build it here, in order, as when the bound is reached.
             dbus_message_unref(held.pointer)
             reply(to: message, with: outcome())
+            replyLedger.finishedBuilding(for: peer)
             return
         }
         deferredReplies += 1
@@ -244,6 +250,7 @@ extension Bus {
     private func completeDeferred(_ held: UncheckedMessage, _ outcome: CallOutcome) {
         deferredReplies -= 1
         reply(to: held.pointer, with: outcome)
+        replyLedger.finishedBuilding(for: LibDBus.sender(held.pointer))
         dbus_message_unref(held.pointer)
     }
 

@@ -31,8 +31,15 @@ struct ReplyLedger {
     /// Peers tracked at most; beyond it, those with nothing worth a Ping are forgotten.
     static let maximumPeers = 4096
 
+    /// Replies built off the bus thread (deferred) that one peer may have in the making at once; more are refused
+    /// before they are built. Their size is known only once built, so a burst of calls for large documents
+    /// would otherwise build them all (CPU and memory), only to refuse most at ``refusal(ofReply:to:)``.
+    static let maximumBuilding = 4
+
     private(set) var peers: [String: Peer] = [:]
     private(set) var total = 0
+    /// Deferred replies being built, by peer.
+    private(set) var building: [String: Int] = [:]
 
     enum Admission: Equatable {
         case admit
@@ -66,6 +73,24 @@ struct ReplyLedger {
                 + "(at most \(Self.totalBudget) in all); try again later"
         }
         return nil
+    }
+
+    /// Counts a deferred reply to `peer` as being built, or says why it must not be.
+    mutating func startBuilding(for peer: String?) -> String? {
+        guard let peer else { return nil }
+        let count = building[peer, default: 0]
+        guard count < Self.maximumBuilding else {
+            return "\(count) replies to you are still being built (at most \(Self.maximumBuilding) at once); "
+                + "wait for them before asking for more"
+        }
+        building[peer] = count + 1
+        return nil
+    }
+
+    /// A deferred reply to `peer` was built (and sent or refused).
+    mutating func finishedBuilding(for peer: String?) {
+        guard let peer, let count = building[peer] else { return }
+        building[peer] = count > 1 ? count - 1 : nil
     }
 
     /// Records `size` bytes sent to `peer`; true when a Ping should go to it now.
