@@ -63,12 +63,17 @@ import Testing
 
     @Test func deferredRepliesBeyondTheBoundAreBuiltInOrderAndAllAnswered() async throws {
         let fixture = try await TestFixture.start()
-        let client = try await fixture.privateBus.connect()
+        // Two clients: one client may have only ReplyLedger.maximumBuilding replies in the making at once.
+        let first = try await fixture.privateBus.connect()
+        let second = try await fixture.privateBus.connect()
         let count = Bus.maximumDeferredReplies + 3
-        let calls = (0..<count).map { _ in Task { try await fixture.call(client, "Snapshot") } }
+        let calls = (0..<count).map { index in
+            Task { try await fixture.call(index % 2 == 0 ? first : second, "Snapshot") }
+        }
         for _ in 0..<count { fixture.state.snapshotGate.signal() }
         for call in calls { #expect(try await call.value == [.strings([])]) }
-        await client.close()
+        await first.close()
+        await second.close()
         await fixture.stop()
     }
 
