@@ -16,6 +16,8 @@ final class StateDirectory {
     static let lockFileName = "lock"
 
     let path: String
+    /// `path` as a C string, made once: ``loss()`` runs before every journal line.
+    private let cPath: [CChar]
     /// The directory's descriptor (`O_DIRECTORY | O_NOFOLLOW`).
     let fd: Int32
     /// The directory's identity when opened: a `stat` of `path` that differs means it was deleted or replaced.
@@ -29,6 +31,7 @@ final class StateDirectory {
     ///   ``SessionError/stateDirectoryLocked(path:holder:)``.
     init(path: String) throws(SessionError) {
         self.path = path
+        cPath = Array(path.utf8CString)
         do {
             try FileIO.makeDirectory(path)
         } catch {
@@ -139,7 +142,7 @@ final class StateDirectory {
     /// One `lstat`: cheap enough to ask before every journal write.
     func loss() -> String? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return "was deleted" }
+        guard lstat(cPath, &info) == 0 else { return "was deleted" }
         guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode else { return "was replaced" }
         return nil
     }

@@ -23,7 +23,7 @@ extension Bus {
         guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        switch replyLedger.admission(of: LibDBus.sender(message)) {
+        switch replyLedger.total < ReplyLedger.peerBudget ? .admit : replyLedger.admission(of: LibDBus.sender(message)) {
         case .admit: break
         case .refuse(let reason):
             reply(to: message, with: .error(BusError(.limitsExceeded, reason)))

@@ -51,7 +51,8 @@ struct ReplyLedger {
 
     /// Whether a call from `peer` is handled, before any work is done for it.
     func admission(of peer: String?) -> Admission {
-        guard let peer, let state = peers[peer], state.unconfirmed >= Self.peerBudget else { return .admit }
+        guard let peer, let state = peers[peer], state.unconfirmed >= Self.peerBudget
+        else { return .admit }
         if state.unconfirmed >= Self.peerBudget + Self.ignoreAllowance { return .ignore }
         return .refuse(
             "\(state.unconfirmed) bytes of replies to you are not read yet (at most \(Self.peerBudget) may be); "
@@ -96,14 +97,17 @@ struct ReplyLedger {
     /// Records `size` bytes sent to `peer`; true when a Ping should go to it now.
     mutating func sent(_ size: Int, to peer: String?) -> Bool {
         guard let peer else { return false }
-        if peers[peer] == nil, peers.count >= Self.maximumPeers { forgetQuietPeers() }
-        var state = peers[peer, default: Peer()]
-        state.unconfirmed += size
+        if peers.count >= Self.maximumPeers, peers[peer] == nil { forgetQuietPeers() }
         total += size
-        let ping = state.pingMark == nil && state.unconfirmed >= Self.pingThreshold
-        if ping { state.pingMark = state.unconfirmed }
-        peers[peer] = state
-        return ping
+        // One lookup, changed in place: this runs for every reply.
+        return Self.record(size, in: &peers[peer, default: Peer()])
+    }
+
+    private static func record(_ size: Int, in state: inout Peer) -> Bool {
+        state.unconfirmed += size
+        guard state.pingMark == nil, state.unconfirmed >= pingThreshold else { return false }
+        state.pingMark = state.unconfirmed
+        return true
     }
 
     /// The Ping to `peer` was answered by it: everything sent before it was read.
