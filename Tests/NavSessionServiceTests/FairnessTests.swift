@@ -2,6 +2,7 @@ import DBusKit
 import DBusTestSupport
 import Foundation
 import NavSessionTesting
+import Synchronization
 import Testing
 
 /// One client does not stop the daemon serving everyone (issue "Reliability II", scenarios 1 and 2): while a
@@ -38,7 +39,8 @@ import Testing
         }
     }
 
-    /// Scenario 2: four clients flood `SendMessage` with 60 KiB payloads while ten subscribers never read.
+    /// Scenario 2: four clients flood `SendMessage` with 60 KiB payloads while ten subscribers never read; another
+    /// client's calls are measured once the flood is being refused, until 100 have been answered.
     @Test func aMessageFloodIntoSubscribersThatNeverReadDoesNotStallOthers() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow("main")
@@ -50,14 +52,15 @@ import Testing
                     match: "type='signal',interface='org.navsession.Window1',member='Message'"))
             }
             let payload = Value.params(["blob": String(repeating: "m", count: 60 << 10)])
+            let stop = StopFlag()
+            let (refusals, refused) = AsyncStream<Void>.makeStream()
             let flooding = Task {
                 try await withThrowingTaskGroup(of: (sent: Int, refused: Int).self) { group in
                     for _ in 0..<4 {
                         let bus = try await fixture.connect()
                         group.addTask {
                             var counts = (sent: 0, refused: 0)
-                            let deadline = ContinuousClock.now + .seconds(8)
-                            while ContinuousClock.now < deadline {
+                            while !stop.isStopped {
                                 do {
                                     _ = try await bus.call(
                                         destination: BusName(DaemonFixture.name), path: ObjectPath(window),
@@ -66,7 +69,7 @@ import Testing
                                     counts.sent += 1
                                 } catch let error as BusError where error.name == .limitsExceeded {
                                     counts.refused += 1
-                                    try await Task.sleep(for: .milliseconds(20))
+                                    refused.yield()
                                 }
                             }
                             await bus.close()
@@ -76,13 +79,15 @@ import Testing
                     return try await group.reduce(into: (sent: 0, refused: 0)) { $0.sent += $1.sent; $0.refused += $1.refused }
                 }
             }
-            try await Task.sleep(for: .seconds(1))
+            // Measured once the flood is being refused: the bus then holds the most it will of ours.
             let measured = await Self.outcome { () async throws -> [Duration] in
+                try #require(await refusals.first(within: .seconds(60)) != nil, "the flood was never refused")
                 let small = try await fixture.openWindow("waiting")
-                return try await Self.smallCalls(40, pause: .milliseconds(100), on: fixture) {
+                return try await Self.smallCalls(100, on: fixture) {
                     _ = try await fixture.window(small, "GetState")
                 }
             }
+            stop.stop()
             let counts = await Self.outcome { try await flooding.value }
             for subscriber in subscribers { await subscriber.stop() }
             let latencies = try measured.get()
@@ -92,14 +97,12 @@ import Testing
         }
     }
 
-    /// Runs `call` `count` times (`pause` apart), requiring each to finish within ``answerBound``; the latencies.
+    /// Runs `call` `count` times, requiring each to finish within ``answerBound``; the latencies.
     static func smallCalls(
-        _ count: Int, pause: Duration = .zero, on fixture: DaemonFixture,
-        _ call: @escaping @Sendable () async throws -> Void
+        _ count: Int, on fixture: DaemonFixture, _ call: @escaping @Sendable () async throws -> Void
     ) async throws -> [Duration] {
         var latencies: [Duration] = []
         for index in 0..<count {
-            try await Task.sleep(for: pause)
             let start = ContinuousClock.now
             let answered = await AsyncStream<Bool>.racing([{ (try? await call()) != nil }]).first(within: answerBound)
             try #require(answered == true, "small call \(index) was not answered within \(answerBound): \(fixture.output.suffix(2000))")
@@ -128,4 +131,11 @@ import Testing
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
+}
+
+/// Tells the tasks a test started to stop (an attacker, a driver).
+final class StopFlag: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    func stop() { stopped.store(true, ordering: .relaxed) }
 }

@@ -7,6 +7,8 @@ import Testing
 /// `count` calls of one method and then only sleeps. What the bus holds for it is never taken.
 struct NonReadingClient {
     let process: ChildProcess
+    /// Its standard input: closing it ends the client.
+    let input: FileHandle
 
     /// Starts the client on `address` and returns once it has sent everything.
     static func start(
@@ -14,11 +16,14 @@ struct NonReadingClient {
         match: String = ""
     ) async throws -> NonReadingClient {
         let out = Pipe()
+        let input = Pipe()
         let process = try ChildProcess.spawn(
             ["/usr/bin/python3", "-c", script, address, destination, path, interface, member, "\(count)", match],
-            environment: ["PATH": "/usr/bin:/bin"], stdout: out.fileHandleForWriting.fileDescriptor,
+            environment: ["PATH": "/usr/bin:/bin"], stdin: input.fileHandleForReading.fileDescriptor,
+            stdout: out.fileHandleForWriting.fileDescriptor,
             stderr: out.fileHandleForWriting.fileDescriptor)
         try out.fileHandleForWriting.close()
+        try input.fileHandleForReading.close()
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let reading = out.fileHandleForReading
         Thread.detachNewThread {
@@ -27,16 +32,17 @@ struct NonReadingClient {
         }
         let sent = await lines.first(within: .seconds(60)) { $0.contains("sent") }
         try #require(sent != nil, "the non-reading client did not send its calls: \(process.diagnosis)")
-        return NonReadingClient(process: process)
+        return NonReadingClient(process: process, input: input.fileHandleForWriting)
     }
 
     func stop() async {
+        try? input.close()
         _ = await process.terminate(within: .seconds(10))
     }
 
     /// D-Bus 1.0 marshalling of method calls without arguments (and `AddMatch`'s one string), little-endian.
     static let script = #"""
-        import os, socket, struct, sys, time
+        import os, socket, struct, sys
         address, destination, path, interface, member, count, match = sys.argv[1:8]
         def socket_path(address):
             for part in address.split(';')[0].split(':', 1)[1].split(','):
@@ -70,8 +76,8 @@ struct NonReadingClient {
         for _ in range(int(count)):
             s.sendall(call(path, interface, member, destination))
         print('sent', flush=True)
-        parent = os.getppid()
-        # Until stopped, or until the test process is gone (a failed test must not leave it holding pipes).
-        while os.getppid() == parent: time.sleep(0.5)
+        # Until its standard input ends: the test closes it, or the test process is gone (a failed test must not
+        # leave it holding pipes).
+        sys.stdin.buffer.read()
         """#
 }

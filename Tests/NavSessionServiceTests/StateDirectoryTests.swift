@@ -47,24 +47,31 @@ import Testing
     @Test func replaceUnderLoadLosesNoAcknowledgedChangeAndReusesNoVersion() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow("main")
-            let running = Atomic<Bool>(true)
+            let running = StopFlag()
+            let (progress, reached) = AsyncStream<Int>.makeStream()
             let driver = Task {
                 var acknowledged: [(id: Int, version: UInt64)] = []
                 var next = 0
-                while running.load(ordering: .relaxed) {
+                while !running.isStopped {
                     next += 1
                     let reply = try? await fixture.window(
                         window, "StackAppend", [.string("detail"), .params(["id": "\(next)"])])
-                    if let version = reply?.first?.uint64 { acknowledged.append((next, version)) }
+                    if let version = reply?.first?.uint64 {
+                        acknowledged.append((next, version))
+                        reached.yield(acknowledged.count)
+                    }
                 }
+                reached.finish()
                 return acknowledged
             }
-            for _ in 0..<3 {
-                try await Task.sleep(for: .milliseconds(150))
-                try await fixture.relaunch(["--replace"])
+            // Each takeover, and the end, after 20 more acknowledged pushes: every daemon serves under load.
+            for round in 1...4 {
+                let target = round * 20
+                let got = await progress.first(within: .seconds(60)) { $0 >= target }
+                try #require(got != nil, "the driver did not reach \(target) acknowledged pushes: \(fixture.output)")
+                if round < 4 { try await fixture.relaunch(["--replace"]) }
             }
-            try await Task.sleep(for: .milliseconds(150))
-            running.store(false, ordering: .relaxed)
+            running.stop()
             let acknowledged = await driver.value
             try #require(acknowledged.count > 3, "the driver got too few replies: \(fixture.output)")
             let versions = acknowledged.map(\.version)
