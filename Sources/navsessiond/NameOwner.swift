@@ -23,11 +23,14 @@ struct NameOwner: CustomStringConvertible {
         let pid = try? await bus.call(
             destination: driver, path: path, interface: .bus, member: getPID, arguments: [.string(owner)],
             timeout: .seconds(5)).first?.uint32
-        var commandLine: [String] = []
-        if let pid, let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") {
-            commandLine = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        }
-        return NameOwner(uniqueName: owner, pid: pid, commandLine: commandLine)
+        return NameOwner(uniqueName: owner, pid: pid, commandLine: pid.map { commandLine(of: Int32(bitPattern: $0)) } ?? [])
+    }
+
+    /// A process's command line from `/proc/<pid>/cmdline` (empty when unreadable): for the lines that name who
+    /// holds our name or our state directory.
+    static func commandLine(of pid: Int32) -> [String] {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether this owner is a navsessiond started with `--replace`: the handover `--replace` documents, after

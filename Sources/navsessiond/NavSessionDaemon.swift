@@ -275,8 +275,7 @@ struct NavSessionDaemon: ParsableCommand {
     /// The one line for a startup failure: the holder's command line when another process has the directory.
     static func describe(_ error: any Error) -> String {
         if case SessionError.stateDirectoryLocked(let path, let holder?) = error {
-            let commandLine = (FileManager.default.contents(atPath: "/proc/\(holder)/cmdline") ?? Data())
-                .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ").prefix(200)
+            let commandLine = NameOwner.commandLine(of: holder).joined(separator: " ").prefix(200)
             return "the state directory \(path) is in use by pid \(holder)" + (commandLine.isEmpty ? "" : " (\(commandLine))")
                 + ", which holds its lock; one daemon writes a state directory at a time"
         }
