@@ -1,7 +1,8 @@
 /// How a model hangs from its parent; the parent's container state is the source of truth.
 ///
 /// JSON: `{"type":"root"}`, `{"type":"path","index":2}`, `{"type":"tab","tab":"home"}`,
-/// `{"type":"switched"}`, `{"type":"custom","index":0}`, `{"type":"presented","style":{…}}`.
+/// `{"type":"switched"}`, `{"type":"custom","index":0}`, `{"type":"presented","style":{…}}`,
+/// `{"type":"saved","screen":"main"}`.
 public enum Attachment: Hashable, Sendable {
     /// The window root; it has no parent and is never finished.
     case root
@@ -15,6 +16,9 @@ public enum Attachment: Hashable, Sendable {
     case custom(index: Int)
     /// The model sitting in its parent's presentation slot.
     case presented(PresentationStyle)
+    /// A subtree a switched container keeps while it shows something else (a saved branch), under the screen
+    /// name of its root: suspended, off the active branch, not addressable by commands until switched back to.
+    case saved(String)
 
     /// A short text used by the debug tree: `root`, `path[1]`, `tab home`, `switched`, `custom[0]`, `sheet`, …
     public var debugLabel: String {
@@ -24,6 +28,7 @@ public enum Attachment: Hashable, Sendable {
         case .tab(let id): "tab \(id)"
         case .switched: "switched"
         case .custom(let index): "custom[\(index)]"
+        case .saved(let screen): "saved \(screen)"
         case .presented(let style):
             if case .sheet(let detents) = style, !detents.isEmpty {
                 "sheet \(detents.joined(separator: ","))"
@@ -35,7 +40,7 @@ public enum Attachment: Hashable, Sendable {
 }
 
 extension Attachment: Codable {
-    enum CodingKeys: String, CodingKey { case type, index, tab, style }
+    enum CodingKeys: String, CodingKey { case type, index, tab, style, screen }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,11 +52,12 @@ extension Attachment: Codable {
         case "switched": self = .switched
         case "custom": self = .custom(index: try c.decode(Int.self, forKey: .index))
         case "presented": self = .presented(try c.decode(PresentationStyle.self, forKey: .style))
+        case "saved": self = .saved(try c.decode(String.self, forKey: .screen))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
                 debugDescription:
-                    "unknown attachment type \"\(type)\"; expected root, path, tab, switched, custom or presented")
+                    "unknown attachment type \"\(type)\"; expected root, path, tab, switched, custom, presented or saved")
         }
     }
 
@@ -72,6 +78,9 @@ extension Attachment: Codable {
         case .presented(let style):
             try c.encode("presented", forKey: .type)
             try c.encode(style, forKey: .style)
+        case .saved(let screen):
+            try c.encode("saved", forKey: .type)
+            try c.encode(screen, forKey: .screen)
         }
     }
 }

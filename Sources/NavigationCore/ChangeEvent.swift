@@ -15,7 +15,8 @@ public struct ChangeEvent: Hashable, Sendable, Codable {
     public var finished: [ModelID]
     /// Models whose own container state or slot changed (stack path, slot, tab selection, switched model).
     public var modified: [ModelID]
-    /// Messages delivered by this change, in delivery order (application messages, then `finished`).
+    /// Messages delivered by this change, in delivery order (application messages, then `finished`,
+    /// `suspended`, `resumed`).
     public var messages: [DeliveredMessage]
     /// Effects enqueued by this change, in order.
     public var effects: [QueuedEffect]
@@ -25,6 +26,12 @@ public struct ChangeEvent: Hashable, Sendable, Codable {
     /// the root, selecting the selected tab): ``version`` is the unchanged version and nothing else is set.
     /// Such a change is not journaled and emits no `Changed`.
     public var isNoOp = false
+    /// Models of branches this change kept (a switched container left them and keeps them): ids kept, not
+    /// finished, off the active branch; each also gets a `suspended` message. In pre-order per branch. Not part
+    /// of the event's JSON (the messages carry it).
+    public var suspended: [ModelID] = []
+    /// Models of kept branches this change brought back (the same ids); each also gets a `resumed` message.
+    public var resumed: [ModelID] = []
     /// The steps the graph went through, in order (``NavigationStep``), for renderers to animate. Not part
     /// of the event's JSON: Window1 `Changed` carries them as `steps_json` (``NavigationStep/json(_:)``).
     public var steps: [NavigationStep] = []

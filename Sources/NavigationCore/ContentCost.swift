@@ -55,7 +55,8 @@ enum ContentCost {
         let base = 48
         switch command {
         case .stackAppend(let elements): return base + elements.reduce(0) { $0 + of($1.model) }
-        case .stackSetRoot(let spec, _), .switchModel(let spec): return base + of(spec)
+        case .stackSetRoot(let spec, _), .switchModel(let spec, _, _): return base + of(spec)
+        case .clearSavedState(let screen): return base + (screen.map(of) ?? 0)
         case .stackSetPath(let entries):
             return entries.reduce(base) { total, entry in
                 switch entry {

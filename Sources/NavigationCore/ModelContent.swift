@@ -32,6 +32,23 @@ public struct Tab: Hashable, Sendable, Codable {
     }
 }
 
+/// A subtree a switched container keeps while it shows something else: the screen name it is kept under (the
+/// screen of its root, the model the container left) and its root's id.
+///
+/// JSON: `{"screen":"main","model":7}`.
+public struct SavedBranch: Hashable, Sendable, Codable {
+    /// The screen name the branch is kept under; switching to a model of this screen brings it back.
+    public var screen: String
+    /// The branch's root (the model the container showed before it left it).
+    public var model: ModelID
+
+    /// Creates a saved-branch entry.
+    public init(screen: String, model: ModelID) {
+        self.screen = screen
+        self.model = model
+    }
+}
+
 /// The kind-specific state of a model, as read from the graph.
 public enum ModelContent: Hashable, Sendable {
     /// A plain screen.

@@ -34,7 +34,8 @@ extension ModelState: Codable {
             params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:],
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             presented: try c.decodeIfPresent(ModelID.self, forKey: "presented"),
-            content: content)
+            content: content,
+            saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,6 +62,7 @@ extension ModelState: Codable {
             try c.encode(name, forKey: "customKind")
             try c.encode(children, forKey: "children")
         }
+        if !saved.isEmpty { try c.encode(saved, forKey: "saved") }
     }
 }
 

@@ -19,11 +19,15 @@ public struct ModelState: Hashable, Sendable {
     public var presented: ModelID?
     /// Kind-specific state.
     public var content: ModelContent
+    /// A switched container's kept branches (``SavedBranch``), oldest first; empty for every other model.
+    /// Their models are in the snapshot too, attached ``Attachment/saved(_:)`` to this model, but they are not
+    /// among ``children``.
+    public var saved: [SavedBranch]
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
-        title: String? = nil, presented: ModelID? = nil, content: ModelContent
+        title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = []
     ) {
         self.id = id
         self.parent = parent
@@ -33,6 +37,7 @@ public struct ModelState: Hashable, Sendable {
         self.title = title
         self.presented = presented
         self.content = content
+        self.saved = saved
     }
 
     /// The model's kind.

@@ -5,14 +5,14 @@
 extension NavigationCommand: Codable {
     static let names = [
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
-        "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "openWindow", "dismissWindow",
-        "openURL", "trigger", "sendMessage", "sequence",
+        "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
+        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence",
     ]
 
     /// Each command's own keys besides `"command"`.
     static let fields: [String: [String]] = [
         "stackAppend": ["models"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
-        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"], "switchModel": ["model"],
+        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"], "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
     ]
@@ -43,7 +43,12 @@ extension NavigationCommand: Codable {
         case "dismissJustFromPresented": self = .dismissJustFromPresented
         case "hide": self = .hide
         case "tabsSelectItem": self = .tabsSelectItem(try c.decode(String.self, forKey: "tab"))
-        case "switchModel": self = .switchModel(try c.decode(ModelSpec.self, forKey: "model"))
+        case "switchModel":
+            self = .switchModel(
+                try c.decode(ModelSpec.self, forKey: "model"),
+                saveState: try c.decodeIfPresent(Bool.self, forKey: "saveState"),
+                restoreState: try c.decodeIfPresent(Bool.self, forKey: "restoreState"))
+        case "clearSavedState": self = .clearSavedState(screen: try c.decodeIfPresent(String.self, forKey: "screen"))
         case "openWindow":
             self = .openWindow(
                 scene: try c.decode(String.self, forKey: "scene"),
@@ -83,7 +88,11 @@ extension NavigationCommand: Codable {
         case .stackSetPath(let entries): try c.encode(entries, forKey: "path")
         case .present(let presentation): try c.encode(presentation, forKey: "presentation")
         case .tabsSelectItem(let tab): try c.encode(tab, forKey: "tab")
-        case .switchModel(let model): try c.encode(model, forKey: "model")
+        case .switchModel(let model, let saveState, let restoreState):
+            try c.encode(model, forKey: "model")
+            try c.encodeIfPresent(saveState, forKey: "saveState")
+            try c.encodeIfPresent(restoreState, forKey: "restoreState")
+        case .clearSavedState(let screen): try c.encodeIfPresent(screen, forKey: "screen")
         case .openWindow(let scene, let params):
             try c.encode(scene, forKey: "scene")
             try c.encode(params, forKey: "params")

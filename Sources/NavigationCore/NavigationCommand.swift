@@ -31,8 +31,14 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case hide
     /// Walk-up to a tab container and select the tab. Fails: no tabs, unknown tab id.
     case tabsSelectItem(String)
-    /// Walk-up to a switched container and replace its model (the old subtree finishes).
-    case switchModel(ModelSpec)
+    /// Walk-up to a switched container and replace its model. The old subtree finishes, unless it is kept
+    /// (`saveState`, default: whether its screen is in ``WindowConfiguration/savedStates``): then it is
+    /// suspended under its screen name. With `restoreState` (default true) a branch kept under the spec's
+    /// screen comes back (same ids, spec not instantiated) instead of a new model.
+    case switchModel(ModelSpec, saveState: Bool? = nil, restoreState: Bool? = nil)
+    /// Walk-up to a switched container and discard the branch it keeps under `screen` (every kept branch
+    /// when `nil`); their models finish. Nothing kept under that name: no change.
+    case clearSavedState(screen: String?)
     /// Effect: ask the session to open a window of `scene`. Fails: empty scene.
     case openWindow(scene: String, params: [String: String])
     /// Effect: ask the session to close window `id` (`nil` = this window). Fails: empty id.
@@ -74,6 +80,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .hide: "hide"
         case .tabsSelectItem: "tabsSelectItem"
         case .switchModel: "switchModel"
+        case .clearSavedState: "clearSavedState"
         case .openWindow: "openWindow"
         case .dismissWindow: "dismissWindow"
         case .openURL: "openURL"

@@ -7,6 +7,9 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case unknownModel(ModelID)
     /// The model exists but was detached earlier in the same batch.
     case detachedModel(ModelID)
+    /// The model is in a branch a switched container keeps (`container`, kept under `screen`): suspended,
+    /// it accepts no command and no report until the container switches back to it.
+    case savedModel(ModelID, container: ModelID, screen: String)
     /// Walking up from the model found no stack.
     case noStack(from: ModelID)
     /// `stackDropLast` on a stack that holds only its root.

@@ -1,6 +1,7 @@
 /// A message delivered to a model's listeners: a name and a string payload.
 ///
-/// The core itself sends ``finished`` (when a model's life ends) and ``actionChosen(_:)`` (to the
+/// The core itself sends ``finished`` (when a model's life ends), ``suspended`` and ``resumed`` (when a switched
+/// container keeps a branch it leaves and brings it back) and ``actionChosen(_:)`` (to the
 /// presenter of an alert or dialog whose action the user chose). Applications define their own names.
 public struct NavigationMessage: Hashable, Sendable, Codable {
     /// The message name, e.g. `finished` or an application name such as `confirmed`.
@@ -21,6 +22,15 @@ public struct NavigationMessage: Hashable, Sendable, Codable {
 
     /// The lifecycle message sent to every model removed from the graph (never to the root).
     public static let finished = NavigationMessage(finishedName)
+
+    /// The name of the lifecycle message sent to every model of a branch a switched container keeps.
+    public static let suspendedName = "suspended"
+    /// The name of the lifecycle message sent to every model of a kept branch that comes back.
+    public static let resumedName = "resumed"
+    /// Sent to every model of a branch a switched container keeps when it leaves it (ids kept, not finished).
+    public static let suspended = NavigationMessage(suspendedName)
+    /// Sent to every model of a kept branch when the container switches back to it.
+    public static let resumed = NavigationMessage(resumedName)
 
     /// Sent to an alert's presenter; the payload is the chosen action id.
     public static func actionChosen(_ actionID: String) -> NavigationMessage {

@@ -18,8 +18,9 @@ public enum NavigationStep: Hashable, Sendable {
     case dismiss(presenter: ModelID, model: ModelID, nested: [Presentation])
     /// `tabs` selects `tab` instead of `previous`.
     case selectTab(tabs: ModelID, tab: String, previous: String)
-    /// The switched model `container` shows `to` instead of `from`.
-    case switchContent(container: ModelID, from: ModelID?, to: ModelID)
+    /// The switched model `container` shows `to` instead of `from`; `saved`: `from` was kept (a saved branch,
+    /// suspended), else it finished; `restored`: `to` is a kept branch coming back (resumed), else it is new.
+    case switchContent(container: ModelID, from: ModelID?, to: ModelID, saved: Bool = false, restored: Bool = false)
     /// The window's whole graph replaced (Window1 `SetState`).
     case replaceRoot(from: ModelID, to: ModelID)
 
@@ -181,7 +182,7 @@ extension NavigationStep {
             id("tabs", tabs)
             text("tab", tab)
             text("previous", previous)
-        case .switchContent(let container, let from, let to):
+        case .switchContent(let container, let from, let to, let saved, let restored):
             kind("switch")
             id("container", container)
             if let from {
@@ -191,6 +192,10 @@ extension NavigationStep {
                 Self.append("null", to: &out)
             }
             id("to", to)
+            member("saved")
+            Self.append(saved ? "true" : "false", to: &out)
+            member("restored")
+            Self.append(restored ? "true" : "false", to: &out)
         case .replaceRoot(let from, let to):
             kind("replaceRoot")
             id("from", from)

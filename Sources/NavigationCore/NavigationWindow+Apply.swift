@@ -117,18 +117,47 @@ extension NavigationWindow {
     /// What committing the current transaction will start and remove; computed before the commit so
     /// limits are checked against the state the change leads to. O(size of the change).
     private func prepareCommit() -> CommitPlan {
-        let started = tx.created.filter { isAttached($0) }
+        // Models created and kept by the same change start (and are suspended): they stay in the window.
+        let started = tx.created.filter { isInGraph($0) }
         var removed: [Node] = []
+        var seen: Set<ModelID> = []
         let detachedRoots = tx.closing ? closingRoots() : tx.unlinked.filter { $0.parent == nil && $0.id != rootID }
-        for subtreeRoot in detachedRoots {
-            preorder(from: subtreeRoot) { removed.append($0) }
+        for subtreeRoot in detachedRoots where seen.insert(subtreeRoot.id).inserted {
+            // Kept branches of a removed switched container go with it.
+            preorder(from: subtreeRoot, includingSaved: true) { removed.append($0) }
         }
         // Nodes created and dropped in this transaction were never counted; every other removed node was.
         let gained = started.reduce(0) { $0 + $1.cost }
         let lost = removed.reduce(0) { $0 + ($1.started ? $1.cost : 0) }
         let modelCount = tx.closing ? nodes.count : nodes.count - removed.count
+        let (suspended, resumed) = tx.keeping.isEmpty ? ([], []) : suspendedAndResumed()
         return CommitPlan(
-            started: started, removed: removed, contentCost: contentCost + gained - lost, modelCount: modelCount)
+            started: started, removed: removed, contentCost: contentCost + gained - lost, modelCount: modelCount,
+            suspended: suspended, resumed: resumed)
+    }
+
+    /// The models this change suspends (in branches it kept that were live before) and resumes (in branches
+    /// it brought back that were kept before), each in pre-order; a branch kept and brought back by the same
+    /// change is neither, and one that finishes is only finished. O(size of the branches).
+    private func suspendedAndResumed() -> (suspended: [Node], resumed: [Node]) {
+        var wasKept: [ModelID: Bool] = [:]
+        var order: [Node] = []
+        for (root, suspended) in tx.keeping where wasKept[root.id] == nil {
+            // The first thing the change did to the branch tells where it was before.
+            wasKept[root.id] = !suspended
+            order.append(root)
+        }
+        var suspended: [Node] = []
+        var resumed: [Node] = []
+        for root in order {
+            let before = wasKept[root.id] ?? false
+            switch placement(of: root) {
+            case .kept where !before: preorder(from: root) { suspended.append($0) }
+            case .live where before: preorder(from: root) { resumed.append($0) }
+            default: break
+            }
+        }
+        return (suspended, resumed)
     }
 
     /// Throws ``NavigationError/limitsExceeded(_:)`` when the change would leave the window over its limits.
@@ -174,6 +203,9 @@ extension NavigationWindow {
             case .slot(let presenter, let old): presenter.presented == old
             case .selectedTab(let tabs, let old): tabs.selectedTab == old
             case .switched(let container, let old): container.switchedModel == old
+            case .savedBranches(let container, let old): container.saved == old
+            case .hung(let node, let parent, let attachment, let position):
+                node.parent == parent && node.attachment == attachment && node.position == position
             case .root: false
             }
         }
@@ -187,14 +219,15 @@ extension NavigationWindow {
 
     /// A point inside the current transaction to return to (checking what a dialog's actions would do).
     struct Savepoint {
-        var undo, created, unlinked, modified, messages, effects, steps, nextID: Int
+        var undo, created, unlinked, modified, messages, effects, steps, keeping, nextID: Int
         var closing: Bool
     }
 
     func savepoint() -> Savepoint {
         Savepoint(
             undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
-            messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, nextID: nextID,
+            messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, keeping: tx.keeping.count,
+            nextID: nextID,
             closing: tx.closing)
     }
 
@@ -209,6 +242,7 @@ extension NavigationWindow {
         tx.effects.removeLast(tx.effects.count - point.effects)
         tx.effectSources.removeLast(tx.effectSources.count - point.effects)
         tx.steps.removeLast(tx.steps.count - point.steps)
+        tx.keeping.removeLast(tx.keeping.count - point.keeping)
         tx.closing = point.closing
         nextID = point.nextID
     }
@@ -231,6 +265,11 @@ extension NavigationWindow {
             case .slot(let presenter, let old): setSlot(presenter, to: old, journal: false)
             case .selectedTab(let tabs, let old): tabs.selectedTab = old
             case .switched(let container, let old): container.switchedModel = old
+            case .savedBranches(let container, let old): container.saved = old
+            case .hung(let node, let parent, let attachment, let position):
+                node.parent = parent
+                node.attachment = attachment
+                node.position = position
             case .root(let old): rootID = old
             }
     }
@@ -247,6 +286,9 @@ extension NavigationWindow {
 
         var messages = tx.messages
         messages.append(contentsOf: finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) })
+        messages.append(
+            contentsOf: plan.suspended.map { DeliveredMessage(recipient: $0.id, sender: nil, message: .suspended) })
+        messages.append(contentsOf: plan.resumed.map { DeliveredMessage(recipient: $0.id, sender: nil, message: .resumed) })
         let effects = zip(tx.effects, tx.effectSources).map { QueuedEffect(effect: $0, source: $1, version: version) }
         // A set only when it pays: most changes create a model or two, and hashing them costs more code per call
         // than comparing.
@@ -258,6 +300,8 @@ extension NavigationWindow {
             version: version, cause: cause, animated: animated, started: started.map(\.id), finished: finished,
             modified: modified, messages: messages, effects: effects, activeModel: activeModelID)
         event.steps = tx.steps
+        event.suspended = plan.suspended.map(\.id)
+        event.resumed = plan.resumed.map(\.id)
         effectQueue.append(contentsOf: effects)
         tx = Transaction()
 
@@ -271,11 +315,18 @@ extension NavigationWindow {
     }
 
     /// Visits `start` and its subtree in graph pre-order (presented child before container children).
-    /// Iterative, so deep presentation chains cannot overflow the stack.
-    func preorder(from start: Node, _ visit: (Node) -> Void) {
+    /// Iterative, so deep presentation chains cannot overflow the stack. With `includingSaved`, a switched
+    /// container's kept branches follow its children (snapshots, removal, index checks); without, they are
+    /// not part of the walk, as they are not part of the live graph.
+    func preorder(from start: Node, includingSaved: Bool = false, _ visit: (Node) -> Void) {
         var pending: [Node] = [start]
         while let node = pending.popLast() {
             visit(node)
+            if includingSaved {
+                for entry in node.saved.reversed() {
+                    if let child = nodes[entry.model] { pending.append(child) }
+                }
+            }
             for childID in node.children.reversed() {
                 if let child = nodes[childID] { pending.append(child) }
             }
@@ -339,4 +390,6 @@ struct CommitPlan {
     var removed: [Node]
     var contentCost: Int
     var modelCount: Int
+    var suspended: [Node] = []
+    var resumed: [Node] = []
 }

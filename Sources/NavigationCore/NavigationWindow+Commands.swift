@@ -53,9 +53,19 @@ extension NavigationWindow {
                 throw .unknownTab(tabs: tabs.id, tab: tab, available: tabs.tabs.map(\.id))
             }
             selectTab(tabs, tab)
-        case .switchModel(let spec):
+        case .switchModel(let spec, let saveState, let restoreState):
             guard let container = walkUp(from: origin, to: .switched) else { throw .noSwitchedModel(from: id) }
-            replaceSwitched(container, with: try instantiate(spec, mayPresent: true))
+            try switchModel(container, to: spec, saveState: saveState, restoreState: restoreState)
+        case .clearSavedState(let screen):
+            guard let container = walkUp(from: origin, to: .switched) else { throw .noSwitchedModel(from: id) }
+            if let screen {
+                try configuration.limits.checkName(screen, "clearSavedState's screen")
+                if let index = container.saved.firstIndex(where: { $0.screen == screen }) {
+                    discardSaved(at: index, of: container)
+                }
+            } else {
+                while !container.saved.isEmpty { discardSaved(at: container.saved.count - 1, of: container) }
+            }
         case .openWindow(let scene, let params):
             guard !scene.isEmpty else { throw .invalidEffect("openWindow needs a scene name") }
             enqueue(.openWindow(scene: scene, params: params), from: id)
@@ -74,6 +84,26 @@ extension NavigationWindow {
         case .sequence(let commands):
             guard !commands.isEmpty else { throw .emptyBatch }
             for command in commands { try run(command, from: id) }
+        }
+    }
+
+    /// `switchModel`: the branch kept under the spec's screen comes back when asked (looked up before the
+    /// model left is kept, so switching to the screen shown swaps it with its kept branch), else the spec is
+    /// instantiated; the model left is kept or finishes.
+    private func switchModel(
+        _ container: Node, to spec: ModelSpec, saveState: Bool?, restoreState: Bool?
+    ) throws(NavigationError) {
+        let keepOld = container.switchedModel.flatMap { nodes[$0] }.map {
+            saveState ?? configuration.savedStates.contains($0.screen)
+        } ?? false
+        if restoreState ?? true, let index = container.saved.firstIndex(where: { $0.screen == spec.screen }) {
+            // The spec still has to be one the window accepts; its content is not used.
+            try configuration.limits.check(spec)
+            try configuration.screens?.check(spec)
+            guard let root = takeSaved(index, from: container) else { throw .unknownModel(container.saved[index].model) }
+            replaceSwitched(container, with: root, keepOld: keepOld, restored: true)
+        } else {
+            replaceSwitched(container, with: try instantiate(spec, mayPresent: true), keepOld: keepOld)
         }
     }
 

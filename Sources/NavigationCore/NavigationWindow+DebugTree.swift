@@ -12,13 +12,17 @@ extension NavigationWindow {
     ///     screen detail #4 (path[1]) {"id":"42"}
     ///   screen settings #5 (tab settings)
     /// ```
-    /// Custom kinds print as `custom:<name>`. O(number of models), iterative.
+    /// Custom kinds print as `custom:<name>`. A switched container's kept branches follow its children, their
+    /// roots labelled `(saved <screen>)`. O(number of models), iterative.
     public func debugTree() -> String {
         guard let root = nodes[rootID] else { return "" }
         var lines: [String] = []
         var pending: [(Node, Int)] = [(root, 0)]
         while let (node, depth) = pending.popLast() {
             lines.append(String(repeating: "  ", count: depth) + debugLine(node))
+            for entry in node.saved.reversed() {
+                if let child = nodes[entry.model] { pending.append((child, depth + 1)) }
+            }
             for childID in node.children.reversed() {
                 if let child = nodes[childID] { pending.append((child, depth + 1)) }
             }

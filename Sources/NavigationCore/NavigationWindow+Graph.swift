@@ -8,20 +8,49 @@ extension NavigationWindow {
         return node
     }
 
-    /// A model that is part of the graph right now (not detached earlier in the running batch).
+    /// A model that is part of the live graph right now (not detached earlier in the running batch, not in
+    /// a kept branch).
     func attachedNode(_ id: ModelID) throws(NavigationError) -> Node {
         let node = try node(id)
-        guard isAttached(node) else { throw .detachedModel(id) }
-        return node
+        switch placement(of: node) {
+        case .live: return node
+        case .kept(let root):
+            guard case .saved(let screen) = root.attachment else { throw .detachedModel(id) }
+            throw .savedModel(id, container: root.parent ?? rootID, screen: screen)
+        case .detached: throw .detachedModel(id)
+        }
+    }
+
+    /// Where a model is: on the live graph, inside a kept branch (the outermost kept root on the way up), or
+    /// cut off from the root. O(depth).
+    enum Placement {
+        case live
+        case kept(root: Node)
+        case detached
+    }
+
+    func placement(of node: Node) -> Placement {
+        var current = node
+        var keptRoot: Node?
+        while let parentID = current.parent {
+            if case .saved = current.attachment { keptRoot = current }
+            guard let parent = nodes[parentID] else { return .detached }
+            current = parent
+        }
+        guard current.id == rootID else { return .detached }
+        return keptRoot.map { .kept(root: $0) } ?? .live
     }
 
     func isAttached(_ node: Node) -> Bool {
-        var current = node
-        while let parentID = current.parent {
-            guard let parent = nodes[parentID] else { return false }
-            current = parent
-        }
-        return current.id == rootID
+        if case .live = placement(of: node) { return true }
+        return false
+    }
+
+    /// Whether the model is in the window's graph, live or kept (what a commit must neither start nor remove
+    /// as detached).
+    func isInGraph(_ node: Node) -> Bool {
+        if case .detached = placement(of: node) { return false }
+        return true
     }
 
     func parentNode(_ node: Node) -> Node? { node.parent.flatMap { nodes[$0] } }
@@ -30,7 +59,7 @@ extension NavigationWindow {
         switch node.attachment {
         case .root: node.id == rootID && node.parent == nil
         case .switched, .presented: node.parent != nil
-        case .path, .tab, .custom: false
+        case .path, .tab, .custom, .saved: false
         }
     }
 
@@ -194,13 +223,69 @@ extension NavigationWindow {
         tx.markModified(tabs.id)
     }
 
-    func replaceSwitched(_ container: Node, with child: Node) {
-        if let oldID = container.switchedModel, let old = nodes[oldID] { unlink(old) }
+    /// Shows `child` in `container` instead of its model: the old model is kept under its screen name when
+    /// `keepOld` (replacing what was kept under that name, which finishes), else it finishes. `child` is new
+    /// (instantiated, detached) or a kept branch's root that ``takeSaved(_:from:)`` took out.
+    func replaceSwitched(_ container: Node, with child: Node, keepOld: Bool = false, restored: Bool = false) {
+        let old = container.switchedModel.flatMap { nodes[$0] }
+        if let old { unlink(old) }
         tx.undo.append(.switched(container, container.switchedModel))
-        tx.steps.append(.switchContent(container: container.id, from: container.switchedModel, to: child.id))
+        tx.steps.append(
+            .switchContent(
+                container: container.id, from: container.switchedModel, to: child.id, saved: keepOld && old != nil,
+                restored: restored))
         container.switchedModel = child.id
         link(child, to: container, as: .switched, position: 0)
+        if keepOld, let old { keep(old, in: container) }
         tx.markModified(container.id)
+    }
+
+    /// Hangs the unlinked `root` under `container` as the branch kept for its screen; a branch already kept
+    /// under that name is discarded (it finishes).
+    private func keep(_ root: Node, in container: Node) {
+        if let existing = container.saved.firstIndex(where: { $0.screen == root.screen }) {
+            discardSaved(at: existing, of: container)
+        }
+        hang(root, parent: container.id, attachment: .saved(root.screen), position: 0)
+        setSaved(container, container.saved + [SavedBranch(screen: root.screen, model: root.id)])
+        tx.keeping.append((root, suspended: true))
+    }
+
+    /// Takes the branch kept at `index` out of `container` (detached, ready to link), or nil.
+    func takeSaved(_ index: Int, from container: Node) -> Node? {
+        guard container.saved.indices.contains(index), let root = nodes[container.saved[index].model] else { return nil }
+        var saved = container.saved
+        saved.remove(at: index)
+        setSaved(container, saved)
+        hang(root, parent: nil, attachment: .switched, position: 0)
+        tx.keeping.append((root, suspended: false))
+        return root
+    }
+
+    /// Drops the branch kept at `index`: its models finish when the change commits.
+    func discardSaved(at index: Int, of container: Node) {
+        guard container.saved.indices.contains(index) else { return }
+        var saved = container.saved
+        let entry = saved.remove(at: index)
+        setSaved(container, saved)
+        guard let root = nodes[entry.model] else { return }
+        hang(root, parent: nil, attachment: root.attachment, position: root.position)
+        tx.unlinked.append(root)
+    }
+
+    private func setSaved(_ container: Node, _ saved: [SavedBranch]) {
+        tx.undo.append(.savedBranches(container, container.saved))
+        container.saved = saved
+        tx.markModified(container.id)
+    }
+
+    /// Moves a model on or off a kept-branch slot without touching the presenter index (kept branches are
+    /// outside it; linking into the live graph goes through ``link(_:to:as:position:journal:)``).
+    private func hang(_ node: Node, parent: ModelID?, attachment: Attachment, position: Int) {
+        tx.undo.append(.hung(node, parent: node.parent, attachment: node.attachment, position: node.position))
+        node.parent = parent
+        node.attachment = attachment
+        node.position = position
     }
 }
 
@@ -210,7 +295,8 @@ extension NavigationWindow {
     func verifyPresenterIndex() -> Bool {
         guard let root = nodes[rootID] else { return false }
         var order: [Node] = []
-        preorder(from: root) { order.append($0) }
+        // Kept branches too: their own counts stay exact while they wait, and their roots count nowhere.
+        preorder(from: root, includingSaved: true) { order.append($0) }
         guard order.count == nodes.count else { return false }
         var presenters: [ModelID: Int] = [:]
         var slots: [ModelID: Int] = [:]

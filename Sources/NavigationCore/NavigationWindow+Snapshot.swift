@@ -6,7 +6,7 @@ extension NavigationWindow {
     public func snapshot() -> WindowSnapshot {
         var models: [ModelState] = []
         models.reserveCapacity(nodes.count)
-        if let root = nodes[rootID] { preorder(from: root) { models.append($0.state) } }
+        if let root = nodes[rootID] { preorder(from: root, includingSaved: true) { models.append($0.state) } }
         return WindowSnapshot(
             unchecked: version, nextModelID: nextID, root: rootID, models: models, isClosed: isClosed)
     }
@@ -48,11 +48,12 @@ extension NavigationWindow {
         node.parent = model.parent
         node.attachment = model.attachment
         node.presented = model.presented
+        node.saved = model.saved
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index
         case .presented: node.position = -1
-        case .root, .switched, .tab: node.position = 0
+        case .root, .switched, .tab, .saved: node.position = 0
         }
         switch model.content {
         case .screen: break
@@ -73,13 +74,15 @@ extension NavigationWindow {
     private func rebuildPresenterIndex() {
         guard let root = nodes[rootID] else { return }
         var order: [Node] = []
-        preorder(from: root) { order.append($0) }
+        preorder(from: root, includingSaved: true) { order.append($0) }
         for node in order {
             if case .tab(let id) = node.attachment, let parent = parentNode(node) {
                 node.position = parent.tabs.firstIndex { $0.id == id } ?? 0
             }
         }
         for node in order.reversed() {
+            // A kept branch's root counts in no parent's index (its own subtree's counts are still built).
+            if case .saved = node.attachment { continue }
             guard let parent = parentNode(node) else { continue }
             let (presenters, slots) = totals(node)
             parent.descendantPresenters += presenters

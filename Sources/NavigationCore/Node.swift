@@ -22,6 +22,9 @@ final class Node {
     var tabs: [Tab] = []
     var selectedTab = ""
     var switchedModel: ModelID?
+    /// A switched container's kept branches, oldest first; each root hangs here with a `.saved` attachment
+    /// and is not among ``children`` (not in the presenter index, not on any walk of the live graph).
+    var saved: [SavedBranch] = []
     var customChildren: [ModelID] = []
     var dialog: DialogContent?
 
@@ -91,6 +94,6 @@ final class Node {
     var state: ModelState {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
-            presented: presented, content: content)
+            presented: presented, content: content, saved: saved)
     }
 }

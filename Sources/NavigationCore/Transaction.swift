@@ -11,6 +11,9 @@ struct Transaction {
     var closing = false
     /// The renderer steps of the change so far, in the order the graph went through them.
     var steps: [NavigationStep] = []
+    /// Roots of branches this change kept (`suspended: true`) or brought back, in order; the commit works out
+    /// which models end up suspended or resumed.
+    var keeping: [(root: Node, suspended: Bool)] = []
 
     mutating func markModified(_ id: ModelID) {
         if modifiedSet.insert(id).inserted { modified.append(id) }
@@ -29,5 +32,10 @@ enum UndoStep {
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
     case switched(Node, ModelID?)
+    /// A switched container's kept branches before the change.
+    case savedBranches(Node, [SavedBranch])
+    /// A model's parent, attachment and position before it was hung under or taken off a kept branch (no
+    /// presenter-index change: kept branches are outside the index).
+    case hung(Node, parent: ModelID?, attachment: Attachment, position: Int)
     case root(ModelID)
 }

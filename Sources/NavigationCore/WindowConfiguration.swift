@@ -6,11 +6,18 @@ public struct WindowConfiguration: Hashable, Sendable {
     public var limits: GraphLimits
     /// The screens the application declares; `nil` accepts any screen name (free-form screens).
     public var screens: ScreenCatalog?
+    /// Screen names (a scene's states) whose branch a switched container keeps when it switches away from it
+    /// (`switchModel`'s default `saveState`); empty: every switch finishes what it leaves.
+    public var savedStates: Set<String>
 
     /// Creates a configuration.
-    public init(customPresentationKinds: Set<String> = [], limits: GraphLimits = .unlimited, screens: ScreenCatalog? = nil) {
+    public init(
+        customPresentationKinds: Set<String> = [], limits: GraphLimits = .unlimited, screens: ScreenCatalog? = nil,
+        savedStates: Set<String> = []
+    ) {
         self.customPresentationKinds = customPresentationKinds
         self.limits = limits
         self.screens = screens
+        self.savedStates = savedStates
     }
 }

@@ -55,6 +55,8 @@ extension ModelState {
             hidesTabBar = hides
         default: return false
         }
+        // Kept branches belong to switched containers, which the Codable path writes.
+        guard saved.isEmpty else { return false }
         var object = DirectJSON.Object(&out)
         object.key("attachment", &out)
         switch attachment {

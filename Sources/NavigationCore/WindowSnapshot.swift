@@ -33,7 +33,8 @@ public struct WindowSnapshot: Hashable, Sendable {
     ///
     /// - Throws: ``NavigationError/invalidSnapshot(_:)`` naming the broken rule: duplicate ids, ids not
     ///   below `nextModelID`, dangling references, a model in two places, parent/attachment mismatch,
-    ///   unreachable models, empty stacks, bad tab selection, non-leaf alerts.
+    ///   unreachable models, empty stacks, bad tab selection, non-leaf alerts, kept branches (`saved`) on a
+    ///   model that is not a switched container, two under one screen, or under another screen than their root's.
     public init(
         version: Int, nextModelID: Int, root: ModelID, models: [ModelState], isClosed: Bool = false
     ) throws(NavigationError) {
@@ -87,6 +88,9 @@ public struct WindowSnapshot: Hashable, Sendable {
                 guard childModel.parent == model.id else {
                     throw fail("model \(child) has parent \(childModel.parent.map(\.description) ?? "none"), expected \(model.id)")
                 }
+                if case .saved(let screen) = attachment, childModel.screen != screen {
+                    throw fail("model \(child) is kept under \"\(screen)\" but its screen is \"\(childModel.screen)\"")
+                }
                 guard Self.matches(childModel, attachment) else {
                     throw fail("model \(child) has the wrong attachment for its place under \(model.id)")
                 }
@@ -136,6 +140,15 @@ public struct WindowSnapshot: Hashable, Sendable {
         case .custom(let kind, let children):
             guard !kind.isEmpty else { throw .invalidSnapshot("custom model \(model.id) has an empty kind") }
             result += children.enumerated().map { ($1, .custom(index: $0)) }
+        }
+        if !model.saved.isEmpty {
+            guard model.kind == .switched else {
+                throw .invalidSnapshot("model \(model.id) keeps branches but is not a switched container")
+            }
+            guard Set(model.saved.map(\.screen)).count == model.saved.count else {
+                throw .invalidSnapshot("switched model \(model.id) keeps two branches under one screen")
+            }
+            result += model.saved.map { ($0.model, .saved($0.screen)) }
         }
         return result
     }

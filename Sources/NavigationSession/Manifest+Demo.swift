@@ -9,8 +9,8 @@ extension Manifest {
 
     /// The demo manifest's JSON text: the single source of truth (`navsessiond --print-demo-manifest`).
     ///
-    /// Scenes: `main` (default, singleton; switched root with states `login` and `main`; deep links need
-    /// `main`) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
+    /// Scenes: `main` (default, singleton; switched root with states `login` and `main`, `main` kept when
+    /// left — logging out and in again brings it back; deep links need `main`) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
     public static let demoJSON = #"""
         {
           "format": 1,
@@ -65,6 +65,7 @@ extension Manifest {
               "instances": "single",
               "initialState": "login",
               "deepLinkState": "main",
+              "savedStates": ["main"],
               "states": {
                 "login": {"kind": "stack", "path": [{"screen": "login"}]},
                 "main": {

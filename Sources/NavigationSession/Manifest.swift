@@ -136,6 +136,13 @@ public struct Manifest: Hashable, Sendable {
         WindowConfiguration(customPresentationKinds: Set(presentationKinds), screens: screenCatalog)
     }
 
+    /// The configuration of a window of `scene`: ``windowConfiguration`` with the scene's saved states.
+    public func windowConfiguration(scene name: String) -> WindowConfiguration {
+        var configuration = windowConfiguration
+        configuration.savedStates = Set(scene(name)?.savedStates ?? [])
+        return configuration
+    }
+
     /// The declared screens for ``NavigationCore/WindowConfiguration/screens``; `nil` (anything goes) with
     /// ``freeFormScreens`` or when the manifest declares none.
     var screenCatalog: ScreenCatalog? {

@@ -105,6 +105,13 @@ struct ManifestValidator {
         for (field, state) in [("initialState", scene.initialState), ("deepLinkState", scene.deepLinkState)] {
             if let state, scene.states[state] == nil { throw .unknownState(key: "\(key).\(field)", state: state) }
         }
+        var savedSeen: Set<String> = []
+        for (index, state) in scene.savedStates.enumerated() {
+            guard scene.states[state] != nil else { throw .unknownState(key: "\(key).savedStates[\(index)]", state: state) }
+            guard savedSeen.insert(state).inserted else {
+                throw .invalidValue(key: "\(key).savedStates[\(index)]", detail: "'\(state)' is listed twice")
+            }
+        }
         switch (scene.root, scene.initialState) {
         case (nil, nil):
             throw .invalidValue(key: "\(key).root", detail: "a scene needs a root or an initialState")
@@ -203,7 +210,7 @@ struct ManifestValidator {
             }
         case .present(let presentation):
             try checkPresentation(presentation, at: "\(key).presentation")
-        case .switchModel(let model):
+        case .switchModel(let model, _, _):
             if model.kind == .screen, stateNames.contains(model.screen) { return }
             try check(model, at: "\(key).model", entry: false)
         case .openWindow(let scene, _):
@@ -211,7 +218,7 @@ struct ManifestValidator {
         case .sequence(let commands):
             for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage:
+            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState:
             break
         }
     }

@@ -13,7 +13,7 @@ extension NavigationError {
         case .actionUnavailable(_, _, let inner): return inner.errorName
         case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
         case .unknownModel: suffix = "UnknownModel"
-        case .detachedModel: suffix = "DetachedModel"
+        case .detachedModel, .savedModel: suffix = "DetachedModel"
         case .noStack: suffix = "NoStack"
         case .alreadyAtStackRoot: suffix = "AlreadyAtRoot"
         case .emptyPath: suffix = "EmptyPath"
@@ -51,6 +51,9 @@ extension NavigationError {
         switch self {
         case .unknownModel(let id): "no model \(id) in the window"
         case .detachedModel(let id): "model \(id) was removed earlier in the same batch"
+        case .savedModel(let id, let container, let screen):
+            "model \(id) is in the branch switched model \(container) keeps for '\(screen)' (suspended): switch "
+                + "back to '\(screen)' to use it"
         case .noStack(let id): "no stack at or above model \(id)"
         case .alreadyAtStackRoot(let stack): "stack \(stack) is already at its root"
         case .emptyPath(let stack): "a stack path cannot be empty" + (stack.map { " (stack \($0))" } ?? "")

@@ -13,6 +13,8 @@ import NavigationCore
 /// plain screen spec named like a state. `deepLinkState`: deep links into this scene need the window's
 /// switched root to show that state; otherwise the link waits (see `Docs/manifest.md`).
 /// `capabilities` overrides the manifest-wide renderer capabilities for this scene's windows.
+/// `savedStates` names the states whose branch the switched container keeps when it switches away (saved
+/// branches: `switchModel`'s default `saveState`; switching back brings the branch back with its ids).
 public struct SceneDeclaration: Hashable, Sendable, Codable {
     /// Whether several windows of the scene may be open at once.
     public enum Instances: String, Hashable, Sendable, Codable {
@@ -40,12 +42,14 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
     public var deepLinkState: String?
     /// Renderer capabilities for this scene's windows (`nil`: the manifest's).
     public var capabilities: RendererCapabilities?
+    /// States kept (suspended) when the window's switched container leaves them, in declaration order.
+    public var savedStates: [String]
 
     /// Declares a scene.
     public init(
         name: String, title: String? = nil, isDefault: Bool = false, instances: Instances = .single,
         root: ModelSpec? = nil, states: [String: ModelSpec] = [:], initialState: String? = nil,
-        deepLinkState: String? = nil, capabilities: RendererCapabilities? = nil
+        deepLinkState: String? = nil, capabilities: RendererCapabilities? = nil, savedStates: [String] = []
     ) {
         self.name = name
         self.title = title
@@ -56,10 +60,12 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         self.initialState = initialState
         self.deepLinkState = deepLinkState
         self.capabilities = capabilities
+        self.savedStates = savedStates
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, title, isDefault = "default", instances, root, states, initialState, deepLinkState, capabilities
+        case savedStates
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,6 +79,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         initialState = try c.decodeIfPresent(String.self, forKey: .initialState)
         deepLinkState = try c.decodeIfPresent(String.self, forKey: .deepLinkState)
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities)
+        savedStates = try c.decodeIfPresent([String].self, forKey: .savedStates) ?? []
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -87,6 +94,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(initialState, forKey: .initialState)
         try c.encodeIfPresent(deepLinkState, forKey: .deepLinkState)
         try c.encodeIfPresent(capabilities, forKey: .capabilities)
+        if !savedStates.isEmpty { try c.encode(savedStates, forKey: .savedStates) }
     }
 
     /// The structure of state `name`, labelled with the state name so the session can tell which state

@@ -57,11 +57,11 @@ extension Session {
     /// presentations, are expanded recursively.
     func expand(_ command: NavigationCommand, scene: SceneDeclaration?) -> NavigationCommand {
         switch command {
-        case .switchModel(let spec):
+        case .switchModel(let spec, let saveState, let restoreState):
             guard spec.kind == .screen, spec.presented == nil, let state = scene?.state(spec.screen) else {
                 return command
             }
-            return .switchModel(state.mergingEntryParams(spec.params))
+            return .switchModel(state.mergingEntryParams(spec.params), saveState: saveState, restoreState: restoreState)
         case .sequence(let commands):
             return .sequence(commands.map { expand($0, scene: scene) })
         case .present(var presentation):

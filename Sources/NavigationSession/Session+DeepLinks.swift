@@ -87,7 +87,7 @@ extension Session {
         }
         // A new window: build and navigate it before registering, so a failure leaves nothing behind.
         let (_, root) = try prepareWindow(scene: scene.name, params: plan.newWindowParams)
-        let graph = try makeGraph(root)
+        let graph = try makeGraph(root, scene: scene.name)
         var batch: [BatchCommand] = []
         let stateReady = scene.deepLinkState.map { state in Self.state(of: graph) == state } ?? true
         if stateReady {

@@ -129,7 +129,7 @@ extension Session {
                 let graph: NavigationWindow
                 do {
                     graph = try NavigationWindow(
-                        snapshot: stored.snapshot, configuration: windowConfiguration, logger: logger)
+                        snapshot: stored.snapshot, configuration: windowConfiguration(scene: stored.scene), logger: logger)
                 } catch {
                     throw ReplayFailure(reason: "window \(stored.number): \(error.message)")
                 }
@@ -188,7 +188,7 @@ extension Session {
             }
             let graph: NavigationWindow
             do {
-                graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)
+                graph = try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
             } catch {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }

@@ -154,7 +154,7 @@ public final class Session {
         if scene.instances == .single, let existing = windows.first(where: { $0.scene == name }) {
             return existing.number
         }
-        let graph = try makeGraph(root)
+        let graph = try makeGraph(root, scene: name)
         let window = try register(graph, scene: name, root: root)
         events.append(.windowOpened(window.number, scene: name))
         return window.number
@@ -183,7 +183,7 @@ public final class Session {
         }
     }
 
-    func makeGraph(_ root: ModelSpec) throws(SessionError) -> NavigationWindow {
+    func makeGraph(_ root: ModelSpec, scene: String) throws(SessionError) -> NavigationWindow {
         guard order.count < limits.maxWindows else {
             throw .limitsExceeded("at most \(limits.maxWindows) windows may be open")
         }
@@ -199,7 +199,7 @@ public final class Session {
         }
         let graph: NavigationWindow
         do {
-            graph = try NavigationWindow(root: root, configuration: windowConfiguration, logger: logger)
+            graph = try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
         } catch {
             throw .navigation(error)
         }
@@ -207,9 +207,9 @@ public final class Session {
         return graph
     }
 
-    /// Every window's configuration: the manifest's, with the session's graph limits.
-    var windowConfiguration: WindowConfiguration {
-        var configuration = manifest.windowConfiguration
+    /// A window's configuration: the manifest's for its scene, with the session's graph limits.
+    func windowConfiguration(scene: String) -> WindowConfiguration {
+        var configuration = manifest.windowConfiguration(scene: scene)
         configuration.limits = limits.graph
         return configuration
     }

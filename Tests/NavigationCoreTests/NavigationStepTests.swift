@@ -49,7 +49,7 @@ struct NavigationStepTests {
             case .selectTab(let tabs, let tab, let previous):
                 #expect(selected[tabs] == previous, "\(step)")
                 selected[tabs] = tab
-            case .switchContent(let container, let from, let to):
+            case .switchContent(let container, let from, let to, _, _):
                 #expect(switched[container] == from, "\(step)")
                 switched[container] = to
             case .replaceRoot(let from, let to):
@@ -143,7 +143,7 @@ struct NavigationStepTests {
             .selectTab(tabs: 3, tab: "settings", previous: "home"), .push(stack: 7, models: [13]),
             .switchContent(container: 1, from: nil, to: 4),
         ]
-        #expect(NavigationStep.json(steps) == #"[{"kind":"selectTab","tabs":3,"tab":"settings","previous":"home"},{"kind":"push","stack":7,"models":[13]},{"kind":"switch","container":1,"from":null,"to":4}]"#)
+        #expect(NavigationStep.json(steps) == #"[{"kind":"selectTab","tabs":3,"tab":"settings","previous":"home"},{"kind":"push","stack":7,"models":[13]},{"kind":"switch","container":1,"from":null,"to":4,"saved":false,"restored":false}]"#)
     }
 
     @Test func everyStepKindHasTheDocumentedJSON() {
@@ -158,7 +158,9 @@ struct NavigationStepTests {
             (.dismiss(presenter: 1, model: 2, nested: nested),
              #"{"kind":"dismiss","presenter":1,"model":2,"nested":[{"presenter":5,"model":6,"style":"pop\"over"}]}"#),
             (.selectTab(tabs: 3, tab: "ünï\n", previous: ""), #"{"kind":"selectTab","tabs":3,"tab":"ünï\n","previous":""}"#),
-            (.switchContent(container: 1, from: 9, to: 4), #"{"kind":"switch","container":1,"from":9,"to":4}"#),
+            (.switchContent(container: 1, from: 9, to: 4), #"{"kind":"switch","container":1,"from":9,"to":4,"saved":false,"restored":false}"#),
+            (.switchContent(container: 1, from: 9, to: 4, saved: true, restored: true),
+             #"{"kind":"switch","container":1,"from":9,"to":4,"saved":true,"restored":true}"#),
             (.replaceRoot(from: 1, to: 1_000_000_007), #"{"kind":"replaceRoot","from":1,"to":1000000007}"#),
         ]
         for (step, json) in cases {

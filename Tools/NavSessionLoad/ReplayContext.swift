@@ -27,7 +27,7 @@ final class ReplayContext {
 
     /// An independent copy (through a snapshot, as a restarted daemon restores a window).
     func clone(_ graph: NavigationWindow) throws -> NavigationWindow {
-        try NavigationWindow(snapshot: graph.snapshot(), configuration: manifest.windowConfiguration, logger: logger)
+        try NavigationWindow(snapshot: graph.snapshot(), configuration: graph.configuration, logger: logger)
     }
 
     private func window(of scene: String) throws -> WindowNumber {
