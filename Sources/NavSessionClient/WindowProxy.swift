@@ -189,6 +189,28 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SwitchModel", [.string(screen), .stringDictionary(params)])
     }
 
+    /// ``switchModel(_:params:)`` choosing what happens to kept state (`SwitchModelWith`, Jetpack's names):
+    /// `saveState` true keeps the model left (suspended, same ids) under its screen name, false finishes it,
+    /// `nil` lets the manifest decide (the scene's `savedStates`); `restoreState` true or `nil` brings back a
+    /// branch kept under `screen` (same ids, `params` not applied), false builds a new one.
+    /// - Throws: ``NavSessionError/noSwitched(_:)``.
+    @discardableResult
+    public func switchModel(
+        _ screen: String, params: [String: String] = [:], saveState: Bool?, restoreState: Bool? = nil
+    ) async throws(NavSessionError) -> UInt64 {
+        func flag(_ value: Bool?) -> Value { .string(value.map { $0 ? "true" : "false" } ?? "") }
+        return try await versionCall(
+            "SwitchModelWith", [.string(screen), .stringDictionary(params), flag(saveState), flag(restoreState)])
+    }
+
+    /// Discards the branch the nearest switched container keeps under `screen` (every kept branch when `nil`);
+    /// its models finish (`ClearSavedState`). Nothing kept under that name: a no-op (the unchanged version).
+    /// - Throws: ``NavSessionError/noSwitched(_:)``.
+    @discardableResult
+    public func clearSavedState(_ screen: String? = nil) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ClearSavedState", [.string(screen ?? "")])
+    }
+
     // MARK: From a model
 
     /// ``stackAppend(_:params:)`` walking up from `model` (`StackAppendAt`).

@@ -167,6 +167,17 @@ extension SessionService {
                 one(.tabsSelectItem(call.arguments[0].string ?? ""))
             }),
             MethodRow("SwitchModel", [screen, params], [version], .batch { call, _, _ in one(.switchModel(try spec(call, 0))) }),
+            MethodRow(
+                "SwitchModelWith", [screen, params, A("save_state", .string), A("restore_state", .string)], [version],
+                .batch { call, _, _ in
+                    one(.switchModel(
+                        try spec(call, 0), saveState: try tristate(call, 2, "save_state"),
+                        restoreState: try tristate(call, 3, "restore_state")))
+                }),
+            MethodRow("ClearSavedState", [screen], [version], .batch { call, _, _ in
+                let name = call.arguments[0].string ?? ""
+                return one(.clearSavedState(screen: name.isEmpty ? nil : name))
+            }),
             MethodRow("StackAppendAt", [model, screen, params], [version], .batch { call, _, _ in
                 one(.stackAppend(try spec(call, 1)), from: try id(call.arguments[0]))
             }),
@@ -271,6 +282,17 @@ private func id(_ value: Value) throws -> ModelID { try CommandArguments.modelID
 
 /// One command as a batch.
 private func one(_ command: NavigationCommand, from: ModelID? = nil) -> [BatchCommand] { [BatchCommand(command, from: from)] }
+
+/// A `SwitchModelWith` flag: `""` (the default: the manifest's `savedStates`, restoring when something is kept),
+/// `"true"` or `"false"`.
+private func tristate(_ call: MethodCall, _ index: Int, _ name: String) throws -> Bool? {
+    switch call.arguments[index].string ?? "" {
+    case "": return nil
+    case "true": return true
+    case "false": return false
+    case let text: throw SessionError.invalidArguments("\(name) must be \"\", \"true\" or \"false\", not '\(text)'")
+    }
+}
 
 /// The screen and its params at `index` and `index + 1`; the window checks the screen against the manifest.
 private func spec(_ call: MethodCall, _ index: Int) throws -> ModelSpec {

@@ -65,6 +65,7 @@ struct ArgumentFactory {
         case ("actions", .array(.string)):
             .strings(random.chance(0.4) ? [] : Array(["ok:OK", "cancel:Cancel:cancel", "delete:Delete:destructive"].prefix(random.int(1...3))))
         case ("source_id", .string): .string(random.pick(["", "button1"], or: ""))
+        case ("save_state", .string), ("restore_state", .string): .string(random.pick(["", "true", "false"], or: ""))
         case ("tab", .string): .string(random.pick(scratch.tabIDs.isEmpty ? vocabulary.tabs : scratch.tabIDs, or: "home"))
         case ("model", .uint64): .uint64(model(&random, &scratch))
         case ("stack", .uint64):
@@ -148,7 +149,7 @@ struct ArgumentFactory {
         let name: String
         if scratch.kind == "alert" || scratch.kind == "confirmationDialog" {
             name = random.pick(dialogNames(scratch.kind ?? "alert"), or: "error")
-        } else if scratch.member == "SwitchModel" && random.chance(0.7) {
+        } else if ["SwitchModel", "SwitchModelWith", "ClearSavedState"].contains(scratch.member) && random.chance(0.7) {
             name = random.pick(vocabulary.states, or: "main")
         } else {
             name = random.pick(vocabulary.screenNames, or: "home")

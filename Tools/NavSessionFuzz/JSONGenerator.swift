@@ -46,7 +46,10 @@ struct JSONGenerator {
         case 9: return named("tabsSelectItem", [("tab", .string(random.pick(vocabulary.tabs, or: "home")))])
         case 10:
             let screen = random.chance(0.7) ? random.pick(vocabulary.states, or: "main") : random.pick(vocabulary.screenNames, or: "home")
-            return named("switchModel", [("model", .object([("screen", .string(screen))]))])
+            var members: [(String, GeneratedJSON)] = [("model", .object([("screen", .string(screen))]))]
+            if random.chance(0.3) { members.append(("saveState", .bool(random.chance(0.5)))) }
+            if random.chance(0.3) { members.append(("restoreState", .bool(random.chance(0.5)))) }
+            return named("switchModel", members)
         case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
         case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
         case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
@@ -54,7 +57,11 @@ struct JSONGenerator {
             let to: GeneratedJSON = random.chance(0.3) && !ids.isEmpty ? .int(ids[random.int(0...(ids.count - 1))])
                 : .string(random.pick(["self", "presenter", "parent"], or: "self"))
             return named("sendMessage", [("name", .string("fuzz")), ("payload", .string("p")), ("to", to)])
-        case 15: return named(random.chance(0.1) ? "dismissWindow" : "stackDropToRoot")
+        case 15:
+            if random.chance(0.2) {
+                return named("clearSavedState", random.chance(0.3) ? [] : [("screen", .string(random.pick(vocabulary.states, or: "main")))])
+            }
+            return named(random.chance(0.1) ? "dismissWindow" : "stackDropToRoot")
         default:
             return named("sequence", [("commands", .array((0..<random.int(1...3)).map { _ in command(&random, ids: ids, depth: depth + 1) }))])
         }

@@ -47,8 +47,17 @@ class Graph:
         return str(style.get("kind", "sheet"))
 
     def presented(self) -> Iterator[int]:
-        """Every presented model, presenters before what they present."""
-        return (m for m in self.order if self.attachment(m) == "presented")
+        """Every presented model on screen, presenters before what they present (not those in a branch a
+        switched container keeps: they are suspended until it switches back)."""
+        return (m for m in self.order if self.attachment(m) == "presented" and not self.is_kept(m))
+
+    def is_kept(self, model_id: int | None) -> bool:
+        """Whether ``model_id`` is in a kept (saved) branch of a switched container."""
+        while model_id is not None and model_id in self.models:
+            if self.attachment(model_id) == "saved":
+                return True
+            model_id = self.parent(model_id)
+        return False
 
     def presentation_of(self, model_id: int | None) -> int | None:
         """The presented model that contains ``model_id`` (itself included), None in the window's base."""
