@@ -34,8 +34,23 @@ struct WindowSummary: Equatable, CustomStringConvertible {
         tabs = [:]
         modals = [:]
         dialogs = [:]
-        for model in state["models"] as? [[String: Any]] ?? [] {
+        let models = state["models"] as? [[String: Any]] ?? []
+        var byID: [UInt64: [String: Any]] = [:]
+        for model in models { byID[(model["id"] as? NSNumber)?.uint64Value ?? 0] = model }
+        /// Whether the model is in a branch a switched container keeps (saved): not on screen.
+        func isKept(_ start: UInt64) -> Bool {
+            var current: UInt64? = start
+            var steps = 0
+            while let id = current, let model = byID[id], steps <= byID.count {
+                if (model["attachment"] as? [String: Any])?["type"] as? String == "saved" { return true }
+                current = (model["parent"] as? NSNumber)?.uint64Value
+                steps += 1
+            }
+            return false
+        }
+        for model in models {
             let id = (model["id"] as? NSNumber)?.uint64Value ?? 0
+            if isKept(id) { continue }
             let kind = model["kind"] as? String ?? ""
             switch kind {
             case "stack":

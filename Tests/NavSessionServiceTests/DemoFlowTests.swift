@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test func logoutDialogActionReturnsToLoginAndFinishesTheMainState() async throws {
+    @Test func logoutDialogActionReturnsToLoginAndKeepsTheMainState() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
@@ -58,8 +58,11 @@ import Testing
             #expect(result.status == 0, "\(result)")
             let changed = try await first(changes, timeout: .seconds(10)) { _ in true }
             let finished = changed.arguments[5].arrayElements?.compactMap(\.uint64) ?? []
-            #expect(finished.contains(dialog), "\(finished)")
-            #expect(finished.contains(detail), "\(finished)")
+            // The demo keeps `main` when it logs out (its savedStates): the dialog finishes, the detail is kept.
+            #expect(finished == [dialog], "\(finished)")
+            let saved = try #require(try await fixture.models(window).first?["saved"] as? [[String: Any]])
+            #expect(saved.first?["screen"] as? String == "main")
+            #expect(try await fixture.models(window).contains { ($0["id"] as? NSNumber)?.uint64Value == detail })
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("login"))
             #expect(try await fixture.windowProperty(window, "SelectedTab") == .string(""))
         }
