@@ -92,6 +92,27 @@ struct WindowProxyTests {
         }
     }
 
+    @Test func savedStateComesBackUnlessClearedOrNotSaved() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await Self.loggedIn(daemon)
+            try await window.stackAppend("detail", params: ["id": "1"])
+            let detail = try await window.activeModel
+            try await window.switchModel("login")
+            try await window.switchModel("main")
+            #expect(try await window.activeModel == detail, "the demo keeps main when it logs out")
+            try await window.switchModel("login", saveState: true)
+            let version = try await window.version
+            #expect(try await window.clearSavedState("settings") == version, "nothing kept under settings: a no-op")
+            try await window.clearSavedState("main")
+            try await window.switchModel("main")
+            #expect(try await window.activeScreen == "home")
+            try await window.stackAppend("detail", params: ["id": "2"])
+            try await window.switchModel("login", saveState: false)
+            try await window.switchModel("main", saveState: nil, restoreState: true)
+            #expect(try await window.activeScreen == "home", "main was not kept")
+        }
+    }
+
     @Test func batchesCheckAndExpectedVersion() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await Self.loggedIn(daemon)
