@@ -32,13 +32,17 @@ struct WindowSnapshot: Decodable, Sendable {
         let index: Int?
         let tab: String?
         let style: Style?
+        /// The screen a kept branch is kept under (`saved`).
+        let screen: String?
 
-        /// `path[1]`, `tab home`, `switched`, `custom[0]`, `sheet`, `fullScreenCover`, `alert`, `popover`, ….
+        /// `path[1]`, `tab home`, `switched`, `custom[0]`, `sheet`, `fullScreenCover`, `alert`, `popover`,
+        /// `saved main`, ….
         var label: String {
             switch type {
             case "path": "path[\(index.map(String.init) ?? "?")]"
             case "custom": "custom[\(index.map(String.init) ?? "?")]"
             case "tab": "tab \(tab ?? "?")"
+            case "saved": "saved \(screen ?? "?")"
             case "presented": style.map { $0.kind == "custom" ? ($0.name ?? "custom") : $0.kind } ?? "presented"
             default: type
             }
