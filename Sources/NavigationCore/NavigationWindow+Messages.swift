@@ -33,13 +33,14 @@ extension NavigationWindow {
     /// Delivers an application message to `model` right away, outside any change (no version bump).
     ///
     /// The delivery is also appended to the message outbox (``drainMessages()``).
-    /// - Throws: ``NavigationError/unknownModel(_:)``; ``NavigationError/windowClosed``.
+    /// - Throws: ``NavigationError/unknownModel(_:)``; ``NavigationError/savedModel(_:container:screen:)`` for a
+    ///   model of a kept branch (suspended); ``NavigationError/windowClosed``.
     @discardableResult
     public func sendMessage(
         _ message: NavigationMessage, to model: ModelID, from sender: ModelID? = nil
     ) throws(NavigationError) -> DeliveredMessage {
         guard !isClosed else { throw .windowClosed }
-        guard nodes[model] != nil else { throw .unknownModel(model) }
+        _ = try attachedNode(model)
         let delivery = DeliveredMessage(recipient: model, sender: sender, message: message)
         deliver(delivery)
         return delivery

@@ -26,7 +26,16 @@ struct GraphInvariantPropertyTests {
         case 10: command = .dismissJustFromPresented
         case 11: command = .hide
         case 12: command = .tabsSelectItem(pick % 2 == 0 ? "a" : "zz")
-        case 13: command = .switchModel(pick % 2 == 0 ? .stacked(.screen("w")) : .screen("v"))
+        case 13:
+            // Saved branches: keep what is left (under "stack" or "v"), bring it back, or clear it.
+            let spec: ModelSpec = pick % 2 == 0 ? .stacked(.screen("w")) : .screen("v")
+            switch pick % 7 {
+            case 0, 1: command = .switchModel(spec)
+            case 2, 3: command = .switchModel(spec, saveState: true)
+            case 4: command = .switchModel(spec, saveState: true, restoreState: false)
+            case 5: command = .clearSavedState(screen: "stack")
+            default: command = .clearSavedState(screen: nil)
+            }
         case 14:
             let path = window.model(target ?? window.activeModelID)?.path ?? []
             command = .stackSetPath(path.reversed().map { .existing($0.model) } + (pick % 2 == 0 ? [.spec(.screen("n"))] : []))

@@ -180,6 +180,15 @@ struct SavedBranchTests {
         }
     }
 
+    @Test func aDirectMessageToAKeptModelFails() throws {
+        let window = try Self.window()
+        let (_, detail) = try Self.logInAndPush(window)
+        try window.execute(.switchModel(Self.login))
+        #expect(navigationError { () throws(NavigationError) in
+            try window.sendMessage(NavigationMessage("hello"), to: detail)
+        } == .savedModel(detail, container: 1, screen: "main"))
+    }
+
     @Test func aKeptBranchIsOffTheActiveBranchAndTheLiveChildren() throws {
         let window = try Self.window()
         let (main, _) = try Self.logInAndPush(window)
