@@ -15,6 +15,13 @@ struct ManifestTests {
         #expect(demo.dialogs.keys.sorted() == ["discardChanges", "error", "logout"])
     }
 
+    @Test func theDemoKeepsItsMainStateWhenItLogsOut() throws {
+        let demo = try Manifest.demo()
+        #expect(demo.scene("main")?.savedStates == ["main"])
+        #expect(demo.windowConfiguration(scene: "main").savedStates == ["main"])
+        #expect(demo.windowConfiguration(scene: "waiting").savedStates == [])
+    }
+
     @Test func jsonRoundTripGivesAnEqualManifest() throws {
         let demo = try Manifest.demo()
         let again = try Manifest(json: demo.json())
@@ -45,6 +52,8 @@ struct ManifestTests {
         ("undeclared param", #"{"replace":"\"path\": [{\"screen\": \"settings\"}]","with":"\"path\": [{\"screen\": \"settings\"}, {\"screen\": \"profile\", \"params\": {\"colour\": \"red\"}}]"}"#, "scenes[0].states.main.tabs[1].model.path[1].params.colour"),
         ("missing required param in structure", #"{"replace":"\"path\": [{\"screen\": \"home\"}]","with":"\"path\": [{\"screen\": \"home\"}, {\"screen\": \"detail\"}]"}"#, "scenes[0].states.main.tabs[0].model.path[1]"),
         ("wrong type", #"{"replace":"\"instances\": \"single\"","with":"\"instances\": 3"}"#, "scenes[0].instances"),
+        ("unknown saved state", #"{"replace":"\"savedStates\": [\"main\"]","with":"\"savedStates\": [\"main\", \"mian\"]"}"#, "scenes[0].savedStates[1]"),
+        ("saved state listed twice", #"{"replace":"\"savedStates\": [\"main\"]","with":"\"savedStates\": [\"main\", \"main\"]"}"#, "scenes[0].savedStates[1]"),
     ]
 
     @Test(arguments: validationCases)
