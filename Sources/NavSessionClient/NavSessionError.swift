@@ -30,7 +30,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case blockedByDialog(String)
     /// `org.navsession.Error.CannotPresent`: The model sits where it cannot present.
     case cannotPresent(String)
-    /// `org.navsession.Error.DetachedModel`: A model removed earlier in the same batch.
+    /// `org.navsession.Error.DetachedModel`: A model removed earlier in the same batch, or in a branch a switched
+    /// model keeps (suspended until it switches back).
     case detachedModel(String)
     /// `org.navsession.Error.DuplicateElement`: A model appears twice in a new stack path.
     case duplicateElement(String)

@@ -77,3 +77,25 @@ class AnimatorTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GraphTests(unittest.TestCase):
+    def test_presentations_in_a_kept_branch_are_not_on_screen(self) -> None:
+        from navrenderer.graph import Graph
+
+        state = {"version": 5, "root": 1, "models": [
+            {"id": 1, "kind": "switched", "screen": "app", "attachment": {"type": "root"}, "switchedModel": 9,
+             "saved": [{"screen": "main", "model": 4}]},
+            {"id": 9, "kind": "screen", "screen": "login", "parent": 1, "attachment": {"type": "switched"},
+             "presented": 10},
+            {"id": 10, "kind": "screen", "screen": "about", "parent": 9,
+             "attachment": {"type": "presented", "style": {"kind": "sheet"}}},
+            {"id": 4, "kind": "screen", "screen": "main", "parent": 1, "attachment": {"type": "saved", "screen": "main"},
+             "presented": 5},
+            {"id": 5, "kind": "screen", "screen": "editor", "parent": 4,
+             "attachment": {"type": "presented", "style": {"kind": "sheet"}}},
+        ]}
+        graph = Graph.from_state(state)
+        self.assertEqual(list(graph.presented()), [10])
+        self.assertTrue(graph.is_kept(5))
+        self.assertFalse(graph.is_kept(10))
