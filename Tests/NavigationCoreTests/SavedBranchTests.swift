@@ -305,6 +305,18 @@ struct SavedBranchTests {
         #expect(restored.verifyPresenterIndex())
     }
 
+    @Test func setStateFinishesTheKeptBranchesAndLoadsOnlyTheLiveStructure() throws {
+        let window = try Self.window()
+        let (main, _) = try Self.logInAndPush(window)
+        try window.execute(.switchModel(Self.login))
+        let loaded = window.snapshot()
+        let event = try window.setState(loaded)
+        #expect(event.finished.contains(main))
+        #expect(window.root?.saved == [])
+        #expect(window.modelCount == 3)
+        #expect(window.verifyPresenterIndex())
+    }
+
     @Test func aSnapshotWithKeptBranchesOnANonSwitchedModelIsInvalid() throws {
         let models = [
             ModelState(id: 1, parent: nil, attachment: .root, screen: "s", content: .stack(path: [StackElement(model: 2)], hidesTabBarWhenNotAtRoot: false),
