@@ -93,10 +93,20 @@ extension NavigationWindow {
     private func switchModel(
         _ container: Node, to spec: ModelSpec, saveState: Bool?, restoreState: Bool?
     ) throws(NavigationError) {
-        let keepOld = container.switchedModel.flatMap { nodes[$0] }.map {
-            saveState ?? configuration.savedStates.contains($0.screen)
-        } ?? false
-        if restoreState ?? true, let index = container.saved.firstIndex(where: { $0.screen == spec.screen }) {
+        let old = container.switchedModel.flatMap { nodes[$0] }
+        let keepOld = old.map { saveState ?? configuration.savedStates.contains($0.screen) } ?? false
+        let restoring = (restoreState ?? true) ? container.saved.firstIndex(where: { $0.screen == spec.screen }) : nil
+        if keepOld, let old {
+            // The kept branches after the switch, bounded like a container's children before anything changes:
+            // the one coming back leaves the list, the model left joins it unless it replaces its screen's.
+            let remaining = container.saved.indices.filter { $0 != restoring }.map { container.saved[$0].screen }
+            let after = remaining.count + (remaining.contains(old.screen) ? 0 : 1)
+            let limit = configuration.limits.maxChildren
+            guard after <= limit || after <= container.saved.count else {
+                throw .limitsExceeded("switched model \(container.id) would keep \(after) branches; at most \(limit)")
+            }
+        }
+        if let index = restoring {
             // The spec still has to be one the window accepts; its content is not used.
             try configuration.limits.check(spec)
             try configuration.screens?.check(spec)

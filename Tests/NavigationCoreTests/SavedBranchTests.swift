@@ -260,6 +260,20 @@ struct SavedBranchTests {
         }
     }
 
+    @Test func aSwitchedModelKeepsAtMostMaxChildrenBranches() throws {
+        let window = try Self.window(limits: GraphLimits(maxChildren: 2))
+        try window.execute(.switchModel(.screen("a"), saveState: true))
+        try window.execute(.switchModel(.screen("b"), saveState: true))
+        #expect(window.root?.saved.map(\.screen) == ["login", "a"])
+        expectRejected(window, .limitsExceeded("switched model #1 would keep 3 branches; at most 2")) {
+            () throws(NavigationError) in
+            try window.execute(.switchModel(.screen("c"), saveState: true))
+        }
+        // Swapping with a kept branch keeps the count.
+        try window.execute(.switchModel(.screen("a"), saveState: true))
+        #expect(window.root?.saved.map(\.screen) == ["login", "b"])
+    }
+
     @Test func keptBranchesGoWithTheirRemovedContainer() throws {
         let window = try makeWindow(.stacked(home))
         try window.execute(.present(.sheet(.switched(Self.main, screen: "flow"))))
