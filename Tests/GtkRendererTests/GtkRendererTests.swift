@@ -187,6 +187,25 @@ struct GtkRendererTests {
         }
     }
 
+    @Test func showsAKeptBranchAgainAfterLoggingOutAndIn() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.send(Self.window1, w("Present"), "string:sheet", "string:editor", "dict:string:string:id,42")
+            try await h.waitUntilScreenMatches("detail and editor")
+            // Logged out: the kept main (with its sheet) is not on screen.
+            try await h.send(Self.window1, w("SwitchModel"), "string:login", "dict:string:string:")
+            var screen = try await h.waitUntilScreenMatches("logged out, main kept")
+            #expect(screen.first?.modals.isEmpty == true)
+            // Logged in again: the same detail and sheet come back.
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            screen = try await h.waitUntilScreenMatches("logged in, main restored")
+            #expect(screen.first?.modals.values.sorted() == ["sheet"])
+            #expect(screen.first?.title == "Editor")
+        }
+    }
+
     @Test func resynchronisesAfterARejectedReportAndAMissedChange() async throws {
         try await with { h in
             try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
