@@ -119,7 +119,7 @@ struct PersistenceTests {
         let number = try #require(restored.windows.first?.number)
         #expect(try restored.window(number).pendingDeepLink == "navsession-demo://detail/9")
         try restored.execute(window: number, command: .switchModel(.screen("main")))
-        #expect(try restored.window(number).graph.routes == [.push("detail")])
+        #expect(try restored.window(number).graph.routes == [.push("detail", params: ["id": "9"])])
     }
 
     @Test func windowNumbersAreNotReusedAfterRestore() throws {
