@@ -38,7 +38,7 @@ extension NavigationWindow {
         return branch(from: start).entries.map(\.route)
     }
 
-    /// One route of a branch and the models behind it.
+    /// One route of a branch and the layer it belongs to.
     struct BranchEntry {
         var route: Route
         /// The layer the route belongs to: a presentation opens layer `layer`, a push sits on it.
