@@ -299,6 +299,25 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SetState", [.string(try JSONCoding.encode(state))])
     }
 
+    /// Makes the active branch (or, with `stack`, the branch starting at that stack) equal to `routes` as one
+    /// change (`SetRoutes`; with `stack`, an `Apply` of `{"command":"setRoutes",…,"stack":…}`): the models of the
+    /// longest unchanged prefix keep their ids, the rest is popped or dismissed, the new routes are created.
+    ///
+    /// ```swift
+    /// let routes = try await window.routeList()
+    /// try await window.setRoutes(routes)        // changes nothing: the same version
+    /// try await window.setRoutes([.push("detail", params: ["id": "1"]), .sheet("editor", withNavigation: true)])
+    /// ```
+    /// - Returns: the window's version (unchanged when the branch already has these routes).
+    /// - Throws: ``NavSessionError/noStack(_:)`` (a push on a layer without a stack; the message names the
+    ///   route), ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``,
+    ///   ``NavSessionError/wrongKind(_:)`` (`stack` is not a stack), ``NavSessionError/limitsExceeded(_:)``.
+    @discardableResult
+    public func setRoutes(_ routes: [Route], stack: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+        guard let stack else { return try await versionCall("SetRoutes", [.string(try JSONCoding.encode(routes))]) }
+        return try await apply([BatchCommand(.setRoutes(routes, stack: stack))]).version
+    }
+
     /// Dry run of ``apply(_:expectedVersion:)``: what it would return now, or its error; changes nothing.
     public func check(_ batch: [BatchCommand], expectedVersion: UInt64? = nil) async throws(NavSessionError)
         -> ApplyResult
@@ -384,8 +403,14 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The route view of the active branch as JSON (`GetRoutes`, Docs/routing.md): an array of
-    /// `{"style":…,"screen":…}` objects.
+    /// `{"style":…,"screen":…,"params":{…}}` objects (`params` omitted when empty).
     public func getRoutes() async throws(NavSessionError) -> String {
         try Reply.string(try await call("GetRoutes"), "GetRoutes")
+    }
+
+    /// The route view of the active branch as ``NavigationCore/Route`` values (`GetRoutes`, decoded): the array
+    /// ``setRoutes(_:stack:)`` takes back.
+    public func routeList() async throws(NavSessionError) -> [Route] {
+        try JSONCoding.decode([Route].self, from: try await getRoutes())
     }
 }

@@ -128,7 +128,7 @@ extension SessionService {
         let screen = A("screen", .string), params = A("params", .dictionary(key: .string, value: .string))
         let model = A("model", .uint64), kind = A("kind", .string), version = A("version", .uint64)
         let started = A("started", .array(.uint64))
-        let manifest = self.manifest
+        let manifest = self.manifest, limits = self.limits
         return [
             MethodRow("StackAppend", [screen, params], [version], .batch { call, _, _ in one(.stackAppend(try spec(call, 0))) }),
             MethodRow("StackDropLast", [A("count", .uint32)], [version], .batch { call, _, _ in
@@ -214,6 +214,9 @@ extension SessionService {
                 try session.setState(
                     window: try Self.number(of: call.path), stateJSON: call.arguments[0].string ?? "", client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
+            MethodRow("SetRoutes", [A("routes_json", .string)], [version], .batch { call, _, _ in
+                one(.setRoutes(try Session.routes(fromJSON: call.arguments[0].string ?? "", limits: limits)))
+            }),
             MethodRow(
                 "SendMessage", [model, A("name", .string), A("payload", .dictionary(key: .string, value: .string))], [],
                 .change({ call, session in

@@ -72,6 +72,7 @@ enum ContentCost {
         case .trigger(let name, let payload): return base + of(name) + of(payload)
         case .sendMessage(let message, _): return base + of(message.name) + of(message.payload)
         case .sequence(let commands): return commands.reduce(base) { $0 + of($1) }
+        case .setRoutes(let routes, _): return routes.reduce(base) { $0 + 24 + of($1.screen) + of($1.params) }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: return base
         }
     }

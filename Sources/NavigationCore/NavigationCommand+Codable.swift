@@ -6,7 +6,7 @@ extension NavigationCommand: Codable {
     static let names = [
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
-        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence",
+        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -15,6 +15,7 @@ extension NavigationCommand: Codable {
         "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"], "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
+        "setRoutes": ["routes", "stack"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -66,6 +67,14 @@ extension NavigationCommand: Codable {
                     payload: try c.decodeIfPresent(String.self, forKey: "payload") ?? ""),
                 to: try c.decodeIfPresent(MessageTarget.self, forKey: "to") ?? .current)
         case "sequence": self = .sequence(try c.decode([NavigationCommand].self, forKey: "commands"))
+        case "setRoutes":
+            let routes: [Route]
+            do {
+                routes = try c.decode([Route].self, forKey: "routes")
+            } catch let error as RouteDecodingError {
+                throw DecodingError.dataCorruptedError(forKey: "routes", in: c, debugDescription: error.description)
+            }
+            self = .setRoutes(routes, stack: try c.decodeIfPresent(ModelID.self, forKey: "stack"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -106,6 +115,9 @@ extension NavigationCommand: Codable {
             try c.encode(message.payload, forKey: "payload")
             try c.encode(target, forKey: "to")
         case .sequence(let commands): try c.encode(commands, forKey: "commands")
+        case .setRoutes(let routes, let stack):
+            try c.encode(routes, forKey: "routes")
+            try c.encodeIfPresent(stack, forKey: "stack")
         }
     }
 }

@@ -51,11 +51,19 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case sendMessage(NavigationMessage, to: MessageTarget)
     /// Run several commands from the same executing model, in order (an application-defined composite).
     case sequence([NavigationCommand])
+    /// Make the window's active branch (or the branch starting at stack `stack`) equal to `routes`: the models
+    /// of the longest unchanged prefix stay, the rest is popped or dismissed and the new routes are created, in
+    /// one change. Equal to the current routes: no change. Fails: ``NavigationError/routeFailed(index:_:)``,
+    /// ``NavigationError/wrongKind(_:expected:)`` when `stack` is not a stack, limits.
+    case setRoutes([Route], stack: ModelID?)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
         .stackAppend(models.map { StackElementSpec($0, transition: transition) })
     }
+
+    /// Make the active branch equal to `routes` (see ``setRoutes(_:stack:)``).
+    public static func setRoutes(_ routes: [Route]) -> NavigationCommand { .setRoutes(routes, stack: nil) }
 
     /// Pop one element.
     public static var stackDropLast: NavigationCommand { .stackDropLast(1) }
@@ -87,6 +95,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .trigger: "trigger"
         case .sendMessage: "sendMessage"
         case .sequence: "sequence"
+        case .setRoutes: "setRoutes"
         }
     }
 }

@@ -74,4 +74,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// A dialog's action could not run from the model that would present the dialog (its commands were
     /// tried when the dialog was presented); carries the commands' own error.
     case actionUnavailable(action: String, presenter: ModelID, NavigationError)
+    /// A `setRoutes` route could not be made (no stack for a push, no presenter for a sheet or cover, a
+    /// screen the manifest does not declare, a limit); `index` is the route's zero-based index in the array.
+    case routeFailed(index: Int, NavigationError)
 }

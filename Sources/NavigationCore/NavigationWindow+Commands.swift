@@ -84,6 +84,8 @@ extension NavigationWindow {
         case .sequence(let commands):
             guard !commands.isEmpty else { throw .emptyBatch }
             for command in commands { try run(command, from: id) }
+        case .setRoutes(let routes, let stack):
+            try setRoutes(routes, stack: stack)
         }
     }
 

@@ -217,6 +217,10 @@ struct ManifestValidator {
             guard sceneNames.contains(scene) else { throw .unknownScene(key: "\(key).scene", scene: scene) }
         case .sequence(let commands):
             for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
+        case .setRoutes(let routes, _):
+            for (index, route) in routes.enumerated() {
+                try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
+            }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState:
             break

@@ -11,6 +11,7 @@ extension NavigationError {
         switch self {
         case .batchCommandFailed(_, let inner): return inner.errorName
         case .actionUnavailable(_, _, let inner): return inner.errorName
+        case .routeFailed(_, let inner): return inner.errorName
         case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
         case .unknownModel: suffix = "UnknownModel"
         case .detachedModel, .savedModel: suffix = "DetachedModel"
@@ -89,6 +90,7 @@ extension NavigationError {
         case .limitsExceeded(let text): text
         case .actionUnavailable(let action, let presenter, let inner):
             "the dialog's action '\(action)' could not run from model \(presenter), which would present it: \(inner.message)"
+        case .routeFailed(let index, let inner): "route \(index): \(inner.message)"
         case .unknownScreen(let screen, let suggestion):
             "the manifest declares no screen '\(screen)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         }

@@ -121,4 +121,20 @@ extension Session {
         }
         return Route.json(states: StepPlanner.steps(from: from, to: to, capabilities: capabilities.planner))
     }
+
+    /// Reads the routes of Window1 `SetRoutes` (`routes_json`), bounded by ``SessionLimits/maxJSONBytes`` before
+    /// it is parsed; the window bounds the count and checks every route when the change runs.
+    ///
+    /// - Throws: ``SessionError/limitsExceeded(_:)`` for a text over the bound; ``SessionError/invalidArguments(_:)``
+    ///   naming the element at fault (`routes_json: element 1: missing 'screen'`).
+    public static func routes(fromJSON json: String, limits: SessionLimits = SessionLimits()) throws(SessionError) -> [Route] {
+        guard json.utf8.count <= limits.maxJSONBytes else {
+            throw .limitsExceeded("routes_json is \(json.utf8.count) bytes; at most \(limits.maxJSONBytes)")
+        }
+        do {
+            return try Route.list(fromJSON: json)
+        } catch {
+            throw .invalidArguments("routes_json: \(error.description)")
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import NavigationCore
 import ArgumentParser
 import FoundationEssentials
 import NavigationRouting

@@ -34,6 +34,34 @@ struct WindowProxyTests {
         }
     }
 
+    @Test func setRoutesKeepsTheUnchangedPrefixAndGivingTheRoutesBackChangesNothing() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await Self.loggedIn(daemon)
+            try await window.stackAppend("detail", params: ["id": "1"])
+            let detail = try await window.activeModel
+            let routes = try await window.routeList()
+            #expect(routes == [.push("detail", params: ["id": "1"])])
+            let version = try await window.version
+            #expect(try await window.setRoutes(routes) == version)
+            let target = routes + [.sheet("editor", params: ["id": "1"], withNavigation: true), .push("about")]
+            #expect(try await window.setRoutes(target) == version + 1)
+            #expect(try await window.routeList() == target)
+            #expect(try await window.getState().models.contains { $0.id == detail })
+        }
+    }
+
+    @Test func setRoutesOfAnotherStackLeavesTheActiveBranch() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await Self.loggedIn(daemon)
+            let state = try await window.getState()
+            let settings = try #require(state.models.first { $0.screen == "settings" }?.parent)
+            try await window.setRoutes([.push("profile", params: ["edit": "1"])], stack: settings)
+            #expect(try await window.routeList() == [])
+            try await window.tabsSelectItem("settings")
+            #expect(try await window.routeList() == [.push("profile", params: ["edit": "1"])])
+        }
+    }
+
     @Test func presentationsAndDialogs() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await Self.loggedIn(daemon)

@@ -34,6 +34,19 @@ struct WindowCommandTests {
         }
     }
 
+    @Test func setRoutesTakesBackWhatRoutesPrints() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let routes = try await daemon.ctl(["routes", "--json", window])
+            #expect(routes.stdout == #"[{"style":"push","screen":"detail","params":{"id":"42"}}]"# + "\n", "\(routes)")
+            let version = try await daemon.exec(window, ["set-routes", routes.stdout])
+            #expect(try await daemon.exec(window, ["set-routes", routes.stdout]) == version, "the routes it has: no change")
+            let target = #"[{"style":"push","screen":"detail","params":{"id":"42"}},{"style":"cover","screen":"about","withNavigation":false}]"#
+            #expect(try await daemon.exec(window, ["set-routes", target]) == version + 1)
+            #expect(try await daemon.ctl(["routes", "--json", window]).stdout == target + "\n")
+        }
+    }
+
     @Test func stateSetStopsReadingAnEndlessInputAtItsLimit() async throws {
         try await DaemonFixture.with { daemon in
             let target = try await daemon.openWindow("waiting")

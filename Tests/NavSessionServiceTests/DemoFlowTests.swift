@@ -20,7 +20,7 @@ import Testing
             _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "42"])])
             #expect(
                 try await fixture.windowProperty(window, "Routes")
-                    == .string(#"[{"style":"push","screen":"detail"},{"style":"sheet","screen":"editor","withNavigation":true}]"#))
+                    == .string(#"[{"style":"push","screen":"detail","params":{"id":"42"}},{"style":"sheet","screen":"editor","params":{"id":"42"},"withNavigation":true}]"#))
             _ = try await fixture.window(window, "PresentAlert", [.string("discardChanges"), .string(""), .strings([])])
             let alert = try #require(try await fixture.models(window).first { ($0["kind"] as? String) == "alert" })
             let actions = (alert["dialog"] as? [String: Any])?["actions"] as? [[String: Any]]

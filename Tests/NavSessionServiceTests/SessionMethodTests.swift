@@ -93,7 +93,7 @@ import Testing
             #expect(handled == [.objectPath(try ObjectPath(window))])
             _ = try await fixture.window(window, "SwitchModel", [.string("main"), .noParams])
             let routes = try await fixture.window(window, "GetRoutes")
-            #expect(routes == [.string("[{\"style\":\"push\",\"screen\":\"detail\"}]")])
+            #expect(routes == [.string(#"[{"style":"push","screen":"detail","params":{"id":"42"}}]"#)])
         }
     }
 

@@ -115,7 +115,7 @@ extension Signal {
             #expect(changed["ActiveModel"] == (try await fixture.windowProperty(window, "ActiveModel")))
             // Routes grows with the window: invalidated, read on demand.
             #expect(changes[0].arguments[2] == .array(.string, [.string("Routes")]))
-            #expect(try await fixture.windowProperty(window, "Routes") == .string(#"[{"style":"push","screen":"detail"}]"#))
+            #expect(try await fixture.windowProperty(window, "Routes") == .string(#"[{"style":"push","screen":"detail","params":{"id":"42"}}]"#))
         }
     }
 

@@ -184,7 +184,7 @@ import Testing
             let tree = try #require(try await fixture.window(window, "GetTree").first?.string)
             #expect(tree.contains("detail") && tree.contains("home") && tree.contains("settings"), "\(tree)")
             let routes = try await fixture.window(window, "GetRoutes")
-            #expect(routes == [.string(#"[{"style":"push","screen":"detail"}]"#)])
+            #expect(routes == [.string(#"[{"style":"push","screen":"detail","params":{"id":"42"}}]"#)])
             #expect(try await fixture.windowProperty(window, "Routes") == routes.first)
         }
     }
@@ -247,7 +247,7 @@ import Testing
                     s "Detail"
                     t \(version)
                     s "detail"
-                    s "[{\\"style\\":\\"push\\",\\"screen\\":\\"detail\\"}]"
+                    s "[{\\"style\\":\\"push\\",\\"screen\\":\\"detail\\",\\"params\\":{\\"id\\":\\"5\\"}}]"
                     s "home"
 
                     """, "\(result)")

@@ -39,6 +39,8 @@ struct CommandJSONTests {
         .openWindow(scene: "viewer", params: ["a": "b"]), .dismissWindow(id: "w"), .dismissWindow(id: nil), .openURL("https://x"),
         .trigger(name: "n", payload: "p"), .sendMessage(NavigationMessage("m"), to: .model(3)), .sendMessage(NavigationMessage("m"), to: .parent),
         .sequence([.dismiss, .stackDropLast(1)]),
+        .setRoutes([.push("a", params: ["id": "1"]), .sheet("b", withNavigation: true), .cover("c")], stack: 4),
+        .setRoutes([]),
     ]
 
     @Test(arguments: everyCommand)

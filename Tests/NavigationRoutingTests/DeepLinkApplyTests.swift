@@ -19,7 +19,7 @@ struct DeepLinkApplyTests {
             BatchCommand(.stackAppend([StackElementSpec(.screen("item", params: ["id": "42"]))]), from: search.id),
         ])
         try window.apply(commands)
-        #expect(window.routes == [.push("item")])
+        #expect(window.routes == [.push("item", params: ["id": "42"])])
         #expect(try WindowFixture.active(in: window).params == ["id": "42"])
     }
 
@@ -32,7 +32,7 @@ struct DeepLinkApplyTests {
     @Test func stackedSheetCarriesItsPrePushedScreens() throws {
         let window = try WindowFixture.tabbed()
         try window.apply(try WindowFixture.plan(present: [compose]).commands(for: window))
-        #expect(window.routes == [.sheet("compose", withNavigation: true), .push("preview")])
+        #expect(window.routes == [.sheet("compose", params: ["from": "mail"], withNavigation: true), .push("preview", params: ["item": "item-42"])])
         #expect(try WindowFixture.active(in: window).params == ["item": "item-42"])
     }
 
@@ -40,7 +40,7 @@ struct DeepLinkApplyTests {
         let window = try NavigationWindow(root: .stacked(.screen("home")))
         let plan = WindowFixture.plan(present: [DeepLinkPresentation(.cover, root: ScreenSpec("player", params: ["id": "9"]))])
         try window.apply(try plan.commands(for: window))
-        #expect(window.routes == [.cover("player")])
+        #expect(window.routes == [.cover("player", params: ["id": "9"])])
         #expect(try WindowFixture.active(in: window).params == ["id": "9"])
     }
 
@@ -50,7 +50,7 @@ struct DeepLinkApplyTests {
             push: [ScreenSpec("a")],
             present: [compose, DeepLinkPresentation(.cover, root: ScreenSpec("c"))])
         try window.apply(try plan.commands(for: window))
-        #expect(window.routes == [.push("a"), .sheet("compose", withNavigation: true), .push("preview"), .cover("c")])
+        #expect(window.routes == [.push("a"), .sheet("compose", params: ["from": "mail"], withNavigation: true), .push("preview", params: ["item": "item-42"]), .cover("c")])
     }
 
     @Test func resetFromADeepStateDismissesEverythingAndPopsToRoot() throws {
@@ -67,7 +67,7 @@ struct DeepLinkApplyTests {
         let search = try WindowFixture.stack(ofTab: "search", in: window)
         try window.execute(.stackAppend(.screen("old")), from: search.id)
         try window.apply(try WindowFixture.plan(tab: "search", push: [ScreenSpec("item")], present: [compose]).commands(for: window))
-        #expect(window.routes == [.push("item"), .sheet("compose", withNavigation: true), .push("preview")])
+        #expect(window.routes == [.push("item"), .sheet("compose", params: ["from": "mail"], withNavigation: true), .push("preview", params: ["item": "item-42"])])
         try window.execute(.dismissJustFromPresented)
         try window.execute(.tabsSelectItem("home"))
         #expect(window.routes == [.push("a"), .push("b")])
@@ -85,7 +85,7 @@ struct DeepLinkApplyTests {
                 TabSpec(id: "settings", title: "Settings", model: .switched(.screen("prefs"))),
             ]))
         try window.apply(try WindowFixture.plan(present: [compose]).commands(for: window))
-        #expect(window.routes == [.sheet("compose", withNavigation: true), .push("preview")])
+        #expect(window.routes == [.sheet("compose", params: ["from": "mail"], withNavigation: true), .push("preview", params: ["item": "item-42"])])
     }
 
     @Test func resetDismissesASheetOfASwitchedModelInsideTheSelectedTab() throws {

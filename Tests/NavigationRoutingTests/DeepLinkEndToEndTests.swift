@@ -15,7 +15,11 @@ struct DeepLinkEndToEndTests {
         let window = try WindowFixture.tabbed()
         let plan = try navigate(window, to: "myapp://tabs/search/item/42?source=mail")
         #expect(window.routes == plan.destination.routes)
-        #expect(window.routes == [.push("item"), .sheet("compose", withNavigation: true), .push("preview")])
+        #expect(window.routes == [
+            .push("item", params: ["id": "42", "edit": "false"]),
+            .sheet("compose", params: ["from": "mail"], withNavigation: true),
+            .push("preview", params: ["item": "item-42"]),
+        ])
         #expect(try WindowFixture.active(in: window).params == ["item": "item-42"])
     }
 

@@ -1,3 +1,4 @@
+import NavigationCore
 import Testing
 import NavigationRouting
 
@@ -29,7 +30,11 @@ struct DeepLinkRouterTests {
 
     @Test func planRoutesListPushesThenPresentations() throws {
         let plan = try router.plan(for: "myapp://tabs/home/item/1?source=x")
-        #expect(plan.destination.routes == [.push("item"), .sheet("compose", withNavigation: true), .push("preview")])
+        #expect(plan.destination.routes == [
+            .push("item", params: ["id": "1", "edit": "false"]),
+            .sheet("compose", params: ["from": "x"], withNavigation: true),
+            .push("preview", params: ["item": "item-1"]),
+        ])
     }
 
     @Test func declaredOrderWinsWhenTwoRoutesMatch() throws {

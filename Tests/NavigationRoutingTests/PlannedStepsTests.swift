@@ -3,6 +3,8 @@ import NavigationRouting
 import Testing
 
 struct PlannedStepsTests {
+    private static let item = ["id": "42", "edit": "false"]
+
     /// The deep state, then the `item` link into the search tab; returns the routes before and after.
     private func itemLinkFromDeepState() throws -> (before: [Route], after: [Route]) {
         let window = try WindowFixture.deepState()
@@ -15,21 +17,21 @@ struct PlannedStepsTests {
     @Test func deepLinkFromADeepStateDismissesLayersPopsThenAdds() throws {
         let (before, after) = try itemLinkFromDeepState()
         #expect(PlannedSteps.between(before, after, capabilities: []) == [
-            [.push("item"), .push("b"), .sheet("s1", withNavigation: true), .push("s2"), .cover("c")],
-            [.push("item"), .push("b"), .sheet("s1", withNavigation: true), .push("s2")],
-            [.push("item"), .push("b")],
-            [.push("item")],
-            [.push("item"), .sheet("compose", withNavigation: true)],
-            [.push("item"), .sheet("compose", withNavigation: true), .push("preview")],
+            [.push("item", params: Self.item), .push("b"), .sheet("s1", withNavigation: true), .push("s2"), .cover("c")],
+            [.push("item", params: Self.item), .push("b"), .sheet("s1", withNavigation: true), .push("s2")],
+            [.push("item", params: Self.item), .push("b")],
+            [.push("item", params: Self.item)],
+            [.push("item", params: Self.item), .sheet("compose", params: ["from": "mail"], withNavigation: true)],
+            [.push("item", params: Self.item), .sheet("compose", params: ["from": "mail"], withNavigation: true), .push("preview", params: ["item": "item-42"])],
         ])
     }
 
     @Test func deepLinkWithBothCapabilitiesTakesFewerSteps() throws {
         let (before, after) = try itemLinkFromDeepState()
         #expect(PlannedSteps.between(before, after, capabilities: [.multiDismiss, .pushesInOne]) == [
-            [.push("item"), .push("b"), .sheet("s1", withNavigation: true), .push("s2"), .cover("c")],
-            [.push("item")],
-            [.push("item"), .sheet("compose", withNavigation: true), .push("preview")],
+            [.push("item", params: Self.item), .push("b"), .sheet("s1", withNavigation: true), .push("s2"), .cover("c")],
+            [.push("item", params: Self.item)],
+            [.push("item", params: Self.item), .sheet("compose", params: ["from": "mail"], withNavigation: true), .push("preview", params: ["item": "item-42"])],
         ])
     }
 

@@ -1,3 +1,4 @@
+import NavigationCore
 import Testing
 import NavigationRouting
 
@@ -10,6 +11,23 @@ struct RouteJSONTests {
 
     @Test func encodesTheFixedFormWithPushOmittingWithNavigation() {
         #expect(Route.json([.push("a"), .sheet("b", withNavigation: true), .cover("c")]) == Self.fixed)
+    }
+
+    @Test func paramsComeAfterTheScreenWithSortedKeysAndOnlyWhenNotEmpty() {
+        let routes: [Route] = [.push("a", params: ["z": "1", "b": "\"2\""]), .sheet("s", params: ["id": "7"], withNavigation: true), .push("c")]
+        #expect(Route.json(routes) == #"[{"style":"push","screen":"a","params":{"b":"\"2\"","z":"1"}},{"style":"sheet","screen":"s","params":{"id":"7"},"withNavigation":true},{"style":"push","screen":"c"}]"#)
+    }
+
+    @Test func paramsRoundTripThroughJSON() throws {
+        let routes: [Route] = [.push("a", params: ["k": "v/é\n"]), .cover("c", params: ["x": ""])]
+        #expect(try Route.list(fromJSON: Route.json(routes)) == routes)
+        #expect(try Route.list(fromJSON: Route.json(routes, pretty: true)) == routes)
+    }
+
+    @Test func paramsThatAreNotStringsNameTheElement() {
+        #expect(throws: RouteDecodingError.wrongType(element: 1, field: "params", expected: "JSON object of strings")) {
+            try Route.list(fromJSON: #"[{"style":"push","screen":"a"},{"style":"push","screen":"b","params":{"id":1}}]"#)
+        }
     }
 
     @Test func withNavigationDefaultsToFalse() throws {

@@ -33,6 +33,11 @@ struct PersistenceTests {
         try session.execute(window: main, command: .present(.sheet(.stacked(.screen("editor", params: ["id": "42"])))))
         let sheet = try session.window(main).graph.activeModelID
         try session.report(window: main, .dismissedInteractively(try #require(session.window(main).graph.parent(of: sheet))))
+        // Routes as input: the detail stays, an editor sheet and a pushed profile are created.
+        try session.execute(window: main, command: .setRoutes([
+            .push("detail", params: ["id": "42"]), .sheet("editor", params: ["id": "1"], withNavigation: true),
+            .push("profile"),
+        ]))
         let waiting = try #require(session.openWindow(scene: "waiting", params: ["reason": "a"]).window)
         try session.setCloseOnExit(window: waiting, owner: ":1.5")
         let gone = try #require(session.openWindow(scene: "waiting").window)
@@ -119,7 +124,7 @@ struct PersistenceTests {
         let number = try #require(restored.windows.first?.number)
         #expect(try restored.window(number).pendingDeepLink == "navsession-demo://detail/9")
         try restored.execute(window: number, command: .switchModel(.screen("main")))
-        #expect(try restored.window(number).graph.routes == [.push("detail")])
+        #expect(try restored.window(number).graph.routes == [.push("detail", params: ["id": "9"])])
     }
 
     @Test func windowNumbersAreNotReusedAfterRestore() throws {

@@ -14,7 +14,7 @@ struct SessionDeepLinkTests {
         #expect(outcome.deepLink == .applied(route: "detail"))
         let window = try session.window(number)
         #expect(window.selectedTab == "home")
-        #expect(window.graph.routes == [.push("detail")])
+        #expect(window.graph.routes == [.push("detail", params: ["id": "42"])])
         #expect(window.graph.model(window.graph.activeModelID)?.params == ["id": "42"])
     }
 
@@ -38,7 +38,7 @@ struct SessionDeepLinkTests {
         #expect(window.pendingDeepLink == "navsession-demo://detail/42")
         let login = try session.execute(window: number, command: .switchModel(.screen("main")))
         #expect(login.changes(of: number).count == 2)
-        #expect(window.graph.routes == [.push("detail")])
+        #expect(window.graph.routes == [.push("detail", params: ["id": "42"])])
         #expect(window.pendingDeepLink == nil)
     }
 

@@ -53,7 +53,7 @@ struct ArgumentFactory {
         case ("uris", .array(.string)): .strings((0..<random.int(1...2)).map { _ in urls.valid(&random) })
         case ("batch_json", .string): .string(json.batch(&random, ids: scratch.facts.models).text)
         case ("command_json", .string): .string(json.command(&random, ids: scratch.facts.models).text)
-        case ("from_routes", .string), ("to_routes", .string): .string(json.routes(&random).text)
+        case ("from_routes", .string), ("to_routes", .string), ("routes_json", .string): .string(json.routes(&random).text)
         case ("screen", .string): .string(screen(&random, &scratch))
         case ("screens", .array(.string)):
             .strings((0..<random.int(1...4)).map { _ in random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home") })
@@ -106,7 +106,7 @@ struct ArgumentFactory {
             .strings((0..<random.length(upTo: random.chance(0.05) ? 3000 : 8)).map { _ in urls.adversarial(&random, budget: &budget) })
         case ("batch_json", .string): .string(json.adversarial(.batch, &random, budget: &budget, ids: scratch.facts.models))
         case ("command_json", .string): .string(json.adversarial(.command, &random, budget: &budget, ids: scratch.facts.models))
-        case ("from_routes", .string), ("to_routes", .string):
+        case ("from_routes", .string), ("to_routes", .string), ("routes_json", .string):
             .string(json.adversarial(.routes, &random, budget: &budget, ids: []))
         case ("screens", .array(.string)):
             .strings((0..<screenCount(&random)).map { _ in

@@ -29,7 +29,7 @@ struct JSONGenerator {
         func named(_ name: String, _ members: [(String, GeneratedJSON)] = []) -> GeneratedJSON {
             .object([("command", .string(name))] + members)
         }
-        switch random.int(0...(depth < 2 ? 16 : 15)) {
+        switch random.int(0...(depth < 2 ? 17 : 16)) {
         case 0, 1:
             return named("stackAppend", [("models", .array((0..<random.int(1...3)).map { _ in screenSpec(&random) }))])
         case 2: return named("stackDropLast", [("count", .int(random.int(1...3)))])
@@ -62,6 +62,10 @@ struct JSONGenerator {
                 return named("clearSavedState", random.chance(0.3) ? [] : [("screen", .string(random.pick(vocabulary.states, or: "main")))])
             }
             return named(random.chance(0.1) ? "dismissWindow" : "stackDropToRoot")
+        case 16:
+            var members: [(String, GeneratedJSON)] = [("routes", routes(&random))]
+            if random.chance(0.2), let id = ids.randomElement(using: &random) { members.append(("stack", .int(id))) }
+            return named("setRoutes", members)
         default:
             return named("sequence", [("commands", .array((0..<random.int(1...3)).map { _ in command(&random, ids: ids, depth: depth + 1) }))])
         }
@@ -98,13 +102,19 @@ struct JSONGenerator {
         }
     }
 
-    /// Start or target routes for the step planner; `style` forces every route after the first.
+    /// Routes for the step planner (`Plan`) and `SetRoutes`/`setRoutes`, with declared screens and their
+    /// required params (sometimes optional ones); `style` forces every route after the first.
     func routes(_ random: inout SplitMix64, count: Int? = nil, style: String? = nil) -> GeneratedJSON {
         .array((0..<(count ?? random.int(0...4))).map { index in
+            let screen = random.pick(vocabulary.screens, or: Vocabulary.Screen(name: "a", required: [], optional: []))
             var members: [(String, GeneratedJSON)] = [
                 ("style", .string(index == 0 ? "push" : style ?? random.pick(["push", "sheet", "cover"], or: "push"))),
-                ("screen", .string(random.pick(vocabulary.screenNames, or: "a"))),
+                ("screen", .string(screen.name)),
             ]
+            let params = screen.required + screen.optional.filter { _ in random.chance(0.3) }
+            if !params.isEmpty {
+                members.append(("params", .object(params.map { ($0, .string(random.pick(["1", "42", "true", "x"], or: "1"))) })))
+            }
             if random.chance(0.3) { members.append(("withNavigation", .bool(random.chance(0.5)))) }
             return .object(members)
         })

@@ -70,14 +70,15 @@ public struct DeepLinkDestination: Sendable, Hashable, Codable {
     ///
     /// Useful as the target of ``StepPlanner`` when the destination resets the window.
     public var routes: [Route] {
-        var routes = push.map { Route.push($0.screen) }
+        var routes = push.map { Route.push($0.screen, params: $0.params) }
         for presentation in present {
             routes.append(
                 Route(
                     style: presentation.style == .sheet ? .sheet : .cover,
                     screen: presentation.root.screen,
+                    params: presentation.root.params,
                     withNavigation: presentation.withNavigation))
-            routes += presentation.push.map { Route.push($0.screen) }
+            routes += presentation.push.map { Route.push($0.screen, params: $0.params) }
         }
         return routes
     }

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// The one-step states a limited renderer needs for a change of a window's route view.
 ///
 /// The session service calls ``between(_:_:capabilities:)`` with `window.routes` before and after

@@ -33,7 +33,8 @@ extension Route {
 
     /// Writes routes as a JSON array in the fixed form.
     ///
-    /// Keys come in the order `style`, `screen`, `withNavigation`; a push omits `withNavigation`.
+    /// Keys come in the order `style`, `screen`, `params`, `withNavigation`; `params` (its keys sorted) is
+    /// omitted when empty and a push omits `withNavigation`.
     /// Compact output is one line with no spaces, e.g. `[{"style":"push","screen":"a"}]`;
     /// `pretty` puts each route on its own indented line. Slashes and non-ASCII text are not escaped.
     ///
@@ -58,6 +59,10 @@ extension Route {
     /// The route as a compact JSON object.
     private var jsonObject: String {
         var text = #"{"style":"\#(style.rawValue)","screen":\#(JSONString.literal(screen))"#
+        if !params.isEmpty {
+            let pairs = params.sorted { $0.key < $1.key }.map { JSONString.literal($0.key) + ":" + JSONString.literal($0.value) }
+            text += #","params":{"# + pairs.joined(separator: ",") + "}"
+        }
         if isPresented { text += #","withNavigation":\#(withNavigation)"# }
         return text + "}"
     }

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// Splits a big route-view change into one-step states a limited renderer can animate.
 ///
 /// Some toolkits animate only one push or one presentation per update. Given the start routes

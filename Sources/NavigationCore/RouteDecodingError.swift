@@ -16,7 +16,7 @@ public enum RouteDecodingError: Error, Equatable, Sendable, CustomStringConverti
     case wrongType(element: Int, field: String, expected: String)
     /// `style` is not one of `push`, `sheet`, `cover`.
     case unknownStyle(element: Int, style: String)
-    /// A key other than `style`, `screen` and `withNavigation`; `detail` names it and the key meant.
+    /// A key other than `style`, `screen`, `params` and `withNavigation`; `detail` names it and the key meant.
     case unknownKey(element: Int, detail: String)
     /// A push says `"withNavigation": true`, which only sheets and covers can have.
     case navigationOnPush(element: Int)

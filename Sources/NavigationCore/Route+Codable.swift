@@ -1,6 +1,3 @@
-import FoundationEssentials
-import NavigationCore
-
 /// The fixed JSON form of a route: `{"style":"push","screen":"a"}`,
 /// `{"style":"sheet","screen":"b","withNavigation":true}`.
 ///
@@ -9,12 +6,12 @@ import NavigationCore
 /// `true`. Errors are ``RouteDecodingError`` values whose `element` is the route's index in the
 /// enclosing array (0 when a route is decoded on its own).
 ///
-/// Encoding: a push omits `withNavigation`, a sheet or cover always writes it (`true` or
-/// `false`). `JSONEncoder` does not promise key order; ``Route/json(_:pretty:)`` writes the keys
-/// as `style`, `screen`, `withNavigation`.
+/// Encoding: `params` is omitted when empty; a push omits `withNavigation`, a sheet or cover always
+/// writes it (`true` or `false`). `JSONEncoder` does not promise key order; `Route.json(_:pretty:)`
+/// (NavigationRouting) writes the keys as `style`, `screen`, `params`, `withNavigation`.
 extension Route: Codable {
     private enum CodingKeys: String, CodingKey {
-        case style, screen, withNavigation
+        case style, screen, params, withNavigation
     }
 
     /// Decodes one route from its JSON object.
@@ -44,23 +41,28 @@ extension Route: Codable {
         guard let screen = try field(String.self, .screen, expected: "string") else {
             throw RouteDecodingError.missingField(element: element, field: "screen")
         }
+        let params = try field([String: String].self, .params, expected: "JSON object of strings") ?? [:]
         let withNavigation = try field(Bool.self, .withNavigation, expected: "boolean") ?? false
         if style == .push && withNavigation {
             throw RouteDecodingError.navigationOnPush(element: element)
         }
         do {
-            try StrictKeys.check(decoder, allowed: ["style", "screen", "withNavigation"])
+            try StrictKeys.check(decoder, allowed: ["style", "screen", "params", "withNavigation"])
         } catch DecodingError.dataCorrupted(let context) {
             throw RouteDecodingError.unknownKey(element: element, detail: context.debugDescription)
         }
-        self.init(style: style, screen: screen, withNavigation: withNavigation)
+        self.init(style: style, screen: screen, params: params, withNavigation: withNavigation)
     }
 
-    /// Encodes the route as `{"style":…,"screen":…}` plus `withNavigation` for presentations.
+    /// Encodes the route as `{"style":…,"screen":…}` plus `params` when not empty and `withNavigation` for
+    /// presentations.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(style, forKey: .style)
         try container.encode(screen, forKey: .screen)
+        if !params.isEmpty {
+            try container.encode(params, forKey: .params)
+        }
         if isPresented {
             try container.encode(withNavigation, forKey: .withNavigation)
         }
