@@ -34,7 +34,8 @@ extension ModelState: Codable {
             params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:],
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             presented: try c.decodeIfPresent(ModelID.self, forKey: "presented"),
-            content: content)
+            content: content,
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -47,6 +48,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(parent, forKey: "parent")
         try c.encode(attachment, forKey: "attachment")
         try c.encodeIfPresent(presented, forKey: "presented")
+        try c.encodeIfPresent(tag, forKey: "tag")
         switch content {
         case .screen: break
         case .stack(let path, let hides):

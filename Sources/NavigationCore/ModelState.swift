@@ -19,11 +19,13 @@ public struct ModelState: Hashable, Sendable {
     public var presented: ModelID?
     /// Kind-specific state.
     public var content: ModelContent
+    /// The application-chosen tag, unique in the window; `nil` when untagged.
+    public var tag: String?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
-        title: String? = nil, presented: ModelID? = nil, content: ModelContent
+        title: String? = nil, presented: ModelID? = nil, content: ModelContent, tag: String? = nil
     ) {
         self.id = id
         self.parent = parent
@@ -33,6 +35,7 @@ public struct ModelState: Hashable, Sendable {
         self.title = title
         self.presented = presented
         self.content = content
+        self.tag = tag
     }
 
     /// The model's kind.

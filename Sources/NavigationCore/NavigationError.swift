@@ -71,4 +71,10 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// A dialog's action could not run from the model that would present the dialog (its commands were
     /// tried when the dialog was presented); carries the commands' own error.
     case actionUnavailable(action: String, presenter: ModelID, NavigationError)
+    /// No model of the window carries this tag.
+    case unknownTag(String)
+    /// A new model's tag is already carried by another model of the window (`existing`); tags are unique.
+    case duplicateTag(String, existing: ModelID)
+    /// `bringToFront` found no element showing `screen` in the stack.
+    case screenNotInStack(String, stack: ModelID)
 }

@@ -34,7 +34,7 @@ extension NavigationWindow {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
-                    try run(entry.command, from: entry.from ?? activeModelID)
+                    try run(entry.command, from: try entry.from.map(resolve) ?? activeModelID)
                 } catch {
                     throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
                 }
@@ -57,7 +57,7 @@ extension NavigationWindow {
         ) { () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
-                    try run(entry.command, from: entry.from ?? activeModelID)
+                    try run(entry.command, from: try entry.from.map(resolve) ?? activeModelID)
                 } catch {
                     throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
                 }
@@ -128,7 +128,8 @@ extension NavigationWindow {
         let lost = removed.reduce(0) { $0 + ($1.started ? $1.cost : 0) }
         let modelCount = tx.closing ? nodes.count : nodes.count - removed.count
         return CommitPlan(
-            started: started, removed: removed, contentCost: contentCost + gained - lost, modelCount: modelCount)
+            started: started, removed: removed, contentCost: contentCost + gained - lost + tx.costDelta,
+            modelCount: modelCount)
     }
 
     /// Throws ``NavigationError/limitsExceeded(_:)`` when the change would leave the window over its limits.
@@ -174,7 +175,9 @@ extension NavigationWindow {
             case .slot(let presenter, let old): presenter.presented == old
             case .selectedTab(let tabs, let old): tabs.selectedTab == old
             case .switched(let container, let old): container.switchedModel == old
-            case .root: false
+            case .root, .tags: false
+            case .tag(let tag, let old): tags[tag] == old
+            case .content(let node, let params, let title, _): node.params == params && node.title == title
             }
         }
     }
@@ -187,7 +190,7 @@ extension NavigationWindow {
 
     /// A point inside the current transaction to return to (checking what a dialog's actions would do).
     struct Savepoint {
-        var undo, created, unlinked, modified, messages, effects, steps, nextID: Int
+        var undo, created, unlinked, modified, messages, effects, steps, nextID, costDelta: Int
         var closing: Bool
     }
 
@@ -195,7 +198,7 @@ extension NavigationWindow {
         Savepoint(
             undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
             messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, nextID: nextID,
-            closing: tx.closing)
+            costDelta: tx.costDelta, closing: tx.closing)
     }
 
     /// Undoes everything the transaction did since `point`, keeping what it did before.
@@ -210,6 +213,7 @@ extension NavigationWindow {
         tx.effectSources.removeLast(tx.effectSources.count - point.effects)
         tx.steps.removeLast(tx.steps.count - point.steps)
         tx.closing = point.closing
+        tx.costDelta = point.costDelta
         nextID = point.nextID
     }
 
@@ -232,6 +236,12 @@ extension NavigationWindow {
             case .selectedTab(let tabs, let old): tabs.selectedTab = old
             case .switched(let container, let old): container.switchedModel = old
             case .root(let old): rootID = old
+            case .tag(let tag, let old): tags[tag] = old
+            case .tags(let old): tags = old
+            case .content(let node, let params, let title, let cost):
+                node.params = params
+                node.title = title
+                node.cost = cost
             }
     }
 
@@ -242,7 +252,10 @@ extension NavigationWindow {
         for node in started { node.started = true }
         contentCost = plan.contentCost
         if !tx.closing {
-            for node in plan.removed { nodes[node.id] = nil }
+            for node in plan.removed {
+                nodes[node.id] = nil
+                if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
+            }
         }
 
         var messages = tx.messages

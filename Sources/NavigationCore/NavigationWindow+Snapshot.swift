@@ -32,6 +32,7 @@ extension NavigationWindow {
                 throw .unknownPresentationKind(name)
             }
             let node = Self.makeNode(model)
+            if let tag = model.tag { tags[tag] = model.id }
             node.cost = ContentCost.of(node: node)
             contentCost += node.cost
             nodes[model.id] = node
@@ -48,6 +49,7 @@ extension NavigationWindow {
         node.parent = model.parent
         node.attachment = model.attachment
         node.presented = model.presented
+        node.tag = model.tag
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

@@ -14,6 +14,8 @@ import Logging
 /// ```
 public final class NavigationWindow {
     var nodes: [ModelID: Node] = [:]
+    /// The tag index: each application-chosen tag and the model carrying it (O(1) lookups, no scans).
+    var tags: [String: ModelID] = [:]
     /// The root model; it is never removed and never finished.
     public internal(set) var rootID: ModelID
     var nextID: Int

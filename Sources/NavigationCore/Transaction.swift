@@ -11,6 +11,8 @@ struct Transaction {
     var closing = false
     /// The renderer steps of the change so far, in the order the graph went through them.
     var steps: [NavigationStep] = []
+    /// The change of content cost of models updated in place (`setParams`) that were already counted.
+    var costDelta = 0
 
     mutating func markModified(_ id: ModelID) {
         if modifiedSet.insert(id).inserted { modified.append(id) }
@@ -30,4 +32,10 @@ enum UndoStep {
     case selectedTab(Node, String)
     case switched(Node, ModelID?)
     case root(ModelID)
+    /// The tag index entry of a tag before the change (`nil`: absent).
+    case tag(String, ModelID?)
+    /// The whole tag index before the change (`setState`).
+    case tags([String: ModelID])
+    /// A model's params, title and cost before an update in place.
+    case content(Node, params: [String: String], title: String?, cost: Int)
 }

@@ -191,7 +191,7 @@ struct ManifestValidator {
 
     private func checkCommand(_ command: NavigationCommand, at key: String) throws(ManifestError) {
         switch command {
-        case .stackAppend(let elements):
+        case .stackAppend(let elements, _):
             for (index, element) in elements.enumerated() {
                 try check(element.model, at: "\(key).models[\(index)]", entry: false)
             }
@@ -211,7 +211,7 @@ struct ManifestValidator {
         case .sequence(let commands):
             for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage:
+            .dismissWindow, .openURL, .trigger, .sendMessage, .setParams, .bringToFront:
             break
         }
     }

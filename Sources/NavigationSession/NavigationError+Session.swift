@@ -42,6 +42,9 @@ extension NavigationError {
         case .windowClosed: suffix = "WindowClosed"
         case .invalidSnapshot: suffix = "InvalidSnapshot"
         case .unknownScreen: suffix = "UnknownScreen"
+        case .unknownTag: suffix = "UnknownTag"
+        case .duplicateTag: suffix = "DuplicateTag"
+        case .screenNotInStack: suffix = "ScreenNotInStack"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -88,6 +91,9 @@ extension NavigationError {
             "the dialog's action '\(action)' could not run from model \(presenter), which would present it: \(inner.message)"
         case .unknownScreen(let screen, let suggestion):
             "the manifest declares no screen '\(screen)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        case .unknownTag(let tag): "no model carries tag '\(tag.prefix(64))'"
+        case .duplicateTag(let tag, let existing): "model \(existing) already carries tag '\(tag.prefix(64))'; tags are unique in a window"
+        case .screenNotInStack(let screen, let stack): "stack \(stack) has no element showing '\(screen.prefix(64))'"
         }
     }
 }
