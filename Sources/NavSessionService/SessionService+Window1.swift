@@ -240,10 +240,10 @@ extension SessionService {
             MethodRow("GetRoutes", [], [A("routes_json", .string)], .read { call, state in
                 [.string(Route.json(try state.session.window(try Self.number(of: call.path)).graph.routes))]
             }),
-            MethodRow("SetParams", [model, params, A("merge", .boolean)], [version], .batch { call, _, _ in
+            MethodRow("SetParams", [model, params, A("replace", .boolean)], [version], .batch { call, _, _ in
                 one(.setParams(
                     model: try optionalID(call.arguments[0]), params: call.arguments[1].stringDictionary,
-                    merge: call.arguments[2].bool ?? true))
+                    merge: !(call.arguments[2].bool ?? false)))
             }),
             MethodRow("SetTitle", [model, A("title", .string)], [version], .batch { call, _, _ in
                 one(.setParams(model: try optionalID(call.arguments[0]), params: nil, title: call.arguments[1].string ?? ""))

@@ -29,7 +29,7 @@ struct GraphInvariantPropertyTests {
         case 13: command = .switchModel(pick % 2 == 0 ? .stacked(.screen("w")) : .screen("v"))
         case 14:
             let path = window.model(target ?? window.activeModelID)?.path ?? []
-            command = .stackSetPath(path.reversed().map { .existing($0.model) } + (pick % 2 == 0 ? [.spec(.screen("n"))] : []))
+            command = .stackSetPath(path.reversed().map { .existing(.id($0.model)) } + (pick % 2 == 0 ? [.spec(.screen("n"))] : []))
         case 15:
             let id = target ?? window.activeModelID
             return { w throws(NavigationError) in try w.report(pick % 2 == 0 ? .dismissedInteractively(id) : .alertActionChosen(alert: id, action: pick % 4 == 1 ? "pop" : "ok")) }
