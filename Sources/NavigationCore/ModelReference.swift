@@ -98,24 +98,34 @@ extension NavigationWindow {
         }
     }
 
-    /// Gives a new model its tag: a tag another model keeps is refused; the tag of a model this change has
-    /// removed passes to the new one. Journaled.
+    /// Gives a new model its tag. Whether another model keeps it is decided when the change commits
+    /// (``checkTagClaims()``): a model this change removes (a replaced root, a switched-out state) passes its tag
+    /// on, whatever order the change creates and removes in. Journaled.
     func claimTag(_ tag: String, for node: Node) throws(NavigationError) {
         try GraphLimits.checkTag(tag)
-        if let holder = tags[tag], holder != node.id, let existing = nodes[holder], !isBeingRemoved(existing) {
-            throw .duplicateTag(tag, existing: holder)
-        }
         tx.undo.append(.tag(tag, tags[tag]))
+        tx.tagClaims.append(TagClaim(tag: tag, node: node, previous: tags[tag]))
         tags[tag] = node.id
         node.tag = tag
     }
 
-    /// Whether `node` hangs below a subtree this change detached (it goes when the change commits).
-    /// O(depth + models detached by the change).
-    private func isBeingRemoved(_ node: Node) -> Bool {
-        var current = node
-        while let parent = parentNode(current) { current = parent }
-        guard current.id != rootID || current.parent != nil else { return false }
-        return tx.unlinked.contains { $0 === current }
+    /// Throws ``NavigationError/duplicateTag(_:existing:)`` when a model the change created took a tag that a
+    /// model still in the graph carries; gives a tag back to its holder when its new claimant did not stay.
+    /// O(claims × depth).
+    func checkTagClaims() throws(NavigationError) {
+        for claim in tx.tagClaims {
+            let stays = isAttached(claim.node)
+            if stays, let holder = claim.previous, holder != claim.node.id, let existing = nodes[holder], isAttached(existing) {
+                throw .duplicateTag(claim.tag, existing: holder)
+            }
+            if !stays, tags[claim.tag] == claim.node.id { tags[claim.tag] = claim.previous }
+        }
     }
+}
+
+/// A tag taken by a model the running change created, and the model that had it before (if any).
+struct TagClaim {
+    var tag: String
+    var node: Node
+    var previous: ModelID?
 }

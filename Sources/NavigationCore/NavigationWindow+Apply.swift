@@ -96,6 +96,7 @@ extension NavigationWindow {
                 rollback(nextID: startID)
                 return ChangeEvent(unchangedAt: version, cause: cause, activeModel: activeModelID)
             }
+            try checkTagClaims()
             plan = prepareCommit()
             try checkLimits(plan)
             try budget?.check(plan.contentCost, replacing: contentCost)
@@ -190,7 +191,7 @@ extension NavigationWindow {
 
     /// A point inside the current transaction to return to (checking what a dialog's actions would do).
     struct Savepoint {
-        var undo, created, unlinked, modified, messages, effects, steps, nextID, costDelta: Int
+        var undo, created, unlinked, modified, messages, effects, steps, nextID, costDelta, tagClaims: Int
         var closing: Bool
     }
 
@@ -198,7 +199,7 @@ extension NavigationWindow {
         Savepoint(
             undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
             messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, nextID: nextID,
-            costDelta: tx.costDelta, closing: tx.closing)
+            costDelta: tx.costDelta, tagClaims: tx.tagClaims.count, closing: tx.closing)
     }
 
     /// Undoes everything the transaction did since `point`, keeping what it did before.
@@ -214,6 +215,7 @@ extension NavigationWindow {
         tx.steps.removeLast(tx.steps.count - point.steps)
         tx.closing = point.closing
         tx.costDelta = point.costDelta
+        tx.tagClaims.removeLast(tx.tagClaims.count - point.tagClaims)
         nextID = point.nextID
     }
 

@@ -63,6 +63,7 @@ public final class NavigationWindow {
         self.init(configuration: configuration, logger: logger)
         let root = try instantiate(root, mayPresent: true)
         rootID = root.id
+        try checkTagClaims()
         contentCost = tx.created.reduce(0) { $0 + $1.cost }
         guard tx.created.count <= configuration.limits.maxModels, contentCost <= configuration.limits.maxContentCost else {
             throw .limitsExceeded("the window's root has \(tx.created.count) models of \(contentCost) bytes; over the limits")

@@ -13,6 +13,8 @@ struct Transaction {
     var steps: [NavigationStep] = []
     /// The change of content cost of models updated in place (`setParams`) that were already counted.
     var costDelta = 0
+    /// Tags taken by models this change created, checked for uniqueness when it commits.
+    var tagClaims: [TagClaim] = []
 
     mutating func markModified(_ id: ModelID) {
         if modifiedSet.insert(id).inserted { modified.append(id) }

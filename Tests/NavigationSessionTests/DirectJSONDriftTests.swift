@@ -30,7 +30,7 @@ struct DirectJSONDriftTests {
     @Test func modelStateHasTheFieldsItsWriterWrites() throws {
         // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:)
         let model = try #require(try Self.snapshot().models.first)
-        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content"])
+        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content", "tag"])
     }
 
     @Test func storedSessionHasTheFieldsItsWriterWrites() {
