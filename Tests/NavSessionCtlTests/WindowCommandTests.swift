@@ -177,6 +177,8 @@ struct WindowCommandTests {
             let tree = try await daemon.ctl(["tree", "--no-color", window])
             #expect(tree.stdout.contains(#"screen profile #\#(profile) (path[1]) tag:"me" {"edit":"1"}"#), "\(tree)")
             #expect(tree.stdout.contains(#"screen detail"#), "\(tree)")
+            let colored = try await daemon.ctl(["tree", "--color", window])
+            #expect(colored.stdout.contains("\u{1B}[36mtag:\"me\"\u{1B}[0m \u{1B}[35m{\"edit\":\"1\"}"), "\(colored)")
             let missing = try await daemon.ctl(["exec", window, "model-for-tag", "nope"])
             #expect(missing.status != 0 && missing.stderr.contains("org.navsession.Error.UnknownTag"), "\(missing)")
         }
