@@ -80,6 +80,7 @@ public struct GraphLimits: Hashable, Sendable {
     /// Checks the strings and counts of one spec (not its children, which are checked as they are created).
     func check(_ spec: ModelSpec) throws(NavigationError) {
         try checkName(spec.screen, "screen name")
+        if let tag = spec.tag { try Self.checkTag(tag) }
         if let title = spec.title { try checkText(title, "the title of '\(spec.screen.prefix(64))'") }
         guard spec.params.count <= maxParams else {
             throw .limitsExceeded("'\(spec.screen.prefix(64))' has \(spec.params.count) parameters; at most \(maxParams)")
