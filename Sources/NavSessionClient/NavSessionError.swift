@@ -103,6 +103,12 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownScreen(String)
     /// `org.navsession.Error.UnknownTab`: The tab container has no such tab.
     case unknownTab(String)
+    /// `org.navsession.Error.UnknownTag`: No model of the window carries the tag.
+    case unknownTag(String)
+    /// `org.navsession.Error.DuplicateTag`: Another model already carries the tag (the message names it).
+    case duplicateTag(String)
+    /// `org.navsession.Error.ScreenNotInStack`: `bringToFront` found no element of the stack showing the screen.
+    case screenNotInStack(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
@@ -210,6 +216,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.UnknownScene",
         "org.navsession.Error.UnknownScreen",
         "org.navsession.Error.UnknownTab",
+        "org.navsession.Error.UnknownTag",
+        "org.navsession.Error.DuplicateTag",
+        "org.navsession.Error.ScreenNotInStack",
         "org.navsession.Error.VersionMismatch",
         "org.navsession.Error.WindowClosed",
         "org.navsession.Error.WrongKind",
@@ -272,6 +281,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.UnknownScene": self = .unknownScene(message)
         case "org.navsession.Error.UnknownScreen": self = .unknownScreen(message)
         case "org.navsession.Error.UnknownTab": self = .unknownTab(message)
+        case "org.navsession.Error.UnknownTag": self = .unknownTag(message)
+        case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
+        case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
@@ -337,6 +349,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unknownScene: "org.navsession.Error.UnknownScene"
         case .unknownScreen: "org.navsession.Error.UnknownScreen"
         case .unknownTab: "org.navsession.Error.UnknownTab"
+        case .unknownTag: "org.navsession.Error.UnknownTag"
+        case .duplicateTag: "org.navsession.Error.DuplicateTag"
+        case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
@@ -384,7 +399,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .staleReport(let message), .storageFailed(let message), .unknownAction(let message),
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
-             .unknownTab(let message), .versionMismatch(let message), .windowClosed(let message),
+             .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
+             .screenNotInStack(let message), .versionMismatch(let message), .windowClosed(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

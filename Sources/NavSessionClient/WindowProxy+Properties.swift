@@ -26,6 +26,8 @@ public struct WindowProperties: Sendable, Hashable {
     public var canDismiss: Bool
     /// A deep link waiting for this window to reach a state where it applies, `""` when none.
     public var pendingDeepLink: String
+    /// The tag of the nearest tagged model among the active model and its ancestors, `""` when none.
+    public var activeTag: String
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -40,6 +42,7 @@ public struct WindowProperties: Sendable, Hashable {
         canPop = values[W.canPop]?.bool ?? false
         canDismiss = values[W.canDismiss]?.bool ?? false
         pendingDeepLink = values[W.pendingDeepLink]?.string ?? ""
+        activeTag = values[W.activeTag]?.string ?? ""
     }
 }
 
@@ -114,6 +117,10 @@ extension WindowProxy {
     public var pendingDeepLink: String {
         get async throws(NavSessionError) { try await stringProperty(W.pendingDeepLink) }
     }
+
+    /// The tag of the nearest tagged model among the active model and its ancestors, `""` when none (`ActiveTag`:
+    /// NavigationViewKit's tag of the current view).
+    public var activeTag: String { get async throws(NavSessionError) { try await stringProperty(W.activeTag) } }
 }
 
 /// Window1's names (NavSessionInterface defines them once).

@@ -397,6 +397,53 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try Reply.string(try await call("GetState"), "GetState")
     }
 
+    // MARK: Params in place, tags, bring to front
+
+    /// Updates a live model's params in place (`SetParams`): same id, no lifecycle, an `update` step.
+    /// `model` nil = the active model; `merge` (default) overwrites the given keys, else the params become exactly
+    /// `params`.
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/invalidSpec(_:)`` (a parameter the
+    ///   screen does not take, or a missing required one).
+    @discardableResult
+    public func setParams(_ params: [String: String], of model: ModelID? = nil, merge: Bool = true)
+        async throws(NavSessionError) -> UInt64
+    {
+        try await versionCall("SetParams", [Self.model(model ?? 0), .stringDictionary(params), .boolean(!merge)])
+    }
+
+    /// Updates a live model's title in place (`SetTitle`); `model` nil = the active model.
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func setTitle(_ title: String, of model: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("SetTitle", [Self.model(model ?? 0), .string(title)])
+    }
+
+    /// Moves the topmost element of the active model's stack showing `screen` to the top, keeping its id
+    /// (`BringToFront`).
+    /// - Throws: ``NavSessionError/screenNotInStack(_:)``, ``NavSessionError/noStack(_:)``.
+    @discardableResult
+    public func bringToFront(screen: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("BringToFront", [.string(screen), .string("")])
+    }
+
+    /// Moves the stack element carrying (or holding the model carrying) `tag` to the top of its stack
+    /// (`BringToFront`).
+    /// - Throws: ``NavSessionError/unknownTag(_:)``, ``NavSessionError/noStack(_:)``.
+    @discardableResult
+    public func bringToFront(tag: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("BringToFront", [.string(""), .string(tag)])
+    }
+
+    /// The model carrying an application-chosen tag (`ModelForTag`).
+    /// - Throws: ``NavSessionError/unknownTag(_:)``.
+    public func model(forTag tag: String) async throws(NavSessionError) -> ModelID {
+        let reply = try await call("ModelForTag", [.string(tag)])
+        guard let id = reply.first?.uint64, reply.count == 1 else {
+            throw .unexpectedReply(member: "ModelForTag", signature: reply.map(\.type.description).joined())
+        }
+        return ModelID(rawValue: Int(clamping: id))
+    }
+
     /// The debug tree, one model per line (`GetTree`).
     public func getTree() async throws(NavSessionError) -> String {
         try Reply.string(try await call("GetTree"), "GetTree")

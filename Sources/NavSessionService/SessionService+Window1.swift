@@ -254,6 +254,28 @@ extension SessionService {
             MethodRow("GetRoutes", [], [A("routes_json", .string)], .read { call, state in
                 [.string(Route.json(try state.session.window(try Self.number(of: call.path)).graph.routes))]
             }),
+            MethodRow("SetParams", [model, params, A("replace", .boolean)], [version], .batch { call, _, _ in
+                one(.setParams(
+                    model: try optionalID(call.arguments[0]), params: call.arguments[1].stringDictionary,
+                    merge: !(call.arguments[2].bool ?? false)))
+            }),
+            MethodRow("SetTitle", [model, A("title", .string)], [version], .batch { call, _, _ in
+                one(.setParams(model: try optionalID(call.arguments[0]), params: nil, title: call.arguments[1].string ?? ""))
+            }),
+            MethodRow("BringToFront", [screen, A("tag", .string)], [version], .batch { call, _, _ in
+                let screen = call.arguments[0].string ?? "", tag = call.arguments[1].string ?? ""
+                switch (screen.isEmpty, tag.isEmpty) {
+                case (false, true): return one(.bringToFront(.screen(screen)))
+                case (true, false): return one(.bringToFront(.model(.tag(tag))))
+                default: throw SessionError.invalidArguments("BringToFront takes a screen or a tag: exactly one non-empty")
+                }
+            }),
+            MethodRow("ModelForTag", [A("tag", .string)], [model], .read { call, state in
+                let tag = call.arguments[0].string ?? ""
+                let graph = try state.session.window(try Self.number(of: call.path)).graph
+                guard let id = graph.model(forTag: tag) else { throw SessionError.navigation(.unknownTag(tag)) }
+                return [.uint64(UInt64(clamping: id.rawValue))]
+            }),
         ]
     }
 
@@ -282,6 +304,12 @@ extension SessionService {
 
 /// A model id argument.
 private func id(_ value: Value) throws -> ModelID { try CommandArguments.modelID(value.uint64 ?? 0) }
+
+/// A model id argument where 0 means the executing (active) model.
+private func optionalID(_ value: Value) throws -> ModelReference? {
+    let raw = value.uint64 ?? 0
+    return raw == 0 ? nil : .id(try CommandArguments.modelID(raw))
+}
 
 /// One command as a batch.
 private func one(_ command: NavigationCommand, from: ModelID? = nil) -> [BatchCommand] { [BatchCommand(command, from: from)] }

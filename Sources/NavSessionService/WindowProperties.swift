@@ -17,6 +17,7 @@ struct WindowProperties: Sendable, Equatable {
     var selectedTab: String
     var abilities: WindowAbilities
     var pendingDeepLink: String
+    var activeTag: String
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -31,6 +32,7 @@ struct WindowProperties: Sendable, Equatable {
         selectedTab = window.selectedTab
         abilities = window.graph.abilities
         pendingDeepLink = window.pendingDeepLink ?? ""
+        activeTag = window.graph.activeTag ?? ""
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -56,6 +58,7 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.canPop), .boolean, .true) { .boolean($0.abilities.canPop) },
         Row(.init(trusted: W.canDismiss), .boolean, .true) { .boolean($0.abilities.canDismiss) },
         Row(.init(trusted: W.pendingDeepLink), .string, .true) { .string($0.pendingDeepLink) },
+        Row(.init(trusted: W.activeTag), .string, .true) { .string($0.activeTag) },
     ]
 
     private typealias W = NavSessionInterface.Window1

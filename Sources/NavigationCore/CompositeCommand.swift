@@ -52,7 +52,7 @@ public struct ReverseStack: CompositeCommand {
     public init() {}
 
     public func commands(in window: NavigationWindow, from model: ModelID) throws(NavigationError) -> [NavigationCommand] {
-        try StackMap { path in path.reversed().map { .existing($0.model, transition: $0.transition) } }
+        try StackMap { path in path.reversed().map { .existing(.id($0.model), transition: $0.transition) } }
             .commands(in: window, from: model)
     }
 }

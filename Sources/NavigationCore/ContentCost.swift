@@ -37,7 +37,7 @@ enum ContentCost {
 
     /// A spec and its whole subtree, as the commands that carry it would store it.
     static func of(_ spec: ModelSpec) -> Int {
-        var size = modelOverhead + of(spec.screen) + of(spec.params) + (spec.title.map(of) ?? 0)
+        var size = modelOverhead + of(spec.screen) + of(spec.params) + (spec.title.map(of) ?? 0) + (spec.tag.map(of) ?? 0)
         if let presented = spec.presented { size += of(presented.model) }
         switch spec.content {
         case .screen: break
@@ -54,7 +54,7 @@ enum ContentCost {
     static func of(_ command: NavigationCommand) -> Int {
         let base = 48
         switch command {
-        case .stackAppend(let elements): return base + elements.reduce(0) { $0 + of($1.model) }
+        case .stackAppend(let elements, _): return base + elements.reduce(0) { $0 + of($1.model) }
         case .stackSetRoot(let spec, _), .switchModel(let spec, _, _): return base + of(spec)
         case .clearSavedState(let screen): return base + (screen.map(of) ?? 0)
         case .stackSetPath(let entries):
@@ -73,13 +73,24 @@ enum ContentCost {
         case .sendMessage(let message, _): return base + of(message.name) + of(message.payload)
         case .sequence(let commands): return commands.reduce(base) { $0 + of($1) }
         case .setRoutes(let routes, _): return routes.reduce(base) { $0 + 24 + of($1.screen) + of($1.params) }
+        case .setParams(let model, let params, let title, _):
+            return base + (model.map(of) ?? 0) + (params.map(of) ?? 0) + (title.map(of) ?? 0)
+        case .bringToFront(.screen(let screen)): return base + of(screen)
+        case .bringToFront(.model(let model)): return base + of(model)
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: return base
+        }
+    }
+
+    static func of(_ reference: ModelReference) -> Int {
+        switch reference {
+        case .id: 24
+        case .tag(let tag): of(tag) + 4
         }
     }
 
     /// One node's own content (its children have their own cost).
     static func of(node: Node) -> Int {
-        var size = modelOverhead + of(node.screen) + of(node.params) + (node.title.map(of) ?? 0)
+        var size = modelOverhead + of(node.screen) + of(node.params) + (node.title.map(of) ?? 0) + (node.tag.map(of) ?? 0)
         switch node.kind {
         case .stack: size += node.path.reduce(0) { $0 + 16 + ($1.transition.map(of) ?? 0) }
         case .tabs: size += node.tabs.reduce(0) { $0 + 16 + of($1.id) + of($1.title) + ($1.icon.map(of) ?? 0) }

@@ -45,6 +45,18 @@ public struct GraphLimits: Hashable, Sendable {
         maxModels: .max, maxStackDepth: .max, maxNameBytes: .max, maxTextBytes: .max, maxParams: .max,
         maxChildren: .max, maxContentCost: .max)
 
+    /// UTF-8 bytes of a tag at most.
+    public static let maxTagBytes = 256
+
+    /// A tag is non-empty, at most ``maxTagBytes`` UTF-8 bytes and has no NUL byte.
+    static func checkTag(_ tag: String) throws(NavigationError) {
+        guard !tag.isEmpty else { throw .invalidSpec("a tag is empty") }
+        try checkNoNUL(tag, "tag '\(tag.prefix(64))'")
+        guard tag.utf8.count <= maxTagBytes else {
+            throw .limitsExceeded("a tag is \(tag.utf8.count) bytes; tags are limited to \(maxTagBytes)")
+        }
+    }
+
     func checkName(_ text: String, _ what: @autoclosure () -> String) throws(NavigationError) {
         try Self.checkNoNUL(text, what())
         guard text.utf8.count <= maxNameBytes else {
@@ -68,6 +80,7 @@ public struct GraphLimits: Hashable, Sendable {
     /// Checks the strings and counts of one spec (not its children, which are checked as they are created).
     func check(_ spec: ModelSpec) throws(NavigationError) {
         try checkName(spec.screen, "screen name")
+        if let tag = spec.tag { try Self.checkTag(tag) }
         if let title = spec.title { try checkText(title, "the title of '\(spec.screen.prefix(64))'") }
         guard spec.params.count <= maxParams else {
             throw .limitsExceeded("'\(spec.screen.prefix(64))' has \(spec.params.count) parameters; at most \(maxParams)")

@@ -4,7 +4,7 @@
 /// `{"kind":"stack","screen":"inbox","path":[{"screen":"list"}]}`,
 /// `{"kind":"tabs","tabs":[{"id":"home","title":"Home","icon":"house","model":{…}}],"selectedTab":"home"}`,
 /// `{"kind":"switched","model":{…}}`, `{"kind":"custom","customKind":"split","children":[…]}`,
-/// plus optional `"title"` and `"presented": <presentation>`.
+/// plus optional `"title"`, `"tag"` and `"presented": <presentation>`.
 extension ModelSpec: Codable {
     static let kindTags = ["screen", "stack", "tabs", "switched", "custom", "alert", "confirmationDialog"]
 
@@ -53,9 +53,10 @@ extension ModelSpec: Codable {
             params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:],
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             content: content,
-            presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"))
+            presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"),
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"))
         try StrictKeys.check(
-            decoder, allowed: ["kind", "screen", "params", "title", "presented"] + (Self.kindFields[kind] ?? []) + extra)
+            decoder, allowed: ["kind", "screen", "params", "title", "tag", "presented"] + (Self.kindFields[kind] ?? []) + extra)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,6 +65,7 @@ extension ModelSpec: Codable {
         try c.encode(screen, forKey: "screen")
         if !params.isEmpty { try c.encode(params, forKey: "params") }
         try c.encodeIfPresent(title, forKey: "title")
+        try c.encodeIfPresent(tag, forKey: "tag")
         switch content {
         case .screen: break
         case .stack(let path, let hides):
@@ -98,11 +100,11 @@ extension StackElementSpec: Codable {
     }
 }
 
-/// `{"existing":5,"transition":"fade"}` keeps element #5; any other object is a new element spec.
+/// `{"existing":5,"transition":"fade"}` keeps element #5 (`"existing":"tag:t"` the tagged one); any other object is a new element spec.
 extension PathEntry: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        if let id = try c.decodeIfPresent(ModelID.self, forKey: "existing") {
+        if let id = try c.decodeIfPresent(ModelReference.self, forKey: "existing") {
             self = .existing(id, transition: try c.decodeIfPresent(String.self, forKey: "transition"))
             try StrictKeys.check(decoder, allowed: ["existing", "transition"])
         } else {

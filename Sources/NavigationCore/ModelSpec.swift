@@ -18,14 +18,18 @@ public struct ModelSpec: Hashable, Sendable {
     public var title: String?
     /// Kind-specific content, including child specs for containers.
     public var content: ContentSpec
+    /// An application-chosen tag, unique in the window (`"tag":"inbox"`); commands address the model by
+    /// `ModelReference.tag`.
+    public var tag: String?
     // Boxed because a struct cannot contain itself directly.
     private var presentedBox: Box<PresentationSpec>?
 
     /// Creates a spec from its parts; prefer the static factories.
     public init(
         screen: String, params: [String: String] = [:], title: String? = nil, content: ContentSpec = .screen,
-        presented: PresentationSpec? = nil
+        presented: PresentationSpec? = nil, tag: String? = nil
     ) {
+        self.tag = tag
         self.screen = screen
         self.params = params
         self.title = title
@@ -53,8 +57,17 @@ public struct ModelSpec: Hashable, Sendable {
     }
 
     /// A plain screen.
-    public static func screen(_ name: String, params: [String: String] = [:], title: String? = nil) -> ModelSpec {
-        ModelSpec(screen: name, params: params, title: title)
+    public static func screen(
+        _ name: String, params: [String: String] = [:], title: String? = nil, tag: String? = nil
+    ) -> ModelSpec {
+        ModelSpec(screen: name, params: params, title: title, tag: tag)
+    }
+
+    /// This spec with an application-chosen tag.
+    public func tagged(_ tag: String) -> ModelSpec {
+        var copy = self
+        copy.tag = tag
+        return copy
     }
 
     /// A stack whose root element is `root` (the "stacked" wrapper of the seeds).
@@ -164,8 +177,8 @@ public struct TabSpec: Hashable, Sendable, Codable {
 
 /// One entry of a new stack path for `stackSetPath`: keep an existing element or create a new one.
 public enum PathEntry: Hashable, Sendable {
-    /// An element already in the target stack (kept alive, possibly moved; its transition replaced).
-    case existing(ModelID, transition: String? = nil)
+    /// An element already in the target stack, by id or tag (kept alive, possibly moved; its transition replaced).
+    case existing(ModelReference, transition: String? = nil)
     /// A new element instantiated from a spec.
     case new(StackElementSpec)
 

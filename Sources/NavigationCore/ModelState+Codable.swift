@@ -35,7 +35,8 @@ extension ModelState: Codable {
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             presented: try c.decodeIfPresent(ModelID.self, forKey: "presented"),
             content: content,
-            saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [])
+            saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [],
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -48,6 +49,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(parent, forKey: "parent")
         try c.encode(attachment, forKey: "attachment")
         try c.encodeIfPresent(presented, forKey: "presented")
+        try c.encodeIfPresent(tag, forKey: "tag")
         switch content {
         case .screen: break
         case .stack(let path, let hides):

@@ -23,11 +23,14 @@ public struct ModelState: Hashable, Sendable {
     /// Their models are in the snapshot too, attached ``Attachment/saved(_:)`` to this model, but they are not
     /// among ``children``.
     public var saved: [SavedBranch]
+    /// The application-chosen tag, unique in the window; `nil` when untagged.
+    public var tag: String?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
-        title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = []
+        title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
+        tag: String? = nil
     ) {
         self.id = id
         self.parent = parent
@@ -38,6 +41,7 @@ public struct ModelState: Hashable, Sendable {
         self.presented = presented
         self.content = content
         self.saved = saved
+        self.tag = tag
     }
 
     /// The model's kind.

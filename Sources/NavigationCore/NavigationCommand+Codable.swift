@@ -6,16 +6,18 @@ extension NavigationCommand: Codable {
     static let names = [
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
-        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes",
+        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
     ]
 
     /// Each command's own keys besides `"command"`.
     static let fields: [String: [String]] = [
-        "stackAppend": ["models"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
-        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"], "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
+        "stackAppend": ["models", "singleTop"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
+        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"],
+        "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
         "setRoutes": ["routes", "stack"],
+        "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -32,7 +34,10 @@ extension NavigationCommand: Codable {
 
     private init(named name: String, from c: KeyedDecodingContainer<JSONKey>) throws {
         switch name {
-        case "stackAppend": self = .stackAppend(try c.decode([StackElementSpec].self, forKey: "models"))
+        case "stackAppend":
+            self = .stackAppend(
+                try c.decode([StackElementSpec].self, forKey: "models"),
+                singleTop: try c.decodeIfPresent(Bool.self, forKey: "singleTop") ?? false)
         case "stackDropLast": self = .stackDropLast(try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
         case "stackDropToRoot": self = .stackDropToRoot
         case "stackSetRoot":
@@ -75,6 +80,26 @@ extension NavigationCommand: Codable {
                 throw DecodingError.dataCorruptedError(forKey: "routes", in: c, debugDescription: error.description)
             }
             self = .setRoutes(routes, stack: try c.decodeIfPresent(ModelID.self, forKey: "stack"))
+        case "setParams":
+            let params = try c.decodeIfPresent([String: String].self, forKey: "params")
+            let title = try c.decodeIfPresent(String.self, forKey: "title")
+            guard params != nil || title != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "params", in: c, debugDescription: "setParams needs \"params\" or \"title\"")
+            }
+            self = .setParams(
+                model: try Self.model(c), params: params, title: title,
+                merge: try c.decodeIfPresent(Bool.self, forKey: "merge") ?? true)
+        case "bringToFront":
+            let screen = try c.decodeIfPresent(String.self, forKey: "screen")
+            switch (screen, try Self.model(c)) {
+            case (let screen?, nil): self = .bringToFront(.screen(screen))
+            case (nil, let model?): self = .bringToFront(.model(model))
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: "screen", in: c,
+                    debugDescription: "bringToFront needs exactly one of \"screen\", \"tag\" or \"model\"")
+            }
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -84,11 +109,23 @@ extension NavigationCommand: Codable {
         }
     }
 
+    /// The model of `setParams`/`bringToFront`: `"model"` (an id or `"tag:…"`) or `"tag"`, not both.
+    private static func model(_ c: KeyedDecodingContainer<JSONKey>) throws -> ModelReference? {
+        let model = try c.decodeIfPresent(ModelReference.self, forKey: "model")
+        guard let tag = try c.decodeIfPresent(String.self, forKey: "tag") else { return model }
+        guard model == nil else {
+            throw DecodingError.dataCorruptedError(forKey: "tag", in: c, debugDescription: "give \"model\" or \"tag\", not both")
+        }
+        return .tag(tag)
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: JSONKey.self)
         try c.encode(name, forKey: "command")
         switch self {
-        case .stackAppend(let elements): try c.encode(elements, forKey: "models")
+        case .stackAppend(let elements, let singleTop):
+            try c.encode(elements, forKey: "models")
+            if singleTop { try c.encode(true, forKey: "singleTop") }
         case .stackDropLast(let count): try c.encode(count, forKey: "count")
         case .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: break
         case .stackSetRoot(let model, let clear):
@@ -118,18 +155,25 @@ extension NavigationCommand: Codable {
         case .setRoutes(let routes, let stack):
             try c.encode(routes, forKey: "routes")
             try c.encodeIfPresent(stack, forKey: "stack")
+        case .setParams(let model, let params, let title, let merge):
+            try c.encodeIfPresent(model, forKey: "model")
+            try c.encodeIfPresent(params, forKey: "params")
+            try c.encodeIfPresent(title, forKey: "title")
+            try c.encode(merge, forKey: "merge")
+        case .bringToFront(.screen(let screen)): try c.encode(screen, forKey: "screen")
+        case .bringToFront(.model(let model)): try c.encode(model, forKey: "model")
         }
     }
 }
 
-/// A batch entry is the command object plus optional `"from"` (model id) and `"animated"` (default true).
+/// A batch entry is the command object plus optional `"from"` (model id or `"tag:…"`) and `"animated"` (default true).
 extension BatchCommand: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         self.init(
             try NavigationCommand(from: decoder, alsoAllowing: ["from", "animated"]),
-            from: try c.decodeIfPresent(ModelID.self, forKey: "from"),
             animated: try c.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
+        from = try c.decodeIfPresent(ModelReference.self, forKey: "from")
     }
 
     public func encode(to encoder: any Encoder) throws {

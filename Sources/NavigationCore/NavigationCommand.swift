@@ -12,7 +12,10 @@
 /// ```
 public indirect enum NavigationCommand: Hashable, Sendable {
     /// Walk-up to a stack and push the elements. Fails: ``NavigationError/noStack(from:)``.
-    case stackAppend([StackElementSpec])
+    /// With `singleTop`, a first model showing the screen already on top of the stack (same screen, and the same
+    /// tag when the spec has one) is not pushed again: the top's params (and title, when given) are replaced in
+    /// place (an `update` step) and the other models are pushed above it.
+    case stackAppend([StackElementSpec], singleTop: Bool = false)
     /// Drop `min(count, path.count - 1)` elements. Fails: no stack, already at root, count < 1.
     case stackDropLast(Int)
     /// Keep element 0 only. Fails: no stack. At the root already it succeeds and changes nothing.
@@ -56,6 +59,13 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// one change. Equal to the current routes: no change. Fails: ``NavigationError/routeFailed(index:_:)``,
     /// ``NavigationError/wrongKind(_:expected:)`` when `stack` is not a stack, limits.
     case setRoutes([Route], stack: ModelID?)
+    /// Update a live model's params and/or title in place: same id, no lifecycle events, an `update` step.
+    /// `model` nil = the executing model; `merge` (the default) overwrites the given keys, otherwise the params
+    /// become exactly `params`. Fails: unknown model or tag, nothing to change, params the screen does not take.
+    case setParams(model: ModelReference? = nil, params: [String: String]?, title: String? = nil, merge: Bool = true)
+    /// Move an existing stack element (the topmost showing a screen, or a model) to the top of its stack,
+    /// keeping its id; the elements above it shift down. On top already: no change.
+    case bringToFront(BringToFrontTarget)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -96,6 +106,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .sendMessage: "sendMessage"
         case .sequence: "sequence"
         case .setRoutes: "setRoutes"
+        case .setParams: "setParams"
+        case .bringToFront: "bringToFront"
         }
     }
 }
@@ -108,15 +120,31 @@ public indirect enum NavigationCommand: Hashable, Sendable {
 public struct BatchCommand: Hashable, Sendable {
     /// The command.
     public var command: NavigationCommand
-    /// The executing model; `nil` = active model.
-    public var from: ModelID?
+    /// The executing model (an id or a tag); `nil` = active model.
+    public var from: ModelReference?
     /// Carried to renderers in the change event; has no effect on state.
     public var animated: Bool
 
     /// Creates a batch entry.
     public init(_ command: NavigationCommand, from: ModelID? = nil, animated: Bool = true) {
         self.command = command
-        self.from = from
+        self.from = from.map(ModelReference.id)
         self.animated = animated
     }
+
+    /// Creates a batch entry that runs from the model `reference` names (`.tag("inbox")`).
+    public init(_ command: NavigationCommand, from reference: ModelReference, animated: Bool = true) {
+        self.command = command
+        self.from = reference
+        self.animated = animated
+    }
+}
+
+/// What ``NavigationCommand/bringToFront(_:)`` moves: the topmost element of the executing model's stack showing
+/// a screen, or a given model (by id or tag) — the element of its stack it is or sits in.
+public enum BringToFrontTarget: Hashable, Sendable {
+    /// The topmost element of the stack (walk-up from the executing model) whose screen is this.
+    case screen(String)
+    /// This model, or its nearest ancestor that is a stack element, in the stack holding it.
+    case model(ModelReference)
 }

@@ -77,4 +77,10 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// A `setRoutes` route could not be made (no stack for a push, no presenter for a sheet or cover, a
     /// screen the manifest does not declare, a limit); `index` is the route's zero-based index in the array.
     case routeFailed(index: Int, NavigationError)
+    /// No model of the window carries this tag.
+    case unknownTag(String)
+    /// A new model's tag is already carried by another model of the window (`existing`); tags are unique.
+    case duplicateTag(String, existing: ModelID)
+    /// `bringToFront` found no element showing `screen` in the stack.
+    case screenNotInStack(String, stack: ModelID)
 }

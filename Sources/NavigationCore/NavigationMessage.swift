@@ -65,7 +65,7 @@ public struct DeliveredMessage: Hashable, Sendable, Codable {
 
 /// Who receives a ``NavigationCommand/sendMessage(_:to:)``.
 ///
-/// JSON: `"self"`, `"presenter"`, `"parent"` or a model id number.
+/// JSON: `"self"`, `"presenter"`, `"parent"`, a model id number or `"tag:<tag>"`.
 public enum MessageTarget: Hashable, Sendable {
     /// The executing model itself.
     case current
@@ -73,15 +73,15 @@ public enum MessageTarget: Hashable, Sendable {
     case presenter
     /// The executing model's parent.
     case parent
-    /// Any model by id.
-    case model(ModelID)
+    /// Any model by id or tag.
+    case model(ModelReference)
 }
 
 extension MessageTarget: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let id = try? c.decode(Int.self) {
-            self = .model(ModelID(rawValue: id))
+            self = .model(.id(ModelID(rawValue: id)))
             return
         }
         let text = try c.decode(String.self)
@@ -90,8 +90,12 @@ extension MessageTarget: Codable {
         case "presenter": self = .presenter
         case "parent": self = .parent
         default:
+            if let reference = ModelReference(tagReference: text) {
+                self = .model(reference)
+                return
+            }
             throw DecodingError.dataCorruptedError(
-                in: c, debugDescription: "unknown message target \"\(text)\"; expected self, presenter, parent or an id")
+                in: c, debugDescription: "unknown message target \"\(text)\"; expected self, presenter, parent, an id or \"tag:<tag>\"")
         }
     }
 
@@ -101,7 +105,7 @@ extension MessageTarget: Codable {
         case .current: try c.encode("self")
         case .presenter: try c.encode("presenter")
         case .parent: try c.encode("parent")
-        case .model(let id): try c.encode(id)
+        case .model(let reference): try reference.encode(to: encoder)
         }
     }
 }

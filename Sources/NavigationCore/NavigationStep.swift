@@ -23,6 +23,8 @@ public enum NavigationStep: Hashable, Sendable {
     case switchContent(container: ModelID, from: ModelID?, to: ModelID, saved: Bool = false, restored: Bool = false)
     /// The window's whole graph replaced (Window1 `SetState`).
     case replaceRoot(from: ModelID, to: ModelID)
+    /// `model`'s params or title changed in place (`setParams`, `singleTop`): same id, no lifecycle.
+    case update(model: ModelID)
 
     /// A presentation inside a presented or dismissed subtree.
     public struct Presentation: Hashable, Sendable {
@@ -58,6 +60,7 @@ public enum NavigationStep: Hashable, Sendable {
         case .replacePath(_, let from, let to): from.count + to.count + 1
         case .present(_, _, _, let nested), .dismiss(_, _, let nested): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
+        case .update: 1
         }
     }
 
@@ -200,6 +203,9 @@ extension NavigationStep {
             kind("replaceRoot")
             id("from", from)
             id("to", to)
+        case .update(let model):
+            kind("update")
+            id("model", model)
         }
         out.append(UInt8(ascii: "}"))
     }

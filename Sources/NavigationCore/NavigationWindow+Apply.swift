@@ -34,7 +34,7 @@ extension NavigationWindow {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
-                    try run(entry.command, from: entry.from ?? activeModelID)
+                    try run(entry.command, from: try entry.from.map(resolve) ?? activeModelID)
                 } catch {
                     throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
                 }
@@ -57,7 +57,7 @@ extension NavigationWindow {
         ) { () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
-                    try run(entry.command, from: entry.from ?? activeModelID)
+                    try run(entry.command, from: try entry.from.map(resolve) ?? activeModelID)
                 } catch {
                     throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
                 }
@@ -96,6 +96,7 @@ extension NavigationWindow {
                 rollback(nextID: startID)
                 return ChangeEvent(unchangedAt: version, cause: cause, activeModel: activeModelID)
             }
+            try checkTagClaims()
             plan = prepareCommit()
             try checkLimits(plan)
             try budget?.check(plan.contentCost, replacing: contentCost)
@@ -132,7 +133,7 @@ extension NavigationWindow {
         let modelCount = tx.closing ? nodes.count : nodes.count - removed.count
         let (suspended, resumed) = tx.keeping.isEmpty ? ([], []) : suspendedAndResumed()
         return CommitPlan(
-            started: started, removed: removed, contentCost: contentCost + gained - lost, modelCount: modelCount,
+            started: started, removed: removed, contentCost: contentCost + gained - lost + tx.costDelta, modelCount: modelCount,
             suspended: suspended, resumed: resumed)
     }
 
@@ -206,7 +207,9 @@ extension NavigationWindow {
             case .savedBranches(let container, let old): container.saved == old
             case .hung(let node, let parent, let attachment, let position):
                 node.parent == parent && node.attachment == attachment && node.position == position
-            case .root: false
+            case .root, .tags: false
+            case .tag(let tag, let old): tags[tag] == old
+            case .content(let node, let params, let title, _): node.params == params && node.title == title
             }
         }
     }
@@ -219,7 +222,7 @@ extension NavigationWindow {
 
     /// A point inside the current transaction to return to (checking what a dialog's actions would do).
     struct Savepoint {
-        var undo, created, unlinked, modified, messages, effects, steps, keeping, nextID: Int
+        var undo, created, unlinked, modified, messages, effects, steps, keeping, nextID, costDelta, tagClaims: Int
         var closing: Bool
     }
 
@@ -227,8 +230,7 @@ extension NavigationWindow {
         Savepoint(
             undo: tx.undo.count, created: tx.created.count, unlinked: tx.unlinked.count, modified: tx.modified.count,
             messages: tx.messages.count, effects: tx.effects.count, steps: tx.steps.count, keeping: tx.keeping.count,
-            nextID: nextID,
-            closing: tx.closing)
+            nextID: nextID, costDelta: tx.costDelta, tagClaims: tx.tagClaims.count, closing: tx.closing)
     }
 
     /// Undoes everything the transaction did since `point`, keeping what it did before.
@@ -244,6 +246,8 @@ extension NavigationWindow {
         tx.steps.removeLast(tx.steps.count - point.steps)
         tx.keeping.removeLast(tx.keeping.count - point.keeping)
         tx.closing = point.closing
+        tx.costDelta = point.costDelta
+        tx.tagClaims.removeLast(tx.tagClaims.count - point.tagClaims)
         nextID = point.nextID
     }
 
@@ -271,6 +275,12 @@ extension NavigationWindow {
                 node.attachment = attachment
                 node.position = position
             case .root(let old): rootID = old
+            case .tag(let tag, let old): tags[tag] = old
+            case .tags(let old): tags = old
+            case .content(let node, let params, let title, let cost):
+                node.params = params
+                node.title = title
+                node.cost = cost
             }
     }
 
@@ -281,7 +291,10 @@ extension NavigationWindow {
         for node in started { node.started = true }
         contentCost = plan.contentCost
         if !tx.closing {
-            for node in plan.removed { nodes[node.id] = nil }
+            for node in plan.removed {
+                nodes[node.id] = nil
+                if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
+            }
         }
 
         var messages = tx.messages

@@ -5,8 +5,15 @@ extension NavigationWindow {
     func run(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
         let origin = try attachedNode(id)
         switch command {
-        case .stackAppend(let elements):
+        case .stackAppend(var elements, let singleTop):
             let stack = try requireStack(from: origin)
+            if singleTop, let first = elements.first, let top = stack.path.last.flatMap({ nodes[$0.model] }),
+                Self.showsSameScreen(top, first.model)
+            {
+                try update(top, params: first.model.params, title: first.model.title, merge: false)
+                elements.removeFirst()
+                if elements.isEmpty { return }
+            }
             // Checked before anything is created, so an oversized request costs nothing.
             try checkDepth(stack.path.count + elements.count)
             var created: [(Node, String?)] = []
@@ -84,6 +91,12 @@ extension NavigationWindow {
         case .sequence(let commands):
             guard !commands.isEmpty else { throw .emptyBatch }
             for command in commands { try run(command, from: id) }
+        case .setParams(let model, let params, let title, let merge):
+            let target = try model.map { reference throws(NavigationError) in try attachedNode(try resolve(reference)) } ?? origin
+            guard params != nil || title != nil else { throw .invalidSpec("setParams needs params or a title") }
+            try update(target, params: params, title: title, merge: merge)
+        case .bringToFront(let target):
+            try bringToFront(target, from: origin)
         case .setRoutes(let routes, let stack):
             try setRoutes(routes, stack: stack)
         }
@@ -119,6 +132,67 @@ extension NavigationWindow {
         }
     }
 
+    /// Whether `spec` shows what `top` shows for `singleTop`: a plain screen of the same name, and the same tag
+    /// when the spec has one.
+    private static func showsSameScreen(_ top: Node, _ spec: ModelSpec) -> Bool {
+        guard top.kind == .screen, case .screen = spec.content, spec.presented == nil, top.screen == spec.screen else {
+            return false
+        }
+        return spec.tag == nil || spec.tag == top.tag
+    }
+
+    /// Updates a live model's params and/or title in place (`setParams`, `singleTop`): validated like a new spec
+    /// of the model's screen, journaled, its content cost recomputed; an `update` step when anything changed.
+    func update(_ node: Node, params: [String: String]?, title: String?, merge: Bool) throws(NavigationError) {
+        var newParams = node.params
+        if let params {
+            if merge { newParams.merge(params) { _, new in new } } else { newParams = params }
+        }
+        let newTitle = title ?? node.title
+        guard newParams != node.params || newTitle != node.title else { return }
+        let spec = ModelSpec(screen: node.screen, params: newParams, title: newTitle)
+        try configuration.limits.check(spec)
+        if node.kind == .screen { try configuration.screens?.check(spec) }
+        tx.undo.append(.content(node, params: node.params, title: node.title, cost: node.cost))
+        let oldCost = node.cost
+        node.params = newParams
+        node.title = newTitle
+        node.cost = ContentCost.of(node: node)
+        // A model created by this change is counted with its final cost when the change commits.
+        if node.started { tx.costDelta += node.cost - oldCost }
+        tx.steps.append(.update(model: node.id))
+        tx.markModified(node.id)
+    }
+
+    private func bringToFront(_ target: BringToFrontTarget, from origin: Node) throws(NavigationError) {
+        let stack: Node
+        let index: Int
+        switch target {
+        case .screen(let screen):
+            stack = try requireStack(from: origin)
+            guard let found = stack.path.lastIndex(where: { nodes[$0.model]?.screen == screen }) else {
+                throw .screenNotInStack(screen, stack: stack.id)
+            }
+            index = found
+        case .model(let reference):
+            var element = try attachedNode(try resolve(reference))
+            while true {
+                if case .path(let position) = element.attachment, let parent = parentNode(element) {
+                    stack = parent
+                    index = position
+                    break
+                }
+                guard let parent = parentNode(element) else { throw .noStack(from: try resolve(reference)) }
+                element = parent
+            }
+        }
+        guard index < stack.path.count - 1 else { return }
+        var path = stack.path
+        let moved = path.remove(at: index)
+        path.append(moved)
+        replacePath(stack, with: path.compactMap { element in nodes[element.model].map { ($0, element.transition, isNew: false) } })
+    }
+
     func walkUp(from start: Node, to kind: ModelKind) -> Node? {
         var current: Node? = start
         while let node = current {
@@ -139,7 +213,8 @@ extension NavigationWindow {
         var seen: Set<ModelID> = []
         for entry in entries {
             switch entry {
-            case .existing(let elementID, let transition):
+            case .existing(let reference, let transition):
+                let elementID = try resolve(reference)
                 guard let element = nodes[elementID], element.parent == stack.id, case .path = element.attachment
                 else { throw .notInStack(elementID, stack: stack.id) }
                 guard seen.insert(elementID).inserted else { throw .duplicateElement(elementID) }
@@ -261,7 +336,7 @@ extension NavigationWindow {
                 throw .notInsidePresentation(origin.id)
             }
             return presenter
-        case .model(let id): return try attachedNode(id)
+        case .model(let reference): return try attachedNode(try resolve(reference))
         }
     }
 

@@ -2,7 +2,7 @@
 extension NavigationWindow {
     /// A text tree of the window, one model per line, indented two spaces per depth in `children` order.
     ///
-    /// Each line is `<kind> <screen> #<id> (<attachment>)`, followed by the params as a one-line JSON object
+    /// Each line is `<kind> <screen> #<id> (<attachment>)`, then `tag:"<tag>"` for a tagged model, then the params as a one-line JSON object
     /// with sorted keys when there are any (so a value with `, ` or `=` stays unambiguous), and `*` after the
     /// attachment of the selected tab's child:
     /// ```
@@ -36,6 +36,7 @@ extension NavigationWindow {
         var label = node.attachment.debugLabel
         if case .tab(let id) = node.attachment, parentNode(node)?.selectedTab == id { label += "*" }
         var line = "\(kind) \(node.screen) \(node.id) (\(label))"
+        if let tag = node.tag { line += " tag:" + JSONString.literal(tag) }
         if !node.params.isEmpty {
             line += " {" + node.params.sorted { $0.key < $1.key }
                 .map { JSONString.literal($0.key) + ":" + JSONString.literal($0.value) }.joined(separator: ",") + "}"

@@ -290,6 +290,16 @@ extension NavigationWindow {
 }
 
 extension NavigationWindow {
+    /// Whether the tag index holds exactly the tags of the models in the graph (tests only; O(number of models)).
+    func verifyTagIndex() -> Bool {
+        var expected: [String: ModelID] = [:]
+        for node in nodes.values {
+            guard let tag = node.tag else { continue }
+            guard expected.updateValue(node.id, forKey: tag) == nil else { return false }
+        }
+        return expected == tags
+    }
+
     /// Recomputes the presenter index from scratch and compares it with the maintained one (tests only;
     /// O(number of models)).
     func verifyPresenterIndex() -> Bool {

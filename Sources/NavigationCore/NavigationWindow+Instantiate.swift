@@ -14,6 +14,7 @@ extension NavigationWindow {
         nodes[node.id] = node
         tx.created.append(node)
         tx.undo.append(.created(node.id))
+        if let tag = spec.tag { try claimTag(tag, for: node) }
 
         // Pre-order creation: the presented child before container children, like the graph order.
         if let presentation = spec.presented {

@@ -14,6 +14,9 @@ extension NavigationWindow {
         let spec = try Self.spec(of: snapshot.root, in: snapshot)
         return try transact(cause: .setState, animated: false, budget: budget) { () throws(NavigationError) in
             guard let oldRoot = nodes[rootID] else { throw .unknownModel(rootID) }
+            // Every current model goes: its tags are free for the new graph.
+            tx.undo.append(.tags(tags))
+            tags = [:]
             let newRoot = try instantiate(spec, mayPresent: true)
             tx.unlinked.append(oldRoot)
             tx.undo.append(.root(rootID))
@@ -57,7 +60,8 @@ extension NavigationWindow {
                 presented = PresentationSpec(style: style, model: try build(slot))
             }
             return ModelSpec(
-                screen: model.screen, params: model.params, title: model.title, content: content, presented: presented)
+                screen: model.screen, params: model.params, title: model.title, content: content, presented: presented,
+                tag: model.tag)
         }
         return try build(id)
     }

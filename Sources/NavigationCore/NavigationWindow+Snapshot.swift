@@ -32,6 +32,7 @@ extension NavigationWindow {
                 throw .unknownPresentationKind(name)
             }
             let node = Self.makeNode(model)
+            if let tag = model.tag { tags[tag] = model.id }
             node.cost = ContentCost.of(node: node)
             contentCost += node.cost
             nodes[model.id] = node
@@ -49,6 +50,7 @@ extension NavigationWindow {
         node.attachment = model.attachment
         node.presented = model.presented
         node.saved = model.saved
+        node.tag = model.tag
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

@@ -14,6 +14,8 @@ import Logging
 /// ```
 public final class NavigationWindow {
     var nodes: [ModelID: Node] = [:]
+    /// The tag index: each application-chosen tag and the model carrying it (O(1) lookups, no scans).
+    var tags: [String: ModelID] = [:]
     /// The root model; it is never removed and never finished.
     public internal(set) var rootID: ModelID
     var nextID: Int
@@ -61,6 +63,7 @@ public final class NavigationWindow {
         self.init(configuration: configuration, logger: logger)
         let root = try instantiate(root, mayPresent: true)
         rootID = root.id
+        try checkTagClaims()
         contentCost = tx.created.reduce(0) { $0 + $1.cost }
         guard tx.created.count <= configuration.limits.maxModels, contentCost <= configuration.limits.maxContentCost else {
             throw .limitsExceeded("the window's root has \(tx.created.count) models of \(contentCost) bytes; over the limits")

@@ -7,6 +7,8 @@ final class Node {
     var screen: String
     var params: [String: String]
     var title: String?
+    /// The application-chosen tag, unique in the window (indexed by ``NavigationWindow/tags``).
+    var tag: String?
     var kind: ModelKind
 
     /// `nil` when detached (and for the root).
@@ -38,7 +40,7 @@ final class Node {
 
     /// Set when the model's `started` lifecycle event was emitted.
     var started = false
-    /// The model's own content cost (``ContentCost``), fixed at creation: content never changes.
+    /// The model's own content cost (``ContentCost``), set at creation and recomputed by `setParams`.
     var cost = 0
 
     init(id: ModelID, screen: String, params: [String: String], title: String?, kind: ModelKind) {
@@ -94,6 +96,6 @@ final class Node {
     var state: ModelState {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
-            presented: presented, content: content, saved: saved)
+            presented: presented, content: content, saved: saved, tag: tag)
     }
 }

@@ -14,6 +14,10 @@ struct Transaction {
     /// Roots of branches this change kept (`suspended: true`) or brought back, in order; the commit works out
     /// which models end up suspended or resumed.
     var keeping: [(root: Node, suspended: Bool)] = []
+    /// The change of content cost of models updated in place (`setParams`) that were already counted.
+    var costDelta = 0
+    /// Tags taken by models this change created, checked for uniqueness when it commits.
+    var tagClaims: [TagClaim] = []
 
     mutating func markModified(_ id: ModelID) {
         if modifiedSet.insert(id).inserted { modified.append(id) }
@@ -38,4 +42,10 @@ enum UndoStep {
     /// presenter-index change: kept branches are outside the index).
     case hung(Node, parent: ModelID?, attachment: Attachment, position: Int)
     case root(ModelID)
+    /// The tag index entry of a tag before the change (`nil`: absent).
+    case tag(String, ModelID?)
+    /// The whole tag index before the change (`setState`).
+    case tags([String: ModelID])
+    /// A model's params, title and cost before an update in place.
+    case content(Node, params: [String: String], title: String?, cost: Int)
 }

@@ -44,7 +44,7 @@ extension ModelState {
     /// attachment; `false` (with `out` partly written) for anything else.
     ///
     /// Sorted keys of a model: attachment, hidesTabBarWhenNotAtRoot, id, kind, params, parent, path, presented,
-    /// screen, title.
+    /// screen, tag, title.
     func appendDirectJSON(to out: inout [UInt8]) -> Bool {
         var path: [StackElement]?
         var hidesTabBar = false
@@ -101,6 +101,10 @@ extension ModelState {
         object.integer("presented", presented?.rawValue, &out)
         object.key("screen", &out)
         guard DirectJSON.appendString(screen, to: &out) else { return false }
+        if let tag {
+            object.key("tag", &out)
+            guard DirectJSON.appendString(tag, to: &out) else { return false }
+        }
         if let title {
             object.key("title", &out)
             guard DirectJSON.appendString(title, to: &out) else { return false }

@@ -60,10 +60,17 @@ public struct WindowSnapshot: Hashable, Sendable {
             throw fail("version \(version) or nextModelID \(nextModelID) is above \(maxCounter)")
         }
         var byID: [ModelID: ModelState] = [:]
+        var taggedBy: [String: ModelID] = [:]
         for model in models {
             guard byID.updateValue(model, forKey: model.id) == nil else { throw fail("duplicate model id \(model.id)") }
             guard model.id.rawValue >= 1, model.id.rawValue < nextModelID else {
                 throw fail("model id \(model.id) is not in 1..<nextModelID (\(nextModelID))")
+            }
+            if let tag = model.tag {
+                guard !tag.isEmpty else { throw fail("model \(model.id) has an empty tag") }
+                if let other = taggedBy.updateValue(model.id, forKey: tag) {
+                    throw fail("models \(other) and \(model.id) both carry tag \"\(tag.prefix(64))\"")
+                }
             }
         }
         guard let rootModel = byID[root] else { throw fail("root \(root) is not among the models") }

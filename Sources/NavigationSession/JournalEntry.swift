@@ -155,7 +155,7 @@ extension JournalLine {
         case .dismiss: name = "dismiss"
         case .dismissJustFromPresented: name = "dismissJustFromPresented"
         case .hide: name = "hide"
-        case .stackAppend(let elements):
+        case .stackAppend(let elements, singleTop: false):
             name = "stackAppend"
             models = elements
         default: return false
@@ -168,7 +168,10 @@ extension JournalLine {
         object.key("command", &out)
         _ = DirectJSON.appendString(name, to: &out)
         object.integer("count", count, &out)
-        object.integer("from", entry.from?.rawValue, &out)
+        if let from = entry.from {
+            guard case .id(let id) = from else { return false }
+            object.integer("from", id.rawValue, &out)
+        }
         if let models {
             object.key("models", &out)
             var array = DirectJSON.Array(&out)
@@ -185,7 +188,7 @@ extension JournalLine {
     /// A stack element holding a plain screen; sorted keys: `kind` < `params` < `screen` < `title` < `transition`.
     private static func append(_ element: StackElementSpec, to out: inout [UInt8]) -> Bool {
         let model = element.model
-        guard case .screen = model.content, model.presented == nil else { return false }
+        guard case .screen = model.content, model.presented == nil, model.tag == nil else { return false }
         var object = DirectJSON.Object(&out)
         object.key("kind", &out)
         guard DirectJSON.appendString(model.kind.tag, to: &out) else { return false }

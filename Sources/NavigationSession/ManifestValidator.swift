@@ -198,7 +198,7 @@ struct ManifestValidator {
 
     private func checkCommand(_ command: NavigationCommand, at key: String) throws(ManifestError) {
         switch command {
-        case .stackAppend(let elements):
+        case .stackAppend(let elements, _):
             for (index, element) in elements.enumerated() {
                 try check(element.model, at: "\(key).models[\(index)]", entry: false)
             }
@@ -222,7 +222,7 @@ struct ManifestValidator {
                 try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
             }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState:
+            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront:
             break
         }
     }

@@ -43,6 +43,9 @@ extension NavigationError {
         case .windowClosed: suffix = "WindowClosed"
         case .invalidSnapshot: suffix = "InvalidSnapshot"
         case .unknownScreen: suffix = "UnknownScreen"
+        case .unknownTag: suffix = "UnknownTag"
+        case .duplicateTag: suffix = "DuplicateTag"
+        case .screenNotInStack: suffix = "ScreenNotInStack"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -93,6 +96,9 @@ extension NavigationError {
         case .routeFailed(let index, let inner): "route \(index): \(inner.message)"
         case .unknownScreen(let screen, let suggestion):
             "the manifest declares no screen '\(screen)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        case .unknownTag(let tag): "no model carries tag '\(tag.prefix(64))'"
+        case .duplicateTag(let tag, let existing): "model \(existing) already carries tag '\(tag.prefix(64))'; tags are unique in a window"
+        case .screenNotInStack(let screen, let stack): "stack \(stack) has no element showing '\(screen.prefix(64))'"
         }
     }
 }

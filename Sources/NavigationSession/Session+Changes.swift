@@ -148,15 +148,15 @@ extension Session {
         window number: WindowNumber, commandJSON: String, from: ModelID? = nil, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
         _ = try window(number)
-        let entry: BatchCommand
+        let entryFromJSON: BatchCommand
         do throws(JSONInput.Failure) {
-            entry = try JSONInput.decode(BatchCommand.self, from: commandJSON, limit: limits.maxJSONBytes)
+            entryFromJSON = try JSONInput.decode(BatchCommand.self, from: commandJSON, limit: limits.maxJSONBytes)
         } catch {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidCommand(error.message)
         }
-        let model = from.flatMap { $0.rawValue == 0 ? nil : $0 }
-        return try execute(
-            window: number, command: entry.command, from: model ?? entry.from, animated: entry.animated, client: client)
+        var entry = entryFromJSON
+        if let from, from.rawValue != 0 { entry.from = .id(from) }
+        return try apply(window: number, batch: [entry], client: client)
     }
 
     /// Applies a renderer report (Window1 `Report*`); `windowClosed` closes the window like ``dismissWindow(_:)``.

@@ -75,6 +75,9 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
         case .version:
             guard let version = reply.first?.uint64 else { throw Self.unexpected(operation.member, reply) }
             StandardOutput.line(json ? "{\"version\":\(version)}" : String(version))
+        case .model:
+            guard let model = reply.first?.uint64 else { throw Self.unexpected(operation.member, reply) }
+            StandardOutput.line(json ? "{\"model\":\(model)}" : String(model))
         case .json:
             guard let text = reply.first?.string else { throw Self.unexpected(operation.member, reply) }
             StandardOutput.line(json ? text : JSONText.pretty(text))

@@ -97,5 +97,16 @@ extension ExecOperation {
         ExecOperation(name: "check", member: "Check", target: .window,
                       arguments: [.json("BATCH_JSON"), .applyOptions], output: .versionAndStarted,
                       summary: "Dry run: what apply would print, changing nothing."),
+        ExecOperation(name: "set-params", member: "SetParams", target: .window,
+                      arguments: [.model("MODEL"), .parameters, .flag("replace")], output: .version,
+                      summary: "Update MODEL's params in place (0 = the active model); --replace drops the others."),
+        ExecOperation(name: "set-title", member: "SetTitle", target: .window,
+                      arguments: [.model("MODEL"), .string("TITLE")], output: .version,
+                      summary: "Update MODEL's title in place (0 = the active model)."),
+        ExecOperation(name: "bring-to-front", member: "BringToFront", target: .window,
+                      arguments: [.option("screen"), .option("tag")], output: .version,
+                      summary: "Move the stack element showing --screen=S (or tagged --tag=T) to the top."),
+        ExecOperation(name: "model-for-tag", member: "ModelForTag", target: .window,
+                      arguments: [.string("TAG")], output: .model, summary: "The id of the model tagged TAG."),
     ]
 }

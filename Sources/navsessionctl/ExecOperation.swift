@@ -12,6 +12,8 @@ struct ExecOperation: Sendable {
     enum Output: Sendable, Equatable {
         /// The window's new version (`t`).
         case version
+        /// A model id (`t`, ModelForTag).
+        case model
         /// Nothing.
         case nothing
         /// One JSON string (GetState, GetRoutes).

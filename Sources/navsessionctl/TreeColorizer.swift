@@ -1,6 +1,6 @@
 import Glibc
 
-/// ANSI colours for the debug tree (`kind screen #id (attachment) {params}`, indented two spaces per level).
+/// ANSI colours for the debug tree (`kind screen #id (attachment) tag:"t" {params}`, indented two spaces per level).
 enum TreeColorizer {
     /// The colours of the parts of a line.
     enum Style: String {
@@ -9,6 +9,7 @@ enum TreeColorizer {
         case attachment = "\u{1B}[32m"  // green
         case parameters = "\u{1B}[35m"  // magenta
         case screen = "\u{1B}[1m"       // bold
+        case tag = "\u{1B}[36m"         // cyan
 
         static let reset = "\u{1B}[0m"
 
@@ -39,11 +40,32 @@ enum TreeColorizer {
             result += " " + Style.attachment.paint(rest[rest.index(after: rest.startIndex)...close])
             rest = rest[rest.index(after: close)...]
         }
+        if rest.hasPrefix(" tag:\""), let end = Self.endOfLiteral(rest.dropFirst(5)) {
+            result += " " + Style.tag.paint(rest[rest.index(after: rest.startIndex)..<end])
+            rest = rest[end...]
+        }
         if rest.hasPrefix(" {") {
             result += " " + Style.parameters.paint(rest.dropFirst())
         } else {
             result += rest
         }
         return result
+    }
+
+    /// The index just past the JSON string literal `text` starts with (its opening quote), or nil.
+    static func endOfLiteral(_ text: Substring) -> Substring.Index? {
+        guard text.first == "\"" else { return nil }
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            switch text[index] {
+            case "\\":
+                index = text.index(after: index)
+                guard index < text.endIndex else { return nil }
+            case "\"": return text.index(after: index)
+            default: break
+            }
+            index = text.index(after: index)
+        }
+        return nil
     }
 }

@@ -263,4 +263,30 @@ struct WindowProxyTests {
             }
         }
     }
+
+    @Test func paramsInPlaceTagsAndBringToFront() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await Self.loggedIn(daemon)
+            try await window.apply([BatchCommand(.stackAppend(.screen("detail", params: ["id": "1"], tag: "order")))])
+            let order = try await window.model(forTag: "order")
+            #expect(try await window.activeModel == order)
+            #expect(try await window.activeTag == "order")
+            try await window.setParams(["edit": "1"])
+            #expect(try await window.getState().models.first { $0.id == order }?.params == ["id": "1", "edit": "1"])
+            try await window.setTitle("Order 1", of: order)
+            #expect(try await window.title == "Order 1")
+            try await window.stackAppend("profile")
+            try await window.bringToFront(tag: "order")
+            #expect(try await window.activeModel == order)
+            try await window.bringToFront(screen: "profile")
+            #expect(try await window.activeScreen == "profile")
+            await #expect(throws: NavSessionError.self) { try await window.model(forTag: "nope") }
+            do throws(NavSessionError) {
+                _ = try await window.bringToFront(screen: "about")
+                Issue.record("bringToFront of an absent screen succeeded")
+            } catch {
+                guard case .screenNotInStack = error else { Issue.record("\(error)"); return }
+            }
+        }
+    }
 }

@@ -33,6 +33,12 @@ struct ParsingTests {
         (["apply", "[]"], "\(window1).Apply(sa{ss}) \"[]\" {}"),
         (["apply", "--expected-version=4", "[]"], "\(window1).Apply(sa{ss}) \"[]\" {\"expected_version\":\"4\"}"),
         (["check", "[]"], "\(window1).Check(sa{ss}) \"[]\" {}"),
+        (["set-params", "0", "id=2"], "\(window1).SetParams(ta{ss}b) 0 {\"id\":\"2\"} false"),
+        (["set-params", "5", "id=2", "--replace"], "\(window1).SetParams(ta{ss}b) 5 {\"id\":\"2\"} true"),
+        (["set-title", "0", "Order"], "\(window1).SetTitle(ts) 0 \"Order\""),
+        (["bring-to-front", "--screen=detail"], "\(window1).BringToFront(ss) \"detail\" \"\""),
+        (["bring-to-front", "--tag=t"], "\(window1).BringToFront(ss) \"\" \"t\""),
+        (["model-for-tag", "inbox"], "\(window1).ModelForTag(s) \"inbox\""),
     ])
     func execMapsKebabCaseToTheMethod(words: [String], call: String) async throws {
         let result = try await Ctl.run(["exec", "--dry-run", "1"] + words)

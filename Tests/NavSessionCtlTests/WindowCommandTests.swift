@@ -173,4 +173,27 @@ struct WindowCommandTests {
             #expect(edges.contains { $0.contains("[label=\"switched\", color=\"red\"") }, "\(graph)")
         }
     }
+
+    @Test func execSetParamsBringToFrontAndModelForTag() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let pushed = try await daemon.ctl(
+                ["exec", window, "apply", #"[{"command":"stackAppend","models":[{"screen":"profile","tag":"me"}]}]"#])
+            #expect(pushed.status == 0, "\(pushed)")
+            let id = try await daemon.ctl(["exec", window, "model-for-tag", "me"])
+            #expect(id.status == 0, "\(id)")
+            let profile = id.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let json = try await daemon.ctl(["exec", "--json", window, "model-for-tag", "me"])
+            #expect(json.stdout == "{\"model\":\(profile)}\n", "\(json)")
+            let before = try await daemon.exec(window, ["set-params", profile, "edit=1"])
+            #expect(try await daemon.exec(window, ["bring-to-front", "--screen=detail"]) == before + 1)
+            let tree = try await daemon.ctl(["tree", "--no-color", window])
+            #expect(tree.stdout.contains(#"screen profile #\#(profile) (path[1]) tag:"me" {"edit":"1"}"#), "\(tree)")
+            #expect(tree.stdout.contains(#"screen detail"#), "\(tree)")
+            let colored = try await daemon.ctl(["tree", "--color", window])
+            #expect(colored.stdout.contains("\u{1B}[36mtag:\"me\"\u{1B}[0m \u{1B}[35m{\"edit\":\"1\"}"), "\(colored)")
+            let missing = try await daemon.ctl(["exec", window, "model-for-tag", "nope"])
+            #expect(missing.status != 0 && missing.stderr.contains("org.navsession.Error.UnknownTag"), "\(missing)")
+        }
+    }
 }

@@ -42,7 +42,7 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "Routes",
+                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "Routes",
                             "Scene", "SelectedTab", "Title", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 11, "\(properties.keys.sorted())")
+            #expect(properties.count == 12, "\(properties.keys.sorted())")
         }
     }
 
@@ -116,6 +116,39 @@ extension Signal {
             // Routes grows with the window: invalidated, read on demand.
             #expect(changes[0].arguments[2] == .array(.string, [.string("Routes")]))
             #expect(try await fixture.windowProperty(window, "Routes") == .string(#"[{"style":"push","screen":"detail","params":{"id":"42"}}]"#))
+        }
+    }
+
+    @Test func aPushOfATaggedScreenEmitsActiveTag() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let signals = try await fixture.allSignals()
+            _ = try await fixture.window(
+                window, "Apply",
+                [.string(#"[{"command":"stackAppend","models":[{"screen":"profile","tag":"me"}]}]"#), .noParams])
+            let changes = try await fixture.signalsBeforeMarker(signals)
+                .filter { $0.memberName == "PropertiesChanged" && $0.path.rawValue == window }
+            try #require(changes.count == 1, "\(changes)")
+            #expect(changes[0].changedProperties["ActiveTag"] == .string("me"))
+        }
+    }
+
+    @Test func setTitleEmitsTitleAndAnUpdateStep() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            let detail = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
+            let signals = try await fixture.allSignals()
+            _ = try await fixture.window(window, "SetTitle", [.uint64(0), .string("Order 1")])
+            let seen = try await fixture.signalsBeforeMarker(signals).filter { $0.path.rawValue == window }
+            let changes = seen.filter { $0.memberName == "PropertiesChanged" }
+            try #require(changes.count == 1, "\(changes)")
+            #expect(changes[0].changedProperties.keys.sorted() == ["Title", "Version"])
+            #expect(changes[0].changedProperties["Title"] == .string("Order 1"))
+            let changed = try #require(seen.first { $0.memberName == "Changed" })
+            #expect(changed.arguments[6] == .string(#"[{"kind":"update","model":\#(detail)}]"#))
         }
     }
 

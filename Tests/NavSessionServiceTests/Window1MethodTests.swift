@@ -227,7 +227,7 @@ import Testing
             #expect(all["CanPop"] == .boolean(false))
             #expect(all["CanDismiss"] == .boolean(false))
             #expect(all["PendingDeepLink"] == .string(""))
-            #expect(all.count == 11, "\(all.keys.sorted())")
+            #expect(all.count == 12, "\(all.keys.sorted())")
         }
     }
 

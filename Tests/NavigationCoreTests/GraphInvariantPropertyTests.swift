@@ -13,8 +13,9 @@ struct GraphInvariantPropertyTests {
         let ids = window.snapshot().models.map(\.id) + [ModelID(rawValue: 999)]
         let target: ModelID? = pick % 3 == 0 ? nil : ids[pick % ids.count]
         let command: NavigationCommand
-        switch op % 17 {
-        case 0, 1: command = .stackAppend(.screen("s\(pick % 5)"))
+        let tag: String? = pick % 4 == 0 ? "t\(pick % 3)" : nil
+        switch op % 19 {
+        case 0, 1: command = .stackAppend([StackElementSpec(.screen("s\(pick % 5)", tag: tag))], singleTop: pick % 5 == 0)
         case 2: command = .stackDropLast(pick % 3)
         case 3: command = .stackDropToRoot
         case 4: command = .stackSetRoot(.screen("r"), clear: pick % 2 == 0)
@@ -28,7 +29,7 @@ struct GraphInvariantPropertyTests {
         case 12: command = .tabsSelectItem(pick % 2 == 0 ? "a" : "zz")
         case 13:
             // Saved branches: keep what is left (under "stack" or "v"), bring it back, or clear it.
-            let spec: ModelSpec = pick % 2 == 0 ? .stacked(.screen("w")) : .screen("v")
+            let spec: ModelSpec = pick % 2 == 0 ? .stacked(.screen("w", tag: tag)) : .screen("v", tag: tag)
             switch pick % 7 {
             case 0, 1: command = .switchModel(spec)
             case 2, 3: command = .switchModel(spec, saveState: true)
@@ -38,7 +39,9 @@ struct GraphInvariantPropertyTests {
             }
         case 14:
             let path = window.model(target ?? window.activeModelID)?.path ?? []
-            command = .stackSetPath(path.reversed().map { .existing($0.model) } + (pick % 2 == 0 ? [.spec(.screen("n"))] : []))
+            command = .stackSetPath(path.reversed().map { .existing(.id($0.model)) } + (pick % 2 == 0 ? [.spec(.screen("n"))] : []))
+        case 16: command = .setParams(model: pick % 2 == 0 ? .tag("t\(pick % 3)") : nil, params: ["k": "\(pick % 4)"], merge: pick % 3 != 0)
+        case 17: command = pick % 2 == 0 ? .bringToFront(.screen("s\(pick % 5)")) : .bringToFront(.model(.tag("t\(pick % 3)")))
         case 15:
             let id = target ?? window.activeModelID
             return { w throws(NavigationError) in try w.report(pick % 2 == 0 ? .dismissedInteractively(id) : .alertActionChosen(alert: id, action: pick % 4 == 1 ? "pop" : "ok")) }
@@ -88,6 +91,7 @@ struct GraphInvariantPropertyTests {
                     _ = try WindowSnapshot(version: after.version, nextModelID: after.nextModelID, root: after.root, models: after.models)
                 }
                 #expect(window.verifyPresenterIndex())
+                #expect(window.verifyTagIndex())
                 #expect(after.nextModelID > maxID)
                 #expect(window.canPresent(window.root?.id ?? 0))
             }
@@ -95,6 +99,7 @@ struct GraphInvariantPropertyTests {
             let restored = try? NavigationWindow(snapshot: snapshot)
             #expect(restored?.snapshot() == snapshot)
             #expect(restored?.verifyPresenterIndex() == true)
+            #expect(restored?.verifyTagIndex() == true)
         }
     }
 

@@ -55,6 +55,8 @@ struct NavigationStepTests {
             case .replaceRoot(let from, let to):
                 #expect(root == from)
                 root = to
+            case .update:
+                break
             }
         }
 

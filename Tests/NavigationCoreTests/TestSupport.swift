@@ -30,6 +30,7 @@ func expectRejected(
     #expect(window.snapshot() == before, "a failed command changed the state", sourceLocation: sourceLocation)
     #expect(window.pendingEffects == effects, sourceLocation: sourceLocation)
     #expect(window.verifyPresenterIndex(), sourceLocation: sourceLocation)
+    #expect(window.verifyTagIndex(), sourceLocation: sourceLocation)
 }
 
 /// The screens of a stack's path, in order.

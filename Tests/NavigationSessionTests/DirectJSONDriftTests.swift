@@ -31,7 +31,7 @@ struct DirectJSONDriftTests {
         // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:) (`saved`: only switched containers
         // have kept branches, and the writer leaves those to the Codable path)
         let model = try #require(try Self.snapshot().models.first)
-        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved"])
+        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag"])
     }
 
     @Test func storedSessionHasTheFieldsItsWriterWrites() {

@@ -61,6 +61,15 @@ struct DirectJSONTests {
         }
     }
 
+    @Test func taggedModelsAreJSONEncodersBytes() throws {
+        let window = try NavigationWindow(
+            root: ModelSpec.stack([.screen("home", title: "Home", tag: "base"), .screen("detail", params: ["id": "1"], tag: "in\"box")])
+                .tagged("stack"))
+        let snapshot = window.snapshot()
+        #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)))
+        #expect(String(decoding: try Self.direct(snapshot), as: UTF8.self).contains(#""screen":"home","tag":"base","title":"Home""#))
+    }
+
     /// Deep stacks of screens with random ASCII names, params, titles and transitions (every escape, keys in
     /// every order), and the non-ASCII cases that go to JSONEncoder.
     @Test func randomStacksAreJSONEncodersBytes() throws {

@@ -54,7 +54,11 @@ struct ArgumentFactory {
         case ("batch_json", .string): .string(json.batch(&random, ids: scratch.facts.models).text)
         case ("command_json", .string): .string(json.command(&random, ids: scratch.facts.models).text)
         case ("from_routes", .string), ("to_routes", .string), ("routes_json", .string): .string(json.routes(&random).text)
+        case ("screen", .string) where member == "BringToFront" && random.chance(0.5): .string("")
         case ("screen", .string): .string(screen(&random, &scratch))
+        case ("tag", .string):
+            .string(member == "BringToFront" && scratch.screen != nil ? "" : random.pick(JSONGenerator.tags, or: "inbox"))
+        case ("replace", .boolean): .boolean(random.chance(0.3))
         case ("screens", .array(.string)):
             .strings((0..<random.int(1...4)).map { _ in random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home") })
         case ("count", .uint32): .uint32(UInt32(random.int(1...3)))

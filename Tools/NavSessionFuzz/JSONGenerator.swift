@@ -12,13 +12,23 @@ struct JSONGenerator {
     let strings: StringGenerator
     let urls: URLGenerator
 
+    /// Application tags the generated specs carry and the `"tag:…"` references name (a small pool, so references
+    /// often hit a tagged model and new specs often collide with one: `DuplicateTag`).
+    static let tags = ["inbox", "current", "t1"]
+
+    /// A model reference: a known id, or `"tag:<tag>"`.
+    func reference(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
+        if random.chance(0.6), let id = ids.randomElement(using: &random) { return .int(id) }
+        return .string("tag:" + random.pick(Self.tags, or: "inbox"))
+    }
+
     // MARK: Valid documents
 
     /// A batch of one to four commands, each sometimes with `from` and `animated`.
     func batch(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
         .array((0..<random.int(1...4)).map { _ in
             guard case .object(var members) = command(&random, ids: ids) else { return .null }
-            if random.chance(0.2), let id = ids.randomElement(using: &random) { members.append(("from", .int(id))) }
+            if random.chance(0.2) { members.append(("from", reference(&random, ids: ids))) }
             if random.chance(0.2) { members.append(("animated", .bool(random.chance(0.5)))) }
             return .object(members)
         })
@@ -29,15 +39,16 @@ struct JSONGenerator {
         func named(_ name: String, _ members: [(String, GeneratedJSON)] = []) -> GeneratedJSON {
             .object([("command", .string(name))] + members)
         }
-        switch random.int(0...(depth < 2 ? 17 : 16)) {
+        switch random.int(0...(depth < 2 ? 19 : 18)) {
         case 0, 1:
-            return named("stackAppend", [("models", .array((0..<random.int(1...3)).map { _ in screenSpec(&random) }))])
+            let models: GeneratedJSON = .array((0..<random.int(1...3)).map { _ in screenSpec(&random) })
+            return named("stackAppend", [("models", models)] + (random.chance(0.3) ? [("singleTop", .bool(true))] : []))
         case 2: return named("stackDropLast", [("count", .int(random.int(1...3)))])
         case 3: return named("stackDropToRoot")
         case 4: return named("stackSetRoot", [("model", screenSpec(&random)), ("clear", .bool(random.chance(0.5)))])
         case 5:
             let path = (0..<random.int(1...4)).map { _ in
-                random.chance(0.2) && !ids.isEmpty ? .object([("existing", .int(ids[random.int(0...(ids.count - 1))]))])
+                random.chance(0.2) ? .object([("existing", reference(&random, ids: ids))])
                     : screenSpec(&random)
             }
             return named("stackSetPath", [("path", .array(path))])
@@ -54,7 +65,7 @@ struct JSONGenerator {
         case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
         case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
         case 14:
-            let to: GeneratedJSON = random.chance(0.3) && !ids.isEmpty ? .int(ids[random.int(0...(ids.count - 1))])
+            let to: GeneratedJSON = random.chance(0.3) ? reference(&random, ids: ids)
                 : .string(random.pick(["self", "presenter", "parent"], or: "self"))
             return named("sendMessage", [("name", .string("fuzz")), ("payload", .string("p")), ("to", to)])
         case 15:
@@ -66,6 +77,19 @@ struct JSONGenerator {
             var members: [(String, GeneratedJSON)] = [("routes", routes(&random))]
             if random.chance(0.2), let id = ids.randomElement(using: &random) { members.append(("stack", .int(id))) }
             return named("setRoutes", members)
+        case 17:
+            let screen = random.pick(vocabulary.screens, or: Vocabulary.Screen(name: "home", required: [], optional: []))
+            let keys = screen.required + screen.optional
+            var members: [(String, GeneratedJSON)] = [
+                ("params", .object(keys.filter { _ in random.chance(0.5) }.map { ($0, .string(random.pick(["1", "7"], or: "1"))) }))
+            ]
+            if random.chance(0.5) { members.append(random.chance(0.5) ? ("model", reference(&random, ids: ids)) : ("tag", .string(random.pick(Self.tags, or: "inbox")))) }
+            if random.chance(0.3) { members.append(("title", .string("Fuzz"))) }
+            if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
+            return named("setParams", members)
+        case 18:
+            return named("bringToFront", random.chance(0.5) ? [("screen", .string(random.pick(vocabulary.screenNames, or: "home")))]
+                : [("tag", .string(random.pick(Self.tags, or: "inbox")))])
         default:
             return named("sequence", [("commands", .array((0..<random.int(1...3)).map { _ in command(&random, ids: ids, depth: depth + 1) }))])
         }
@@ -80,6 +104,7 @@ struct JSONGenerator {
             members.append(("params", .object(params.map { ($0, .string(random.pick(["1", "42", "true", "x"], or: "1"))) })))
         }
         if random.chance(0.1) { members.append(("title", .string("Fuzz"))) }
+        if random.chance(0.15) { members.append(("tag", .string(random.pick(Self.tags, or: "inbox")))) }
         return .object(members)
     }
 
@@ -166,7 +191,7 @@ struct JSONGenerator {
             members.remove(at: random.int(0...(members.count - 1)))
             return .object(members)
         case (.object(var members), 1):
-            members.append((random.pick(["command", "from", "model", "count", "tab", "zzz", ""], or: "x"), replacement(&random, &budget, ids: ids)))
+            members.append((random.pick(["command", "from", "model", "count", "tab", "tag", "singleTop", "zzz", ""], or: "x"), replacement(&random, &budget, ids: ids)))
             return .object(members)
         case (.array(let elements), 2) where !elements.isEmpty:
             let count = random.length(upTo: 3000)
