@@ -313,7 +313,7 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
     ///   route), ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``,
     ///   ``NavSessionError/wrongKind(_:)`` (`stack` is not a stack), ``NavSessionError/limitsExceeded(_:)``.
     @discardableResult
-    public func setRoutes(_ routes: [Route], stack: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+    public func setRoutes(_ routes: [Route], stack: ModelReference? = nil) async throws(NavSessionError) -> UInt64 {
         guard let stack else { return try await versionCall("SetRoutes", [.string(try JSONCoding.encode(routes))]) }
         return try await apply([BatchCommand(.setRoutes(routes, stack: stack))]).version
     }

@@ -79,7 +79,7 @@ extension NavigationCommand: Codable {
             } catch let error as RouteDecodingError {
                 throw DecodingError.dataCorruptedError(forKey: "routes", in: c, debugDescription: error.description)
             }
-            self = .setRoutes(routes, stack: try c.decodeIfPresent(ModelID.self, forKey: "stack"))
+            self = .setRoutes(routes, stack: try c.decodeIfPresent(ModelReference.self, forKey: "stack"))
         case "setParams":
             let params = try c.decodeIfPresent([String: String].self, forKey: "params")
             let title = try c.decodeIfPresent(String.self, forKey: "title")

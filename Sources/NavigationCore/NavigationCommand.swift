@@ -58,7 +58,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// of the longest unchanged prefix stay, the rest is popped or dismissed and the new routes are created, in
     /// one change. Equal to the current routes: no change. Fails: ``NavigationError/routeFailed(index:_:)``,
     /// ``NavigationError/wrongKind(_:expected:)`` when `stack` is not a stack, limits.
-    case setRoutes([Route], stack: ModelID?)
+    case setRoutes([Route], stack: ModelReference?)
     /// Update a live model's params and/or title in place: same id, no lifecycle events, an `update` step.
     /// `model` nil = the executing model; `merge` (the default) overwrites the given keys, otherwise the params
     /// become exactly `params`. Fails: unknown model or tag, nothing to change, params the screen does not take.

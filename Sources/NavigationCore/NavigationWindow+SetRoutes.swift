@@ -14,14 +14,15 @@ extension NavigationWindow {
     ///    that may present, as a screen or, with `withNavigation`, a stack of it (one `present` step).
     ///
     /// Cost: O(length of the branch + size of the change).
-    func setRoutes(_ target: [Route], stack stackID: ModelID?) throws(NavigationError) {
+    func setRoutes(_ target: [Route], stack reference: ModelReference?) throws(NavigationError) {
         let limits = configuration.limits
         // Every route is a distinct model: more routes than the window may hold can never be met.
         guard target.count <= limits.maxModels else {
             throw .limitsExceeded("\(target.count) routes; a window holds at most \(limits.maxModels) models")
         }
         let start: Node
-        if let stackID {
+        if let reference {
+            let stackID = try resolve(reference)
             start = try attachedNode(stackID)
             guard start.kind == .stack else { throw .wrongKind(stackID, expected: "stack") }
         } else {

@@ -55,7 +55,7 @@ struct WindowProxyTests {
             let window = try await Self.loggedIn(daemon)
             let state = try await window.getState()
             let settings = try #require(state.models.first { $0.screen == "settings" }?.parent)
-            try await window.setRoutes([.push("profile", params: ["edit": "1"])], stack: settings)
+            try await window.setRoutes([.push("profile", params: ["edit": "1"])], stack: .id(settings))
             #expect(try await window.routeList() == [])
             try await window.tabsSelectItem("settings")
             #expect(try await window.routeList() == [.push("profile", params: ["edit": "1"])])

@@ -176,7 +176,7 @@ struct SavedBranchTests {
         let (_, detail) = try Self.logInAndPush(window)
         try window.execute(.switchModel(Self.login))
         expectRejected(window, .savedModel(detail, container: 1, screen: "main")) { () throws(NavigationError) in
-            try window.execute(.sendMessage(NavigationMessage("hello"), to: .model(detail)))
+            try window.execute(.sendMessage(NavigationMessage("hello"), to: .model(.id(detail))))
         }
     }
 

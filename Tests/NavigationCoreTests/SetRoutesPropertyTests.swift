@@ -56,7 +56,7 @@ struct SetRoutesPropertyTests {
             let tree = window.debugTree
             var context: String { "seed \(seed) iteration \(iteration): \(text(current)) → \(text(target)) (stack \(String(describing: stack)))\n\(tree())" }
             do throws(NavigationError) {
-                let event = try window.execute(.setRoutes(target, stack: stack))
+                let event = try window.execute(.setRoutes(target, stack: stack.map(ModelReference.id)))
                 var ok = valid && window.routes(startingAt: start) == target && window.verifyPresenterIndex()
                 if target == current { ok = ok && event.isNoOp && window.version == version }
                 if event.isNoOp { unchanged += 1 } else { changed += 1 }

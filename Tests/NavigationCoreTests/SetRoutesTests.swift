@@ -121,7 +121,7 @@ struct SetRoutesTests {
         let window = try Self.window()
         try window.execute(.setRoutes([.push("a")]))
         let settings = try #require(id("settings", in: window).flatMap { window.model($0)?.parent })
-        try window.execute(.setRoutes([.push("profile", params: ["edit": "1"])], stack: settings))
+        try window.execute(.setRoutes([.push("profile", params: ["edit": "1"])], stack: .id(settings)))
         #expect(window.routes(startingAt: settings) == [.push("profile", params: ["edit": "1"])])
         #expect(window.routes == [.push("a")])
     }
@@ -129,7 +129,7 @@ struct SetRoutesTests {
     @Test func aStackTargetThatIsNotAStackIsWrongKind() throws {
         let window = try Self.window()
         expectRejected(window, .wrongKind(window.rootID, expected: "stack")) { () throws(NavigationError) in
-            try window.execute(.setRoutes([], stack: window.rootID))
+            try window.execute(.setRoutes([], stack: .id(window.rootID)))
         }
     }
 
@@ -200,6 +200,7 @@ extension NavigationStep {
         case .selectTab: "selectTab"
         case .switchContent: "switch"
         case .replaceRoot: "replaceRoot"
+        case .update: "update"
         }
     }
 }

@@ -75,7 +75,7 @@ struct JSONGenerator {
             return named(random.chance(0.1) ? "dismissWindow" : "stackDropToRoot")
         case 16:
             var members: [(String, GeneratedJSON)] = [("routes", routes(&random))]
-            if random.chance(0.2), let id = ids.randomElement(using: &random) { members.append(("stack", .int(id))) }
+            if random.chance(0.2), !ids.isEmpty { members.append(("stack", reference(&random, ids: ids))) }
             return named("setRoutes", members)
         case 17:
             let screen = random.pick(vocabulary.screens, or: Vocabulary.Screen(name: "home", required: [], optional: []))
