@@ -71,7 +71,12 @@ enum ContentCost {
         case .trigger(let name, let payload): return base + of(name) + of(payload)
         case .sendMessage(let message, _): return base + of(message.name) + of(message.payload)
         case .sequence(let commands): return commands.reduce(base) { $0 + of($1) }
-        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: return base
+        case .dismissReturning(let result), .goBack(result: .some(let result)):
+            return base + NavigationWindow.resultText(result).utf8.count
+        case .goBackTo(.screen(let name)): return base + of(name)
+        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
+            .goBackTo, .dismissAll:
+            return base
         }
     }
 

@@ -18,14 +18,17 @@ public struct ModelSpec: Hashable, Sendable {
     public var title: String?
     /// Kind-specific content, including child specs for containers.
     public var content: ContentSpec
+    /// A tab container's policy (reselect, back behaviour); ignored for other kinds.
+    public var tabPolicy: TabPolicy
     // Boxed because a struct cannot contain itself directly.
     private var presentedBox: Box<PresentationSpec>?
 
     /// Creates a spec from its parts; prefer the static factories.
     public init(
         screen: String, params: [String: String] = [:], title: String? = nil, content: ContentSpec = .screen,
-        presented: PresentationSpec? = nil
+        presented: PresentationSpec? = nil, tabPolicy: TabPolicy = .default
     ) {
+        self.tabPolicy = tabPolicy
         self.screen = screen
         self.params = params
         self.title = title
@@ -75,8 +78,10 @@ public struct ModelSpec: Hashable, Sendable {
     }
 
     /// A tab container; `selected` defaults to the first tab.
-    public static func tabs(_ tabs: [TabSpec], selected: String? = nil, screen: String = "tabs") -> ModelSpec {
-        ModelSpec(screen: screen, content: .tabs(tabs, selected: selected))
+    public static func tabs(
+        _ tabs: [TabSpec], selected: String? = nil, screen: String = "tabs", policy: TabPolicy = .default
+    ) -> ModelSpec {
+        ModelSpec(screen: screen, content: .tabs(tabs, selected: selected), tabPolicy: policy)
     }
 
     /// A switched container showing `model`.

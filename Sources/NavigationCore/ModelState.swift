@@ -19,12 +19,15 @@ public struct ModelState: Hashable, Sendable {
     public var presented: ModelID?
     /// Kind-specific state.
     public var content: ModelContent
+    /// A tab container's policy and selection history; `nil` for every other kind.
+    public var tabState: TabState?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
-        title: String? = nil, presented: ModelID? = nil, content: ModelContent
+        title: String? = nil, presented: ModelID? = nil, content: ModelContent, tabState: TabState? = nil
     ) {
+        self.tabState = tabState
         self.id = id
         self.parent = parent
         self.attachment = attachment

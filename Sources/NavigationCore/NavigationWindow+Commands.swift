@@ -40,6 +40,16 @@ extension NavigationWindow {
             try present(presentation, from: origin)
         case .dismiss:
             try dismiss(from: origin)
+        case .dismissReturning(let result):
+            try dismiss(from: origin, result: result)
+        case .goBack(let result):
+            try goBack(from: origin, result: result)
+        case .goBackToRoot:
+            goBackToRoot()
+        case .goBackTo(let matcher):
+            try goBackTo(matcher)
+        case .dismissAll:
+            dismissAll()
         case .dismissJustFromPresented:
             guard let holder = enclosingPresentation(of: origin), let presenter = parentNode(holder) else {
                 throw .notInsidePresentation(id)
@@ -52,7 +62,7 @@ extension NavigationWindow {
             guard tabs.tabs.contains(where: { $0.id == tab }) else {
                 throw .unknownTab(tabs: tabs.id, tab: tab, available: tabs.tabs.map(\.id))
             }
-            selectTab(tabs, tab)
+            selectOrReselect(tabs, tab)
         case .switchModel(let spec):
             guard let container = walkUp(from: origin, to: .switched) else { throw .noSwitchedModel(from: id) }
             replaceSwitched(container, with: try instantiate(spec, mayPresent: true))
@@ -75,6 +85,23 @@ extension NavigationWindow {
             guard !commands.isEmpty else { throw .emptyBatch }
             for command in commands { try run(command, from: id) }
         }
+    }
+
+    /// Selects `tab`; the selected tab again applies the container's reselect policy: with `popToRoot` the
+    /// nearest stack of the tab's branch (the tab's model, or the first stack below it through switched
+    /// models, selected tabs and custom containers' last children) is popped to its root. Presentations of
+    /// popped elements go with them; those of models that stay are kept. One rule for `tabsSelectItem`,
+    /// the `selectedTab` report and deep links.
+    func selectOrReselect(_ tabs: Node, _ tab: String) {
+        guard tab == tabs.selectedTab else { return selectTab(tabs, tab) }
+        guard tabs.tabPolicy.reselect == .popToRoot, var current = tabs.tabs.first(where: { $0.id == tab }).flatMap({ nodes[$0.model] })
+        else { return }
+        var remaining = nodes.count
+        while current.kind != .stack, remaining > 0, let next = current.lastContainerChild, let child = nodes[next] {
+            remaining -= 1
+            current = child
+        }
+        if current.kind == .stack { truncatePath(current, keeping: 1) }
     }
 
     func walkUp(from start: Node, to kind: ModelKind) -> Node? {
@@ -182,7 +209,7 @@ extension NavigationWindow {
         }
         let canPop = (walkUp(from: active, to: .stack)?.path.count ?? 0) > 1
         let canDismiss = dismissTarget(from: active) != nil
-        return WindowAbilities(canGoBack: canPop || canDismiss, canPop: canPop, canDismiss: canDismiss)
+        return WindowAbilities(canGoBack: backTarget() != nil, canPop: canPop, canDismiss: canDismiss)
     }
 
     private func hide(_ origin: Node) throws(NavigationError) {

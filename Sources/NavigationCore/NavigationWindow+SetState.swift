@@ -57,7 +57,8 @@ extension NavigationWindow {
                 presented = PresentationSpec(style: style, model: try build(slot))
             }
             return ModelSpec(
-                screen: model.screen, params: model.params, title: model.title, content: content, presented: presented)
+                screen: model.screen, params: model.params, title: model.title, content: content, presented: presented,
+                tabPolicy: model.tabState?.policy ?? .default)
         }
         return try build(id)
     }

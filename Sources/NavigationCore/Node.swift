@@ -21,6 +21,9 @@ final class Node {
     var hidesTabBarWhenNotAtRoot = false
     var tabs: [Tab] = []
     var selectedTab = ""
+    /// A tab container's policy (``TabPolicy``) and, with `history` back behaviour, its selection history.
+    var tabPolicy = TabPolicy.default
+    var tabHistory: [String] = []
     var switchedModel: ModelID?
     var customChildren: [ModelID] = []
     var dialog: DialogContent?
@@ -91,6 +94,7 @@ final class Node {
     var state: ModelState {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
-            presented: presented, content: content)
+            presented: presented, content: content,
+            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil)
     }
 }

@@ -28,6 +28,7 @@ enum UndoStep {
     case pathElementReplaced(Node, index: Int, StackElement)
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
+    case tabHistory(Node, [String])
     case switched(Node, ModelID?)
     case root(ModelID)
 }

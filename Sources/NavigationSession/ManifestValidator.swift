@@ -211,7 +211,8 @@ struct ManifestValidator {
         case .sequence(let commands):
             for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage:
+            .dismissWindow, .openURL, .trigger, .sendMessage, .dismissReturning, .goBack, .goBackToRoot, .goBackTo,
+            .dismissAll:
             break
         }
     }
