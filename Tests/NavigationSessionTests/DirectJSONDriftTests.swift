@@ -28,9 +28,10 @@ struct DirectJSONDriftTests {
     }
 
     @Test func modelStateHasTheFieldsItsWriterWrites() throws {
-        // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:)
+        // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:) (tabState: tab containers only, which it
+        // leaves to JSONOutput)
         let model = try #require(try Self.snapshot().models.first)
-        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content"])
+        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content", "tabState"])
     }
 
     @Test func storedSessionHasTheFieldsItsWriterWrites() {
