@@ -68,6 +68,7 @@ extension NavigationWindow {
     /// Carries out `goBack`; a `result` goes to the model that becomes the top: the presenter of a dismissed
     /// presentation, the new top element of a popped stack, the newly selected tab's model.
     func goBack(from origin: Node, result: JSONValue?) throws(NavigationError) {
+        let message = try result.map { value throws(NavigationError) in try resultMessage(value) }
         guard let target = backTarget() else { throw .nothingToGoBack(from: origin.id) }
         let recipient: ModelID?
         switch target {
@@ -81,29 +82,35 @@ extension NavigationWindow {
             selectTab(tabs, tab, recording: !fromHistory)
             recipient = tabs.tabs.first { $0.id == tab }?.model
         }
-        if let result, let recipient { try deliverResult(result, to: recipient, from: origin.id) }
+        if let message, let recipient {
+            tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))
+        }
     }
 
     /// `dismiss` with a result: the dismissal (the rule of `dismiss`) and a `result` message to the presenter,
     /// or to the element that becomes the top of a popped stack, in the same change.
     func dismiss(from origin: Node, result: JSONValue) throws(NavigationError) {
+        let message = try resultMessage(result)
+        let recipient: ModelID?
         switch dismissTarget(from: origin) {
         case .slot(let presenter):
             clearSlot(presenter)
-            try deliverResult(result, to: presenter.id, from: origin.id)
+            recipient = presenter.id
         case .path(let stack, let keeping):
             truncatePath(stack, keeping: keeping)
-            if let top = stack.path.last?.model { try deliverResult(result, to: top, from: origin.id) }
+            recipient = stack.path.last?.model
         case nil:
             throw .nothingToDismiss(from: origin.id)
         }
+        if let recipient { tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message)) }
     }
 
-    /// Queues the `result` message (its payload the result's JSON text, at most ``GraphLimits/maxTextBytes``).
-    private func deliverResult(_ result: JSONValue, to recipient: ModelID, from sender: ModelID) throws(NavigationError) {
+    /// The `result` message (its payload the result's JSON text), checked against ``GraphLimits/maxTextBytes``
+    /// before anything is removed.
+    private func resultMessage(_ result: JSONValue) throws(NavigationError) -> NavigationMessage {
         let text = Self.resultText(result)
         try configuration.limits.checkText(text, "a result")
-        tx.messages.append(DeliveredMessage(recipient: recipient, sender: sender, message: .result(text)))
+        return .result(text)
     }
 
     /// A result's JSON text (``JSONOutput``'s bytes).
