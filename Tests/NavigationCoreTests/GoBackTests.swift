@@ -241,3 +241,53 @@ struct GoBackTests {
         }
     }
 }
+
+/// `CanGoBack` against `goBack` itself over random graphs: the ability is true exactly when a dry run of `goBack`
+/// succeeds and changes the window.
+struct CanGoBackAgreementTests {
+    /// A small deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
+    struct Random {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    static let okAlert = PresentationSpec.alert(DialogContent(title: "Saved", actions: [DialogAction(id: "ok", title: "OK")]))
+
+    func command(_ random: inout Random) -> NavigationCommand {
+        switch random.next(10) {
+        case 0, 1: .stackAppend(.screen("detail"))
+        case 2: .present(.sheet(.stacked(.screen("editor"))))
+        case 3: .present(.fullScreenCover(.screen("player")))
+        case 4: .present(Self.okAlert)
+        case 5: .tabsSelectItem(["a", "b", "c"][random.next(3)])
+        case 6: .goBack
+        case 7: .goBackTo(.index(random.next(3)))
+        case 8: .dismissAll
+        default: .present(.sheet(.tabs(["x", "y"].map { TabSpec(id: $0, title: $0, model: .stacked(.screen($0))) },
+                                       policy: TabPolicy(backBehavior: .order))))
+        }
+    }
+
+    @Test(arguments: [TabBackBehavior.none, .history, .order, .firstTab])
+    func canGoBackIsTrueExactlyWhenGoBackChangesTheWindow(_ behavior: TabBackBehavior) throws {
+        for seed in UInt64(1)...40 {
+            var random = Random(state: seed)
+            let window = try makeWindow(.switched(.tabs(["a", "b", "c"].map {
+                TabSpec(id: $0, title: $0, model: .stacked(.screen($0)))
+            }, policy: TabPolicy(reselect: .popToRoot, backBehavior: behavior))))
+            for step in 0..<40 {
+                _ = try? window.execute(command(&random))
+                let dry = try? window.dryRun([BatchCommand(.goBack)])
+                let changes = dry.map { $0.version == window.version + 1 } ?? false
+                #expect(window.abilities.canGoBack == changes, "seed \(seed), step \(step):\n\(window.debugTree())")
+                #expect(window.verifyPresenterIndex(), "seed \(seed), step \(step)")
+            }
+        }
+    }
+}
