@@ -74,6 +74,23 @@ import Testing
         }
     }
 
+    @Test func goBackToRootIsOneChangeWhoseStepsDismissEachLayerThenPop() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
+            _ = try await fixture.window(window, "Present", [.string("cover"), .string("about"), .noParams])
+            let changes = try await fixture.signals(
+                path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
+            _ = try await fixture.window(window, "GoBackToRoot")
+            let changed = try #require(try await take(1, of: changes).first)
+            let steps = try #require(try json(changed.arguments[6].string) as? [[String: Any]])
+            // The demo's main scene has neither multiDismiss nor pushesInOne: one layer per step, top-down.
+            #expect(steps.compactMap { $0["kind"] as? String } == ["dismiss", "dismiss", "pop"], "\(steps)")
+        }
+    }
+
     @Test func goBackToAScreenAcrossLayersWithGdbus() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
