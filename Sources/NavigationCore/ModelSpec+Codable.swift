@@ -10,7 +10,8 @@ extension ModelSpec: Codable {
 
     /// Each kind's own keys besides the common `kind`, `screen`, `params`, `title` and `presented`.
     static let kindFields: [String: [String]] = [
-        "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"], "switched": ["model"],
+        "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"],
+        "switched": ["model"],
         "custom": ["customKind", "children"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
     ]
 

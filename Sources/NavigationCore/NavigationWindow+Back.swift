@@ -38,8 +38,11 @@ extension NavigationWindow {
                 current = child
                 continue
             }
-            guard let presenter = slotPresenter, let slot = presenter.presented, let presented = nodes[slot] else { break }
-            if presented.kind == .alert || presented.kind == .confirmationDialog { return .dismiss(presenter: presenter) }
+            guard let presenter = slotPresenter, let slot = presenter.presented, let presented = nodes[slot]
+            else { break }
+            if presented.kind == .alert || presented.kind == .confirmationDialog {
+                return .dismiss(presenter: presenter)
+            }
             target = .dismiss(presenter: presenter)
             slotPresenter = nil
             current = presented
@@ -102,7 +105,9 @@ extension NavigationWindow {
         case nil:
             throw .nothingToDismiss(from: origin.id)
         }
-        if let recipient { tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message)) }
+        if let recipient {
+            tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))
+        }
     }
 
     /// The `result` message (its payload the result's JSON text), checked against ``GraphLimits/maxTextBytes``
@@ -176,14 +181,16 @@ extension NavigationWindow {
             if slotPresenter == nil, current.presented != nil { slotPresenter = current }
             if current.kind == .stack {
                 for (index, element) in current.path.enumerated().dropFirst() {
-                    if let model = nodes[element.model] { routes.append(RouteEntry(model: model, push: (current, index))) }
+                    guard let model = nodes[element.model] else { continue }
+                    routes.append(RouteEntry(model: model, push: (current, index)))
                 }
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {
                 current = child
                 continue
             }
-            guard let presenter = slotPresenter, let slot = presenter.presented, let presented = nodes[slot] else { break }
+            guard let presenter = slotPresenter, let slot = presenter.presented, let presented = nodes[slot]
+            else { break }
             if presented.kind == .alert || presented.kind == .confirmationDialog { return (routes, presenter) }
             routes.append(RouteEntry(model: presented, presenter: presenter))
             slotPresenter = nil
@@ -194,7 +201,9 @@ extension NavigationWindow {
 
     /// Whether a route shows what `matcher` looks for (index matchers are resolved by position).
     private func matches(_ entry: RouteEntry, _ matcher: RouteMatcher) -> Bool {
-        let shown = entry.push == nil && entry.model.kind == .stack ? entry.model.path.first.flatMap { nodes[$0.model] } : nil
+        // A presented stack's route shows its element 0.
+        let shown = entry.push == nil && entry.model.kind == .stack
+            ? entry.model.path.first.flatMap { nodes[$0.model] } : nil
         switch matcher {
         case .screen(let name): return (shown ?? entry.model).screen == name
         case .model(let id): return entry.model.id == id || shown?.id == id

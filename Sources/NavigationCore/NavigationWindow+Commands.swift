@@ -94,7 +94,8 @@ extension NavigationWindow {
     /// the `selectedTab` report and deep links.
     func selectOrReselect(_ tabs: Node, _ tab: String) {
         guard tab == tabs.selectedTab else { return selectTab(tabs, tab) }
-        guard tabs.tabPolicy.reselect == .popToRoot, var current = tabs.tabs.first(where: { $0.id == tab }).flatMap({ nodes[$0.model] })
+        guard tabs.tabPolicy.reselect == .popToRoot, let model = tabs.tabs.first(where: { $0.id == tab })?.model,
+            var current = nodes[model]
         else { return }
         var remaining = nodes.count
         while current.kind != .stack, remaining > 0, let next = current.lastContainerChild, let child = nodes[next] {
