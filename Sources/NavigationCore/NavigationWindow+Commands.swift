@@ -201,9 +201,9 @@ extension NavigationWindow {
         }
     }
 
-    /// What a renderer may offer right now, from the active model: exactly when `stackDropLast(1)` and
-    /// `dismiss` would succeed, decided by the rules those commands use (no dry run: this is read after
-    /// every change, so it must not cost a transaction).
+    /// What a renderer may offer right now, from the active model: exactly when `goBack`, `stackDropLast(1)`
+    /// and `dismiss` would succeed, decided by the rules those commands use (no dry run: this is read after
+    /// every change, so it must not cost a transaction). O(depth).
     public var abilities: WindowAbilities {
         guard !isClosed, let active = nodes[activeModelID] else {
             return WindowAbilities(canGoBack: false, canPop: false, canDismiss: false)
