@@ -77,10 +77,14 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case notPresented(String)
     /// `org.navsession.Error.NothingToDismiss`: Nothing to dismiss from the executing model.
     case nothingToDismiss(String)
+    /// `org.navsession.Error.NothingToGoBack`: `GoBack` found no route, no alert or dialog and no tab to go back to.
+    case nothingToGoBack(String)
     /// `org.navsession.Error.NothingToHide`: The model is neither a presented stack's root nor a pushed element.
     case nothingToHide(String)
     /// `org.navsession.Error.PresenterIsLeaf`: An alert or dialog cannot present.
     case presenterIsLeaf(String)
+    /// `org.navsession.Error.RouteNotFound`: `GoBackTo` found no route below the top matching its selector.
+    case routeNotFound(String)
     /// `org.navsession.Error.SlotOccupied`: The presenter already presents a model.
     case slotOccupied(String)
     /// `org.navsession.Error.StaleReport`: A renderer report about a state the window is no longer in.
@@ -203,8 +207,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.NotInsidePresentation",
         "org.navsession.Error.NotPresented",
         "org.navsession.Error.NothingToDismiss",
+        "org.navsession.Error.NothingToGoBack",
         "org.navsession.Error.NothingToHide",
         "org.navsession.Error.PresenterIsLeaf",
+        "org.navsession.Error.RouteNotFound",
         "org.navsession.Error.SlotOccupied",
         "org.navsession.Error.StaleReport",
         "org.navsession.Error.StorageFailed",
@@ -268,7 +274,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.NotInsidePresentation": self = .notInsidePresentation(message)
         case "org.navsession.Error.NotPresented": self = .notPresented(message)
         case "org.navsession.Error.NothingToDismiss": self = .nothingToDismiss(message)
+        case "org.navsession.Error.NothingToGoBack": self = .nothingToGoBack(message)
         case "org.navsession.Error.NothingToHide": self = .nothingToHide(message)
+        case "org.navsession.Error.RouteNotFound": self = .routeNotFound(message)
         case "org.navsession.Error.PresenterIsLeaf": self = .presenterIsLeaf(message)
         case "org.navsession.Error.SlotOccupied": self = .slotOccupied(message)
         case "org.navsession.Error.StaleReport": self = .staleReport(message)
@@ -336,7 +344,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notInsidePresentation: "org.navsession.Error.NotInsidePresentation"
         case .notPresented: "org.navsession.Error.NotPresented"
         case .nothingToDismiss: "org.navsession.Error.NothingToDismiss"
+        case .nothingToGoBack: "org.navsession.Error.NothingToGoBack"
         case .nothingToHide: "org.navsession.Error.NothingToHide"
+        case .routeNotFound: "org.navsession.Error.RouteNotFound"
         case .presenterIsLeaf: "org.navsession.Error.PresenterIsLeaf"
         case .slotOccupied: "org.navsession.Error.SlotOccupied"
         case .staleReport: "org.navsession.Error.StaleReport"
@@ -395,7 +405,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .missingParameter(let message), .noPresenter(let message), .noStack(let message),
              .noSwitched(let message), .noTabs(let message), .notInStack(let message),
              .notInsidePresentation(let message), .notPresented(let message), .nothingToDismiss(let message),
-             .nothingToHide(let message), .presenterIsLeaf(let message), .slotOccupied(let message),
+             .nothingToHide(let message), .nothingToGoBack(let message), .routeNotFound(let message),
+             .presenterIsLeaf(let message), .slotOccupied(let message),
              .staleReport(let message), .storageFailed(let message), .unknownAction(let message),
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),

@@ -104,7 +104,7 @@ extension WindowProxy {
         get async throws(NavSessionError) { try await stringProperty(W.selectedTab) }
     }
 
-    /// Whether a back button would do something (property `CanGoBack`).
+    /// Whether `goBack()` would change something (property `CanGoBack`, decided by `GoBack`'s own rule).
     public var canGoBack: Bool { get async throws(NavSessionError) { try await boolProperty(W.canGoBack) } }
 
     /// Whether `StackDropLast(1)` would pop (property `CanPop`).

@@ -170,6 +170,49 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func hide() async throws(NavSessionError) -> UInt64 { try await versionCall("Hide") }
 
+    /// Removes the top route of the active branch, whatever it is (`GoBack`): pops a push, dismisses a
+    /// presentation or an alert on top; at a tab's root, the tabs' back behaviour. `canGoBack` tells beforehand.
+    /// - Throws: ``NavSessionError/nothingToGoBack(_:)``.
+    @discardableResult
+    public func goBack() async throws(NavSessionError) -> UInt64 { try await versionCall("GoBack") }
+
+    /// `goBack` delivering `result` (JSON) to the model that becomes the top, atomically (a `result` message;
+    /// through `Apply`).
+    /// - Throws: ``NavSessionError/nothingToGoBack(_:)``.
+    @discardableResult
+    public func goBack(result: JSONValue) async throws(NavSessionError) -> UInt64 {
+        try await executeAt(nil, .goBack(result: result))
+    }
+
+    /// Dismisses like `dismiss` and delivers `result` (JSON) to the presenter in the same change.
+    /// - Throws: ``NavSessionError/nothingToDismiss(_:)``.
+    @discardableResult
+    public func dismiss(result: JSONValue) async throws(NavSessionError) -> UInt64 {
+        try await executeAt(nil, .dismissReturning(result: result))
+    }
+
+    /// Every presentation dismissed and the base stack at its root, in one change (`GoBackToRoot`).
+    @discardableResult
+    public func goBackToRoot() async throws(NavSessionError) -> UInt64 { try await versionCall("GoBackToRoot") }
+
+    /// Back to the nearest route below the top showing `screen` (`GoBackTo`).
+    /// - Throws: ``NavSessionError/routeNotFound(_:)``.
+    @discardableResult
+    public func goBackTo(screen: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("GoBackTo", [.string(screen)])
+    }
+
+    /// Back to the nearest route below the top matching `matcher` (a screen, a model id or a route index).
+    /// - Throws: ``NavSessionError/routeNotFound(_:)``.
+    @discardableResult
+    public func goBackTo(_ matcher: RouteMatcher) async throws(NavSessionError) -> UInt64 {
+        try await executeAt(nil, .goBackTo(matcher))
+    }
+
+    /// Every presentation dismissed, the stacks kept (`DismissAll`); nothing presented: a no-op.
+    @discardableResult
+    public func dismissAll() async throws(NavSessionError) -> UInt64 { try await versionCall("DismissAll") }
+
     // MARK: Tabs and switched models
 
     /// Selects `tab` on the nearest tabs (`TabsSelectItem`); the selected tab is a no-op.

@@ -163,6 +163,14 @@ extension SessionService {
             MethodRow("Dismiss", [], [version], .batch { _, _, _ in one(.dismiss) }),
             MethodRow("DismissJustFromPresented", [], [version], .batch { _, _, _ in one(.dismissJustFromPresented) }),
             MethodRow("Hide", [], [version], .batch { _, _, _ in one(.hide) }),
+            MethodRow("GoBack", [], [version], .batch { _, _, _ in one(.goBack) }),
+            MethodRow("GoBackToRoot", [], [version], .batch { _, _, _ in one(.goBackToRoot) }),
+            MethodRow("GoBackTo", [screen], [version], .batch { call, _, _ in
+                let name = call.arguments[0].string ?? ""
+                guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+                return one(.goBackTo(.screen(name)))
+            }),
+            MethodRow("DismissAll", [], [version], .batch { _, _, _ in one(.dismissAll) }),
             MethodRow("TabsSelectItem", [A("tab", .string)], [version], .batch { call, _, _ in
                 one(.tabsSelectItem(call.arguments[0].string ?? ""))
             }),

@@ -77,7 +77,12 @@ enum ContentCost {
             return base + (model.map(of) ?? 0) + (params.map(of) ?? 0) + (title.map(of) ?? 0)
         case .bringToFront(.screen(let screen)): return base + of(screen)
         case .bringToFront(.model(let model)): return base + of(model)
-        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: return base
+        case .dismissReturning(let result), .goBack(result: .some(let result)):
+            return base + NavigationWindow.resultText(result).utf8.count
+        case .goBackTo(.screen(let name)): return base + of(name)
+        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
+            .goBackTo, .dismissAll:
+            return base
         }
     }
 

@@ -17,3 +17,13 @@ extension KeyedDecodingContainer where K == JSONKey {
             debugDescription: "unknown \(key.stringValue) \"\(tag)\"; expected one of: \(accepted.joined(separator: ", "))")
     }
 }
+
+extension KeyedDecodingContainer where K == JSONKey {
+    /// An optional string naming one case of `T`; an unknown name throws ``unknownTag(_:key:accepted:)``.
+    func decodeTagIfPresent<T: RawRepresentable & CaseIterable>(_ type: T.Type, forKey key: JSONKey) throws -> T?
+    where T.RawValue == String {
+        guard let tag = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let value = T(rawValue: tag) else { throw unknownTag(tag, key: key, accepted: T.allCases.map(\.rawValue)) }
+        return value
+    }
+}

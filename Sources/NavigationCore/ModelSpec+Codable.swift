@@ -10,7 +10,8 @@ extension ModelSpec: Codable {
 
     /// Each kind's own keys besides the common `kind`, `screen`, `params`, `title` and `presented`.
     static let kindFields: [String: [String]] = [
-        "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab"], "switched": ["model"],
+        "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"],
+        "switched": ["model"],
         "custom": ["customKind", "children"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
     ]
 
@@ -23,6 +24,7 @@ extension ModelSpec: Codable {
         let c = try decoder.container(keyedBy: JSONKey.self)
         let kind = try c.decodeIfPresent(String.self, forKey: "kind") ?? "screen"
         let content: ContentSpec
+        var tabPolicy = TabPolicy.default
         switch kind {
         case "screen": content = .screen
         case "stack":
@@ -33,6 +35,9 @@ extension ModelSpec: Codable {
             content = .tabs(
                 try c.decode([TabSpec].self, forKey: "tabs"),
                 selected: try c.decodeIfPresent(String.self, forKey: "selectedTab"))
+            tabPolicy = TabPolicy(
+                reselect: try c.decodeTagIfPresent(TabReselect.self, forKey: "reselect") ?? .none,
+                backBehavior: try c.decodeTagIfPresent(TabBackBehavior.self, forKey: "backBehavior") ?? .none)
         case "switched": content = .switched(try c.decode(ModelSpec.self, forKey: "model"))
         case "custom":
             content = .custom(
@@ -54,7 +59,7 @@ extension ModelSpec: Codable {
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             content: content,
             presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"),
-            tag: try c.decodeIfPresent(String.self, forKey: "tag"))
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabPolicy: tabPolicy)
         try StrictKeys.check(
             decoder, allowed: ["kind", "screen", "params", "title", "tag", "presented"] + (Self.kindFields[kind] ?? []) + extra)
     }
@@ -74,6 +79,8 @@ extension ModelSpec: Codable {
         case .tabs(let tabs, let selected):
             try c.encode(tabs, forKey: "tabs")
             try c.encodeIfPresent(selected, forKey: "selectedTab")
+            if tabPolicy.reselect != .none { try c.encode(tabPolicy.reselect, forKey: "reselect") }
+            if tabPolicy.backBehavior != .none { try c.encode(tabPolicy.backBehavior, forKey: "backBehavior") }
         case .switched(let model): try c.encode(model, forKey: "model")
         case .custom(let name, let children):
             try c.encode(name, forKey: "customKind")

@@ -21,15 +21,18 @@ public struct ModelSpec: Hashable, Sendable {
     /// An application-chosen tag, unique in the window (`"tag":"inbox"`); commands address the model by
     /// `ModelReference.tag`.
     public var tag: String?
+    /// A tab container's policy (reselect, back behaviour); ignored for other kinds.
+    public var tabPolicy: TabPolicy
     // Boxed because a struct cannot contain itself directly.
     private var presentedBox: Box<PresentationSpec>?
 
     /// Creates a spec from its parts; prefer the static factories.
     public init(
         screen: String, params: [String: String] = [:], title: String? = nil, content: ContentSpec = .screen,
-        presented: PresentationSpec? = nil, tag: String? = nil
+        presented: PresentationSpec? = nil, tag: String? = nil, tabPolicy: TabPolicy = .default
     ) {
         self.tag = tag
+        self.tabPolicy = tabPolicy
         self.screen = screen
         self.params = params
         self.title = title
@@ -88,8 +91,10 @@ public struct ModelSpec: Hashable, Sendable {
     }
 
     /// A tab container; `selected` defaults to the first tab.
-    public static func tabs(_ tabs: [TabSpec], selected: String? = nil, screen: String = "tabs") -> ModelSpec {
-        ModelSpec(screen: screen, content: .tabs(tabs, selected: selected))
+    public static func tabs(
+        _ tabs: [TabSpec], selected: String? = nil, screen: String = "tabs", policy: TabPolicy = .default
+    ) -> ModelSpec {
+        ModelSpec(screen: screen, content: .tabs(tabs, selected: selected), tabPolicy: policy)
     }
 
     /// A switched container showing `model`.

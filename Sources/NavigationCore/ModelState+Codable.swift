@@ -8,6 +8,7 @@ extension ModelState: Codable {
         let id = try c.decode(ModelID.self, forKey: "id")
         let kind = try c.decode(String.self, forKey: "kind")
         let content: ModelContent
+        var tabState: TabState?
         switch kind {
         case "screen": content = .screen
         case "stack":
@@ -16,6 +17,11 @@ extension ModelState: Codable {
                 hidesTabBarWhenNotAtRoot: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarWhenNotAtRoot") ?? false)
         case "tabs":
             content = .tabs(try c.decode([Tab].self, forKey: "tabs"), selected: try c.decode(String.self, forKey: "selectedTab"))
+            tabState = TabState(
+                policy: TabPolicy(
+                    reselect: try c.decodeTagIfPresent(TabReselect.self, forKey: "reselect") ?? .none,
+                    backBehavior: try c.decodeTagIfPresent(TabBackBehavior.self, forKey: "backBehavior") ?? .none),
+                history: try c.decodeIfPresent([String].self, forKey: "tabHistory") ?? [])
         case "switched": content = .switched(try c.decode(ModelID.self, forKey: "switchedModel"))
         case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
         case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
@@ -36,7 +42,7 @@ extension ModelState: Codable {
             presented: try c.decodeIfPresent(ModelID.self, forKey: "presented"),
             content: content,
             saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [],
-            tag: try c.decodeIfPresent(String.self, forKey: "tag"))
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabState: tabState)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,6 +64,14 @@ extension ModelState: Codable {
         case .tabs(let tabs, let selected):
             try c.encode(tabs, forKey: "tabs")
             try c.encode(selected, forKey: "selectedTab")
+            // Written only when not the default, so windows without a policy keep their snapshot bytes.
+            if let tabState {
+                if tabState.policy.reselect != .none { try c.encode(tabState.policy.reselect, forKey: "reselect") }
+                if tabState.policy.backBehavior != .none {
+                    try c.encode(tabState.policy.backBehavior, forKey: "backBehavior")
+                }
+                if !tabState.history.isEmpty { try c.encode(tabState.history, forKey: "tabHistory") }
+            }
         case .switched(let model): try c.encode(model, forKey: "switchedModel")
         case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
         case .custom(let name, let children):

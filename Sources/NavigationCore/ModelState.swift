@@ -25,13 +25,16 @@ public struct ModelState: Hashable, Sendable {
     public var saved: [SavedBranch]
     /// The application-chosen tag, unique in the window; `nil` when untagged.
     public var tag: String?
+    /// A tab container's policy and selection history; `nil` for every other kind.
+    public var tabState: TabState?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
-        tag: String? = nil
+        tag: String? = nil, tabState: TabState? = nil
     ) {
+        self.tabState = tabState
         self.id = id
         self.parent = parent
         self.attachment = attachment

@@ -7,6 +7,7 @@ extension NavigationCommand: Codable {
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
+        "goBack", "goBackToRoot", "goBackTo", "dismissAll",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -18,6 +19,7 @@ extension NavigationCommand: Codable {
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
         "setRoutes": ["routes", "stack"],
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
+        "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -45,7 +47,16 @@ extension NavigationCommand: Codable {
                 try c.decode(ModelSpec.self, forKey: "model"), clear: try c.decodeIfPresent(Bool.self, forKey: "clear") ?? false)
         case "stackSetPath": self = .stackSetPath(try c.decode([PathEntry].self, forKey: "path"))
         case "present": self = .present(try c.decode(PresentationSpec.self, forKey: "presentation"))
-        case "dismiss": self = .dismiss
+        case "dismiss":
+            if let result = try c.decodeIfPresent(JSONValue.self, forKey: "result") {
+                self = .dismissReturning(result: result)
+            } else {
+                self = .dismiss
+            }
+        case "goBack": self = .goBack(result: try c.decodeIfPresent(JSONValue.self, forKey: "result"))
+        case "goBackToRoot": self = .goBackToRoot
+        case "goBackTo": self = .goBackTo(try RouteMatcher(from: c))
+        case "dismissAll": self = .dismissAll
         case "dismissJustFromPresented": self = .dismissJustFromPresented
         case "hide": self = .hide
         case "tabsSelectItem": self = .tabsSelectItem(try c.decode(String.self, forKey: "tab"))
@@ -127,7 +138,15 @@ extension NavigationCommand: Codable {
             try c.encode(elements, forKey: "models")
             if singleTop { try c.encode(true, forKey: "singleTop") }
         case .stackDropLast(let count): try c.encode(count, forKey: "count")
-        case .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide: break
+        case .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBackToRoot, .dismissAll: break
+        case .dismissReturning(let result): try c.encode(result, forKey: "result")
+        case .goBack(let result): try c.encodeIfPresent(result, forKey: "result")
+        case .goBackTo(let matcher):
+            switch matcher {
+            case .screen(let name): try c.encode(name, forKey: "screen")
+            case .model(let id): try c.encode(id, forKey: "model")
+            case .index(let index): try c.encode(index, forKey: "index")
+            }
         case .stackSetRoot(let model, let clear):
             try c.encode(model, forKey: "model")
             try c.encode(clear, forKey: "clear")
@@ -165,6 +184,27 @@ extension NavigationCommand: Codable {
         }
     }
 }
+
+extension RouteMatcher {
+    /// Exactly one of `screen`, `tag`, `model`, `index`.
+    init(from c: KeyedDecodingContainer<JSONKey>) throws {
+        let present = Self.keys.filter { c.contains(JSONKey($0)) }
+        guard present.count == 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: "command", in: c,
+                debugDescription: present.isEmpty
+                    ? "goBackTo needs one of \"screen\", \"tag\", \"model\" or \"index\""
+                    : "goBackTo takes one selector; got \(present.map { "\"\($0)\"" }.joined(separator: " and "))")
+        }
+        switch present[0] {
+        case "screen": self = .screen(try c.decode(String.self, forKey: "screen"))
+        case "tag": self = .tag(try c.decode(String.self, forKey: "tag"))
+        case "model": self = .model(try c.decode(ModelReference.self, forKey: "model"))
+        default: self = .index(try c.decode(Int.self, forKey: "index"))
+        }
+    }
+}
+
 
 /// A batch entry is the command object plus optional `"from"` (model id or `"tag:…"`) and `"animated"` (default true).
 extension BatchCommand: Codable {

@@ -28,6 +28,22 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case present(PresentationSpec)
     /// Dismiss the nearest presentation or pushed element. Fails: ``NavigationError/nothingToDismiss(from:)``.
     case dismiss
+    /// `dismiss` plus a `result` message (payload: the result's JSON text) to the presenter, or to the element
+    /// that becomes the top of a popped stack, in the same change. JSON: `{"command":"dismiss","result":…}`.
+    case dismissReturning(result: JSONValue)
+    /// Remove the top route of the active branch, whatever it is: pop a push, dismiss a presentation (a
+    /// presented stack at its root: the whole presentation), dismiss an alert or dialog on top; at a tab's
+    /// root, the tab container's back behaviour. An optional `result` goes to the model that becomes the top.
+    /// Fails: ``NavigationError/nothingToGoBack(from:)``.
+    case goBack(result: JSONValue?)
+    /// Every presentation of the active branch dismissed and every stack of its first layer at its root,
+    /// in one change. At the root already: no change.
+    case goBackToRoot
+    /// Back to the nearest route below the top of the active branch that matches, across layers.
+    /// Fails: ``NavigationError/routeNotFound(_:)``.
+    case goBackTo(RouteMatcher)
+    /// Every presentation of the active branch dismissed, the base stacks kept. Nothing presented: no change.
+    case dismissAll
     /// Dismiss the presentation containing the executing model. Fails: not inside a presentation.
     case dismissJustFromPresented
     /// Root of a presented stack → dismiss it; pushed element → pop back to just below it. Fails: neither.
@@ -78,6 +94,9 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// Pop one element.
     public static var stackDropLast: NavigationCommand { .stackDropLast(1) }
 
+    /// Go back without a result.
+    public static var goBack: NavigationCommand { .goBack(result: nil) }
+
     /// Replace the stack root, keeping the pushed elements.
     public static func stackSetRoot(_ model: ModelSpec) -> NavigationCommand { .stackSetRoot(model, clear: false) }
 
@@ -93,7 +112,11 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .stackSetRoot: "stackSetRoot"
         case .stackSetPath: "stackSetPath"
         case .present: "present"
-        case .dismiss: "dismiss"
+        case .dismiss, .dismissReturning: "dismiss"
+        case .goBack: "goBack"
+        case .goBackToRoot: "goBackToRoot"
+        case .goBackTo: "goBackTo"
+        case .dismissAll: "dismissAll"
         case .dismissJustFromPresented: "dismissJustFromPresented"
         case .hide: "hide"
         case .tabsSelectItem: "tabsSelectItem"

@@ -34,6 +34,11 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case cannotPresent(screen: String)
     /// `dismiss` found neither a presentation nor a pushed element to remove.
     case nothingToDismiss(from: ModelID)
+    /// `goBack` found nothing to remove: no route on the active branch, no alert or dialog on top, and no tab
+    /// the tab container's back behaviour goes to.
+    case nothingToGoBack(from: ModelID)
+    /// `goBackTo` found no route below the top matching what it looked for (the text names it).
+    case routeNotFound(String)
     /// `dismissJustFromPresented` or a `presenter` message target outside any presentation.
     case notInsidePresentation(ModelID)
     /// `hide` from a model that is neither a presented stack's root nor a pushed element.

@@ -20,6 +20,14 @@ public struct NavigationMessage: Hashable, Sendable, Codable {
     /// The name of the message the presenter gets when an alert/dialog action is chosen.
     public static let actionChosenName = "actionChosen"
 
+    /// The name of the message a dismissal or `goBack` with a result delivers to the presenter.
+    public static let resultName = "result"
+
+    /// Delivered by `dismiss`/`goBack` with a `result`; the payload is the result's JSON text.
+    public static func result(_ json: String) -> NavigationMessage {
+        NavigationMessage(resultName, payload: json)
+    }
+
     /// The lifecycle message sent to every model removed from the graph (never to the root).
     public static let finished = NavigationMessage(finishedName)
 

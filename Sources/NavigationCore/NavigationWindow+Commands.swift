@@ -47,6 +47,16 @@ extension NavigationWindow {
             try present(presentation, from: origin)
         case .dismiss:
             try dismiss(from: origin)
+        case .dismissReturning(let result):
+            try dismiss(from: origin, result: result)
+        case .goBack(let result):
+            try goBack(from: origin, result: result)
+        case .goBackToRoot:
+            goBackToRoot()
+        case .goBackTo(let matcher):
+            try goBackTo(matcher)
+        case .dismissAll:
+            dismissAll()
         case .dismissJustFromPresented:
             guard let holder = enclosingPresentation(of: origin), let presenter = parentNode(holder) else {
                 throw .notInsidePresentation(id)
@@ -59,7 +69,7 @@ extension NavigationWindow {
             guard tabs.tabs.contains(where: { $0.id == tab }) else {
                 throw .unknownTab(tabs: tabs.id, tab: tab, available: tabs.tabs.map(\.id))
             }
-            selectTab(tabs, tab)
+            selectOrReselect(tabs, tab)
         case .switchModel(let spec, let saveState, let restoreState):
             guard let container = walkUp(from: origin, to: .switched) else { throw .noSwitchedModel(from: id) }
             try switchModel(container, to: spec, saveState: saveState, restoreState: restoreState)
@@ -193,6 +203,24 @@ extension NavigationWindow {
         replacePath(stack, with: path.compactMap { element in nodes[element.model].map { ($0, element.transition, isNew: false) } })
     }
 
+    /// Selects `tab`; the selected tab again applies the container's reselect policy: with `popToRoot` the
+    /// nearest stack of the tab's branch (the tab's model, or the first stack below it through switched
+    /// models, selected tabs and custom containers' last children) is popped to its root. Presentations of
+    /// popped elements go with them; those of models that stay are kept. One rule for `tabsSelectItem`,
+    /// the `selectedTab` report and deep links.
+    func selectOrReselect(_ tabs: Node, _ tab: String) {
+        guard tab == tabs.selectedTab else { return selectTab(tabs, tab) }
+        guard tabs.tabPolicy.reselect == .popToRoot, let model = tabs.tabs.first(where: { $0.id == tab })?.model,
+            var current = nodes[model]
+        else { return }
+        var remaining = nodes.count
+        while current.kind != .stack, remaining > 0, let next = current.lastContainerChild, let child = nodes[next] {
+            remaining -= 1
+            current = child
+        }
+        if current.kind == .stack { truncatePath(current, keeping: 1) }
+    }
+
     func walkUp(from start: Node, to kind: ModelKind) -> Node? {
         var current: Node? = start
         while let node = current {
@@ -290,16 +318,16 @@ extension NavigationWindow {
         }
     }
 
-    /// What a renderer may offer right now, from the active model: exactly when `stackDropLast(1)` and
-    /// `dismiss` would succeed, decided by the rules those commands use (no dry run: this is read after
-    /// every change, so it must not cost a transaction).
+    /// What a renderer may offer right now, from the active model: exactly when `goBack`, `stackDropLast(1)`
+    /// and `dismiss` would succeed, decided by the rules those commands use (no dry run: this is read after
+    /// every change, so it must not cost a transaction). O(depth).
     public var abilities: WindowAbilities {
         guard !isClosed, let active = nodes[activeModelID] else {
             return WindowAbilities(canGoBack: false, canPop: false, canDismiss: false)
         }
         let canPop = (walkUp(from: active, to: .stack)?.path.count ?? 0) > 1
         let canDismiss = dismissTarget(from: active) != nil
-        return WindowAbilities(canGoBack: canPop || canDismiss, canPop: canPop, canDismiss: canDismiss)
+        return WindowAbilities(canGoBack: backTarget() != nil, canPop: canPop, canDismiss: canDismiss)
     }
 
     private func hide(_ origin: Node) throws(NavigationError) {

@@ -216,7 +216,14 @@ extension NavigationWindow {
         tx.markModified(stack.id)
     }
 
-    func selectTab(_ tabs: Node, _ tab: String) {
+    /// Selects `tab`; with a `history` back behaviour the tab left is remembered (each tab once, so the
+    /// history never holds more entries than the container has tabs) unless `recording` is false (going back).
+    func selectTab(_ tabs: Node, _ tab: String, recording: Bool = true) {
+        if tabs.tabPolicy.keepsHistory, tab != tabs.selectedTab {
+            tx.undo.append(.tabHistory(tabs, tabs.tabHistory))
+            tabs.tabHistory.removeAll { $0 == tab || (recording && $0 == tabs.selectedTab) }
+            if recording { tabs.tabHistory.append(tabs.selectedTab) }
+        }
         tx.undo.append(.selectedTab(tabs, tabs.selectedTab))
         if tab != tabs.selectedTab { tx.steps.append(.selectTab(tabs: tabs.id, tab: tab, previous: tabs.selectedTab)) }
         tabs.selectedTab = tab

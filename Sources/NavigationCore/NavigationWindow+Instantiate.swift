@@ -46,6 +46,7 @@ extension NavigationWindow {
                 throw .invalidSpec("tabs \"\(spec.screen)\" selects unknown tab \"\(selectedID)\"")
             }
             node.selectedTab = selectedID
+            node.tabPolicy = spec.tabPolicy
             for (index, tab) in tabs.enumerated() {
                 let child = try instantiate(tab.model, mayPresent: false)
                 node.tabs.append(Tab(id: tab.id, title: tab.title, icon: tab.icon, model: child.id))

@@ -37,7 +37,7 @@ extension NavigationWindow {
             guard tabs.tabs.contains(where: { $0.id == tab }) else {
                 throw .unknownTab(tabs: tabsID, tab: tab, available: tabs.tabs.map(\.id))
             }
-            selectTab(tabs, tab)
+            selectOrReselect(tabs, tab)
         case .alertActionChosen(let alertID, let actionID):
             let alert = try attachedNode(alertID)
             guard alert.kind == .alert || alert.kind == .confirmationDialog, let content = alert.dialog else {

@@ -61,7 +61,7 @@ extension NavigationWindow {
             }
             return ModelSpec(
                 screen: model.screen, params: model.params, title: model.title, content: content, presented: presented,
-                tag: model.tag)
+                tag: model.tag, tabPolicy: model.tabState?.policy ?? .default)
         }
         return try build(id)
     }

@@ -65,6 +65,8 @@ extension NavigationWindow {
         case .tabs(let tabs, let selected):
             node.tabs = tabs
             node.selectedTab = selected
+            node.tabPolicy = model.tabState?.policy ?? .default
+            node.tabHistory = model.tabState?.history ?? []
         case .switched(let child): node.switchedModel = child
         case .alert(let content), .confirmationDialog(let content): node.dialog = content
         case .custom(_, let children): node.customChildren = children

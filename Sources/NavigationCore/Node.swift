@@ -23,6 +23,9 @@ final class Node {
     var hidesTabBarWhenNotAtRoot = false
     var tabs: [Tab] = []
     var selectedTab = ""
+    /// A tab container's policy (``TabPolicy``) and, with `history` back behaviour, its selection history.
+    var tabPolicy = TabPolicy.default
+    var tabHistory: [String] = []
     var switchedModel: ModelID?
     /// A switched container's kept branches, oldest first; each root hangs here with a `.saved` attachment
     /// and is not among ``children`` (not in the presenter index, not on any walk of the live graph).
@@ -96,6 +99,7 @@ final class Node {
     var state: ModelState {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
-            presented: presented, content: content, saved: saved, tag: tag)
+            presented: presented, content: content, saved: saved, tag: tag,
+            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil)
     }
 }

@@ -35,6 +35,7 @@ enum UndoStep {
     case pathElementReplaced(Node, index: Int, StackElement)
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
+    case tabHistory(Node, [String])
     case switched(Node, ModelID?)
     /// A switched container's kept branches before the change.
     case savedBranches(Node, [SavedBranch])

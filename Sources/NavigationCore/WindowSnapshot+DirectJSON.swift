@@ -48,6 +48,8 @@ extension ModelState {
     func appendDirectJSON(to out: inout [UInt8]) -> Bool {
         var path: [StackElement]?
         var hidesTabBar = false
+        // Only tab containers carry a tab state, and they are written by JSONOutput.
+        guard tabState == nil else { return false }
         switch content {
         case .screen: break
         case .stack(let elements, let hides):

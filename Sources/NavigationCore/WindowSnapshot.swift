@@ -140,6 +140,13 @@ public struct WindowSnapshot: Hashable, Sendable {
             guard tabs.contains(where: { $0.id == selected }) else {
                 throw .invalidSnapshot("tabs \(model.id) selects unknown tab \"\(selected)\"")
             }
+            if let history = model.tabState?.history, !history.isEmpty {
+                let ids = Set(tabs.map(\.id))
+                guard Set(history).count == history.count, history.allSatisfy(ids.contains), !history.contains(selected)
+                else {
+                    throw .invalidSnapshot("tabs \(model.id) has a tab history that is not distinct unselected tabs")
+                }
+            }
             result += tabs.map { ($0.model, .tab($0.id)) }
         case .switched(let child): result.append((child, .switched))
         case .alert, .confirmationDialog:

@@ -71,6 +71,7 @@ extension Manifest {
                 "main": {
                   "kind": "tabs",
                   "selectedTab": "home",
+                  "reselect": "popToRoot",
                   "tabs": [
                     {"id": "home", "title": "Home", "icon": "go-home",
                      "model": {"kind": "stack", "path": [{"screen": "home"}]}},

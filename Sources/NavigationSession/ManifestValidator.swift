@@ -222,7 +222,8 @@ struct ManifestValidator {
                 try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
             }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront:
+            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
+            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll:
             break
         }
     }

@@ -27,6 +27,8 @@ extension NavigationError {
         case .unknownPresentationKind: suffix = "UnknownPresentationKind"
         case .cannotPresent: suffix = "CannotPresent"
         case .nothingToDismiss: suffix = "NothingToDismiss"
+        case .nothingToGoBack: suffix = "NothingToGoBack"
+        case .routeNotFound: suffix = "RouteNotFound"
         case .notInsidePresentation: suffix = "NotInsidePresentation"
         case .cannotHide: suffix = "NothingToHide"
         case .noTabs: suffix = "NoTabs"
@@ -70,6 +72,9 @@ extension NavigationError {
         case .unknownPresentationKind(let kind): "unknown presentation kind '\(kind)'"
         case .cannotPresent(let screen): "'\(screen)' sits where it cannot present"
         case .nothingToDismiss(let id): "nothing to dismiss from model \(id)"
+        case .nothingToGoBack(let id):
+            "nothing to go back from model \(id): no route, no alert or dialog, and no tab to go back to"
+        case .routeNotFound(let what): "no route below the top of the active branch matches \(what)"
         case .notInsidePresentation(let id): "model \(id) is not inside a presentation"
         case .cannotHide(let id): "model \(id) is neither a presented stack's root nor a pushed element"
         case .noTabs(let id): "no tab container at or above model \(id)"

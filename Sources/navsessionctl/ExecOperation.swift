@@ -40,8 +40,13 @@ struct ExecOperation: Sendable {
     /// `name ARG…` for help and error messages.
     var usage: String { ([name] + arguments.map(\.usage)).joined(separator: " ") }
 
-    /// The operation named `name`, if any.
+    /// The operation named `name`, if any; the batch command's camelCase spelling (`goBack`) names its
+    /// kebab-case operation (`go-back`) too.
     static func named(_ name: String) -> ExecOperation? {
-        all.first { $0.name == name }
+        let kebab = name.unicodeScalars.reduce(into: "") { result, scalar in
+            if scalar.properties.isUppercase, !result.isEmpty { result += "-" }
+            result += String(scalar).lowercased()
+        }
+        return all.first { $0.name == name || $0.name == kebab }
     }
 }

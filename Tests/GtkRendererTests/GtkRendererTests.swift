@@ -122,7 +122,7 @@ struct GtkRendererTests {
             try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
             try await h.waitUntilScreenMatches("detail pushed")
 
-            // Back: ReportPopped; the daemon pops, the screen follows.
+            // Back: goBack at the version shown; the daemon pops, the screen follows.
             try await h.click("window/1/back")
             try await h.waitForDaemon("popped to home") {
                 try await h.property(Self.window1, "ActiveScreen")?.string == "home"
@@ -139,7 +139,7 @@ struct GtkRendererTests {
             screen = try await h.waitUntilScreenMatches("after tab click")
             #expect(screen.first?.tabs.values.first == "settings")
 
-            // Escape on a sheet: ReportDismissed.
+            // Escape on a sheet: goBack, which dismisses it.
             try await h.send(Self.window1, w("Present"), "string:sheet", "string:editor", "dict:string:string:id,7")
             try await h.waitUntilScreenMatches("sheet")
             try await h.click("window/1/escape")
@@ -203,6 +203,25 @@ struct GtkRendererTests {
             screen = try await h.waitUntilScreenMatches("logged in, main restored")
             #expect(screen.first?.modals.values.sorted() == ["sheet"])
             #expect(screen.first?.title == "Editor")
+        }
+    }
+
+    @Test func reselectingTheSelectedTabPopsItToItsRoot() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.send(Self.window1, w("StackAppend"), "string:about", "dict:string:string:")
+            try await h.waitUntilScreenMatches("two pushed")
+
+            // A click on the selected tab is reported; the demo's tabs reselect with popToRoot.
+            try await h.click("window/1/tab/home")
+            try await h.waitForDaemon("home popped to its root") {
+                try await h.property(Self.window1, "ActiveScreen")?.string == "home"
+            }
+            let screen = try await h.waitUntilScreenMatches("after reselecting home")
+            #expect(screen.first?.canGoBack == false)
+            #expect(screen.first?.tabs.values.first == "home")
         }
     }
 

@@ -62,6 +62,43 @@ struct WindowProxyTests {
         }
     }
 
+    @Test func goingBack() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await Self.loggedIn(daemon)
+            #expect(try await window.canGoBack == false)
+            do throws(NavSessionError) {
+                try await window.goBack()
+                Issue.record("went back from a tab's root")
+            } catch {
+                guard case .nothingToGoBack = error else { Issue.record("got \(error)"); return }
+            }
+            try await window.stackAppend("detail", params: ["id": "1"])
+            try await window.stackAppend("about")
+            try await window.present("cover", screen: "profile")
+            #expect(try await window.canGoBack)
+            try await window.goBack()
+            #expect(try await window.activeScreen == "about")
+            try await window.goBackTo(screen: "detail")
+            #expect(try await window.activeScreen == "detail")
+            try await window.present("sheet+stack", screen: "editor", params: ["id": "1"])
+            try await window.dismissAll()
+            #expect(try await window.activeScreen == "detail")
+            try await window.present("sheet", screen: "about")
+            try await window.dismiss(result: .object(["id": .string("1")]))
+            try await window.goBackTo(.index(0))
+            #expect(try await window.activeScreen == "detail")
+            try await window.goBackToRoot()
+            #expect(try await window.activeScreen == "home")
+            do throws(NavSessionError) {
+                try await window.goBackTo(.screen("profile"))
+                Issue.record("went back to a screen not on the branch")
+            } catch {
+                guard case .routeNotFound(let message) = error else { Issue.record("got \(error)"); return }
+                #expect(message.contains("profile"))
+            }
+        }
+    }
+
     @Test func presentationsAndDialogs() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await Self.loggedIn(daemon)

@@ -56,6 +56,22 @@ struct WindowCommandTests {
         }
     }
 
+    @Test func execGoesBackInKebabAndBatchSpelling() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            var version = try await daemon.exec(window, ["stack-append", "about"])
+            version = try await daemon.exec(window, ["present", "sheet+stack", "editor", "id=1"])
+            #expect(try await daemon.exec(window, ["goBackTo", "detail"]) == version + 1)
+            #expect(try await daemon.exec(window, ["present", "cover", "profile"]) == version + 2)
+            #expect(try await daemon.exec(window, ["dismiss-all"]) == version + 3)
+            #expect(try await daemon.exec(window, ["go-back"]) == version + 4)
+            #expect(try await daemon.exec(window, ["goBackToRoot"]) == version + 4, "at the root: a no-op")
+            let refused = try await daemon.ctl(["exec", window, "go-back"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("org.navsession.Error.NothingToGoBack"), "\(refused)")
+        }
+    }
+
     @Test func execCommandsPrintConsecutiveVersions() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)

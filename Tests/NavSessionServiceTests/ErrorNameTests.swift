@@ -38,6 +38,10 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         },
         ErrorCase(navsession + "AlreadyAtRoot", .loggedOut) { f, w in try await f.window(w, "StackDropLast", [.uint32(1)]) },
         ErrorCase(navsession + "NothingToDismiss", .loggedOut) { f, w in try await f.window(w, "Dismiss") },
+        ErrorCase(navsession + "NothingToGoBack", .loggedIn) { f, w in try await f.window(w, "GoBack") },
+        ErrorCase(navsession + "RouteNotFound", .loggedIn, message: "profile") { f, w in
+            try await f.window(w, "GoBackTo", [.string("profile")])
+        },
         ErrorCase(navsession + "UnknownTab", .loggedIn, message: "nope") { f, w in
             try await f.window(w, "TabsSelectItem", [.string("nope")])
         },

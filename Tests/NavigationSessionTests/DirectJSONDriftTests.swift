@@ -29,9 +29,10 @@ struct DirectJSONDriftTests {
 
     @Test func modelStateHasTheFieldsItsWriterWrites() throws {
         // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:) (`saved`: only switched containers
-        // have kept branches, and the writer leaves those to the Codable path)
+        // have kept branches, and the writer leaves those to the Codable path; `tabState`: tab containers only,
+        // which it leaves to JSONOutput)
         let model = try #require(try Self.snapshot().models.first)
-        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag"])
+        #expect(Self.fields(of: model) == ["id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState"])
     }
 
     @Test func storedSessionHasTheFieldsItsWriterWrites() {

@@ -71,6 +71,35 @@ struct PersistenceTests {
         #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "settings")
     }
 
+    @Test func tabHistoryAndGoingBackWithAResultSurviveAKill() throws {
+        let directory = temporaryDirectory()
+        var before: Picture?
+        let main: WindowNumber
+        do {
+            let session = try demoSession(directory: directory)
+            main = try loggedInMain(session)
+            let tabs = ModelSpec.tabs([
+                TabSpec(id: "home", title: "Home", model: .stacked(.screen("home"))),
+                TabSpec(id: "settings", title: "Settings", model: .stacked(.screen("settings"))),
+            ], policy: TabPolicy(reselect: .popToRoot, backBehavior: .history))
+            try session.execute(window: main, command: .switchModel(tabs))
+            try session.execute(window: main, command: .tabsSelectItem("settings"))
+            try session.execute(window: main, command: .stackAppend(.screen("about")))
+            try session.execute(window: main, command: .present(.sheet(.screen("editor", params: ["id": "1"]))))
+            try session.execute(window: main, command: .dismissReturning(result: .object(["saved": .bool(true)])))
+            try session.execute(window: main, command: .goBack(result: .string("done")))
+            before = Picture(session)
+            // Dropped without close(): like SIGKILL, only what was written survives.
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(Picture(restored) == before)
+        let graph = try restored.window(main).graph
+        let tabsModel = try #require(graph.snapshot().models.first { $0.kind == .tabs })
+        #expect(tabsModel.tabState == TabState(policy: TabPolicy(reselect: .popToRoot, backBehavior: .history), history: ["home"]))
+        try restored.execute(window: main, command: .goBack)
+        #expect(try restored.window(main).selectedTab == "home")
+    }
+
     @Test func compactionThenMoreChangesRestores() throws {
         let directory = temporaryDirectory()
         let session = try demoSession(directory: directory, compactionInterval: 3)

@@ -16,6 +16,15 @@ struct SessionWindowTests {
         #expect(session.windows.map(\.number) == [waiting])
     }
 
+    @Test func aDeepLinkLandingOnTheSelectedTabAppliesItsReselectPolicy() throws {
+        let session = try demoSession()
+        let main = try loggedInMain(session)
+        try session.execute(window: main, command: .stackAppend(.screen("about")))
+        // The demo's tabs reselect with popToRoot: the link lands on home's root, not on top of "about".
+        try session.openURL("navsession-demo://detail/42")
+        #expect(try session.window(main).graph.routes == [.push("detail")])
+    }
+
     @Test func openWindowReportsTheOpenEvent() throws {
         let session = try demoSession()
         let outcome = try session.openWindow(scene: "waiting")

@@ -53,10 +53,11 @@ struct JSONGenerator {
             }
             return named("stackSetPath", [("path", .array(path))])
         case 6, 7: return named("present", [("presentation", presentation(&random))])
-        case 8: return named(random.pick(["dismiss", "dismissJustFromPresented", "hide"], or: "dismiss"))
+        case 8: return backCommand(&random, ids: ids)
         case 9: return named("tabsSelectItem", [("tab", .string(random.pick(vocabulary.tabs, or: "home")))])
         case 10:
             let screen = random.chance(0.7) ? random.pick(vocabulary.states, or: "main") : random.pick(vocabulary.screenNames, or: "home")
+            guard random.chance(0.8) else { return named("switchModel", [("model", tabsSpec(&random))]) }
             var members: [(String, GeneratedJSON)] = [("model", .object([("screen", .string(screen))]))]
             if random.chance(0.3) { members.append(("saveState", .bool(random.chance(0.5)))) }
             if random.chance(0.3) { members.append(("restoreState", .bool(random.chance(0.5)))) }
@@ -92,6 +93,63 @@ struct JSONGenerator {
                 : [("tag", .string(random.pick(Self.tags, or: "inbox")))])
         default:
             return named("sequence", [("commands", .array((0..<random.int(1...3)).map { _ in command(&random, ids: ids, depth: depth + 1) }))])
+        }
+    }
+
+    /// A command that goes back: `dismiss`/`goBack` (sometimes with a `result`), `goBackToRoot`, `dismissAll`,
+    /// `goBackTo`, `dismissJustFromPresented`, `hide`.
+    func backCommand(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
+        switch random.int(0...5) {
+        case 0:
+            let name = random.pick(["dismiss", "goBack"], or: "goBack")
+            return .object([("command", .string(name)), ("result", resultValue(&random))])
+        case 1: return goBackToCommand(&random, ids: ids)
+        case 2: return .object([("command", .string(random.pick(["goBackToRoot", "dismissAll"], or: "dismissAll")))])
+        default:
+            let names = ["dismiss", "dismissJustFromPresented", "hide", "goBack"]
+            return .object([("command", .string(random.pick(names, or: "goBack")))])
+        }
+    }
+
+    /// A tab container of stacks with a tab policy (`reselect`, `backBehavior`).
+    func tabsSpec(_ random: inout SplitMix64) -> GeneratedJSON {
+        var tabs: [GeneratedJSON] = []
+        for id in ["a", "b", "c"] {
+            let root = screenSpec(&random)
+            tabs.append(.object([
+                ("id", .string(id)), ("title", .string(id)),
+                ("model", .object([("kind", .string("stack")), ("path", .array([root]))])),
+            ]))
+        }
+        let reselect = random.pick(["none", "popToRoot"], or: "popToRoot")
+        let back = random.pick(["none", "history", "order", "firstTab"], or: "history")
+        return .object([
+            ("kind", .string("tabs")), ("tabs", .array(tabs)), ("reselect", .string(reselect)), ("backBehavior", .string(back)),
+        ])
+    }
+
+    /// A `goBackTo` with one selector (sometimes none or two, which the daemon refuses).
+    func goBackToCommand(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
+        var members: [(String, GeneratedJSON)] = [("command", .string("goBackTo"))]
+        let count = random.chance(0.1) ? random.int(0...2) : 1
+        for _ in 0..<count {
+            switch random.int(0...2) {
+            case 0: members.append(("screen", .string(random.pick(vocabulary.screenNames, or: "home"))))
+            case 1: members.append(("model", .int(ids.isEmpty ? 3 : ids[random.int(0...(ids.count - 1))])))
+            default: members.append(("index", .int(random.int(0...4))))
+            }
+        }
+        return .object(members)
+    }
+
+    /// A `result` value of `dismiss`/`goBack`: an object, a string or a number.
+    func resultValue(_ random: inout SplitMix64) -> GeneratedJSON {
+        let id = String(random.int(0...99))
+        let ok = random.chance(0.5)
+        switch random.int(0...2) {
+        case 0: return GeneratedJSON.object([("id", GeneratedJSON.string(id)), ("ok", GeneratedJSON.bool(ok))])
+        case 1: return GeneratedJSON.string("fuzz")
+        default: return GeneratedJSON.number(id)
         }
     }
 

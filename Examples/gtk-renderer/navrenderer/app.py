@@ -6,7 +6,7 @@ ObjectManager → windows open and close; Changed → steps (how) + GetState (wh
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from gi.repository import Gio, GLib, Gtk
 
@@ -28,14 +28,22 @@ class WindowReporter:
         self.app = app
         self.path = path
 
-    def _send(self, method: str, args: GLib.Variant | None) -> None:
+    def _failed(self, method: str) -> Callable[[GLib.Error], None]:
         def failed(error: GLib.Error) -> None:
             log.warning("%s on %s rejected (%s: %s); resynchronising from GetState",
                         method, self.path, error_name(error), error.message)
             self.app.resyncs["rejectedReport"] += 1
             self.app.resync(self.path)
 
-        self.app.bus.report(self.path, method, args, failed)
+        return failed
+
+    def _send(self, method: str, args: GLib.Variant | None) -> None:
+        self.app.bus.report(self.path, method, args, self._failed(method))
+
+    def went_back(self, version: int) -> None:
+        """The user pressed back or Escape: the daemon's goBack (pop, dismiss, or the tabs' back behaviour),
+        only while the window is at the version the user saw (else VersionMismatch: resynchronise)."""
+        self.app.bus.apply_at(self.path, '[{"command":"goBack"}]', version, self._failed("goBack"))
 
     def popped(self, stack: int, index: int) -> None:
         self._send("ReportPopped", GLib.Variant("(tu)", (stack, index)))

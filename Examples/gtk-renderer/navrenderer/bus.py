@@ -115,6 +115,13 @@ class NavBus:
         log.info("report %s%s on %s", method, args.print_(False) if args else "()", path)
         self.call(path, WINDOW_IFACE, method, args, None, on_error)
 
+    def apply_at(self, path: str, batch_json: str, version: int, on_error: OnError) -> None:
+        """Window1.Apply of ``batch_json`` only if the window is still at ``version`` (the state the user saw);
+        otherwise org.navsession.Error.VersionMismatch and nothing changes. Its effect arrives as Changed."""
+        log.info("apply %s at version %d on %s", batch_json, version, path)
+        args = GLib.Variant("(sa{ss})", (batch_json, {"expected_version": str(version)}))
+        self.call(path, WINDOW_IFACE, "Apply", args, None, on_error)
+
     # -- signals --------------------------------------------------------------------------------
 
     def _on_appeared(self, connection: Gio.DBusConnection, name: str, owner: str) -> None:

@@ -78,7 +78,8 @@ class TabsView(Gtk.Box):
     """Tabs: a Gtk.StackSwitcher over a Gtk.Stack of tab pages named by tab id.
 
     A click on the switcher is not applied: the stack goes back to the daemon's selected tab and the
-    selection is reported; GetState then selects it."""
+    selection is reported; GetState then selects it. A click on the selected tab is reported too (the daemon
+    applies the container's reselect policy: the demo pops the tab to its root)."""
 
     def __init__(self, on_selected: OnTabSelected) -> None:
         super().__init__(orientation=Gtk.Orientation.VERTICAL)
@@ -87,6 +88,7 @@ class TabsView(Gtk.Box):
         self.tab_models: dict[str, int] = {}
         self._updating = False
         self._on_selected = on_selected
+        self._connected: list[Gtk.Widget] = []
         self.stack = Gtk.Stack(hexpand=True, vexpand=True, transition_duration=200)
         self.switcher = Gtk.StackSwitcher(stack=self.stack, halign=Gtk.Align.CENTER, margin_top=6, margin_bottom=6)
         self.append(self.switcher)
@@ -106,6 +108,29 @@ class TabsView(Gtk.Box):
             return
         self.show_tab(self.selected, Gtk.StackTransitionType.NONE)
         self._on_selected(self.model_id, name)
+
+    def connect_buttons(self) -> None:
+        """Watches every switcher button for clicks (after the pages changed); a click on the selected tab's
+        button does not change the visible page, so only ``clicked`` tells it."""
+        button = self.switcher.get_first_child()
+        while button is not None:
+            if not any(button is known for known in self._connected):
+                self._connected.append(button)
+                button.connect("clicked", self._clicked)
+            button = button.get_next_sibling()
+
+    def _clicked(self, button: Gtk.Widget) -> None:
+        # A click on another tab has already been reported (and the page put back) by _visible_changed.
+        names = [p.get_name() for p in _pages(self.stack)]
+        child = self.switcher.get_first_child()
+        for name in names:
+            if child is None:
+                return
+            if child is button:
+                if not self._updating and name == self.selected:
+                    self._on_selected(self.model_id, name)
+                return
+            child = child.get_next_sibling()
 
     def page_button(self, tab: str) -> Gtk.ToggleButton | None:
         """The switcher's button for ``tab`` (its children follow the pages' order)."""
@@ -252,6 +277,7 @@ class GraphView:
                     view.stack.add_titled(child, str(tab["id"]), str(tab.get("title") or tab["id"]))
             finally:
                 view._updating = False
+            view.connect_buttons()
             fresh = True
         else:
             for tab in tabs:

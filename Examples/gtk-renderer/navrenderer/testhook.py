@@ -182,7 +182,10 @@ class TestHook:
             button = next((b for t in _tab_views(view) if (b := t.page_button(rest[1])) is not None), None)
             if button is None:
                 raise HookError(f"no tab {rest[1]!r} in window {parts[1]}")
-            button.set_active(True)  # what a click on the switcher does
+            if button.get_active():
+                button.emit("clicked")  # a click on the selected tab: the button stays active
+            else:
+                button.set_active(True)  # what a click on the switcher does
         elif len(rest) >= 3 and rest[0] in ("modal", "dialog") and rest[1].isdigit():
             modal = view.modals.get(int(rest[1]))
             if modal is None or not modal.get_visible():

@@ -24,6 +24,7 @@ class Reporter(Protocol):
     def popped(self, stack: int, index: int) -> None: ...
     def dismissed(self, model: int) -> None: ...
     def tab_selected(self, tabs: int, tab: str) -> None: ...
+    def went_back(self, version: int) -> None: ...
     def action_chosen(self, model: int, action: str) -> None: ...
     def closed(self) -> None: ...
 
@@ -100,7 +101,7 @@ class NavWindowView:
                 else:
                     modal = ModalWindow(
                         model_id, style, parent, lambda m=model_id: self.reporter.dismissed(m),
-                        lambda m=model_id: self.modal_back(m), lambda m=model_id: self.reporter.dismissed(m))
+                        lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m))
                 self.modals[model_id] = modal
                 ids = frozenset({model_id, graph.parent(model_id) or 0})
                 actions.append(Action("present", ids, lambda _a, w=modal: w.present()))
@@ -113,20 +114,12 @@ class NavWindowView:
     # -- user actions: reports only -------------------------------------------------------------
 
     def go_back(self) -> None:
-        """The header's back button: pop the active model's stack, else dismiss its presentation."""
+        """The header's back button and Escape: the daemon's goBack — it removes whatever is on top (a push, a
+        presentation, an alert), or at a tab's root follows the tabs' backBehavior — at the version shown."""
         graph = self.graph
-        if graph is None:
+        if graph is None or not self.props.get("CanGoBack"):
             return
-        active = int(self.props.get("ActiveModel", 0)) or graph.visible_leaf(graph.root)
-        if self.props.get("CanPop"):
-            stack = graph.nearest_stack(active)
-            if stack is not None and len(graph.path(stack)) > 1:
-                self.reporter.popped(stack, len(graph.path(stack)) - 2)
-                return
-        if self.props.get("CanDismiss"):
-            presented = graph.presentation_of(active)
-            if presented is not None:
-                self.reporter.dismissed(presented)
+        self.reporter.went_back(graph.version)
 
     def modal_back(self, model_id: int) -> None:
         graph = self.graph
@@ -135,6 +128,14 @@ class NavWindowView:
         stack = graph.nearest_stack(graph.visible_leaf(model_id))
         if stack is not None and len(graph.path(stack)) > 1:
             self.reporter.popped(stack, len(graph.path(stack)) - 2)
+
+    def escape_modal(self, model_id: int) -> None:
+        """Escape in a sheet or cover: goBack when it is the top window (a push inside it pops first), else
+        that presentation dismissed."""
+        if self.topmost() is self.modals.get(model_id):
+            self.go_back()
+        else:
+            self.reporter.dismissed(model_id)
 
     def escape_dialog(self, model_id: int) -> None:
         modal = self.modals.get(model_id)

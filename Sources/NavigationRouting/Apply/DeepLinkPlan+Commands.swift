@@ -13,7 +13,8 @@ extension DeepLinkPlan {
     ///    dialogs); then `stackDropToRoot` for every stack on the landing branch that has pushed
     ///    elements. Tabs not selected keep their own state.
     /// 2. **Tab**: `tabsSelectItem` in the first tab container on the branch (skipped when the tab is
-    ///    already selected).
+    ///    already selected, unless the container's reselect policy is `popToRoot`: then its stack is popped
+    ///    to its root, as when the user selects the selected tab).
     /// 3. **Push**: one `stackAppend` of every `push` screen onto the landing stack — the innermost
     ///    stack of the landing layer (after a reset: of the first layer, in the selected tab).
     /// 4. **Present**: one `present` per presentation, each landing on top of the previous one (it runs
@@ -55,7 +56,11 @@ extension DeepLinkPlan {
         if destination.reset {
             commands += landing.presentedToDismiss.map { BatchCommand(.dismissJustFromPresented, from: $0) }
         }
-        if let tab = destination.tab, let tabs = landing.tabs, tabs.selectedTab != tab {
+        // The selected tab again applies the container's reselect policy (popToRoot pops its stack), as a user's
+        // reselection does.
+        if let tab = destination.tab, let tabs = landing.tabs,
+            tabs.selectedTab != tab || tabs.tabState?.policy.reselect == .popToRoot
+        {
             commands.append(BatchCommand(.tabsSelectItem(tab), from: tabs.id))
         }
         if destination.reset {
