@@ -110,12 +110,13 @@ extension NavigationWindow {
     }
 
     /// Throws ``NavigationError/duplicateTag(_:existing:)`` when a model the change created took a tag that a
-    /// model still in the graph carries; gives a tag back to its holder when its new claimant did not stay.
+    /// model still in the graph (live or in a kept branch) carries; gives a tag back to its holder when its new claimant did not stay.
     /// O(claims × depth).
     func checkTagClaims() throws(NavigationError) {
         for claim in tx.tagClaims {
-            let stays = isAttached(claim.node)
-            if stays, let holder = claim.previous, holder != claim.node.id, let existing = nodes[holder], isAttached(existing) {
+            // Kept branches (saved by a switched model) hold on to their tags: they come back with them.
+            let stays = isInGraph(claim.node)
+            if stays, let holder = claim.previous, holder != claim.node.id, let existing = nodes[holder], isInGraph(existing) {
                 throw .duplicateTag(claim.tag, existing: holder)
             }
             if !stays, tags[claim.tag] == claim.node.id { tags[claim.tag] = claim.previous }

@@ -144,7 +144,8 @@ extension NavigationCommand: Codable {
         case .goBackTo(let matcher):
             switch matcher {
             case .screen(let name): try c.encode(name, forKey: "screen")
-            case .model(let id): try c.encode(id, forKey: "model")
+            case .tag(let tag): try c.encode(tag, forKey: "tag")
+            case .model(let reference): try c.encode(reference, forKey: "model")
             case .index(let index): try c.encode(index, forKey: "index")
             }
         case .stackSetRoot(let model, let clear):

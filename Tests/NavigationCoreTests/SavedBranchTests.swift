@@ -356,4 +356,19 @@ struct SavedBranchTests {
         let json = #"{"command":"clearSavedState","screens":"main"}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(BatchCommand.self, from: Data(json.utf8)) }
     }
+
+    @Test func aKeptBranchKeepsItsTagsUntilItIsCleared() throws {
+        let window = try Self.window()
+        try window.execute(.switchModel(Self.main))
+        let detail = try #require(try window.execute(.stackAppend(.screen("detail", tag: "d"))).started.first)
+        try window.execute(.switchModel(Self.login))
+        // The kept detail still carries "d": a new model may not take it, and the tag names the kept model.
+        #expect(throws: NavigationError.duplicateTag("d", existing: detail)) {
+            try window.execute(.stackAppend(.screen("other", tag: "d")))
+        }
+        #expect(try window.resolve(.tag("d")) == detail)
+        try window.execute(.clearSavedState(screen: "main"))
+        try window.execute(.stackAppend(.screen("other", tag: "d")))
+        #expect(window.verifyTagIndex())
+    }
 }

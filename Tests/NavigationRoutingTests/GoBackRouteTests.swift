@@ -70,7 +70,7 @@ struct GoBackRouteTests {
             let window = try Self.randomWindow(&random)
             let before = window.routes
             try window.execute(.dismissAll)
-            let pushes = before.prefix { if case .push = $0 { true } else { false } }
+            let pushes = before.prefix { $0.style == .push }
             #expect(window.routes == Array(pushes), "seed \(seed)")
         }
     }

@@ -22,7 +22,7 @@ struct SessionWindowTests {
         try session.execute(window: main, command: .stackAppend(.screen("about")))
         // The demo's tabs reselect with popToRoot: the link lands on home's root, not on top of "about".
         try session.openURL("navsession-demo://detail/42")
-        #expect(try session.window(main).graph.routes == [.push("detail")])
+        #expect(try session.window(main).graph.routes == [.push("detail", params: ["id": "42"])])
     }
 
     @Test func openWindowReportsTheOpenEvent() throws {
