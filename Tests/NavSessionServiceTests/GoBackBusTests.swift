@@ -129,6 +129,27 @@ import Testing
         }
     }
 
+    @Test func goBackToATagAcrossLayersWithGdbus() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            // NavigationViewKit's pop-to by tag: back to the tagged detail, under a sheet and a push.
+            let push = #"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"},"tag":"order"}]},"#
+                + #"{"command":"stackAppend","models":[{"screen":"about"}]},"#
+                + #"{"command":"present","presentation":{"kind":"sheet","model":{"screen":"about"}}}]"#
+            _ = try await fixture.session("Apply", [try .path(window), .string(push)])
+            let back = try await fixture.run(
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window, "--method",
+                          "org.navsession.Window1.Apply", #"[{"command":"goBackTo","tag":"order"}]"#, "{}"])
+            #expect(back.status == 0, "\(back)")
+            #expect(try await routes(fixture, window) == ["push detail"])
+            let unknown = await fixture.error {
+                try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"goBackTo","tag":"nope"}]"#)])
+            }
+            #expect(unknown?.name.rawValue == "org.navsession.Error.UnknownTag", "\(String(describing: unknown))")
+        }
+    }
+
     @Test func dismissAllKeepsTheStackAndIsANoOpWithNothingPresented() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()

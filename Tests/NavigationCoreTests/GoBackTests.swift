@@ -217,6 +217,21 @@ struct GoBackTests {
         }
     }
 
+    @Test func goBackToATagGoesBackToTheTaggedModelAcrossLayers() throws {
+        let window = try makeWindow(.switched(.stack([home, .screen("detail", tag: "order"), .screen("more")])))
+        try window.execute(.present(.sheet(.stacked(.screen("editor")))))
+        try window.execute(.goBackTo(.tag("order")))
+        #expect(window.model(1)?.presented == nil && window.model(2)?.presented == nil)
+        #expect(screens(of: 2, in: window) == ["home", "detail"])
+    }
+
+    @Test func goBackToAnUnknownTagIsUnknownTag() throws {
+        let window = try makeWindow(.stack([home, detail]))
+        expectRejected(window, .unknownTag("nope")) { () throws(NavigationError) in
+            try window.execute(.goBackTo(.tag("nope")))
+        }
+    }
+
     @Test func goBackToTakesExactlyOneSelector() throws {
         for json in [#"{"command":"goBackTo"}"#, #"{"command":"goBackTo","screen":"a","index":0}"#] {
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(NavigationCommand.self, from: Data(json.utf8)) }
@@ -226,7 +241,8 @@ struct GoBackTests {
     @Test func theNewCommandsRoundTripThroughJSON() throws {
         let commands: [NavigationCommand] = [
             .goBack, .goBack(result: .object(["a": .string("b")])), .goBackToRoot, .dismissAll,
-            .goBackTo(.screen("detail")), .goBackTo(.model(12)), .goBackTo(.index(0)),
+            .goBackTo(.screen("detail")), .goBackTo(.model(12)), .goBackTo(.index(0)), .goBackTo(.tag("order")),
+            .goBackTo(.model(.tag("order"))),
             .dismissReturning(result: .array([.bool(true)])),
         ]
         for command in commands { #expect(try roundTrip(command) == command) }
