@@ -38,7 +38,7 @@ import Testing
             #expect(output.contains(#"object path "/org/navsession/Session1/window/1""#), "run \(run): \(output)")
             #expect(output.contains("1 Changed version=1 previous=0"), "run \(run): the watcher saw the log-in: \(output)")
             #expect(output.contains("org.navsession.Error.NothingToDismiss"), "run \(run): \(output)")
-            #expect(output.contains(#""version": 7"#), "run \(run): the final state, after seven changes: \(output)")
+            #expect(output.contains(#""version": 9"#), "run \(run): the final state, after nine changes: \(output)")
             outputs.append(output)
         }
         #expect(Self.normalized(outputs[0]) == Self.normalized(outputs[1]), "both runs print the same")
