@@ -133,9 +133,10 @@ struct JSONGenerator {
         var members: [(String, GeneratedJSON)] = [("command", .string("goBackTo"))]
         let count = random.chance(0.1) ? random.int(0...2) : 1
         for _ in 0..<count {
-            switch random.int(0...2) {
+            switch random.int(0...3) {
             case 0: members.append(("screen", .string(random.pick(vocabulary.screenNames, or: "home"))))
-            case 1: members.append(("model", .int(ids.isEmpty ? 3 : ids[random.int(0...(ids.count - 1))])))
+            case 1: members.append(("model", ids.isEmpty ? .int(3) : reference(&random, ids: ids)))
+            case 2: members.append(("tag", .string(random.pick(Self.tags, or: "inbox"))))
             default: members.append(("index", .int(random.int(0...4))))
             }
         }
