@@ -83,7 +83,7 @@ extension NavigationWindow {
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
         cause: ChangeCause, animated: Bool, budget: ContentBudget? = nil, dryRun: Bool = false,
-        _ body: () throws(NavigationError) -> Void
+        checkingEntry: Bool = true, _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -99,6 +99,7 @@ extension NavigationWindow {
             try checkTagClaims()
             plan = prepareCommit()
             try checkLimits(plan)
+            if checkingEntry { try checkEntryConditions(plan.started) }
             try budget?.check(plan.contentCost, replacing: contentCost)
         } catch {
             rollback(nextID: startID)

@@ -119,52 +119,38 @@ extension Session {
         return (window.number, .applied(route: plan.route))
     }
 
-    private func apply(_ plan: DeepLinkPlan, to window: SessionWindow, events: inout [SessionEvent]) throws(SessionError) {
+    private func apply(
+        _ plan: DeepLinkPlan, to window: SessionWindow, resumed: PendingNavigation? = nil, events: inout [SessionEvent]
+    ) throws(SessionError) {
         let batch: [BatchCommand]
         do {
             batch = try plan.commands(for: window.graph)
         } catch {
             throw .deepLinkApply(error)
         }
-        if window.pendingDeepLink != nil {
-            window.pendingDeepLink = nil
-            try persist(.pendingDeepLink(window: window.number, url: nil))
-        }
+        if window.pending != nil, resumed == nil { try setPending(nil, in: window) }
         guard !batch.isEmpty else {
             touch(window)
             return
         }
-        try applyChange(window, batch, events: &events)
+        try applyChange(window, batch, resumed: resumed, events: &events)
     }
 
+    /// A deep link waits in the window as its pending navigation (Docs/guards.md), replacing any other.
     private func deferLink(_ url: String, in window: SessionWindow) throws(SessionError) {
-        touch(window)
-        guard window.pendingDeepLink != url else { return }
-        window.pendingDeepLink = url
-        try persist(.pendingDeepLink(window: window.number, url: url))
+        try setPending(.deepLink(url), in: window)
     }
 
-    /// Applies the window's waiting deep link once its switched root shows the scene's `deepLinkState`.
-    func resumePendingDeepLink(in window: SessionWindow, events: inout [SessionEvent]) {
-        guard let url = window.pendingDeepLink, windowsByNumber[window.number] != nil,
-            let state = manifest.scene(window.scene)?.deepLinkState, window.currentState == state
-        else { return }
-        do throws(SessionError) {
-            window.pendingDeepLink = nil
-            try persist(.pendingDeepLink(window: window.number, url: nil))
-            guard let router = manifest.router else { return }
-            let plan: DeepLinkPlan
-            do {
-                plan = try router.plan(for: url)
-            } catch {
-                throw .deepLink(error)
-            }
-            // The link waited in the session; whoever's change let it through did not ask for what it creates.
-            try acting(as: nil) { () throws(SessionError) in try apply(plan, to: window, events: &events) }
+    /// Applies a deep link that waited for the scene's `deepLinkState` (``resumePending(in:events:)``).
+    func resumeDeepLink(_ url: String, in window: SessionWindow, events: inout [SessionEvent]) throws(SessionError) {
+        guard let router = manifest.router else { return }
+        let plan: DeepLinkPlan
+        do {
+            plan = try router.plan(for: url)
         } catch {
-            logger.warning("waiting deep link failed", metadata: ["window": "\(window.number)", "url": "\(url)"])
-            events.append(.effectFailed(window.number, .openURL(url), error))
+            throw .deepLink(error)
         }
+        try apply(plan, to: window, resumed: .deepLink(url), events: &events)
     }
 
     /// The state shown by the first switched model on the active branch of `graph`.
