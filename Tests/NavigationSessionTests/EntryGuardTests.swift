@@ -108,4 +108,25 @@ struct EntryGuardTests {
         let restored = try demoSession(directory: directory)
         #expect(try restored.window(number).pending == .commands(Self.appendAccount, screen: "account", state: "main"))
     }
+
+    @Test func aRedirectThatFailsFailsTheCallAndNothingWaits() throws {
+        let session = try demoSession()
+        // The waiting scene has no switched root: the condition fails and so does the redirect (switchModel).
+        let number = try #require(session.openWindow(scene: "waiting").window)
+        let version = try session.window(number).version
+        #expect(throws: SessionError.navigation(.noSwitchedModel(from: try session.window(number).graph.activeModelID))) {
+            try session.execute(window: number, command: .present(.sheet(.screen("account"))))
+        }
+        #expect(try session.window(number).pending == nil)
+        #expect(try session.window(number).version == version)
+    }
+
+    @Test func aResumedDeepLinkSaysSoInItsCause() throws {
+        let session = try demoSession()
+        let number = try #require(session.openWindow(scene: "main").window)
+        try session.openURL("navsession-demo://detail/5")
+        let login = try session.execute(window: number, command: .switchModel(.screen("main")))
+        let cause = try #require(Self.causes(login, number).last)
+        #expect(cause.contains(#""resumed":{"state":"main","url":"navsession-demo://detail/5"}"#), "\(cause)")
+    }
 }
