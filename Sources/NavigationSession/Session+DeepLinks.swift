@@ -9,7 +9,9 @@ extension Session {
     /// A deep link chooses the most recently active window of the route's scene (or opens one; `open:
     /// new` routes always open one, except for a singleton scene already open), turns the plan into
     /// one atomic batch and applies it; `steps` in the `changed` event plan the move for the window's
-    /// renderer. If the scene declares a `deepLinkState` and the window's switched root shows another
+    /// renderer. A link whose batch would start a screen whose entry condition does not hold is redirected and
+    /// waits like any change (Docs/guards.md; ``DeepLinkResult/deferred(route:state:)``).
+    /// If the scene declares a `deepLinkState` and the window's switched root shows another
     /// state (the demo: logged out), the link waits in the window (``DeepLinkResult/deferred(route:state:)``;
     /// a newer one replaces it) and is applied right after the window switches to that state. A window
     /// opened for a link whose batch fails is not opened at all.
@@ -83,12 +85,17 @@ extension Session {
                 return (window.number, .deferred(route: plan.route, state: state))
             }
             try apply(plan, to: window, events: &events)
+            // `apply` cleared the pending navigation first: one now is this link's batch, redirected.
+            if case .commands(_, _, let state)? = window.pending {
+                return (window.number, .deferred(route: plan.route, state: state))
+            }
             return (window.number, .applied(route: plan.route))
         }
         // A new window: build and navigate it before registering, so a failure leaves nothing behind.
         let (_, root) = try prepareWindow(scene: scene.name, params: plan.newWindowParams)
         let graph = try makeGraph(root, scene: scene.name)
         var batch: [BatchCommand] = []
+        var refused: (screen: String, state: String)?
         let stateReady = scene.deepLinkState.map { state in Self.state(of: graph) == state } ?? true
         if stateReady {
             do {
@@ -100,13 +107,19 @@ extension Session {
                 do {
                     try graph.apply(batch, budget: newWindowBudget())
                 } catch {
-                    throw .navigation(error)
+                    // A screen's entry condition: the window opens and the batch waits in it (Docs/guards.md).
+                    guard case .entryRefused(let screen, let state, _) = error else { throw .navigation(error) }
+                    refused = (screen, state)
                 }
             }
         }
         // The journal records the window at version 0 and then the batch, exactly as replay redoes it.
         let window = try register(graph, scene: scene.name, root: root)
         events.append(.windowOpened(window.number, scene: scene.name))
+        if let refused {
+            try redirect(window, batch, screen: refused.screen, state: refused.state, resumed: false, events: &events)
+            return (window.number, .deferred(route: plan.route, state: refused.state))
+        }
         if !batch.isEmpty {
             try persist(.batch(window: window.number, batch: batch, version: graph.version))
             _ = graph.drainMessages()
