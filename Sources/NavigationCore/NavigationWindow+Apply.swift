@@ -26,11 +26,17 @@ extension NavigationWindow {
     /// - Parameter budget: a content budget this window shares with others (a session's), checked with the
     ///   window's ``GraphLimits`` before the change commits: an input, so the window asks nothing of its
     ///   owner during a change.
+    /// - Parameter checkingEntry: `false` skips ``WindowConfiguration/entryRequirements`` (a journal replay redoes
+    ///   changes that were admitted when they were made, whatever the manifest declares now).
     @discardableResult
-    public func apply(_ batch: [BatchCommand], budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
+    public func apply(
+        _ batch: [BatchCommand], budget: ContentBudget? = nil, checkingEntry: Bool = true
+    ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
-        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget) {
+        return try transact(
+            cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, checkingEntry: checkingEntry
+        ) {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {

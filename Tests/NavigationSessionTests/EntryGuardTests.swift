@@ -1,4 +1,6 @@
 import NavigationCore
+import Foundation
+import Logging
 import Testing
 
 @testable import NavigationSession
@@ -128,5 +130,22 @@ struct EntryGuardTests {
         let login = try session.execute(window: number, command: .switchModel(.screen("main")))
         let cause = try #require(Self.causes(login, number).last)
         #expect(cause.contains(#""resumed":{"state":"main","url":"navsession-demo://detail/5"}"#), "\(cause)")
+    }
+
+    @Test func aJournalWrittenBeforeTheConditionWasDeclaredStillReplays() throws {
+        let directory = temporaryDirectory()
+        let unguarded = try Manifest(json: Manifest.demoJSON.replacingOccurrences(
+            of: #""requires": {"state": "main"},"#, with: "").replacingOccurrences(
+            of: #""redirect": [{"command": "switchModel", "model": {"screen":"login"}}]"#, with: #""optional": []"#))
+        let number: WindowNumber
+        do {
+            let store = try SessionStore(directory: directory, logger: Logger(label: "test"))
+            let session = try Session(manifest: unguarded, store: store, logger: Logger(label: "test"))
+            number = try #require(session.openWindow(scene: "main").window)
+            try session.apply(window: number, batch: Self.appendAccount)
+            #expect(try session.window(number).activeScreen == "account")
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(number).activeScreen == "account")
     }
 }
