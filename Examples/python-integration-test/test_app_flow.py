@@ -51,3 +51,23 @@ def test_a_stale_renderer_report_is_refused(navsession):
     (applied, started) = navsession.window(
         window, "Apply", "(sa{ss})", (batch, {"expected_version": str(version)}), "(tat)")
     assert applied == version + 1 and len(started) == 1
+
+
+def test_a_guarded_screen_waits_for_log_in(navsession):
+    """The demo's account screen requires the main state: entered logged out, the change is redirected to a fresh
+    login and waits (PendingNavigation); logging in completes it as a change of its own (Docs/guards.md)."""
+    (window,) = navsession.session("OpenWindow", "(sa{ss})", ("main", {}), "(o)")
+    changes = navsession.changes(window)
+    (redirected,) = navsession.window(window, "StackAppend", "(sa{ss})", ("account", {}), "(t)")
+    seen = changes.wait_for_version(redirected)
+    assert "redirected" in json.loads(seen[-1][2])
+    assert navsession.prop(window, "ActiveScreen") == "login"
+    pending = json.loads(navsession.prop(window, "PendingNavigation"))
+    assert pending["screen"] == "account" and pending["state"] == "main"
+
+    (version,) = navsession.window(window, "SwitchModel", "(sa{ss})", ("main", {}), "(t)")
+    seen = changes.wait_for_version(version)
+    assert "resumed" in json.loads(seen[-1][2])
+    assert navsession.prop(window, "ActiveScreen") == "account"
+    assert navsession.prop(window, "PendingNavigation") == ""
+    changes.close()

@@ -113,6 +113,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case duplicateTag(String)
     /// `org.navsession.Error.ScreenNotInStack`: `bringToFront` found no element of the stack showing the screen.
     case screenNotInStack(String)
+    /// `org.navsession.Error.EntryRefused`: A dry run (`Check`) or a report would start a screen whose entry
+    /// condition does not hold (Docs/guards.md); a change by a command is redirected instead.
+    case entryRefused(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
@@ -292,6 +295,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.UnknownTag": self = .unknownTag(message)
         case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
         case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
+        case "org.navsession.Error.EntryRefused": self = .entryRefused(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
@@ -362,6 +366,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unknownTag: "org.navsession.Error.UnknownTag"
         case .duplicateTag: "org.navsession.Error.DuplicateTag"
         case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
+        case .entryRefused: "org.navsession.Error.EntryRefused"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
@@ -411,7 +416,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
-             .screenNotInStack(let message), .versionMismatch(let message), .windowClosed(let message),
+             .screenNotInStack(let message), .entryRefused(let message), .versionMismatch(let message), .windowClosed(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

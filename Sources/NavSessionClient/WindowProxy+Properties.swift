@@ -28,6 +28,8 @@ public struct WindowProperties: Sendable, Hashable {
     public var pendingDeepLink: String
     /// The tag of the nearest tagged model among the active model and its ancestors, `""` when none.
     public var activeTag: String
+    /// The navigation waiting for an entry condition as JSON (`PendingNavigation`, Docs/guards.md), `""` when none.
+    public var pendingNavigation: String
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -43,6 +45,7 @@ public struct WindowProperties: Sendable, Hashable {
         canDismiss = values[W.canDismiss]?.bool ?? false
         pendingDeepLink = values[W.pendingDeepLink]?.string ?? ""
         activeTag = values[W.activeTag]?.string ?? ""
+        pendingNavigation = values[W.pendingNavigation]?.string ?? ""
     }
 }
 
@@ -121,6 +124,12 @@ extension WindowProxy {
     /// The tag of the nearest tagged model among the active model and its ancestors, `""` when none (`ActiveTag`:
     /// NavigationViewKit's tag of the current view).
     public var activeTag: String { get async throws(NavSessionError) { try await stringProperty(W.activeTag) } }
+
+    /// The navigation waiting for an entry condition, `""` when none (property `PendingNavigation`, Docs/guards.md):
+    /// `{"state":…,"url":…}` for a deep link, `{"commands":[…],"screen":…,"state":…}` for redirected commands.
+    public var pendingNavigation: String {
+        get async throws(NavSessionError) { try await stringProperty(W.pendingNavigation) }
+    }
 }
 
 /// Window1's names (NavSessionInterface defines them once).

@@ -487,6 +487,11 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         return ModelID(rawValue: Int(clamping: id))
     }
 
+    /// Drops the window's pending navigation (`CancelPending`, Docs/guards.md); nothing when there is none.
+    public func cancelPending() async throws(NavSessionError) {
+        _ = try await call("CancelPending")
+    }
+
     /// The debug tree, one model per line (`GetTree`).
     public func getTree() async throws(NavSessionError) -> String {
         try Reply.string(try await call("GetTree"), "GetTree")

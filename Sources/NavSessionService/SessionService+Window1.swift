@@ -278,6 +278,9 @@ extension SessionService {
                 default: throw SessionError.invalidArguments("BringToFront takes a screen or a tag: exactly one non-empty")
                 }
             }),
+            MethodRow("CancelPending", [], [], .change({ call, session in
+                try session.cancelPending(window: try Self.number(of: call.path))
+            }, reply: { _, _ in [] })),
             MethodRow("ModelForTag", [A("tag", .string)], [model], .read { call, state in
                 let tag = call.arguments[0].string ?? ""
                 let graph = try state.session.window(try Self.number(of: call.path)).graph

@@ -88,4 +88,9 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case duplicateTag(String, existing: ModelID)
     /// `bringToFront` found no element showing `screen` in the stack.
     case screenNotInStack(String, stack: ModelID)
+    /// The change would start a model of `screen`, whose entry condition needs the window's switched root to
+    /// show `state` after the change, and it shows `actual` (`nil`: the window has no switched root). The
+    /// session turns this into a redirect and a pending navigation (Docs/guards.md); it reaches a caller
+    /// only from a dry run (`Check`) or a report.
+    case entryRefused(screen: String, state: String, actual: String?)
 }

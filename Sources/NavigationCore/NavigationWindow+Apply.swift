@@ -26,11 +26,17 @@ extension NavigationWindow {
     /// - Parameter budget: a content budget this window shares with others (a session's), checked with the
     ///   window's ``GraphLimits`` before the change commits: an input, so the window asks nothing of its
     ///   owner during a change.
+    /// - Parameter checkingEntry: `false` skips ``WindowConfiguration/entryRequirements`` (a journal replay redoes
+    ///   changes that were admitted when they were made, whatever the manifest declares now).
     @discardableResult
-    public func apply(_ batch: [BatchCommand], budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
+    public func apply(
+        _ batch: [BatchCommand], budget: ContentBudget? = nil, checkingEntry: Bool = true
+    ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
-        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget) {
+        return try transact(
+            cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, checkingEntry: checkingEntry
+        ) {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
@@ -83,7 +89,7 @@ extension NavigationWindow {
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
         cause: ChangeCause, animated: Bool, budget: ContentBudget? = nil, dryRun: Bool = false,
-        _ body: () throws(NavigationError) -> Void
+        checkingEntry: Bool = true, _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -99,6 +105,7 @@ extension NavigationWindow {
             try checkTagClaims()
             plan = prepareCommit()
             try checkLimits(plan)
+            if checkingEntry { try checkEntryConditions(plan.started) }
             try budget?.check(plan.contentCost, replacing: contentCost)
         } catch {
             rollback(nextID: startID)

@@ -11,9 +11,10 @@ extension NavigationWindow {
     ///   ``NavigationError/unknownTab(tabs:tab:)``, ``NavigationError/unknownAction(alert:action:)``,
     ///   ``NavigationError/windowClosed``, or an error of an action's commands. Nothing changes on failure.
     @discardableResult
-    public func report(_ report: RendererReport) throws(NavigationError) -> ChangeEvent {
+    public func report(_ report: RendererReport, checkingEntry: Bool = true) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
-        return try transact(cause: .report(report), animated: false) { () throws(NavigationError) in
+        return try transact(cause: .report(report), animated: false, checkingEntry: checkingEntry) {
+            () throws(NavigationError) in
             try handle(report)
         }
     }

@@ -12,7 +12,7 @@ extension NavigationWindow {
     public func setState(_ snapshot: WindowSnapshot, budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         let spec = try Self.spec(of: snapshot.root, in: snapshot)
-        return try transact(cause: .setState, animated: false, budget: budget) { () throws(NavigationError) in
+        return try transact(cause: .setState, animated: false, budget: budget, checkingEntry: false) { () throws(NavigationError) in
             guard let oldRoot = nodes[rootID] else { throw .unknownModel(rootID) }
             // Every current model goes: its tags are free for the new graph.
             tx.undo.append(.tags(tags))

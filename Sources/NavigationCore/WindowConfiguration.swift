@@ -9,12 +9,16 @@ public struct WindowConfiguration: Hashable, Sendable {
     /// Screen names (a scene's states) whose branch a switched container keeps when it switches away from it
     /// (`switchModel`'s default `saveState`); empty: every switch finishes what it leaves.
     public var savedStates: Set<String>
+    /// Entry conditions: screen name → the state the window's switched root must show for a change to start a
+    /// model of that screen (manifest `"requires": {"state": …}`, Docs/guards.md); empty: nothing is checked.
+    public var entryRequirements: [String: String]
 
     /// Creates a configuration.
     public init(
         customPresentationKinds: Set<String> = [], limits: GraphLimits = .unlimited, screens: ScreenCatalog? = nil,
-        savedStates: Set<String> = []
+        savedStates: Set<String> = [], entryRequirements: [String: String] = [:]
     ) {
+        self.entryRequirements = entryRequirements
         self.customPresentationKinds = customPresentationKinds
         self.limits = limits
         self.screens = screens

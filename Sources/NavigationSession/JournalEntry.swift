@@ -5,7 +5,8 @@ import NavigationCore
 /// JSON (one object per line): `{"op":"open","window":3,"scene":"main","root":{…},"sessionVersion":5}`,
 /// `{"op":"dismiss","window":3,"sessionVersion":6}`, `{"op":"batch","window":1,"version":12,"batch":[…]}`,
 /// `{"op":"report","window":1,"version":13,"report":{…}}`, `{"op":"closeOnExit","window":1,"owner":":1.42"}`,
-/// `{"op":"pendingDeepLink","window":1,"url":"navsession-demo://detail/42"}` (`owner`/`url` absent = cleared).
+/// `{"op":"pendingDeepLink","window":1,"url":"navsession-demo://detail/42"}` (`owner`/`url` absent = cleared),
+/// `{"op":"pendingCommands","window":1,"batch":[…],"screen":"account","state":"main"}` (Docs/guards.md).
 enum JournalEntry: Hashable, Sendable {
     case open(window: WindowNumber, scene: String, root: ModelSpec, sessionVersion: UInt64)
     case dismiss(window: WindowNumber, sessionVersion: UInt64)
@@ -13,18 +14,21 @@ enum JournalEntry: Hashable, Sendable {
     case report(window: WindowNumber, report: RendererReport, version: Int)
     case closeOnExit(window: WindowNumber, owner: String?)
     case pendingDeepLink(window: WindowNumber, url: String?)
+    /// A pending navigation of commands (Docs/guards.md); cleared by `pendingDeepLink` without `url`.
+    case pendingCommands(window: WindowNumber, batch: [BatchCommand], screen: String, state: String)
 
     var window: WindowNumber {
         switch self {
         case .open(let window, _, _, _), .dismiss(let window, _), .batch(let window, _, _),
-            .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _):
+            .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
+            .pendingCommands(let window, _, _, _):
             window
         }
     }
 }
 
 extension JournalEntry: Codable {
-    enum CodingKeys: String, CodingKey { case op, window, scene, root, sessionVersion, batch, version, report, owner, url }
+    enum CodingKeys: String, CodingKey { case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +54,10 @@ extension JournalEntry: Codable {
             self = .closeOnExit(window: window, owner: try c.decodeIfPresent(String.self, forKey: .owner))
         case "pendingDeepLink":
             self = .pendingDeepLink(window: window, url: try c.decodeIfPresent(String.self, forKey: .url))
+        case "pendingCommands":
+            self = .pendingCommands(
+                window: window, batch: try c.decode([BatchCommand].self, forKey: .batch),
+                screen: try c.decode(String.self, forKey: .screen), state: try c.decode(String.self, forKey: .state))
         default:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
         }
@@ -81,6 +89,11 @@ extension JournalEntry: Codable {
         case .pendingDeepLink(_, let url):
             try c.encode("pendingDeepLink", forKey: .op)
             try c.encodeIfPresent(url, forKey: .url)
+        case .pendingCommands(_, let batch, let screen, let state):
+            try c.encode("pendingCommands", forKey: .op)
+            try c.encode(batch, forKey: .batch)
+            try c.encode(screen, forKey: .screen)
+            try c.encode(state, forKey: .state)
         }
     }
 }

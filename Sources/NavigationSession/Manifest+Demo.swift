@@ -10,7 +10,8 @@ extension Manifest {
     /// The demo manifest's JSON text: the single source of truth (`navsessiond --print-demo-manifest`).
     ///
     /// Scenes: `main` (default, singleton; switched root with states `login` and `main`, `main` kept when
-    /// left — logging out and in again brings it back; deep links need `main`) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
+    /// left — logging out and in again brings it back; deep links need `main`, and so does the `account` screen,
+    /// whose entry redirects to `login` and completes after logging in — Docs/guards.md) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
     public static let demoJSON = #"""
         {
           "format": 1,
@@ -27,6 +28,8 @@ extension Manifest {
             {"name": "settings", "title": "Settings"},
             {"name": "profile", "title": "Profile", "optional": ["edit"]},
             {"name": "about", "title": "About"},
+            {"name": "account", "title": "Account", "requires": {"state": "main"},
+             "redirect": [{"command": "switchModel", "model": {"screen":"login"}}]},
             {"name": "waiting", "title": "Please wait", "optional": ["reason"]}
           ],
           "presentationKinds": ["popover"],

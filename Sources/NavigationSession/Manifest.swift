@@ -140,7 +140,13 @@ public struct Manifest: Hashable, Sendable {
     public func windowConfiguration(scene name: String) -> WindowConfiguration {
         var configuration = windowConfiguration
         configuration.savedStates = Set(scene(name)?.savedStates ?? [])
+        configuration.entryRequirements = entryRequirements
         return configuration
+    }
+
+    /// Screen name → the state its entry condition requires (``ScreenDeclaration/requires``).
+    var entryRequirements: [String: String] {
+        Dictionary(screens.compactMap { screen in screen.requires.map { (screen.name, $0.state) } }) { first, _ in first }
     }
 
     /// The declared screens for ``NavigationCore/WindowConfiguration/screens``; `nil` (anything goes) with

@@ -61,6 +61,36 @@ struct ManifestValidator {
                     }
                 }
             }
+            try validateEntryGuard(of: screen, at: key)
+        }
+    }
+
+    /// The most commands a screen's `redirect` may hold.
+    static let maximumRedirectCommands = 16
+
+    /// A screen's `requires` names a state some scene declares; its `redirect` holds valid commands, at most
+    /// ``maximumRedirectCommands``, and never needs `requires` without it (a redirect only follows one).
+    private func validateEntryGuard(of screen: ScreenDeclaration, at key: String) throws(ManifestError) {
+        if let requirement = screen.requires {
+            guard !requirement.state.isEmpty else { throw .emptyName(key: "\(key).requires.state") }
+            guard stateNames.contains(requirement.state) else {
+                throw .unknownState(key: "\(key).requires.state", state: requirement.state)
+            }
+        }
+        guard let redirect = screen.redirect else { return }
+        guard screen.requires != nil else {
+            throw .invalidValue(key: "\(key).redirect", detail: "a redirect needs an entry condition ('requires')")
+        }
+        guard redirect.count <= Self.maximumRedirectCommands else {
+            throw .invalidValue(
+                key: "\(key).redirect",
+                detail: "a redirect holds at most \(Self.maximumRedirectCommands) commands, not \(redirect.count)")
+        }
+        for (position, entry) in redirect.enumerated() {
+            guard entry.from == nil else {
+                throw .invalidValue(key: "\(key).redirect[\(position)].from", detail: "a redirect runs from the active model")
+            }
+            try checkCommand(entry.command, at: "\(key).redirect[\(position)]")
         }
     }
 

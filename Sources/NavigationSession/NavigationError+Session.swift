@@ -48,6 +48,7 @@ extension NavigationError {
         case .unknownTag: suffix = "UnknownTag"
         case .duplicateTag: suffix = "DuplicateTag"
         case .screenNotInStack: suffix = "ScreenNotInStack"
+        case .entryRefused: suffix = "EntryRefused"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -104,6 +105,9 @@ extension NavigationError {
         case .unknownTag(let tag): "no model carries tag '\(tag.prefix(64))'"
         case .duplicateTag(let tag, let existing): "model \(existing) already carries tag '\(tag.prefix(64))'; tags are unique in a window"
         case .screenNotInStack(let screen, let stack): "stack \(stack) has no element showing '\(screen.prefix(64))'"
+        case .entryRefused(let screen, let state, let actual):
+            "'\(screen.prefix(64))' requires state '\(state.prefix(64))' and the window shows "
+                + (actual.map { "'\($0.prefix(64))'" } ?? "no state")
         }
     }
 }

@@ -14,16 +14,27 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     public var required: [String]
     /// Parameters that may be present.
     public var optional: [String]
+    /// An entry condition: a change may start a model of this screen only while the window's switched root
+    /// shows the state it names (Docs/guards.md, "Entry guards and redirects"); `nil`: none.
+    public var requires: EntryRequirement?
+    /// What a change refused by ``requires`` does instead, one change (its commands run from the active
+    /// model, expanded like a batch's); `nil` or empty: nothing changes and the navigation just waits.
+    public var redirect: [BatchCommand]?
 
     /// Declares a screen.
-    public init(name: String, title: String? = nil, required: [String] = [], optional: [String] = []) {
+    public init(
+        name: String, title: String? = nil, required: [String] = [], optional: [String] = [],
+        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil
+    ) {
+        self.requires = requires
+        self.redirect = redirect
         self.name = name
         self.title = title
         self.required = required
         self.optional = optional
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -31,6 +42,8 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         title = try c.decodeIfPresent(String.self, forKey: .title)
         required = try c.decodeIfPresent([String].self, forKey: .required) ?? []
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
+        requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
+        redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -40,6 +53,8 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(title, forKey: .title)
         if !required.isEmpty { try c.encode(required, forKey: .required) }
         if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
+        try c.encodeIfPresent(requires, forKey: .requires)
+        try c.encodeIfPresent(redirect, forKey: .redirect)
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.
@@ -55,6 +70,24 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         let known = Set(required).union(optional)
         if let unknown = given.sorted().first(where: { !known.contains($0) }) { return .unknown(unknown) }
         return nil
+    }
+}
+
+/// A condition on the session for entering a screen (manifest `"requires": {"state": "main"}`): the window's
+/// switched root shows `state` once the change is applied.
+public struct EntryRequirement: Hashable, Sendable, Codable {
+    /// A state of the window's scene (a screen its switched root may show).
+    public var state: String
+
+    /// Creates a requirement.
+    public init(state: String) { self.state = state }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case state }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = try c.decode(String.self, forKey: .state)
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 }
 

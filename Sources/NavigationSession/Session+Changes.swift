@@ -249,12 +249,23 @@ extension Session {
     // MARK: Internals
 
     /// Applies an already expanded batch, journals it, and handles what follows.
-    func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) {
+    ///
+    /// A batch refused by an entry condition (``NavigationError/entryRefused(screen:state:actual:)``) is not an
+    /// error: the screen's redirect runs instead and the batch waits (``redirect(_:_:screen:state:resumed:events:)``).
+    /// - Parameter resumed: the pending navigation this batch completes (its cause says so).
+    func applyChange(
+        _ window: SessionWindow, _ batch: [BatchCommand], resumed: PendingNavigation? = nil,
+        events: inout [SessionEvent]
+    ) throws(SessionError) {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
             event = try window.graph.apply(batch, budget: contentBudget(for: window))
         } catch {
+            if case .entryRefused(let screen, let state, _) = error {
+                try redirect(window, batch, screen: screen, state: state, resumed: resumed != nil, events: &events)
+                return
+            }
             throw .navigation(error)
         }
         guard !event.isNoOp else { return }
@@ -263,7 +274,11 @@ extension Session {
         // the two largest encoding costs per call). A replay announces nothing, so encodes nothing.
         let encoded = replaying ? nil : SessionStore.encodeBatch(batch)
         try persist(.batch(window: window.number, batch: batch, version: event.version), encodedBatch: encoded)
-        afterChange(window, event, causeJSON: encoded.map(JournalLine.cause(encodedBatch:)), events: &events)
+        var cause = encoded.map(JournalLine.cause(encodedBatch:))
+        if let resumed, let plain = cause {
+            cause = String(plain.dropLast()) + #","resumed":"# + resumed.json(state: resumed.state(in: manifest.scene(window.scene))) + "}"
+        }
+        afterChange(window, event, causeJSON: cause, events: &events)
     }
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.
@@ -281,7 +296,7 @@ extension Session {
             events.append(.message(window.number, message))
         }
         handleEffects(of: window, events: &events)
-        resumePendingDeepLink(in: window, events: &events)
+        resumePending(in: window, events: &events)
     }
 
     /// `Changed`'s `cause_json` of `event`: `encoded` when the journal line already encoded it, else encoded

@@ -9,7 +9,9 @@ extension Session {
     /// A deep link chooses the most recently active window of the route's scene (or opens one; `open:
     /// new` routes always open one, except for a singleton scene already open), turns the plan into
     /// one atomic batch and applies it; `steps` in the `changed` event plan the move for the window's
-    /// renderer. If the scene declares a `deepLinkState` and the window's switched root shows another
+    /// renderer. A link whose batch would start a screen whose entry condition does not hold is redirected and
+    /// waits like any change (Docs/guards.md; ``DeepLinkResult/deferred(route:state:)``).
+    /// If the scene declares a `deepLinkState` and the window's switched root shows another
     /// state (the demo: logged out), the link waits in the window (``DeepLinkResult/deferred(route:state:)``;
     /// a newer one replaces it) and is applied right after the window switches to that state. A window
     /// opened for a link whose batch fails is not opened at all.
@@ -83,12 +85,17 @@ extension Session {
                 return (window.number, .deferred(route: plan.route, state: state))
             }
             try apply(plan, to: window, events: &events)
+            // `apply` cleared the pending navigation first: one now is this link's batch, redirected.
+            if case .commands(_, _, let state)? = window.pending {
+                return (window.number, .deferred(route: plan.route, state: state))
+            }
             return (window.number, .applied(route: plan.route))
         }
         // A new window: build and navigate it before registering, so a failure leaves nothing behind.
         let (_, root) = try prepareWindow(scene: scene.name, params: plan.newWindowParams)
         let graph = try makeGraph(root, scene: scene.name)
         var batch: [BatchCommand] = []
+        var refused: (screen: String, state: String)?
         let stateReady = scene.deepLinkState.map { state in Self.state(of: graph) == state } ?? true
         if stateReady {
             do {
@@ -100,13 +107,19 @@ extension Session {
                 do {
                     try graph.apply(batch, budget: newWindowBudget())
                 } catch {
-                    throw .navigation(error)
+                    // A screen's entry condition: the window opens and the batch waits in it (Docs/guards.md).
+                    guard case .entryRefused(let screen, let state, _) = error else { throw .navigation(error) }
+                    refused = (screen, state)
                 }
             }
         }
         // The journal records the window at version 0 and then the batch, exactly as replay redoes it.
         let window = try register(graph, scene: scene.name, root: root)
         events.append(.windowOpened(window.number, scene: scene.name))
+        if let refused {
+            try redirect(window, batch, screen: refused.screen, state: refused.state, resumed: false, events: &events)
+            return (window.number, .deferred(route: plan.route, state: refused.state))
+        }
         if !batch.isEmpty {
             try persist(.batch(window: window.number, batch: batch, version: graph.version))
             _ = graph.drainMessages()
@@ -119,52 +132,38 @@ extension Session {
         return (window.number, .applied(route: plan.route))
     }
 
-    private func apply(_ plan: DeepLinkPlan, to window: SessionWindow, events: inout [SessionEvent]) throws(SessionError) {
+    private func apply(
+        _ plan: DeepLinkPlan, to window: SessionWindow, resumed: PendingNavigation? = nil, events: inout [SessionEvent]
+    ) throws(SessionError) {
         let batch: [BatchCommand]
         do {
             batch = try plan.commands(for: window.graph)
         } catch {
             throw .deepLinkApply(error)
         }
-        if window.pendingDeepLink != nil {
-            window.pendingDeepLink = nil
-            try persist(.pendingDeepLink(window: window.number, url: nil))
-        }
+        if window.pending != nil, resumed == nil { try setPending(nil, in: window) }
         guard !batch.isEmpty else {
             touch(window)
             return
         }
-        try applyChange(window, batch, events: &events)
+        try applyChange(window, batch, resumed: resumed, events: &events)
     }
 
+    /// A deep link waits in the window as its pending navigation (Docs/guards.md), replacing any other.
     private func deferLink(_ url: String, in window: SessionWindow) throws(SessionError) {
-        touch(window)
-        guard window.pendingDeepLink != url else { return }
-        window.pendingDeepLink = url
-        try persist(.pendingDeepLink(window: window.number, url: url))
+        try setPending(.deepLink(url), in: window)
     }
 
-    /// Applies the window's waiting deep link once its switched root shows the scene's `deepLinkState`.
-    func resumePendingDeepLink(in window: SessionWindow, events: inout [SessionEvent]) {
-        guard let url = window.pendingDeepLink, windowsByNumber[window.number] != nil,
-            let state = manifest.scene(window.scene)?.deepLinkState, window.currentState == state
-        else { return }
-        do throws(SessionError) {
-            window.pendingDeepLink = nil
-            try persist(.pendingDeepLink(window: window.number, url: nil))
-            guard let router = manifest.router else { return }
-            let plan: DeepLinkPlan
-            do {
-                plan = try router.plan(for: url)
-            } catch {
-                throw .deepLink(error)
-            }
-            // The link waited in the session; whoever's change let it through did not ask for what it creates.
-            try acting(as: nil) { () throws(SessionError) in try apply(plan, to: window, events: &events) }
+    /// Applies a deep link that waited for the scene's `deepLinkState` (``resumePending(in:events:)``).
+    func resumeDeepLink(_ url: String, in window: SessionWindow, events: inout [SessionEvent]) throws(SessionError) {
+        guard let router = manifest.router else { return }
+        let plan: DeepLinkPlan
+        do {
+            plan = try router.plan(for: url)
         } catch {
-            logger.warning("waiting deep link failed", metadata: ["window": "\(window.number)", "url": "\(url)"])
-            events.append(.effectFailed(window.number, .openURL(url), error))
+            throw .deepLink(error)
         }
+        try apply(plan, to: window, resumed: .deepLink(url), events: &events)
     }
 
     /// The state shown by the first switched model on the active branch of `graph`.

@@ -16,8 +16,13 @@ public final class SessionWindow {
     public let capabilities: RendererCapabilities
     /// The unique bus name of the client whose exit closes the window, if any.
     public internal(set) var closeOnExitOwner: String?
-    /// A deep link waiting for the window's switched root to reach the scene's `deepLinkState`.
-    public internal(set) var pendingDeepLink: String?
+    /// The navigation waiting for an entry condition (Docs/guards.md): a deep link waiting for the scene's
+    /// `deepLinkState`, or commands refused by a screen's `requires`. One per window; a newer one replaces it.
+    public internal(set) var pending: PendingNavigation?
+    /// The waiting deep link's URL (``pending`` when it is a deep link), else `nil`.
+    public var pendingDeepLink: String? {
+        if case .deepLink(let url) = pending { url } else { nil }
+    }
     /// Recency of the last open or change; the most recent window of a scene receives deep links.
     var lastActivity: UInt64
 

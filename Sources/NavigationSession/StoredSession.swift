@@ -80,7 +80,7 @@ extension StoredSession {
 }
 
 extension StoredWindow {
-    /// Sorted keys: closeOnExitOwner, lastActivity, number, pendingDeepLink, scene, snapshot; `false` for
+    /// Sorted keys: closeOnExitOwner, lastActivity, number, pendingCommands, pendingDeepLink, scene, snapshot; `false` for
     /// non-ASCII text.
     func appendJSON(to out: inout [UInt8]) throws -> Bool {
         var object = DirectJSON.Object(&out)
@@ -92,6 +92,10 @@ extension StoredWindow {
         DirectJSON.appendInteger(lastActivity, to: &out)
         object.key("number", &out)
         DirectJSON.appendInteger(number, to: &out)
+        if let pendingCommands {
+            object.key("pendingCommands", &out)
+            guard try pendingCommands.appendJSON(to: &out) else { return false }
+        }
         if let pendingDeepLink {
             object.key("pendingDeepLink", &out)
             guard DirectJSON.appendString(pendingDeepLink, to: &out) else { return false }
@@ -112,7 +116,38 @@ struct StoredWindow: Codable, Hashable {
     var lastActivity: UInt64
     var closeOnExitOwner: String?
     var pendingDeepLink: String?
+    /// A pending navigation of commands (Docs/guards.md); a waiting deep link is `pendingDeepLink`.
+    var pendingCommands: StoredPendingCommands?
     var snapshot: WindowSnapshot
+}
+
+/// A window's pending commands in the snapshot file: `{"batch":[…],"screen":"account","state":"main"}`.
+struct StoredPendingCommands: Codable, Hashable {
+    var batch: [BatchCommand]
+    var screen: String
+    var state: String
+
+    init?(_ pending: PendingNavigation?) {
+        guard case .commands(let batch, let screen, let state) = pending else { return nil }
+        self.batch = batch
+        self.screen = screen
+        self.state = state
+    }
+
+    var pending: PendingNavigation { .commands(batch, screen: screen, state: state) }
+
+    /// Sorted keys: batch, screen, state; `false` for text the direct writer leaves to `JSONEncoder`.
+    func appendJSON(to out: inout [UInt8]) throws -> Bool {
+        var object = DirectJSON.Object(&out)
+        object.key("batch", &out)
+        out.append(contentsOf: try JSONOutput.encode(batch))
+        object.key("screen", &out)
+        guard DirectJSON.appendString(screen, to: &out) else { return false }
+        object.key("state", &out)
+        guard DirectJSON.appendString(state, to: &out) else { return false }
+        object.close(&out)
+        return true
+    }
 }
 
 /// What the store found on disk, ready for the session to replay.

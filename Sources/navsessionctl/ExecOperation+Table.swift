@@ -119,5 +119,8 @@ extension ExecOperation {
                       summary: "Move the stack element showing --screen=S (or tagged --tag=T) to the top."),
         ExecOperation(name: "model-for-tag", member: "ModelForTag", target: .window,
                       arguments: [.string("TAG")], output: .model, summary: "The id of the model tagged TAG."),
+        ExecOperation(name: "cancel-pending", member: "CancelPending", target: .window,
+                      arguments: [], output: .nothing,
+                      summary: "Drop the navigation waiting for an entry condition (PendingNavigation)."),
     ]
 }

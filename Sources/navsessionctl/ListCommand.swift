@@ -8,7 +8,8 @@ struct ListCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the open windows.",
-        discussion: "Text: one window per line, 'NUMBER SCENE vVERSION ACTIVE_SCREEN \"TITLE\"'."
+        discussion: "Text: one window per line, 'NUMBER SCENE vVERSION ACTIVE_SCREEN \"TITLE\"', then "
+            + "' pending=JSON' when a navigation waits for an entry condition (cancel it with exec WINDOW cancel-pending)."
     )
 
     @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
@@ -44,6 +45,8 @@ struct WindowRow: Sendable {
     let version: UInt64
     let activeScreen: String
     let title: String
+    /// Window1 `PendingNavigation`, `""` when none.
+    let pendingNavigation: String
 
     init(path: String, properties: WindowProperties) {
         self.path = path
@@ -51,18 +54,21 @@ struct WindowRow: Sendable {
         version = properties.version
         activeScreen = properties.activeScreen
         title = properties.title
+        pendingNavigation = properties.pendingNavigation
     }
 
     /// `1 main v3 login "Log in"`.
     var text: String {
         "\(SessionNames.shortName(of: path)) \(scene) v\(version) \(activeScreen) \(JSONString.literal(title))"
+            + (pendingNavigation.isEmpty ? "" : " pending=\(pendingNavigation)")
     }
 
     /// `{"window":"1","path":"…","scene":"main","version":3,"activeScreen":"login","title":"Log in"}`.
     var json: String {
         "{\"window\":\(JSONString.literal(SessionNames.shortName(of: path))),\"path\":\(JSONString.literal(path)),"
             + "\"scene\":\(JSONString.literal(scene)),\"version\":\(version),"
-            + "\"activeScreen\":\(JSONString.literal(activeScreen)),\"title\":\(JSONString.literal(title))}"
+            + "\"activeScreen\":\(JSONString.literal(activeScreen)),\"title\":\(JSONString.literal(title))"
+            + (pendingNavigation.isEmpty ? "" : ",\"pendingNavigation\":\(JSONString.literal(pendingNavigation))") + "}"
     }
 }
 

@@ -49,7 +49,9 @@ struct DirectJSONDriftTests {
         // StoredSession.swift, StoredWindow.appendJSON(to:)
         let window = StoredWindow(
             number: 1, scene: "s", lastActivity: 0, closeOnExitOwner: nil, pendingDeepLink: nil, snapshot: try Self.snapshot())
-        #expect(Self.fields(of: window) == ["number", "scene", "lastActivity", "closeOnExitOwner", "pendingDeepLink", "snapshot"])
+        #expect(Self.fields(of: window) == [
+            "number", "scene", "lastActivity", "closeOnExitOwner", "pendingDeepLink", "pendingCommands", "snapshot",
+        ])
     }
 
     @Test func batchCommandHasTheFieldsItsWriterWrites() {

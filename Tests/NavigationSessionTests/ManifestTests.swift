@@ -53,6 +53,9 @@ struct ManifestTests {
         ("missing required param in structure", #"{"replace":"\"path\": [{\"screen\": \"home\"}]","with":"\"path\": [{\"screen\": \"home\"}, {\"screen\": \"detail\"}]"}"#, "scenes[0].states.main.tabs[0].model.path[1]"),
         ("wrong type", #"{"replace":"\"instances\": \"single\"","with":"\"instances\": 3"}"#, "scenes[0].instances"),
         ("unknown saved state", #"{"replace":"\"savedStates\": [\"main\"]","with":"\"savedStates\": [\"main\", \"mian\"]"}"#, "scenes[0].savedStates[1]"),
+        ("unknown state in an entry condition", #"{"replace":"\"requires\": {\"state\": \"main\"}","with":"\"requires\": {\"state\": \"mian\"}"}"#, "screens[10].requires.state"),
+        ("unknown screen in a redirect", #"{"replace":"{\"screen\":\"login\"}","with":"{\"screen\":\"logn\"}"}"#, "screens[10].redirect[0].model"),
+        ("redirect without an entry condition", #"{"replace":"\"requires\": {\"state\": \"main\"},","with":""}"#, "screens[10].redirect"),
         ("saved state listed twice", #"{"replace":"\"savedStates\": [\"main\"]","with":"\"savedStates\": [\"main\", \"main\"]"}"#, "scenes[0].savedStates[1]"),
     ]
 
