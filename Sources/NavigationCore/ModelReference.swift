@@ -79,6 +79,11 @@ extension NavigationWindow {
     /// The tag of the nearest tagged model among the active model and its ancestors (NavigationViewKit's "tag
     /// of the current view"), `nil` when none is tagged. O(depth).
     public var activeTag: String? {
+        // Every tagged model is in the tag index, so an empty index means no tag anywhere; Window1 reads
+        // this after every change, and most windows tag nothing (no walk, no lookups).
+        guard !tags.isEmpty else { return nil }
+        // One read of `nodes` for the walk (each read of a class's stored property is an exclusivity check).
+        let nodes = self.nodes
         var current = nodes[activeModelID]
         while let node = current {
             if let tag = node.tag { return tag }

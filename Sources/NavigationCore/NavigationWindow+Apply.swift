@@ -130,7 +130,8 @@ extension NavigationWindow {
         var removed: [Node] = []
         var seen: Set<ModelID> = []
         let detachedRoots = tx.closing ? closingRoots() : tx.unlinked.filter { $0.parent == nil && $0.id != rootID }
-        for subtreeRoot in detachedRoots where seen.insert(subtreeRoot.id).inserted {
+        // A single root needs no set (most changes detach one subtree or none).
+        for subtreeRoot in detachedRoots where detachedRoots.count == 1 || seen.insert(subtreeRoot.id).inserted {
             // Kept branches of a removed switched container go with it.
             preorder(from: subtreeRoot, includingSaved: true) { removed.append($0) }
         }

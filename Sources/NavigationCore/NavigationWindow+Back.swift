@@ -22,6 +22,8 @@ extension NavigationWindow {
     /// The top of the active branch as `goBack` removes it, or `nil` when `goBack` would change nothing.
     /// O(depth): it keeps only the last candidate of the walk.
     func backTarget() -> BackTarget? {
+        // One read of `nodes` for the walk (each read of a class's stored property is an exclusivity check).
+        let nodes = self.nodes
         guard var current = nodes[rootID] else { return nil }
         var target: BackTarget?
         var slotPresenter: Node?

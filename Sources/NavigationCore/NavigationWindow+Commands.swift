@@ -327,7 +327,10 @@ extension NavigationWindow {
         }
         let canPop = (walkUp(from: active, to: .stack)?.path.count ?? 0) > 1
         let canDismiss = dismissTarget(from: active) != nil
-        return WindowAbilities(canGoBack: backTarget() != nil, canPop: canPop, canDismiss: canDismiss)
+        // `goBack`'s walk passes every model of the active branch, so a pop or a dismissal from the active
+        // model is a back target too: the walk runs only when neither is possible.
+        let canGoBack = canPop || canDismiss || backTarget() != nil
+        return WindowAbilities(canGoBack: canGoBack, canPop: canPop, canDismiss: canDismiss)
     }
 
     private func hide(_ origin: Node) throws(NavigationError) {
