@@ -113,6 +113,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case duplicateTag(String)
     /// `org.navsession.Error.ScreenNotInStack`: `bringToFront` found no element of the stack showing the screen.
     case screenNotInStack(String)
+    /// `org.navsession.Error.Prevented`: The change would finish or suspend a protected model, or touches a mark another
+    /// client owns; nothing was applied (the message names the model, reason and owner).
+    case prevented(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
@@ -225,6 +228,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.UnknownTag",
         "org.navsession.Error.DuplicateTag",
         "org.navsession.Error.ScreenNotInStack",
+        "org.navsession.Error.Prevented",
         "org.navsession.Error.VersionMismatch",
         "org.navsession.Error.WindowClosed",
         "org.navsession.Error.WrongKind",
@@ -292,6 +296,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.UnknownTag": self = .unknownTag(message)
         case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
         case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
+        case "org.navsession.Error.Prevented": self = .prevented(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
@@ -362,6 +367,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unknownTag: "org.navsession.Error.UnknownTag"
         case .duplicateTag: "org.navsession.Error.DuplicateTag"
         case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
+        case .prevented: "org.navsession.Error.Prevented"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
@@ -411,7 +417,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
-             .screenNotInStack(let message), .versionMismatch(let message), .windowClosed(let message),
+             .screenNotInStack(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

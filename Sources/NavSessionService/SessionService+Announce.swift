@@ -134,10 +134,12 @@ extension SessionService {
 
     // MARK: Clients leaving
 
-    /// Closes restored windows whose close-on-exit client is gone (the others are seen leaving by
+    /// Closes restored windows whose close-on-exit client is gone and drops marks whose owner is gone (the others are seen leaving by
     /// ``watchDepartures(on:)``, which must run first).
     func checkRestoredOwners(on bus: Bus) async {
-        let owners = state.withLock { state in Set(state.session.windows.compactMap(\.closeOnExitOwner)) }
+        let owners = state.withLock { state in
+            Set(state.session.windows.compactMap(\.closeOnExitOwner)).union(state.session.markOwners)
+        }
         for owner in owners.sorted() {
             if let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true { continue }
             await clientVanished(owner, on: bus)

@@ -88,4 +88,8 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case duplicateTag(String, existing: ModelID)
     /// `bringToFront` found no element showing `screen` in the stack.
     case screenNotInStack(String, stack: ModelID)
+    /// The change would finish or suspend `model`, which carries a protection mark (or an ancestor of it
+    /// would go), or it touches a mark `owner` holds: nothing was applied. With a `dialog`, the session
+    /// presented that dialog instead (Docs/guards.md).
+    case prevented(model: ModelID, reason: String, dialog: String?, owner: String)
 }

@@ -26,11 +26,17 @@ extension NavigationWindow {
     /// - Parameter budget: a content budget this window shares with others (a session's), checked with the
     ///   window's ``GraphLimits`` before the change commits: an input, so the window asks nothing of its
     ///   owner during a change.
+    /// - Parameter waiving: protected models the batch may finish or suspend anyway (a change re-applied from
+    ///   a protection's dialog; Docs/guards.md).
     @discardableResult
-    public func apply(_ batch: [BatchCommand], budget: ContentBudget? = nil) throws(NavigationError) -> ChangeEvent {
+    public func apply(
+        _ batch: [BatchCommand], budget: ContentBudget? = nil, waiving: Set<ModelID> = []
+    ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
-        return try transact(cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget) {
+        return try transact(
+            cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, waiving: waiving
+        ) {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
                 do throws(NavigationError) {
@@ -83,7 +89,7 @@ extension NavigationWindow {
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
         cause: ChangeCause, animated: Bool, budget: ContentBudget? = nil, dryRun: Bool = false,
-        _ body: () throws(NavigationError) -> Void
+        waiving: Set<ModelID> = [], _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -98,6 +104,7 @@ extension NavigationWindow {
             }
             try checkTagClaims()
             plan = prepareCommit()
+            if protectedCount > 0 { try checkProtections(plan, waiving: waiving) }
             try checkLimits(plan)
             try budget?.check(plan.contentCost, replacing: contentCost)
         } catch {
@@ -211,6 +218,7 @@ extension NavigationWindow {
             case .root, .tags: false
             case .tag(let tag, let old): tags[tag] == old
             case .content(let node, let params, let title, _): node.params == params && node.title == title
+            case .protection(let node, let old): node.protection == old
             }
         }
     }
@@ -283,6 +291,7 @@ extension NavigationWindow {
                 node.params = params
                 node.title = title
                 node.cost = cost
+            case .protection(let node, let old): setProtection(node, old, journal: false)
             }
     }
 
@@ -295,6 +304,7 @@ extension NavigationWindow {
         if !tx.closing {
             for node in plan.removed {
                 nodes[node.id] = nil
+                if node.protection != nil { protectedCount -= 1 }
                 if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
             }
         }

@@ -11,9 +11,11 @@ extension NavigationWindow {
     ///   ``NavigationError/unknownTab(tabs:tab:)``, ``NavigationError/unknownAction(alert:action:)``,
     ///   ``NavigationError/windowClosed``, or an error of an action's commands. Nothing changes on failure.
     @discardableResult
-    public func report(_ report: RendererReport) throws(NavigationError) -> ChangeEvent {
+    /// - Parameter waiving: protected models the report may finish anyway (a re-applied change, a window
+    ///   closing because its owner left; Docs/guards.md).
+    public func report(_ report: RendererReport, waiving: Set<ModelID> = []) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
-        return try transact(cause: .report(report), animated: false) { () throws(NavigationError) in
+        return try transact(cause: .report(report), animated: false, waiving: waiving) { () throws(NavigationError) in
             try handle(report)
         }
     }

@@ -16,6 +16,8 @@ public final class NavigationWindow {
     var nodes: [ModelID: Node] = [:]
     /// The tag index: each application-chosen tag and the model carrying it (O(1) lookups, no scans).
     var tags: [String: ModelID] = [:]
+    /// How many models carry a protection mark: a change checks marks only when there are any.
+    public internal(set) var protectedCount = 0
     /// The root model; it is never removed and never finished.
     public internal(set) var rootID: ModelID
     var nextID: Int

@@ -223,7 +223,7 @@ struct ManifestValidator {
             }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
-            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll:
+            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect:
             break
         }
     }

@@ -48,6 +48,7 @@ extension NavigationError {
         case .unknownTag: suffix = "UnknownTag"
         case .duplicateTag: suffix = "DuplicateTag"
         case .screenNotInStack: suffix = "ScreenNotInStack"
+        case .prevented: suffix = "Prevented"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -104,6 +105,9 @@ extension NavigationError {
         case .unknownTag(let tag): "no model carries tag '\(tag.prefix(64))'"
         case .duplicateTag(let tag, let existing): "model \(existing) already carries tag '\(tag.prefix(64))'; tags are unique in a window"
         case .screenNotInStack(let screen, let stack): "stack \(stack) has no element showing '\(screen.prefix(64))'"
+        case .prevented(let model, let reason, let dialog, let owner):
+            "model \(model) is protected (\(reason.prefix(200))) by \(owner.isEmpty ? "the session" : owner); nothing was applied"
+                + (dialog.map { "; dialog '\($0.prefix(64))' asks the user" } ?? "")
         }
     }
 }

@@ -26,9 +26,11 @@ extension Session {
         }
         try checkWindowsOpened(by: batch, client: client)
         let scene = manifest.scene(window.scene)
+        var expanded: [BatchCommand] = []
+        for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
-            try applyChange(window, batch.map { expand($0, scene: scene) }, events: &events)
+            try applyChange(window, expanded, events: &events)
             return outcome(window: number, events: events)
         }
     }
@@ -61,9 +63,11 @@ extension Session {
         }
         try checkWindowsOpened(by: batch, client: client)
         let scene = manifest.scene(window.scene)
+        var expanded: [BatchCommand] = []
+        for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {
-                return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, budget: contentBudget(for: window))
+                return try window.graph.dryRun(expanded, budget: contentBudget(for: window))
             } catch {
                 throw .navigation(error)
             }
@@ -240,8 +244,10 @@ extension Session {
     public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
         clientBudgets.forget(uniqueName)
         var events: [SessionEvent] = []
+        // Marks first: a window tied to the same client then closes without its own marks in the way.
+        try dropMarks(of: uniqueName, events: &events)
         for window in windows where window.closeOnExitOwner == uniqueName {
-            try dismissWindow(window.number, events: &events)
+            try dismissWindow(window.number, guarded: false, events: &events)
         }
         return outcome(window: nil, events: events)
     }

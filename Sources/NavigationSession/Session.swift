@@ -258,9 +258,17 @@ public final class Session {
         clientBudgets.closedAll()
     }
 
-    func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
+    /// - Parameter guarded: whether the window's protected models refuse the close (`Prevented`); a window
+    ///   closing because its close-on-exit client left is not guarded (Docs/guards.md).
+    func dismissWindow(_ number: WindowNumber, guarded: Bool = true, events: inout [SessionEvent]) throws(SessionError) {
         let window = try window(number)
-        if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed) {
+        if guarded, !window.graph.isClosed, window.graph.protectedCount > 0, let first = window.graph.protections.first {
+            throw .navigation(.prevented(
+                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
+                owner: first.protection.owner))
+        }
+        let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
+        if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed, waiving: waived) {
             events.append(.changed(number, event, steps: [], causeJSON: causeJSON(of: event)))
             for message in window.graph.drainMessages() where !message.isLifecycleFinish {
                 events.append(.message(number, message))
