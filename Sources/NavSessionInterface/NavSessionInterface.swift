@@ -26,7 +26,8 @@ public enum NavSessionInterface {
         /// Properties.
         public static let scene = "Scene", title = "Title", version = "Version", activeScreen = "ActiveScreen",
             activeModel = "ActiveModel", routes = "Routes", selectedTab = "SelectedTab", canGoBack = "CanGoBack",
-            canPop = "CanPop", canDismiss = "CanDismiss", pendingDeepLink = "PendingDeepLink", activeTag = "ActiveTag"
+            canPop = "CanPop", canDismiss = "CanDismiss", pendingDeepLink = "PendingDeepLink", activeTag = "ActiveTag",
+            protected = "Protected"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",

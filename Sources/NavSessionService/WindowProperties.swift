@@ -18,6 +18,7 @@ struct WindowProperties: Sendable, Equatable {
     var abilities: WindowAbilities
     var pendingDeepLink: String
     var activeTag: String
+    var protected: String
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -33,6 +34,7 @@ struct WindowProperties: Sendable, Equatable {
         abilities = window.graph.abilities
         pendingDeepLink = window.pendingDeepLink ?? ""
         activeTag = window.graph.activeTag ?? ""
+        protected = window.graph.protectionsJSON
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -59,6 +61,7 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.canDismiss), .boolean, .true) { .boolean($0.abilities.canDismiss) },
         Row(.init(trusted: W.pendingDeepLink), .string, .true) { .string($0.pendingDeepLink) },
         Row(.init(trusted: W.activeTag), .string, .true) { .string($0.activeTag) },
+        Row(.init(trusted: W.protected), .string, .true) { .string($0.protected) },
     ]
 
     private typealias W = NavSessionInterface.Window1

@@ -304,7 +304,7 @@ extension NavigationWindow {
         if !tx.closing {
             for node in plan.removed {
                 nodes[node.id] = nil
-                if node.protection != nil { protectedCount -= 1 }
+                if node.protection != nil { marked.remove(node.id) }
                 if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
             }
         }

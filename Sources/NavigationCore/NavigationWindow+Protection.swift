@@ -36,7 +36,7 @@ extension NavigationWindow {
             tx.undo.append(.protection(node, node.protection))
             tx.markModified(node.id)
         }
-        protectedCount += (mark == nil ? 0 : 1) - (node.protection == nil ? 0 : 1)
+        if mark == nil { marked.remove(node.id) } else { marked.insert(node.id) }
         node.protection = mark
     }
 
@@ -55,10 +55,24 @@ extension NavigationWindow {
         .prevented(model: id, reason: mark.reason, dialog: mark.dialog, owner: mark.owner)
     }
 
-    /// The marked models of the window, in id order. O(models) — only when some model is marked.
+    /// The marked models of the window, in id order. O(marks).
     public var protections: [(model: ModelID, protection: Protection)] {
-        guard protectedCount > 0 else { return [] }
-        return nodes.values.compactMap { node in node.protection.map { (node.id, $0) } }.sorted { $0.model < $1.model }
+        guard !marked.isEmpty else { return [] }
+        return marked.sorted().compactMap { id in nodes[id]?.protection.map { (id, $0) } }
+    }
+
+    /// The marks as JSON (the `Protected` property): `[{"dialog":…,"model":12,"owner":":1.42","reason":…}]`.
+    public var protectionsJSON: String {
+        guard !marked.isEmpty else { return "[]" }
+        var out = "["
+        for (index, entry) in protections.enumerated() {
+            if index > 0 { out += "," }
+            out += "{"
+            if let dialog = entry.protection.dialog { out += #""dialog":"# + JSONString.literal(dialog) + "," }
+            out += #""model":\#(entry.model.rawValue),"owner":"# + JSONString.literal(entry.protection.owner)
+            out += #","reason":"# + JSONString.literal(entry.protection.reason) + "}"
+        }
+        return out + "]"
     }
 
     /// Whether removing or suspending the subtree of `node` would touch a mark (the dry-run-free rule the

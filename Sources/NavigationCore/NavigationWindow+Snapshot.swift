@@ -33,7 +33,7 @@ extension NavigationWindow {
             }
             let node = Self.makeNode(model)
             if let tag = model.tag { tags[tag] = model.id }
-            if model.protection != nil { protectedCount += 1 }
+            if model.protection != nil { marked.insert(model.id) }
             node.cost = ContentCost.of(node: node)
             contentCost += node.cost
             nodes[model.id] = node

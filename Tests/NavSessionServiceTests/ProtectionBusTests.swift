@@ -1,0 +1,180 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import NavSessionTesting
+import Testing
+
+/// Protected models through the bus on the demo (Docs/guards.md): the fixture's connection protects the editor
+/// sheet, and every way in, called by another client with gdbus, is refused with `Prevented` and changes nothing.
+@Suite struct ProtectionBusTests {
+    static let prevented = "org.navsession.Error.Prevented"
+
+    /// A logged-in window with an editor sheet the fixture's connection protects; its path, the editor's id and the
+    /// window's version.
+    func protectedEditor(_ fixture: DaemonFixture) async throws -> (window: String, editor: UInt64, version: UInt64) {
+        let window = try await fixture.openWindow()
+        try await fixture.logIn(window)
+        _ = try await fixture.window(window, "Present", [.string("sheet"), .string("editor"), .params(["id": "1"])])
+        let editor = try await fixture.modelID(window, where: "screen", is: "editor")
+        _ = try await fixture.window(window, "Protect", [.uint64(editor), .string("unsaved text"), .string("discardChanges")])
+        return (window, editor, try await fixture.version(window))
+    }
+
+    /// Runs gdbus `call` with `arguments` (object path, method, its arguments); the status and error text.
+    func gdbus(_ fixture: DaemonFixture, _ path: String, _ method: String, _ arguments: [String] = []) async throws
+        -> (ok: Bool, error: String)
+    {
+        let result = try await fixture.run(
+            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", path, "--method", method] + arguments)
+        return (result.status == 0, result.stderr)
+    }
+
+    /// `refused` is a `Prevented` refusal and the editor is still there at the same version.
+    func expectRefused(
+        _ refused: (ok: Bool, error: String), _ fixture: DaemonFixture, _ setup: (window: String, editor: UInt64, version: UInt64),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        #expect(!refused.ok && refused.error.contains(Self.prevented), "\(refused)", sourceLocation: sourceLocation)
+        #expect(try await fixture.version(setup.window) == setup.version, sourceLocation: sourceLocation)
+        #expect(try await fixture.modelID(setup.window, where: "screen", is: "editor") == setup.editor, sourceLocation: sourceLocation)
+    }
+
+    func window1(_ member: String) -> String { "org.navsession.Window1.\(member)" }
+
+    @Test func theMarkShowsInGetStateAndTheProtectedProperty() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            let model = try #require(try await fixture.models(setup.window).first { ($0["screen"] as? String) == "editor" })
+            let mark = try #require(model["protection"] as? [String: Any])
+            #expect(mark["reason"] as? String == "unsaved text")
+            #expect(mark["dialog"] as? String == "discardChanges")
+            #expect((mark["owner"] as? String)?.hasPrefix(":") == true)
+            let tree = try #require(try await fixture.window(setup.window, "GetTree").first?.string)
+            #expect(tree.contains("protected:"), "\(tree)")
+            #expect(try await fixture.windowProperty(setup.window, "Protected") != .string("[]"))
+        }
+    }
+
+    @Test func goBackFromAnotherClientIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(try await gdbus(fixture, setup.window, window1("GoBack")), fixture, setup)
+            #expect(try await fixture.windowProperty(setup.window, "CanGoBack") == .boolean(false))
+        }
+    }
+
+    @Test func aBatchFromAnotherClientIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(
+                try await gdbus(fixture, setup.window, window1("Apply"), [#"[{"command":"goBackToRoot"}]"#, "{}"]), fixture, setup)
+        }
+    }
+
+    @Test func checkAnswersPreventedWithoutChangingAnything() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(
+                try await gdbus(fixture, setup.window, window1("Check"), [#"[{"command":"dismissAll"}]"#, "{}"]), fixture, setup)
+        }
+    }
+
+    @Test func sessionApplyIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(
+                try await gdbus(
+                    fixture, DaemonFixture.session, "org.navsession.Session1.Apply", [setup.window, #"[{"command":"dismissAll"}]"#]),
+                fixture, setup)
+        }
+    }
+
+    @Test func setRoutesIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(try await gdbus(fixture, setup.window, window1("SetRoutes"), ["[]"]), fixture, setup)
+        }
+    }
+
+    @Test func setStateIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            let state = try #require(try await fixture.window(setup.window, "GetState").first?.string)
+            try await expectRefused(try await gdbus(fixture, setup.window, window1("SetState"), [state]), fixture, setup)
+        }
+    }
+
+    @Test func aDeepLinkIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(
+                try await gdbus(fixture, DaemonFixture.session, "org.navsession.Session1.OpenURL", ["navsession-demo://settings/profile"]),
+                fixture, setup)
+        }
+    }
+
+    @Test func switchModelIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(try await gdbus(fixture, setup.window, window1("SwitchModel"), ["login", "{}"]), fixture, setup)
+        }
+    }
+
+    @Test func dismissWindowIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(
+                try await gdbus(fixture, DaemonFixture.session, "org.navsession.Session1.DismissWindow", [setup.window]),
+                fixture, setup)
+        }
+    }
+
+    @Test func reportClosedFromAnotherRendererIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(try await gdbus(fixture, setup.window, window1("ReportClosed")), fixture, setup)
+        }
+    }
+
+    @Test func reportDismissedFromAnotherRendererIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(
+                try await gdbus(fixture, setup.window, window1("ReportDismissed"), ["\(setup.editor)"]), fixture, setup)
+        }
+    }
+
+    @Test func onlyTheOwnerMayUnprotect() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            try await expectRefused(try await gdbus(fixture, setup.window, window1("Unprotect"), ["\(setup.editor)"]), fixture, setup)
+            _ = try await fixture.window(setup.window, "Unprotect", [.uint64(setup.editor)])
+            let dismissed = try await gdbus(fixture, setup.window, window1("GoBack"))
+            #expect(dismissed.ok, "\(dismissed)")
+        }
+    }
+
+    @Test func theMarkGoesWhenItsOwnerLeavesTheBus() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "Present", [.string("sheet"), .string("editor"), .params(["id": "1"])])
+            let editor = try await fixture.modelID(window, where: "screen", is: "editor")
+            let owner = try await fixture.connect()
+            _ = try await owner.call(
+                destination: try BusName(DaemonFixture.name), path: try ObjectPath(window),
+                interface: try InterfaceName(DaemonFixture.windowInterface), member: try MemberName("Protect"),
+                arguments: [.uint64(editor), .string("unsaved text"), .string("")], timeout: .seconds(10))
+            let marked = try await fixture.version(window)
+            #expect(try await gdbus(fixture, window, window1("GoBack")).error.contains(Self.prevented))
+            await owner.close()
+            var version = marked
+            for _ in 0..<100 where version == marked {
+                try await Task.sleep(for: .milliseconds(50))
+                version = try await fixture.version(window)
+            }
+            #expect(version == marked + 1, "the mark goes as a change of its own")
+            #expect(try await gdbus(fixture, window, window1("GoBack")).ok)
+        }
+    }
+}
