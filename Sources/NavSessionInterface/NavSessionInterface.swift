@@ -31,7 +31,7 @@ public enum NavSessionInterface {
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
-            effect = "Effect"
+            effect = "Effect", prevented = "Prevented"
     }
 
     /// `org.freedesktop.Application` (the Desktop Entry specification's D-Bus activation interface).

@@ -114,6 +114,23 @@ extension SessionService {
         }
     }
 
+    /// Sends `Window1.Prevented` for each change a protection mark refused during the failed operation.
+    func announceRefusals(on bus: isolated Bus) {
+        let refusals = state.withLock { $0.session.takeRefusals() }
+        for refusal in refusals {
+            do {
+                try emit(
+                    names.prevented, window: refusal.window, on: bus,
+                    [
+                        .uint64(UInt64(clamping: refusal.model.rawValue)), .string(refusal.reason), .string(refusal.owner),
+                        .string(refusal.dialog ?? ""),
+                    ])
+            } catch {
+                logger.warning("announcing a refusal in window \(refusal.window): \(error)")
+            }
+        }
+    }
+
     private func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {
         try bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }

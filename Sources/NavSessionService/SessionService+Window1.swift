@@ -313,6 +313,8 @@ extension SessionService {
                 arguments: [A("model", .uint64), A("name", .string), A("payload", .dictionary(key: .string, value: .string))]),
             try Interface.Signal(W.openExternalURL, arguments: [A("url", .string)]),
             try Interface.Signal(W.effect, arguments: [A("name", .string), A("args", .dictionary(key: .string, value: .string))]),
+            try Interface.Signal(
+                W.prevented, arguments: [A("model", .uint64), A("reason", .string), A("owner", .string), A("dialog", .string)]),
         ]
     }
 }

@@ -118,6 +118,7 @@ extension Session {
         do {
             event = try window.graph.setState(snapshot, budget: contentBudget(for: window))
         } catch {
+            noteRefusal(error, in: number)
             throw .navigation(error)
         }
         charge(window, contentBefore: before)
@@ -182,6 +183,7 @@ extension Session {
         do {
             event = try window.graph.report(report)
         } catch {
+            noteRefusal(error, in: number)
             throw .navigation(error)
         }
         guard !event.isNoOp else { return outcome(window: number, events: events) }
@@ -261,6 +263,7 @@ extension Session {
         do {
             event = try window.graph.apply(batch, budget: contentBudget(for: window))
         } catch {
+            noteRefusal(error, in: window.number)
             throw .navigation(error)
         }
         guard !event.isNoOp else { return }

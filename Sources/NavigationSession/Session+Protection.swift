@@ -54,4 +54,38 @@ extension Session {
             try applyChange(window, batch, events: &events)
         }
     }
+
+    /// Records `error` for the `Prevented` signal when it (or the command error it wraps) is a protection's refusal.
+    func noteRefusal(_ error: NavigationError, in number: WindowNumber) {
+        var inner = error
+        while true {
+            switch inner {
+            case .batchCommandFailed(_, let wrapped), .routeFailed(_, let wrapped), .actionUnavailable(_, _, let wrapped):
+                inner = wrapped
+                continue
+            case .prevented(let model, let reason, let dialog, let owner):
+                // Bounded: a daemon that never takes them (a library user) keeps only the latest.
+                if refusals.count >= 64 { refusals.removeFirst() }
+                refusals.append(ProtectionRefusal(window: number, model: model, reason: reason, dialog: dialog, owner: owner))
+            default:
+                break
+            }
+            return
+        }
+    }
+
+    /// The refusals recorded since the last call (the daemon sends one `Window1.Prevented` signal for each).
+    public func takeRefusals() -> [ProtectionRefusal] {
+        defer { refusals = [] }
+        return refusals
+    }
+}
+
+/// A change a protection mark refused: which window, which model, why, whose mark, which dialog.
+public struct ProtectionRefusal: Hashable, Sendable {
+    public var window: WindowNumber
+    public var model: ModelID
+    public var reason: String
+    public var dialog: String?
+    public var owner: String
 }

@@ -38,6 +38,9 @@ public final class Session {
     var clientBudgets = ClientBudgets()
     /// The client the change being made is charged to; `nil` while the daemon acts on its own.
     var actingClient: String?
+    /// Changes refused by a protection mark since the daemon last took them (``takeRefusals()``): the
+    /// `Window1.Prevented` signals to send.
+    var refusals: [ProtectionRefusal] = []
     /// The time the per-client rates are measured with.
     let clock: SessionClock
     var order: [WindowNumber] = []
@@ -263,9 +266,11 @@ public final class Session {
     func dismissWindow(_ number: WindowNumber, guarded: Bool = true, events: inout [SessionEvent]) throws(SessionError) {
         let window = try window(number)
         if guarded, !window.graph.isClosed, window.graph.protectedCount > 0, let first = window.graph.protections.first {
-            throw .navigation(.prevented(
+            let error = NavigationError.prevented(
                 model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
-                owner: first.protection.owner))
+                owner: first.protection.owner)
+            noteRefusal(error, in: number)
+            throw .navigation(error)
         }
         let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
         if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed, waiving: waived) {

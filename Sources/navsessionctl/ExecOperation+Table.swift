@@ -117,6 +117,12 @@ extension ExecOperation {
         ExecOperation(name: "bring-to-front", member: "BringToFront", target: .window,
                       arguments: [.option("screen"), .option("tag")], output: .version,
                       summary: "Move the stack element showing --screen=S (or tagged --tag=T) to the top."),
+        ExecOperation(name: "protect", member: "Protect", target: .window,
+                      arguments: [.model("MODEL"), .string("REASON"), .option("dialog")], output: .version,
+                      summary: "Protect MODEL (0 = the active model) while navsessionctl stays connected; --dialog=D names a declared dialog."),
+        ExecOperation(name: "unprotect", member: "Unprotect", target: .window,
+                      arguments: [.model("MODEL")], output: .version,
+                      summary: "Remove MODEL's protection mark (only its owner may)."),
         ExecOperation(name: "model-for-tag", member: "ModelForTag", target: .window,
                       arguments: [.string("TAG")], output: .model, summary: "The id of the model tagged TAG."),
     ]

@@ -178,3 +178,18 @@ import Testing
         }
     }
 }
+
+extension ProtectionBusTests {
+    @Test func aRefusedChangeSendsThePreventedSignal() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            let signals = try await fixture.signals(
+                path: setup.window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Prevented")
+            _ = try await gdbus(fixture, setup.window, window1("GoBack"))
+            let signal = try await first(signals, timeout: .seconds(10)) { _ in true }
+            #expect(signal.arguments.first == .uint64(setup.editor))
+            #expect(signal.arguments[1] == .string("unsaved text"))
+            #expect(signal.arguments[3] == .string("discardChanges"))
+        }
+    }
+}

@@ -42,8 +42,8 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "Routes",
-                            "Scene", "SelectedTab", "Title", "Version"])
+                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "Protected",
+                            "Routes", "Scene", "SelectedTab", "Title", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 12, "\(properties.keys.sorted())")
+            #expect(properties.count == 13, "\(properties.keys.sorted())")
         }
     }
 

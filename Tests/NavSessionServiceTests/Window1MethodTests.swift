@@ -227,7 +227,8 @@ import Testing
             #expect(all["CanPop"] == .boolean(false))
             #expect(all["CanDismiss"] == .boolean(false))
             #expect(all["PendingDeepLink"] == .string(""))
-            #expect(all.count == 12, "\(all.keys.sorted())")
+            #expect(all["Protected"] == .string("[]"))
+            #expect(all.count == 13, "\(all.keys.sorted())")
         }
     }
 
