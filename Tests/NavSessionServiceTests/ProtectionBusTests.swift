@@ -193,3 +193,89 @@ extension ProtectionBusTests {
         }
     }
 }
+
+/// The renderer reports that are ways in, and marks across a daemon restart.
+extension ProtectionBusTests {
+    /// A logged-in window with `detail` pushed on the home tab, protected by the fixture's connection.
+    func protectedPush(_ fixture: DaemonFixture) async throws -> (window: String, editor: UInt64, version: UInt64) {
+        let window = try await fixture.openWindow()
+        try await fixture.logIn(window)
+        _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+        let detail = try await fixture.modelID(window, where: "screen", is: "detail")
+        _ = try await fixture.window(window, "Protect", [.uint64(detail), .string("unsaved text"), .string("")])
+        return (window, detail, try await fixture.version(window))
+    }
+
+    func expectPushRefused(
+        _ refused: (ok: Bool, error: String), _ fixture: DaemonFixture, _ setup: (window: String, editor: UInt64, version: UInt64),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        #expect(!refused.ok && refused.error.contains(Self.prevented), "\(refused)", sourceLocation: sourceLocation)
+        #expect(try await fixture.version(setup.window) == setup.version, sourceLocation: sourceLocation)
+        #expect(try await fixture.modelID(setup.window, where: "screen", is: "detail") == setup.editor, sourceLocation: sourceLocation)
+    }
+
+    func parent(of model: UInt64, in fixture: DaemonFixture, _ window: String) async throws -> UInt64 {
+        let entry = try #require(try await fixture.models(window).first { ($0["id"] as? NSNumber)?.uint64Value == model })
+        return try #require((entry["parent"] as? NSNumber)?.uint64Value)
+    }
+
+    @Test func reportPoppedFromAnotherRendererIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedPush(fixture)
+            let stack = try await parent(of: setup.editor, in: fixture, setup.window)
+            try await expectPushRefused(
+                try await gdbus(fixture, setup.window, window1("ReportPopped"), ["\(stack)", "0"]), fixture, setup)
+            #expect(try await fixture.windowProperty(setup.window, "CanPop") == .boolean(false))
+        }
+    }
+
+    @Test func reportTabSelectedReselectPopIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedPush(fixture)
+            let tabs = try await fixture.modelID(setup.window, where: "kind", is: "tabs")
+            try await expectPushRefused(
+                try await gdbus(fixture, setup.window, window1("ReportTabSelected"), ["\(tabs)", "home"]), fixture, setup)
+        }
+    }
+
+    @Test func aDialogActionThatWouldRemoveTheModelIsPrevented() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            _ = try await fixture.window(setup.window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
+            let alert = try await fixture.modelID(setup.window, where: "kind", is: "alert")
+            let version = try await fixture.version(setup.window)
+            let refused = try await gdbus(fixture, setup.window, window1("ReportActionChosen"), ["\(alert)", "discard"])
+            #expect(!refused.ok && refused.error.contains(Self.prevented), "\(refused)")
+            #expect(try await fixture.version(setup.window) == version)
+            #expect(try await fixture.modelID(setup.window, where: "screen", is: "editor") == setup.editor)
+        }
+    }
+
+    @Test func aRestartedDaemonDropsMarksWhoseOwnerIsGone() async throws {
+        try await DaemonFixture.with { fixture in
+            let process = try #require(fixture.process)
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "Present", [.string("sheet"), .string("editor"), .params(["id": "1"])])
+            let editor = try await fixture.modelID(window, where: "screen", is: "editor")
+            let owner = try await fixture.connect()
+            _ = try await owner.call(
+                destination: try BusName(DaemonFixture.name), path: try ObjectPath(window),
+                interface: try InterfaceName(DaemonFixture.windowInterface), member: try MemberName("Protect"),
+                arguments: [.uint64(editor), .string("unsaved text"), .string("")], timeout: .seconds(10))
+            process.signal(SIGKILL)
+            #expect(await fixture.waitForExit(process))
+            await owner.close()
+            try await fixture.relaunch()
+            var protected = Value.string("")
+            for _ in 0..<100 {
+                protected = try await fixture.windowProperty(window, "Protected")
+                if protected == .string("[]") { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(protected == .string("[]"))
+            #expect(try await gdbus(fixture, window, window1("GoBack")).ok)
+        }
+    }
+}
