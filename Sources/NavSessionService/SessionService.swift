@@ -144,6 +144,7 @@ public final class SessionService: Sendable {
             outcome = try withSession { state in try body(state.session) }
         } catch {
             announceRefusals(on: bus)
+            if let deferred = state.withLock({ $0.session.takeDeferredOutcome() }) { announce(deferred, on: bus) }
             throw error
         }
         announce(outcome, on: bus)

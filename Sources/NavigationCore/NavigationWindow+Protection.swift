@@ -27,7 +27,8 @@ extension NavigationWindow {
     /// the session's own clean-up) may change any.
     private func checkOwner(of node: Node, caller: String?) throws(NavigationError) {
         guard let mark = node.protection, let caller, mark.owner != caller else { return }
-        throw .prevented(model: node.id, reason: mark.reason, dialog: mark.dialog, owner: mark.owner)
+        // No dialog: the user has nothing to confirm when another client may not touch a mark.
+        throw .prevented(model: node.id, reason: mark.reason, dialog: nil, owner: mark.owner)
     }
 
     /// Sets a model's mark, keeping ``protectedCount``; journaled unless undoing.

@@ -13,18 +13,24 @@ enum JournalEntry: Hashable, Sendable {
     case report(window: WindowNumber, report: RendererReport, version: Int)
     case closeOnExit(window: WindowNumber, owner: String?)
     case pendingDeepLink(window: WindowNumber, url: String?)
+    /// A change a protection refused, re-applied from its dialog (``NavigationWindow/reapply(closing:action:batch:waiving:)``):
+    /// `{"op":"reapply","window":1,"alert":9,"action":"discard","batch":[…],"waiving":[4],"version":14}`.
+    case reapply(window: WindowNumber, alert: ModelID, action: String, batch: [BatchCommand], waiving: [ModelID], version: Int)
 
     var window: WindowNumber {
         switch self {
         case .open(let window, _, _, _), .dismiss(let window, _), .batch(let window, _, _),
-            .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _):
+            .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
+            .reapply(let window, _, _, _, _, _):
             window
         }
     }
 }
 
 extension JournalEntry: Codable {
-    enum CodingKeys: String, CodingKey { case op, window, scene, root, sessionVersion, batch, version, report, owner, url }
+    enum CodingKeys: String, CodingKey {
+        case op, window, scene, root, sessionVersion, batch, version, report, owner, url, alert, action, waiving
+    }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +56,11 @@ extension JournalEntry: Codable {
             self = .closeOnExit(window: window, owner: try c.decodeIfPresent(String.self, forKey: .owner))
         case "pendingDeepLink":
             self = .pendingDeepLink(window: window, url: try c.decodeIfPresent(String.self, forKey: .url))
+        case "reapply":
+            self = .reapply(
+                window: window, alert: try c.decode(ModelID.self, forKey: .alert), action: try c.decode(String.self, forKey: .action),
+                batch: try c.decode([BatchCommand].self, forKey: .batch), waiving: try c.decode([ModelID].self, forKey: .waiving),
+                version: try c.decode(Int.self, forKey: .version))
         default:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
         }
@@ -81,6 +92,13 @@ extension JournalEntry: Codable {
         case .pendingDeepLink(_, let url):
             try c.encode("pendingDeepLink", forKey: .op)
             try c.encodeIfPresent(url, forKey: .url)
+        case .reapply(_, let alert, let action, let batch, let waiving, let version):
+            try c.encode("reapply", forKey: .op)
+            try c.encode(alert, forKey: .alert)
+            try c.encode(action, forKey: .action)
+            try c.encode(batch, forKey: .batch)
+            try c.encode(waiving, forKey: .waiving)
+            try c.encode(version, forKey: .version)
         }
     }
 }

@@ -177,6 +177,12 @@ extension Session {
 
     private func applyReport(_ report: RendererReport, to number: WindowNumber) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
+        if case .alertActionChosen(let alert, let action) = report, let pending = pendingReapply[number]?[alert] {
+            pendingReapply[number]?[alert] = nil
+            if reapplies(action, of: alert, in: window) {
+                return try reapply(pending, closing: alert, action: action, in: window)
+            }
+        }
         var events: [SessionEvent] = []
         let event: ChangeEvent
         let before = window.graph.contentCost
@@ -257,22 +263,25 @@ extension Session {
     // MARK: Internals
 
     /// Applies an already expanded batch, journals it, and handles what follows.
-    func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) {
+    @discardableResult
+    func applyChange(_ window: SessionWindow, _ batch: [BatchCommand], events: inout [SessionEvent]) throws(SessionError) -> ChangeEvent {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
             event = try window.graph.apply(batch, budget: contentBudget(for: window))
         } catch {
             noteRefusal(error, in: window.number)
+            presentGuardDialog(for: error, in: window, batch: batch)
             throw .navigation(error)
         }
-        guard !event.isNoOp else { return }
+        guard !event.isNoOp else { return event }
         charge(window, contentBefore: before)
         // One encoding of the batch serves both the journal line and the `Changed` signal's cause (they were
         // the two largest encoding costs per call). A replay announces nothing, so encodes nothing.
         let encoded = replaying ? nil : SessionStore.encodeBatch(batch)
         try persist(.batch(window: window.number, batch: batch, version: event.version), encodedBatch: encoded)
         afterChange(window, event, causeJSON: encoded.map(JournalLine.cause(encodedBatch:)), events: &events)
+        return event
     }
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.

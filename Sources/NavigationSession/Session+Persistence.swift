@@ -211,6 +211,11 @@ extension Session {
         case .report(let number, let report, let expected):
             let window = try existing(number)
             try check(expected, after: { () throws(NavigationError) in try window.graph.report(report) }, window)
+        case .reapply(let number, let alert, let action, let batch, let waiving, let expected):
+            let window = try existing(number)
+            try check(expected, after: { () throws(NavigationError) in
+                try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
+            }, window)
         case .closeOnExit(let number, let owner):
             try existing(number).closeOnExitOwner = owner
         case .pendingDeepLink(let number, let url):

@@ -1,3 +1,4 @@
+import Logging
 import NavigationCore
 
 /// Protected models owned by clients (Docs/guards.md, "Protected models"): the owner of a mark is the client
@@ -78,6 +79,99 @@ extension Session {
     public func takeRefusals() -> [ProtectionRefusal] {
         defer { refusals = [] }
         return refusals
+    }
+}
+
+/// A change refused by a mark whose dialog was presented in its place.
+struct PendingReapply {
+    /// The refused change.
+    var batch: [BatchCommand]
+    /// The protected model whose mark the re-applied change waives.
+    var model: ModelID
+}
+
+extension Session {
+    /// Presents the dialog a refusing mark names in place of the refused `batch`, as a change of its own, and keeps
+    /// `batch` for the dialog's re-applying action. Nothing when the mark names no dialog, the dialog has no
+    /// re-applying action, or it cannot be presented (the protected model's nearest presenter already shows
+    /// something: the caller still gets `Prevented`).
+    func presentGuardDialog(for error: NavigationError, in window: SessionWindow, batch: [BatchCommand]) {
+        guard !replaying, !presentingGuardDialog, case .prevented(let model, _, let name?, _) = error.innermostCommandError,
+            let declared = manifest.dialogs[name], declared.content.actions.contains(where: \.reapply),
+            (pendingReapply[window.number]?.count ?? 0) < 16
+        else { return }
+        presentingGuardDialog = true
+        defer { presentingGuardDialog = false }
+        do throws(SessionError) {
+            let presentation = try self.presentation(kind: declared.kind.rawValue, screen: name, in: window.number)
+            var events: [SessionEvent] = []
+            let event = try applyChange(window, [BatchCommand(.present(presentation), from: model)], events: &events)
+            guard let alert = event.started.first else { return }
+            pendingReapply[window.number, default: [:]][alert] = PendingReapply(batch: batch, model: model)
+            deferredEvents.append(contentsOf: events)
+        } catch {
+            logger.debug("the dialog '\(name)' of model \(model) could not be presented: \(error)")
+        }
+    }
+
+    /// Whether `action` of the dialog `alert` is its re-applying action.
+    func reapplies(_ action: String, of alert: ModelID, in window: SessionWindow) -> Bool {
+        switch window.graph.model(alert)?.content {
+        case .alert(let content), .confirmationDialog(let content): content.actions.first { $0.id == action }?.reapply ?? false
+        default: false
+        }
+    }
+
+    /// Re-applies a refused change once, closing its dialog, as one change; when the change no longer applies the
+    /// dialog only closes, the failure is logged and announced as `Effect("reapplyFailed", {payload: "<name>: <message>"})`.
+    func reapply(
+        _ pending: PendingReapply, closing alert: ModelID, action: String, in window: SessionWindow
+    ) throws(SessionError) -> SessionOutcome {
+        var events: [SessionEvent] = []
+        let before = window.graph.contentCost
+        var batch = pending.batch
+        var waiving = [pending.model]
+        let event: ChangeEvent
+        var failure: NavigationError?
+        do {
+            event = try window.graph.reapply(
+                closing: alert, action: action, batch: batch, waiving: Set(waiving))
+        } catch {
+            failure = error
+            batch = []
+            waiving = []
+            do {
+                event = try window.graph.reapply(closing: alert, action: action, batch: [], waiving: [])
+            } catch {
+                throw .navigation(error)
+            }
+        }
+        charge(window, contentBefore: before)
+        try persist(.reapply(window: window.number, alert: alert, action: action, batch: batch, waiving: waiving, version: event.version))
+        afterChange(window, event, events: &events)
+        if let failure {
+            logger.info("a change re-applied from dialog \(alert) no longer applies: \(failure.message)")
+            events.append(.trigger(window.number, name: "reapplyFailed", payload: "\(failure.errorName): \(failure.message)"))
+        }
+        return outcome(window: window.number, events: events)
+    }
+
+    /// The events of changes made during an operation that failed (a guard's dialog), as an outcome to announce.
+    public func takeDeferredOutcome() -> SessionOutcome? {
+        guard !deferredEvents.isEmpty else { return nil }
+        defer { deferredEvents = [] }
+        return outcome(window: nil, events: deferredEvents)
+    }
+}
+
+extension NavigationError {
+    /// The command error a batch or route error wraps.
+    var innermostCommandError: NavigationError {
+        switch self {
+        case .batchCommandFailed(_, let inner), .routeFailed(_, let inner), .actionUnavailable(_, _, let inner):
+            inner.innermostCommandError
+        default: self
+        }
     }
 }
 

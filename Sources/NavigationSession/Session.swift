@@ -41,6 +41,13 @@ public final class Session {
     /// Changes refused by a protection mark since the daemon last took them (``takeRefusals()``): the
     /// `Window1.Prevented` signals to send.
     var refusals: [ProtectionRefusal] = []
+    /// Changes refused by a mark whose dialog was presented in their place, by window and dialog model: choosing the
+    /// dialog's re-applying action applies them once (Docs/guards.md). Not persisted.
+    var pendingReapply: [WindowNumber: [ModelID: PendingReapply]] = [:]
+    /// Events of changes made while an operation failed (a guard's dialog presented in place of a refused change),
+    /// announced by the daemon with the failure (``takeDeferredOutcome()``).
+    var deferredEvents: [SessionEvent] = []
+    var presentingGuardDialog = false
     /// The time the per-client rates are measured with.
     let clock: SessionClock
     var order: [WindowNumber] = []

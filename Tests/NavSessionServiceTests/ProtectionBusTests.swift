@@ -11,12 +11,14 @@ import Testing
 
     /// A logged-in window with an editor sheet the fixture's connection protects; its path, the editor's id and the
     /// window's version.
-    func protectedEditor(_ fixture: DaemonFixture) async throws -> (window: String, editor: UInt64, version: UInt64) {
+    /// `dialog` "" (the default): the ways in are refused and nothing at all changes; with a dialog the daemon
+    /// presents it in place of the refused change.
+    func protectedEditor(_ fixture: DaemonFixture, dialog: String = "") async throws -> (window: String, editor: UInt64, version: UInt64) {
         let window = try await fixture.openWindow()
         try await fixture.logIn(window)
         _ = try await fixture.window(window, "Present", [.string("sheet"), .string("editor"), .params(["id": "1"])])
         let editor = try await fixture.modelID(window, where: "screen", is: "editor")
-        _ = try await fixture.window(window, "Protect", [.uint64(editor), .string("unsaved text"), .string("discardChanges")])
+        _ = try await fixture.window(window, "Protect", [.uint64(editor), .string("unsaved text"), .string(dialog)])
         return (window, editor, try await fixture.version(window))
     }
 
@@ -43,7 +45,7 @@ import Testing
 
     @Test func theMarkShowsInGetStateAndTheProtectedProperty() async throws {
         try await DaemonFixture.with { fixture in
-            let setup = try await protectedEditor(fixture)
+            let setup = try await protectedEditor(fixture, dialog: "discardChanges")
             let model = try #require(try await fixture.models(setup.window).first { ($0["screen"] as? String) == "editor" })
             let mark = try #require(model["protection"] as? [String: Any])
             #expect(mark["reason"] as? String == "unsaved text")
@@ -182,7 +184,7 @@ import Testing
 extension ProtectionBusTests {
     @Test func aRefusedChangeSendsThePreventedSignal() async throws {
         try await DaemonFixture.with { fixture in
-            let setup = try await protectedEditor(fixture)
+            let setup = try await protectedEditor(fixture, dialog: "discardChanges")
             let signals = try await fixture.signals(
                 path: setup.window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Prevented")
             _ = try await gdbus(fixture, setup.window, window1("GoBack"))
@@ -276,6 +278,44 @@ extension ProtectionBusTests {
             }
             #expect(protected == .string("[]"))
             #expect(try await gdbus(fixture, window, window1("GoBack")).ok)
+        }
+    }
+}
+
+/// The dialog path: a refused change presents the mark's dialog; "Discard" re-applies it once, "Keep editing" leaves
+/// everything as it was.
+extension ProtectionBusTests {
+    /// Refuses GoBackToRoot from another client; the dialog the daemon presented instead.
+    func refusedWithDialog(_ fixture: DaemonFixture) async throws -> (setup: (window: String, editor: UInt64, version: UInt64), alert: UInt64) {
+        let setup = try await protectedEditor(fixture, dialog: "discardChanges")
+        let refused = try await gdbus(fixture, setup.window, window1("GoBackToRoot"))
+        #expect(!refused.ok && refused.error.contains(Self.prevented), "\(refused)")
+        #expect(try await fixture.version(setup.window) == setup.version + 1, "the dialog is one change")
+        let alert = try await fixture.modelID(setup.window, where: "kind", is: "alert")
+        return (setup, alert)
+    }
+
+    @Test func aRefusedChangePresentsTheMarksDialogAndDiscardReappliesItOnce() async throws {
+        try await DaemonFixture.with { fixture in
+            let (setup, alert) = try await refusedWithDialog(fixture)
+            let chosen = try await gdbus(fixture, setup.window, window1("ReportActionChosen"), ["\(alert)", "discard"])
+            #expect(chosen.ok, "\(chosen)")
+            #expect(try await fixture.version(setup.window) == setup.version + 2, "closing the dialog and the change: one change")
+            #expect(try await fixture.window(setup.window, "GetRoutes").first?.string == "[]", "back at the root")
+            #expect(try await fixture.windowProperty(setup.window, "Protected") == .string("[]"), "the mark went with the editor")
+            let again = try await gdbus(fixture, setup.window, window1("ReportActionChosen"), ["\(alert)", "discard"])
+            #expect(!again.ok, "the dialog is gone: the change is not re-applied twice")
+        }
+    }
+
+    @Test func keepEditingClosesTheDialogAndLeavesEverythingElse() async throws {
+        try await DaemonFixture.with { fixture in
+            let (setup, alert) = try await refusedWithDialog(fixture)
+            let chosen = try await gdbus(fixture, setup.window, window1("ReportActionChosen"), ["\(alert)", "keep"])
+            #expect(chosen.ok, "\(chosen)")
+            #expect(try await fixture.modelID(setup.window, where: "screen", is: "editor") == setup.editor)
+            #expect(try await fixture.models(setup.window).contains { ($0["kind"] as? String) == "alert" } == false)
+            #expect(try await fixture.windowProperty(setup.window, "Protected") != .string("[]"))
         }
     }
 }

@@ -48,7 +48,7 @@ struct ProtectionTests {
 
     @Test func onlyTheOwnerMayUnprotect() throws {
         let window = try windowWithProtectedSheet()
-        expectRejected(window, .prevented(model: 3, reason: "unsaved text", dialog: "discardChanges", owner: ":1.7")) {
+        expectRejected(window, .prevented(model: 3, reason: "unsaved text", dialog: nil, owner: ":1.7")) {
             () throws(NavigationError) in try window.execute(.unprotect(model: .id(3), owner: ":1.9"))
         }
         #expect(window.protectedCount == 1)
@@ -116,5 +116,18 @@ struct ProtectionTests {
         #expect(protect == .protect(model: .tag("editor"), reason: "unsaved text", dialog: "discardChanges"))
         let unprotect = try JSONDecoder().decode(NavigationCommand.self, from: Data(#"{"command":"unprotect","model":12}"#.utf8))
         #expect(unprotect == .unprotect(model: .id(12)))
+    }
+}
+
+extension ProtectionTests {
+    @Test func reapplyClosesTheDialogAndRunsTheRefusedChangeWithTheMarkWaived() throws {
+        let window = try windowWithProtectedSheet()
+        let content = DialogContent(title: "Discard changes?", actions: [DialogAction(id: "discard", title: "Discard", reapply: true)])
+        try window.execute(.present(.alert(content)), from: 3)
+        let alert = try #require(window.model(3)?.presented)
+        let event = try window.reapply(closing: alert, action: "discard", batch: [BatchCommand(.goBackToRoot)], waiving: [3])
+        #expect(event.version == window.version)
+        #expect(!window.contains(3) && !window.contains(alert))
+        #expect(window.protectedCount == 0)
     }
 }
