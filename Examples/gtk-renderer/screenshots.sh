@@ -69,3 +69,11 @@ send $W org.navsession.Window1.Dismiss
 send $S org.navsession.Session1.OpenURL string:navsession-demo://settings/profile?edit=1
 send $W org.navsession.Window1.PresentConfirmationDialog string:logout string: array:string: string:
 settled; shot "$(top)" gtk-renderer-logout.png
+# Guards (Docs/guards.md): unsaved text protects the editor; a deep link from elsewhere shows "Discard changes?".
+send $W org.navsession.Window1.Dismiss
+send $W org.navsession.Window1.Present string:sheet string:editor dict:string:string:id,9
+settled
+hook Click "$(top)/type/Half-written reply" > /dev/null
+sleep 0.5
+send $S org.navsession.Session1.OpenURL string:navsession-demo://detail/7 2> /dev/null || true
+settled; shot "$(top)" gtk-renderer-guard.png

@@ -116,6 +116,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `org.navsession.Error.EntryRefused`: A dry run (`Check`) or a report would start a screen whose entry
     /// condition does not hold (Docs/guards.md); a change by a command is redirected instead.
     case entryRefused(String)
+    /// `org.navsession.Error.Prevented`: The change would finish or suspend a protected model, or touches a mark another
+    /// client owns; nothing was applied (the message names the model, reason and owner).
+    case prevented(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
@@ -228,6 +231,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.UnknownTag",
         "org.navsession.Error.DuplicateTag",
         "org.navsession.Error.ScreenNotInStack",
+        "org.navsession.Error.Prevented",
         "org.navsession.Error.VersionMismatch",
         "org.navsession.Error.WindowClosed",
         "org.navsession.Error.WrongKind",
@@ -296,6 +300,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
         case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
         case "org.navsession.Error.EntryRefused": self = .entryRefused(message)
+        case "org.navsession.Error.Prevented": self = .prevented(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
@@ -367,6 +372,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .duplicateTag: "org.navsession.Error.DuplicateTag"
         case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
         case .entryRefused: "org.navsession.Error.EntryRefused"
+        case .prevented: "org.navsession.Error.Prevented"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
@@ -416,7 +422,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
-             .screenNotInStack(let message), .entryRefused(let message), .versionMismatch(let message), .windowClosed(let message),
+             .screenNotInStack(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

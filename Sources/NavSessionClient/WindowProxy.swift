@@ -254,6 +254,23 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("ClearSavedState", [.string(screen ?? "")])
     }
 
+    /// Marks `model` (`nil` = the active model) protected, owned by this connection: changes that would finish or
+    /// suspend it are refused with ``NavSessionError/prevented(_:)`` (`Protect`, Docs/guards.md). `dialog` names a
+    /// declared dialog presented instead of a refused change.
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/unknownDialog(_:)``,
+    ///   ``NavSessionError/prevented(_:)`` (a mark another client owns).
+    @discardableResult
+    public func protect(_ model: ModelID? = nil, reason: String, dialog: String? = nil) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Protect", [Self.model(model ?? 0), .string(reason), .string(dialog ?? "")])
+    }
+
+    /// Removes this connection's mark on `model` (`nil` = the active model) (`Unprotect`); not marked: a no-op.
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/prevented(_:)`` (another client's mark).
+    @discardableResult
+    public func unprotect(_ model: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Unprotect", [Self.model(model ?? 0)])
+    }
+
     // MARK: From a model
 
     /// ``stackAppend(_:params:)`` walking up from `model` (`StackAppendAt`).

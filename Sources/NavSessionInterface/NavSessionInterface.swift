@@ -28,10 +28,11 @@ public enum NavSessionInterface {
             activeModel = "ActiveModel", routes = "Routes", selectedTab = "SelectedTab", canGoBack = "CanGoBack",
             canPop = "CanPop", canDismiss = "CanDismiss", pendingDeepLink = "PendingDeepLink", activeTag = "ActiveTag",
             pendingNavigation = "PendingNavigation"
+            protected = "Protected"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
-            effect = "Effect"
+            effect = "Effect", prevented = "Prevented"
     }
 
     /// `org.freedesktop.Application` (the Desktop Entry specification's D-Bus activation interface).

@@ -114,6 +114,23 @@ extension SessionService {
         }
     }
 
+    /// Sends `Window1.Prevented` for each change a protection mark refused during the failed operation.
+    func announceRefusals(on bus: isolated Bus) {
+        let refusals = state.withLock { $0.session.takeRefusals() }
+        for refusal in refusals {
+            do {
+                try emit(
+                    names.prevented, window: refusal.window, on: bus,
+                    [
+                        .uint64(UInt64(clamping: refusal.model.rawValue)), .string(refusal.reason), .string(refusal.owner),
+                        .string(refusal.dialog ?? ""),
+                    ])
+            } catch {
+                logger.warning("announcing a refusal in window \(refusal.window): \(error)")
+            }
+        }
+    }
+
     private func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {
         try bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
@@ -134,10 +151,12 @@ extension SessionService {
 
     // MARK: Clients leaving
 
-    /// Closes restored windows whose close-on-exit client is gone (the others are seen leaving by
+    /// Closes restored windows whose close-on-exit client is gone and drops marks whose owner is gone (the others are seen leaving by
     /// ``watchDepartures(on:)``, which must run first).
     func checkRestoredOwners(on bus: Bus) async {
-        let owners = state.withLock { state in Set(state.session.windows.compactMap(\.closeOnExitOwner)) }
+        let owners = state.withLock { state in
+            Set(state.session.windows.compactMap(\.closeOnExitOwner)).union(state.session.markOwners)
+        }
         for owner in owners.sorted() {
             if let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true { continue }
             await clientVanished(owner, on: bus)

@@ -186,6 +186,15 @@ extension SessionService {
                 let name = call.arguments[0].string ?? ""
                 return one(.clearSavedState(screen: name.isEmpty ? nil : name))
             }),
+            MethodRow("Protect", [model, A("reason", .string), A("dialog", .string)], [version], .batch { call, _, _ in
+                let dialog = call.arguments[2].string ?? ""
+                return one(.protect(
+                    model: try optionalID(call.arguments[0]), reason: call.arguments[1].string ?? "",
+                    dialog: dialog.isEmpty ? nil : dialog))
+            }),
+            MethodRow("Unprotect", [model], [version], .batch { call, _, _ in
+                one(.unprotect(model: try optionalID(call.arguments[0])))
+            }),
             MethodRow("StackAppendAt", [model, screen, params], [version], .batch { call, _, _ in
                 one(.stackAppend(try spec(call, 1)), from: try id(call.arguments[0]))
             }),
@@ -307,6 +316,8 @@ extension SessionService {
                 arguments: [A("model", .uint64), A("name", .string), A("payload", .dictionary(key: .string, value: .string))]),
             try Interface.Signal(W.openExternalURL, arguments: [A("url", .string)]),
             try Interface.Signal(W.effect, arguments: [A("name", .string), A("args", .dictionary(key: .string, value: .string))]),
+            try Interface.Signal(
+                W.prevented, arguments: [A("model", .uint64), A("reason", .string), A("owner", .string), A("dialog", .string)]),
         ]
     }
 }

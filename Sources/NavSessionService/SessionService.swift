@@ -139,7 +139,14 @@ public final class SessionService: Sendable {
     /// - Returns: the outcome (the change is made, and announced, even when the caller cannot build its reply).
     @discardableResult
     func perform(on bus: isolated Bus, _ body: (Session) throws -> SessionOutcome) throws(BusError) -> SessionOutcome {
-        let outcome = try withSession { state in try body(state.session) }
+        let outcome: SessionOutcome
+        do {
+            outcome = try withSession { state in try body(state.session) }
+        } catch {
+            announceRefusals(on: bus)
+            if let deferred = state.withLock({ $0.session.takeDeferredOutcome() }) { announce(deferred, on: bus) }
+            throw error
+        }
         announce(outcome, on: bus)
         return outcome
     }

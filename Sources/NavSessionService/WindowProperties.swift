@@ -19,6 +19,7 @@ struct WindowProperties: Sendable, Equatable {
     var pendingDeepLink: String
     var activeTag: String
     var pendingNavigation: String
+    var protected: String
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -35,6 +36,7 @@ struct WindowProperties: Sendable, Equatable {
         pendingDeepLink = window.pendingDeepLink ?? ""
         activeTag = window.graph.activeTag ?? ""
         pendingNavigation = window.pending == nil ? "" : (try? session.pendingNavigationJSON(window: window.number)) ?? ""
+        protected = window.graph.protectionsJSON
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -62,6 +64,7 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.pendingDeepLink), .string, .true) { .string($0.pendingDeepLink) },
         Row(.init(trusted: W.activeTag), .string, .true) { .string($0.activeTag) },
         Row(.init(trusted: W.pendingNavigation), .string, .true) { .string($0.pendingNavigation) },
+        Row(.init(trusted: W.protected), .string, .true) { .string($0.protected) },
     ]
 
     private typealias W = NavSessionInterface.Window1

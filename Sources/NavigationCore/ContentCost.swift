@@ -77,6 +77,9 @@ enum ContentCost {
             return base + (model.map(of) ?? 0) + (params.map(of) ?? 0) + (title.map(of) ?? 0)
         case .bringToFront(.screen(let screen)): return base + of(screen)
         case .bringToFront(.model(let model)): return base + of(model)
+        case .protect(let model, let reason, let dialog, let owner):
+            return base + (model.map(of) ?? 0) + of(reason) + (dialog.map(of) ?? 0) + (owner.map(of) ?? 0)
+        case .unprotect(let model, let owner): return base + (model.map(of) ?? 0) + (owner.map(of) ?? 0)
         case .dismissReturning(let result), .goBack(result: .some(let result)):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)

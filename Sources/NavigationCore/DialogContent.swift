@@ -24,16 +24,20 @@ public struct DialogAction: Hashable, Sendable, Codable {
     public var role: ActionRole?
     /// Commands run from the presenting model when the action is chosen (may be empty).
     public var commands: [NavigationCommand]
+    /// The action that re-applies a change a protection mark refused when this dialog was presented in its place
+    /// (Docs/guards.md); at most one per dialog. With no refused change waiting, it runs like any other action.
+    public var reapply: Bool
 
     /// Creates an action; `commands` run from the presenter when the user picks it.
-    public init(id: String, title: String, role: ActionRole? = nil, commands: [NavigationCommand] = []) {
+    public init(id: String, title: String, role: ActionRole? = nil, commands: [NavigationCommand] = [], reapply: Bool = false) {
         self.id = id
         self.title = title
         self.role = role
         self.commands = commands
+        self.reapply = reapply
     }
 
-    enum CodingKeys: String, CodingKey { case id, title, role, commands }
+    enum CodingKeys: String, CodingKey { case id, title, role, commands, reapply }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,7 +45,8 @@ public struct DialogAction: Hashable, Sendable, Codable {
         title = try c.decode(String.self, forKey: .title)
         role = try c.decodeIfPresent(ActionRole.self, forKey: .role)
         commands = try c.decodeIfPresent([NavigationCommand].self, forKey: .commands) ?? []
-        try StrictKeys.check(decoder, allowed: ["id", "title", "role", "commands"])
+        reapply = try c.decodeIfPresent(Bool.self, forKey: .reapply) ?? false
+        try StrictKeys.check(decoder, allowed: ["id", "title", "role", "commands", "reapply"])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -50,6 +55,7 @@ public struct DialogAction: Hashable, Sendable, Codable {
         try c.encode(title, forKey: .title)
         try c.encodeIfPresent(role, forKey: .role)
         if !commands.isEmpty { try c.encode(commands, forKey: .commands) }
+        if reapply { try c.encode(true, forKey: .reapply) }
     }
 }
 

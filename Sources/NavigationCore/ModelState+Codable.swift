@@ -42,7 +42,8 @@ extension ModelState: Codable {
             presented: try c.decodeIfPresent(ModelID.self, forKey: "presented"),
             content: content,
             saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [],
-            tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabState: tabState)
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabState: tabState,
+            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,6 +57,7 @@ extension ModelState: Codable {
         try c.encode(attachment, forKey: "attachment")
         try c.encodeIfPresent(presented, forKey: "presented")
         try c.encodeIfPresent(tag, forKey: "tag")
+        try c.encodeIfPresent(protection, forKey: "protection")
         switch content {
         case .screen: break
         case .stack(let path, let hides):

@@ -27,13 +27,16 @@ public struct ModelState: Hashable, Sendable {
     public var tag: String?
     /// A tab container's policy and selection history; `nil` for every other kind.
     public var tabState: TabState?
+    /// The model's protection mark (Docs/guards.md); `nil` when unprotected.
+    public var protection: Protection?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
-        tag: String? = nil, tabState: TabState? = nil
+        tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil
     ) {
+        self.protection = protection
         self.tabState = tabState
         self.id = id
         self.parent = parent

@@ -7,7 +7,7 @@ extension NavigationCommand: Codable {
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
-        "goBack", "goBackToRoot", "goBackTo", "dismissAll",
+        "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -20,6 +20,7 @@ extension NavigationCommand: Codable {
         "setRoutes": ["routes", "stack"],
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
+        "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -111,6 +112,13 @@ extension NavigationCommand: Codable {
                     forKey: "screen", in: c,
                     debugDescription: "bringToFront needs exactly one of \"screen\", \"tag\" or \"model\"")
             }
+        case "protect":
+            self = .protect(
+                model: try Self.model(c), reason: try c.decode(String.self, forKey: "reason"),
+                dialog: try c.decodeIfPresent(String.self, forKey: "dialog").flatMap { $0.isEmpty ? nil : $0 },
+                owner: try c.decodeIfPresent(String.self, forKey: "owner"))
+        case "unprotect":
+            self = .unprotect(model: try Self.model(c), owner: try c.decodeIfPresent(String.self, forKey: "owner"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -182,6 +190,14 @@ extension NavigationCommand: Codable {
             try c.encode(merge, forKey: "merge")
         case .bringToFront(.screen(let screen)): try c.encode(screen, forKey: "screen")
         case .bringToFront(.model(let model)): try c.encode(model, forKey: "model")
+        case .protect(let model, let reason, let dialog, let owner):
+            try c.encodeIfPresent(model, forKey: "model")
+            try c.encode(reason, forKey: "reason")
+            try c.encodeIfPresent(dialog, forKey: "dialog")
+            try c.encodeIfPresent(owner, forKey: "owner")
+        case .unprotect(let model, let owner):
+            try c.encodeIfPresent(model, forKey: "model")
+            try c.encodeIfPresent(owner, forKey: "owner")
         }
     }
 }

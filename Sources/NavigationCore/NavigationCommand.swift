@@ -82,6 +82,13 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// Move an existing stack element (the topmost showing a screen, or a model) to the top of its stack,
     /// keeping its id; the elements above it shift down. On top already: no change.
     case bringToFront(BringToFrontTarget)
+    /// Mark a live model (`nil` = the executing model) protected: any change that would finish or suspend it
+    /// is refused with ``NavigationError/prevented(model:reason:dialog:owner:)`` (Docs/guards.md). `owner` is the
+    /// client making the change (the session fills it in from the caller; `nil` = no client). Re-protecting by
+    /// the owner replaces reason and dialog. Fails: unknown model, a mark owned by another client (`prevented`).
+    case protect(model: ModelReference? = nil, reason: String, dialog: String? = nil, owner: String? = nil)
+    /// Remove a model's mark. Not marked: no change. Fails: a mark owned by another client (`prevented`).
+    case unprotect(model: ModelReference? = nil, owner: String? = nil)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -131,6 +138,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .setRoutes: "setRoutes"
         case .setParams: "setParams"
         case .bringToFront: "bringToFront"
+        case .protect: "protect"
+        case .unprotect: "unprotect"
         }
     }
 }

@@ -93,4 +93,8 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// session turns this into a redirect and a pending navigation (Docs/guards.md); it reaches a caller
     /// only from a dry run (`Check`) or a report.
     case entryRefused(screen: String, state: String, actual: String?)
+    /// The change would finish or suspend `model`, which carries a protection mark (or an ancestor of it
+    /// would go), or it touches a mark `owner` holds: nothing was applied. With a `dialog`, the session
+    /// presented that dialog instead (Docs/guards.md).
+    case prevented(model: ModelID, reason: String, dialog: String?, owner: String)
 }

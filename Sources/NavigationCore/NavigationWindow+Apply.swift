@@ -28,14 +28,17 @@ extension NavigationWindow {
     ///   owner during a change.
     /// - Parameter checkingEntry: `false` skips ``WindowConfiguration/entryRequirements`` (a journal replay redoes
     ///   changes that were admitted when they were made, whatever the manifest declares now).
+    /// - Parameter waiving: protected models the batch may finish or suspend anyway (a change re-applied from
+    ///   a protection's dialog; Docs/guards.md).
     @discardableResult
     public func apply(
-        _ batch: [BatchCommand], budget: ContentBudget? = nil, checkingEntry: Bool = true
+        _ batch: [BatchCommand], budget: ContentBudget? = nil, checkingEntry: Bool = true, waiving: Set<ModelID> = []
     ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
         return try transact(
-            cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, checkingEntry: checkingEntry
+            cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, checkingEntry: checkingEntry,
+            waiving: waiving
         ) {
             () throws(NavigationError) in
             for (index, entry) in batch.enumerated() {
@@ -89,7 +92,7 @@ extension NavigationWindow {
     /// Runs `body` as one change: commit on success, roll back everything on failure.
     func transact(
         cause: ChangeCause, animated: Bool, budget: ContentBudget? = nil, dryRun: Bool = false,
-        checkingEntry: Bool = true, _ body: () throws(NavigationError) -> Void
+        checkingEntry: Bool = true, waiving: Set<ModelID> = [], _ body: () throws(NavigationError) -> Void
     ) throws(NavigationError) -> ChangeEvent {
         let startID = nextID
         tx = Transaction()
@@ -104,6 +107,7 @@ extension NavigationWindow {
             }
             try checkTagClaims()
             plan = prepareCommit()
+            if protectedCount > 0 { try checkProtections(plan, waiving: waiving) }
             try checkLimits(plan)
             if checkingEntry { try checkEntryConditions(plan.started) }
             try budget?.check(plan.contentCost, replacing: contentCost)
@@ -219,6 +223,7 @@ extension NavigationWindow {
             case .root, .tags: false
             case .tag(let tag, let old): tags[tag] == old
             case .content(let node, let params, let title, _): node.params == params && node.title == title
+            case .protection(let node, let old): node.protection == old
             }
         }
     }
@@ -291,6 +296,7 @@ extension NavigationWindow {
                 node.params = params
                 node.title = title
                 node.cost = cost
+            case .protection(let node, let old): setProtection(node, old, journal: false)
             }
     }
 
@@ -303,6 +309,7 @@ extension NavigationWindow {
         if !tx.closing {
             for node in plan.removed {
                 nodes[node.id] = nil
+                if node.protection != nil { marked.remove(node.id) }
                 if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
             }
         }

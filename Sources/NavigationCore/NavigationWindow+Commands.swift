@@ -109,6 +109,10 @@ extension NavigationWindow {
             try bringToFront(target, from: origin)
         case .setRoutes(let routes, let stack):
             try setRoutes(routes, stack: stack)
+        case .protect(let model, let reason, let dialog, let owner):
+            try protect(model, reason: reason, dialog: dialog, owner: owner, from: origin)
+        case .unprotect(let model, let owner):
+            try unprotect(model, owner: owner, from: origin)
         }
     }
 
@@ -325,11 +329,30 @@ extension NavigationWindow {
         guard !isClosed, let active = nodes[activeModelID] else {
             return WindowAbilities(canGoBack: false, canPop: false, canDismiss: false)
         }
-        let canPop = (walkUp(from: active, to: .stack)?.path.count ?? 0) > 1
-        let canDismiss = dismissTarget(from: active) != nil
-        // `goBack`'s walk passes every model of the active branch, so a pop or a dismissal from the active
-        // model is a back target too: the walk runs only when neither is possible.
-        let canGoBack = canPop || canDismiss || backTarget() != nil
+        let stack = walkUp(from: active, to: .stack)
+        var canPop = (stack?.path.count ?? 0) > 1
+        let dismissal = dismissTarget(from: active)
+        var canDismiss = dismissal != nil
+        guard protectedCount > 0 else {
+            // `goBack`'s walk passes every model of the active branch, so a pop or a dismissal from the active
+            // model is a back target too: the walk runs only when neither is possible.
+            return WindowAbilities(canGoBack: canPop || canDismiss || backTarget() != nil, canPop: canPop, canDismiss: canDismiss)
+        }
+        let back = backTarget()
+        var canGoBack = back != nil
+        // The same rule the commit applies (Docs/guards.md): a move that would finish a marked model is
+        // not offered.
+        if let stack, canPop, let top = stack.path.last.flatMap({ nodes[$0.model] }) { canPop = !subtreeIsProtected(top) }
+        switch dismissal {
+        case .slot(let presenter): canDismiss = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
+        case .path(let stack, let keeping): canDismiss = !stack.path[keeping...].contains { nodes[$0.model].map(subtreeIsProtected) ?? false }
+        case nil: break
+        }
+        switch back {
+        case .dismiss(let presenter): canGoBack = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
+        case .pop(let stack, let index): canGoBack = !(nodes[stack.path[index].model].map(subtreeIsProtected) ?? false)
+        case .selectTab, nil: break
+        }
         return WindowAbilities(canGoBack: canGoBack, canPop: canPop, canDismiss: canDismiss)
     }
 

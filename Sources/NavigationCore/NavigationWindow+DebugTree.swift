@@ -41,6 +41,10 @@ extension NavigationWindow {
             line += " {" + node.params.sorted { $0.key < $1.key }
                 .map { JSONString.literal($0.key) + ":" + JSONString.literal($0.value) }.joined(separator: ",") + "}"
         }
+        if let mark = node.protection {
+            line += " protected:" + JSONString.literal(mark.reason) + " by " + JSONString.literal(mark.owner)
+            if let dialog = mark.dialog { line += " dialog:" + JSONString.literal(dialog) }
+        }
         return line
     }
 }

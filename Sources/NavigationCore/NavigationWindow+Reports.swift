@@ -10,12 +10,45 @@ extension NavigationWindow {
     ///   ``NavigationError/indexOutOfRange(stack:index:count:)``, ``NavigationError/notPresented(_:)``,
     ///   ``NavigationError/unknownTab(tabs:tab:)``, ``NavigationError/unknownAction(alert:action:)``,
     ///   ``NavigationError/windowClosed``, or an error of an action's commands. Nothing changes on failure.
+    /// - Parameter waiving: protected models the report may finish anyway (a window closing because its owner
+    ///   left; Docs/guards.md).
     @discardableResult
-    public func report(_ report: RendererReport, checkingEntry: Bool = true) throws(NavigationError) -> ChangeEvent {
+    public func report(
+        _ report: RendererReport, checkingEntry: Bool = true, waiving: Set<ModelID> = []
+    ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
-        return try transact(cause: .report(report), animated: false, checkingEntry: checkingEntry) {
+        return try transact(cause: .report(report), animated: false, checkingEntry: checkingEntry, waiving: waiving) {
             () throws(NavigationError) in
             try handle(report)
+        }
+    }
+
+    /// The user chose `action` of the dialog `alert` that was presented in place of a refused change: the dialog
+    /// goes and `batch` (the refused change) runs with the marks of `waiving` waived, as one change; the
+    /// action's own commands do not run. With an empty batch the dialog only goes (the change no longer applies).
+    /// - Throws: as ``report(_:waiving:)`` for the dialog, and the batch's errors; nothing changes on failure.
+    @discardableResult
+    public func reapply(
+        closing alert: ModelID, action: String, batch: [BatchCommand], waiving: Set<ModelID>
+    ) throws(NavigationError) -> ChangeEvent {
+        guard !isClosed else { throw .windowClosed }
+        let report = RendererReport.alertActionChosen(alert: alert, action: action)
+        return try transact(cause: .report(report), animated: false, waiving: waiving) { () throws(NavigationError) in
+            let node = try attachedNode(alert)
+            guard node.kind == .alert || node.kind == .confirmationDialog, let content = node.dialog else {
+                throw .wrongKind(alert, expected: "alert or confirmationDialog")
+            }
+            guard case .presented = node.attachment, let presenter = parentNode(node) else { throw .notPresented(alert) }
+            guard content.actions.contains(where: { $0.id == action }) else { throw .unknownAction(alert: alert, action: action) }
+            clearSlot(presenter)
+            tx.messages.append(DeliveredMessage(recipient: presenter.id, sender: alert, message: .actionChosen(action)))
+            for (index, entry) in batch.enumerated() {
+                do throws(NavigationError) {
+                    try run(entry.command, from: try entry.from.map(resolve) ?? activeModelID)
+                } catch {
+                    throw batch.count == 1 ? error : .batchCommandFailed(index: index, error)
+                }
+            }
         }
     }
 

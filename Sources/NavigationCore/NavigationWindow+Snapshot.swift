@@ -33,6 +33,7 @@ extension NavigationWindow {
             }
             let node = Self.makeNode(model)
             if let tag = model.tag { tags[tag] = model.id }
+            if model.protection != nil { marked.insert(model.id) }
             node.cost = ContentCost.of(node: node)
             contentCost += node.cost
             nodes[model.id] = node
@@ -51,6 +52,7 @@ extension NavigationWindow {
         node.presented = model.presented
         node.saved = model.saved
         node.tag = model.tag
+        node.protection = model.protection
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

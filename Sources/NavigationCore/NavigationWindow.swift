@@ -16,6 +16,11 @@ public final class NavigationWindow {
     var nodes: [ModelID: Node] = [:]
     /// The tag index: each application-chosen tag and the model carrying it (O(1) lookups, no scans).
     var tags: [String: ModelID] = [:]
+    /// The models carrying a protection mark: a change checks marks only when there are any, and listing
+    /// them costs O(marks).
+    var marked: Set<ModelID> = []
+    /// How many models carry a protection mark.
+    public var protectedCount: Int { marked.count }
     /// The root model; it is never removed and never finished.
     public internal(set) var rootID: ModelID
     var nextID: Int

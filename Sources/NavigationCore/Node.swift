@@ -32,6 +32,8 @@ final class Node {
     var saved: [SavedBranch] = []
     var customChildren: [ModelID] = []
     var dialog: DialogContent?
+    /// The model's protection mark (``Protection``), counted in ``NavigationWindow/protectedCount``.
+    var protection: Protection?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -100,6 +102,6 @@ final class Node {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
             presented: presented, content: content, saved: saved, tag: tag,
-            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil)
+            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection)
     }
 }

@@ -49,4 +49,6 @@ enum UndoStep {
     case tags([String: ModelID])
     /// A model's params, title and cost before an update in place.
     case content(Node, params: [String: String], title: String?, cost: Int)
+    /// A model's protection mark before the change.
+    case protection(Node, Protection?)
 }

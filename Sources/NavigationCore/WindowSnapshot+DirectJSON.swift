@@ -59,6 +59,8 @@ extension ModelState {
         }
         // Kept branches belong to switched containers, which the Codable path writes.
         guard saved.isEmpty else { return false }
+        // Protected models are rare: the Codable path writes their mark.
+        guard protection == nil else { return false }
         var object = DirectJSON.Object(&out)
         object.key("attachment", &out)
         switch attachment {

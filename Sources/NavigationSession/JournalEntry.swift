@@ -16,19 +16,24 @@ enum JournalEntry: Hashable, Sendable {
     case pendingDeepLink(window: WindowNumber, url: String?)
     /// A pending navigation of commands (Docs/guards.md); cleared by `pendingDeepLink` without `url`.
     case pendingCommands(window: WindowNumber, batch: [BatchCommand], screen: String, state: String)
+    /// A change a protection refused, re-applied from its dialog (``NavigationWindow/reapply(closing:action:batch:waiving:)``):
+    /// `{"op":"reapply","window":1,"alert":9,"action":"discard","batch":[…],"waiving":[4],"version":14}`.
+    case reapply(window: WindowNumber, alert: ModelID, action: String, batch: [BatchCommand], waiving: [ModelID], version: Int)
 
     var window: WindowNumber {
         switch self {
         case .open(let window, _, _, _), .dismiss(let window, _), .batch(let window, _, _),
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
-            .pendingCommands(let window, _, _, _):
+            .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _):
             window
         }
     }
 }
 
 extension JournalEntry: Codable {
-    enum CodingKeys: String, CodingKey { case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen }
+    enum CodingKeys: String, CodingKey {
+        case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving
+    }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -58,6 +63,11 @@ extension JournalEntry: Codable {
             self = .pendingCommands(
                 window: window, batch: try c.decode([BatchCommand].self, forKey: .batch),
                 screen: try c.decode(String.self, forKey: .screen), state: try c.decode(String.self, forKey: .state))
+        case "reapply":
+            self = .reapply(
+                window: window, alert: try c.decode(ModelID.self, forKey: .alert), action: try c.decode(String.self, forKey: .action),
+                batch: try c.decode([BatchCommand].self, forKey: .batch), waiving: try c.decode([ModelID].self, forKey: .waiving),
+                version: try c.decode(Int.self, forKey: .version))
         default:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
         }
@@ -94,6 +104,13 @@ extension JournalEntry: Codable {
             try c.encode(batch, forKey: .batch)
             try c.encode(screen, forKey: .screen)
             try c.encode(state, forKey: .state)
+        case .reapply(_, let alert, let action, let batch, let waiving, let version):
+            try c.encode("reapply", forKey: .op)
+            try c.encode(alert, forKey: .alert)
+            try c.encode(action, forKey: .action)
+            try c.encode(batch, forKey: .batch)
+            try c.encode(waiving, forKey: .waiving)
+            try c.encode(version, forKey: .version)
         }
     }
 }

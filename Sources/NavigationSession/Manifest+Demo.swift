@@ -55,7 +55,8 @@ extension Manifest {
               "kind": "alert",
               "title": "Discard changes?",
               "actions": [
-                {"id": "discard", "title": "Discard", "role": "destructive", "commands": [{"command": "dismiss"}]},
+                {"id": "discard", "title": "Discard", "role": "destructive", "commands": [{"command": "dismiss"}],
+                 "reapply": true},
                 {"id": "keep", "title": "Keep editing", "role": "cancel"}
               ]
             }

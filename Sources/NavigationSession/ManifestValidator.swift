@@ -215,8 +215,15 @@ struct ManifestValidator {
 
     private func checkDialog(_ content: DialogContent, at key: String) throws(ManifestError) {
         var ids: Set<String> = []
+        var reapplying = 0
         for (index, action) in content.actions.enumerated() {
             let actionKey = "\(key).actions[\(index)]"
+            if action.reapply {
+                reapplying += 1
+                guard reapplying == 1 else {
+                    throw .invalidValue(key: "\(actionKey).reapply", detail: "at most one action of a dialog may re-apply")
+                }
+            }
             guard !action.id.isEmpty else { throw .emptyName(key: "\(actionKey).id") }
             try checkName(action.id, at: "\(actionKey).id")
             guard ids.insert(action.id).inserted else { throw .duplicateName(key: "\(actionKey).id", name: action.id) }
@@ -253,7 +260,7 @@ struct ManifestValidator {
             }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
-            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll:
+            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect:
             break
         }
     }

@@ -49,6 +49,7 @@ extension NavigationError {
         case .duplicateTag: suffix = "DuplicateTag"
         case .screenNotInStack: suffix = "ScreenNotInStack"
         case .entryRefused: suffix = "EntryRefused"
+        case .prevented: suffix = "Prevented"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -108,6 +109,9 @@ extension NavigationError {
         case .entryRefused(let screen, let state, let actual):
             "'\(screen.prefix(64))' requires state '\(state.prefix(64))' and the window shows "
                 + (actual.map { "'\($0.prefix(64))'" } ?? "no state")
+        case .prevented(let model, let reason, let dialog, let owner):
+            "model \(model) is protected (\(reason.prefix(200))) by \(owner.isEmpty ? "the session" : owner); nothing was applied"
+                + (dialog.map { "; dialog '\($0.prefix(64))' asks the user" } ?? "")
         }
     }
 }

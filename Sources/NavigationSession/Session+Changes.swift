@@ -26,9 +26,11 @@ extension Session {
         }
         try checkWindowsOpened(by: batch, client: client)
         let scene = manifest.scene(window.scene)
+        var expanded: [BatchCommand] = []
+        for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
-            try applyChange(window, batch.map { expand($0, scene: scene) }, events: &events)
+            try applyChange(window, expanded, events: &events)
             return outcome(window: number, events: events)
         }
     }
@@ -61,9 +63,11 @@ extension Session {
         }
         try checkWindowsOpened(by: batch, client: client)
         let scene = manifest.scene(window.scene)
+        var expanded: [BatchCommand] = []
+        for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {
-                return try window.graph.dryRun(batch.map { expand($0, scene: scene) }, budget: contentBudget(for: window))
+                return try window.graph.dryRun(expanded, budget: contentBudget(for: window))
             } catch {
                 throw .navigation(error)
             }
@@ -114,6 +118,7 @@ extension Session {
         do {
             event = try window.graph.setState(snapshot, budget: contentBudget(for: window))
         } catch {
+            noteRefusal(error, in: number)
             throw .navigation(error)
         }
         charge(window, contentBefore: before)
@@ -172,12 +177,19 @@ extension Session {
 
     private func applyReport(_ report: RendererReport, to number: WindowNumber) throws(SessionError) -> SessionOutcome {
         let window = try window(number)
+        if case .alertActionChosen(let alert, let action) = report, let pending = pendingReapply[number]?[alert] {
+            pendingReapply[number]?[alert] = nil
+            if reapplies(action, of: alert, in: window) {
+                return try reapply(pending, closing: alert, action: action, in: window)
+            }
+        }
         var events: [SessionEvent] = []
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
             event = try window.graph.report(report)
         } catch {
+            noteRefusal(error, in: number)
             throw .navigation(error)
         }
         guard !event.isNoOp else { return outcome(window: number, events: events) }
@@ -240,8 +252,10 @@ extension Session {
     public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
         clientBudgets.forget(uniqueName)
         var events: [SessionEvent] = []
+        // Marks first: a window tied to the same client then closes without its own marks in the way.
+        try dropMarks(of: uniqueName, events: &events)
         for window in windows where window.closeOnExitOwner == uniqueName {
-            try dismissWindow(window.number, events: &events)
+            try dismissWindow(window.number, guarded: false, events: &events)
         }
         return outcome(window: nil, events: events)
     }
@@ -252,11 +266,14 @@ extension Session {
     ///
     /// A batch refused by an entry condition (``NavigationError/entryRefused(screen:state:actual:)``) is not an
     /// error: the screen's redirect runs instead and the batch waits (``redirect(_:_:screen:state:resumed:events:)``).
+    /// A batch refused by a protection mark presents the mark's dialog when it names one, then fails.
     /// - Parameter resumed: the pending navigation this batch completes (its cause says so).
+    /// - Returns: the change, or `nil` when the batch was redirected.
+    @discardableResult
     func applyChange(
         _ window: SessionWindow, _ batch: [BatchCommand], resumed: PendingNavigation? = nil,
         events: inout [SessionEvent]
-    ) throws(SessionError) {
+    ) throws(SessionError) -> ChangeEvent? {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
@@ -264,11 +281,13 @@ extension Session {
         } catch {
             if case .entryRefused(let screen, let state, _) = error {
                 try redirect(window, batch, screen: screen, state: state, resumed: resumed != nil, events: &events)
-                return
+                return nil
             }
+            noteRefusal(error, in: window.number)
+            presentGuardDialog(for: error, in: window, batch: batch)
             throw .navigation(error)
         }
-        guard !event.isNoOp else { return }
+        guard !event.isNoOp else { return event }
         charge(window, contentBefore: before)
         // One encoding of the batch serves both the journal line and the `Changed` signal's cause (they were
         // the two largest encoding costs per call). A replay announces nothing, so encodes nothing.
@@ -279,6 +298,7 @@ extension Session {
             cause = String(plain.dropLast()) + #","resumed":"# + resumed.json(state: resumed.state(in: manifest.scene(window.scene))) + "}"
         }
         afterChange(window, event, causeJSON: cause, events: &events)
+        return event
     }
 
     /// Records the change, its messages and effects, then resumes a waiting deep link if it now applies.

@@ -214,6 +214,11 @@ extension Session {
             let window = try existing(number)
             try check(
                 expected, after: { () throws(NavigationError) in try window.graph.report(report, checkingEntry: false) }, window)
+        case .reapply(let number, let alert, let action, let batch, let waiving, let expected):
+            let window = try existing(number)
+            try check(expected, after: { () throws(NavigationError) in
+                try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
+            }, window)
         case .closeOnExit(let number, let owner):
             try existing(number).closeOnExitOwner = owner
         case .pendingDeepLink(let number, let url):

@@ -38,6 +38,16 @@ public final class Session {
     var clientBudgets = ClientBudgets()
     /// The client the change being made is charged to; `nil` while the daemon acts on its own.
     var actingClient: String?
+    /// Changes refused by a protection mark since the daemon last took them (``takeRefusals()``): the
+    /// `Window1.Prevented` signals to send.
+    var refusals: [ProtectionRefusal] = []
+    /// Changes refused by a mark whose dialog was presented in their place, by window and dialog model: choosing the
+    /// dialog's re-applying action applies them once (Docs/guards.md). Not persisted.
+    var pendingReapply: [WindowNumber: [ModelID: PendingReapply]] = [:]
+    /// Events of changes made while an operation failed (a guard's dialog presented in place of a refused change),
+    /// announced by the daemon with the failure (``takeDeferredOutcome()``).
+    var deferredEvents: [SessionEvent] = []
+    var presentingGuardDialog = false
     /// The time the per-client rates are measured with.
     let clock: SessionClock
     var order: [WindowNumber] = []
@@ -258,9 +268,19 @@ public final class Session {
         clientBudgets.closedAll()
     }
 
-    func dismissWindow(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
+    /// - Parameter guarded: whether the window's protected models refuse the close (`Prevented`); a window
+    ///   closing because its close-on-exit client left is not guarded (Docs/guards.md).
+    func dismissWindow(_ number: WindowNumber, guarded: Bool = true, events: inout [SessionEvent]) throws(SessionError) {
         let window = try window(number)
-        if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed) {
+        if guarded, !window.graph.isClosed, window.graph.protectedCount > 0, let first = window.graph.protections.first {
+            let error = NavigationError.prevented(
+                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
+                owner: first.protection.owner)
+            noteRefusal(error, in: number)
+            throw .navigation(error)
+        }
+        let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
+        if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed, waiving: waived) {
             events.append(.changed(number, event, steps: [], causeJSON: causeJSON(of: event)))
             for message in window.graph.drainMessages() where !message.isLifecycleFinish {
                 events.append(.message(number, message))

@@ -187,6 +187,37 @@ struct GtkRendererTests {
         }
     }
 
+    /// Docs/guards.md: typing protects the editor; Escape does not report a dismissal, a change from elsewhere shows
+    /// the "Discard changes?" dialog, and "Discard" completes that change.
+    @Test func unsavedTextInTheEditorShowsTheDiscardDialogAndDiscardCompletesTheChange() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.send(Self.window1, w("Present"), "string:sheet", "string:editor", "dict:string:string:id,7")
+            var screen = try await h.waitUntilScreenMatches("editor sheet")
+            let sheet = try #require(screen.first?.modals.first?.key)
+
+            try await h.click("window/1/modal/\(sheet)/type/unsaved words")
+            try await h.waitForDaemon("the editor protected") {
+                try await h.property(Self.window1, "Protected")?.string?.contains("unsaved text") == true
+            }
+            // Another client goes back to the root: refused, and the dialog appears in the window instead.
+            await #expect(throws: (any Error).self) {
+                _ = try await h.call(RendererHarness.daemonName, Self.window1, Self.window1Interface, "GoBackToRoot")
+            }
+            screen = try await h.waitUntilScreenMatches("the discard dialog")
+            let dialog = try #require(screen.first?.dialogs.first?.key)
+            try await h.click("window/1/dialog/\(dialog)/action/discard")
+            try await h.waitForDaemon("back at the root") {
+                try await h.property(Self.window1, "Routes")?.string == "[]"
+            }
+            screen = try await h.waitUntilScreenMatches("after discard")
+            #expect(screen.first?.modals.isEmpty == true)
+            #expect(screen.first?.dialogs.isEmpty == true)
+        }
+    }
+
     @Test func showsAKeptBranchAgainAfterLoggingOutAndIn() async throws {
         try await with { h in
             try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")

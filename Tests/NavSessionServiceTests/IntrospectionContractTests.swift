@@ -173,8 +173,8 @@ private final class IntrospectionParser: NSObject, XMLParserDelegate {
         let session = try Self.contract("org.navsession.Session1.xml")
         let window = try Self.contract("org.navsession.Window1.xml")
         #expect(session.interfaces["org.navsession.Session1"]?.methods.count == 7)
-        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 13)
-        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 4)
+        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 14)
+        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 5)
     }
 
     @Test func gdbusIntrospectListsSessionAndWindowMembers() async throws {

@@ -42,8 +42,8 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "PendingNavigation", "Routes",
-                            "Scene", "SelectedTab", "Title", "Version"])
+                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "PendingNavigation",
+                            "Protected", "Routes", "Scene", "SelectedTab", "Title", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }

@@ -228,7 +228,8 @@ import Testing
             #expect(all["CanDismiss"] == .boolean(false))
             #expect(all["PendingDeepLink"] == .string(""))
             #expect(all["PendingNavigation"] == .string(""))
-            #expect(all.count == 13, "\(all.keys.sorted())")
+            #expect(all["Protected"] == .string("[]"))
+            #expect(all.count == 14, "\(all.keys.sorted())")
         }
     }
 

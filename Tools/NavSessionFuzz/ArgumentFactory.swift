@@ -59,6 +59,8 @@ struct ArgumentFactory {
         case ("tag", .string):
             .string(member == "BringToFront" && scratch.screen != nil ? "" : random.pick(JSONGenerator.tags, or: "inbox"))
         case ("replace", .boolean): .boolean(random.chance(0.3))
+        case ("reason", .string): .string("fuzz")
+        case ("dialog", .string): .string(random.pick(["", "discardChanges"], or: ""))
         case ("screens", .array(.string)):
             .strings((0..<random.int(1...4)).map { _ in random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home") })
         case ("count", .uint32): .uint32(UInt32(random.int(1...3)))

@@ -88,6 +88,14 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("title", .string("Fuzz"))) }
             if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
             return named("setParams", members)
+        case 18 where random.chance(0.3):
+            // Random marks (Docs/guards.md): the fuzzer's connection owns them, so later changes meet `Prevented`.
+            var members: [(String, GeneratedJSON)] = []
+            if random.chance(0.7) { members.append(("model", reference(&random, ids: ids))) }
+            guard random.chance(0.5) else { return named("unprotect", members) }
+            members.append(("reason", .string("fuzz")))
+            if random.chance(0.3) { members.append(("dialog", .string("discardChanges"))) }
+            return named("protect", members)
         case 18:
             return named("bringToFront", random.chance(0.5) ? [("screen", .string(random.pick(vocabulary.screenNames, or: "home")))]
                 : [("tag", .string(random.pick(Self.tags, or: "inbox")))])

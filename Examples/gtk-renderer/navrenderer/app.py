@@ -11,7 +11,7 @@ from typing import Any, Callable
 from gi.repository import Gio, GLib, Gtk
 
 from . import content
-from .bus import NavBus, error_name
+from .bus import WINDOW_IFACE, NavBus, error_name
 from .steps import Plan, parse_steps
 from .testhook import TestHook
 from .window_view import NavWindowView
@@ -27,6 +27,7 @@ class WindowReporter:
     def __init__(self, app: "RendererApp", path: str) -> None:
         self.app = app
         self.path = path
+        self.protected: set[int] = set()
 
     def _failed(self, method: str) -> Callable[[GLib.Error], None]:
         def failed(error: GLib.Error) -> None:
@@ -53,6 +54,18 @@ class WindowReporter:
 
     def tab_selected(self, tabs: int, tab: str) -> None:
         self._send("ReportTabSelected", GLib.Variant("(ts)", (tabs, tab)))
+
+    def editor_text(self, model: int, text: str) -> None:
+        """The demo's editor: unsaved text protects it with the discardChanges dialog; cleared text unprotects.
+        The mark is this renderer's (its bus name): it goes when the renderer exits (Docs/guards.md)."""
+        if text and model not in self.protected:
+            self.protected.add(model)
+            self.app.bus.call(self.path, WINDOW_IFACE, "Protect",
+                              GLib.Variant("(tss)", (model, "unsaved text", "discardChanges")), None, self._failed("Protect"))
+        elif not text and model in self.protected:
+            self.protected.discard(model)
+            self.app.bus.call(self.path, WINDOW_IFACE, "Unprotect", GLib.Variant("(t)", (model,)), None,
+                              self._failed("Unprotect"))
 
     def action_chosen(self, model: int, action: str) -> None:
         self._send("ReportActionChosen", GLib.Variant("(ts)", (model, action)))

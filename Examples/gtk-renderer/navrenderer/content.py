@@ -15,10 +15,11 @@ from .animator import Action
 from .graph import Graph
 
 OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the user
+OnEditorText = Callable[[int, str], None]  # (editor model, its text), as the user types
 
 
 class ScreenPage(Gtk.Box):
-    def __init__(self) -> None:
+    def __init__(self, on_editor_text: OnEditorText | None = None) -> None:
         super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=12, valign=Gtk.Align.CENTER,
                          halign=Gtk.Align.CENTER, margin_top=24, margin_bottom=24, margin_start=24, margin_end=24)
         self.model_id = 0
@@ -29,6 +30,9 @@ class ScreenPage(Gtk.Box):
         self.details.add_css_class("dim-label")
         self.append(self.heading)
         self.append(self.details)
+        self._on_editor_text = on_editor_text
+        # The demo's editor: a real text field; unsaved text protects the model (Docs/guards.md).
+        self.entry: Gtk.Entry | None = None
 
     def update(self, graph: Graph, model_id: int) -> None:
         model = graph[model_id]
@@ -39,6 +43,14 @@ class ScreenPage(Gtk.Box):
         lines = [f"screen “{self.screen}” · model {model_id}"]
         lines += [f"{key} = {value}" for key, value in sorted(params.items())]
         self.details.set_label("\n".join(lines))
+        if self.screen == "editor" and self.entry is None:
+            self.entry = Gtk.Entry(placeholder_text="Type here: unsaved text protects the editor", width_chars=36)
+            self.entry.connect("changed", self._text_changed)
+            self.append(self.entry)
+
+    def _text_changed(self, entry: Gtk.Entry) -> None:
+        if self._on_editor_text is not None:
+            self._on_editor_text(self.model_id, entry.get_text())
 
 
 # Called when a stack transition ends and its old pages are pruned (the app points it at the test hook's
@@ -190,7 +202,8 @@ def _detach(widget: Gtk.Widget, new_parent: Gtk.Widget) -> None:
 class GraphView:
     """Builds and updates the widget of any model; one per navigation window."""
 
-    def __init__(self, on_tab_selected: OnTabSelected) -> None:
+    def __init__(self, on_tab_selected: OnTabSelected, on_editor_text: OnEditorText | None = None) -> None:
+        self._on_editor_text = on_editor_text
         self.widgets: dict[int, Gtk.Widget] = {}
         self._on_tab_selected = on_tab_selected
 
@@ -203,7 +216,12 @@ class GraphView:
         widget = self.widgets.get(model_id)
         wanted = {"stack": StackView, "tabs": TabsView, "switched": SwitchedView, "custom": CustomView}.get(kind, ScreenPage)
         if not isinstance(widget, wanted):
-            widget = TabsView(self._on_tab_selected) if wanted is TabsView else wanted()
+            if wanted is TabsView:
+                widget = TabsView(self._on_tab_selected)
+            elif wanted is ScreenPage:
+                widget = ScreenPage(self._on_editor_text)
+            else:
+                widget = wanted()
             self.widgets[model_id] = widget
             fresh = True
         else:

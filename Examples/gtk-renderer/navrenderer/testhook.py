@@ -194,6 +194,12 @@ class TestHook:
                 modal.close()
             elif rest[2:] == ["escape"]:
                 _escape(modal)
+            elif len(rest) >= 4 and rest[2] == "type":
+                # window/<n>/modal/<m>/type/<text>: the text typed into the modal's text field (the editor's).
+                entry = _entry(modal)
+                if entry is None:
+                    raise HookError(f"no text field in {widget_id!r}")
+                entry.set_text("/".join(rest[3:]))
             elif rest[2:] == ["back"] and isinstance(modal, ModalWindow):
                 _press(modal.back_button, widget_id)
             elif len(rest) == 4 and rest[2] == "action" and isinstance(modal, DialogWindow) and rest[3] in modal.buttons:
@@ -238,6 +244,20 @@ def _escape(window: Gtk.Window) -> None:
                     shortcut.get_action().activate(Gtk.ShortcutActionFlags.EXCLUSIVE, window, None)
                     return
     raise HookError("the window has no Escape shortcut")
+
+
+def _entry(widget: Gtk.Widget | None) -> Gtk.Entry | None:
+    """The first text field in ``widget``'s tree."""
+    pending = [widget] if widget is not None else []
+    while pending:
+        current = pending.pop()
+        if isinstance(current, Gtk.Entry):
+            return current
+        child = current.get_first_child()
+        while child is not None:
+            pending.append(child)
+            child = child.get_next_sibling()
+    return None
 
 
 def _controllers(widget: Gtk.Widget) -> list[Gtk.EventController]:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, Protocol
 
@@ -27,6 +28,7 @@ class Reporter(Protocol):
     def went_back(self, version: int) -> None: ...
     def action_chosen(self, model: int, action: str) -> None: ...
     def closed(self) -> None: ...
+    def editor_text(self, model: int, text: str) -> None: ...
 
 
 class NavWindowView:
@@ -38,7 +40,7 @@ class NavWindowView:
         self.props: dict[str, Any] = {}
         self.closing = False
         self.animator = Animator(on_step=getattr(app, "screen_changed", None))
-        self.content = GraphView(reporter.tab_selected)
+        self.content = GraphView(reporter.tab_selected, reporter.editor_text)
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
         self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)
@@ -100,7 +102,7 @@ class NavWindowView:
                         lambda m=model_id: self.escape_dialog(m))
                 else:
                     modal = ModalWindow(
-                        model_id, style, parent, lambda m=model_id: self.reporter.dismissed(m),
+                        model_id, style, parent, lambda m=model_id: self.close_modal(m),
                         lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m))
                 self.modals[model_id] = modal
                 ids = frozenset({model_id, graph.parent(model_id) or 0})
@@ -117,9 +119,31 @@ class NavWindowView:
         """The header's back button and Escape: the daemon's goBack — it removes whatever is on top (a push, a
         presentation, an alert), or at a tab's root follows the tabs' backBehavior — at the version shown."""
         graph = self.graph
-        if graph is None or not self.props.get("CanGoBack"):
+        # CanGoBack is false while the top is protected: goBack then lets the daemon present the mark's dialog.
+        if graph is None or not (self.props.get("CanGoBack") or self.protected_models()):
             return
         self.reporter.went_back(graph.version)
+
+    def protected_models(self) -> set[int]:
+        """The models the window's marks protect (the Protected property, Docs/guards.md)."""
+        try:
+            return {int(mark["model"]) for mark in json.loads(str(self.props.get("Protected", "[]")))}
+        except (ValueError, TypeError, KeyError):
+            return set()
+
+    def holds_protected(self, model_id: int) -> bool:
+        """Whether the presentation `model_id` holds a protected model (itself or below it)."""
+        graph = self.graph
+        marked = self.protected_models()
+        if graph is None or not marked:
+            return False
+        for model in marked:
+            current: int | None = model
+            while current is not None and current in graph:
+                if current == model_id:
+                    return True
+                current = graph.parent(current)
+        return False
 
     def modal_back(self, model_id: int) -> None:
         graph = self.graph
@@ -132,7 +156,15 @@ class NavWindowView:
     def escape_modal(self, model_id: int) -> None:
         """Escape in a sheet or cover: goBack when it is the top window (a push inside it pops first), else
         that presentation dismissed."""
-        if self.topmost() is self.modals.get(model_id):
+        if self.topmost() is self.modals.get(model_id) or self.holds_protected(model_id):
+            self.go_back()
+        else:
+            self.reporter.dismissed(model_id)
+
+    def close_modal(self, model_id: int) -> None:
+        """The sheet's Done button or window close: a dismissal — except for a protected sheet, which must not be
+        dismissed interactively: goBack instead, which the daemon refuses and answers with the mark's dialog."""
+        if self.holds_protected(model_id):
             self.go_back()
         else:
             self.reporter.dismissed(model_id)
