@@ -27,8 +27,7 @@ public enum NavSessionInterface {
         public static let scene = "Scene", title = "Title", version = "Version", activeScreen = "ActiveScreen",
             activeModel = "ActiveModel", routes = "Routes", selectedTab = "SelectedTab", canGoBack = "CanGoBack",
             canPop = "CanPop", canDismiss = "CanDismiss", pendingDeepLink = "PendingDeepLink", activeTag = "ActiveTag",
-            pendingNavigation = "PendingNavigation"
-            protected = "Protected"
+            pendingNavigation = "PendingNavigation", protected = "Protected"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
