@@ -12,6 +12,7 @@ struct ServiceNames: Sendable {
     let message: MemberName
     let openExternalURL: MemberName
     let effect: MemberName
+    let guardDecided: MemberName
     /// Session1's `Windows` and `Version`.
     let windows: MemberName
     let version: MemberName
@@ -25,6 +26,7 @@ struct ServiceNames: Sendable {
         message = try MemberName(NavSessionInterface.Window1.message)
         openExternalURL = try MemberName(NavSessionInterface.Window1.openExternalURL)
         effect = try MemberName(NavSessionInterface.Window1.effect)
+        guardDecided = try MemberName(NavSessionInterface.Window1.guardDecided)
         windows = try MemberName(NavSessionInterface.Session1.windows)
         version = try MemberName(NavSessionInterface.Session1.version)
     }

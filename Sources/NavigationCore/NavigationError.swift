@@ -88,4 +88,9 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case duplicateTag(String, existing: ModelID)
     /// `bringToFront` found no element showing `screen` in the stack.
     case screenNotInStack(String, stack: ModelID)
+    /// The provider of a guard (or the guard's `onAbsent`/`onTimeout`) refused the change (Docs/guards.md).
+    case denied(guard: String, reason: String)
+    /// The change needs the decision of `guard`'s provider before it can commit; the session layer asks and
+    /// applies the change again with the answer (never reaches a D-Bus caller).
+    case decisionPending(guard: String)
 }

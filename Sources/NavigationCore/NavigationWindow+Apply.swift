@@ -100,6 +100,10 @@ extension NavigationWindow {
             plan = prepareCommit()
             try checkLimits(plan)
             try budget?.check(plan.contentCost, replacing: contentCost)
+            if commitGate != nil {
+                try checkGate(
+                    started: plan.started, removed: plan.removed, suspended: plan.suspended, cause: cause, dryRun: dryRun)
+            }
         } catch {
             rollback(nextID: startID)
             throw error

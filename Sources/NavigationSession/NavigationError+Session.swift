@@ -48,6 +48,7 @@ extension NavigationError {
         case .unknownTag: suffix = "UnknownTag"
         case .duplicateTag: suffix = "DuplicateTag"
         case .screenNotInStack: suffix = "ScreenNotInStack"
+        case .denied, .decisionPending: suffix = "Denied"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -104,6 +105,8 @@ extension NavigationError {
         case .unknownTag(let tag): "no model carries tag '\(tag.prefix(64))'"
         case .duplicateTag(let tag, let existing): "model \(existing) already carries tag '\(tag.prefix(64))'; tags are unique in a window"
         case .screenNotInStack(let screen, let stack): "stack \(stack) has no element showing '\(screen.prefix(64))'"
+        case .denied(let name, let reason): "guard '\(name)' denied the change: \(reason.prefix(512))"
+        case .decisionPending(let name): "guard '\(name)' has not decided yet"
         }
     }
 }

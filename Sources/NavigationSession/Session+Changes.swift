@@ -239,6 +239,7 @@ extension Session {
     @discardableResult
     public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
         clientBudgets.forget(uniqueName)
+        forgetGuards(of: uniqueName)
         var events: [SessionEvent] = []
         for window in windows where window.closeOnExitOwner == uniqueName {
             try dismissWindow(window.number, events: &events)
