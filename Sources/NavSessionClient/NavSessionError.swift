@@ -115,6 +115,13 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case screenNotInStack(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
+    /// `org.navsession.Error.Denied`: a guard provider (or its guard's `onAbsent`/`onTimeout`) refused the change;
+    /// the message names the guard and the reason (Docs/guards.md).
+    case denied(String)
+    /// `org.navsession.Error.UnknownGuard`: the manifest declares no such guard.
+    case unknownGuard(String)
+    /// `org.navsession.Error.GuardTaken`: another client provides the guard.
+    case guardTaken(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
     case windowClosed(String)
     /// `org.navsession.Error.WrongKind`: The model is not of the kind the command needs.
@@ -226,6 +233,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.DuplicateTag",
         "org.navsession.Error.ScreenNotInStack",
         "org.navsession.Error.VersionMismatch",
+        "org.navsession.Error.Denied",
+        "org.navsession.Error.UnknownGuard",
+        "org.navsession.Error.GuardTaken",
         "org.navsession.Error.WindowClosed",
         "org.navsession.Error.WrongKind",
         "org.navsession.Error.WrongScheme",
@@ -293,6 +303,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
         case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
+        case "org.navsession.Error.Denied": self = .denied(message)
+        case "org.navsession.Error.UnknownGuard": self = .unknownGuard(message)
+        case "org.navsession.Error.GuardTaken": self = .guardTaken(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
         case "org.navsession.Error.WrongScheme": self = .wrongScheme(message)
@@ -363,6 +376,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .duplicateTag: "org.navsession.Error.DuplicateTag"
         case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
+        case .denied: "org.navsession.Error.Denied"
+        case .unknownGuard: "org.navsession.Error.UnknownGuard"
+        case .guardTaken: "org.navsession.Error.GuardTaken"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
         case .wrongScheme: "org.navsession.Error.WrongScheme"
@@ -412,6 +428,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
              .screenNotInStack(let message), .versionMismatch(let message), .windowClosed(let message),
+             .denied(let message), .unknownGuard(let message), .guardTaken(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

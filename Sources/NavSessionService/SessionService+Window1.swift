@@ -331,6 +331,9 @@ extension SessionService {
                 arguments: [A("model", .uint64), A("name", .string), A("payload", .dictionary(key: .string, value: .string))]),
             try Interface.Signal(W.openExternalURL, arguments: [A("url", .string)]),
             try Interface.Signal(W.effect, arguments: [A("name", .string), A("args", .dictionary(key: .string, value: .string))]),
+            try Interface.Signal(
+                W.guardDecided,
+                arguments: [A("guard", .string), A("verdict", .string), A("reason", .string), A("cause_json", .string)]),
         ]
     }
 }

@@ -81,6 +81,7 @@ extension Session {
     /// provider: when it needs one's decision, it is refused and ``takeQuestion()`` returns the question.
     /// `approvals` are the guards already asked for this change (with the version they saw); `rerun` applies a
     /// queued change of a busy window (it does not queue behind itself).
+    @discardableResult
     public func asking<T>(
         window: WindowNumber?, approvals: [String: Int] = [:], rerun: Bool = false, _ body: () throws -> T
     ) rethrows -> T {
