@@ -106,6 +106,12 @@ extension SessionService {
     /// Whether the manifest declares guards (otherwise changes take the plain path).
     var hasGuards: Bool { !manifest.guards.isEmpty }
 
+    /// Whether a provider is registered or a window waits for one (otherwise no change can need a question, and
+    /// changes take the plain path: no closure, no held reply; a guard's `onAbsent` is decided by the gate).
+    var guardsInPlay: Bool {
+        state.withLock { !$0.session.guardRegistrations.isEmpty || $0.session.anyBusy }
+    }
+
     /// One try of a change under the session's lock; announces it when it is applied.
     func tryChange(_ change: GuardedChange, rerun: Bool, on bus: isolated Bus) -> GuardedAttempt {
         let result: GuardedAttempt = state.withLock { state in

@@ -62,7 +62,10 @@ extension SessionService {
                         "the bus holds \(bus.backlogBytes) bytes of this service's messages that clients have not read "
                             + "(at most \(Bus.backlogLimit)); \(row.name) waits until they have")
                 }
-                if self.hasGuards, let guarded = try self.runGuarded(row, call, on: bus) { return guarded }
+                // Only while a provider is registered or a window waits for one: otherwise the plain path, unchanged.
+                if self.hasGuards, self.guardsInPlay, let guarded = try self.runGuarded(row, call, on: bus) {
+                    return guarded
+                }
                 return .values(try self.run(row.run, call, on: bus))
             }
         }
