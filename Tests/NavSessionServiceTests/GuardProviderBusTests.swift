@@ -19,12 +19,17 @@ final class TestGuardProvider: Sendable {
         case wrongSignature
         /// Answers an unknown verdict.
         case unknownVerdict
+        /// Each answer drawn from `seed`: allow, deny, a valid or invalid redirect, slow, past the deadline,
+        /// a wrong signature or an unknown verdict.
+        case random(seed: UInt64)
     }
 
     let bus: Bus
     let behaviour: Behaviour
     /// Every question's (guard, window, version, cause, entered, left).
     let questions = Mutex<[[String]]>([])
+    /// The random behaviour's generator state.
+    let state = Mutex<UInt64>(0)
 
     private init(bus: Bus, behaviour: Behaviour) {
         self.bus = bus
@@ -34,6 +39,7 @@ final class TestGuardProvider: Sendable {
     static func start(_ fixture: DaemonFixture, _ behaviour: Behaviour, register: Bool = true) async throws -> TestGuardProvider {
         let bus = try await Bus.connect(.address(fixture.address))
         let provider = TestGuardProvider(bus: bus, behaviour: behaviour)
+        if case .random(let seed) = behaviour { provider.state.withLock { $0 = seed } }
         typealias A = Interface.Argument
         let inputs = [
             A("guard", .string), A("window", .objectPath), A("version", .uint64), A("cause_json", .string),
@@ -56,6 +62,24 @@ final class TestGuardProvider: Sendable {
                 return [.string("allow"), .string(""), .string("")]
             case .wrongSignature: return [.uint32(1)]
             case .unknownVerdict: return [.string("maybe"), .string(""), .string("")]
+            case .random:
+                let draw = provider.state.withLock { state -> UInt64 in
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    return state >> 33
+                }
+                switch draw % 7 {
+                case 0: return [.string("allow"), .string(""), .string("")]
+                case 1: return [.string("deny"), .string("random"), .string("")]
+                case 2: return [.string("redirect"), .string(""), .string(#"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#)]
+                case 3: return [.string("redirect"), .string(""), .string("[{")]
+                case 4:
+                    try await Task.sleep(for: .milliseconds(100))
+                    return [.string("allow"), .string(""), .string("")]
+                case 5:
+                    try await Task.sleep(for: .milliseconds(700))
+                    return [.string("allow"), .string(""), .string("")]
+                default: return [.string(String(repeating: "x", count: Int(draw % 64))), .string(""), .string("")]
+                }
             }
         }
         try await bus.export(
@@ -237,6 +261,44 @@ final class TestGuardProvider: Sendable {
             #expect(second.first?.uint64 == before + 2)
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("about"))
             await provider.stop()
+        }
+    }
+
+    @Test func aMisbehavingProviderCostsNoReplyNoFailedAndLeavesNoStuckQueue() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let seed = UInt64.random(in: 1...UInt64.max)
+            let provider = try await TestGuardProvider.start(fixture, .random(seed: seed))
+            let calls: [(String, [Value])] = [
+                ("StackAppend", [.string("profile"), .noParams]), ("StackDropLast", [.uint32(1)]), ("GoBack", []),
+                ("StackAppend", [.string("about"), .noParams]), ("GetState", []), ("GoBackToRoot", []),
+            ]
+            var failures: [String] = []
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<60 {
+                    let (member, arguments) = calls[(index &* 7 &+ Int(seed % 5)) % calls.count]
+                    group.addTask {
+                        do {
+                            _ = try await fixture.window(window, member, arguments)
+                        } catch let error as BusError {
+                            if error.name == .failed || error.name == .noReply { return "\(member): \(error)" }
+                        }
+                        return nil
+                    }
+                    if index % 6 == 5 {
+                        for try await failure in group { if let failure { failures.append(failure) } }
+                    }
+                }
+                for try await failure in group { if let failure { failures.append(failure) } }
+            }
+            #expect(failures.isEmpty, "seed \(seed): \(failures)")
+            #expect(provider.questionCount > 0)
+            await provider.stop()
+            try await waitUntilUnregistered(fixture)
+            // No stuck queue: the window takes changes again at once.
+            _ = try await fixture.window(window, "GoBackToRoot")
+            _ = try await pushProfile(fixture, window)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
         }
     }
 
