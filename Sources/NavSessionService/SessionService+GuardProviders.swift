@@ -23,8 +23,8 @@ extension SessionService {
     struct GuardedChange: Sendable {
         /// The caller's held reply (`nil` before the change is held).
         var held: HeldReply?
-        /// The window, when known before the change runs (`nil`: a deep link).
-        let window: WindowNumber?
+        /// The window, when known before the change runs (`nil`: a deep link, until it asks or queues).
+        var window: WindowNumber?
         let attempt: @Sendable (Session) throws -> SessionOutcome
         let reply: @Sendable (SessionOutcome) throws -> [Value]
         var approvals: [String: Int] = [:]
@@ -134,6 +134,9 @@ extension SessionService {
     /// Makes `change` the head of its window's queue and asks `question`'s provider.
     private func start(_ question: GuardQuestion, for change: GuardedChange, on bus: isolated Bus) {
         let number = question.window
+        // A deep link's window is known now: its rerun must not queue behind its own question.
+        var change = change
+        if change.window == nil { change.window = number }
         guardQueues.withLock { queues in
             if queues[number] != nil {
                 queues[number]?.head = change
@@ -299,10 +302,12 @@ extension SessionService {
                 queues[number] = queue
                 return first
             }
-            guard let following else {
+            guard var following else {
                 state.withLock { $0.session.setBusy(number, false) }
                 return
             }
+            // A deep link that queued here is a change to this window.
+            if following.window == nil { following.window = number }
             switch tryChange(following, rerun: true, on: bus) {
             case .done(let outcome):
                 do {

@@ -128,6 +128,18 @@ final class TestGuardProvider: Sendable {
         }
     }
 
+    @Test func aDeepLinkIsAskedLikeAnyOtherWayInAndAppliesWhenAllowed() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let reply = try await fixture.session("OpenURL", [.string("navsession-demo://settings/profile")])
+            #expect(reply.first?.objectPath?.rawValue == window)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
+            #expect(provider.questionCount == 1)
+            await provider.stop()
+        }
+    }
+
     @Test func aDenyingProviderRefusesWithDeniedAndNothingChanges() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await settingsWindow(fixture)
