@@ -53,6 +53,9 @@ public actor Bus {
     var wireSerial = WireMessage.firstSerial
     /// Deferred replies being built off the bus thread (bounded by ``maximumDeferredReplies``).
     var deferredReplies = 0
+    /// Replies taken over by handlers (``holdReply(to:outputs:)``), by id.
+    var heldCalls: [UInt64: HeldCall] = [:]
+    var nextHeldID: UInt64 = 1
     /// Deferred replies built at once at most; further ones are built inline, in order.
     public static let maximumDeferredReplies = 4
     var limits = IncomingLimits()
@@ -177,6 +180,7 @@ public actor Bus {
         if let connection {
             self.connection = nil
             failPendingCalls()
+            dropHeldReplies()
             dbus_connection_unregister_object_path(connection, "/")
             dbus_connection_remove_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque())
             CDBusShims_loop_detach(thread.loop, connection)

@@ -12,6 +12,8 @@ public struct MethodCall: Sendable {
     public let member: MemberName
     /// The arguments, already checked against the method's declared input signature.
     public let arguments: [Value]
+    /// The call's message, valid while its handler runs (``Bus/holdReply(to:outputs:)`` keeps it longer).
+    let message: UncheckedMessage?
 }
 
 /// Runs a method: receives the checked arguments and returns the outputs in declared order.
@@ -36,6 +38,9 @@ public enum SynchronousReply: Sendable {
     /// Work that must await (an export, a call to another service) before the reply: it runs in call order,
     /// the next call waits for it, and the values it returns are the reply.
     case completing(Completion)
+    /// The handler took the reply over with ``Bus/holdReply(to:outputs:)`` and sends it later with
+    /// ``Bus/sendHeldReply(_:values:)`` or ``Bus/sendHeldReply(_:error:)``; later calls are handled meanwhile.
+    case held
 
     /// The awaited rest of a synchronous method. `nonisolated(nonsending)`: it starts on the bus thread, like
     /// the handler, instead of waiting for a thread of the global pool.

@@ -121,6 +121,13 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case prevented(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
+    /// `org.navsession.Error.Denied`: a guard provider (or its guard's `onAbsent`/`onTimeout`) refused the change;
+    /// the message names the guard and the reason (Docs/guards.md).
+    case denied(String)
+    /// `org.navsession.Error.UnknownGuard`: the manifest declares no such guard.
+    case unknownGuard(String)
+    /// `org.navsession.Error.GuardTaken`: another client provides the guard.
+    case guardTaken(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
     case windowClosed(String)
     /// `org.navsession.Error.WrongKind`: The model is not of the kind the command needs.
@@ -233,6 +240,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.ScreenNotInStack",
         "org.navsession.Error.Prevented",
         "org.navsession.Error.VersionMismatch",
+        "org.navsession.Error.Denied",
+        "org.navsession.Error.UnknownGuard",
+        "org.navsession.Error.GuardTaken",
         "org.navsession.Error.WindowClosed",
         "org.navsession.Error.WrongKind",
         "org.navsession.Error.WrongScheme",
@@ -302,6 +312,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.EntryRefused": self = .entryRefused(message)
         case "org.navsession.Error.Prevented": self = .prevented(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
+        case "org.navsession.Error.Denied": self = .denied(message)
+        case "org.navsession.Error.UnknownGuard": self = .unknownGuard(message)
+        case "org.navsession.Error.GuardTaken": self = .guardTaken(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
         case "org.navsession.Error.WrongScheme": self = .wrongScheme(message)
@@ -374,6 +387,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .entryRefused: "org.navsession.Error.EntryRefused"
         case .prevented: "org.navsession.Error.Prevented"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
+        case .denied: "org.navsession.Error.Denied"
+        case .unknownGuard: "org.navsession.Error.UnknownGuard"
+        case .guardTaken: "org.navsession.Error.GuardTaken"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
         case .wrongScheme: "org.navsession.Error.WrongScheme"
@@ -423,6 +439,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
              .screenNotInStack(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
+             .denied(let message), .unknownGuard(let message), .guardTaken(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

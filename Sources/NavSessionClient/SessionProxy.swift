@@ -77,6 +77,31 @@ public struct SessionProxy: Sendable {
         _ = try await call("SetCloseOnExit", [.objectPath(window.objectPath), .boolean(enabled)])
     }
 
+    /// Makes this connection the provider of a guard the manifest declares (`RegisterGuard`, Docs/guards.md):
+    /// export `org.navsession.GuardProvider1` at `/org/navsession/GuardProvider1` on ``NavSessionClient/bus``
+    /// first (``NavSessionClient/provideGuards(_:)`` does both).
+    /// - Throws: ``NavSessionError/unknownGuard(_:)``, ``NavSessionError/guardTaken(_:)``.
+    public func registerGuard(_ name: String) async throws(NavSessionError) {
+        _ = try await call("RegisterGuard", [.string(name)])
+    }
+
+    /// Ends this connection's registration for a guard (`UnregisterGuard`).
+    /// - Throws: ``NavSessionError/unknownGuard(_:)``, ``NavSessionError/accessDenied(_:)`` (not ours).
+    public func unregisterGuard(_ name: String) async throws(NavSessionError) {
+        _ = try await call("UnregisterGuard", [.string(name)])
+    }
+
+    /// Every declared guard and its provider's unique name (`""`: none) (`ListGuards`).
+    public func guards() async throws(NavSessionError) -> [String: String] {
+        let reply = try await call("ListGuards")
+        guard case .dictionary(_, _, let entries)? = reply.first else { return [:] }
+        var result: [String: String] = [:]
+        for entry in entries {
+            if let key = entry.key.string, let value = entry.value.string { result[key] = value }
+        }
+        return result
+    }
+
     /// Plans the one-step route states from one route view to another (`Plan`, Docs/routing.md).
     /// - Parameters:
     ///   - from: the start routes, as the JSON array ``WindowProxy/getRoutes()`` returns.

@@ -31,7 +31,18 @@ public enum NavSessionInterface {
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
-            effect = "Effect", prevented = "Prevented"
+            effect = "Effect", prevented = "Prevented", guardDecided = "GuardDecided"
+    }
+
+    /// `org.navsession.GuardProvider1` (dbus/org.navsession.GuardProvider1.xml): what a guard provider exports
+    /// at ``path`` on its own connection; the daemon calls `Decide` on it.
+    public enum GuardProvider1 {
+        /// The interface name.
+        public static let name = "org.navsession.GuardProvider1"
+        /// The object path the provider exports it at.
+        public static let path = "/org/navsession/GuardProvider1"
+        /// The method.
+        public static let decide = "Decide"
     }
 
     /// `org.freedesktop.Application` (the Desktop Entry specification's D-Bus activation interface).

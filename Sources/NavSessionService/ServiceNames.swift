@@ -13,6 +13,7 @@ struct ServiceNames: Sendable {
     let openExternalURL: MemberName
     let effect: MemberName
     let prevented: MemberName
+    let guardDecided: MemberName
     /// Session1's `Windows` and `Version`.
     let windows: MemberName
     let version: MemberName
@@ -27,6 +28,7 @@ struct ServiceNames: Sendable {
         openExternalURL = try MemberName(NavSessionInterface.Window1.openExternalURL)
         effect = try MemberName(NavSessionInterface.Window1.effect)
         prevented = try MemberName(NavSessionInterface.Window1.prevented)
+        guardDecided = try MemberName(NavSessionInterface.Window1.guardDecided)
         windows = try MemberName(NavSessionInterface.Session1.windows)
         version = try MemberName(NavSessionInterface.Session1.version)
     }

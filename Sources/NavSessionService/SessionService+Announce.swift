@@ -131,7 +131,7 @@ extension SessionService {
         }
     }
 
-    private func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {
+    func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {
         try bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
     }
 

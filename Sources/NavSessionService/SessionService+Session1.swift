@@ -67,7 +67,7 @@ extension SessionService {
                         fromJSON: call.arguments[0].string ?? "", toJSON: call.arguments[1].string ?? "",
                         capabilities: capabilities, limits: self.limits))]
                 }),
-        ]
+        ] + guardMethods()
     }
 
     /// The open windows' paths as an `ao` (of `numbers`, else read under the session's lock).

@@ -62,6 +62,10 @@ extension SessionService {
                         "the bus holds \(bus.backlogBytes) bytes of this service's messages that clients have not read "
                             + "(at most \(Bus.backlogLimit)); \(row.name) waits until they have")
                 }
+                // Only while a provider is registered or a window waits for one: otherwise the plain path, unchanged.
+                if self.hasGuards, self.guardsInPlay, let guarded = try self.runGuarded(row, call, on: bus) {
+                    return guarded
+                }
                 return .values(try self.run(row.run, call, on: bus))
             }
         }
@@ -90,6 +94,32 @@ extension SessionService {
             return try body(call, bus)
         case .deferred:
             throw BusError(.failed, "a deferred method reached the synchronous path")
+        }
+    }
+
+    /// Runs a row's change through the guard providers' path (``runGuarded(_:outputs:window:on:attempt:reply:)``);
+    /// `nil` for kinds that change nothing.
+    private func runGuarded(_ row: MethodRow, _ call: MethodCall, on bus: isolated Bus) throws -> SynchronousReply? {
+        switch row.run {
+        case .batch(let build):
+            let number = try Self.number(of: call.path)
+            return try runGuarded(call, outputs: row.outputs, window: number, on: bus, attempt: { session in
+                try session.apply(window: number, batch: try build(call, session, try session.window(number)), client: call.client)
+            }, reply: { Self.version($0) })
+        case .report(let build):
+            let number = try Self.number(of: call.path)
+            let report = try ErrorMapping.mapped { try build(call) }
+            return try runGuarded(call, outputs: row.outputs, window: number, on: bus, attempt: { session in
+                try session.report(window: number, report, client: call.client)
+            }, reply: { Self.version($0) })
+        case .change(let body, let reply):
+            // Window1's own window, or Session1's window argument (Apply, DismissWindow); `nil` for a deep link.
+            let number = try? Self.number(of: call.arguments.first?.objectPath ?? call.path)
+            return try runGuarded(
+                call, outputs: row.outputs, window: number, on: bus, attempt: { session in try body(call, session) },
+                reply: { outcome in try reply(call, outcome) })
+        case .read, .custom, .deferred:
+            return nil
         }
     }
 
@@ -318,6 +348,9 @@ extension SessionService {
             try Interface.Signal(W.effect, arguments: [A("name", .string), A("args", .dictionary(key: .string, value: .string))]),
             try Interface.Signal(
                 W.prevented, arguments: [A("model", .uint64), A("reason", .string), A("owner", .string), A("dialog", .string)]),
+            try Interface.Signal(
+                W.guardDecided,
+                arguments: [A("guard", .string), A("verdict", .string), A("reason", .string), A("cause_json", .string)]),
         ]
     }
 }

@@ -35,6 +35,8 @@ public final class SessionService: Sendable {
     public let quitRequested: AsyncStream<Void>
     /// The session's limits (fixed at start).
     let limits: SessionLimits
+    /// Changes waiting for a guard provider's decision, per window (SessionService+GuardProviders.swift).
+    let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
     ///

@@ -97,4 +97,9 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// would go), or it touches a mark `owner` holds: nothing was applied. With a `dialog`, the session
     /// presented that dialog instead (Docs/guards.md).
     case prevented(model: ModelID, reason: String, dialog: String?, owner: String)
+    /// The provider of a guard (or the guard's `onAbsent`/`onTimeout`) refused the change (Docs/guards.md).
+    case denied(guard: String, reason: String)
+    /// The change needs the decision of `guard`'s provider before it can commit; the session layer asks and
+    /// applies the change again with the answer (never reaches a D-Bus caller).
+    case decisionPending(guard: String)
 }

@@ -111,6 +111,10 @@ extension NavigationWindow {
             try checkLimits(plan)
             if checkingEntry { try checkEntryConditions(plan.started) }
             try budget?.check(plan.contentCost, replacing: contentCost)
+            if commitGate != nil {
+                try checkGate(
+                    started: plan.started, removed: plan.removed, suspended: plan.suspended, cause: cause, dryRun: dryRun)
+            }
         } catch {
             rollback(nextID: startID)
             throw error

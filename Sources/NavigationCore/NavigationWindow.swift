@@ -50,6 +50,8 @@ public final class NavigationWindow {
     /// Called synchronously with every change event, after the state is committed and before
     /// listeners get the change's messages (so nested changes made by listeners are reported after it).
     public var changeHandler: ((ChangeEvent) -> Void)?
+    /// Checked on every change after it is computed and before it commits (``CommitGate``); `nil`: none.
+    public var commitGate: CommitGate?
 
     var listeners: [ModelID: [(id: Int, handler: (DeliveredMessage) -> Void)]] = [:]
     var nextListenerID = 1

@@ -12,6 +12,7 @@ extension Manifest {
     /// Scenes: `main` (default, singleton; switched root with states `login` and `main`, `main` kept when
     /// left — logging out and in again brings it back; deep links need `main`, and so does the `account` screen,
     /// whose entry redirects to `login` and completes after logging in — Docs/guards.md) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
+    /// The guard `account` covers `profile`; it allows everything until a provider registers for it.
     public static let demoJSON = #"""
         {
           "format": 1,
@@ -33,6 +34,10 @@ extension Manifest {
             {"name": "waiting", "title": "Please wait", "optional": ["reason"]}
           ],
           "presentationKinds": ["popover"],
+          "guards": {
+            "account": {"covers": {"screens": ["profile"]}, "when": ["enter", "leave"], "timeoutMs": 500,
+                        "onAbsent": "allow", "onTimeout": "deny"}
+          },
           "capabilities": {"multiDismiss": false, "pushesInOne": false},
           "dialogs": {
             "logout": {

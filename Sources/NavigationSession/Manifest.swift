@@ -42,6 +42,10 @@ public struct Manifest: Hashable, Sendable {
     public let router: DeepLinkRouter?
     /// The name of the scene marked default.
     public let defaultSceneName: String
+    /// Guards decided by another process (Docs/guards.md, "Guard providers"), by name.
+    public let guards: [String: GuardDeclaration]
+    /// ``guards`` by covered screen.
+    let guardTable: GuardTable
 
     let screensByName: [String: ScreenDeclaration]
     let scenesByName: [String: SceneDeclaration]
@@ -95,13 +99,14 @@ public struct Manifest: Hashable, Sendable {
         applicationID: String, title: String? = nil, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
         dialogs: [String: DialogDeclaration] = [:], presentationKinds: [String] = [],
         capabilities: RendererCapabilities = RendererCapabilities(), deepLinks: JSONValue? = nil,
-        freeFormScreens: Bool = false
+        freeFormScreens: Bool = false, guards: [String: GuardDeclaration] = [:]
     ) throws(ManifestError) {
         var document = ManifestDocument(
             format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
             dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities,
             deepLinks: deepLinks)
         document.freeFormScreens = freeFormScreens
+        document.guards = guards
         try self.init(document: document)
     }
 
@@ -117,6 +122,8 @@ public struct Manifest: Hashable, Sendable {
         deepLinks = document.deepLinks
         freeFormScreens = document.freeFormScreens
         router = validated.router
+        guards = document.guards
+        guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }
         scenesByName = Dictionary(document.scenes.map { ($0.name, $0) }) { first, _ in first }
@@ -169,6 +176,7 @@ public struct Manifest: Hashable, Sendable {
             format: Self.formatVersion, id: applicationID, title: title, screens: screens, scenes: scenes,
             dialogs: dialogs, presentationKinds: presentationKinds, capabilities: capabilities, deepLinks: deepLinks)
         document.freeFormScreens = freeFormScreens
+        document.guards = guards
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
         // Every value here came from valid JSON or validated Swift values, so encoding cannot fail;
@@ -183,7 +191,7 @@ public struct Manifest: Hashable, Sendable {
         lhs.applicationID == rhs.applicationID && lhs.title == rhs.title && lhs.screens == rhs.screens
             && lhs.scenes == rhs.scenes && lhs.dialogs == rhs.dialogs && lhs.presentationKinds == rhs.presentationKinds
             && lhs.capabilities == rhs.capabilities && lhs.deepLinks == rhs.deepLinks
-            && lhs.freeFormScreens == rhs.freeFormScreens
+            && lhs.freeFormScreens == rhs.freeFormScreens && lhs.guards == rhs.guards
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -13,6 +13,7 @@ struct ManifestDocument: Codable {
     var capabilities: RendererCapabilities
     var deepLinks: JSONValue?
     var freeFormScreens = false
+    var guards: [String: GuardDeclaration] = [:]
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -31,7 +32,7 @@ struct ManifestDocument: Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks
+        case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks, guards
     }
 
     init(from decoder: any Decoder) throws {
@@ -46,6 +47,7 @@ struct ManifestDocument: Codable {
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities) ?? RendererCapabilities()
         deepLinks = try c.decodeIfPresent(JSONValue.self, forKey: .deepLinks)
         freeFormScreens = try c.decodeIfPresent(Bool.self, forKey: .freeFormScreens) ?? false
+        guards = try c.decodeIfPresent([String: GuardDeclaration].self, forKey: .guards) ?? [:]
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -61,6 +63,7 @@ struct ManifestDocument: Codable {
         try c.encode(capabilities, forKey: .capabilities)
         try c.encodeIfPresent(deepLinks, forKey: .deepLinks)
         if freeFormScreens { try c.encode(true, forKey: .freeFormScreens) }
+        if !guards.isEmpty { try c.encode(guards, forKey: .guards) }
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

@@ -43,6 +43,7 @@ struct ManifestValidator {
             }
         }
         let router = try validateDeepLinks()
+        try validateGuards()
         return Result(router: router, defaultScene: defaultScene)
     }
 

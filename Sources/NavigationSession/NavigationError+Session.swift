@@ -50,6 +50,7 @@ extension NavigationError {
         case .screenNotInStack: suffix = "ScreenNotInStack"
         case .entryRefused: suffix = "EntryRefused"
         case .prevented: suffix = "Prevented"
+        case .denied, .decisionPending: suffix = "Denied"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -112,6 +113,8 @@ extension NavigationError {
         case .prevented(let model, let reason, let dialog, let owner):
             "model \(model) is protected (\(reason.prefix(200))) by \(owner.isEmpty ? "the session" : owner); nothing was applied"
                 + (dialog.map { "; dialog '\($0.prefix(64))' asks the user" } ?? "")
+        case .denied(let name, let reason): "guard '\(name)' denied the change: \(reason.prefix(512))"
+        case .decisionPending(let name): "guard '\(name)' has not decided yet"
         }
     }
 }

@@ -251,6 +251,7 @@ extension Session {
     @discardableResult
     public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
         clientBudgets.forget(uniqueName)
+        forgetGuards(of: uniqueName)
         var events: [SessionEvent] = []
         // Marks first: a window tied to the same client then closes without its own marks in the way.
         try dropMarks(of: uniqueName, events: &events)

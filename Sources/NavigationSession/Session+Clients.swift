@@ -45,6 +45,7 @@ extension Session {
 
     /// Whether anything in the session belongs to `client`: a close-on-exit tie or a share in use.
     public func isTracking(client: String) -> Bool {
-        clientBudgets.knows(client) || windows.contains { $0.closeOnExitOwner == client } || ownsMarks(client)
+        clientBudgets.knows(client) || providesGuard(client) || windows.contains { $0.closeOnExitOwner == client }
+            || ownsMarks(client)
     }
 }

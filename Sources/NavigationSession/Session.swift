@@ -56,6 +56,8 @@ public final class Session {
     var replaying = false
     /// Nesting of effect handling, so an effect loop (a deep link opening itself) ends.
     var effectDepth = 0
+    /// Guard providers' registrations and the question being asked (Session+GuardProviders.swift).
+    var guardProviders = GuardProviderState()
     static let maximumEffectDepth = 8
 
     /// Creates a session, restoring the state saved in `store` (if any).
@@ -253,6 +255,7 @@ public final class Session {
     func insert(_ window: SessionWindow) {
         removeWindow(window.number)
         window.graph.contentLedger = contentLedger
+        installGate(on: window)
         windowsByNumber[window.number] = window
     }
 
@@ -280,7 +283,19 @@ public final class Session {
             throw .navigation(error)
         }
         let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
-        if !window.graph.isClosed, let event = try? window.graph.report(.windowClosed, waiving: waived) {
+        var closing: ChangeEvent?
+        if !window.graph.isClosed {
+            do {
+                closing = try window.graph.report(.windowClosed, waiving: waived)
+            } catch {
+                // A guard refusing the close keeps the window open; anything else cannot stop a close.
+                switch error {
+                case .denied, .decisionPending: throw .navigation(error)
+                default: break
+                }
+            }
+        }
+        if let event = closing {
             events.append(.changed(number, event, steps: [], causeJSON: causeJSON(of: event)))
             for message in window.graph.drainMessages() where !message.isLifecycleFinish {
                 events.append(.message(number, message))

@@ -28,6 +28,8 @@ public typealias WindowNumber = UInt32
 /// | `unsafeStateDirectory` | `org.navsession.Error.StorageFailed` |
 /// | `stateDirectoryLocked` | `org.navsession.Error.StorageFailed` |
 /// | `versionMismatch` | `org.navsession.Error.VersionMismatch` |
+/// | `unknownGuard` | `org.navsession.Error.UnknownGuard` |
+/// | `guardTaken` | `org.navsession.Error.GuardTaken` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String, suggestion: String? = nil)
@@ -64,6 +66,10 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case accessDenied(String)
     /// A compare-and-set found the window at another version than the caller expected; nothing applied.
     case versionMismatch(window: WindowNumber, expected: Int, actual: Int)
+    /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
+    case unknownGuard(String)
+    /// Another client already provides the guard.
+    case guardTaken(String, provider: String)
 
     /// The D-Bus error name (see the table in the type's documentation).
     public var errorName: String {
@@ -99,6 +105,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
         case .unreadableState, .unsafeStateDirectory, .stateDirectoryLocked: "org.navsession.Error.StorageFailed"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
+        case .unknownGuard: "org.navsession.Error.UnknownGuard"
+        case .guardTaken: "org.navsession.Error.GuardTaken"
         }
     }
 
@@ -126,6 +134,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
                 + (holder.map { " (pid \($0), which holds its lock)" } ?? " (which holds its lock)")
         case .versionMismatch(let window, let expected, let actual):
             "window \(window) is at version \(actual), not the expected \(expected); nothing was applied"
+        case .unknownGuard(let name): "the manifest declares no guard '\(name.prefix(64))'"
+        case .guardTaken(let name, let provider): "guard '\(name)' is already provided by \(provider)"
         }
     }
 

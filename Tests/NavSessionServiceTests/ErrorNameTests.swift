@@ -112,6 +112,31 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
                 DaemonFixture.applicationPath, "org.freedesktop.Application", "ActivateAction",
                 [.string("dance"), .array(.variant, []), .noPlatformData])
         },
+        ErrorCase(navsession + "UnknownGuard", .loggedIn, message: "nope") { f, _ in
+            try await f.session("RegisterGuard", [.string("nope")])
+        },
+        ErrorCase(navsession + "GuardTaken", .loggedIn, message: "account") { f, _ in
+            let provider = try await TestGuardProvider.start(f, .allow)
+            do {
+                let reply = try await f.session("RegisterGuard", [.string("account")])
+                await provider.stop()
+                return reply
+            } catch {
+                await provider.stop()
+                throw error
+            }
+        },
+        ErrorCase(navsession + "Denied", .loggedIn, message: "locked") { f, w in
+            let provider = try await TestGuardProvider.start(f, .deny("locked"))
+            do {
+                let reply = try await f.window(w, "StackAppend", [.string("profile"), .noParams])
+                await provider.stop()
+                return reply
+            } catch {
+                await provider.stop()
+                throw error
+            }
+        },
     ]
 }
 

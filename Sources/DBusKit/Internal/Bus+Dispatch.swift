@@ -105,6 +105,9 @@ extension Bus {
                         outcome = .values(values, method.outputTypes)
                     case .completing(let work):
                         return Pending(work: work, types: method.outputTypes, place: context.place)
+                    case .held:
+                        receivedDescriptors.closeAll()
+                        return nil
                     }
                 case .deferred(let capture):
                     finishDeferred(message, try capture(try checkedCall(method, context)), method.outputTypes)
@@ -379,7 +382,7 @@ extension Bus {
         return MethodCall(
             bus: self, sender: context.sender, path: context.path,
             interface: context.interface.map(InterfaceName.init(trusted:)), member: MemberName(trusted: context.member),
-            arguments: try decodeArguments(context))
+            arguments: try decodeArguments(context), message: UncheckedMessage(pointer: context.message))
     }
 
     /// Introspectable, Properties and ObjectManager (``isStandard(_:of:manager:)``); `nil` for another member.
@@ -463,4 +466,64 @@ extension Bus {
 /// only read (to build a reply) after the detached task hands it back to the bus thread; nothing mutates it.
 struct UncheckedMessage: @unchecked Sendable {
     let pointer: OpaquePointer
+}
+
+/// A reply a synchronous handler took over (``SynchronousReply/held``), sent later from the bus thread.
+public struct HeldReply: Sendable, Hashable {
+    let id: UInt64
+}
+
+extension Bus {
+    /// A held call: its message (referenced) and the types of its reply.
+    struct HeldCall: Sendable {
+        let message: UncheckedMessage
+        let types: [SignatureType]
+    }
+
+    /// Replies held at most at once; ``holdReply(to:outputs:)`` throws `LimitsExceeded` beyond.
+    public static let maximumHeldReplies = 4096
+
+    /// Takes over the reply to `call` (from its synchronous handler, which then returns
+    /// ``SynchronousReply/held``): the bus goes on with later calls, and the reply leaves when
+    /// ``sendHeldReply(_:values:)`` or ``sendHeldReply(_:error:)`` is called. Dropped, unsent, when the
+    /// connection closes.
+    /// - Parameter outputs: the method's output types (the reply is checked against them).
+    /// - Throws: ``BusError`` `LimitsExceeded` when ``maximumHeldReplies`` are held; `Failed` for a call that
+    ///   is not being handled.
+    public func holdReply(to call: MethodCall, outputs: [SignatureType]) throws(BusError) -> HeldReply {
+        guard let message = call.message else { throw BusError(.failed, "the call has no message to reply to") }
+        guard heldCalls.count < Self.maximumHeldReplies else {
+            throw BusError(.limitsExceeded, "\(Self.maximumHeldReplies) replies are already waiting")
+        }
+        let id = nextHeldID
+        nextHeldID += 1
+        heldCalls[id] = HeldCall(message: UncheckedMessage(pointer: dbus_message_ref(message.pointer)), types: outputs)
+        return HeldReply(id: id)
+    }
+
+    /// Sends a held reply's values; does nothing when it was sent already or its connection closed.
+    public func sendHeldReply(_ held: HeldReply, values: [Value]) {
+        guard let call = heldCalls.removeValue(forKey: held.id) else { return }
+        reply(to: call.message.pointer, with: .values(values, call.types))
+        dbus_message_unref(call.message.pointer)
+    }
+
+    /// Sends a held reply's error (mapped like a handler's, ``BusError/init(mapping:)``).
+    public func sendHeldReply(_ held: HeldReply, error: any Error) {
+        guard let call = heldCalls.removeValue(forKey: held.id) else { return }
+        let mapped = BusError(mapping: error)
+        if mapped.name == .failed { faultHandler?("held reply: \(error)") }
+        reply(to: call.message.pointer, with: .error(mapped))
+        dbus_message_unref(call.message.pointer)
+    }
+
+    /// How many replies are held now.
+    public var heldReplyCount: Int { heldCalls.count }
+
+    /// Drops every held reply (the connection closed).
+    func dropHeldReplies() {
+        let calls = heldCalls.values
+        heldCalls.removeAll()
+        for call in calls { dbus_message_unref(call.message.pointer) }
+    }
 }

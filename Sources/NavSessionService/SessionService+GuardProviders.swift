@@ -1,0 +1,392 @@
+import DBusKit
+import Logging
+import NavSessionInterface
+import NavigationCore
+import NavigationSession
+import Synchronization
+
+/// Guard providers on the bus (Docs/guards.md, "Guard providers"): a change a provider must decide is not
+/// applied at once; its caller's reply is held (``DBusKit/Bus/holdReply(to:outputs:)``), the provider is asked
+/// with `org.navsession.GuardProvider1.Decide` and a deadline, and the change is applied again with the answer.
+///
+/// Nothing waits on the bus thread: other calls — reads of the same window, changes to other windows — are
+/// handled meanwhile. Later changes to the same window queue behind the one asking (at most
+/// ``maximumQueuedChanges``), so changes to one window stay in order and each stays atomic.
+extension SessionService {
+    /// Changes queued behind a window's question at most; beyond: `LimitsExceeded`.
+    static let maximumQueuedChanges = 16
+    /// Questions one change may need at most (several guards, or the window moving between question and
+    /// answer); beyond: `Denied`.
+    static let maximumQuestions = 4
+
+    /// One change held for a provider's decision.
+    struct GuardedChange: Sendable {
+        /// The caller's held reply (`nil` before the change is held).
+        var held: HeldReply?
+        /// The window, when known before the change runs (`nil`: a deep link, until it asks or queues).
+        var window: WindowNumber?
+        let attempt: @Sendable (Session) throws -> SessionOutcome
+        let reply: @Sendable (SessionOutcome) throws -> [Value]
+        var approvals: [String: Int] = [:]
+        var questions = 0
+        var client: String?
+    }
+
+    /// A window's question in flight and the changes behind it.
+    struct GuardQueue: Sendable {
+        var head: GuardedChange
+        var question: GuardQuestion
+        var waiting: [GuardedChange] = []
+    }
+
+    /// What one try of a change came to.
+    enum GuardedAttempt {
+        case done(SessionOutcome)
+        case ask(GuardQuestion)
+        case queue(WindowNumber)
+        case failed(BusError)
+    }
+
+    /// A provider's answer, or what stands for it.
+    enum Verdict: Sendable {
+        case allow
+        case deny(String)
+        case redirect(String)
+        /// No answer in time, or garbage: the guard's `onTimeout`.
+        case noAnswer(String)
+        /// The provider left the bus mid-question: the guard's `onAbsent`.
+        case gone
+    }
+
+    /// Runs a change a caller asked for: at once when no provider must decide (the usual case), else holds the
+    /// reply and asks.
+    func runGuarded(
+        _ call: MethodCall, outputs: [Interface.Argument], window: WindowNumber?, on bus: isolated Bus,
+        attempt: @escaping @Sendable (Session) throws -> SessionOutcome,
+        reply: @escaping @Sendable (SessionOutcome) throws -> [Value]
+    ) throws -> SynchronousReply {
+        guard hasGuards else {
+            let outcome = try perform(on: bus) { try attempt($0) }
+            return .values(try ErrorMapping.mapped { try reply(outcome) })
+        }
+        var change = GuardedChange(
+            held: nil, window: window, attempt: attempt, reply: reply, client: call.sender?.rawValue)
+        switch tryChange(change, rerun: false, on: bus) {
+        case .done(let outcome):
+            return .values(try ErrorMapping.mapped { try reply(outcome) })
+        case .failed(let error):
+            throw error
+        case .ask(let question):
+            change = GuardedChange(
+                held: try bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window, attempt: attempt,
+                reply: reply, client: call.sender?.rawValue)
+            change.questions = 1
+            start(question, for: change, on: bus)
+            return .held
+        case .queue(let number):
+            let full = guardQueues.withLock { ($0[number]?.waiting.count ?? 0) >= Self.maximumQueuedChanges }
+            guard !full else {
+                throw BusError(
+                    .limitsExceeded,
+                    "\(Self.maximumQueuedChanges) changes to window \(number) already wait for a guard provider's decision")
+            }
+            change = GuardedChange(
+                held: try bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window, attempt: attempt,
+                reply: reply, client: call.sender?.rawValue)
+            let queued = guardQueues.withLock { queues -> Bool in
+                guard queues[number] != nil else { return false }
+                queues[number]?.waiting.append(change)
+                return true
+            }
+            if !queued { resume(change, on: bus) }
+            return .held
+        }
+    }
+
+    /// Whether the manifest declares guards (otherwise changes take the plain path).
+    var hasGuards: Bool { !manifest.guards.isEmpty }
+
+    /// Whether a provider is registered or a window waits for one (otherwise no change can need a question, and
+    /// changes take the plain path: no closure, no held reply; a guard's `onAbsent` is decided by the gate).
+    var guardsInPlay: Bool {
+        state.withLock { !$0.session.guardRegistrations.isEmpty || $0.session.anyBusy }
+    }
+
+    /// One try of a change under the session's lock; announces it when it is applied.
+    func tryChange(_ change: GuardedChange, rerun: Bool, on bus: isolated Bus) -> GuardedAttempt {
+        let result: GuardedAttempt = state.withLock { state in
+            let session = state.session
+            if !rerun, session.anyBusy, let number = change.window, session.isBusy(number) { return .queue(number) }
+            do {
+                return .done(try session.asking(window: change.window, approvals: change.approvals, rerun: rerun) {
+                    try change.attempt(session)
+                })
+            } catch {
+                if let question = session.takeQuestion() { return .ask(question) }
+                if let number = session.takeQueueBehind() { return .queue(number) }
+                return .failed(ErrorMapping.busError(for: error))
+            }
+        }
+        if case .done(let outcome) = result { announce(outcome, on: bus) }
+        return result
+    }
+
+    /// Makes `change` the head of its window's queue and asks `question`'s provider.
+    private func start(_ question: GuardQuestion, for change: GuardedChange, on bus: isolated Bus) {
+        let number = question.window
+        // A deep link's window is known now: its rerun must not queue behind its own question.
+        var change = change
+        if change.window == nil { change.window = number }
+        guardQueues.withLock { queues in
+            if queues[number] != nil {
+                queues[number]?.head = change
+                queues[number]?.question = question
+            } else {
+                queues[number] = GuardQueue(head: change, question: question)
+            }
+        }
+        state.withLock { $0.session.setBusy(number, true) }
+        Task {
+            let verdict = await Self.ask(question, on: bus)
+            self.answered(question, verdict, on: bus)
+        }
+    }
+
+    /// Calls the provider's `Decide` with the guard's deadline.
+    private static func ask(_ question: GuardQuestion, on bus: Bus) async -> Verdict {
+        typealias P = NavSessionInterface.GuardProvider1
+        let values: [Value]
+        do {
+            values = try await bus.call(
+                destination: try BusName(question.provider), path: try ObjectPath(P.path),
+                interface: try InterfaceName(P.name), member: try MemberName(P.decide),
+                arguments: [
+                    .string(question.guardName),
+                    .objectPath(try ObjectPath(NavSessionInterface.windowPrefix + String(question.window))),
+                    .uint64(UInt64(clamping: question.version)), .string(question.causeJSON),
+                    .string(question.enteredJSON), .string(question.leftJSON),
+                ],
+                timeout: .milliseconds(question.timeoutMs))
+        } catch let error as BusError {
+            switch error.name {
+            case .serviceUnknown, .nameHasNoOwner, .noReply, .disconnected: return .gone
+            default: return .noAnswer("the provider answered \(error.name.rawValue)")
+            }
+        } catch {
+            return .noAnswer("no answer within \(question.timeoutMs) ms")
+        }
+        guard values.count == 3, let verdict = values[0].string, let reason = values[1].string,
+              let redirect = values[2].string
+        else {
+            return .noAnswer("the answer is not (sss)")
+        }
+        switch verdict {
+        case "allow": return .allow
+        case "deny": return .deny(reason.isEmpty ? "denied" : String(reason.prefix(512)))
+        case "redirect": return .redirect(redirect)
+        default: return .noAnswer("unknown verdict '\(verdict.prefix(32))'")
+        }
+    }
+
+    /// Handles the answer to the question of `question.window`'s queue head.
+    private func answered(_ question: GuardQuestion, _ verdict: Verdict, on bus: isolated Bus) {
+        let number = question.window
+        guard let queue = guardQueues.withLock({ $0[number] }), queue.question == question else { return }
+        var head = queue.head
+        let declaration = manifest.guards[question.guardName]
+        switch verdict {
+        case .allow:
+            allowAndRerun(&head, question, on: bus)
+        case .deny(let reason):
+            refuse(head, question, reason: reason, verdict: "deny", on: bus)
+        case .noAnswer(let why):
+            logGarbage(question, why)
+            if declaration?.onTimeout == .allow {
+                allowAndRerun(&head, question, on: bus)
+            } else {
+                refuse(head, question, reason: "the provider gave no answer: \(why)", verdict: "timeout", on: bus)
+            }
+        case .gone:
+            if declaration?.onAbsent == .deny {
+                refuse(head, question, reason: "the provider left the bus before answering", verdict: "absent", on: bus)
+            } else {
+                allowAndRerun(&head, question, on: bus)
+            }
+        case .redirect(let json):
+            redirect(head, question, json, on: bus)
+        }
+    }
+
+    /// Applies the head again with the guard allowed (at the version it was asked about).
+    private func allowAndRerun(_ head: inout GuardedChange, _ question: GuardQuestion, on bus: isolated Bus) {
+        head.approvals[question.guardName] = question.version
+        resume(head, on: bus)
+    }
+
+    /// Applies a held change again; replies, or asks again (bounded), then goes on with the queue.
+    private func resume(_ change: GuardedChange, on bus: isolated Bus) {
+        var change = change
+        let number = change.window
+        switch tryChange(change, rerun: true, on: bus) {
+        case .done(let outcome):
+            do {
+                send(bus, change.held, values: try ErrorMapping.mapped { try change.reply(outcome) })
+            } catch {
+                send(bus, change.held, error: error)
+            }
+        case .failed(let error):
+            send(bus, change.held, error: error)
+        case .ask(let question):
+            guard change.questions < Self.maximumQuestions else {
+                send(bus, change.held, error: ErrorMapping.busError(for: NavigationError.denied(
+                    guard: question.guardName, reason: "asked \(Self.maximumQuestions) times without a stable answer")))
+                break
+            }
+            change.questions += 1
+            start(question, for: change, on: bus)
+            return
+        case .queue(let behind):
+            send(bus, change.held, error: ErrorMapping.busError(for: NavigationError.denied(
+                guard: "", reason: "window \(behind) waits for a guard provider's decision; try again")))
+        }
+        if let number { next(after: number, on: bus) }
+    }
+
+    /// Refuses the head with `Denied`, tells subscribers, and goes on with the queue.
+    private func refuse(
+        _ head: GuardedChange, _ question: GuardQuestion, reason: String, verdict: String, on bus: isolated Bus
+    ) {
+        send(bus, 
+            head.held, error: ErrorMapping.busError(for: NavigationError.denied(guard: question.guardName, reason: reason)))
+        announceDecision(question, verdict: verdict, reason: reason, on: bus)
+        next(after: question.window, on: bus)
+    }
+
+    /// Applies the provider's redirect batch instead of the change, as one change.
+    private func redirect(_ head: GuardedChange, _ question: GuardQuestion, _ json: String, on bus: isolated Bus) {
+        var redirect = head
+        redirect.approvals = [question.guardName: question.version]
+        let number = question.window, client = question.provider
+        let batch = GuardedChange(
+            held: head.held, window: number,
+            attempt: { session in try session.apply(window: number, batchJSON: json, client: client) },
+            reply: head.reply, approvals: redirect.approvals, questions: Self.maximumQuestions, client: client)
+        switch tryChange(batch, rerun: true, on: bus) {
+        case .done(let outcome):
+            do {
+                send(bus, head.held, values: try ErrorMapping.mapped { try head.reply(outcome) })
+            } catch {
+                send(bus, head.held, error: error)
+            }
+            announceDecision(question, verdict: "redirect", reason: "", on: bus)
+        case .failed(let error):
+            logGarbage(question, "the redirect failed: \(error.message)")
+            refuse(head, question, reason: "the provider's redirect failed: \(error.message)", verdict: "timeout", on: bus)
+            return
+        case .ask, .queue:
+            refuse(head, question, reason: "the provider's redirect needs another guard's decision", verdict: "deny", on: bus)
+            return
+        }
+        next(after: number, on: bus)
+    }
+
+    /// Handles the changes queued behind window `number` in order, until one asks a provider or none is left.
+    private func next(after number: WindowNumber, on bus: isolated Bus) {
+        while true {
+            let following: GuardedChange? = guardQueues.withLock { queues in
+                guard var queue = queues[number], !queue.waiting.isEmpty else {
+                    queues[number] = nil
+                    return nil
+                }
+                let first = queue.waiting.removeFirst()
+                queues[number] = queue
+                return first
+            }
+            guard var following else {
+                state.withLock { $0.session.setBusy(number, false) }
+                return
+            }
+            // A deep link that queued here is a change to this window.
+            if following.window == nil { following.window = number }
+            switch tryChange(following, rerun: true, on: bus) {
+            case .done(let outcome):
+                do {
+                    send(bus, following.held, values: try ErrorMapping.mapped { try following.reply(outcome) })
+                } catch {
+                    send(bus, following.held, error: error)
+                }
+            case .failed(let error):
+                send(bus, following.held, error: error)
+            case .ask(let question):
+                var asking = following
+                asking.questions = 1
+                start(question, for: asking, on: bus)
+                return
+            case .queue(let behind):
+                send(bus, following.held, error: ErrorMapping.busError(for: NavigationError.denied(
+                    guard: "", reason: "window \(behind) waits for a guard provider's decision; try again")))
+            }
+        }
+    }
+
+    /// `GuardDecided(guard, verdict, reason, cause_json)` on the window: a change was refused or redirected.
+    private func announceDecision(_ question: GuardQuestion, verdict: String, reason: String, on bus: isolated Bus) {
+        do {
+            try emit(
+                names.guardDecided, window: question.window, on: bus,
+                [.string(question.guardName), .string(verdict), .string(reason), .string(question.causeJSON)])
+        } catch {
+            logger.debug("GuardDecided not sent: \(error)")
+        }
+    }
+
+    /// Logs a provider's bad answer (rate-limited by the daemon's log handler).
+    private func logGarbage(_ question: GuardQuestion, _ why: String) {
+        logger.warning(
+            "guard provider gave no usable answer",
+            metadata: ["guard": "\(question.guardName)", "provider": "\(question.provider)", "why": "\(why)"])
+    }
+
+    // MARK: Session1 members
+
+    /// `RegisterGuard(s name)`, `UnregisterGuard(s name)` and `ListGuards() → a{ss}`.
+    func guardMethods() -> [MethodRow] {
+        typealias A = Interface.Argument
+        let name = A("name", .string)
+        return [
+            MethodRow("RegisterGuard", [name], [], .custom { call, _ in
+                guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
+                try self.withSession { state in
+                    try state.session.registerGuard(call.arguments[0].string ?? "", client: sender.rawValue)
+                }
+                return []
+            }),
+            MethodRow("UnregisterGuard", [name], [], .custom { call, _ in
+                guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
+                try self.withSession { state in
+                    try state.session.unregisterGuard(call.arguments[0].string ?? "", client: sender.rawValue)
+                }
+                return []
+            }),
+            MethodRow("ListGuards", [], [A("guards", .dictionary(key: .string, value: .string))], .read { _, state in
+                let registered = state.session.guardRegistrations
+                return [.stringDictionary(Dictionary(uniqueKeysWithValues: self.manifest.guards.keys.map {
+                    ($0, registered[$0] ?? "")
+                }))]
+            }),
+        ]
+    }
+}
+
+
+extension SessionService {
+    /// Sends a held reply's values (nothing when the change was never held).
+    func send(_ bus: isolated Bus, _ held: HeldReply?, values: [Value]) {
+        if let held { bus.sendHeldReply(held, values: values) }
+    }
+
+    /// Sends a held reply's error.
+    func send(_ bus: isolated Bus, _ held: HeldReply?, error: any Error) {
+        if let held { bus.sendHeldReply(held, error: error) }
+    }
+}

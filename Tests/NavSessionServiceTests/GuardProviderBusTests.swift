@@ -1,0 +1,337 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import NavSessionTesting
+import Synchronization
+import Testing
+
+/// A guard provider on the test bus: a connection of its own exporting `org.navsession.GuardProvider1` at
+/// `/org/navsession/GuardProvider1`, answering as `behaviour` says, registered for the demo's `account` guard
+/// (which covers `profile`; onAbsent allow, onTimeout deny, 500 ms).
+final class TestGuardProvider: Sendable {
+    enum Behaviour: Sendable {
+        case allow
+        case deny(String)
+        case redirect(String)
+        /// Answers after `delay` (past the deadline: the guard's onTimeout).
+        case slow(Duration)
+        /// Answers `(u)` instead of `(sss)`.
+        case wrongSignature
+        /// Answers an unknown verdict.
+        case unknownVerdict
+        /// Each answer drawn from `seed`: allow, deny, a valid or invalid redirect, slow, past the deadline,
+        /// a wrong signature or an unknown verdict.
+        case random(seed: UInt64)
+    }
+
+    let bus: Bus
+    let behaviour: Behaviour
+    /// Every question's (guard, window, version, cause, entered, left).
+    let questions = Mutex<[[String]]>([])
+    /// The random behaviour's generator state.
+    let state = Mutex<UInt64>(0)
+
+    private init(bus: Bus, behaviour: Behaviour) {
+        self.bus = bus
+        self.behaviour = behaviour
+    }
+
+    static func start(_ fixture: DaemonFixture, _ behaviour: Behaviour, register: Bool = true) async throws -> TestGuardProvider {
+        let bus = try await Bus.connect(.address(fixture.address))
+        let provider = TestGuardProvider(bus: bus, behaviour: behaviour)
+        if case .random(let seed) = behaviour { provider.state.withLock { $0 = seed } }
+        typealias A = Interface.Argument
+        let inputs = [
+            A("guard", .string), A("window", .objectPath), A("version", .uint64), A("cause_json", .string),
+            A("entered_json", .string), A("left_json", .string),
+        ]
+        let outputs: [A]
+        if case .wrongSignature = behaviour { outputs = [A("verdict", .uint32)] } else {
+            outputs = [A("verdict", .string), A("reason", .string), A("redirect_json", .string)]
+        }
+        let decide = try Interface.Method("Decide", inputs: inputs, outputs: outputs) { [provider] call in
+            provider.questions.withLock { questions in
+                questions.append(call.arguments.map { $0.string ?? $0.objectPath?.rawValue ?? "\($0.uint64 ?? 0)" })
+            }
+            switch provider.behaviour {
+            case .allow: return [.string("allow"), .string(""), .string("")]
+            case .deny(let reason): return [.string("deny"), .string(reason), .string("")]
+            case .redirect(let batch): return [.string("redirect"), .string(""), .string(batch)]
+            case .slow(let delay):
+                try await Task.sleep(for: delay)
+                return [.string("allow"), .string(""), .string("")]
+            case .wrongSignature: return [.uint32(1)]
+            case .unknownVerdict: return [.string("maybe"), .string(""), .string("")]
+            case .random:
+                let draw = provider.state.withLock { state -> UInt64 in
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    return state >> 33
+                }
+                switch draw % 7 {
+                case 0: return [.string("allow"), .string(""), .string("")]
+                case 1: return [.string("deny"), .string("random"), .string("")]
+                case 2: return [.string("redirect"), .string(""), .string(#"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#)]
+                case 3: return [.string("redirect"), .string(""), .string("[{")]
+                case 4:
+                    try await Task.sleep(for: .milliseconds(100))
+                    return [.string("allow"), .string(""), .string("")]
+                case 5:
+                    try await Task.sleep(for: .milliseconds(700))
+                    return [.string("allow"), .string(""), .string("")]
+                default: return [.string(String(repeating: "x", count: Int(draw % 64))), .string(""), .string("")]
+                }
+            }
+        }
+        try await bus.export(
+            [try Interface("org.navsession.GuardProvider1", methods: [decide])],
+            at: try ObjectPath("/org/navsession/GuardProvider1"))
+        if register {
+            _ = try await bus.call(
+                destination: try BusName(DaemonFixture.name), path: try ObjectPath(DaemonFixture.session),
+                interface: try InterfaceName(DaemonFixture.sessionInterface), member: try MemberName("RegisterGuard"),
+                arguments: [.string("account")], timeout: .seconds(10))
+        }
+        return provider
+    }
+
+    var questionCount: Int { questions.withLock { $0.count } }
+
+    func stop() async { await bus.close() }
+}
+
+/// Guard providers through the bus on the demo manifest (Docs/guards.md, "Guard providers").
+@Suite struct GuardProviderBusTests {
+    /// Opens and logs in the main window and selects the settings tab (its stack shows `settings`).
+    func settingsWindow(_ fixture: DaemonFixture) async throws -> String {
+        let window = try await fixture.openWindow()
+        try await fixture.logIn(window)
+        _ = try await fixture.window(window, "TabsSelectItem", [.string("settings")])
+        return window
+    }
+
+    func pushProfile(_ fixture: DaemonFixture, _ window: String) async throws -> [Value] {
+        try await fixture.window(window, "StackAppend", [.string("profile"), .noParams])
+    }
+
+    @Test func anAllowingProviderIsAskedAndTheChangeApplies() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let before = try await fixture.version(window)
+            let reply = try await pushProfile(fixture, window)
+            #expect(reply.first?.uint64 == before + 1)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
+            let question = try #require(provider.questions.withLock { $0.first })
+            #expect(question[0] == "account" && question[1] == window && question[2] == "\(before)")
+            #expect(question[4].contains("\"screen\":\"profile\"") && question[5] == "[]", "\(question)")
+            await provider.stop()
+        }
+    }
+
+    @Test func aDeepLinkIsAskedLikeAnyOtherWayInAndAppliesWhenAllowed() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let reply = try await fixture.session("OpenURL", [.string("navsession-demo://settings/profile")])
+            #expect(reply.first?.objectPath?.rawValue == window)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
+            #expect(provider.questionCount == 1)
+            await provider.stop()
+        }
+    }
+
+    @Test func aDenyingProviderRefusesWithDeniedAndNothingChanges() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .deny("account locked"))
+            let decisions = try await fixture.signals(
+                path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "GuardDecided")
+            let before = try await fixture.version(window)
+            let error = await fixture.error { try await pushProfile(fixture, window) }
+            #expect(error?.name.rawValue == "org.navsession.Error.Denied")
+            #expect(error?.message.contains("account") == true && error?.message.contains("account locked") == true)
+            #expect(try await fixture.version(window) == before)
+            let signal = try #require(await decisions.first(within: .seconds(10)) { _ in true })
+            #expect(signal.arguments.prefix(3).map(\.string) == ["account", "deny", "account locked"])
+            await provider.stop()
+        }
+    }
+
+    @Test func aRedirectingProviderHasItsBatchAppliedInstead() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(
+                fixture, .redirect(#"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#))
+            let before = try await fixture.version(window)
+            let reply = try await pushProfile(fixture, window)
+            #expect(reply.first?.uint64 == before + 1)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("about"))
+            await provider.stop()
+        }
+    }
+
+    @Test func aProviderPastItsDeadlineGetsTheGuardsOnTimeout() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(3)))
+            let before = try await fixture.version(window)
+            let started = ContinuousClock.now
+            let error = await fixture.error { try await pushProfile(fixture, window) }
+            #expect(error?.name.rawValue == "org.navsession.Error.Denied", "\(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(try await fixture.version(window) == before)
+            await provider.stop()
+        }
+    }
+
+    @Test func withoutAProviderTheGuardsOnAbsentAllows() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let before = try await fixture.version(window)
+            #expect(try await pushProfile(fixture, window).first?.uint64 == before + 1)
+            let guards = try await fixture.session("ListGuards").first
+            #expect(guards?.stringDictionaryValue == ["account": ""])
+        }
+    }
+
+    @Test func garbageAnswersCountAsTimeouts() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            for behaviour in [TestGuardProvider.Behaviour.wrongSignature, .unknownVerdict] {
+                let provider = try await TestGuardProvider.start(fixture, behaviour)
+                let error = await fixture.error { try await pushProfile(fixture, window) }
+                #expect(error?.name.rawValue == "org.navsession.Error.Denied", "\(behaviour)")
+                await provider.stop()
+                // The registration goes with the provider; wait until the daemon saw it leave.
+                try await waitUntilUnregistered(fixture)
+            }
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("settings"))
+        }
+    }
+
+    @Test func aProviderLeavingMidQuestionCountsAsAbsent() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(30)))
+            async let reply = pushProfile(fixture, window)
+            while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            await provider.stop()
+            // onAbsent is allow: the change applies once the provider is gone.
+            #expect(try await reply.first?.uint64 != nil)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
+            try await waitUntilUnregistered(fixture)
+        }
+    }
+
+    @Test func aSecondProviderForTheSameGuardIsRefused() async throws {
+        try await DaemonFixture.with { fixture in
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let second = try await Bus.connect(.address(fixture.address))
+            await #expect {
+                _ = try await second.call(
+                    destination: try BusName(DaemonFixture.name), path: try ObjectPath(DaemonFixture.session),
+                    interface: try InterfaceName(DaemonFixture.sessionInterface), member: try MemberName("RegisterGuard"),
+                    arguments: [.string("account")], timeout: .seconds(10))
+            } throws: { ($0 as? BusError)?.name.rawValue == "org.navsession.Error.GuardTaken" }
+            await second.close()
+            await provider.stop()
+        }
+    }
+
+    @Test func readsAndOtherWindowsStayLiveWhileAProviderHangs() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let other = try #require(try await fixture.call(
+                DaemonFixture.session, DaemonFixture.sessionInterface, "OpenWindow", [.string("waiting"), .noParams]
+            ).first?.objectPath?.rawValue)
+            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(30)))
+            let before = try await fixture.version(window)
+            async let held = fixture.error { try await pushProfile(fixture, window) }
+            while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            // The question is pending (its deadline is 500 ms): reads of the window and another window's change
+            // complete meanwhile.
+            let started = ContinuousClock.now
+            let state = try await fixture.window(window, "GetState").first?.string
+            #expect(state?.contains("\"profile\"") == false)
+            _ = try await fixture.window(other, "Present", [.string("sheet"), .string("about"), .noParams])
+            #expect(ContinuousClock.now - started < .milliseconds(450))
+            #expect(await held?.name.rawValue == "org.navsession.Error.Denied")
+            #expect(try await fixture.version(window) == before)
+            await provider.stop()
+        }
+    }
+
+    @Test func laterChangesToTheWindowWaitBehindTheQuestionInOrder() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .slow(.milliseconds(200)))
+            let before = try await fixture.version(window)
+            async let first = pushProfile(fixture, window)
+            while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let second = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
+            #expect(try await first.first?.uint64 == before + 1)
+            #expect(second.first?.uint64 == before + 2)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("about"))
+            await provider.stop()
+        }
+    }
+
+    @Test func aMisbehavingProviderCostsNoReplyNoFailedAndLeavesNoStuckQueue() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let seed = UInt64.random(in: 1...UInt64.max)
+            let provider = try await TestGuardProvider.start(fixture, .random(seed: seed))
+            let calls: [(String, [Value])] = [
+                ("StackAppend", [.string("profile"), .noParams]), ("StackDropLast", [.uint32(1)]), ("GoBack", []),
+                ("StackAppend", [.string("about"), .noParams]), ("GetState", []), ("GoBackToRoot", []),
+            ]
+            var failures: [String] = []
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<60 {
+                    let (member, arguments) = calls[(index &* 7 &+ Int(seed % 5)) % calls.count]
+                    group.addTask {
+                        do {
+                            _ = try await fixture.window(window, member, arguments)
+                        } catch let error as BusError {
+                            if error.name == .failed || error.name == .noReply { return "\(member): \(error)" }
+                        }
+                        return nil
+                    }
+                    if index % 6 == 5 {
+                        for try await failure in group { if let failure { failures.append(failure) } }
+                    }
+                }
+                for try await failure in group { if let failure { failures.append(failure) } }
+            }
+            #expect(failures.isEmpty, "seed \(seed): \(failures)")
+            #expect(provider.questionCount > 0)
+            await provider.stop()
+            try await waitUntilUnregistered(fixture)
+            // No stuck queue: the window takes changes again at once.
+            _ = try await fixture.window(window, "GoBackToRoot")
+            _ = try await pushProfile(fixture, window)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
+        }
+    }
+
+    func waitUntilUnregistered(_ fixture: DaemonFixture) async throws {
+        for _ in 0..<200 {
+            if try await fixture.session("ListGuards").first?.stringDictionaryValue == ["account": ""] { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("the registration did not go with its provider")
+    }
+}
+
+extension Value {
+    /// An `a{ss}` as a dictionary.
+    var stringDictionaryValue: [String: String]? {
+        guard case .dictionary(_, _, let entries) = self else { return nil }
+        var result: [String: String] = [:]
+        for entry in entries {
+            guard let key = entry.key.string, let value = entry.value.string else { return nil }
+            result[key] = value
+        }
+        return result
+    }
+}
