@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 13, "\(properties.keys.sorted())")
+            #expect(properties.count == 14, "\(properties.keys.sorted())")
         }
     }
 
