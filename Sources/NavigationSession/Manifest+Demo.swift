@@ -119,7 +119,15 @@ extension Manifest {
                                "push": [{"screen": "about"}]}},
               {"name": "waiting", "pattern": "waiting",
                "query": [{"name": "reason"}],
-               "destination": {"window": {"scene": "waiting", "open": "new", "params": {"reason": "{reason}"}}}}
+               "destination": {"window": {"scene": "waiting", "open": "new", "params": {"reason": "{reason}"}}}},
+              {"name": "account", "pattern": "account",
+               "destination": {"window": {"scene": "main"}, "tab": "settings",
+                               "push": [{"screen": "account"}]},
+               "redirect": [{"command": "switchModel", "model": {"screen": "login"}}],
+               "requires": {"state": "main"}},
+              {"name": "help", "pattern": "help", "requires": {},
+               "destination": {"window": {"scene": "main"},
+                               "present": [{"style": "sheet", "root": {"screen": "about"}}]}}
             ]
           }
         }

@@ -46,6 +46,8 @@ public struct Manifest: Hashable, Sendable {
     public let guards: [String: GuardDeclaration]
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
+    /// Route name → the route's own entry condition (`deepLinks.routes[i].requires`/`redirect`).
+    public let routeConditions: [String: DeepLinkEntryCondition]
 
     let screensByName: [String: ScreenDeclaration]
     let scenesByName: [String: SceneDeclaration]
@@ -122,6 +124,7 @@ public struct Manifest: Hashable, Sendable {
         deepLinks = document.deepLinks
         freeFormScreens = document.freeFormScreens
         router = validated.router
+        routeConditions = validated.routeConditions
         guards = document.guards
         guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene

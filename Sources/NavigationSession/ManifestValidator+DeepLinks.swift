@@ -5,8 +5,10 @@ import NavigationRouting
 /// Deep-link declarations: NavigationRouting validates the routes, then every scene, screen and
 /// parameter they name is checked against the manifest.
 extension ManifestValidator {
-    func validateDeepLinks() throws(ManifestError) -> DeepLinkRouter? {
-        guard let declaration = document.deepLinks else { return nil }
+    func validateDeepLinks() throws(ManifestError) -> (DeepLinkRouter?, [String: DeepLinkEntryCondition]) {
+        guard let original = document.deepLinks else { return (nil, [:]) }
+        // `requires`/`redirect` are the session's (entry conditions); the router reads the rest.
+        let (declaration, conditions) = try splitEntryConditions(original)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(declaration), let json = String(data: data, encoding: .utf8) else {
@@ -18,11 +20,83 @@ extension ManifestValidator {
         } catch {
             throw .invalidRoute(key: routeKey(for: error, in: declaration), detail: error.description)
         }
+        var byName: [String: DeepLinkEntryCondition] = [:]
         for (index, route) in router.routes.enumerated() {
             try checkName(route.name, at: "deepLinks.routes[\(index)].name")
             try checkDestination(route.destination, at: "deepLinks.routes[\(index)].destination")
+            guard let condition = conditions[index] else { continue }
+            try checkEntryCondition(condition, scene: route.destination.window.scene, at: "deepLinks.routes[\(index)]")
+            byName[route.name] = condition
         }
-        return router
+        return (router, byName)
+    }
+
+    /// Takes each route's `requires` and `redirect` out of the declaration: route index → its condition.
+    private func splitEntryConditions(
+        _ declaration: JSONValue
+    ) throws(ManifestError) -> (JSONValue, [Int: DeepLinkEntryCondition]) {
+        guard case .object(var object) = declaration, case .array(var routes)? = object["routes"] else {
+            return (declaration, [:])
+        }
+        var conditions: [Int: DeepLinkEntryCondition] = [:]
+        for index in routes.indices {
+            guard case .object(var route) = routes[index] else { continue }
+            let key = "deepLinks.routes[\(index)]"
+            let requires = route.removeValue(forKey: "requires")
+            let redirect = route.removeValue(forKey: "redirect")
+            guard requires != nil || redirect != nil else { continue }
+            routes[index] = .object(route)
+            guard let requires else {
+                throw .invalidValue(key: "\(key).redirect", detail: "a redirect needs an entry condition ('requires')")
+            }
+            guard case .object(let fields) = requires else {
+                throw .invalidValue(key: "\(key).requires", detail: "must be an object: {\"state\": \"…\"} or {}")
+            }
+            if let unknown = fields.keys.sorted().first(where: { $0 != "state" }) {
+                throw .invalidValue(key: "\(key).requires.\(unknown)", detail: "unknown key (allowed: state)")
+            }
+            var state: String?
+            switch fields["state"] {
+            case nil: state = nil
+            case .string(let name)?: state = name
+            case _?: throw .invalidValue(key: "\(key).requires.state", detail: "must be a string")
+            }
+            var commands: [BatchCommand] = []
+            if let redirect {
+                guard state != nil else {
+                    throw .invalidValue(
+                        key: "\(key).redirect", detail: "a redirect needs a state to wait for ('requires.state')")
+                }
+                commands = try decodeRedirect(redirect, at: "\(key).redirect")
+            }
+            conditions[index] = DeepLinkEntryCondition(state: state, redirect: commands)
+        }
+        object["routes"] = .array(routes)
+        return (.object(object), conditions)
+    }
+
+    private func decodeRedirect(_ value: JSONValue, at key: String) throws(ManifestError) -> [BatchCommand] {
+        guard case .array = value else { throw .invalidValue(key: key, detail: "must be an array of commands") }
+        do {
+            let data = try JSONEncoder().encode(value)
+            return try JSONDecoder().decode([BatchCommand].self, from: data)
+        } catch {
+            throw .invalidValue(key: key, detail: "not a list of commands: \(error)")
+        }
+    }
+
+    /// A route's `requires.state` is a state of the scene its links go to; its redirect holds valid commands.
+    private func checkEntryCondition(
+        _ condition: DeepLinkEntryCondition, scene: String, at key: String
+    ) throws(ManifestError) {
+        if let state = condition.state {
+            guard !state.isEmpty else { throw .emptyName(key: "\(key).requires.state") }
+            let states = document.scenes.first { $0.name == scene }?.states.keys
+            guard states?.contains(state) == true else {
+                throw .unknownState(key: "\(key).requires.state", state: state)
+            }
+        }
+        try checkRedirect(condition.redirect, at: "\(key).redirect")
     }
 
     private func checkDestination(_ destination: DeepLinkDestination, at key: String) throws(ManifestError) {

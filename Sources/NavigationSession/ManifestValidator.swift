@@ -6,6 +6,7 @@ import NavigationRouting
 struct ManifestValidator {
     struct Result {
         var router: DeepLinkRouter?
+        var routeConditions: [String: DeepLinkEntryCondition]
         var defaultScene: String
     }
 
@@ -42,9 +43,9 @@ struct ManifestValidator {
                 try checkDialog(dialog.content, at: "dialogs.\(name)")
             }
         }
-        let router = try validateDeepLinks()
+        let (router, routeConditions) = try validateDeepLinks()
         try validateGuards()
-        return Result(router: router, defaultScene: defaultScene)
+        return Result(router: router, routeConditions: routeConditions, defaultScene: defaultScene)
     }
 
     private func validateScreens() throws(ManifestError) {
@@ -82,16 +83,22 @@ struct ManifestValidator {
         guard screen.requires != nil else {
             throw .invalidValue(key: "\(key).redirect", detail: "a redirect needs an entry condition ('requires')")
         }
+        try checkRedirect(redirect, at: "\(key).redirect")
+    }
+
+    /// A redirect (a screen's or a deep-link route's) holds at most ``maximumRedirectCommands`` valid commands,
+    /// none with `from`.
+    func checkRedirect(_ redirect: [BatchCommand], at key: String) throws(ManifestError) {
         guard redirect.count <= Self.maximumRedirectCommands else {
             throw .invalidValue(
-                key: "\(key).redirect",
+                key: key,
                 detail: "a redirect holds at most \(Self.maximumRedirectCommands) commands, not \(redirect.count)")
         }
         for (position, entry) in redirect.enumerated() {
             guard entry.from == nil else {
-                throw .invalidValue(key: "\(key).redirect[\(position)].from", detail: "a redirect runs from the active model")
+                throw .invalidValue(key: "\(key)[\(position)].from", detail: "a redirect runs from the active model")
             }
-            try checkCommand(entry.command, at: "\(key).redirect[\(position)]")
+            try checkCommand(entry.command, at: "\(key)[\(position)]")
         }
     }
 

@@ -3,16 +3,17 @@ import NavigationCore
 /// A navigation kept until an entry condition holds (Docs/guards.md, "Entry guards and redirects"): it completes
 /// by itself, as a change of its own, right after a change leaves the window's switched root in ``state``.
 public enum PendingNavigation: Hashable, Sendable {
-    /// A deep link into a scene whose `deepLinkState` the window did not show (Window1 `PendingDeepLink`).
+    /// A deep link whose route's `requires` (else its scene's `deepLinkState`) the window did not show (Window1
+    /// `PendingDeepLink`).
     case deepLink(String)
     /// Commands that would have started `screen`, whose `requires` names `state`.
     case commands([BatchCommand], screen: String, state: String)
 
-    /// The state the window's switched root must show for it to complete; `nil` when the scene no longer declares
-    /// a `deepLinkState` (then it never completes by itself).
-    func state(in scene: SceneDeclaration?) -> String? {
+    /// The state the window's switched root must show for it to complete: a deep link's route's `requires`, else
+    /// its scene's `deepLinkState`; `nil` when neither declares one any more (then it never completes by itself).
+    func state(in manifest: Manifest, scene: SceneDeclaration?) -> String? {
         switch self {
-        case .deepLink: scene?.deepLinkState
+        case .deepLink(let url): manifest.linkState(url: url, scene: scene)
         case .commands(_, _, let state): state
         }
     }

@@ -296,7 +296,7 @@ extension Session {
         try persist(.batch(window: window.number, batch: batch, version: event.version), encodedBatch: encoded)
         var cause = encoded.map(JournalLine.cause(encodedBatch:))
         if let resumed, let plain = cause {
-            cause = String(plain.dropLast()) + #","resumed":"# + resumed.json(state: resumed.state(in: manifest.scene(window.scene))) + "}"
+            cause = String(plain.dropLast()) + #","resumed":"# + resumed.json(state: resumed.state(in: manifest, scene: manifest.scene(window.scene))) + "}"
         }
         afterChange(window, event, causeJSON: cause, events: &events)
         return event

@@ -79,9 +79,11 @@ extension Session {
         guard let scene = manifest.scene(plan.targetScene) else { throw .unknownScene(plan.targetScene, suggestion: Spelling.closest(to: plan.targetScene, in: manifest.sceneNames)) }
         let existing = windows.filter { $0.scene == scene.name }.max { $0.lastActivity < $1.lastActivity }
         let reuse = existing != nil && (!plan.opensNewWindow || scene.instances == .single)
+        // The route's own `requires` replaces the scene's `deepLinkState` (Docs/guards.md).
+        let linkState = manifest.linkState(route: plan.route, scene: scene)
         if reuse, let window = existing {
-            if let state = scene.deepLinkState, window.currentState != state {
-                try deferLink(url, in: window)
+            if let state = linkState, window.currentState != state {
+                try deferLink(url, route: plan.route, state: state, in: window, events: &events)
                 return (window.number, .deferred(route: plan.route, state: state))
             }
             try apply(plan, to: window, events: &events)
@@ -96,7 +98,7 @@ extension Session {
         let graph = try makeGraph(root, scene: scene.name)
         var batch: [BatchCommand] = []
         var refused: (screen: String, state: String)?
-        let stateReady = scene.deepLinkState.map { state in Self.state(of: graph) == state } ?? true
+        let stateReady = linkState.map { state in Self.state(of: graph) == state } ?? true
         if stateReady {
             do {
                 batch = try plan.commands(for: graph)
@@ -125,8 +127,8 @@ extension Session {
             _ = graph.drainMessages()
             _ = graph.drainEffects()
         }
-        if let state = scene.deepLinkState, !stateReady {
-            try deferLink(url, in: window)
+        if let state = linkState, !stateReady {
+            try deferLink(url, route: plan.route, state: state, in: window, events: &events)
             return (window.number, .deferred(route: plan.route, state: state))
         }
         return (window.number, .applied(route: plan.route))
@@ -149,12 +151,17 @@ extension Session {
         try applyChange(window, batch, resumed: resumed, events: &events)
     }
 
-    /// A deep link waits in the window as its pending navigation (Docs/guards.md), replacing any other.
-    private func deferLink(_ url: String, in window: SessionWindow) throws(SessionError) {
-        try setPending(.deepLink(url), in: window)
+    /// A deep link waits in the window as its pending navigation (Docs/guards.md), replacing any other, after
+    /// its route's `redirect` (if it declares one) ran as one change.
+    private func deferLink(
+        _ url: String, route: String, state: String, in window: SessionWindow, events: inout [SessionEvent]
+    ) throws(SessionError) {
+        let redirect = manifest.routeConditions[route]?.redirect ?? []
+        try wait(.deepLink(url), state: state, in: window, redirect: redirect, events: &events)
     }
 
-    /// Applies a deep link that waited for the scene's `deepLinkState` (``resumePending(in:events:)``).
+    /// Applies a deep link that waited for its route's `requires` or its scene's `deepLinkState`
+    /// (``resumePending(in:events:)``).
     func resumeDeepLink(_ url: String, in window: SessionWindow, events: inout [SessionEvent]) throws(SessionError) {
         guard let router = manifest.router else { return }
         let plan: DeepLinkPlan

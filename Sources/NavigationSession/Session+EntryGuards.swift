@@ -17,6 +17,18 @@ extension Session {
     ) throws(SessionError) {
         let pending = PendingNavigation.commands(batch, screen: screen, state: state)
         let redirect = resumed ? [] : (manifest.screen(screen)?.redirect ?? [])
+        try wait(pending, state: state, in: window, redirect: redirect, events: &events)
+    }
+
+    /// Makes `pending` the window's pending navigation after applying `redirect` (if any) as one change whose
+    /// cause names what waits (`{"commands":[redirect],"redirected":{…}}`): the one path of a refused screen
+    /// entry and of a deep link whose route's (or scene's) state is not shown.
+    /// - Throws: the redirect's own error (``SessionError/navigation(_:)``; nothing changes and nothing waits),
+    ///   ``SessionError/storageFailed(_:)``.
+    func wait(
+        _ pending: PendingNavigation, state: String, in window: SessionWindow, redirect: [BatchCommand],
+        events: inout [SessionEvent]
+    ) throws(SessionError) {
         guard !redirect.isEmpty else {
             try setPending(pending, in: window)
             return
@@ -68,7 +80,7 @@ extension Session {
     public func pendingNavigationJSON(window number: WindowNumber) throws(SessionError) -> String {
         let window = try window(number)
         guard let pending = window.pending else { return "" }
-        return pending.json(state: pending.state(in: manifest.scene(window.scene)))
+        return pending.json(state: pending.state(in: manifest, scene: manifest.scene(window.scene)))
     }
 
     /// Completes the window's pending navigation once its switched root shows the state it waits for, as a
@@ -76,7 +88,7 @@ extension Session {
     /// (a deep link) or a warning (commands whose models are gone).
     func resumePending(in window: SessionWindow, events: inout [SessionEvent]) {
         guard let pending = window.pending, windowsByNumber[window.number] != nil,
-            let state = pending.state(in: manifest.scene(window.scene)), window.currentState == state
+            let state = pending.state(in: manifest, scene: manifest.scene(window.scene)), window.currentState == state
         else { return }
         do throws(SessionError) {
             try setPending(nil, in: window)

@@ -56,6 +56,11 @@ struct ManifestTests {
         ("unknown state in an entry condition", #"{"replace":"\"requires\": {\"state\": \"main\"}","with":"\"requires\": {\"state\": \"mian\"}"}"#, "screens[10].requires.state"),
         ("unknown screen in a redirect", #"{"replace":"{\"screen\":\"login\"}","with":"{\"screen\":\"logn\"}"}"#, "screens[10].redirect[0].model"),
         ("redirect without an entry condition", #"{"replace":"\"requires\": {\"state\": \"main\"},","with":""}"#, "screens[10].redirect"),
+        ("unknown state in a route's entry condition", #"{"replace":"\"requires\": {\"state\": \"main\"}}","with":"\"requires\": {\"state\": \"mian\"}}"}"#, "deepLinks.routes[5].requires.state"),
+        ("unknown screen in a route's redirect", #"{"replace":"\"redirect\": [{\"command\": \"switchModel\", \"model\": {\"screen\": \"login\"}}]","with":"\"redirect\": [{\"command\": \"switchModel\", \"model\": {\"screen\": \"logn\"}}]"}"#, "deepLinks.routes[5].redirect[0].model"),
+        ("route redirect without a state", #"{"replace":"\"requires\": {\"state\": \"main\"}}","with":"\"requires\": {}}"}"#, "deepLinks.routes[5].redirect"),
+        ("unknown key in a route's entry condition", #"{"replace":"\"requires\": {}","with":"\"requires\": {\"stat\": \"main\"}"}"#, "deepLinks.routes[6].requires.stat"),
+        ("route redirect that is not a list", #"{"replace":"\"redirect\": [{\"command\": \"switchModel\", \"model\": {\"screen\": \"login\"}}]","with":"\"redirect\": {}"}"#, "deepLinks.routes[5].redirect"),
         ("saved state listed twice", #"{"replace":"\"savedStates\": [\"main\"]","with":"\"savedStates\": [\"main\", \"main\"]"}"#, "scenes[0].savedStates[1]"),
     ]
 
