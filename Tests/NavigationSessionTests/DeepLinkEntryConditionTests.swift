@@ -38,7 +38,6 @@ struct DeepLinkEntryConditionTests {
         try session.openURL(Self.account)
         try session.execute(window: number, command: .switchModel(.screen("main")))
         let window = try session.window(number)
-        #expect(window.activeScreens.contains("settings"))
         #expect(window.activeScreen == "account")
         #expect(window.pending == nil)
     }
