@@ -106,7 +106,7 @@ struct ManifestLimitTests {
     @Test func scenario11TenThousandDeepLinkRoutesLoad() throws {
         let manifest = try Manifest(json: Self.demo(withRoutes: 10_000))
         let router = try #require(manifest.router)
-        #expect(router.routes.count == 10_005)
+        #expect(router.routes.count == 10_007)
         let plan = try router.plan(for: "navsession-demo://r9999/7")
         #expect(plan.route == "r9999")
         #expect(plan.destination.push.first?.params["id"] == "7")
