@@ -30,8 +30,12 @@ extension Manifest {
 
     /// The state the waiting deep link `url` needs (its route's, else its scene's); `nil` when the link no
     /// longer matches a route that needs one (then it never completes by itself).
+    /// Without route conditions (the usual manifest) this is one lookup; with them, the URL is matched again,
+    /// only while a link waits.
     func linkState(url: String, scene: SceneDeclaration?) -> String? {
-        guard let router, let plan = try? router.plan(for: url) else { return scene?.deepLinkState }
+        guard !routeConditions.isEmpty, let router, let plan = try? router.plan(for: url) else {
+            return scene?.deepLinkState
+        }
         return linkState(route: plan.route, scene: scene)
     }
 }
