@@ -61,6 +61,7 @@ struct ManifestTests {
         ("route redirect without a state", #"{"replace":"\"requires\": {\"state\": \"main\"}}","with":"\"requires\": {}}"}"#, "deepLinks.routes[5].redirect"),
         ("unknown key in a route's entry condition", #"{"replace":"\"requires\": {}","with":"\"requires\": {\"stat\": \"main\"}"}"#, "deepLinks.routes[6].requires.stat"),
         ("route redirect that is not a list", #"{"replace":"\"redirect\": [{\"command\": \"switchModel\", \"model\": {\"screen\": \"login\"}}]","with":"\"redirect\": {}"}"#, "deepLinks.routes[5].redirect"),
+        ("route state not of the route's scene", #"{"replace":"\"params\": {\"reason\": \"{reason}\"}}}}","with":"\"params\": {\"reason\": \"{reason}\"}}}, \"requires\": {\"state\": \"main\"}}"}"#, "deepLinks.routes[4].requires.state"),
         ("saved state listed twice", #"{"replace":"\"savedStates\": [\"main\"]","with":"\"savedStates\": [\"main\", \"main\"]"}"#, "scenes[0].savedStates[1]"),
     ]
 
