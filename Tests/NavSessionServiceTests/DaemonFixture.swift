@@ -17,24 +17,24 @@ extension NavSessionTestDaemon {
     /// The service suites' daemon: the demo, a state directory of its own (so restarts keep the session),
     /// a bare `PATH`.
     static func serviceConfiguration(
-        state: Configuration.State = .throwawayDirectory, serviceDirectories: [String] = [],
-        environment: [String: String] = [:], launchesDaemon: Bool = true
+        manifest: Configuration.Manifest = .demo, state: Configuration.State = .throwawayDirectory,
+        serviceDirectories: [String] = [], environment: [String: String] = [:], launchesDaemon: Bool = true
     ) throws -> Configuration {
         Configuration(
-            daemonPath: try binary().path, serviceDirectories: serviceDirectories, state: state,
+            manifest: manifest, daemonPath: try binary().path, serviceDirectories: serviceDirectories, state: state,
             environment: ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new },
             launchesDaemon: launchesDaemon)
     }
 
     /// Starts the service suites' daemon, runs `body`, and stops everything whether `body` throws or not.
     static func with(
-        state: Configuration.State = .throwawayDirectory, serviceDirectories: [String] = [],
-        environment: [String: String] = [:], launchesDaemon: Bool = true,
+        manifest: Configuration.Manifest = .demo, state: Configuration.State = .throwawayDirectory,
+        serviceDirectories: [String] = [], environment: [String: String] = [:], launchesDaemon: Bool = true,
         _ body: (NavSessionTestDaemon) async throws -> Void
     ) async throws {
         try await withDaemon(
             try serviceConfiguration(
-                state: state, serviceDirectories: serviceDirectories, environment: environment,
+                manifest: manifest, state: state, serviceDirectories: serviceDirectories, environment: environment,
                 launchesDaemon: launchesDaemon),
             body)
     }

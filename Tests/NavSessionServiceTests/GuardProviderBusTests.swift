@@ -2,6 +2,7 @@ import DBusKit
 import DBusTestSupport
 import Foundation
 import NavSessionTesting
+import NavigationSession
 import Synchronization
 import Testing
 
@@ -22,7 +23,20 @@ final class TestGuardProvider: Sendable {
         /// Each answer drawn from `seed`: allow, deny, a valid or invalid redirect, slow, past the deadline,
         /// a wrong signature or an unknown verdict.
         case random(seed: UInt64)
+        /// Answers allow once ``release()`` is called (with ``longDeadline``, so the question stays open until then).
+        case gated
     }
+
+    /// The demo manifest with the `account` guard's deadline at 10 s (the most a guard may wait): a gated
+    /// question stays open far longer than the few calls a test makes meanwhile, even on a busy machine, so the
+    /// tests order events instead of timing them.
+    static let longDeadline = NavSessionTestDaemon.Configuration.Manifest.json(
+        Manifest.demoJSON.replacingOccurrences(of: #""timeoutMs": 500"#, with: #""timeoutMs": 10000"#))
+
+    /// Set by ``release()``: the gated provider answers.
+    let released = Mutex(false)
+
+    func release() { released.withLock { $0 = true } }
 
     let bus: Bus
     let behaviour: Behaviour
@@ -59,6 +73,9 @@ final class TestGuardProvider: Sendable {
             case .redirect(let batch): return [.string("redirect"), .string(""), .string(batch)]
             case .slow(let delay):
                 try await Task.sleep(for: delay)
+                return [.string("allow"), .string(""), .string("")]
+            case .gated:
+                while !provider.released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
                 return [.string("allow"), .string(""), .string("")]
             case .wrongSignature: return [.uint32(1)]
             case .unknownVerdict: return [.string("maybe"), .string(""), .string("")]
@@ -173,12 +190,14 @@ final class TestGuardProvider: Sendable {
     @Test func aProviderPastItsDeadlineGetsTheGuardsOnTimeout() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await settingsWindow(fixture)
-            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(3)))
+            // The provider would answer after a minute; the 500 ms deadline decides long before (a liveness
+            // bound, not a latency one).
+            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(60)))
             let before = try await fixture.version(window)
             let started = ContinuousClock.now
             let error = await fixture.error { try await pushProfile(fixture, window) }
             #expect(error?.name.rawValue == "org.navsession.Error.Denied", "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(ContinuousClock.now - started < .seconds(30))
             #expect(try await fixture.version(window) == before)
             await provider.stop()
         }
@@ -239,38 +258,49 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func readsAndOtherWindowsStayLiveWhileAProviderHangs() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let other = try #require(try await fixture.call(
                 DaemonFixture.session, DaemonFixture.sessionInterface, "OpenWindow", [.string("waiting"), .noParams]
             ).first?.objectPath?.rawValue)
-            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(30)))
+            let provider = try await TestGuardProvider.start(fixture, .gated)
             let before = try await fixture.version(window)
-            async let held = fixture.error { try await pushProfile(fixture, window) }
+            let done = Mutex(false)
+            let held = Task {
+                defer { done.withLock { $0 = true } }
+                return try await pushProfile(fixture, window)
+            }
             while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            // The question is pending (its deadline is 500 ms): reads of the window and another window's change
-            // complete meanwhile.
-            let started = ContinuousClock.now
+            // The question stays open until the provider is released: reads of the window and another window's
+            // change complete meanwhile, and the held change has not.
             let state = try await fixture.window(window, "GetState").first?.string
             #expect(state?.contains("\"profile\"") == false)
             _ = try await fixture.window(other, "Present", [.string("sheet"), .string("about"), .noParams])
-            #expect(ContinuousClock.now - started < .milliseconds(450))
-            #expect(await held?.name.rawValue == "org.navsession.Error.Denied")
-            #expect(try await fixture.version(window) == before)
+            #expect(done.withLock { $0 } == false)
+            provider.release()
+            #expect(try await held.value.first?.uint64 == before + 1)
             await provider.stop()
         }
     }
 
     @Test func laterChangesToTheWindowWaitBehindTheQuestionInOrder() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
-            let provider = try await TestGuardProvider.start(fixture, .slow(.milliseconds(200)))
+            let provider = try await TestGuardProvider.start(fixture, .gated)
             let before = try await fixture.version(window)
-            async let first = pushProfile(fixture, window)
+            let first = Task { try await pushProfile(fixture, window) }
             while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            let second = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
-            #expect(try await first.first?.uint64 == before + 1)
-            #expect(second.first?.uint64 == before + 2)
+            let secondDone = Mutex(false)
+            let second = Task {
+                defer { secondDone.withLock { $0 = true } }
+                return try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
+            }
+            // A read on the same connection, answered once the daemon has dispatched what was sent before it.
+            _ = try await fixture.window(window, "GetState")
+            #expect(secondDone.withLock { $0 } == false, "a change to the window overtook the question")
+            provider.release()
+            #expect(try await first.value.first?.uint64 == before + 1)
+            #expect(try await second.value.first?.uint64 == before + 2)
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("about"))
             await provider.stop()
         }
