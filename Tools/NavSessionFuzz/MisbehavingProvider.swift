@@ -9,9 +9,8 @@ import Synchronization
 /// error reply, slowly (past the guard's deadline), or never. The fuzzer's calls make it unregister,
 /// re-register, and drop its connection and come back (``CallGenerator``'s provider calls).
 ///
-/// The answers are drawn from the fuzzer's seed, in the order the questions arrive; which call a question
-/// belongs to depends on timing (deadlines), so a replay asks the same questions but not always at the same
-/// calls.
+/// The answers are drawn from the fuzzer's seed, in the order the questions arrive; whether a slow answer beats
+/// its deadline depends on timing, so a run with a provider is not exactly repeatable.
 final class MisbehavingProvider: Sendable {
     /// The kinds of answer, as counted in the summary.
     enum Answer: String, CaseIterable, Sendable {
