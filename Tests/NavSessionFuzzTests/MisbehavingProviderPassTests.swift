@@ -6,8 +6,7 @@ import Testing
 /// connection, and a second connection that owns marks and sometimes leaves. The fuzzer's checks hold (a
 /// reply to every call, no `Failed`, the daemon alive), its end check changes every window with the provider
 /// gone, and the provider was actually asked. A fixed seed and a random one (printed for replay).
-@Suite("navsession-fuzz --misbehaving-provider bounded pass", .serialized)
-struct MisbehavingProviderPassTests {
+enum MisbehavingProviderPass {
     static let fixedSeed: UInt64 = 20_261_127
     static let callsPerPass = 3_000
     /// A pass takes 4-10 s in a debug build (slow and never-answered questions wait out the demo's 500 ms
@@ -27,14 +26,18 @@ struct MisbehavingProviderPassTests {
         #expect(asked > 0, "the provider was never asked: the pass did not reach a covered screen\n\(output)")
         #expect(output.contains("end check: ") && !output.contains("stuck window"), "\(output)")
     }
+}
 
+/// The passes run in `FuzzPassTests`, one after the other with its other passes (`.serialized`), so that
+/// no two fuzz passes load the machine at once.
+extension FuzzPassTests {
     @Test func fixedSeedPassWithAMisbehavingProvider() async throws {
-        try await Self.pass(seed: Self.fixedSeed)
+        try await MisbehavingProviderPass.pass(seed: MisbehavingProviderPass.fixedSeed)
     }
 
     @Test func randomSeedPassWithAMisbehavingProvider() async throws {
         let seed = UInt64.random(in: 0 ... .max)
-        print("MisbehavingProviderPassTests: seed=\(seed) (replay: navsession-fuzz --seed \(seed) --calls \(Self.callsPerPass) --misbehaving-provider)")
-        try await Self.pass(seed: seed)
+        print("FuzzPassTests.randomSeedPassWithAMisbehavingProvider: seed=\(seed) (replay: navsession-fuzz --seed \(seed) --calls \(MisbehavingProviderPass.callsPerPass) --misbehaving-provider)")
+        try await MisbehavingProviderPass.pass(seed: seed)
     }
 }
