@@ -27,6 +27,7 @@ enum DirectParser {
         "wait": WaitCommand.self,
         "graph": GraphCommand.self,
         "plan": PlanCommand.self,
+        "guards": GuardsCommand.self,
     ]
 
     /// The long names swift-argument-parser answers itself wherever they appear: never taken as an exec word.

@@ -18,7 +18,7 @@ struct NavSessionCtl: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, OpenWindowCommand.self, DismissWindowCommand.self, OpenURLCommand.self,
             ExecCommand.self, StateCommand.self, TreeCommand.self, RoutesCommand.self, WatchCommand.self,
-            WaitCommand.self, GraphCommand.self, PlanCommand.self,
+            WaitCommand.self, GraphCommand.self, PlanCommand.self, GuardsCommand.self,
         ]
     )
 

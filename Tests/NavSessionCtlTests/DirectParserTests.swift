@@ -30,7 +30,7 @@ struct DirectParserTests {
         ["watch"], ["watch", "1"], ["watch", "1", "--count", "3", "--json"],
         ["wait", "1", "--version", "3"], ["wait", "1", "--screen", "detail", "--timeout", "5"],
         ["wait", "1", "--closed"], ["wait", "1", "--routes", "[]"], ["wait", "--version=2", "--screen=a", "1"],
-        ["graph", "1"], ["graph", "1", "--dot"],
+        ["graph", "1"], ["graph", "1", "--dot"], ["guards"], ["guards", "--json"], ["--json", "guards"],
         ["plan", "--from", "[]", "--to", "[{\"style\":\"push\",\"screen\":\"a\"}]"],
         ["plan", "--to", "[]", "--from", "[]", "--pretty", "--multi-dismiss", "--pushes-in-one"],
     ]

@@ -23,16 +23,18 @@ final class CallGenerator {
         var vanishProbability: Double
         /// The share of calls whose body may take up to `maximumMessageBytes` (3 % more get 2 MiB, the rest 128 KiB).
         var hugeShare: Double
+        /// `--misbehaving-provider`: the share of calls about guards (``guarded(_:)``); 0 without it.
+        var guardShare: Double = 0
     }
 
-    private var random: SplitMix64
+    var random: SplitMix64
     private let targets: [Target]
     private let ownTargets: [Target]
     /// Interfaces by place, for Properties calls.
     private let interfaces: [(place: Place, interfaces: [InterfaceDescription])]
     private let fixedPaths: [ObjectPath]
     let model: SessionModel
-    private let factory: ArgumentFactory
+    let factory: ArgumentFactory
     private let settings: Settings
     private var count = 0
     /// Set when the window list may have changed behind the model's back; the next call refreshes it.
@@ -86,6 +88,8 @@ final class CallGenerator {
         var call: FuzzCall
         if let chore = housekeeping(&budget) {
             call = chore
+        } else if settings.guardShare > 0, random.chance(settings.guardShare), let guarded = guarded() {
+            call = guarded
         } else {
             switch random.weighted([30, 30, 8, 10, 4, 3, 4]) {
             case 0: call = valid(&budget)

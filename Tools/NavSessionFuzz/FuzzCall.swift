@@ -11,6 +11,20 @@ struct FuzzCall: Sendable {
     var arguments: [Value]
     /// Sent from a second connection that closes right after the call is written, without waiting.
     var vanishes = false
+    /// The connection it is sent from (`--misbehaving-provider`: also the marks' owner and the provider).
+    var connection: Connection = .main
+    /// That connection leaves the bus after the reply (the marks' owner comes back on its next call, the
+    /// provider at once).
+    var leavesAfter = false
+
+    enum Connection: String, Sendable {
+        /// The fuzzer's own connection.
+        case main
+        /// A second connection that owns marks (`Protect`) and sometimes leaves.
+        case marks
+        /// The misbehaving guard provider's connection.
+        case provider
+    }
     /// The declared output types when the arguments match the declared inputs; a success reply must have them.
     var expectedOutputs: [SignatureType]?
 
@@ -31,6 +45,7 @@ struct FuzzCall: Sendable {
         let name = (interface.map { $0.rawValue + "." } ?? "(no interface) ") + member.rawValue
         let dump = arguments.map { ValueDump.text($0) }.joined(separator: ", ")
         return "\(name) on \(path.rawValue), signature '\(signature)'\(vanishes ? ", from a client that vanishes" : "")"
+            + (connection == .main ? "" : ", from the \(connection.rawValue) connection\(leavesAfter ? ", which then leaves" : "")")
             + " [\(origin)]: (\(dump))"
     }
 }

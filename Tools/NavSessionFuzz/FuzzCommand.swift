@@ -75,6 +75,9 @@ struct FuzzCommand: AsyncParsableCommand {
     @Option(help: "How many failures to report in full with --keep-going (all are counted and grouped).")
     var printFailures: Int = 20
 
+    @Flag(help: "Run a guard provider that answers at random, slowly or never, registered for every declared guard, and a second connection that owns marks and sometimes leaves; check at the end that every window still takes a change (Docs/fuzzing-dbus.md).")
+    var misbehavingProvider = false
+
     @Flag(help: "Print the documented error names the replies are checked against, and exit.")
     var listErrors = false
 
@@ -108,6 +111,7 @@ struct FuzzCommand: AsyncParsableCommand {
         if maxWindows != 8 { flags += ["--max-windows", String(maxWindows)] }
         if vanish != 0.02 { flags += ["--vanish", String(vanish)] }
         if huge != 0.005 { flags += ["--huge", String(huge)] }
+        if misbehavingProvider { flags.append("--misbehaving-provider") }
         if keepGoing { flags.append("--keep-going") }
         return flags
     }

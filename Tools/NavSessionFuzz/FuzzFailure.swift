@@ -10,6 +10,8 @@ struct FuzzFailure: Sendable, CustomStringConvertible {
         case memory = "RSS over limit"
         case descriptors = "descriptors over limit"
         case fuzzerDisconnected = "fuzzer disconnected"
+        /// `--misbehaving-provider`'s end check: a change to a window did not complete in time.
+        case stuck = "stuck window"
     }
 
     var kind: Kind

@@ -17,6 +17,8 @@ struct FuzzOptions: Sendable {
     var progressEvery: Int
     /// How many failure reports to print in full (all are counted).
     var printedFailures: Int
+    /// `--misbehaving-provider`: the run's guard provider, when there is one.
+    var misbehavingProvider: Bool = false
     /// The options that change the calls made, as flags, for the reproduce line.
     var generationFlags: [String]
 }

@@ -55,7 +55,19 @@ struct FuzzRun {
                 seed: seed, objects: objects, model: model, factory: factory,
                 settings: .init(
                     maximumMessageBytes: command.maxMessageBytes, maximumWindows: command.maxWindows,
-                    vanishProbability: command.vanish, hugeShare: command.huge))
+                    vanishProbability: command.vanish, hugeShare: command.huge,
+                    guardShare: command.misbehavingProvider ? 0.2 : 0))
+            var provider: MisbehavingProvider?
+            if command.misbehavingProvider {
+                let declared = try await Self.guards(client: client, name: name, timeout: timeout)
+                guard !declared.isEmpty else { throw FuzzSetupError("--misbehaving-provider: the manifest declares no guard") }
+                let longest = vocabulary.guards.map(\.timeoutMs).max() ?? 10_000
+                let made = MisbehavingProvider(
+                    address: started.address, destination: name, guards: declared,
+                    deadline: .milliseconds(longest), seed: seed)
+                try await made.connect()
+                provider = made
+            }
             let methods = objects.reduce(0) { $0 + $1.interfaces.reduce(0) { $0 + $1.methods.count } }
             print(
                 "navsession-fuzz: \(command.calls) calls to \(name) (pid \(started.pid)) on \(started.address);"
@@ -65,7 +77,7 @@ struct FuzzRun {
             let clock = ContinuousClock.now
             let fuzzer = Fuzzer(
                 options: options, target: started, catalog: catalog, generator: generator, client: client, watch: watch,
-                owner: owner)
+                owner: owner, provider: provider)
             let statistics = await fuzzer.run()
             print(statistics.summary(seconds: (ContinuousClock.now - clock) / .seconds(1)))
             if statistics.failures > 0, let directory = started.stateDirectory?.deletingLastPathComponent() {
@@ -81,6 +93,16 @@ struct FuzzRun {
         }
     }
 
+    /// The guards the daemon declares (`Session1.ListGuards`), in name order.
+    static func guards(client: Bus, name: BusName, timeout: Duration) async throws -> [String] {
+        let reply = try await client.call(
+            destination: name, path: try ObjectPath("/org/navsession/Session1"),
+            interface: try InterfaceName("org.navsession.Session1"), member: try MemberName("ListGuards"),
+            timeout: timeout)
+        guard case .dictionary(_, _, let entries)? = reply.first else { return [] }
+        return entries.compactMap(\.key.string).sorted()
+    }
+
     private func options(timeout: Duration) -> FuzzOptions {
         FuzzOptions(
             seed: seed, calls: command.calls, keepGoing: command.keepGoing, timeout: timeout,
@@ -88,7 +110,7 @@ struct FuzzRun {
             sampleEvery: command.sampleEvery, maximumStringBytes: command.maxStringBytes,
             maximumMessageBytes: command.maxMessageBytes, maximumArrayLength: command.maxArray,
             maximumWindows: command.maxWindows, vanishProbability: command.vanish, progressEvery: command.progress,
-            printedFailures: command.printFailures,
+            printedFailures: command.printFailures, misbehavingProvider: command.misbehavingProvider,
             generationFlags: command.generationFlags)
     }
 

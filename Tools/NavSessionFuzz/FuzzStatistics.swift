@@ -20,6 +20,9 @@ struct FuzzStatistics {
     /// The most models one window had in a `GetState` reply (how deep the state got).
     var deepestWindow = 0
     var maximumResidentBytes = 0
+    /// `--misbehaving-provider`: the provider's questions and answers, and the windows the end check changed.
+    var provider: MisbehavingProvider.Counts?
+    var endCheckWindows = 0
     var maximumDescriptors = 0
     /// Failures grouped by what happened: how often, and the first call that showed it.
     var failureClasses: [String: (count: Int, first: Int, call: String)] = [:]
@@ -85,6 +88,12 @@ struct FuzzStatistics {
             for (key, count) in descriptorGrowth.sorted(by: { $0.value > $1.value }).prefix(12) {
                 lines.append("    +\(count)\t\(key)")
             }
+        }
+        if let provider {
+            let answers = MisbehavingProvider.Answer.allCases.map { "\($0.rawValue)=\(provider.answers[$0] ?? 0)" }
+            lines.append(
+                "  guard provider: questions=\(provider.questions) (\(answers.joined(separator: " ")));"
+                    + " connections=\(provider.reconnects); end check: \(endCheckWindows) windows changed")
         }
         lines.append("  slowest calls:")
         for entry in slowest {

@@ -4,15 +4,15 @@ import Glibc
 
 /// The run: sends every call, checks the reply and the daemon's health after each, reports failures.
 final class Fuzzer {
-    private let options: FuzzOptions
-    private let target: FuzzTarget
+    let options: FuzzOptions
+    let target: FuzzTarget
     private let catalog: ErrorCatalog
     private let generator: CallGenerator
-    private var client: Bus
+    var client: Bus
     private var watch: NameWatch
     private var owner: String
     private var probe: ProcessProbe
-    private var statistics = FuzzStatistics()
+    var statistics = FuzzStatistics()
     private var recent: [(number: Int, call: FuzzCall)] = []
     private var lastDescriptors = -1
     /// Calls since the daemon was last restarted (nil: never restarted).
@@ -22,11 +22,15 @@ final class Fuzzer {
     private var killedAt: Int?
     private var memoryLimit: Int
     private var descriptorLimit: Int
+    /// `--misbehaving-provider`: the guard provider, and the connection that owns marks (nil while away).
+    let provider: MisbehavingProvider?
+    var marks: Bus?
 
     init(
         options: FuzzOptions, target: FuzzTarget, catalog: ErrorCatalog, generator: CallGenerator, client: Bus,
-        watch: NameWatch, owner: String
+        watch: NameWatch, owner: String, provider: MisbehavingProvider? = nil
     ) {
+        self.provider = provider
         self.options = options
         self.target = target
         self.catalog = catalog
@@ -68,6 +72,14 @@ final class Fuzzer {
                 FileHandle.standardError.write(Data(
                     "progress: \(number) calls, \(statistics.failures) failures, daemon RSS \(statistics.maximumResidentBytes / 1_048_576) MiB max, fds \(statistics.maximumDescriptors) max, \(String(format: "%.0f", seconds)) s\n".utf8))
             }
+        }
+        if provider != nil {
+            let failures = await endCheck()
+            if !failures.isEmpty {
+                let call = FuzzCall(origin: "end check", path: .root, interface: nil, member: .fuzzFallback, arguments: [])
+                report(failures, at: options.calls + 1, call: call, result: .reply([]))
+            }
+            if let counts = provider?.counts { statistics.provider = counts }
         }
         return statistics
     }
@@ -115,9 +127,17 @@ final class Fuzzer {
             }
             return 0
         }
+        let sender: Bus
+        switch await bus(for: call) {
+        case .success(let bus): sender = bus
+        case .failure(let error):
+            watchdog.cancel()
+            _ = await watchdog.value
+            return classify(error)
+        }
         let result: CallResult
         do {
-            result = .reply(try await client.call(
+            result = .reply(try await sender.call(
                 destination: target.name, path: call.path, interface: call.interface, member: call.member,
                 arguments: call.arguments, timeout: options.timeout))
         } catch {
@@ -126,11 +146,12 @@ final class Fuzzer {
         watchdog.cancel()
         let resident = await watchdog.value
         if resident > 0 { killedAt = resident }
+        if call.leavesAfter { await leave(call.connection) }
         return result
     }
 
     /// Returns once the bus has dropped `name`, or after the reply timeout.
-    private func vanished(_ name: BusName) async {
+    func vanished(_ name: BusName) async {
         let client = self.client
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await client.waitUntilNameVanishes(name) }
@@ -220,7 +241,7 @@ final class Fuzzer {
 
     // MARK: Reporting and recovery
 
-    private func report(_ failures: [FuzzFailure], at number: Int, call: FuzzCall, result: CallResult) {
+    func report(_ failures: [FuzzFailure], at number: Int, call: FuzzCall, result: CallResult) {
         statistics.failures += 1
         for failure in failures { statistics.classify(failure, at: number, call: call) }
         if failures.contains(where: { $0.kind == .daemonGone || $0.kind == .nameLost }) { statistics.daemonDisconnects += 1 }

@@ -19,6 +19,8 @@ struct Vocabulary: Sendable {
     }
 
     struct Route: Sendable {
+        /// The route's declared name (`""` when none).
+        var name = ""
         /// e.g. `detail/:id(int)/edit`.
         var pattern: String
         /// Query parameter names and types (`bool`, `int`, or `string`).
@@ -33,8 +35,26 @@ struct Vocabulary: Sendable {
     var tabs: [String] = []
     var schemes: [String] = []
     var routes: [Route] = []
+    /// The declared guards (`guards`), by name: the screens each covers and its `timeoutMs`.
+    var guards: [(name: String, screens: [String], timeoutMs: Int)] = []
+
+    /// Every screen some guard covers, in name order of the guards.
+    var coveredScreens: [String] {
+        var screens: [String] = []
+        for entry in guards { for screen in entry.screens where !screens.contains(screen) { screens.append(screen) } }
+        return screens
+    }
 
     var screenNames: [String] { screens.map(\.name) }
+
+    /// URLs of the deep-link routes without parameters named like a covered screen (the demo's
+    /// `navsession-demo://settings/profile`): the ways in a guard provider is asked about.
+    var coveredURLs: [String] {
+        let covered = Set(coveredScreens)
+        return schemes.prefix(1).flatMap { scheme in
+            routes.filter { covered.contains($0.name) && !$0.pattern.contains(":") }.map { scheme + "://" + $0.pattern }
+        }
+    }
 
     /// Every declared name, for strings that are almost right.
     var words: [String] {
@@ -75,7 +95,12 @@ struct Vocabulary: Sendable {
                 guard let name = item["name"] as? String else { return nil }
                 return (name, item["type"] as? String ?? "string")
             }
-            routes.append(Route(pattern: pattern, query: query))
+            routes.append(Route(name: route["name"] as? String ?? "", pattern: pattern, query: query))
+        }
+        for (name, body) in (root["guards"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let declaration = body as? [String: Any] ?? [:]
+            let covers = declaration["covers"] as? [String: Any] ?? [:]
+            guards.append((name, covers["screens"] as? [String] ?? [], declaration["timeoutMs"] as? Int ?? 500))
         }
     }
 

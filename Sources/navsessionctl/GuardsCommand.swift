@@ -1,0 +1,44 @@
+import ArgumentParser
+import DBusKit
+import NavSessionClient
+import NavigationCore
+
+/// `navsessionctl guards`: the guards the manifest declares and their providers (`Session1.ListGuards`,
+/// Docs/guards.md).
+struct GuardsCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guards",
+        abstract: "List the manifest's guards and their providers.",
+        discussion: "Text: one guard per line, 'GUARD PROVIDER' (the provider's unique bus name, or '-' when none "
+            + "is registered), in name order. --json: {\"GUARD\":\"PROVIDER\",…} with \"\" for none."
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let guards = try await withClient { client in try await client.session.guards() }
+            let sorted = guards.sorted { $0.key < $1.key }
+            if json {
+                StandardOutput.line(
+                    "{" + sorted.map { "\(JSONString.literal($0.key)):\(JSONString.literal($0.value))" }
+                        .joined(separator: ",") + "}")
+            } else {
+                for (name, provider) in sorted { StandardOutput.line("\(name) \(provider.isEmpty ? "-" : provider)") }
+            }
+        }
+    }
+}
+
+extension GuardsCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
+
+    mutating func fill(from words: DirectWords) {
+        setConnection(from: words)
+        json = words.flag("json")
+    }
+}
