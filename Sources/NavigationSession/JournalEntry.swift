@@ -172,11 +172,12 @@ extension JournalLine {
         return out
     }
 
-    /// One batch entry; sorted keys: `animated` < `command` < `count` < `from` < `models`.
+    /// One batch entry; sorted keys: `animated` < `command` < `count` < `from` < `models` < `tab`.
     private static func append(_ entry: BatchCommand, to out: inout [UInt8]) -> Bool {
         let name: String
         var count: Int?
         var models: [StackElementSpec]?
+        var tab: String?
         switch entry.command {
         case .stackDropLast(let value):
             name = "stackDropLast"
@@ -188,6 +189,10 @@ extension JournalLine {
         case .stackAppend(let elements, singleTop: false):
             name = "stackAppend"
             models = elements
+        case .tabsSelectItem(let selected):
+            // Every deep link into a tab container with a reselect policy carries one.
+            name = "tabsSelectItem"
+            tab = selected
         default: return false
         }
         var object = DirectJSON.Object(&out)
@@ -210,6 +215,10 @@ extension JournalLine {
                 guard append(element, to: &out) else { return false }
             }
             array.close(&out)
+        }
+        if let tab {
+            object.key("tab", &out)
+            guard DirectJSON.appendString(tab, to: &out) else { return false }
         }
         object.close(&out)
         return true

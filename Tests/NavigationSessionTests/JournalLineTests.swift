@@ -19,11 +19,12 @@ struct JournalLineTests {
         ],
     ]
 
-    /// Every command the direct encoder handles, with and without `from`/`animated`, alone and mixed.
+    /// Every command the direct encoder handles, with and without `from`/`animated`, alone and mixed (a deep link
+    /// into the demo's tabs carries `tabsSelectItem`: their reselect policy pops the selected tab).
     static let stringFree: [[BatchCommand]] = {
         let commands: [NavigationCommand] = [
             .stackDropLast(1), .stackDropLast(0), .stackDropLast(-3), .stackDropLast(Int.max), .stackDropToRoot,
-            .dismiss, .dismissJustFromPresented, .hide,
+            .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem("settings"), .tabsSelectItem(""),
         ]
         var batches: [[BatchCommand]] = []
         for command in commands {
@@ -41,7 +42,8 @@ struct JournalLineTests {
     }
 
     @Test func directEncodingDeclinesOtherCommands() {
-        #expect(JournalLine.encodeDirect([BatchCommand(.stackDropLast(1)), BatchCommand(.tabsSelectItem("a"))]) == nil)
+        #expect(JournalLine.encodeDirect([BatchCommand(.stackDropLast(1)), BatchCommand(.goBack)]) == nil)
+        #expect(JournalLine.encodeDirect([BatchCommand(.tabsSelectItem("réglages"))]) == nil)
         #expect(JournalLine.encodeDirect([BatchCommand(.sequence([.dismiss]))]) == nil)
         #expect(JournalLine.encodeDirect([BatchCommand(.stackAppend([StackElementSpec(.stack([.screen("a")]))]))]) == nil)
     }
@@ -77,7 +79,9 @@ struct JournalLineTests {
                 elements.append(StackElementSpec(model, transition: Bool.random(using: &generator) ? text(5) : nil))
             }
             let from: ModelID? = Bool.random(using: &generator) ? ModelID(rawValue: Int.random(in: 0...99, using: &generator)) : nil
-            let batch = [BatchCommand(.stackAppend(elements), from: from, animated: Bool.random(using: &generator))]
+            var batch = [BatchCommand(.stackAppend(elements), from: from, animated: Bool.random(using: &generator))]
+            // A deep link's batch: a tab selection, then the pushes.
+            if Bool.random(using: &generator) { batch.insert(BatchCommand(.tabsSelectItem(text(8)), from: from), at: 0) }
             let direct = try #require(JournalLine.encodeDirect(batch), "seed \(seed)")
             #expect(String(decoding: direct, as: UTF8.self) == (try Self.reference(batch)), "seed \(seed)")
         }
