@@ -150,6 +150,21 @@ struct ManifestValidator {
                 throw .invalidValue(key: "\(key).savedStates[\(index)]", detail: "'\(state)' is listed twice")
             }
         }
+        // A kept state keeps its tags while another state is shown, so a tag it shares with another state would
+        // make switching to that state fail (`DuplicateTag`): refused here, naming both states.
+        for saved in scene.savedStates.sorted() {
+            guard let keptSpec = scene.states[saved] else { continue }
+            let kept = Self.tags(in: keptSpec)
+            guard !kept.isEmpty else { continue }
+            for other in scene.states.keys.sorted() where other != saved {
+                guard let otherSpec = scene.states[other],
+                    let shared = Self.tags(in: otherSpec).intersection(kept).sorted().first
+                else { continue }
+                throw .invalidValue(
+                    key: "\(key).states.\(other)",
+                    detail: "the tag '\(shared)' is also in the saved state '\(saved)', which keeps it while '\(other)' is shown")
+            }
+        }
         switch (scene.root, scene.initialState) {
         case (nil, nil):
             throw .invalidValue(key: "\(key).root", detail: "a scene needs a root or an initialState")
@@ -171,6 +186,24 @@ struct ManifestValidator {
         } catch {
             throw .invalidStructure(key: key, detail: error.message)
         }
+    }
+
+    /// Every tag a spec's structure carries (its presentations included).
+    static func tags(in spec: ModelSpec) -> Set<String> {
+        var result: Set<String> = []
+        var pending = [spec]
+        while let current = pending.popLast() {
+            if let tag = current.tag { result.insert(tag) }
+            switch current.content {
+            case .screen, .alert, .confirmationDialog: break
+            case .stack(let path, _): pending += path.map(\.model)
+            case .tabs(let tabs, _): pending += tabs.map(\.model)
+            case .switched(let model): pending.append(model)
+            case .custom(_, let children): pending += children
+            }
+            if let presented = current.presented { pending.append(presented.model) }
+        }
+        return result
     }
 
     /// Walks a model spec; `entry` marks the path to the entry screen, whose required parameters may

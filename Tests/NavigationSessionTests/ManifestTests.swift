@@ -87,6 +87,34 @@ struct ManifestTests {
         }
     }
 
+    @Test func twoModelsOfOneStateCarryingOneTagAreRefusedNamingTheTag() {
+        let text = Manifest.demoJSON
+            .replacingOccurrences(of: #"[{"screen": "home"}]"#, with: #"[{"screen": "home", "tag": "top"}]"#)
+            .replacingOccurrences(of: #"[{"screen": "settings"}]"#, with: #"[{"screen": "settings", "tag": "top"}]"#)
+        do {
+            _ = try Manifest(json: text)
+            Issue.record("a state whose two models carry one tag was accepted")
+        } catch {
+            #expect(error.key == "scenes[0].states.main", "\(error)")
+            #expect(error.description.contains("top"), "\(error)")
+        }
+    }
+
+    @Test func aTagASavedStateSharesWithAnotherStateIsRefusedNamingBoth() {
+        // `main` is kept when the window logs out: its tag would stay taken while `login` is built.
+        let text = Manifest.demoJSON
+            .replacingOccurrences(of: #"[{"screen": "home"}]"#, with: #"[{"screen": "home", "tag": "top"}]"#)
+            .replacingOccurrences(of: #""path": [{"screen": "login"}]"#, with: #""path": [{"screen": "login", "tag": "top"}]"#)
+        #expect(text.components(separatedBy: #""tag": "top""#).count == 3)
+        do {
+            _ = try Manifest(json: text)
+            Issue.record("a tag shared by a saved state and another state was accepted")
+        } catch {
+            #expect(error.key == "scenes[0].states.login", "\(error)")
+            #expect(error.description.contains("'top'") && error.description.contains("'main'"), "\(error)")
+        }
+    }
+
     @Test func noDefaultSceneIsAnError() {
         let text = Manifest.demoJSON.replacingOccurrences(of: #""default": true,"#, with: "")
         #expect(throws: ManifestError.noDefaultScene) { try Manifest(json: text) }
