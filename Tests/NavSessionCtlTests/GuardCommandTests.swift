@@ -1,5 +1,7 @@
 import DBusKit
+import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// `guards` lists the manifest's guards and their providers; `exec protect` / `exec unprotect` (Docs/guards.md).
@@ -44,16 +46,15 @@ struct GuardCommandTests {
     @Test func execProtectSucceedsAndTheMarkGoesWhenNavsessionctlLeaves() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await daemon.openWindow("main")
+            let changes = try await daemon.daemon.bus.signals(
+                matching: MatchRule(interface: try InterfaceName("org.navsession.Window1"), member: try MemberName("Changed")))
             let protected = try await daemon.ctl(["exec", window, "protect", "0", "unsaved text"])
             #expect(protected.status == 0, "\(protected)")
-            #expect(UInt64(protected.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "\(protected)")
-            // navsessionctl has left the bus: the daemon drops its mark (one change) once it hears so.
-            let deadline = ContinuousClock.now + .seconds(10)
-            var state = try await daemon.ctl(["state", "--json", window])
-            while state.stdout.contains("\"protection\""), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                state = try await daemon.ctl(["state", "--json", window])
-            }
+            let marked = try #require(UInt64(protected.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(protected)")
+            // navsessionctl has left the bus: the daemon drops its mark as a change of its own once it hears so.
+            let dropped = await changes.first(within: .seconds(30)) { $0.arguments.first?.uint64 == marked + 1 }
+            #expect(dropped != nil, "the mark did not go with navsessionctl")
+            let state = try await daemon.ctl(["state", "--json", window])
             #expect(state.status == 0 && !state.stdout.contains("\"protection\""), "\(state)")
             // Nothing protects login any more: logging in goes through.
             try await daemon.exec(window, ["switch-model", "main"])

@@ -33,10 +33,38 @@ final class TestGuardProvider: Sendable {
     static let longDeadline = NavSessionTestDaemon.Configuration.Manifest.json(
         Manifest.demoJSON.replacingOccurrences(of: #""timeoutMs": 500"#, with: #""timeoutMs": 10000"#))
 
-    /// Set by ``release()``: the gated provider answers.
-    let released = Mutex(false)
+    /// Whether ``release()`` was called, and the gated answers waiting for it.
+    let gate = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
-    func release() { released.withLock { $0 = true } }
+    /// Lets the gated provider answer (also when the provider stops, so no answer is left suspended).
+    func release() {
+        let waiting = gate.withLock { gate in
+            gate.open = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for answer in waiting { answer.resume() }
+    }
+
+    /// Suspends until ``release()``.
+    func released() async {
+        await withCheckedContinuation { answer in
+            let open = gate.withLock { gate in
+                if !gate.open { gate.waiting.append(answer) }
+                return gate.open
+            }
+            if open { answer.resume() }
+        }
+    }
+
+    /// The number of questions so far, each time one arrives.
+    let asked: AsyncStream<Int>
+    private let askedContinuation: AsyncStream<Int>.Continuation
+
+    /// Waits until the daemon has asked a question (a liveness bound, not a latency one).
+    func waitForQuestion() async throws {
+        try #require(await asked.first(within: .seconds(30)) { $0 >= 1 } != nil, "the provider was never asked")
+    }
 
     let bus: Bus
     let behaviour: Behaviour
@@ -48,6 +76,7 @@ final class TestGuardProvider: Sendable {
     private init(bus: Bus, behaviour: Behaviour) {
         self.bus = bus
         self.behaviour = behaviour
+        (asked, askedContinuation) = AsyncStream<Int>.makeStream()
     }
 
     static func start(_ fixture: DaemonFixture, _ behaviour: Behaviour, register: Bool = true) async throws -> TestGuardProvider {
@@ -64,18 +93,21 @@ final class TestGuardProvider: Sendable {
             outputs = [A("verdict", .string), A("reason", .string), A("redirect_json", .string)]
         }
         let decide = try Interface.Method("Decide", inputs: inputs, outputs: outputs) { [provider] call in
-            provider.questions.withLock { questions in
+            let count = provider.questions.withLock { questions in
                 questions.append(call.arguments.map { $0.string ?? $0.objectPath?.rawValue ?? "\($0.uint64 ?? 0)" })
+                return questions.count
             }
+            provider.askedContinuation.yield(count)
             switch provider.behaviour {
             case .allow: return [.string("allow"), .string(""), .string("")]
             case .deny(let reason): return [.string("deny"), .string(reason), .string("")]
             case .redirect(let batch): return [.string("redirect"), .string(""), .string(batch)]
             case .slow(let delay):
+                // The slow provider under test, not a wait for an event.
                 try await Task.sleep(for: delay)
                 return [.string("allow"), .string(""), .string("")]
             case .gated:
-                while !provider.released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+                await provider.released()
                 return [.string("allow"), .string(""), .string("")]
             case .wrongSignature: return [.uint32(1)]
             case .unknownVerdict: return [.string("maybe"), .string(""), .string("")]
@@ -90,6 +122,7 @@ final class TestGuardProvider: Sendable {
                 case 2: return [.string("redirect"), .string(""), .string(#"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#)]
                 case 3: return [.string("redirect"), .string(""), .string("[{")]
                 case 4:
+                    // Slow and past-deadline answers are the behaviour under test, not waits for an event.
                     try await Task.sleep(for: .milliseconds(100))
                     return [.string("allow"), .string(""), .string("")]
                 case 5:
@@ -113,7 +146,11 @@ final class TestGuardProvider: Sendable {
 
     var questionCount: Int { questions.withLock { $0.count } }
 
-    func stop() async { await bus.close() }
+    func stop() async {
+        release()
+        askedContinuation.finish()
+        await bus.close()
+    }
 }
 
 /// Guard providers through the bus on the demo manifest (Docs/guards.md, "Guard providers").
@@ -233,7 +270,7 @@ final class TestGuardProvider: Sendable {
             let window = try await settingsWindow(fixture)
             let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(30)))
             async let reply = pushProfile(fixture, window)
-            while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try await provider.waitForQuestion()
             await provider.stop()
             // onAbsent is allow: the change applies once the provider is gone.
             #expect(try await reply.first?.uint64 != nil)
@@ -270,7 +307,7 @@ final class TestGuardProvider: Sendable {
                 defer { done.withLock { $0 = true } }
                 return try await pushProfile(fixture, window)
             }
-            while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try await provider.waitForQuestion()
             // The question stays open until the provider is released: reads of the window and another window's
             // change complete meanwhile, and the held change has not.
             let state = try await fixture.window(window, "GetState").first?.string
@@ -289,7 +326,7 @@ final class TestGuardProvider: Sendable {
             let provider = try await TestGuardProvider.start(fixture, .gated)
             let before = try await fixture.version(window)
             let first = Task { try await pushProfile(fixture, window) }
-            while provider.questionCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await provider.waitForQuestion()
             let secondDone = Mutex(false)
             let second = Task {
                 defer { secondDone.withLock { $0 = true } }
@@ -344,6 +381,8 @@ final class TestGuardProvider: Sendable {
         }
     }
 
+    /// Waits until the daemon forgot the provider that left. No signal announces a registration's end (the
+    /// note on issue 32 says so), so this reads `ListGuards` until it shows no provider, under a bound.
     func waitUntilUnregistered(_ fixture: DaemonFixture) async throws {
         for _ in 0..<200 {
             if try await fixture.session("ListGuards").first?.stringDictionaryValue == ["account": ""] { return }
