@@ -77,11 +77,18 @@ extension NavigationWindow {
     }
 
     /// Whether removing or suspending the subtree of `node` would touch a mark (the dry-run-free rule the
-    /// abilities use). O(subtree) only when some model is marked.
+    /// abilities use). Free when no model is marked.
     func subtreeIsProtected(_ node: Node) -> Bool {
         guard protectedCount > 0 else { return false }
-        var found = false
-        preorder(from: node, includingSaved: true) { if $0.protection != nil { found = true } }
-        return found
+        // Up from each mark rather than down the subtree: `abilities` asks this after every change, and the
+        // subtree a pop or dismissal would remove can be most of the window. O(marks × depth).
+        for id in marked {
+            var current = nodes[id]
+            while let model = current {
+                if model === node { return true }
+                current = parentNode(model)
+            }
+        }
+        return false
     }
 }
