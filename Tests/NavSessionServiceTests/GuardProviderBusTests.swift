@@ -8,7 +8,8 @@ import Testing
 
 /// A guard provider on the test bus: a connection of its own exporting `org.navsession.GuardProvider1` at
 /// `/org/navsession/GuardProvider1`, answering as `behaviour` says, registered for the demo's `account` guard
-/// (which covers `profile`; onAbsent allow, onTimeout deny, 500 ms).
+/// (which covers `profile`; onAbsent allow, onTimeout deny; the tests run it with ``longDeadline`` except the
+/// one about the deadline itself, so an answer is never late on a busy machine).
 final class TestGuardProvider: Sendable {
     enum Behaviour: Sendable {
         case allow
@@ -168,7 +169,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func anAllowingProviderIsAskedAndTheChangeApplies() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let provider = try await TestGuardProvider.start(fixture, .allow)
             let before = try await fixture.version(window)
@@ -183,7 +184,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func aDeepLinkIsAskedLikeAnyOtherWayInAndAppliesWhenAllowed() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let provider = try await TestGuardProvider.start(fixture, .allow)
             let reply = try await fixture.session("OpenURL", [.string("navsession-demo://settings/profile")])
@@ -195,7 +196,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func aDenyingProviderRefusesWithDeniedAndNothingChanges() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let provider = try await TestGuardProvider.start(fixture, .deny("account locked"))
             let decisions = try await fixture.signals(
@@ -212,7 +213,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func aRedirectingProviderHasItsBatchAppliedInstead() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let provider = try await TestGuardProvider.start(
                 fixture, .redirect(#"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#))
@@ -241,7 +242,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func withoutAProviderTheGuardsOnAbsentAllows() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let before = try await fixture.version(window)
             #expect(try await pushProfile(fixture, window).first?.uint64 == before + 1)
@@ -251,7 +252,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func garbageAnswersCountAsTimeouts() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             for behaviour in [TestGuardProvider.Behaviour.wrongSignature, .unknownVerdict] {
                 let provider = try await TestGuardProvider.start(fixture, behaviour)
@@ -266,9 +267,10 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func aProviderLeavingMidQuestionCountsAsAbsent() async throws {
-        try await DaemonFixture.with { fixture in
+        // The 10 s deadline: the provider leaves while the question is open, however busy the machine.
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
-            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(30)))
+            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(60)))
             async let reply = pushProfile(fixture, window)
             try await provider.waitForQuestion()
             await provider.stop()
@@ -280,7 +282,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func aSecondProviderForTheSameGuardIsRefused() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let provider = try await TestGuardProvider.start(fixture, .allow)
             let second = try await Bus.connect(.address(fixture.address))
             await #expect {
@@ -344,7 +346,7 @@ final class TestGuardProvider: Sendable {
     }
 
     @Test func aMisbehavingProviderCostsNoReplyNoFailedAndLeavesNoStuckQueue() async throws {
-        try await DaemonFixture.with { fixture in
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let seed = UInt64.random(in: 1...UInt64.max)
             let provider = try await TestGuardProvider.start(fixture, .random(seed: seed))
