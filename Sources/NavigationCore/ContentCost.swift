@@ -83,6 +83,8 @@ enum ContentCost {
         case .dismissReturning(let result), .goBack(result: .some(let result)):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)
+        case .setAppearance(let model, _, _): return base + 32 + (model.map(of) ?? 0)
+        case .setTabBarRule(let stack, _, _): return base + (stack.map(of) ?? 0)
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
             .goBackTo, .dismissAll:
             return base

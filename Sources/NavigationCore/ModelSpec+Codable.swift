@@ -10,7 +10,7 @@ extension ModelSpec: Codable {
 
     /// Each kind's own keys besides the common `kind`, `screen`, `params`, `title` and `presented`.
     static let kindFields: [String: [String]] = [
-        "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"],
+        "stack": ["path", "hidesTabBarWhenNotAtRoot", "hidesTabBarAnimated"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"],
         "switched": ["model"],
         "custom": ["customKind", "children"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
     ]
@@ -59,9 +59,13 @@ extension ModelSpec: Codable {
             title: try c.decodeIfPresent(String.self, forKey: "title"),
             content: content,
             presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"),
-            tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabPolicy: tabPolicy)
+            tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabPolicy: tabPolicy,
+            appearance: try c.decodeIfPresent(Appearance.self, forKey: "appearance"))
+        if kind == "stack" { hidesTabBarAnimated = try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true }
         try StrictKeys.check(
-            decoder, allowed: ["kind", "screen", "params", "title", "tag", "presented"] + (Self.kindFields[kind] ?? []) + extra)
+            decoder,
+            allowed: ["kind", "screen", "params", "title", "tag", "presented", "appearance"] + (Self.kindFields[kind] ?? [])
+                + extra)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -71,11 +75,13 @@ extension ModelSpec: Codable {
         if !params.isEmpty { try c.encode(params, forKey: "params") }
         try c.encodeIfPresent(title, forKey: "title")
         try c.encodeIfPresent(tag, forKey: "tag")
+        try c.encodeIfPresent(appearance, forKey: "appearance")
         switch content {
         case .screen: break
         case .stack(let path, let hides):
             try c.encode(path, forKey: "path")
             if hides { try c.encode(true, forKey: "hidesTabBarWhenNotAtRoot") }
+            if !hidesTabBarAnimated { try c.encode(false, forKey: "hidesTabBarAnimated") }
         case .tabs(let tabs, let selected):
             try c.encode(tabs, forKey: "tabs")
             try c.encodeIfPresent(selected, forKey: "selectedTab")

@@ -23,14 +23,21 @@ public struct ModelSpec: Hashable, Sendable {
     public var tag: String?
     /// A tab container's policy (reselect, back behaviour); ignored for other kinds.
     public var tabPolicy: TabPolicy
+    /// The model's appearance override (partial, over its screen's declared appearance); `nil`: none.
+    public var appearance: Appearance?
+    /// A stack's tab-bar rule: whether hiding and showing the tab bar is animated (default `true`); ignored for
+    /// other kinds.
+    public var hidesTabBarAnimated: Bool = true
     // Boxed because a struct cannot contain itself directly.
     private var presentedBox: Box<PresentationSpec>?
 
     /// Creates a spec from its parts; prefer the static factories.
     public init(
         screen: String, params: [String: String] = [:], title: String? = nil, content: ContentSpec = .screen,
-        presented: PresentationSpec? = nil, tag: String? = nil, tabPolicy: TabPolicy = .default
+        presented: PresentationSpec? = nil, tag: String? = nil, tabPolicy: TabPolicy = .default,
+        appearance: Appearance? = nil
     ) {
+        self.appearance = appearance
         self.tag = tag
         self.tabPolicy = tabPolicy
         self.screen = screen
@@ -70,6 +77,13 @@ public struct ModelSpec: Hashable, Sendable {
     public func tagged(_ tag: String) -> ModelSpec {
         var copy = self
         copy.tag = tag
+        return copy
+    }
+
+    /// This spec with an appearance override (`ModelSpec.screen("receipt").appearing(Appearance(backButton: false))`).
+    public func appearing(_ appearance: Appearance) -> ModelSpec {
+        var copy = self
+        copy.appearance = appearance
         return copy
     }
 

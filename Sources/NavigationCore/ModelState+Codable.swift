@@ -43,7 +43,10 @@ extension ModelState: Codable {
             content: content,
             saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [],
             tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabState: tabState,
-            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"))
+            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"),
+            appearance: try c.decodeIfPresent(Appearance.self, forKey: "appearance"),
+            appearanceOverride: try c.decodeIfPresent(Appearance.self, forKey: "appearanceOverride"),
+            hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,11 +61,14 @@ extension ModelState: Codable {
         try c.encodeIfPresent(presented, forKey: "presented")
         try c.encodeIfPresent(tag, forKey: "tag")
         try c.encodeIfPresent(protection, forKey: "protection")
+        try c.encodeIfPresent(appearance, forKey: "appearance")
+        try c.encodeIfPresent(appearanceOverride, forKey: "appearanceOverride")
         switch content {
         case .screen: break
         case .stack(let path, let hides):
             try c.encode(path, forKey: "path")
             try c.encode(hides, forKey: "hidesTabBarWhenNotAtRoot")
+            if !hidesTabBarAnimated { try c.encode(false, forKey: "hidesTabBarAnimated") }
         case .tabs(let tabs, let selected):
             try c.encode(tabs, forKey: "tabs")
             try c.encode(selected, forKey: "selectedTab")

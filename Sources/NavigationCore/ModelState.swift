@@ -29,13 +29,26 @@ public struct ModelState: Hashable, Sendable {
     public var tabState: TabState?
     /// The model's protection mark (Docs/guards.md); `nil` when unprotected.
     public var protection: Protection?
+    /// The appearance that applies to the model (``Appearance``, every key set), resolved from the built-in
+    /// defaults, the screen's declared appearance and the model's override; `nil` when it is the built-in default
+    /// (``Appearance/standard``). Derived: a restore recomputes it from ``appearanceOverride``.
+    public var appearance: Appearance?
+    /// The model's own appearance override (partial), kept across restarts; `nil`: none.
+    public var appearanceOverride: Appearance?
+    /// A stack's tab-bar rule: whether hiding and showing the tab bar (``ModelContent/stack(path:hidesTabBarWhenNotAtRoot:)``)
+    /// is animated; `true` for every other kind.
+    public var hidesTabBarAnimated: Bool
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
-        tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil
+        tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil,
+        appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true
     ) {
+        self.appearance = appearance
+        self.appearanceOverride = appearanceOverride
+        self.hidesTabBarAnimated = hidesTabBarAnimated
         self.protection = protection
         self.tabState = tabState
         self.id = id

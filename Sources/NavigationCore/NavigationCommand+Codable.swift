@@ -8,6 +8,8 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
+        // Issue 33, part A.
+        "setAppearance", "setTabBarRule",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -21,6 +23,8 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
+        // Issue 33, part A.
+        "setAppearance": ["model", "tag", "appearance", "merge"], "setTabBarRule": ["stack", "hiddenWhenNotRoot", "animated"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -119,6 +123,16 @@ extension NavigationCommand: Codable {
                 owner: try c.decodeIfPresent(String.self, forKey: "owner"))
         case "unprotect":
             self = .unprotect(model: try Self.model(c), owner: try c.decodeIfPresent(String.self, forKey: "owner"))
+        // Issue 33, part A.
+        case "setAppearance":
+            self = .setAppearance(
+                model: try Self.model(c), try c.decode(Appearance.self, forKey: "appearance"),
+                merge: try c.decodeIfPresent(Bool.self, forKey: "merge") ?? true)
+        case "setTabBarRule":
+            self = .setTabBarRule(
+                stack: try c.decodeIfPresent(ModelReference.self, forKey: "stack"),
+                hiddenWhenNotRoot: try c.decode(Bool.self, forKey: "hiddenWhenNotRoot"),
+                animated: try c.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -198,6 +212,15 @@ extension NavigationCommand: Codable {
         case .unprotect(let model, let owner):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encodeIfPresent(owner, forKey: "owner")
+        // Issue 33, part A.
+        case .setAppearance(let model, let appearance, let merge):
+            try c.encodeIfPresent(model, forKey: "model")
+            try c.encode(appearance, forKey: "appearance")
+            if !merge { try c.encode(false, forKey: "merge") }
+        case .setTabBarRule(let stack, let hidden, let animated):
+            try c.encodeIfPresent(stack, forKey: "stack")
+            try c.encode(hidden, forKey: "hiddenWhenNotRoot")
+            try c.encode(animated, forKey: "animated")
         }
     }
 }

@@ -89,6 +89,16 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case protect(model: ModelReference? = nil, reason: String, dialog: String? = nil, owner: String? = nil)
     /// Remove a model's mark. Not marked: no change. Fails: a mark owned by another client (`prevented`).
     case unprotect(model: ModelReference? = nil, owner: String? = nil)
+    // Issue 33, part A: appearance.
+    /// Change a live model's appearance override in place (`nil` model = the executing model): `merge` (the
+    /// default) sets the given keys over the current override, otherwise the override becomes exactly
+    /// `appearance` (`{}` clears it back to the screen's declared appearance). Same id, no lifecycle, an
+    /// `appearance` step carrying the resolved appearance. Nothing changes: no change. Fails: unknown model or tag.
+    case setAppearance(model: ModelReference? = nil, Appearance, merge: Bool = true)
+    /// Set a live stack's tab-bar rule (walk-up from the executing model when `stack` is `nil`): whether the tab
+    /// bar hides while the stack is not at its root, and whether hiding and showing it is animated. A
+    /// `tabBarRule` step; equal to the current rule: no change. Fails: no stack, `stack` not a stack.
+    case setTabBarRule(stack: ModelReference? = nil, hiddenWhenNotRoot: Bool, animated: Bool = true)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -140,6 +150,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .bringToFront: "bringToFront"
         case .protect: "protect"
         case .unprotect: "unprotect"
+        case .setAppearance: "setAppearance"
+        case .setTabBarRule: "setTabBarRule"
         }
     }
 }

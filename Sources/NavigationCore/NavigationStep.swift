@@ -25,6 +25,12 @@ public enum NavigationStep: Hashable, Sendable {
     case replaceRoot(from: ModelID, to: ModelID)
     /// `model`'s params or title changed in place (`setParams`, `singleTop`): same id, no lifecycle.
     case update(model: ModelID)
+    // Issue 33, part A.
+    /// `model`'s appearance changed in place (`setAppearance`): `appearance` is what now applies (resolved).
+    case appearance(model: ModelID, appearance: Appearance)
+    /// `stack`'s tab-bar rule changed (`setTabBarRule`): the tab bar hides while the stack is not at its root
+    /// when `hiddenWhenNotRoot`, animated when `animated`.
+    case tabBarRule(stack: ModelID, hiddenWhenNotRoot: Bool, animated: Bool)
 
     /// A presentation inside a presented or dismissed subtree.
     public struct Presentation: Hashable, Sendable {
@@ -60,7 +66,7 @@ public enum NavigationStep: Hashable, Sendable {
         case .replacePath(_, let from, let to): from.count + to.count + 1
         case .present(_, _, _, let nested), .dismiss(_, _, let nested): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
-        case .update: 1
+        case .update, .appearance, .tabBarRule: 1
         }
     }
 
@@ -206,6 +212,18 @@ extension NavigationStep {
         case .update(let model):
             kind("update")
             id("model", model)
+        case .appearance(let model, let appearance):
+            kind("appearance")
+            id("model", model)
+            member("appearance")
+            appearance.appendJSON(to: &out)
+        case .tabBarRule(let stack, let hidden, let animated):
+            kind("tabBarRule")
+            id("stack", stack)
+            member("hiddenWhenNotRoot")
+            Self.append(hidden ? "true" : "false", to: &out)
+            member("animated")
+            Self.append(animated ? "true" : "false", to: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -228,6 +228,9 @@ extension NavigationWindow {
             case .tag(let tag, let old): tags[tag] == old
             case .content(let node, let params, let title, _): node.params == params && node.title == title
             case .protection(let node, let old): node.protection == old
+            case .appearance(let node, let old): node.appearance == old
+            case .tabBarRule(let node, let hidden, let animated):
+                node.hidesTabBarWhenNotAtRoot == hidden && node.hidesTabBarAnimated == animated
             }
         }
     }
@@ -301,6 +304,10 @@ extension NavigationWindow {
                 node.title = title
                 node.cost = cost
             case .protection(let node, let old): setProtection(node, old, journal: false)
+            case .appearance(let node, let old): node.appearance = old
+            case .tabBarRule(let node, let hidden, let animated):
+                node.hidesTabBarWhenNotAtRoot = hidden
+                node.hidesTabBarAnimated = animated
             }
     }
 

@@ -113,6 +113,10 @@ extension NavigationWindow {
             try protect(model, reason: reason, dialog: dialog, owner: owner, from: origin)
         case .unprotect(let model, let owner):
             try unprotect(model, owner: owner, from: origin)
+        case .setAppearance(let model, let appearance, let merge):
+            try setAppearance(model, appearance, merge: merge, from: origin)
+        case .setTabBarRule(let stack, let hidden, let animated):
+            try setTabBarRule(stack, hidden: hidden, animated: animated, from: origin)
         }
     }
 
@@ -234,7 +238,7 @@ extension NavigationWindow {
         return nil
     }
 
-    private func requireStack(from origin: Node) throws(NavigationError) -> Node {
+    func requireStack(from origin: Node) throws(NavigationError) -> Node {
         guard let stack = walkUp(from: origin, to: .stack) else { throw .noStack(from: origin.id) }
         return stack
     }

@@ -15,6 +15,7 @@ extension NavigationWindow {
         tx.created.append(node)
         tx.undo.append(.created(node.id))
         if let tag = spec.tag { try claimTag(tag, for: node) }
+        node.appearance = spec.appearance.flatMap { $0.isEmpty ? nil : $0 }
 
         // Pre-order creation: the presented child before container children, like the graph order.
         if let presentation = spec.presented {
@@ -30,6 +31,7 @@ extension NavigationWindow {
         case .stack(let path, let hides):
             guard !path.isEmpty else { throw .emptyPath(stack: nil) }
             node.hidesTabBarWhenNotAtRoot = hides
+            node.hidesTabBarAnimated = spec.hidesTabBarAnimated
             for (index, element) in path.enumerated() {
                 let child = try instantiate(element.model, mayPresent: false)
                 node.path.append(StackElement(model: child.id, transition: element.transition))

@@ -6,7 +6,7 @@ extension NavigationWindow {
     public func snapshot() -> WindowSnapshot {
         var models: [ModelState] = []
         models.reserveCapacity(nodes.count)
-        if let root = nodes[rootID] { preorder(from: root, includingSaved: true) { models.append($0.state) } }
+        if let root = nodes[rootID] { preorder(from: root, includingSaved: true) { models.append($0.state(declared: configuration.appearances)) } }
         return WindowSnapshot(
             unchecked: version, nextModelID: nextID, root: rootID, models: models, isClosed: isClosed)
     }
@@ -53,6 +53,8 @@ extension NavigationWindow {
         node.saved = model.saved
         node.tag = model.tag
         node.protection = model.protection
+        node.appearance = model.appearanceOverride
+        node.hidesTabBarAnimated = model.hidesTabBarAnimated
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

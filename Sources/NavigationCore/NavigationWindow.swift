@@ -99,7 +99,7 @@ public final class NavigationWindow {
     public func contains(_ id: ModelID) -> Bool { nodes[id] != nil }
 
     /// A value view of one model, or `nil` for an unknown id. O(1).
-    public func model(_ id: ModelID) -> ModelState? { nodes[id]?.state }
+    public func model(_ id: ModelID) -> ModelState? { nodes[id]?.state(declared: configuration.appearances) }
 
     /// The root model's state.
     public var root: ModelState? { model(rootID) }

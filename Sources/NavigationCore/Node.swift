@@ -21,6 +21,8 @@ final class Node {
     // Container state; only the fields of `kind` are meaningful.
     var path: [StackElement] = []
     var hidesTabBarWhenNotAtRoot = false
+    /// Whether the tab bar hides and shows animated under ``hidesTabBarWhenNotAtRoot`` (a stack's tab-bar rule).
+    var hidesTabBarAnimated = true
     var tabs: [Tab] = []
     var selectedTab = ""
     /// A tab container's policy (``TabPolicy``) and, with `history` back behaviour, its selection history.
@@ -34,6 +36,8 @@ final class Node {
     var dialog: DialogContent?
     /// The model's protection mark (``Protection``), counted in ``NavigationWindow/protectedCount``.
     var protection: Protection?
+    /// The model's appearance override (``Appearance``, partial); `nil`: the screen's declared appearance.
+    var appearance: Appearance?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -102,6 +106,17 @@ final class Node {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
             presented: presented, content: content, saved: saved, tag: tag,
-            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection)
+            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
+            appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated)
+    }
+
+    /// The state with the appearance that applies, resolved against the screens' declared appearances: written
+    /// only when it is not the built-in default (O(1): one dictionary lookup).
+    func state(declared appearances: [String: Appearance]) -> ModelState {
+        var state = self.state
+        guard appearance != nil || !appearances.isEmpty else { return state }
+        let resolved = (appearance ?? Appearance()).resolved(over: appearances[screen])
+        if resolved != .standard { state.appearance = resolved }
+        return state
     }
 }

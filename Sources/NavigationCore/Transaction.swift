@@ -51,4 +51,8 @@ enum UndoStep {
     case content(Node, params: [String: String], title: String?, cost: Int)
     /// A model's protection mark before the change.
     case protection(Node, Protection?)
+    /// A model's appearance override before the change (issue 33, part A).
+    case appearance(Node, Appearance?)
+    /// A stack's tab-bar rule before the change.
+    case tabBarRule(Node, hidden: Bool, animated: Bool)
 }

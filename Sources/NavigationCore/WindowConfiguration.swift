@@ -12,12 +12,16 @@ public struct WindowConfiguration: Hashable, Sendable {
     /// Entry conditions: screen name → the state the window's switched root must show for a change to start a
     /// model of that screen (manifest `"requires": {"state": …}`, Docs/guards.md); empty: nothing is checked.
     public var entryRequirements: [String: String]
+    /// Declared appearances: screen name → the appearance its models have unless they override it (manifest
+    /// `screens[].appearance`); a model's resolved appearance is one lookup here. Empty: the built-in defaults.
+    public var appearances: [String: Appearance]
 
     /// Creates a configuration.
     public init(
         customPresentationKinds: Set<String> = [], limits: GraphLimits = .unlimited, screens: ScreenCatalog? = nil,
-        savedStates: Set<String> = [], entryRequirements: [String: String] = [:]
+        savedStates: Set<String> = [], entryRequirements: [String: String] = [:], appearances: [String: Appearance] = [:]
     ) {
+        self.appearances = appearances
         self.entryRequirements = entryRequirements
         self.customPresentationKinds = customPresentationKinds
         self.limits = limits

@@ -43,7 +43,8 @@ extension ModelState {
     /// Appends this model's JSON for a plain screen or a stack with ASCII text and a path, root or tab
     /// attachment; `false` (with `out` partly written) for anything else.
     ///
-    /// Sorted keys of a model: attachment, hidesTabBarWhenNotAtRoot, id, kind, params, parent, path, presented,
+    /// Sorted keys of a model: appearance, appearanceOverride, attachment, hidesTabBarAnimated,
+    /// hidesTabBarWhenNotAtRoot, id, kind, params, parent, path, presented,
     /// screen, tag, title.
     func appendDirectJSON(to out: inout [UInt8]) -> Bool {
         var path: [StackElement]?
@@ -62,6 +63,14 @@ extension ModelState {
         // Protected models are rare: the Codable path writes their mark.
         guard protection == nil else { return false }
         var object = DirectJSON.Object(&out)
+        if let appearance {
+            object.key("appearance", &out)
+            appearance.appendJSON(to: &out)
+        }
+        if let appearanceOverride {
+            object.key("appearanceOverride", &out)
+            appearanceOverride.appendJSON(to: &out)
+        }
         object.key("attachment", &out)
         switch attachment {
         case .root: out.append(contentsOf: #"{"type":"root"}"#.utf8)
@@ -76,6 +85,10 @@ extension ModelState {
         default: return false
         }
         if path != nil {
+            if !hidesTabBarAnimated {
+                object.key("hidesTabBarAnimated", &out)
+                out.append(contentsOf: "false".utf8)
+            }
             object.key("hidesTabBarWhenNotAtRoot", &out)
             out.append(contentsOf: (hidesTabBar ? "true" : "false").utf8)
         }

@@ -201,6 +201,8 @@ extension NavigationStep {
         case .switchContent: "switch"
         case .replaceRoot: "replaceRoot"
         case .update: "update"
+        case .appearance: "appearance"
+        case .tabBarRule: "tabBarRule"
         }
     }
 }
