@@ -471,6 +471,43 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SetParams", [Self.model(model ?? 0), .stringDictionary(params), .boolean(!merge)])
     }
 
+    // MARK: Appearance (issue 33, part A)
+
+    /// Changes a live model's appearance override in place (`SetAppearance`): same id, no lifecycle, an
+    /// `appearance` step with the resolved appearance. `model` nil = the active model (a tag works:
+    /// `.tag("receipt")`); `replace` false lays the set keys over the model's override, true makes the override
+    /// exactly `appearance` (an empty one clears it back to the screen's declared appearance).
+    ///
+    /// ```swift
+    /// try await window.setAppearance(Appearance(backButton: false, tabBar: false), of: .tag("receipt"))
+    /// ```
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/unknownTag(_:)``.
+    @discardableResult
+    public func setAppearance(_ appearance: Appearance, of model: ModelReference? = nil, replace: Bool = false)
+        async throws(NavSessionError) -> UInt64
+    {
+        let text = model.map { reference in
+            switch reference {
+            case .id(let id): String(id.rawValue)
+            case .tag: reference.description
+            }
+        } ?? ""
+        return try await versionCall(
+            "SetAppearance", [.string(text), .string(try JSONCoding.encode(appearance)), .boolean(replace)])
+    }
+
+    /// Sets a stack's tab-bar rule (an `Apply` of `setTabBarRule`): the tab bar hides while the stack is not at
+    /// its root when `hiddenWhenNotRoot`, animated when `animated` (SwiftUINavigation's
+    /// `.hiddenWhenNotRoot(animated:)`). `stack` nil: the active model's stack.
+    /// - Throws: ``NavSessionError/noStack(_:)``, ``NavSessionError/unknownModel(_:)``.
+    @discardableResult
+    public func setTabBarRule(hiddenWhenNotRoot: Bool, animated: Bool = true, stack: ModelReference? = nil)
+        async throws(NavSessionError) -> UInt64
+    {
+        try await apply([BatchCommand(.setTabBarRule(stack: stack, hiddenWhenNotRoot: hiddenWhenNotRoot, animated: animated),
+                                      animated: animated)]).version
+    }
+
     /// Updates a live model's title in place (`SetTitle`); `model` nil = the active model.
     /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/invalidSpec(_:)``.
     @discardableResult

@@ -306,6 +306,13 @@ extension SessionService {
                     model: try optionalID(call.arguments[0]), params: call.arguments[1].stringDictionary,
                     merge: !(call.arguments[2].bool ?? false)))
             }),
+            // Issue 33, part A: appearance.
+            MethodRow("SetAppearance", [A("model", .string), A("appearance_json", .string), A("replace", .boolean)], [version],
+                      .batch { call, session, _ in
+                one(.setAppearance(
+                    model: try Session.modelReference(text: call.arguments[0].string ?? ""),
+                    try session.appearance(json: call.arguments[1].string ?? ""), merge: !(call.arguments[2].bool ?? false)))
+            }),
             MethodRow("SetTitle", [model, A("title", .string)], [version], .batch { call, _, _ in
                 one(.setParams(model: try optionalID(call.arguments[0]), params: nil, title: call.arguments[1].string ?? ""))
             }),

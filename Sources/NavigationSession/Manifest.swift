@@ -143,7 +143,16 @@ public struct Manifest: Hashable, Sendable {
 
     /// The window configuration every window of this application gets (custom presentation kinds).
     public var windowConfiguration: WindowConfiguration {
-        WindowConfiguration(customPresentationKinds: Set(presentationKinds), screens: screenCatalog)
+        WindowConfiguration(
+            customPresentationKinds: Set(presentationKinds), screens: screenCatalog, appearances: screenAppearances)
+    }
+
+    /// Screen name → its declared appearance (``ScreenDeclaration/appearance``), for
+    /// ``NavigationCore/WindowConfiguration/appearances``; empty when no screen declares one.
+    var screenAppearances: [String: Appearance] {
+        Dictionary(screens.compactMap { screen in
+            screen.appearance.flatMap { $0.isEmpty ? nil : (screen.name, $0) }
+        }) { first, _ in first }
     }
 
     /// The configuration of a window of `scene`: ``windowConfiguration`` with the scene's saved states.

@@ -20,12 +20,17 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// What a change refused by ``requires`` does instead, one change (its commands run from the active
     /// model, expanded like a batch's); `nil` or empty: nothing changes and the navigation just waits.
     public var redirect: [BatchCommand]?
+    /// The appearance the screen's models have unless they override it (issue 33, part A): `backButton`,
+    /// `navigationBar`, `tabBar` (booleans) and `titleDisplayMode` (`automatic`, `inline`, `large`); keys left
+    /// out keep the built-in default (shown, `automatic`). `nil`: the defaults.
+    public var appearance: Appearance?
 
     /// Declares a screen.
     public init(
         name: String, title: String? = nil, required: [String] = [], optional: [String] = [],
-        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil
+        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil, appearance: Appearance? = nil
     ) {
+        self.appearance = appearance
         self.requires = requires
         self.redirect = redirect
         self.name = name
@@ -34,7 +39,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         self.optional = optional
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect, appearance }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +49,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
         requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
         redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
+        appearance = try c.decodeIfPresent(Appearance.self, forKey: .appearance)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -55,6 +61,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
         try c.encodeIfPresent(requires, forKey: .requires)
         try c.encodeIfPresent(redirect, forKey: .redirect)
+        try c.encodeIfPresent(appearance, forKey: .appearance)
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.

@@ -114,6 +114,10 @@ extension ExecOperation {
         ExecOperation(name: "set-title", member: "SetTitle", target: .window,
                       arguments: [.model("MODEL"), .string("TITLE")], output: .version,
                       summary: "Update MODEL's title in place (0 = the active model)."),
+        // Issue 33, part A.
+        ExecOperation(name: "set-appearance", member: "SetAppearance", target: .window,
+                      arguments: [.string("MODEL"), .json("APPEARANCE_JSON"), .flag("replace")], output: .version,
+                      summary: "Change MODEL's appearance in place (\"\" = the active model, an id or tag:T); --replace makes it exactly this."),
         ExecOperation(name: "bring-to-front", member: "BringToFront", target: .window,
                       arguments: [.option("screen"), .option("tag")], output: .version,
                       summary: "Move the stack element showing --screen=S (or tagged --tag=T) to the top."),
