@@ -1,0 +1,50 @@
+import Foundation
+import NavigationCore
+import Testing
+
+@testable import NavigationSession
+
+/// Manifest `screens[].appearance` (issue 33, part A).
+struct AppearanceManifestTests {
+    private func manifest(_ appearance: String) throws -> Manifest {
+        try Manifest(json: """
+            {"format": 1, "id": "org.example.Look",
+             "screens": [{"name": "home"}, {"name": "receipt", "appearance": \(appearance)}],
+             "scenes": [{"name": "main", "default": true, "root": {"kind": "stack", "path": [{"screen": "home"}]}}]}
+            """)
+    }
+
+    @Test func aDeclaredAppearanceReachesTheWindowConfiguration() throws {
+        let manifest = try manifest(#"{"backButton": false, "titleDisplayMode": "large"}"#)
+        #expect(manifest.windowConfiguration(scene: "main").appearances
+            == ["receipt": Appearance(backButton: false, titleDisplayMode: .large)])
+    }
+
+    @Test func theDemoEditorHidesItsBackButtonAndTabBar() throws {
+        let editor = try #require(try Manifest.demo().windowConfiguration(scene: "main").appearances["editor"])
+        #expect(editor.backButton == false && editor.tabBar == false)
+    }
+
+    @Test func anUnknownAppearanceKeyNamesItsPath() throws {
+        #expect(throws: ManifestError.invalidValue(
+            key: "screens[1].appearance.backButon",
+            detail: #"unknown key "backButon"; did you mean "backButton"?"#)) {
+            try manifest(#"{"backButon": false}"#)
+        }
+    }
+
+    @Test func aWrongTypeNamesItsPath() throws {
+        #expect(throws: ManifestError.invalidValue(key: "screens[1].appearance.tabBar", detail: "expected a boolean")) {
+            try manifest(#"{"tabBar": "hidden"}"#)
+        }
+    }
+
+    @Test func anUnknownTitleDisplayModeIsRefused() throws {
+        #expect(throws: ManifestError.self) { try manifest(#"{"titleDisplayMode": "huge"}"#) }
+    }
+
+    @Test func theAppearanceSurvivesTheManifestsJSONRoundTrip() throws {
+        let manifest = try manifest(#"{"navigationBar": false}"#)
+        #expect(try Manifest(json: manifest.json()) == manifest)
+    }
+}
