@@ -64,6 +64,18 @@ struct JSONGenerator {
             return named("switchModel", members)
         case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
         case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
+        // Issue 33, part A: appearance in place and the live tab-bar rule.
+        case 13 where random.chance(0.5):
+            guard random.chance(0.6) else {
+                var members: [(String, GeneratedJSON)] = [("hiddenWhenNotRoot", .bool(random.chance(0.5)))]
+                if random.chance(0.3), !ids.isEmpty { members.append(("stack", reference(&random, ids: ids))) }
+                if random.chance(0.5) { members.append(("animated", .bool(random.chance(0.5)))) }
+                return named("setTabBarRule", members)
+            }
+            var members: [(String, GeneratedJSON)] = [("appearance", appearance(&random))]
+            if random.chance(0.5) { members.append(("model", reference(&random, ids: ids))) }
+            if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
+            return named("setAppearance", members)
         case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
         case 14:
             let to: GeneratedJSON = random.chance(0.3) ? reference(&random, ids: ids)
@@ -102,6 +114,16 @@ struct JSONGenerator {
         default:
             return named("sequence", [("commands", .array((0..<random.int(1...3)).map { _ in command(&random, ids: ids, depth: depth + 1) }))])
         }
+    }
+
+    /// An appearance object (Docs/state-schema.md): any subset of its keys.
+    func appearance(_ random: inout SplitMix64) -> GeneratedJSON {
+        var members: [(String, GeneratedJSON)] = []
+        for key in ["backButton", "navigationBar", "tabBar"] where random.chance(0.5) { members.append((key, .bool(random.chance(0.5)))) }
+        if random.chance(0.4) {
+            members.append(("titleDisplayMode", .string(random.pick(["automatic", "inline", "large"], or: "inline"))))
+        }
+        return .object(members)
     }
 
     /// A command that goes back: `dismiss`/`goBack` (sometimes with a `result`), `goBackToRoot`, `dismissAll`,
@@ -172,6 +194,7 @@ struct JSONGenerator {
         }
         if random.chance(0.1) { members.append(("title", .string("Fuzz"))) }
         if random.chance(0.15) { members.append(("tag", .string(random.pick(Self.tags, or: "inbox")))) }
+        if random.chance(0.1) { members.append(("appearance", appearance(&random))) }
         return .object(members)
     }
 
