@@ -59,6 +59,12 @@ settled; shot window/1 gtk-renderer-login.png
 send $W org.navsession.Window1.SwitchModel string:main dict:string:string:
 send $W org.navsession.Window1.StackAppend string:detail dict:string:string:id,42
 settled; shot window/1 gtk-renderer-detail.png
+# Appearance (Docs/renderers.md): the demo's editor declares no back button and no tab bar; SetAppearance makes
+# its title large in place.
+send $W org.navsession.Window1.StackAppend string:editor dict:string:string:id,42
+send $W org.navsession.Window1.SetAppearance string: 'string:{"titleDisplayMode":"large"}' boolean:false
+settled; shot window/1 gtk-renderer-appearance.png
+send $W org.navsession.Window1.StackDropLast uint32:1
 send $W org.navsession.Window1.Present string:sheet+stack string:editor dict:string:string:id,42
 settled; shot "$(top)" gtk-renderer-sheet.png
 send $W org.navsession.Window1.PresentAlert string:Discard\ changes? string:"The editor has unsaved changes." \

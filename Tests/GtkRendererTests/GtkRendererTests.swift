@@ -28,6 +28,37 @@ struct GtkRendererTests {
 
     private func w(_ member: String) -> String { "\(Self.window1Interface).\(member)" }
 
+    /// Issue 33, part A: the editor's declared appearance hides the back button and the tab bar; SetAppearance and
+    /// a tab-bar rule change them in place (Docs/renderers.md, "Appearance").
+    @Test func showsAppearanceAndTheTabBarRule() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:editor", "dict:string:string:id,7")
+            try await h.waitUntilScreenMatches("editor pushed")
+            var window = try await h.described(1)
+            var chrome = try #require(window["chrome"] as? [String: Any])
+            #expect(chrome["backButton"] as? Bool == false && chrome["titleDisplayMode"] as? String == "inline")
+            #expect((window["tabs"] as? [[String: Any]])?.first?["switcher"] as? Bool == false)
+            #expect((window["clickable"] as? [String])?.contains("window/1/back") == false)
+
+            try await h.send(Self.window1, w("SetAppearance"), "string:", #"string:{"tabBar":true,"backButton":true}"#, "boolean:false")
+            try await h.waitUntilScreenMatches("appearance changed")
+            window = try await h.described(1)
+            chrome = try #require(window["chrome"] as? [String: Any])
+            #expect(chrome["backButton"] as? Bool == true)
+            #expect((window["tabs"] as? [[String: Any]])?.first?["switcher"] as? Bool == true)
+
+            // The home stack hides the tab bar while not at its root: hidden wins over the editor's tabBar.
+            try await h.send(
+                Self.window1, w("Apply"), #"string:[{"command":"setTabBarRule","hiddenWhenNotRoot":true,"animated":false}]"#,
+                "dict:string:string:")
+            try await h.waitUntilScreenMatches("tab-bar rule")
+            window = try await h.described(1)
+            #expect((window["tabs"] as? [[String: Any]])?.first?["switcher"] as? Bool == false)
+        }
+    }
+
     @Test func followsTheDemoFlow() async throws {
         try await with { h in
             try await h.waitUntilScreenMatches("no window yet")

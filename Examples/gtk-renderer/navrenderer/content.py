@@ -103,9 +103,18 @@ class TabsView(Gtk.Box):
         self._connected: list[Gtk.Widget] = []
         self.stack = Gtk.Stack(hexpand=True, vexpand=True, transition_duration=200)
         self.switcher = Gtk.StackSwitcher(stack=self.stack, halign=Gtk.Align.CENTER, margin_top=6, margin_bottom=6)
-        self.append(self.switcher)
+        # The tab bar shows and hides through a revealer (appearance `tabBar`, a stack's tab-bar rule).
+        self.bar = Gtk.Revealer(child=self.switcher, reveal_child=True, transition_duration=200,
+                                transition_type=Gtk.RevealerTransitionType.SLIDE_DOWN)
+        self.append(self.bar)
         self.append(self.stack)
         self.stack.connect("notify::visible-child-name", self._visible_changed)
+
+    def show_bar(self, visible: bool, animate: bool) -> None:
+        """Shows or hides the tab bar, sliding when ``animate``."""
+        self.bar.set_transition_type(
+            Gtk.RevealerTransitionType.SLIDE_DOWN if animate else Gtk.RevealerTransitionType.NONE)
+        self.bar.set_reveal_child(visible)
 
     def show_tab(self, tab: str, transition: Gtk.StackTransitionType) -> None:
         self._updating = True
@@ -301,6 +310,12 @@ class GraphView:
             for tab in tabs:
                 self.build(graph, int(tab["model"]), actions)
         view.tab_models = models
+        bar_visible, bar_animated = graph.tab_bar(view.model_id)
+        if fresh:
+            view.show_bar(bar_visible, False)
+        elif view.bar.get_reveal_child() != bar_visible:
+            actions.append(Action("tabBar", frozenset({view.model_id}),
+                                  lambda animate: view.show_bar(bar_visible, animate and bar_animated)))
         selected = str(model.get("selectedTab") or wanted[0])
         previous, view.selected = view.selected, selected
         if fresh or view.stack.get_visible_child_name() == selected:

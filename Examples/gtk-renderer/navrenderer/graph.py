@@ -107,3 +107,35 @@ class Graph:
             else:
                 return model_id
         return model_id
+
+    # -- appearance (issue 33, part A; Docs/renderers.md, "Appearance") ------------------------------
+
+    def appearance(self, model_id: int) -> dict[str, Any]:
+        """The appearance that applies to a model: GetState's resolved ``appearance`` (absent: the defaults)."""
+        shown = dict(DEFAULT_APPEARANCE)
+        shown.update(self.models[model_id].get("appearance") or {})
+        return shown
+
+    def tab_bar(self, tabs_id: int) -> tuple[bool, bool]:
+        """(visible, animated) for a tab container's tab bar: the selected tab's active model must allow it
+        (``tabBar``) and no stack on the way down hides it by its rule while not at its root (hidden wins)."""
+        model = self.models[tabs_id]
+        tabs = model.get("tabs") or []
+        if not tabs:
+            return True, True
+        selected = next((t for t in tabs if t["id"] == model.get("selectedTab")), tabs[0])
+        leaf = self.visible_leaf(int(selected["model"]))
+        visible, animated = bool(self.appearance(leaf)["tabBar"]), True
+        current: int | None = leaf
+        while current is not None and current != tabs_id and current in self.models:
+            node = self.models[current]
+            if node["kind"] == "stack" and node.get("hidesTabBarWhenNotAtRoot"):
+                animated = animated and node.get("hidesTabBarAnimated", True) is not False
+                if len(node.get("path", [])) > 1:
+                    visible = False
+            current = self.parent(current)
+        return visible, animated
+
+
+DEFAULT_APPEARANCE: dict[str, Any] = {"backButton": True, "navigationBar": True, "tabBar": True,
+                                      "titleDisplayMode": "automatic"}

@@ -120,7 +120,7 @@ class TestHook:
         tabs: list[dict[str, Any]] = []
         switched: list[dict[str, Any]] = []
         clickable = [f"{prefix}/close", f"{prefix}/escape"]
-        if view.back_button.get_sensitive():
+        if view.back_button.get_sensitive() and view.back_button.get_visible():
             clickable.append(f"{prefix}/back")
         _walk(view.window.get_child(), stacks, tabs, switched)
         modals: list[dict[str, Any]] = []
@@ -157,6 +157,8 @@ class TestHook:
             "id": prefix, "path": view.path, "version": view.graph.version if view.graph else None,
             "title": view.title_label.get_label(), "visible": view.window.get_visible(),
             "back": {"id": f"{prefix}/back", "sensitive": view.back_button.get_sensitive()},
+            "chrome": {"navigationBar": view.header.get_visible(), "backButton": view.back_button.get_visible(),
+                       "titleDisplayMode": view.title_mode},
             "stacks": stacks, "tabs": tabs, "switched": switched, "modals": modals, "dialogs": dialogs,
             "top": _top_id(view, prefix), "clickable": clickable,
         }
@@ -302,7 +304,7 @@ def _walk(widget: Gtk.Widget | None, stacks: list[dict[str, Any]], tabs: list[di
     elif isinstance(widget, TabsView):
         tab_list = [{"id": p.get_name(), "title": p.get_title()} for p in _stack_pages(widget.stack)]
         tabs.append({"model": widget.model_id, "selected": widget.stack.get_visible_child_name(), "tabs": tab_list,
-                     "switcher": widget.switcher.get_visible()})
+                     "switcher": widget.switcher.get_visible() and widget.bar.get_reveal_child()})
     elif isinstance(widget, SwitchedView):
         switched.append({"model": widget.model_id, "visible": _page(widget.get_visible_child())})
     # Only what is shown: a stack's visible page, a switched view's shown model; every tab (kept).

@@ -52,6 +52,8 @@ class NavWindowView:
         self.back_button = Gtk.Button(icon_name="go-previous-symbolic", tooltip_text="Back", sensitive=False)
         self.back_button.connect("clicked", lambda *_: self.go_back())
         header.pack_start(self.back_button)
+        self.header = header
+        self.title_mode = "automatic"
         self.window.set_titlebar(header)
         self.placeholder = Gtk.Label(label="Loading…")
         self.window.set_child(self.placeholder)
@@ -75,9 +77,22 @@ class NavWindowView:
         if self.window.get_child() is not root:
             self.window.set_child(root)
         self.set_properties(props)
+        self._render_chrome(graph)
         self._render_presented(graph, actions)
         self.content.forget_missing(graph)
         self.animator.run(plan, actions)
+
+    def _render_chrome(self, graph: Graph) -> None:
+        """The header of the window's base as the shown screen's appearance says (Docs/renderers.md,
+        "Appearance"): header and back button shown or hidden, the title large or not."""
+        appearance = graph.appearance(graph.visible_leaf(graph.root))
+        self.header.set_visible(bool(appearance["navigationBar"]))
+        self.back_button.set_visible(bool(appearance["backButton"]))
+        self.title_mode = str(appearance["titleDisplayMode"])
+        if self.title_mode == "large":
+            self.title_label.add_css_class("title-2")
+        else:
+            self.title_label.remove_css_class("title-2")
 
     def _window_of(self, graph: Graph, model_id: int | None) -> Gtk.Window:
         presentation = graph.presentation_of(model_id)
@@ -110,6 +125,7 @@ class NavWindowView:
             if isinstance(modal, ModalWindow):
                 modal.set_content(self.content.build(graph, model_id, actions))
                 modal.title_label.set_label(graph.screen_title(graph.visible_leaf(model_id)))
+                modal.back_button.set_visible(bool(graph.appearance(graph.visible_leaf(model_id))["backButton"]))
                 stack = graph.nearest_stack(graph.visible_leaf(model_id))
                 modal.back_button.set_sensitive(stack is not None and len(graph.path(stack)) > 1)
 
