@@ -34,7 +34,7 @@ struct DirectJSONDriftTests {
         let model = try #require(try Self.snapshot().models.first)
         #expect(Self.fields(of: model) == [
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
-            "protection",
+            "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated",
         ])
     }
 
