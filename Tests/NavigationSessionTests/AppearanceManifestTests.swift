@@ -48,3 +48,25 @@ struct AppearanceManifestTests {
         #expect(try Manifest(json: manifest.json()) == manifest)
     }
 }
+
+/// An appearance override and a tab-bar rule are journaled and survive a kill (issue 33, part A).
+struct AppearancePersistenceTests {
+    @Test func anOverrideAndATabBarRuleSurviveAKill() throws {
+        let directory = temporaryDirectory()
+        var before: WindowSnapshot?
+        do {
+            let session = try demoSession(directory: directory)
+            let main = try loggedInMain(session)
+            try session.execute(window: main, command: .stackAppend(.screen("editor", params: ["id": "1"])))
+            try session.execute(window: main, command: .setAppearance(Appearance(tabBar: true, titleDisplayMode: .large)))
+            try session.execute(window: main, command: .setTabBarRule(hiddenWhenNotRoot: true, animated: false))
+            before = try session.window(main).graph.snapshot()
+            // Dropped without close(): like SIGKILL, only the journal survives.
+        }
+        let restored = try demoSession(directory: directory)
+        let snapshot = try restored.window(#require(restored.windows.first?.number)).graph.snapshot()
+        #expect(snapshot == before)
+        #expect(snapshot.models.contains { $0.appearanceOverride == Appearance(tabBar: true, titleDisplayMode: .large) })
+        #expect(snapshot.models.contains { $0.hidesTabBarAnimated == false })
+    }
+}
