@@ -39,6 +39,8 @@ struct ParsingTests {
         (["bring-to-front", "--screen=detail"], "\(window1).BringToFront(ss) \"detail\" \"\""),
         (["bring-to-front", "--tag=t"], "\(window1).BringToFront(ss) \"\" \"t\""),
         (["model-for-tag", "inbox"], "\(window1).ModelForTag(s) \"inbox\""),
+        (["set-appearance", "tag:draft", #"{"tabBar":false}"#, "--replace"],
+         "\(window1).SetAppearance(ssb) \"tag:draft\" \"{\\\"tabBar\\\":false}\" true"),
     ])
     func execMapsKebabCaseToTheMethod(words: [String], call: String) async throws {
         let result = try await Ctl.run(["exec", "--dry-run", "1"] + words)

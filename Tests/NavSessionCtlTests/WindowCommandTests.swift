@@ -190,6 +190,21 @@ struct WindowCommandTests {
         }
     }
 
+    /// Issue 33, part A: `exec set-appearance` with the active model (`""`) changes its appearance in place.
+    @Test func execSetAppearanceChangesTheActiveModelsAppearance() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let before = try await daemon.exec(window, ["set-title", "0", "Detail 42"])
+            let after = try await daemon.exec(window, ["set-appearance", "", #"{"backButton":false}"#])
+            #expect(after == before + 1)
+            let state = try await daemon.ctl(["exec", window, "get-state"])
+            let compact = state.stdout.filter { !$0.isWhitespace }
+            #expect(compact.contains(#""appearanceOverride":{"backButton":false}"#), "\(state)")
+            let wrong = try await daemon.ctl(["exec", window, "set-appearance", "", #"{"backButon":false}"#])
+            #expect(wrong.status != 0 && wrong.stderr.contains("org.navsession.Error.InvalidCommand"), "\(wrong)")
+        }
+    }
+
     @Test func execSetParamsBringToFrontAndModelForTag() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)
