@@ -156,7 +156,13 @@ extension PresentationSpec: Codable {
             self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
             styleKeys = ["name", "model"]
         }
-        try StrictKeys.check(decoder, allowed: ["kind"] + styleKeys)
+        if let transition = try c.decodeIfPresent(String.self, forKey: "transition") {
+            if let problem = Self.transitionProblem(transition) {
+                throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
+            }
+            self.transition = transition
+        }
+        try StrictKeys.check(decoder, allowed: ["kind", "transition"] + styleKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -167,6 +173,10 @@ extension PresentationSpec: Codable {
         default:
             var c = encoder.container(keyedBy: JSONKey.self)
             try c.encode(model, forKey: "model")
+        }
+        if let transition {
+            var c = encoder.container(keyedBy: JSONKey.self)
+            try c.encode(transition, forKey: "transition")
         }
     }
 }

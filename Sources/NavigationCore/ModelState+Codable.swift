@@ -43,7 +43,8 @@ extension ModelState: Codable {
             content: content,
             saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [],
             tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabState: tabState,
-            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"))
+            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"),
+            transition: try c.decodeIfPresent(String.self, forKey: "transition"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,6 +59,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(presented, forKey: "presented")
         try c.encodeIfPresent(tag, forKey: "tag")
         try c.encodeIfPresent(protection, forKey: "protection")
+        try c.encodeIfPresent(transition, forKey: "transition")
         switch content {
         case .screen: break
         case .stack(let path, let hides):

@@ -13,7 +13,7 @@ extension NavigationCommand: Codable {
     /// Each command's own keys besides `"command"`.
     static let fields: [String: [String]] = [
         "stackAppend": ["models", "singleTop"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
-        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"],
+        "stackSetPath": ["path"], "present": ["presentation", "on", "replace"], "tabsSelectItem": ["tab"],
         "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
@@ -47,7 +47,17 @@ extension NavigationCommand: Codable {
             self = .stackSetRoot(
                 try c.decode(ModelSpec.self, forKey: "model"), clear: try c.decodeIfPresent(Bool.self, forKey: "clear") ?? false)
         case "stackSetPath": self = .stackSetPath(try c.decode([PathEntry].self, forKey: "path"))
-        case "present": self = .present(try c.decode(PresentationSpec.self, forKey: "presentation"))
+        case "present":
+            let presentation = try c.decode(PresentationSpec.self, forKey: "presentation")
+            let replace = try c.decodeIfPresent(Bool.self, forKey: "replace")
+            if let on = try c.decodeIfPresent(ModelReference.self, forKey: "on") {
+                self = .presentOn(presentation, on: on, replace: replace ?? false)
+            } else if replace != nil {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "replace", in: c, debugDescription: "\"replace\" needs \"on\" (the model whose presentation it replaces)")
+            } else {
+                self = .present(presentation)
+            }
         case "dismiss":
             if let result = try c.decodeIfPresent(JSONValue.self, forKey: "result") {
                 self = .dismissReturning(result: result)
@@ -161,6 +171,10 @@ extension NavigationCommand: Codable {
             try c.encode(clear, forKey: "clear")
         case .stackSetPath(let entries): try c.encode(entries, forKey: "path")
         case .present(let presentation): try c.encode(presentation, forKey: "presentation")
+        case .presentOn(let presentation, let on, let replace):
+            try c.encode(presentation, forKey: "presentation")
+            try c.encode(on, forKey: "on")
+            if replace { try c.encode(true, forKey: "replace") }
         case .tabsSelectItem(let tab): try c.encode(tab, forKey: "tab")
         case .switchModel(let model, let saveState, let restoreState):
             try c.encode(model, forKey: "model")

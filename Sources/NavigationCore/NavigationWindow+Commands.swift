@@ -45,6 +45,8 @@ extension NavigationWindow {
             try setPath(stack, entries)
         case .present(let presentation):
             try present(presentation, from: origin)
+        case .presentOn(let presentation, let reference, let replace):
+            try present(presentation, on: try attachedNode(try resolve(reference)), replace: replace)
         case .dismiss:
             try dismiss(from: origin)
         case .dismissReturning(let result):
@@ -268,6 +270,23 @@ extension NavigationWindow {
         }
         if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
         if let occupant = presenter.presented { throw .slotOccupied(presenter: presenter.id, occupant: occupant) }
+        try checkActions(of: presentation, from: presenter)
+        let child = try instantiatePresentation(presentation)
+        fillSlot(presenter, with: child, style: presentation.style)
+    }
+
+    /// `present` with `on`: exactly on `presenter`; with `replace`, its current presentation is dismissed first
+    /// (a `dismiss` step, its models finish on commit) and the new one presented (a `present` step).
+    private func present(_ presentation: PresentationSpec, on presenter: Node, replace: Bool) throws(NavigationError) {
+        if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
+        guard canPresent(presenter) else { throw .cannotPresentOn(presenter.id, screen: presenter.screen) }
+        if let occupantID = presenter.presented {
+            guard replace else {
+                throw .alreadyPresenting(
+                    model: presenter.id, presented: occupantID, screen: nodes[occupantID].map(\.screen) ?? "")
+            }
+            clearSlot(presenter)
+        }
         try checkActions(of: presentation, from: presenter)
         let child = try instantiatePresentation(presentation)
         fillSlot(presenter, with: child, style: presentation.style)

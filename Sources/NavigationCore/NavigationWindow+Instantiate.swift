@@ -91,6 +91,11 @@ extension NavigationWindow {
         case (.sheet, _), (.fullScreenCover, _):
             break
         }
-        return try instantiate(presentation.model, mayPresent: true)
+        if let transition = presentation.transition, let problem = PresentationSpec.transitionProblem(transition) {
+            throw .invalidSpec(problem)
+        }
+        let node = try instantiate(presentation.model, mayPresent: true)
+        node.transition = presentation.transition
+        return node
     }
 }

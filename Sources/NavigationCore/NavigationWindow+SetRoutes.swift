@@ -112,7 +112,10 @@ extension NavigationWindow {
         var created: [(Node, String?)] = []
         for (index, route) in zip(routes.indices, routes) {
             do throws(NavigationError) {
-                created.append((try instantiate(route.model, mayPresent: false), nil))
+                if let transition = route.transition, let problem = PresentationSpec.transitionProblem(transition) {
+                    throw .invalidSpec(problem)
+                }
+                created.append((try instantiate(route.model, mayPresent: false), route.transition))
             } catch {
                 throw .routeFailed(index: index, error)
             }
@@ -128,7 +131,7 @@ extension NavigationWindow {
         if let occupant = presenter.presented {
             throw .routeFailed(index: index, .slotOccupied(presenter: presenter.id, occupant: occupant))
         }
-        let presentation: PresentationSpec = route.style == .cover ? .fullScreenCover(route.model) : .sheet(route.model)
+        let presentation = route.presentation
         let child: Node
         do throws(NavigationError) {
             child = try instantiatePresentation(presentation)

@@ -53,6 +53,7 @@ extension NavigationWindow {
         node.saved = model.saved
         node.tag = model.tag
         node.protection = model.protection
+        node.transition = model.transition
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

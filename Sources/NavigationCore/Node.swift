@@ -34,6 +34,9 @@ final class Node {
     var dialog: DialogContent?
     /// The model's protection mark (``Protection``), counted in ``NavigationWindow/protectedCount``.
     var protection: Protection?
+    /// A presented model's renderer transition, set when it is created (never changed afterwards, so it needs
+    /// no undo step).
+    var transition: String?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -102,6 +105,7 @@ final class Node {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
             presented: presented, content: content, saved: saved, tag: tag,
-            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection)
+            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
+            transition: transition)
     }
 }

@@ -11,11 +11,39 @@ public struct PresentationSpec: Hashable, Sendable {
     public var style: PresentationStyle
     /// The model to create in the slot.
     public var model: ModelSpec
+    /// The renderer transition it is presented (and later dismissed) with (`slide`, `zoom`, …); `nil` = the
+    /// renderer's default for the style. Kept in the state and carried by the `present`/`dismiss` steps.
+    public var transition: String?
 
     /// Creates a presentation from its parts; prefer the static factories.
-    public init(style: PresentationStyle, model: ModelSpec) {
+    public init(style: PresentationStyle, model: ModelSpec, transition: String? = nil) {
         self.style = style
         self.model = model
+        self.transition = transition
+    }
+
+    /// The same presentation with the renderer transition `name`.
+    public func with(transition name: String?) -> PresentationSpec {
+        var copy = self
+        copy.transition = name
+        return copy
+    }
+
+    /// The longest transition name, in UTF-8 bytes.
+    public static let maxTransitionBytes = 64
+
+    /// Why `name` is not a transition name (1 to 64 bytes of ASCII letters, digits, `-`, `_`, `.`), or `nil`.
+    /// Checked when a command is decoded and again when it runs, before any work.
+    public static func transitionProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a transition name is empty" }
+        if name.utf8.count > maxTransitionBytes {
+            return "transition name is \(name.utf8.count) bytes; at most \(maxTransitionBytes)"
+        }
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F || byte == 0x2E
+        }
+        return allowed ? nil : "transition \"\(name.prefix(64))\" may hold only ASCII letters, digits, '-', '_' and '.'"
     }
 
     /// A sheet with optional detents.

@@ -286,7 +286,7 @@ struct ManifestValidator {
             for (index, entry) in entries.enumerated() {
                 if case .new(let element) = entry { try check(element.model, at: "\(key).path[\(index)]", entry: false) }
             }
-        case .present(let presentation):
+        case .present(let presentation), .presentOn(let presentation, _, _):
             try checkPresentation(presentation, at: "\(key).presentation")
         case .switchModel(let model, _, _):
             if model.kind == .screen, stateNames.contains(model.screen) { return }

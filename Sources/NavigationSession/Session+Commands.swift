@@ -64,21 +64,28 @@ extension Session {
             return .switchModel(state.mergingEntryParams(spec.params), saveState: saveState, restoreState: restoreState)
         case .sequence(let commands):
             return .sequence(commands.map { expand($0, scene: scene) })
-        case .present(var presentation):
-            switch presentation.model.content {
-            case .alert(var content):
-                content.actions = content.actions.map { expand($0, scene: scene) }
-                presentation.model.content = .alert(content)
-            case .confirmationDialog(var content):
-                content.actions = content.actions.map { expand($0, scene: scene) }
-                presentation.model.content = .confirmationDialog(content)
-            default:
-                break
-            }
-            return .present(presentation)
+        case .present(let presentation):
+            return .present(expand(presentation, scene: scene))
+        case .presentOn(let presentation, let on, let replace):
+            return .presentOn(expand(presentation, scene: scene), on: on, replace: replace)
         default:
             return command
         }
+    }
+
+    private func expand(_ presentation: PresentationSpec, scene: SceneDeclaration?) -> PresentationSpec {
+        var presentation = presentation
+        switch presentation.model.content {
+        case .alert(var content):
+            content.actions = content.actions.map { expand($0, scene: scene) }
+            presentation.model.content = .alert(content)
+        case .confirmationDialog(var content):
+            content.actions = content.actions.map { expand($0, scene: scene) }
+            presentation.model.content = .confirmationDialog(content)
+        default:
+            break
+        }
+        return presentation
     }
 
     private func expand(_ action: DialogAction, scene: SceneDeclaration?) -> DialogAction {
