@@ -319,6 +319,14 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         return ApplyResult(version: version, started: ids.compactMap(\.uint64).map { ModelID(rawValue: Int(clamping: $0)) })
     }
 
+    /// Shows `screen` the way the manifest declares for it (its `style`; pushed when it declares none) (`Show`).
+    /// - Throws: ``NavSessionError/noStack(_:)``, ``NavSessionError/noPresenter(_:)``,
+    ///   ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func show(_ screen: String, params: [String: String] = [:]) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Show", [.string(screen), .stringDictionary(params)])
+    }
+
     /// ``dismiss()`` resolving from `model` (`DismissAt`).
     @discardableResult
     public func dismissAt(_ model: ModelID) async throws(NavSessionError) -> UInt64 {

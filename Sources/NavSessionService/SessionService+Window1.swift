@@ -244,6 +244,11 @@ extension SessionService {
                     let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                     return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
                 })),
+            MethodRow("Show", [screen, params], [version], .batch { call, _, _ in
+                let name = call.arguments[0].string ?? ""
+                guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+                return one(.show(screen: name, params: call.arguments[1].stringDictionary))
+            }),
             MethodRow("DismissAt", [model], [version], .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
             MethodRow("DismissJustFromPresentedAt", [model], [version], .batch { call, _, _ in
                 one(.dismissJustFromPresented, from: try id(call.arguments[0]))

@@ -65,6 +65,7 @@ enum ContentCost {
                 }
             }
         case .present(let presentation): return base + of(presentation.model) + (presentation.transition.map(of) ?? 0)
+        case .show(let screen, let params, let transition): return base + of(screen) + of(params) + (transition.map(of) ?? 0)
         case .presentOn(let presentation, let on, _):
             return base + 24 + of(presentation.model) + (presentation.transition.map(of) ?? 0) + of(on)
         case .tabsSelectItem(let tab): return base + of(tab)

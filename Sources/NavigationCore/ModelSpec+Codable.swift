@@ -136,8 +136,19 @@ extension PathEntry: Codable {
 /// `{"kind":"custom","name":"popover","model":{…}}`.
 extension PresentationSpec: Codable {
     public init(from decoder: any Decoder) throws {
-        let style = try PresentationStyle(from: decoder)
         let c = try decoder.container(keyedBy: JSONKey.self)
+        // The built-in browser: `{"kind":"browser","url":"https://…"}` (issue 33, part P).
+        if try c.decodeIfPresent(String.self, forKey: "kind") == PresentationSpec.browserKind {
+            let url = try c.decode(String.self, forKey: "url")
+            if let problem = Self.browserURLProblem(url) {
+                throw DecodingError.dataCorruptedError(forKey: "url", in: c, debugDescription: problem)
+            }
+            self = .browser(url: url)
+            try decodeTransition(c)
+            try StrictKeys.check(decoder, allowed: ["kind", "url", "transition"])
+            return
+        }
+        let style = try PresentationStyle(from: decoder)
         let styleKeys: [String]
         switch style {
         case .alert:
@@ -156,13 +167,16 @@ extension PresentationSpec: Codable {
             self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
             styleKeys = ["name", "model"]
         }
-        if let transition = try c.decodeIfPresent(String.self, forKey: "transition") {
-            if let problem = Self.transitionProblem(transition) {
-                throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
-            }
-            self.transition = transition
-        }
+        try decodeTransition(c)
         try StrictKeys.check(decoder, allowed: ["kind", "transition"] + styleKeys)
+    }
+
+    private mutating func decodeTransition(_ c: KeyedDecodingContainer<JSONKey>) throws {
+        guard let transition = try c.decodeIfPresent(String.self, forKey: "transition") else { return }
+        if let problem = Self.transitionProblem(transition) {
+            throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
+        }
+        self.transition = transition
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -8,6 +8,8 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
+        // Issue 33, part P.
+        "show",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -21,6 +23,8 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
+        // Issue 33, part P.
+        "show": ["screen", "params", "transition"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +62,14 @@ extension NavigationCommand: Codable {
             } else {
                 self = .present(presentation)
             }
+        case "show":
+            let transition = try c.decodeIfPresent(String.self, forKey: "transition")
+            if let transition, let problem = PresentationSpec.transitionProblem(transition) {
+                throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
+            }
+            self = .show(
+                screen: try c.decode(String.self, forKey: "screen"),
+                params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:], transition: transition)
         case "dismiss":
             if let result = try c.decodeIfPresent(JSONValue.self, forKey: "result") {
                 self = .dismissReturning(result: result)
@@ -171,6 +183,10 @@ extension NavigationCommand: Codable {
             try c.encode(clear, forKey: "clear")
         case .stackSetPath(let entries): try c.encode(entries, forKey: "path")
         case .present(let presentation): try c.encode(presentation, forKey: "presentation")
+        case .show(let screen, let params, let transition):
+            try c.encode(screen, forKey: "screen")
+            if !params.isEmpty { try c.encode(params, forKey: "params") }
+            try c.encodeIfPresent(transition, forKey: "transition")
         case .presentOn(let presentation, let on, let replace):
             try c.encode(presentation, forKey: "presentation")
             try c.encode(on, forKey: "on")

@@ -32,6 +32,11 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// Fails: ``NavigationError/alreadyPresenting(model:presented:screen:)`` (without `replace`),
     /// ``NavigationError/cannotPresentOn(_:screen:)``, ``NavigationError/presenterIsLeaf(_:)``, unknown model or tag.
     case presentOn(PresentationSpec, on: ModelReference, replace: Bool = false)
+    /// Show `screen` the way the manifest declares for it (its `style`): pushed (walk-up to a stack, the default
+    /// for a screen that declares none) or presented by the nearest presenter as a sheet, cover or custom kind;
+    /// `transition` as for any push or presentation (``TransitionRules``).
+    /// JSON: `{"command":"show","screen":"compose","params":{…},"transition"?:"slide"}`.
+    case show(screen: String, params: [String: String] = [:], transition: String? = nil)
     /// Dismiss the nearest presentation or pushed element. Fails: ``NavigationError/nothingToDismiss(from:)``.
     case dismiss
     /// `dismiss` plus a `result` message (payload: the result's JSON text) to the presenter, or to the element
@@ -125,6 +130,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .stackSetRoot: "stackSetRoot"
         case .stackSetPath: "stackSetPath"
         case .present, .presentOn: "present"
+        case .show: "show"
         case .dismiss, .dismissReturning: "dismiss"
         case .goBack: "goBack"
         case .goBackToRoot: "goBackToRoot"

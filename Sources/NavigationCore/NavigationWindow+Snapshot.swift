@@ -27,7 +27,8 @@ extension NavigationWindow {
         self.init(configuration: configuration, logger: logger)
         for model in snapshot.models {
             if case .presented(.custom(let name)) = model.attachment,
-                !configuration.customPresentationKinds.contains(name)
+                !configuration.customPresentationKinds.contains(name),
+                name != PresentationSpec.browserKind || model.screen != PresentationSpec.browserKind
             {
                 throw .unknownPresentationKind(name)
             }

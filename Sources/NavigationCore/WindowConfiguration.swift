@@ -12,6 +12,8 @@ public struct WindowConfiguration: Hashable, Sendable {
     /// Entry conditions: screen name → the state the window's switched root must show for a change to start a
     /// model of that screen (manifest `"requires": {"state": …}`, Docs/guards.md); empty: nothing is checked.
     public var entryRequirements: [String: String]
+    /// Screen default styles and transitions, and transition rules (issue 33, part P); empty by default.
+    public var transitions = TransitionRules()
 
     /// Creates a configuration.
     public init(

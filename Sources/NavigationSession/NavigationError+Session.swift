@@ -27,6 +27,8 @@ extension NavigationError {
         case .unknownPresentationKind: suffix = "UnknownPresentationKind"
         case .cannotPresent, .cannotPresentOn: suffix = "CannotPresent"
         case .alreadyPresenting: suffix = "AlreadyPresenting"
+        case .invalidBrowserURL: suffix = "InvalidURL"
+        case .transitionNotEligible: suffix = "TransitionNotEligible"
         case .nothingToDismiss: suffix = "NothingToDismiss"
         case .nothingToGoBack: suffix = "NothingToGoBack"
         case .routeNotFound: suffix = "RouteNotFound"
@@ -77,6 +79,9 @@ extension NavigationError {
         case .cannotPresent(let screen): "'\(screen)' sits where it cannot present"
         case .cannotPresentOn(let id, let screen):
             "model \(id) ('\(screen)') cannot present: it is a stack element, a tab or a custom container's child"
+        case .transitionNotEligible(let transition, let from, let to):
+            "transition '\(transition)' is not eligible from '\(from)' to '\(to)' (the manifest's transitions.eligible)"
+        case .invalidBrowserURL(_, let reason): "invalid browser URL: \(reason)"
         case .alreadyPresenting(let model, let presented, let screen):
             "model \(model) already presents model \(presented) ('\(screen)'); give replace to dismiss it and present the new one"
         case .nothingToDismiss(let id): "nothing to dismiss from model \(id)"

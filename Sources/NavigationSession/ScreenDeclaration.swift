@@ -20,6 +20,11 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// What a change refused by ``requires`` does instead, one change (its commands run from the active
     /// model, expanded like a batch's); `nil` or empty: nothing changes and the navigation just waits.
     public var redirect: [BatchCommand]?
+    /// How ``NavigationCommand/show(screen:params:transition:)`` shows the screen: `push` (the default), `sheet`,
+    /// `cover`, a declared custom kind or `browser` (issue 33, part P).
+    public var style: String?
+    /// The transition the screen gets when neither the command nor a rule names one.
+    public var transition: String?
 
     /// Declares a screen.
     public init(
@@ -34,7 +39,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         self.optional = optional
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect, style, transition }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +49,8 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
         requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
         redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
+        style = try c.decodeIfPresent(String.self, forKey: .style)
+        transition = try c.decodeIfPresent(String.self, forKey: .transition)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -55,6 +62,8 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
         try c.encodeIfPresent(requires, forKey: .requires)
         try c.encodeIfPresent(redirect, forKey: .redirect)
+        try c.encodeIfPresent(style, forKey: .style)
+        try c.encodeIfPresent(transition, forKey: .transition)
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.

@@ -54,7 +54,15 @@ struct JSONGenerator {
             return named("stackSetPath", [("path", .array(path))])
         case 6: return named("present", [("presentation", presentation(&random))])
         case 7:
-            // Issue 33 (P): exact presentation (`on`, `replace`) and presentation transitions.
+            // Issue 33 (P): exact presentation (`on`, `replace`), presentation transitions, `show`, the browser.
+            if random.chance(0.25) {
+                let screen = random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home")
+                return named("show", [("screen", .string(screen))] + (random.chance(0.3) ? [("transition", .string("fade"))] : []))
+            }
+            if random.chance(0.2) {
+                let url = random.pick(["https://example.org/a?b=c", "http://localhost:8080/", "ftp://example.org", "https://"], or: "https://example.org")
+                return named("present", [("presentation", .object([("kind", .string("browser")), ("url", .string(url))]))])
+            }
             guard random.chance(0.5) else { return named("present", [("presentation", presentation(&random))]) }
             var members: [(String, GeneratedJSON)] = [("presentation", presentation(&random)), ("on", reference(&random, ids: ids))]
             if random.chance(0.5) { members.append(("replace", .bool(random.chance(0.7)))) }
