@@ -96,7 +96,9 @@ struct RouteViewTests {
         try window.execute(.setRoutes(window.routes))
         #expect(window.version == version, "the same routes change nothing")
         try window.execute(.setRoutes([.push("a")]))
-        #expect(window.model(window.activeModelID)?.screen == "a" && window.version == version + 1)
+        #expect(window.version == version, "a route without a transition matches whatever transition it has")
+        try window.execute(.setRoutes([Route(style: .push, screen: "a", transition: "fade")]))
+        #expect(window.routes == [Route(style: .push, screen: "a", transition: "fade")] && window.version == version + 1)
     }
 
     @Test func presentedNonStackContainerGivesItsOwnScreenWithoutNavigation() throws {
