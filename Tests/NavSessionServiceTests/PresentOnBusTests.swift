@@ -105,3 +105,29 @@ import Testing
         }
     }
 }
+
+/// Issue 33 (P): a presentation's transition and a replacing `present` survive a SIGKILL (journal) and a restart.
+@Suite struct PresentationTransitionRestoreTests {
+    @Test func aPresentationsTransitionComesBackAfterASigkill() async throws {
+        try await DaemonFixture.with { fixture in
+            let process = try #require(fixture.process)
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "Present", [.string("sheet"), .string("about"), .noParams])
+            let tabs = try await fixture.modelID(window, where: "kind", is: "tabs")
+            let batch = #"[{"command":"present","on":\#(tabs),"replace":true,"presentation":{"kind":"fullScreenCover","model":{"screen":"profile"},"transition":"zoom"}}]"#
+            _ = try await fixture.window(window, "Apply", [.string(batch), .noParams])
+            let before = try await fixture.models(window).first { ($0["screen"] as? String) == "profile" }
+            process.signal(SIGKILL)
+            #expect(await fixture.waitForExit(process))
+            try await fixture.relaunch()
+            let models = try await fixture.models(window)
+            #expect(!models.contains { ($0["screen"] as? String) == "about" })
+            let profile = try #require(models.first { ($0["screen"] as? String) == "profile" })
+            #expect(profile["transition"] as? String == "zoom")
+            #expect((profile["id"] as? NSNumber) == (before?["id"] as? NSNumber))
+            let routes = try #require(try await fixture.window(window, "GetRoutes").first?.string)
+            #expect(routes == #"[{"style":"cover","screen":"profile","withNavigation":false,"transition":"zoom"}]"#, "\(routes)")
+        }
+    }
+}
