@@ -77,6 +77,12 @@ send $W org.navsession.Window1.PresentConfirmationDialog string:logout string: a
 settled; shot "$(top)" gtk-renderer-logout.png
 # Guards (Docs/guards.md): unsaved text protects the editor; a deep link from elsewhere shows "Discard changes?".
 send $W org.navsession.Window1.Dismiss
+# A presentation with a transition (issue 33, part P): the demo's compose is a sheet with "slide" (from settings
+# the manifest's rule makes it "fade"; from home, where the deep link left us, the screen's own "slide").
+send $W org.navsession.Window1.TabsSelectItem string:home
+send $W org.navsession.Window1.Show string:compose dict:string:string:to,ann
+settled; shot "$(top)" gtk-renderer-transition.png
+send $W org.navsession.Window1.Dismiss
 send $W org.navsession.Window1.Present string:sheet string:editor dict:string:string:id,9
 settled
 hook Click "$(top)/type/Half-written reply" > /dev/null

@@ -24,6 +24,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     // MARK: org.navsession.Error.*
     /// `org.navsession.Error.AlreadyAtRoot`: `StackDropLast` on a stack already at its root.
     case alreadyAtRoot(String)
+    /// `org.navsession.Error.AlreadyPresenting`: `PresentOn` without replace on a model that already presents.
+    case alreadyPresenting(String)
+    /// `org.navsession.Error.TransitionNotEligible`: a transition the manifest allows only between other screens.
+    case transitionNotEligible(String)
     /// `org.navsession.Error.BadParameter`: A deep-link parameter of the wrong type.
     case badParameter(String)
     /// `org.navsession.Error.BlockedByDialog`: An alert or dialog is in the way of the command.
@@ -194,6 +198,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The D-Bus names of the daemon's own errors and the standard names with a case of their own.
     static let knownNames: [String] = [
         "org.navsession.Error.AlreadyAtRoot",
+        "org.navsession.Error.AlreadyPresenting",
+        "org.navsession.Error.TransitionNotEligible",
         "org.navsession.Error.BadParameter",
         "org.navsession.Error.BlockedByDialog",
         "org.navsession.Error.CannotPresent",
@@ -265,6 +271,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     public init(name: String, message: String) {
         switch name {
         case "org.navsession.Error.AlreadyAtRoot": self = .alreadyAtRoot(message)
+        case "org.navsession.Error.AlreadyPresenting": self = .alreadyPresenting(message)
+        case "org.navsession.Error.TransitionNotEligible": self = .transitionNotEligible(message)
         case "org.navsession.Error.BadParameter": self = .badParameter(message)
         case "org.navsession.Error.BlockedByDialog": self = .blockedByDialog(message)
         case "org.navsession.Error.CannotPresent": self = .cannotPresent(message)
@@ -340,6 +348,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     public var name: String {
         switch self {
         case .alreadyAtRoot: "org.navsession.Error.AlreadyAtRoot"
+        case .alreadyPresenting: "org.navsession.Error.AlreadyPresenting"
+        case .transitionNotEligible: "org.navsession.Error.TransitionNotEligible"
         case .badParameter: "org.navsession.Error.BadParameter"
         case .blockedByDialog: "org.navsession.Error.BlockedByDialog"
         case .cannotPresent: "org.navsession.Error.CannotPresent"
@@ -423,7 +433,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The human-readable message (the daemon's, for errors it replied with).
     public var message: String {
         switch self {
-        case .alreadyAtRoot(let message), .badParameter(let message), .blockedByDialog(let message),
+        case .alreadyAtRoot(let message), .alreadyPresenting(let message), .transitionNotEligible(let message), .badParameter(let message), .blockedByDialog(let message),
              .cannotPresent(let message), .detachedModel(let message), .duplicateElement(let message),
              .emptyBatch(let message), .emptyPath(let message), .invalidBatch(let message),
              .invalidCommand(let message), .invalidCount(let message), .invalidEffect(let message),

@@ -291,6 +291,42 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
             "PresentAt", [Self.model(model), .string(kind), .string(screen), .stringDictionary(params)])
     }
 
+    /// Presents exactly on `model` (an id or a tag), not on the nearest presenter (`PresentOn`). With `replace`,
+    /// what `model` already presents goes (with everything above it) and the new presentation comes, in one change.
+    ///
+    /// ```swift
+    /// try await window.presentOn(.tag("home"), kind: "sheet", screen: "about", transition: "slide", replace: true)
+    /// ```
+    /// - Parameters:
+    ///   - kind: as for ``present(_:screen:params:)``.
+    ///   - transition: the presentation's renderer transition (`nil` = the style's default).
+    /// - Returns: the new version and the models the change started.
+    /// - Throws: ``NavSessionError/alreadyPresenting(_:)`` (without `replace`), ``NavSessionError/cannotPresent(_:)``
+    ///   (a stack element, tab or custom child), ``NavSessionError/unknownModel(_:)``, ``NavSessionError/unknownTag(_:)``,
+    ///   and the errors of ``present(_:screen:params:)``.
+    @discardableResult
+    public func presentOn(
+        _ model: ModelReference, kind: String, screen: String, params: [String: String] = [:], transition: String? = nil,
+        replace: Bool = false
+    ) async throws(NavSessionError) -> ApplyResult {
+        let reply = try await call(
+            "PresentOn",
+            [.string(model.modelID.map { String($0.rawValue) } ?? model.description), .string(kind), .string(screen), .stringDictionary(params), .string(transition ?? ""),
+             .boolean(replace)])
+        guard reply.count == 2, let version = reply[0].uint64, let ids = reply[1].arrayElements else {
+            throw .unexpected("PresentOn", reply)
+        }
+        return ApplyResult(version: version, started: ids.compactMap(\.uint64).map { ModelID(rawValue: Int(clamping: $0)) })
+    }
+
+    /// Shows `screen` the way the manifest declares for it (its `style`; pushed when it declares none) (`Show`).
+    /// - Throws: ``NavSessionError/noStack(_:)``, ``NavSessionError/noPresenter(_:)``,
+    ///   ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func show(_ screen: String, params: [String: String] = [:]) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Show", [.string(screen), .stringDictionary(params)])
+    }
+
     /// ``dismiss()`` resolving from `model` (`DismissAt`).
     @discardableResult
     public func dismissAt(_ model: ModelID) async throws(NavSessionError) -> UInt64 {

@@ -4,6 +4,19 @@ import NavigationSession
 /// Turns Window1's shell-friendly arguments into NavigationCore values.
 enum CommandArguments {
     /// A model id argument (`t`); 0 means "the active model" where the method allows it.
+    /// A model given as text: a decimal id (`12`, or `#12` as the daemon's messages write it) or `tag:<tag>`
+    /// (Window1 `PresentOn`).
+    static func modelReference(_ text: String) throws(SessionError) -> ModelReference {
+        if let reference = ModelReference(tagReference: text) {
+            guard text.utf8.count > ModelReference.tagPrefix.utf8.count else { throw .invalidArguments("the tag is empty") }
+            return reference
+        }
+        guard let raw = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), raw > 0 else {
+            throw .invalidArguments("model '\(text.prefix(64))' is neither a model id nor \"tag:<tag>\"")
+        }
+        return .id(ModelID(rawValue: raw))
+    }
+
     static func modelID(_ value: UInt64) throws(SessionError) -> ModelID {
         guard let raw = Int(exactly: value) else { throw .invalidArguments("model id \(value) is out of range") }
         return ModelID(rawValue: raw)

@@ -231,6 +231,24 @@ extension SessionService {
             MethodRow("PresentAt", [model, kind, screen, params], [version], .batch { call, session, window in
                 one(try present(call, 1, session, window), from: try id(call.arguments[0]))
             }),
+            // Issue 33 (P): present exactly on a model, replacing what it presents.
+            MethodRow(
+                "PresentOn",
+                [A("model", .string), kind, screen, params, A("transition", .string), A("replace", .boolean)],
+                [version, started],
+                .change({ call, session in
+                    let number = try Self.number(of: call.path)
+                    let command = try presentOn(call, session, try session.window(number))
+                    return try session.apply(window: number, batch: [BatchCommand(command)], client: call.client)
+                }, reply: { call, outcome in
+                    let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
+                    return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
+                })),
+            MethodRow("Show", [screen, params], [version], .batch { call, _, _ in
+                let name = call.arguments[0].string ?? ""
+                guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+                return one(.show(screen: name, params: call.arguments[1].stringDictionary))
+            }),
             MethodRow("DismissAt", [model], [version], .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
             MethodRow("DismissJustFromPresentedAt", [model], [version], .batch { call, _, _ in
                 one(.dismissJustFromPresented, from: try id(call.arguments[0]))
@@ -401,6 +419,22 @@ private func present(_ call: MethodCall, _ index: Int, _ session: Session, _ win
     guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
     return .present(try session.presentation(
         kind: kind, screen: name, params: call.arguments[index + 2].stringDictionary, in: window.number))
+}
+
+/// `PresentOn(model, kind, screen, params, transition, replace)`: the model as text (an id or `tag:<tag>`), the
+/// presentation as for `Present`, `""` for no transition.
+private func presentOn(_ call: MethodCall, _ session: Session, _ window: SessionWindow) throws -> NavigationCommand {
+    guard case .present(var presentation) = try present(call, 1, session, window) else {
+        throw SessionError.invalidArguments("not a presentation")
+    }
+    let transition = call.arguments[4].string ?? ""
+    if !transition.isEmpty {
+        if let problem = PresentationSpec.transitionProblem(transition) { throw SessionError.invalidArguments(problem) }
+        presentation.transition = transition
+    }
+    return .presentOn(
+        presentation, on: try CommandArguments.modelReference(call.arguments[0].string ?? ""),
+        replace: call.arguments[5].bool ?? false)
 }
 
 /// The dialog of `PresentAlert` and `PresentConfirmationDialog` (title, message, actions).

@@ -64,7 +64,10 @@ enum ContentCost {
                 case .new(let element): total + of(element.model)
                 }
             }
-        case .present(let presentation): return base + of(presentation.model)
+        case .present(let presentation): return base + of(presentation.model) + (presentation.transition.map(of) ?? 0)
+        case .show(let screen, let params, let transition): return base + of(screen) + of(params) + (transition.map(of) ?? 0)
+        case .presentOn(let presentation, let on, _):
+            return base + 24 + of(presentation.model) + (presentation.transition.map(of) ?? 0) + of(on)
         case .tabsSelectItem(let tab): return base + of(tab)
         case .openWindow(let scene, let params): return base + of(scene) + of(params)
         case .dismissWindow(let id): return base + (id.map(of) ?? 0)

@@ -142,8 +142,19 @@ extension PathEntry: Codable {
 /// `{"kind":"custom","name":"popover","model":{…}}`.
 extension PresentationSpec: Codable {
     public init(from decoder: any Decoder) throws {
-        let style = try PresentationStyle(from: decoder)
         let c = try decoder.container(keyedBy: JSONKey.self)
+        // The built-in browser: `{"kind":"browser","url":"https://…"}` (issue 33, part P).
+        if try c.decodeIfPresent(String.self, forKey: "kind") == PresentationSpec.browserKind {
+            let url = try c.decode(String.self, forKey: "url")
+            if let problem = Self.browserURLProblem(url) {
+                throw DecodingError.dataCorruptedError(forKey: "url", in: c, debugDescription: problem)
+            }
+            self = .browser(url: url)
+            try decodeTransition(c)
+            try StrictKeys.check(decoder, allowed: ["kind", "url", "transition"])
+            return
+        }
+        let style = try PresentationStyle(from: decoder)
         let styleKeys: [String]
         switch style {
         case .alert:
@@ -162,7 +173,16 @@ extension PresentationSpec: Codable {
             self.init(style: style, model: try c.decode(ModelSpec.self, forKey: "model"))
             styleKeys = ["name", "model"]
         }
-        try StrictKeys.check(decoder, allowed: ["kind"] + styleKeys)
+        try decodeTransition(c)
+        try StrictKeys.check(decoder, allowed: ["kind", "transition"] + styleKeys)
+    }
+
+    private mutating func decodeTransition(_ c: KeyedDecodingContainer<JSONKey>) throws {
+        guard let transition = try c.decodeIfPresent(String.self, forKey: "transition") else { return }
+        if let problem = Self.transitionProblem(transition) {
+            throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
+        }
+        self.transition = transition
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -173,6 +193,10 @@ extension PresentationSpec: Codable {
         default:
             var c = encoder.container(keyedBy: JSONKey.self)
             try c.encode(model, forKey: "model")
+        }
+        if let transition {
+            var c = encoder.container(keyedBy: JSONKey.self)
+            try c.encode(transition, forKey: "transition")
         }
     }
 }

@@ -46,7 +46,8 @@ extension ModelState: Codable {
             protection: try c.decodeIfPresent(Protection.self, forKey: "protection"),
             appearance: try c.decodeIfPresent(Appearance.self, forKey: "appearance"),
             appearanceOverride: try c.decodeIfPresent(Appearance.self, forKey: "appearanceOverride"),
-            hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true)
+            hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true,
+            transition: try c.decodeIfPresent(String.self, forKey: "transition"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,6 +64,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(protection, forKey: "protection")
         try c.encodeIfPresent(appearance, forKey: "appearance")
         try c.encodeIfPresent(appearanceOverride, forKey: "appearanceOverride")
+        try c.encodeIfPresent(transition, forKey: "transition")
         switch content {
         case .screen: break
         case .stack(let path, let hides):

@@ -38,17 +38,21 @@ public struct ModelState: Hashable, Sendable {
     /// A stack's tab-bar rule: whether hiding and showing the tab bar (``ModelContent/stack(path:hidesTabBarWhenNotAtRoot:)``)
     /// is animated; `true` for every other kind.
     public var hidesTabBarAnimated: Bool
+    /// A presented model's renderer transition (the presentation's `transition`); `nil` elsewhere.
+    public var transition: String?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
         tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil,
-        appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true
+        appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true,
+        transition: String? = nil
     ) {
         self.appearance = appearance
         self.appearanceOverride = appearanceOverride
         self.hidesTabBarAnimated = hidesTabBarAnimated
+        self.transition = transition
         self.protection = protection
         self.tabState = tabState
         self.id = id

@@ -10,12 +10,14 @@ extension NavigationCommand: Codable {
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
         // Issue 33, part A.
         "setAppearance", "setTabBarRule",
+        // Issue 33, part P.
+        "show",
     ]
 
     /// Each command's own keys besides `"command"`.
     static let fields: [String: [String]] = [
         "stackAppend": ["models", "singleTop"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
-        "stackSetPath": ["path"], "present": ["presentation"], "tabsSelectItem": ["tab"],
+        "stackSetPath": ["path"], "present": ["presentation", "on", "replace"], "tabsSelectItem": ["tab"],
         "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
@@ -25,6 +27,8 @@ extension NavigationCommand: Codable {
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
         // Issue 33, part A.
         "setAppearance": ["model", "tag", "appearance", "merge"], "setTabBarRule": ["stack", "hiddenWhenNotRoot", "animated"],
+        // Issue 33, part P.
+        "show": ["screen", "params", "transition"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -51,7 +55,25 @@ extension NavigationCommand: Codable {
             self = .stackSetRoot(
                 try c.decode(ModelSpec.self, forKey: "model"), clear: try c.decodeIfPresent(Bool.self, forKey: "clear") ?? false)
         case "stackSetPath": self = .stackSetPath(try c.decode([PathEntry].self, forKey: "path"))
-        case "present": self = .present(try c.decode(PresentationSpec.self, forKey: "presentation"))
+        case "present":
+            let presentation = try c.decode(PresentationSpec.self, forKey: "presentation")
+            let replace = try c.decodeIfPresent(Bool.self, forKey: "replace")
+            if let on = try c.decodeIfPresent(ModelReference.self, forKey: "on") {
+                self = .presentOn(presentation, on: on, replace: replace ?? false)
+            } else if replace != nil {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "replace", in: c, debugDescription: "\"replace\" needs \"on\" (the model whose presentation it replaces)")
+            } else {
+                self = .present(presentation)
+            }
+        case "show":
+            let transition = try c.decodeIfPresent(String.self, forKey: "transition")
+            if let transition, let problem = PresentationSpec.transitionProblem(transition) {
+                throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
+            }
+            self = .show(
+                screen: try c.decode(String.self, forKey: "screen"),
+                params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:], transition: transition)
         case "dismiss":
             if let result = try c.decodeIfPresent(JSONValue.self, forKey: "result") {
                 self = .dismissReturning(result: result)
@@ -175,6 +197,14 @@ extension NavigationCommand: Codable {
             try c.encode(clear, forKey: "clear")
         case .stackSetPath(let entries): try c.encode(entries, forKey: "path")
         case .present(let presentation): try c.encode(presentation, forKey: "presentation")
+        case .show(let screen, let params, let transition):
+            try c.encode(screen, forKey: "screen")
+            if !params.isEmpty { try c.encode(params, forKey: "params") }
+            try c.encodeIfPresent(transition, forKey: "transition")
+        case .presentOn(let presentation, let on, let replace):
+            try c.encode(presentation, forKey: "presentation")
+            try c.encode(on, forKey: "on")
+            if replace { try c.encode(true, forKey: "replace") }
         case .tabsSelectItem(let tab): try c.encode(tab, forKey: "tab")
         case .switchModel(let model, let saveState, let restoreState):
             try c.encode(model, forKey: "model")

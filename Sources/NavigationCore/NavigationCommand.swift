@@ -26,6 +26,17 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case stackSetPath([PathEntry])
     /// Present: target is the executing model if the presentation has a `sourceID`, else the nearest presenter.
     case present(PresentationSpec)
+    /// Present exactly on `on` (an id or a tag), not on the nearest presenter. With `replace`, what `on` already
+    /// presents (and everything above it) is dismissed first, in the same change: the steps are the dismissal,
+    /// then the presentation. JSON: `{"command":"present","on":12,"replace":true,"presentation":{…}}`.
+    /// Fails: ``NavigationError/alreadyPresenting(model:presented:screen:)`` (without `replace`),
+    /// ``NavigationError/cannotPresentOn(_:screen:)``, ``NavigationError/presenterIsLeaf(_:)``, unknown model or tag.
+    case presentOn(PresentationSpec, on: ModelReference, replace: Bool = false)
+    /// Show `screen` the way the manifest declares for it (its `style`): pushed (walk-up to a stack, the default
+    /// for a screen that declares none) or presented by the nearest presenter as a sheet, cover or custom kind;
+    /// `transition` as for any push or presentation (``TransitionRules``).
+    /// JSON: `{"command":"show","screen":"compose","params":{…},"transition"?:"slide"}`.
+    case show(screen: String, params: [String: String] = [:], transition: String? = nil)
     /// Dismiss the nearest presentation or pushed element. Fails: ``NavigationError/nothingToDismiss(from:)``.
     case dismiss
     /// `dismiss` plus a `result` message (payload: the result's JSON text) to the presenter, or to the element
@@ -128,7 +139,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .stackDropToRoot: "stackDropToRoot"
         case .stackSetRoot: "stackSetRoot"
         case .stackSetPath: "stackSetPath"
-        case .present: "present"
+        case .present, .presentOn: "present"
+        case .show: "show"
         case .dismiss, .dismissReturning: "dismiss"
         case .goBack: "goBack"
         case .goBackToRoot: "goBackToRoot"

@@ -26,6 +26,17 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     case noPresenter(from: ModelID)
     /// The presenter's slot is already filled (only possible for dialogs anchored with a `sourceID`).
     case slotOccupied(presenter: ModelID, occupant: ModelID)
+    /// `present` with `on`: `model` already presents `presented` (showing `screen`); give `replace` to dismiss it
+    /// and present the new one in the same change.
+    case alreadyPresenting(model: ModelID, presented: ModelID, screen: String)
+    /// `present` with `on`: the model (showing `screen`) cannot present: it is a stack element, a tab or a
+    /// custom container's child (only the window's root, a switched container's model and presented models can).
+    case cannotPresentOn(ModelID, screen: String)
+    /// A command names `transition`, which the manifest declares eligible only between other screens than `from`
+    /// (the screen shown before; `""` when none) and `to`.
+    case transitionNotEligible(transition: String, from: String, to: String)
+    /// A built-in `browser` presentation whose `url` is not an http or https URL the browser can show (`reason`).
+    case invalidBrowserURL(String, reason: String)
     /// The nearest presenter is an alert or dialog, which is a leaf: dismiss it before presenting more.
     case presenterIsLeaf(ModelID)
     /// The custom presentation kind was not registered in ``WindowConfiguration``.

@@ -11,11 +11,12 @@ public enum NavigationStep: Hashable, Sendable {
     case pop(stack: ModelID, models: [ModelID])
     /// `stack`'s whole path replaced (`stackSetPath`, `stackSetRoot`); kept models appear in both lists.
     case replacePath(stack: ModelID, from: [ModelID], to: [ModelID])
-    /// `model` presented by `presenter`; `nested` are presentations it brings along, bottom-up.
-    case present(presenter: ModelID, model: ModelID, style: PresentationStyle, nested: [Presentation])
+    /// `model` presented by `presenter`; `nested` are presentations it brings along, bottom-up. `transition`:
+    /// the presentation's renderer transition (`nil` = the style's default).
+    case present(presenter: ModelID, model: ModelID, style: PresentationStyle, nested: [Presentation], transition: String? = nil)
     /// The presentation `model` of `presenter` dismissed; `nested` are presentations above it that go with
-    /// it, bottom-up.
-    case dismiss(presenter: ModelID, model: ModelID, nested: [Presentation])
+    /// it, bottom-up. `transition`: the transition it was presented with (a renderer reverses it).
+    case dismiss(presenter: ModelID, model: ModelID, nested: [Presentation], transition: String? = nil)
     /// `tabs` selects `tab` instead of `previous`.
     case selectTab(tabs: ModelID, tab: String, previous: String)
     /// The switched model `container` shows `to` instead of `from`; `saved`: `from` was kept (a saved branch,
@@ -40,12 +41,15 @@ public enum NavigationStep: Hashable, Sendable {
         public var model: ModelID
         /// How it is presented.
         public var style: PresentationStyle
+        /// Its renderer transition (`nil` = the style's default).
+        public var transition: String?
 
         /// Creates a presentation.
-        public init(presenter: ModelID, model: ModelID, style: PresentationStyle) {
+        public init(presenter: ModelID, model: ModelID, style: PresentationStyle, transition: String? = nil) {
             self.presenter = presenter
             self.model = model
             self.style = style
+            self.transition = transition
         }
     }
 
@@ -64,7 +68,7 @@ public enum NavigationStep: Hashable, Sendable {
         switch self {
         case .push(_, let models), .pop(_, let models): models.count + 1
         case .replacePath(_, let from, let to): from.count + to.count + 1
-        case .present(_, _, _, let nested), .dismiss(_, _, let nested): 2 + 2 * nested.count
+        case .present(_, _, _, let nested, _), .dismiss(_, _, let nested, _): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
         case .update, .appearance, .tabBarRule: 1
         }
@@ -79,13 +83,18 @@ public enum NavigationStep: Hashable, Sendable {
             switch step {
             case .push(let stack, let models) where !capabilities.contains(.pushesInOne) && models.count > 1:
                 result.append(contentsOf: models.map { .push(stack: stack, models: [$0]) })
-            case .present(let presenter, let model, let style, let nested)
+            case .present(let presenter, let model, let style, let nested, let transition)
                 where !capabilities.contains(.multiDismiss) && !nested.isEmpty:
-                result.append(.present(presenter: presenter, model: model, style: style, nested: []))
-                result.append(contentsOf: nested.map { .present(presenter: $0.presenter, model: $0.model, style: $0.style, nested: []) })
-            case .dismiss(let presenter, let model, let nested) where !capabilities.contains(.multiDismiss) && !nested.isEmpty:
-                result.append(contentsOf: nested.reversed().map { .dismiss(presenter: $0.presenter, model: $0.model, nested: []) })
-                result.append(.dismiss(presenter: presenter, model: model, nested: []))
+                result.append(.present(presenter: presenter, model: model, style: style, nested: [], transition: transition))
+                result.append(contentsOf: nested.map {
+                    .present(presenter: $0.presenter, model: $0.model, style: $0.style, nested: [], transition: $0.transition)
+                })
+            case .dismiss(let presenter, let model, let nested, let transition)
+                where !capabilities.contains(.multiDismiss) && !nested.isEmpty:
+                result.append(contentsOf: nested.reversed().map {
+                    .dismiss(presenter: $0.presenter, model: $0.model, nested: [], transition: $0.transition)
+                })
+                result.append(.dismiss(presenter: presenter, model: model, nested: [], transition: transition))
             default:
                 result.append(step)
             }
@@ -157,6 +166,7 @@ extension NavigationStep {
                 DirectJSON.appendInteger(presentation.presenter.rawValue, to: &out)
                 id("model", presentation.model)
                 text("style", presentation.style.stepName)
+                if let transition = presentation.transition { text("transition", transition) }
                 out.append(UInt8(ascii: "}"))
             }
             array.close(&out)
@@ -175,16 +185,18 @@ extension NavigationStep {
             id("stack", stack)
             ids("from", from)
             ids("to", to)
-        case .present(let presenter, let model, let style, let presentations):
+        case .present(let presenter, let model, let style, let presentations, let transition):
             kind("present")
             id("presenter", presenter)
             id("model", model)
             text("style", style.stepName)
+            if let transition { text("transition", transition) }
             nested(presentations)
-        case .dismiss(let presenter, let model, let presentations):
+        case .dismiss(let presenter, let model, let presentations, let transition):
             kind("dismiss")
             id("presenter", presenter)
             id("model", model)
+            if let transition { text("transition", transition) }
             nested(presentations)
         case .selectTab(let tabs, let tab, let previous):
             kind("selectTab")

@@ -16,9 +16,10 @@ extension NavigationWindow {
             }
             // Checked before anything is created, so an oversized request costs nothing.
             try checkDepth(stack.path.count + elements.count)
+            let transitions = try resolvedTransitions(of: elements, on: stack)
             var created: [(Node, String?)] = []
-            for element in elements {
-                created.append((try instantiate(element.model, mayPresent: false), element.transition))
+            for (element, transition) in zip(elements, transitions) {
+                created.append((try instantiate(element.model, mayPresent: false), transition))
             }
             guard !created.isEmpty else { throw .invalidCount(0) }
             appendElements(stack, created)
@@ -45,6 +46,15 @@ extension NavigationWindow {
             try setPath(stack, entries)
         case .present(let presentation):
             try present(presentation, from: origin)
+        case .show(let screen, let params, let transition):
+            let spec = ModelSpec.screen(screen, params: params)
+            if let style = configuration.transitions.screens[screen]?.style {
+                try present(PresentationSpec(style: style, model: spec, transition: transition), from: origin)
+            } else {
+                try run(.stackAppend([StackElementSpec(spec, transition: transition)]), from: id)
+            }
+        case .presentOn(let presentation, let reference, let replace):
+            try present(presentation, on: try attachedNode(try resolve(reference)), replace: replace)
         case .dismiss:
             try dismiss(from: origin)
         case .dismissReturning(let result):
@@ -273,7 +283,24 @@ extension NavigationWindow {
         if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
         if let occupant = presenter.presented { throw .slotOccupied(presenter: presenter.id, occupant: occupant) }
         try checkActions(of: presentation, from: presenter)
-        let child = try instantiatePresentation(presentation)
+        let child = try instantiatePresentation(presentation, on: presenter)
+        fillSlot(presenter, with: child, style: presentation.style)
+    }
+
+    /// `present` with `on`: exactly on `presenter`; with `replace`, its current presentation is dismissed first
+    /// (a `dismiss` step, its models finish on commit) and the new one presented (a `present` step).
+    private func present(_ presentation: PresentationSpec, on presenter: Node, replace: Bool) throws(NavigationError) {
+        if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
+        guard canPresent(presenter) else { throw .cannotPresentOn(presenter.id, screen: presenter.screen) }
+        if let occupantID = presenter.presented {
+            guard replace else {
+                throw .alreadyPresenting(
+                    model: presenter.id, presented: occupantID, screen: nodes[occupantID].map(\.screen) ?? "")
+            }
+            clearSlot(presenter)
+        }
+        try checkActions(of: presentation, from: presenter)
+        let child = try instantiatePresentation(presentation, on: presenter)
         fillSlot(presenter, with: child, style: presentation.style)
     }
 

@@ -132,7 +132,9 @@ extension NavigationWindow {
     func fillSlot(_ presenter: Node, with child: Node, style: PresentationStyle) {
         setSlot(presenter, to: child.id)
         link(child, to: presenter, as: .presented(style), position: -1)
-        tx.steps.append(.present(presenter: presenter.id, model: child.id, style: style, nested: presentations(in: child)))
+        tx.steps.append(.present(
+            presenter: presenter.id, model: child.id, style: style, nested: presentations(in: child),
+            transition: child.transition))
     }
 
     /// The presentations inside `subtree` (below its root), bottom-up: what appears or goes with it.
@@ -144,7 +146,7 @@ extension NavigationWindow {
             guard let slot = node.presented, let child = nodes[slot],
                   case .presented(let style) = child.attachment
             else { return }
-            result.append(NavigationStep.Presentation(presenter: node.id, model: slot, style: style))
+            result.append(NavigationStep.Presentation(presenter: node.id, model: slot, style: style, transition: child.transition))
         }
         return result
     }
@@ -152,7 +154,8 @@ extension NavigationWindow {
     /// Removes whatever sits in `presenter`'s slot; the removed subtree finishes on commit.
     func clearSlot(_ presenter: Node) {
         guard let occupantID = presenter.presented, let occupant = nodes[occupantID] else { return }
-        tx.steps.append(.dismiss(presenter: presenter.id, model: occupantID, nested: presentations(in: occupant)))
+        tx.steps.append(.dismiss(
+            presenter: presenter.id, model: occupantID, nested: presentations(in: occupant), transition: occupant.transition))
         unlink(occupant)
         setSlot(presenter, to: nil)
     }

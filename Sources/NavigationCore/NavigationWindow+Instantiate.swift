@@ -77,6 +77,12 @@ extension NavigationWindow {
         return node
     }
 
+    /// ``instantiatePresentation(_:)`` with the transition resolved for `presenter` (``TransitionRules``).
+    func instantiatePresentation(_ presentation: PresentationSpec, on presenter: Node) throws(NavigationError) -> Node {
+        guard !configuration.transitions.isEmpty else { return try instantiatePresentation(presentation) }
+        return try instantiatePresentation(presentation.with(transition: try resolvedTransition(of: presentation, on: presenter)))
+    }
+
     /// Validates the style/content pairing and creates the presented model.
     func instantiatePresentation(_ presentation: PresentationSpec) throws(NavigationError) -> Node {
         switch (presentation.style, presentation.model.content) {
@@ -89,10 +95,22 @@ extension NavigationWindow {
         case (_, .alert), (_, .confirmationDialog):
             throw .invalidSpec("alert and dialog content can only be presented as alert or confirmationDialog")
         case (.custom(let name), _):
-            guard configuration.customPresentationKinds.contains(name) else { throw .unknownPresentationKind(name) }
+            // `browser` is built in for its own form (the `browser` screen and a `url`); a manifest declaring a
+            // `browser` kind of its own may present any model with it, as before.
+            if presentation.isBuiltInBrowser {
+                let url = presentation.model.params["url"] ?? ""
+                if let problem = PresentationSpec.browserURLProblem(url) { throw .invalidBrowserURL(url, reason: problem) }
+            } else if !configuration.customPresentationKinds.contains(name) {
+                throw .unknownPresentationKind(name)
+            }
         case (.sheet, _), (.fullScreenCover, _):
             break
         }
-        return try instantiate(presentation.model, mayPresent: true)
+        if let transition = presentation.transition, let problem = PresentationSpec.transitionProblem(transition) {
+            throw .invalidSpec(problem)
+        }
+        let node = try instantiate(presentation.model, mayPresent: true)
+        node.transition = presentation.transition
+        return node
     }
 }

@@ -66,7 +66,8 @@ extension NavigationWindow {
                 for element in current.path.dropFirst() {
                     guard let pushed = nodes[element.model] else { continue }
                     branch.entries.append(BranchEntry(
-                        route: .push(pushed.screen, params: pushed.params), layer: branch.layerStarts.count - 1))
+                        route: Route(style: .push, screen: pushed.screen, params: pushed.params, transition: element.transition),
+                        layer: branch.layerStarts.count - 1))
                 }
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {
@@ -97,10 +98,14 @@ extension NavigationWindow {
                 params = root.params
             }
         }
+        let routeStyle: Route.Style
         switch style {
         case .alert, .confirmationDialog: return nil
-        case .fullScreenCover: return .cover(screen, params: params, withNavigation: withNavigation)
-        case .sheet, .custom: return .sheet(screen, params: params, withNavigation: withNavigation)
+        case .fullScreenCover: routeStyle = .cover
+        case .sheet: routeStyle = .sheet
+        case .custom(let name): routeStyle = .custom(name)
         }
+        return Route(
+            style: routeStyle, screen: screen, params: params, withNavigation: withNavigation, transition: presented.transition)
     }
 }

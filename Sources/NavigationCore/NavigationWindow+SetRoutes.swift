@@ -31,7 +31,9 @@ extension NavigationWindow {
         }
         let current = branch(from: start)
         let common = min(current.entries.count, target.count)
-        let kept = (0..<common).first { current.entries[$0].route != target[$0] } ?? common
+        // A target route without a transition matches a current one with any (a rule or default may have
+        // chosen it), so routes given back without transitions change nothing.
+        let kept = (0..<common).first { !Self.matches(current.entries[$0].route, target[$0]) } ?? common
         if kept == current.entries.count && kept == target.count { return }
 
         // The layer the change starts in, and how many of its pushes stay.
@@ -62,6 +64,10 @@ extension NavigationWindow {
 
     /// Walks a layer from `start`: clears every filled slot on it and keeps only the first `pushes` pushed
     /// elements of its stacks, outermost first.
+    private static func matches(_ current: Route, _ target: Route) -> Bool {
+        target.transition == nil ? current.with(transition: nil) == target : current == target
+    }
+
     private func cutBack(layer start: Node, keepingPushes pushes: Int) {
         var budget = pushes
         var current = start
@@ -110,9 +116,19 @@ extension NavigationWindow {
                 .limitsExceeded("a stack would hold \(depth) elements; at most \(configuration.limits.maxStackDepth)"))
         }
         var created: [(Node, String?)] = []
-        for (index, route) in zip(routes.indices, routes) {
+        let elements = routes.map { StackElementSpec($0.model, transition: $0.transition) }
+        let transitions: [String?]
+        do throws(NavigationError) {
+            transitions = try resolvedTransitions(of: elements, on: stack)
+        } catch {
+            throw .routeFailed(index: routes.startIndex, error)
+        }
+        for (offset, (index, route)) in zip(routes.indices, routes).enumerated() {
             do throws(NavigationError) {
-                created.append((try instantiate(route.model, mayPresent: false), nil))
+                if let transition = route.transition, let problem = PresentationSpec.transitionProblem(transition) {
+                    throw .invalidSpec(problem)
+                }
+                created.append((try instantiate(route.model, mayPresent: false), transitions[offset]))
             } catch {
                 throw .routeFailed(index: index, error)
             }
@@ -128,10 +144,10 @@ extension NavigationWindow {
         if let occupant = presenter.presented {
             throw .routeFailed(index: index, .slotOccupied(presenter: presenter.id, occupant: occupant))
         }
-        let presentation: PresentationSpec = route.style == .cover ? .fullScreenCover(route.model) : .sheet(route.model)
+        let presentation = route.presentation
         let child: Node
         do throws(NavigationError) {
-            child = try instantiatePresentation(presentation)
+            child = try instantiatePresentation(presentation, on: presenter)
         } catch {
             throw .routeFailed(index: index, error)
         }

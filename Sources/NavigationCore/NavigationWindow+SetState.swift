@@ -57,7 +57,7 @@ extension NavigationWindow {
                 guard case .presented(let style) = child.attachment else {
                     throw .invalidSnapshot("model \(slot) fills a slot but is not attached as presented")
                 }
-                presented = PresentationSpec(style: style, model: try build(slot))
+                presented = PresentationSpec(style: style, model: try build(slot), transition: child.transition)
             }
             var spec = ModelSpec(
                 screen: model.screen, params: model.params, title: model.title, content: content, presented: presented,

@@ -27,7 +27,8 @@ extension NavigationWindow {
         self.init(configuration: configuration, logger: logger)
         for model in snapshot.models {
             if case .presented(.custom(let name)) = model.attachment,
-                !configuration.customPresentationKinds.contains(name)
+                !configuration.customPresentationKinds.contains(name),
+                name != PresentationSpec.browserKind || model.screen != PresentationSpec.browserKind
             {
                 throw .unknownPresentationKind(name)
             }
@@ -55,6 +56,7 @@ extension NavigationWindow {
         node.protection = model.protection
         node.appearance = model.appearanceOverride
         node.hidesTabBarAnimated = model.hidesTabBarAnimated
+        node.transition = model.transition
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

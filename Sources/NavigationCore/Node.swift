@@ -38,6 +38,9 @@ final class Node {
     var protection: Protection?
     /// The model's appearance override (``Appearance``, partial); `nil`: the screen's declared appearance.
     var appearance: Appearance?
+    /// A presented model's renderer transition, set when it is created (never changed afterwards, so it needs
+    /// no undo step).
+    var transition: String?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -107,7 +110,7 @@ final class Node {
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
             presented: presented, content: content, saved: saved, tag: tag,
             tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
-            appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated)
+            appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated, transition: transition)
     }
 
     /// The state with the appearance that applies, resolved against the screens' declared appearances: written

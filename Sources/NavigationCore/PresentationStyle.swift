@@ -43,7 +43,7 @@ extension PresentationStyle: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
                 debugDescription:
-                    "unknown presentation kind \"\(kind)\"; expected sheet, fullScreenCover, alert, confirmationDialog or custom"
+                    "unknown presentation kind \"\(kind)\"; expected sheet, fullScreenCover, alert, confirmationDialog, custom or browser"
             )
         }
     }

@@ -11,7 +11,7 @@
 /// (NavigationRouting) writes the keys as `style`, `screen`, `params`, `withNavigation`.
 extension Route: Codable {
     private enum CodingKeys: String, CodingKey {
-        case style, screen, params, withNavigation
+        case style, screen, params, withNavigation, transition
     }
 
     /// Decodes one route from its JSON object.
@@ -46,12 +46,16 @@ extension Route: Codable {
         if style == .push && withNavigation {
             throw RouteDecodingError.navigationOnPush(element: element)
         }
+        let transition = try field(String.self, .transition, expected: "string")
+        if let transition, let problem = PresentationSpec.transitionProblem(transition) {
+            throw RouteDecodingError.invalidTransition(element: element, problem: problem)
+        }
         do {
-            try StrictKeys.check(decoder, allowed: ["style", "screen", "params", "withNavigation"])
+            try StrictKeys.check(decoder, allowed: ["style", "screen", "params", "withNavigation", "transition"])
         } catch DecodingError.dataCorrupted(let context) {
             throw RouteDecodingError.unknownKey(element: element, detail: context.debugDescription)
         }
-        self.init(style: style, screen: screen, params: params, withNavigation: withNavigation)
+        self.init(style: style, screen: screen, params: params, withNavigation: withNavigation, transition: transition)
     }
 
     /// Encodes the route as `{"style":…,"screen":…}` plus `params` when not empty and `withNavigation` for
@@ -66,5 +70,6 @@ extension Route: Codable {
         if isPresented {
             try container.encode(withNavigation, forKey: .withNavigation)
         }
+        try container.encodeIfPresent(transition, forKey: .transition)
     }
 }

@@ -20,13 +20,54 @@
 /// `{"style":"sheet","screen":"b","withNavigation":true}`; see `Route+Codable.swift`.
 public struct Route: Sendable, Hashable {
     /// How a route is shown, without its screen: the `style` key of the JSON form.
-    public enum Style: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Style: Sendable, Hashable, Codable {
         /// Pushed onto a stack.
         case push
         /// Presented as a sheet.
         case sheet
         /// Presented as a full-screen cover.
         case cover
+        /// Presented as a custom presentation kind (a manifest's `presentationKinds`, or the built-in `browser`),
+        /// under its own name: `{"style":"popover",…}`.
+        case custom(String)
+
+        /// The style's name in JSON (`push`, `sheet`, `cover` or the custom kind's name).
+        public var rawValue: String {
+            switch self {
+            case .push: "push"
+            case .sheet: "sheet"
+            case .cover: "cover"
+            case .custom(let name): name
+            }
+        }
+
+        /// The style named `rawValue`: `push`, `sheet`, `cover`, or else a custom presentation kind when the name
+        /// is one (1 to 64 ASCII letters, digits, `-`, `_`, `.`); `nil` otherwise. Whether the kind is declared
+        /// is checked where the route is made (``NavigationError/unknownPresentationKind(_:)``).
+        public init?(rawValue: String) {
+            switch rawValue {
+            case "push": self = .push
+            case "sheet": self = .sheet
+            case "cover": self = .cover
+            default:
+                guard PresentationSpec.transitionProblem(rawValue) == nil else { return nil }
+                self = .custom(rawValue)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            let name = try c.decode(String.self)
+            guard let style = Style(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown route style '\(name.prefix(64))'")
+            }
+            self = style
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(rawValue)
+        }
     }
 
     /// The route's style (push, sheet or cover).
@@ -37,6 +78,9 @@ public struct Route: Sendable, Hashable {
     public let params: [String: String]
     /// Whether the presented model is a stack; always `false` for a push.
     public let withNavigation: Bool
+    /// The renderer transition the route is shown with (a stack element's or a presentation's), `nil` for the
+    /// default. Part of the route: giving routes back with another transition re-creates that route.
+    public let transition: String?
 
     /// Builds a route from its parts.
     ///
@@ -51,11 +95,32 @@ public struct Route: Sendable, Hashable {
     ///   - screen: the screen name.
     ///   - params: the screen's parameters.
     ///   - withNavigation: whether a presentation hosts a stack.
-    public init(style: Style, screen: String, params: [String: String] = [:], withNavigation: Bool = false) {
+    ///   - transition: the renderer transition (`nil` = the default).
+    public init(
+        style: Style, screen: String, params: [String: String] = [:], withNavigation: Bool = false,
+        transition: String? = nil
+    ) {
         self.style = style
         self.screen = screen
         self.params = params
         self.withNavigation = style == .push ? false : withNavigation
+        self.transition = transition
+    }
+
+    /// The same route with the renderer transition `name`.
+    public func with(transition name: String?) -> Route {
+        Route(style: style, screen: screen, params: params, withNavigation: withNavigation, transition: name)
+    }
+
+    /// The presentation this route creates (a custom style as that kind), with its transition.
+    var presentation: PresentationSpec {
+        let spec: PresentationSpec
+        switch style {
+        case .cover: spec = .fullScreenCover(model)
+        case .custom(let name): spec = .custom(name, model)
+        case .push, .sheet: spec = .sheet(model)
+        }
+        return spec.with(transition: transition)
     }
 
     /// A screen pushed onto the nearest stack.

@@ -14,12 +14,14 @@ public enum RouteDecodingError: Error, Equatable, Sendable, CustomStringConverti
     case missingField(element: Int, field: String)
     /// A key holds a value of the wrong JSON type (`expected` is e.g. `string` or `boolean`).
     case wrongType(element: Int, field: String, expected: String)
-    /// `style` is not one of `push`, `sheet`, `cover`.
+    /// `style` is neither `push`, `sheet`, `cover` nor a presentation kind's name (ASCII letters, digits, `-_.`).
     case unknownStyle(element: Int, style: String)
     /// A key other than `style`, `screen`, `params` and `withNavigation`; `detail` names it and the key meant.
     case unknownKey(element: Int, detail: String)
     /// A push says `"withNavigation": true`, which only sheets and covers can have.
     case navigationOnPush(element: Int)
+    /// `transition` is not a transition name (``PresentationSpec/transitionProblem(_:)`` says why).
+    case invalidTransition(element: Int, problem: String)
 
     /// A one-line message naming the element, the key and what was expected.
     public var description: String {
@@ -35,11 +37,13 @@ public enum RouteDecodingError: Error, Equatable, Sendable, CustomStringConverti
         case .wrongType(let element, let field, let expected):
             "element \(element): '\(field)' must be a \(expected)"
         case .unknownStyle(let element, let style):
-            "element \(element): unknown style '\(style)' (expected push, sheet or cover)"
+            "element \(element): unknown style '\(style)' (expected push, sheet, cover or a presentation kind's name)"
         case .unknownKey(let element, let detail):
             "element \(element): \(detail)"
         case .navigationOnPush(let element):
-            "element \(element): 'withNavigation' is only allowed for sheet and cover"
+            "element \(element): 'withNavigation' is only allowed for presentations"
+        case .invalidTransition(let element, let problem):
+            "element \(element): \(problem)"
         }
     }
 }

@@ -15,6 +15,8 @@ public struct WindowConfiguration: Hashable, Sendable {
     /// Declared appearances: screen name → the appearance its models have unless they override it (manifest
     /// `screens[].appearance`); a model's resolved appearance is one lookup here. Empty: the built-in defaults.
     public var appearances: [String: Appearance]
+    /// Screen default styles and transitions, and transition rules (issue 33, part P); empty by default.
+    public var transitions = TransitionRules()
 
     /// Creates a configuration.
     public init(

@@ -62,6 +62,8 @@ extension ModelState {
         guard saved.isEmpty else { return false }
         // Protected models are rare: the Codable path writes their mark.
         guard protection == nil else { return false }
+        // Only presented models carry a transition, and the Codable path writes them.
+        guard transition == nil else { return false }
         var object = DirectJSON.Object(&out)
         if let appearance {
             object.key("appearance", &out)

@@ -66,6 +66,12 @@ public struct WindowSnapshot: Hashable, Sendable {
             guard model.id.rawValue >= 1, model.id.rawValue < nextModelID else {
                 throw fail("model id \(model.id) is not in 1..<nextModelID (\(nextModelID))")
             }
+            if let transition = model.transition {
+                guard case .presented = model.attachment else {
+                    throw fail("model \(model.id) carries a transition but is not presented")
+                }
+                if let problem = PresentationSpec.transitionProblem(transition) { throw fail("model \(model.id): \(problem)") }
+            }
             if let tag = model.tag {
                 guard !tag.isEmpty else { throw fail("model \(model.id) has an empty tag") }
                 if let other = taggedBy.updateValue(model.id, forKey: tag) {

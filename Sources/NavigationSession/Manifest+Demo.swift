@@ -12,6 +12,9 @@ extension Manifest {
     /// Scenes: `main` (default, singleton; switched root with states `login` and `main`, `main` kept when
     /// left — logging out and in again brings it back; deep links need `main`, and so does the `account` screen,
     /// whose entry redirects to `login` and completes after logging in — Docs/guards.md) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
+    /// `compose` declares a default style (`sheet`: `Show("compose")` presents it) and transition (`slide`); the
+    /// `transitions` rule gives it `fade` when shown from `settings`, and `flip` may only be used from `home` to it.
+    /// The built-in `browser` kind needs no declaration.
     /// The guard `account` covers `profile`; it allows everything until a provider registers for it.
     public static let demoJSON = #"""
         {
@@ -32,8 +35,13 @@ extension Manifest {
             {"name": "about", "title": "About"},
             {"name": "account", "title": "Account", "requires": {"state": "main"},
              "redirect": [{"command": "switchModel", "model": {"screen":"login"}}]},
-            {"name": "waiting", "title": "Please wait", "optional": ["reason"]}
+            {"name": "waiting", "title": "Please wait", "optional": ["reason"]},
+            {"name": "compose", "title": "Compose", "optional": ["to"], "style": "sheet", "transition": "slide"}
           ],
+          "transitions": {
+            "rules": [{"from": ["settings"], "to": ["compose"], "transition": "fade"}],
+            "eligible": {"flip": {"from": ["home"], "to": ["compose"]}}
+          },
           "presentationKinds": ["popover"],
           "guards": {
             "account": {"covers": {"screens": ["profile"]}, "when": ["enter", "leave"], "timeoutMs": 500,

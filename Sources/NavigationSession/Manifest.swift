@@ -44,6 +44,8 @@ public struct Manifest: Hashable, Sendable {
     public let defaultSceneName: String
     /// Guards decided by another process (Docs/guards.md, "Guard providers"), by name.
     public let guards: [String: GuardDeclaration]
+    /// Transition rules and eligibility (issue 33, part P); `nil` when the manifest declares none.
+    public let transitions: TransitionsDeclaration?
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
     /// Route name → the route's own entry condition (`deepLinks.routes[i].requires`/`redirect`).
@@ -126,6 +128,7 @@ public struct Manifest: Hashable, Sendable {
         router = validated.router
         routeConditions = validated.routeConditions
         guards = document.guards
+        transitions = document.transitions
         guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }
@@ -143,8 +146,10 @@ public struct Manifest: Hashable, Sendable {
 
     /// The window configuration every window of this application gets (custom presentation kinds).
     public var windowConfiguration: WindowConfiguration {
-        WindowConfiguration(
+        var configuration = WindowConfiguration(
             customPresentationKinds: Set(presentationKinds), screens: screenCatalog, appearances: screenAppearances)
+        configuration.transitions = transitionRules
+        return configuration
     }
 
     /// Screen name → its declared appearance (``ScreenDeclaration/appearance``), for
@@ -172,9 +177,14 @@ public struct Manifest: Hashable, Sendable {
     /// ``freeFormScreens`` or when the manifest declares none.
     var screenCatalog: ScreenCatalog? {
         guard !freeFormScreens, !screens.isEmpty else { return nil }
-        return ScreenCatalog(Dictionary(screens.map {
+        var catalog = Dictionary(screens.map {
             ($0.name, ScreenCatalog.Screen(required: Set($0.required), optional: Set($0.optional)))
-        }) { first, _ in first })
+        }) { first, _ in first }
+        // The built-in browser's screen (issue 33, part P), unless the manifest declares a screen of that name.
+        if catalog[PresentationSpec.browserKind] == nil {
+            catalog[PresentationSpec.browserKind] = ScreenCatalog.Screen(required: ["url"])
+        }
+        return ScreenCatalog(catalog)
     }
 
     /// The renderer capabilities of `scene`'s windows (the scene's override, else the manifest's).

@@ -14,6 +14,8 @@ struct ManifestDocument: Codable {
     var deepLinks: JSONValue?
     var freeFormScreens = false
     var guards: [String: GuardDeclaration] = [:]
+    /// Transition rules and eligibility (issue 33, part P).
+    var transitions: TransitionsDeclaration?
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -33,6 +35,7 @@ struct ManifestDocument: Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks, guards
+        case transitions
     }
 
     init(from decoder: any Decoder) throws {
@@ -48,6 +51,7 @@ struct ManifestDocument: Codable {
         deepLinks = try c.decodeIfPresent(JSONValue.self, forKey: .deepLinks)
         freeFormScreens = try c.decodeIfPresent(Bool.self, forKey: .freeFormScreens) ?? false
         guards = try c.decodeIfPresent([String: GuardDeclaration].self, forKey: .guards) ?? [:]
+        transitions = try c.decodeIfPresent(TransitionsDeclaration.self, forKey: .transitions)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -64,6 +68,7 @@ struct ManifestDocument: Codable {
         try c.encodeIfPresent(deepLinks, forKey: .deepLinks)
         if freeFormScreens { try c.encode(true, forKey: .freeFormScreens) }
         if !guards.isEmpty { try c.encode(guards, forKey: .guards) }
+        try c.encodeIfPresent(transitions, forKey: .transitions)
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

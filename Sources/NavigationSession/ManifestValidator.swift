@@ -36,6 +36,7 @@ struct ManifestValidator {
         try validateSizes()
         try validateScreens()
         try validatePresentationKinds()
+        try checkTransitions()
         let defaultScene = try validateScenes()
         for name in document.dialogs.keys.sorted() {
             guard !name.isEmpty else { throw .emptyName(key: "dialogs") }
@@ -245,7 +246,7 @@ struct ManifestValidator {
     }
 
     private func checkPresentation(_ presentation: PresentationSpec, at key: String) throws(ManifestError) {
-        if case .custom(let name) = presentation.style, !presentationKinds.contains(name) {
+        if case .custom(let name) = presentation.style, !presentationKinds.contains(name), !presentation.isBuiltInBrowser {
             throw .unknownPresentationKind(key: "\(key).name", kind: name)
         }
         switch presentation.model.content {
@@ -286,8 +287,10 @@ struct ManifestValidator {
             for (index, entry) in entries.enumerated() {
                 if case .new(let element) = entry { try check(element.model, at: "\(key).path[\(index)]", entry: false) }
             }
-        case .present(let presentation):
+        case .present(let presentation), .presentOn(let presentation, _, _):
             try checkPresentation(presentation, at: "\(key).presentation")
+        case .show(let screen, let params, _):
+            try check(.screen(screen, params: params), at: key, entry: false)
         case .switchModel(let model, _, _):
             if model.kind == .screen, stateNames.contains(model.screen) { return }
             try check(model, at: "\(key).model", entry: false)

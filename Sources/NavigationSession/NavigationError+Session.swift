@@ -25,7 +25,10 @@ extension NavigationError {
         case .slotOccupied: suffix = "SlotOccupied"
         case .presenterIsLeaf: suffix = "PresenterIsLeaf"
         case .unknownPresentationKind: suffix = "UnknownPresentationKind"
-        case .cannotPresent: suffix = "CannotPresent"
+        case .cannotPresent, .cannotPresentOn: suffix = "CannotPresent"
+        case .alreadyPresenting: suffix = "AlreadyPresenting"
+        case .invalidBrowserURL: suffix = "InvalidURL"
+        case .transitionNotEligible: suffix = "TransitionNotEligible"
         case .nothingToDismiss: suffix = "NothingToDismiss"
         case .nothingToGoBack: suffix = "NothingToGoBack"
         case .routeNotFound: suffix = "RouteNotFound"
@@ -74,6 +77,13 @@ extension NavigationError {
         case .presenterIsLeaf(let id): "model \(id) is an alert or dialog; dismiss it before presenting more"
         case .unknownPresentationKind(let kind): "unknown presentation kind '\(kind)'"
         case .cannotPresent(let screen): "'\(screen)' sits where it cannot present"
+        case .cannotPresentOn(let id, let screen):
+            "model \(id) ('\(screen)') cannot present: it is a stack element, a tab or a custom container's child"
+        case .transitionNotEligible(let transition, let from, let to):
+            "transition '\(transition)' is not eligible from '\(from)' to '\(to)' (the manifest's transitions.eligible)"
+        case .invalidBrowserURL(_, let reason): "invalid browser URL: \(reason)"
+        case .alreadyPresenting(let model, let presented, let screen):
+            "model \(model) already presents model \(presented) ('\(screen)'); give replace to dismiss it and present the new one"
         case .nothingToDismiss(let id): "nothing to dismiss from model \(id)"
         case .nothingToGoBack(let id):
             "nothing to go back from model \(id): no route, no alert or dialog, and no tab to go back to"

@@ -24,6 +24,11 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// `navigationBar`, `tabBar` (booleans) and `titleDisplayMode` (`automatic`, `inline`, `large`); keys left
     /// out keep the built-in default (shown, `automatic`). `nil`: the defaults.
     public var appearance: Appearance?
+    /// How ``NavigationCommand/show(screen:params:transition:)`` shows the screen: `push` (the default), `sheet`,
+    /// `cover`, a declared custom kind or `browser` (issue 33, part P).
+    public var style: String?
+    /// The transition the screen gets when neither the command nor a rule names one.
+    public var transition: String?
 
     /// Declares a screen.
     public init(
@@ -39,7 +44,9 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         self.optional = optional
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect, appearance }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, title, required, optional, requires, redirect, appearance, style, transition
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +57,8 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
         redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
         appearance = try c.decodeIfPresent(Appearance.self, forKey: .appearance)
+        style = try c.decodeIfPresent(String.self, forKey: .style)
+        transition = try c.decodeIfPresent(String.self, forKey: .transition)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -62,6 +71,8 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(requires, forKey: .requires)
         try c.encodeIfPresent(redirect, forKey: .redirect)
         try c.encodeIfPresent(appearance, forKey: .appearance)
+        try c.encodeIfPresent(style, forKey: .style)
+        try c.encodeIfPresent(transition, forKey: .transition)
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.

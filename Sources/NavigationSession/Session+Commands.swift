@@ -6,7 +6,8 @@ extension Session {
     /// The presentation for Window1 `Present(kind, screen, params)`.
     ///
     /// Kinds: `sheet`, `cover` (or `fullScreenCover`), a declared custom kind, each optionally with
-    /// `+stack` (a stack whose root is the screen); `alert` or `confirmationDialog` present the dialog
+    /// `+stack` (a stack whose root is the screen); `browser` (unless the manifest declares its own) presents the
+    /// built-in browser with `screen` as its URL; `alert` or `confirmationDialog` present the dialog
     /// the manifest declares under the name `screen` (its actions' commands expanded like a batch's).
     ///
     /// ```swift
@@ -33,6 +34,13 @@ extension Session {
                 return action
             }
             return kind == "alert" ? .alert(content) : .confirmationDialog(content, sourceID: sourceID)
+        }
+        // The built-in browser: the screen argument is the URL (issue 33, part P).
+        if kind == PresentationSpec.browserKind && !manifest.presentationKinds.contains(kind) {
+            if let problem = PresentationSpec.browserURLProblem(screen) {
+                throw .navigation(.invalidBrowserURL(screen, reason: problem))
+            }
+            return .browser(url: screen)
         }
         let stacked = kind.hasSuffix("+stack")
         let base = stacked ? String(kind.dropLast("+stack".count)) : kind
@@ -64,21 +72,28 @@ extension Session {
             return .switchModel(state.mergingEntryParams(spec.params), saveState: saveState, restoreState: restoreState)
         case .sequence(let commands):
             return .sequence(commands.map { expand($0, scene: scene) })
-        case .present(var presentation):
-            switch presentation.model.content {
-            case .alert(var content):
-                content.actions = content.actions.map { expand($0, scene: scene) }
-                presentation.model.content = .alert(content)
-            case .confirmationDialog(var content):
-                content.actions = content.actions.map { expand($0, scene: scene) }
-                presentation.model.content = .confirmationDialog(content)
-            default:
-                break
-            }
-            return .present(presentation)
+        case .present(let presentation):
+            return .present(expand(presentation, scene: scene))
+        case .presentOn(let presentation, let on, let replace):
+            return .presentOn(expand(presentation, scene: scene), on: on, replace: replace)
         default:
             return command
         }
+    }
+
+    private func expand(_ presentation: PresentationSpec, scene: SceneDeclaration?) -> PresentationSpec {
+        var presentation = presentation
+        switch presentation.model.content {
+        case .alert(var content):
+            content.actions = content.actions.map { expand($0, scene: scene) }
+            presentation.model.content = .alert(content)
+        case .confirmationDialog(var content):
+            content.actions = content.actions.map { expand($0, scene: scene) }
+            presentation.model.content = .confirmationDialog(content)
+        default:
+            break
+        }
+        return presentation
     }
 
     private func expand(_ action: DialogAction, scene: SceneDeclaration?) -> DialogAction {

@@ -249,6 +249,27 @@ struct GtkRendererTests {
         }
     }
 
+    /// Issue 33 (P): a presentation opens with its transition; the built-in browser shows its URL.
+    @Test func aPresentationOpensWithItsTransitionAndTheBrowserShowsItsURL() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("Show"), "string:compose", "dict:string:string:to,ann")
+            try await h.waitUntilScreenMatches("compose sheet")
+            var window = try await h.described(1)
+            let sheet = try #require((window["modals"] as? [[String: Any]])?.first)
+            #expect(sheet["style"] as? String == "sheet")
+            #expect(sheet["transition"] as? String == "slide")
+            try await h.send(Self.window1, w("Dismiss"))
+            try await h.send(Self.window1, w("Present"), "string:browser", "string:https://example.org/help", "dict:string:string:")
+            let screen = try await h.waitUntilScreenMatches("browser")
+            #expect(screen.first?.modals.values.sorted() == ["browser"])
+            window = try await h.described(1)
+            let browser = try #require((window["modals"] as? [[String: Any]])?.first)
+            #expect(browser["style"] as? String == "browser")
+        }
+    }
+
     @Test func showsAKeptBranchAgainAfterLoggingOutAndIn() async throws {
         try await with { h in
             try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")

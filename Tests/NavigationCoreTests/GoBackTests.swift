@@ -129,7 +129,7 @@ struct GoBackTests {
         #expect(window.model(1)?.presented == nil && window.model(2)?.presented == nil)
         #expect(screens(of: 2, in: window) == ["home"])
         #expect(event.steps.count == 2)
-        guard case .dismiss(2, _, let nested) = event.steps.first else { Issue.record("\(event.steps)"); return }
+        guard case .dismiss(2, _, let nested, _) = event.steps.first else { Issue.record("\(event.steps)"); return }
         #expect(nested.count == 2)
         #expect(event.steps.last == .pop(stack: 2, models: [5, 4]))
     }

@@ -38,11 +38,11 @@ struct NavigationStepTests {
             case .replacePath(let stack, let from, let to):
                 #expect(paths[stack] ?? [] == from, "\(step)")
                 paths[stack] = to
-            case .present(let presenter, let model, _, let nested):
+            case .present(let presenter, let model, _, let nested, _):
                 #expect(slots[presenter] == nil, "\(step) on a filled slot")
                 slots[presenter] = model
                 for layer in nested { slots[layer.presenter] = layer.model }
-            case .dismiss(let presenter, let model, let nested):
+            case .dismiss(let presenter, let model, let nested, _):
                 #expect(slots[presenter] == model, "\(step)")
                 slots[presenter] = nil
                 for layer in nested { slots[layer.presenter] = nil }
@@ -92,7 +92,7 @@ struct NavigationStepTests {
                 for step in event.steps {
                     switch step {
                     case .pop(_, let models): #expect(models.allSatisfy { !afterIDs.contains($0) }, "\(step) pops a model that stays")
-                    case .dismiss(_, let model, _): #expect(!afterIDs.contains(model), "\(step) dismisses a model that stays")
+                    case .dismiss(_, let model, _, _): #expect(!afterIDs.contains(model), "\(step) dismisses a model that stays")
                     default: break
                     }
                 }

@@ -37,10 +37,10 @@ struct PlanCommandTests {
     }
 
     @Test func badRoutesPrintOneLineOnStderrAndFail() async throws {
-        let output = try await Self.run(["plan", "--from", "[]", "--to", #"[{"style":"modal","screen":"a"}]"#])
+        let output = try await Self.run(["plan", "--from", "[]", "--to", #"[{"style":"mo dal","screen":"a"}]"#])
         #expect(output.status != 0)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr
-            == "navsessionctl plan: --to: element 0: unknown style 'modal' (expected push, sheet or cover)\n")
+            == "navsessionctl plan: --to: element 0: unknown style 'mo dal' (expected push, sheet, cover or a presentation kind's name)\n")
     }
 }

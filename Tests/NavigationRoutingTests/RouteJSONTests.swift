@@ -64,8 +64,8 @@ struct RouteJSONTests {
     }
 
     @Test(arguments: [
-        (#"[{"style":"push","screen":"a"},{"style":"push","screen":"b"},{"style":"modal","screen":"c"}]"#,
-         RouteDecodingError.unknownStyle(element: 2, style: "modal")),
+        (#"[{"style":"push","screen":"a"},{"style":"push","screen":"b"},{"style":"mo dal","screen":"c"}]"#,
+         RouteDecodingError.unknownStyle(element: 2, style: "mo dal")),
         (#"[{"style":"push"}]"#, .missingField(element: 0, field: "screen")),
         (#"[{"screen":"a"}]"#, .missingField(element: 0, field: "style")),
         (#"[{"style":"push","screen":1}]"#, .wrongType(element: 0, field: "screen", expected: "string")),
@@ -90,6 +90,6 @@ struct RouteJSONTests {
 
     @Test func unknownStyleMessageSaysWhatAndWhere() {
         #expect(RouteDecodingError.unknownStyle(element: 2, style: "modal").description
-            == "element 2: unknown style 'modal' (expected push, sheet or cover)")
+            == "element 2: unknown style 'modal' (expected push, sheet, cover or a presentation kind's name)")
     }
 }

@@ -64,11 +64,41 @@ struct RouteViewTests {
         #expect(window.routes == [.push("a")])
     }
 
-    @Test func customPresentationKindMapsToASheet() throws {
+    @Test func customPresentationKindKeepsItsKind() throws {
         let window = try NavigationWindow(
             root: .stacked(.screen("home")), configuration: WindowConfiguration(customPresentationKinds: ["popover"]))
         try window.execute(.present(.custom("popover", .stack([.screen("menu"), .screen("submenu")]))))
-        #expect(window.routes == [.sheet("menu", withNavigation: true), .push("submenu")])
+        #expect(window.routes == [Route(style: .custom("popover"), screen: "menu", withNavigation: true), .push("submenu")])
+        #expect(Route.json(window.routes) == #"[{"style":"popover","screen":"menu","withNavigation":true},{"style":"push","screen":"submenu"}]"#)
+    }
+
+    @Test func aCustomKindRouteGivenBackPresentsThatKind() throws {
+        let window = try NavigationWindow(
+            root: .stacked(.screen("home")), configuration: WindowConfiguration(customPresentationKinds: ["popover"]))
+        try window.execute(.setRoutes([Route(style: .custom("popover"), screen: "menu", transition: "fade")]))
+        #expect(window.routes == [Route(style: .custom("popover"), screen: "menu", transition: "fade")])
+        let menu = try #require(window.snapshot().models.first { $0.screen == "menu" })
+        #expect(menu.attachment == .presented(.custom("popover")) && menu.transition == "fade")
+    }
+
+    @Test func anUndeclaredCustomKindRouteIsRefusedNamingTheRoute() throws {
+        let window = try NavigationWindow(root: .stacked(.screen("home")))
+        #expect(throws: NavigationError.routeFailed(index: 0, .unknownPresentationKind("popover"))) {
+            try window.execute(.setRoutes([Route(style: .custom("popover"), screen: "menu")]))
+        }
+    }
+
+    @Test func aPushedElementsTransitionIsInItsRouteAndTakenBack() throws {
+        let window = try NavigationWindow(root: .stacked(.screen("home")))
+        try window.execute(.stackAppend(.screen("a"), transition: "zoom"))
+        #expect(window.routes == [Route(style: .push, screen: "a", transition: "zoom")])
+        let version = window.version
+        try window.execute(.setRoutes(window.routes))
+        #expect(window.version == version, "the same routes change nothing")
+        try window.execute(.setRoutes([.push("a")]))
+        #expect(window.version == version, "a route without a transition matches whatever transition it has")
+        try window.execute(.setRoutes([Route(style: .push, screen: "a", transition: "fade")]))
+        #expect(window.routes == [Route(style: .push, screen: "a", transition: "fade")] && window.version == version + 1)
     }
 
     @Test func presentedNonStackContainerGivesItsOwnScreenWithoutNavigation() throws {

@@ -74,11 +74,14 @@ struct ArgumentFactory {
         case ("save_state", .string), ("restore_state", .string): .string(random.pick(["", "true", "false"], or: ""))
         case ("tab", .string): .string(random.pick(scratch.tabIDs.isEmpty ? vocabulary.tabs : scratch.tabIDs, or: "home"))
         case ("model", .uint64): .uint64(model(&random, &scratch))
-        // Issue 33, part A: SetAppearance's model as text ("" / an id / "tag:…") and its appearance object.
+        // Issue 33, part A: SetAppearance's model as text ("" / an id / "tag:…") and its appearance object; part P:
+        // PresentOn's model (the same text form), its transition and replace flag.
         case ("model", .string):
             .string(random.chance(0.4) ? "" : random.chance(0.5) ? String(model(&random, &scratch))
                 : "tag:" + random.pick(JSONGenerator.tags, or: "inbox"))
         case ("appearance_json", .string): .string(json.appearance(&random).text)
+        case ("transition", .string): .string(random.pick(["", "slide", "fade", "zoom"], or: ""))
+        case ("replace", .boolean): .boolean(random.chance(0.6))
         case ("stack", .uint64):
             stack(&random, &scratch)
         case ("index", .uint32): .uint32(UInt32(random.int(0...max((scratch.stackDepth ?? 1) - 1, 0))))

@@ -52,7 +52,21 @@ struct JSONGenerator {
                     : screenSpec(&random)
             }
             return named("stackSetPath", [("path", .array(path))])
-        case 6, 7: return named("present", [("presentation", presentation(&random))])
+        case 6: return named("present", [("presentation", presentation(&random))])
+        case 7:
+            // Issue 33 (P): exact presentation (`on`, `replace`), presentation transitions, `show`, the browser.
+            if random.chance(0.25) {
+                let screen = random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home")
+                return named("show", [("screen", .string(screen))] + (random.chance(0.3) ? [("transition", .string("fade"))] : []))
+            }
+            if random.chance(0.2) {
+                let url = random.pick(["https://example.org/a?b=c", "http://localhost:8080/", "ftp://example.org", "https://"], or: "https://example.org")
+                return named("present", [("presentation", .object([("kind", .string("browser")), ("url", .string(url))]))])
+            }
+            guard random.chance(0.5) else { return named("present", [("presentation", presentation(&random))]) }
+            var members: [(String, GeneratedJSON)] = [("presentation", presentation(&random)), ("on", reference(&random, ids: ids))]
+            if random.chance(0.5) { members.append(("replace", .bool(random.chance(0.7)))) }
+            return named("present", members)
         case 8: return backCommand(&random, ids: ids)
         case 9: return named("tabsSelectItem", [("tab", .string(random.pick(vocabulary.tabs, or: "home")))])
         case 10:
@@ -206,9 +220,11 @@ struct JSONGenerator {
             .object([("id", .string("ok")), ("title", .string("OK")), ("role", .string("cancel"))]),
             .object([("id", .string("drop")), ("title", .string("Drop")), ("commands", .array([.object([("command", .string("dismiss"))])]))]),
         ])
+        let transition: [(String, GeneratedJSON)] =
+            random.chance(0.3) ? [("transition", .string(random.pick(["slide", "fade", "zoom", "crossfade"], or: "slide")))] : []
         switch random.int(0...4) {
-        case 0: return .object([("kind", .string("sheet")), ("detents", .array([.string("medium")])), ("model", model)])
-        case 1: return .object([("kind", .string("fullScreenCover")), ("model", model)])
+        case 0: return .object([("kind", .string("sheet")), ("detents", .array([.string("medium")])), ("model", model)] + transition)
+        case 1: return .object([("kind", .string("fullScreenCover")), ("model", model)] + transition)
         case 2:
             return .object([("kind", .string("custom")), ("name", .string(random.pick(vocabulary.presentationKinds, or: "popover"))), ("model", model)])
         case 3: return .object([("kind", .string("alert")), ("title", .string("T")), ("actions", actions)])

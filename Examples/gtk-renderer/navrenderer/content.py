@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from gi.repository import Gtk, Pango
+from gi.repository import Gio, GLib, Gtk, Pango
 
 from .animator import Action
 from .graph import Graph
@@ -33,6 +33,9 @@ class ScreenPage(Gtk.Box):
         self._on_editor_text = on_editor_text
         # The demo's editor: a real text field; unsaved text protects the model (Docs/guards.md).
         self.entry: Gtk.Entry | None = None
+        # The built-in browser (issue 33, part P): its URL and a button opening it in the desktop's browser.
+        self.open_button: Gtk.Button | None = None
+        self.url = ""
 
     def update(self, graph: Graph, model_id: int) -> None:
         model = graph[model_id]
@@ -43,10 +46,26 @@ class ScreenPage(Gtk.Box):
         lines = [f"screen “{self.screen}” · model {model_id}"]
         lines += [f"{key} = {value}" for key, value in sorted(params.items())]
         self.details.set_label("\n".join(lines))
+        if self.screen == "browser":
+            self.url = str(params.get("url", ""))
+            self.heading.set_label("Browser")
+            self.details.set_label(self.url)
+            if self.open_button is None:
+                self.open_button = Gtk.Button(label="Open in browser")
+                self.open_button.add_css_class("suggested-action")
+                self.open_button.connect("clicked", self._open_url)
+                self.append(self.open_button)
         if self.screen == "editor" and self.entry is None:
             self.entry = Gtk.Entry(placeholder_text="Type here: unsaved text protects the editor", width_chars=36)
             self.entry.connect("changed", self._text_changed)
             self.append(self.entry)
+
+    def _open_url(self, _button: Gtk.Button) -> None:
+        # No WebKit: the desktop's browser shows the page (xdg-open through GIO).
+        try:
+            Gio.AppInfo.launch_default_for_uri(self.url, None)
+        except GLib.Error:
+            pass
 
     def _text_changed(self, entry: Gtk.Entry) -> None:
         if self._on_editor_text is not None:

@@ -9,9 +9,36 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from gi.repository import Gtk, Pango
+from gi.repository import GLib, Gtk, Pango
 
 Callback = Callable[[], None]
+
+# Issue 33 (P): a presentation's transition name (the `transition` of its `present` step and of its model in
+# GetState) → the Gtk.Revealer transition its content opens with.  Unknown names fall back to the style's default
+# (Docs/renderers.md, "Transition names").
+REVEALER_TRANSITIONS: dict[str, str] = {
+    "slide": "SLIDE_UP",
+    "slide-up": "SLIDE_UP",
+    "slide-down": "SLIDE_DOWN",
+    "slide-left": "SLIDE_LEFT",
+    "slide-right": "SLIDE_RIGHT",
+    "fade": "CROSSFADE",
+    "crossfade": "CROSSFADE",
+    "dissolve": "CROSSFADE",
+    "zoom": "SWING_UP",
+    "flip": "SWING_LEFT",
+    "swing": "SWING_DOWN",
+    "none": "NONE",
+}
+TRANSITION_MS = 250
+
+
+def revealer_transition(name: str | None, style: str) -> Gtk.RevealerTransitionType:
+    """The revealer transition for a transition name; the style's default (a sheet slides up, anything else
+    crossfades) for no name or one this renderer does not know; types this GTK lacks fall back to CROSSFADE."""
+    default = "SLIDE_UP" if style == "sheet" else "CROSSFADE"
+    wanted = REVEALER_TRANSITIONS.get(name or "", default)
+    return getattr(Gtk.RevealerTransitionType, wanted, Gtk.RevealerTransitionType.CROSSFADE)
 
 
 def escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
@@ -26,11 +53,16 @@ class ModalWindow(Gtk.Window):
     """A presented sheet, cover or custom presentation, modal and transient for its presenter's window."""
 
     def __init__(self, model_id: int, style: str, parent: Gtk.Window, on_close: Callback, on_back: Callback,
-                 on_escape: Callback) -> None:
+                 on_escape: Callback, transition: str | None = None) -> None:
         super().__init__(transient_for=parent, modal=True, destroy_with_parent=True)
         self.model_id = model_id
         self.style = style
+        self.transition = transition
         self.closing = False
+        # The content opens with the presentation's transition (REVEALER_TRANSITIONS).
+        self.revealer = Gtk.Revealer(transition_type=revealer_transition(transition, style),
+                                     transition_duration=TRANSITION_MS, reveal_child=False, hexpand=True, vexpand=True)
+        super().set_child(self.revealer)
         width, height = parent.get_default_size()
         if style == "fullScreenCover":
             self.set_default_size(max(width, 480), max(height, 360))
@@ -39,7 +71,14 @@ class ModalWindow(Gtk.Window):
         self.header = Gtk.HeaderBar(show_title_buttons=False)
         self.title_label = Gtk.Label()
         self.title_label.add_css_class("title")
-        self.header.set_title_widget(self.title_label)
+        title_box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, valign=Gtk.Align.CENTER)
+        title_box.append(self.title_label)
+        if transition:
+            subtitle = Gtk.Label(label=f"{style} · {transition}")
+            subtitle.add_css_class("subtitle")
+            subtitle.add_css_class("dim-label")
+            title_box.append(subtitle)
+        self.header.set_title_widget(title_box)
         self.back_button = Gtk.Button(icon_name="go-previous-symbolic", tooltip_text="Back")
         self.back_button.connect("clicked", lambda *_: on_back())
         self.close_button = Gtk.Button(label="Done" if style != "fullScreenCover" else "Close")
@@ -57,11 +96,29 @@ class ModalWindow(Gtk.Window):
         return True  # stays until the daemon's state drops it
 
     def set_content(self, child: Gtk.Widget) -> None:
-        if self.get_child() is not child:
+        if self.revealer.get_child() is not child:
             parent = child.get_parent()
             if parent is not None and hasattr(parent, "remove"):
                 parent.remove(child)
-            self.set_child(child)
+            elif parent is not None and hasattr(parent, "set_child"):
+                parent.set_child(None)
+            self.revealer.set_child(child)
+
+    def content(self) -> Gtk.Widget | None:
+        return self.revealer.get_child()
+
+    def present(self) -> None:
+        super().present()
+        # Revealed once the window is mapped, so the transition is seen.
+        GLib.idle_add(lambda: (self.revealer.set_reveal_child(True), GLib.SOURCE_REMOVE)[1])
+
+    def show_at_once(self) -> None:
+        """Presented without animation (a change that is not animated)."""
+        duration = self.revealer.get_transition_duration()
+        self.revealer.set_transition_duration(0)
+        super().present()
+        self.revealer.set_reveal_child(True)
+        self.revealer.set_transition_duration(duration)
 
     def close_now(self) -> None:
         self.closing = True

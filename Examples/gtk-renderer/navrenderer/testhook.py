@@ -145,8 +145,9 @@ class TestHook:
                 clickable.append(f"{prefix}/dialog/{model_id}/close")
             elif isinstance(modal, ModalWindow):
                 modal_id = f"{prefix}/modal/{model_id}"
-                _walk(modal.get_child(), stacks, tabs, switched)
-                modals.append({"id": modal_id, "model": model_id, "style": modal.style,
+                _walk(modal.content(), stacks, tabs, switched)
+                modals.append({"id": modal_id, "model": model_id, "style": modal.style, "transition": modal.transition,
+                               "revealed": modal.revealer.get_reveal_child(),
                                "title": modal.title_label.get_label(), "transientFor": parent_id,
                                "modal": modal.get_modal(), "back": {"id": f"{modal_id}/back",
                                                                       "sensitive": modal.back_button.get_sensitive()}})

@@ -118,10 +118,14 @@ class NavWindowView:
                 else:
                     modal = ModalWindow(
                         model_id, style, parent, lambda m=model_id: self.close_modal(m),
-                        lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m))
+                        lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m),
+                        transition=graph[model_id].get("transition"))
                 self.modals[model_id] = modal
                 ids = frozenset({model_id, graph.parent(model_id) or 0})
-                actions.append(Action("present", ids, lambda _a, w=modal: w.present()))
+                if isinstance(modal, ModalWindow):
+                    actions.append(Action("present", ids, lambda a, w=modal: w.present() if a else w.show_at_once()))
+                else:
+                    actions.append(Action("present", ids, lambda _a, w=modal: w.present()))
             if isinstance(modal, ModalWindow):
                 modal.set_content(self.content.build(graph, model_id, actions))
                 modal.title_label.set_label(graph.screen_title(graph.visible_leaf(model_id)))

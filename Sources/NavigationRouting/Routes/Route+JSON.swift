@@ -33,8 +33,8 @@ extension Route {
 
     /// Writes routes as a JSON array in the fixed form.
     ///
-    /// Keys come in the order `style`, `screen`, `params`, `withNavigation`; `params` (its keys sorted) is
-    /// omitted when empty and a push omits `withNavigation`.
+    /// Keys come in the order `style`, `screen`, `params`, `withNavigation`, `transition`; `params` (its keys
+    /// sorted) is omitted when empty, a push omits `withNavigation`, and `transition` is written when there is one.
     /// Compact output is one line with no spaces, e.g. `[{"style":"push","screen":"a"}]`;
     /// `pretty` puts each route on its own indented line. Slashes and non-ASCII text are not escaped.
     ///
@@ -64,6 +64,7 @@ extension Route {
             text += #","params":{"# + pairs.joined(separator: ",") + "}"
         }
         if isPresented { text += #","withNavigation":\#(withNavigation)"# }
+        if let transition { text += #","transition":"# + JSONString.literal(transition) }
         return text + "}"
     }
 
