@@ -320,6 +320,14 @@ extension SessionService {
             MethodRow("CancelPending", [], [], .change({ call, session in
                 try session.cancelPending(window: try Self.number(of: call.path))
             }, reply: { _, _ in [] })),
+            // Issue 33, part C: selectable custom containers.
+            MethodRow("SelectChild", [A("container", .uint64), A("index", .uint32)], [version], .batch { call, _, _ in
+                one(.selectChild(
+                    container: try optionalID(call.arguments[0]), child: .index(Int(call.arguments[1].uint32 ?? 0))))
+            }),
+            MethodRow("ReportChildSelected", [A("container", .uint64), A("child", .uint64)], [version], .report { call in
+                .selectedChild(container: try id(call.arguments[0]), child: try id(call.arguments[1]))
+            }),
             MethodRow("ModelForTag", [A("tag", .string)], [model], .read { call, state in
                 let tag = call.arguments[0].string ?? ""
                 let graph = try state.session.window(try Self.number(of: call.path)).graph

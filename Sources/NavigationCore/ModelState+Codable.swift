@@ -26,9 +26,10 @@ extension ModelState: Codable {
         case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
         case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
         case "custom":
+            let children = try c.decode([ModelID].self, forKey: "children")
             content = .custom(
-                kind: try c.decode(String.self, forKey: "customKind"),
-                children: try c.decode([ModelID].self, forKey: "children"))
+                kind: try c.decode(String.self, forKey: "customKind"), children: children,
+                selected: try c.decodeIfPresent(Int.self, forKey: "selected") ?? max(0, children.count - 1))
         default:
             throw NavigationError.invalidSnapshot("model \(id) has unknown kind \"\(kind)\"")
         }
@@ -76,9 +77,10 @@ extension ModelState: Codable {
             }
         case .switched(let model): try c.encode(model, forKey: "switchedModel")
         case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
-        case .custom(let name, let children):
+        case .custom(let name, let children, let selected):
             try c.encode(name, forKey: "customKind")
             try c.encode(children, forKey: "children")
+            try c.encode(selected, forKey: "selected")
         }
         if !saved.isEmpty { try c.encode(saved, forKey: "saved") }
     }

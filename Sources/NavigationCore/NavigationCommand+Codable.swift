@@ -8,6 +8,7 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
+        "selectChild",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -21,6 +22,7 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
+        "selectChild": ["container", "child"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -119,6 +121,10 @@ extension NavigationCommand: Codable {
                 owner: try c.decodeIfPresent(String.self, forKey: "owner"))
         case "unprotect":
             self = .unprotect(model: try Self.model(c), owner: try c.decodeIfPresent(String.self, forKey: "owner"))
+        case "selectChild":
+            self = .selectChild(
+                container: try c.decodeIfPresent(ModelReference.self, forKey: "container"),
+                child: try c.decode(ChildSelector.self, forKey: "child"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -198,6 +204,9 @@ extension NavigationCommand: Codable {
         case .unprotect(let model, let owner):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encodeIfPresent(owner, forKey: "owner")
+        case .selectChild(let container, let child):
+            try c.encodeIfPresent(container, forKey: "container")
+            try c.encode(child, forKey: "child")
         }
     }
 }
@@ -245,7 +254,9 @@ extension BatchCommand: Codable {
 /// `{"report":"selectedTab","tabs":2,"tab":"settings"}`, `{"report":"alertActionChosen","alert":10,"action":"ok"}`,
 /// `{"report":"windowClosed"}`.
 extension RendererReport: Codable {
-    static let names = ["poppedTo", "dismissedInteractively", "selectedTab", "alertActionChosen", "windowClosed"]
+    static let names = [
+        "poppedTo", "dismissedInteractively", "selectedTab", "alertActionChosen", "windowClosed", "selectedChild",
+    ]
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
@@ -260,10 +271,13 @@ extension RendererReport: Codable {
             self = .alertActionChosen(
                 alert: try c.decode(ModelID.self, forKey: "alert"), action: try c.decode(String.self, forKey: "action"))
         case "windowClosed": self = .windowClosed
+        case "selectedChild":
+            self = .selectedChild(
+                container: try c.decode(ModelID.self, forKey: "container"), child: try c.decode(ModelID.self, forKey: "child"))
         default: throw c.unknownTag(name, key: "report", accepted: Self.names)
         }
         let fields = ["poppedTo": ["stack", "index"], "dismissedInteractively": ["model"], "selectedTab": ["tabs", "tab"],
-                      "alertActionChosen": ["alert", "action"]]
+                      "alertActionChosen": ["alert", "action"], "selectedChild": ["container", "child"]]
         try StrictKeys.check(decoder, allowed: ["report"] + (fields[name] ?? []))
     }
 
@@ -286,6 +300,10 @@ extension RendererReport: Codable {
             try c.encode(alert, forKey: "alert")
             try c.encode(action, forKey: "action")
         case .windowClosed: try c.encode("windowClosed", forKey: "report")
+        case .selectedChild(let container, let child):
+            try c.encode("selectedChild", forKey: "report")
+            try c.encode(container, forKey: "container")
+            try c.encode(child, forKey: "child")
         }
     }
 }

@@ -89,6 +89,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case protect(model: ModelReference? = nil, reason: String, dialog: String? = nil, owner: String? = nil)
     /// Remove a model's mark. Not marked: no change. Fails: a mark owned by another client (`prevented`).
     case unprotect(model: ModelReference? = nil, owner: String? = nil)
+    // Issue 33, part C: selectable custom containers.
+    /// Select a child of a custom container (`container` nil = the nearest one at or above the executing model):
+    /// the active branch follows it; a `selectChild` step. Selected already: no change. Fails:
+    /// ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``,
+    /// ``NavigationError/unknownChild(container:child:count:)``.
+    case selectChild(container: ModelReference?, child: ChildSelector)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -140,6 +146,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .bringToFront: "bringToFront"
         case .protect: "protect"
         case .unprotect: "unprotect"
+        case .selectChild: "selectChild"
         }
     }
 }
@@ -170,6 +177,19 @@ public struct BatchCommand: Hashable, Sendable {
         self.from = reference
         self.animated = animated
     }
+}
+
+/// Which child ``NavigationCommand/selectChild(container:child:)`` selects: a zero-based index among the
+/// container's children, or a model (by id or tag) that is one of them.
+///
+/// JSON: an integer is an index (`"child":1`), a string is a tag reference (`"child":"tag:drafts"`), and an
+/// object names a model by id or tag (`"child":{"model":17}`, `"child":{"model":"tag:drafts"}`) — so an id is
+/// never mistaken for an index.
+public enum ChildSelector: Hashable, Sendable {
+    /// The child at this zero-based index.
+    case index(Int)
+    /// This model, which must be one of the container's children.
+    case model(ModelReference)
 }
 
 /// What ``NavigationCommand/bringToFront(_:)`` moves: the topmost element of the executing model's stack showing

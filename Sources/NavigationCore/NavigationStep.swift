@@ -25,6 +25,9 @@ public enum NavigationStep: Hashable, Sendable {
     case replaceRoot(from: ModelID, to: ModelID)
     /// `model`'s params or title changed in place (`setParams`, `singleTop`): same id, no lifecycle.
     case update(model: ModelID)
+    /// The custom container `container` shows its child `child` (at `index`) instead of `previous`; every child
+    /// stays live (no lifecycle).
+    case selectChild(container: ModelID, child: ModelID, previous: ModelID, index: Int)
 
     /// A presentation inside a presented or dismissed subtree.
     public struct Presentation: Hashable, Sendable {
@@ -60,6 +63,7 @@ public enum NavigationStep: Hashable, Sendable {
         case .replacePath(_, let from, let to): from.count + to.count + 1
         case .present(_, _, _, let nested), .dismiss(_, _, let nested): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
+        case .selectChild: 3
         case .update: 1
         }
     }
@@ -206,6 +210,13 @@ extension NavigationStep {
         case .update(let model):
             kind("update")
             id("model", model)
+        case .selectChild(let container, let child, let previous, let index):
+            kind("selectChild")
+            id("container", container)
+            id("child", child)
+            id("previous", previous)
+            member("index")
+            DirectJSON.appendInteger(index, to: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -113,6 +113,8 @@ extension NavigationWindow {
             try protect(model, reason: reason, dialog: dialog, owner: owner, from: origin)
         case .unprotect(let model, let owner):
             try unprotect(model, owner: owner, from: origin)
+        case .selectChild(let container, let child):
+            try selectChild(child, of: container, from: origin)
         }
     }
 
@@ -209,7 +211,7 @@ extension NavigationWindow {
 
     /// Selects `tab`; the selected tab again applies the container's reselect policy: with `popToRoot` the
     /// nearest stack of the tab's branch (the tab's model, or the first stack below it through switched
-    /// models, selected tabs and custom containers' last children) is popped to its root. Presentations of
+    /// models, selected tabs and custom containers' selected children) is popped to its root. Presentations of
     /// popped elements go with them; those of models that stay are kept. One rule for `tabsSelectItem`,
     /// the `selectedTab` report and deep links.
     func selectOrReselect(_ tabs: Node, _ tab: String) {

@@ -90,6 +90,10 @@ extension NavigationWindow {
             for command in action.commands {
                 try run(command, from: presenter.id)
             }
+        case .selectedChild(let containerID, let child):
+            let container = try attachedNode(containerID)
+            guard case .custom = container.kind else { throw .wrongKind(containerID, expected: "custom container") }
+            select(try childIndex(.model(.id(child)), in: container), in: container)
         case .windowClosed:
             tx.closing = true
             isClosed = true

@@ -3,7 +3,7 @@ extension NavigationWindow {
     /// The window's route view: its active branch flattened FlowStacks-style.
     ///
     /// From the root, the walk follows the selected tab, the switched model, the last stack element
-    /// and the last child of a custom container. Along the way:
+    /// and the selected child of a custom container. Along the way:
     ///
     /// - every stack element after element 0 becomes a ``Route/push(_:params:)`` with its screen name and
     ///   params (the stack's root element is the base the pushes sit on, not a route);

@@ -47,10 +47,10 @@ extension NavigationWindow {
             case .switched(let child): content = .switched(try build(child))
             case .alert(let dialog): content = .alert(dialog)
             case .confirmationDialog(let dialog): content = .confirmationDialog(dialog)
-            case .custom(let kind, let children):
+            case .custom(let kind, let children, let selected):
                 var specs: [ModelSpec] = []
                 for child in children { specs.append(try build(child)) }
-                content = .custom(kind: kind, children: specs)
+                content = .custom(kind: kind, children: specs, selected: children.isEmpty ? nil : selected)
             }
             var presented: PresentationSpec?
             if let slot = model.presented, let child = byID[slot] {

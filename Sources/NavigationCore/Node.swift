@@ -31,6 +31,8 @@ final class Node {
     /// and is not among ``children`` (not in the presenter index, not on any walk of the live graph).
     var saved: [SavedBranch] = []
     var customChildren: [ModelID] = []
+    /// The index of the custom container's selected child (the active branch follows it).
+    var selectedChild = 0
     var dialog: DialogContent?
     /// The model's protection mark (``Protection``), counted in ``NavigationWindow/protectedCount``.
     var protection: Protection?
@@ -82,8 +84,13 @@ final class Node {
         case .stack: path.last?.model
         case .tabs: tabs.first { $0.id == selectedTab }?.model
         case .switched: switchedModel
-        case .custom: customChildren.last
+        case .custom: selectedCustomChild
         }
+    }
+
+    /// The custom container's selected child (`nil` without children).
+    var selectedCustomChild: ModelID? {
+        customChildren.indices.contains(selectedChild) ? customChildren[selectedChild] : customChildren.last
     }
 
     var content: ModelContent {
@@ -94,7 +101,7 @@ final class Node {
         case .switched: .switched(switchedModel ?? id)
         case .alert: .alert(dialog ?? DialogContent(title: ""))
         case .confirmationDialog: .confirmationDialog(dialog ?? DialogContent(title: ""))
-        case .custom(let name): .custom(kind: name, children: customChildren)
+        case .custom(let name): .custom(kind: name, children: customChildren, selected: selectedChild)
         }
     }
 

@@ -13,6 +13,8 @@ public enum RendererReport: Hashable, Sendable {
     case alertActionChosen(alert: ModelID, action: String)
     /// The user closed the window: every model but the root finishes and the window refuses further input.
     case windowClosed
+    /// The user selected `child` (a model id) of the custom container `container` (a segmented switcher).
+    case selectedChild(container: ModelID, child: ModelID)
 }
 
 /// Why a change happened.

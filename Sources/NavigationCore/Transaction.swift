@@ -35,6 +35,8 @@ enum UndoStep {
     case pathElementReplaced(Node, index: Int, StackElement)
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
+    /// A custom container's selected child index before the change.
+    case selectedChild(Node, Int)
     case tabHistory(Node, [String])
     case switched(Node, ModelID?)
     /// A switched container's kept branches before the change.

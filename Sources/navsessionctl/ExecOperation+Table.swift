@@ -128,5 +128,12 @@ extension ExecOperation {
         ExecOperation(name: "cancel-pending", member: "CancelPending", target: .window,
                       arguments: [], output: .nothing,
                       summary: "Drop the navigation waiting for an entry condition (PendingNavigation)."),
+        // Issue 33, part C: selectable custom containers.
+        ExecOperation(name: "select-child", member: "SelectChild", target: .window,
+                      arguments: [.model("CONTAINER"), .count("INDEX")], output: .version,
+                      summary: "Select child INDEX of CONTAINER (0: the nearest custom container)."),
+        ExecOperation(name: "report-child-selected", member: "ReportChildSelected", target: .window,
+                      arguments: [.model("CONTAINER"), .model("CHILD")], output: .version,
+                      summary: "Report: the user selected CHILD of CONTAINER."),
     ]
 }

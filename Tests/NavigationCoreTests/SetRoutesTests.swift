@@ -201,6 +201,7 @@ extension NavigationStep {
         case .switchContent: "switch"
         case .replaceRoot: "replaceRoot"
         case .update: "update"
+        case .selectChild: "selectChild"
         }
     }
 }
