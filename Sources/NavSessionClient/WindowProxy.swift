@@ -459,6 +459,23 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await apply([BatchCommand(.selectChild(container: container, child: child))]).version
     }
 
+    /// Sets a split container's column visibility (`SetColumnVisibility`; `split` nil = the nearest split).
+    /// - Throws: ``NavSessionError/noContainer(_:)``, ``NavSessionError/wrongKind(_:)``.
+    @discardableResult
+    public func setColumnVisibility(_ visibility: ColumnVisibility, of split: ModelID? = nil) async throws(NavSessionError)
+        -> UInt64
+    {
+        try await versionCall(
+            "SetColumnVisibility", [.uint64(UInt64(clamping: split?.rawValue ?? 0)), .string(visibility.rawValue)])
+    }
+
+    /// Report: the renderer shows the split `split` collapsed or side by side (`ReportCollapsed`).
+    /// - Throws: ``NavSessionError/wrongKind(_:)``.
+    @discardableResult
+    public func reportCollapsed(split: ModelID, collapsed: Bool) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportCollapsed", [Self.model(split), .boolean(collapsed)])
+    }
+
     /// Report: the user selected `child` of the custom container `container` (`ReportChildSelected`).
     /// - Throws: ``NavSessionError/wrongKind(_:)``, ``NavSessionError/unknownChild(_:)``.
     @discardableResult

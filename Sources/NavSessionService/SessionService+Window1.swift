@@ -328,6 +328,18 @@ extension SessionService {
             MethodRow("ReportChildSelected", [A("container", .uint64), A("child", .uint64)], [version], .report { call in
                 .selectedChild(container: try id(call.arguments[0]), child: try id(call.arguments[1]))
             }),
+            MethodRow("SetColumnVisibility", [A("split", .uint64), A("visibility", .string)], [version], .batch { call, _, _ in
+                let name = call.arguments[1].string ?? ""
+                guard let visibility = ColumnVisibility(rawValue: name) else {
+                    throw SessionError.invalidArguments(
+                        "unknown column visibility '\(name.prefix(64))'; expected "
+                            + ColumnVisibility.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return one(.setColumnVisibility(container: try optionalID(call.arguments[0]), visibility: visibility))
+            }),
+            MethodRow("ReportCollapsed", [A("split", .uint64), A("collapsed", .boolean)], [version], .report { call in
+                .collapsed(split: try id(call.arguments[0]), collapsed: call.arguments[1].bool ?? false)
+            }),
             MethodRow("ModelForTag", [A("tag", .string)], [model], .read { call, state in
                 let tag = call.arguments[0].string ?? ""
                 let graph = try state.session.window(try Self.number(of: call.path)).graph

@@ -82,6 +82,7 @@ enum ContentCost {
         case .unprotect(let model, let owner): return base + (model.map(of) ?? 0) + (owner.map(of) ?? 0)
         case .selectChild(let container, .model(let child)): return base + (container.map(of) ?? 0) + of(child)
         case .selectChild(let container, .index): return base + (container.map(of) ?? 0)
+        case .setColumnVisibility(let container, _): return base + (container.map(of) ?? 0)
         case .dismissReturning(let result), .goBack(result: .some(let result)):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)

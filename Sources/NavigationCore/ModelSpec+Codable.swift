@@ -12,7 +12,7 @@ extension ModelSpec: Codable {
     static let kindFields: [String: [String]] = [
         "stack": ["path", "hidesTabBarWhenNotAtRoot"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"],
         "switched": ["model"],
-        "custom": ["customKind", "children", "selected"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
+        "custom": ["customKind", "children", "selected", "columnVisibility"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -61,6 +61,9 @@ extension ModelSpec: Codable {
             content: content,
             presented: try c.decodeIfPresent(PresentationSpec.self, forKey: "presented"),
             tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabPolicy: tabPolicy)
+        if kind == "custom" {
+            columnVisibility = try c.decodeTagIfPresent(ColumnVisibility.self, forKey: "columnVisibility")
+        }
         try StrictKeys.check(
             decoder, allowed: ["kind", "screen", "params", "title", "tag", "presented"] + (Self.kindFields[kind] ?? []) + extra)
     }
@@ -87,6 +90,7 @@ extension ModelSpec: Codable {
             try c.encode(name, forKey: "customKind")
             try c.encode(children, forKey: "children")
             try c.encodeIfPresent(selected, forKey: "selected")
+            try c.encodeIfPresent(columnVisibility, forKey: "columnVisibility")
         case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
         }
         try c.encodeIfPresent(presented, forKey: "presented")

@@ -23,6 +23,8 @@ public struct ModelSpec: Hashable, Sendable {
     public var tag: String?
     /// A tab container's policy (reselect, back behaviour); ignored for other kinds.
     public var tabPolicy: TabPolicy
+    /// A split container's first column visibility (`nil`: `automatic`); only for `custom` of kind `split`.
+    public var columnVisibility: ColumnVisibility?
     // Boxed because a struct cannot contain itself directly.
     private var presentedBox: Box<PresentationSpec>?
 

@@ -9,6 +9,7 @@ extension ModelState: Codable {
         let kind = try c.decode(String.self, forKey: "kind")
         let content: ModelContent
         var tabState: TabState?
+        var splitState: SplitState?
         switch kind {
         case "screen": content = .screen
         case "stack":
@@ -27,6 +28,11 @@ extension ModelState: Codable {
         case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
         case "custom":
             let children = try c.decode([ModelID].self, forKey: "children")
+            if try c.decode(String.self, forKey: "customKind") == SplitState.kindName {
+                splitState = SplitState(
+                    visibility: try c.decodeTagIfPresent(ColumnVisibility.self, forKey: "columnVisibility") ?? .automatic,
+                    collapsed: try c.decodeIfPresent(Bool.self, forKey: "collapsed") ?? false)
+            }
             content = .custom(
                 kind: try c.decode(String.self, forKey: "customKind"), children: children,
                 selected: try c.decodeIfPresent(Int.self, forKey: "selected") ?? max(0, children.count - 1))
@@ -44,7 +50,7 @@ extension ModelState: Codable {
             content: content,
             saved: try c.decodeIfPresent([SavedBranch].self, forKey: "saved") ?? [],
             tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabState: tabState,
-            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"))
+            protection: try c.decodeIfPresent(Protection.self, forKey: "protection"), splitState: splitState)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -81,6 +87,10 @@ extension ModelState: Codable {
             try c.encode(name, forKey: "customKind")
             try c.encode(children, forKey: "children")
             try c.encode(selected, forKey: "selected")
+            if let splitState {
+                try c.encode(splitState.visibility, forKey: "columnVisibility")
+                try c.encode(splitState.collapsed, forKey: "collapsed")
+            }
         }
         if !saved.isEmpty { try c.encode(saved, forKey: "saved") }
     }

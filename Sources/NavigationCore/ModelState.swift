@@ -29,13 +29,16 @@ public struct ModelState: Hashable, Sendable {
     public var tabState: TabState?
     /// The model's protection mark (Docs/guards.md); `nil` when unprotected.
     public var protection: Protection?
+    /// A split container's column visibility and collapsed form; `nil` for every other model.
+    public var splitState: SplitState?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
         id: ModelID, parent: ModelID?, attachment: Attachment, screen: String, params: [String: String] = [:],
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
-        tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil
+        tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil, splitState: SplitState? = nil
     ) {
+        self.splitState = splitState
         self.protection = protection
         self.tabState = tabState
         self.id = id

@@ -8,7 +8,7 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
-        "selectChild",
+        "selectChild", "setColumnVisibility",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -22,7 +22,7 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
-        "selectChild": ["container", "child"],
+        "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -125,6 +125,13 @@ extension NavigationCommand: Codable {
             self = .selectChild(
                 container: try c.decodeIfPresent(ModelReference.self, forKey: "container"),
                 child: try c.decode(ChildSelector.self, forKey: "child"))
+        case "setColumnVisibility":
+            guard let visibility = try c.decodeTagIfPresent(ColumnVisibility.self, forKey: "visibility") else {
+                throw DecodingError.keyNotFound(
+                    JSONKey("visibility"), DecodingError.Context(codingPath: c.codingPath, debugDescription: "no \"visibility\""))
+            }
+            self = .setColumnVisibility(
+                container: try c.decodeIfPresent(ModelReference.self, forKey: "container"), visibility: visibility)
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -207,6 +214,9 @@ extension NavigationCommand: Codable {
         case .selectChild(let container, let child):
             try c.encodeIfPresent(container, forKey: "container")
             try c.encode(child, forKey: "child")
+        case .setColumnVisibility(let container, let visibility):
+            try c.encodeIfPresent(container, forKey: "container")
+            try c.encode(visibility, forKey: "visibility")
         }
     }
 }
@@ -256,6 +266,7 @@ extension BatchCommand: Codable {
 extension RendererReport: Codable {
     static let names = [
         "poppedTo", "dismissedInteractively", "selectedTab", "alertActionChosen", "windowClosed", "selectedChild",
+        "collapsed",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -274,10 +285,13 @@ extension RendererReport: Codable {
         case "selectedChild":
             self = .selectedChild(
                 container: try c.decode(ModelID.self, forKey: "container"), child: try c.decode(ModelID.self, forKey: "child"))
+        case "collapsed":
+            self = .collapsed(split: try c.decode(ModelID.self, forKey: "split"), collapsed: try c.decode(Bool.self, forKey: "collapsed"))
         default: throw c.unknownTag(name, key: "report", accepted: Self.names)
         }
         let fields = ["poppedTo": ["stack", "index"], "dismissedInteractively": ["model"], "selectedTab": ["tabs", "tab"],
-                      "alertActionChosen": ["alert", "action"], "selectedChild": ["container", "child"]]
+                      "alertActionChosen": ["alert", "action"], "selectedChild": ["container", "child"],
+                      "collapsed": ["split", "collapsed"]]
         try StrictKeys.check(decoder, allowed: ["report"] + (fields[name] ?? []))
     }
 
@@ -304,6 +318,10 @@ extension RendererReport: Codable {
             try c.encode("selectedChild", forKey: "report")
             try c.encode(container, forKey: "container")
             try c.encode(child, forKey: "child")
+        case .collapsed(let split, let collapsed):
+            try c.encode("collapsed", forKey: "report")
+            try c.encode(split, forKey: "split")
+            try c.encode(collapsed, forKey: "collapsed")
         }
     }
 }

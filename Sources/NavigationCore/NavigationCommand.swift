@@ -95,6 +95,9 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``,
     /// ``NavigationError/unknownChild(container:child:count:)``.
     case selectChild(container: ModelReference?, child: ChildSelector)
+    /// A split container's column visibility (`container` nil = the nearest split); a `columnVisibility` step.
+    /// Unchanged: no change. Fails: ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``.
+    case setColumnVisibility(container: ModelReference?, visibility: ColumnVisibility)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -147,6 +150,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .protect: "protect"
         case .unprotect: "unprotect"
         case .selectChild: "selectChild"
+        case .setColumnVisibility: "setColumnVisibility"
         }
     }
 }

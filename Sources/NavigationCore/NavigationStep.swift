@@ -28,6 +28,11 @@ public enum NavigationStep: Hashable, Sendable {
     /// The custom container `container` shows its child `child` (at `index`) instead of `previous`; every child
     /// stays live (no lifecycle).
     case selectChild(container: ModelID, child: ModelID, previous: ModelID, index: Int)
+    /// A split container's column visibility changed (no lifecycle).
+    case columnVisibility(container: ModelID, visibility: ColumnVisibility, previous: ColumnVisibility)
+    /// A split container is shown collapsed (its columns as one stack) / side by side again.
+    case collapse(container: ModelID)
+    case expand(container: ModelID)
 
     /// A presentation inside a presented or dismissed subtree.
     public struct Presentation: Hashable, Sendable {
@@ -64,6 +69,7 @@ public enum NavigationStep: Hashable, Sendable {
         case .present(_, _, _, let nested), .dismiss(_, _, let nested): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
         case .selectChild: 3
+        case .columnVisibility, .collapse, .expand: 1
         case .update: 1
         }
     }
@@ -217,6 +223,17 @@ extension NavigationStep {
             id("previous", previous)
             member("index")
             DirectJSON.appendInteger(index, to: &out)
+        case .columnVisibility(let container, let visibility, let previous):
+            kind("columnVisibility")
+            id("container", container)
+            text("visibility", visibility.rawValue)
+            text("previous", previous.rawValue)
+        case .collapse(let container):
+            kind("collapse")
+            id("container", container)
+        case .expand(let container):
+            kind("expand")
+            id("container", container)
         }
         out.append(UInt8(ascii: "}"))
     }

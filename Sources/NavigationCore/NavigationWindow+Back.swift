@@ -3,8 +3,8 @@ import FoundationEssentials
 /// Going back: `goBack`, `goBackToRoot`, `goBackTo`, `dismissAll` and dismissal with a result.
 ///
 /// Everything here walks the **active branch** the way the route view (`GetRoutes`) does: from the root,
-/// through the selected tab, the switched model, the last stack element and a custom container's last
-/// child; at the end of a layer, into the first filled slot met on that layer (an alert or dialog ends the
+/// through the selected tab, the switched model, the last stack element and a custom container's selected
+/// child (a collapsed split's columns up to the focused one count as one stack: NavigationWindow+Split.swift); at the end of a layer, into the first filled slot met on that layer (an alert or dialog ends the
 /// walk). Each stack element after element 0 is a *push* route, each presented model a *presentation*
 /// route. The walks cost O(depth of the branch), except ``routeEntries()`` (`goBackTo`), which lists
 /// every route.
@@ -17,6 +17,8 @@ extension NavigationWindow {
         case pop(stack: Node, index: Int)
         /// At a tab's root: the tab the container's back behaviour goes to.
         case selectTab(tabs: Node, tab: String, fromHistory: Bool)
+        /// At the focused column's root of a collapsed split: the column before it (the columns are one stack).
+        case selectColumn(split: Node, index: Int)
     }
 
     /// The top of the active branch as `goBack` removes it, or `nil` when `goBack` would change nothing.
@@ -34,6 +36,8 @@ extension NavigationWindow {
             switch current.kind {
             case .stack where current.path.count > 1: target = .pop(stack: current, index: current.path.count - 1)
             case .tabs: if let back = tabBackTarget(current) { target = back }
+            case .custom where current.collapsed && current.selectedChild > 0 && current.isSplit:
+                target = .selectColumn(split: current, index: current.selectedChild - 1)
             default: break
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {
@@ -86,6 +90,9 @@ extension NavigationWindow {
         case .selectTab(let tabs, let tab, let fromHistory):
             selectTab(tabs, tab, recording: !fromHistory)
             recipient = tabs.tabs.first { $0.id == tab }?.model
+        case .selectColumn(let split, let index):
+            select(index, in: split)
+            recipient = split.selectedCustomChild
         }
         if let message, let recipient {
             tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))

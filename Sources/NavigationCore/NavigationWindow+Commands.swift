@@ -5,6 +5,16 @@ extension NavigationWindow {
     func run(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
         let origin = try attachedNode(id)
         switch command {
+        case .stackAppend(let elements, _) where try splitPushTarget(from: origin) != nil:
+            // The split rule (NavigationWindow+Split.swift): the next column's path becomes the new models.
+            guard let target = try splitPushTarget(from: origin) else { return }
+            try checkDepth(elements.count)
+            var created: [(Node, String?)] = []
+            for element in elements {
+                created.append((try instantiate(element.model, mayPresent: false), element.transition))
+            }
+            guard !created.isEmpty else { throw .invalidCount(0) }
+            pushIntoNextColumn(target, created)
         case .stackAppend(var elements, let singleTop):
             let stack = try requireStack(from: origin)
             if singleTop, let first = elements.first, let top = stack.path.last.flatMap({ nodes[$0.model] }),
@@ -115,6 +125,8 @@ extension NavigationWindow {
             try unprotect(model, owner: owner, from: origin)
         case .selectChild(let container, let child):
             try selectChild(child, of: container, from: origin)
+        case .setColumnVisibility(let container, let visibility):
+            setColumnVisibility(visibility, of: try split(container, from: origin))
         }
     }
 
@@ -353,7 +365,7 @@ extension NavigationWindow {
         switch back {
         case .dismiss(let presenter): canGoBack = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
         case .pop(let stack, let index): canGoBack = !(nodes[stack.path[index].model].map(subtreeIsProtected) ?? false)
-        case .selectTab, nil: break
+        case .selectTab, .selectColumn, nil: break
         }
         return WindowAbilities(canGoBack: canGoBack, canPop: canPop, canDismiss: canDismiss)
     }

@@ -70,6 +70,12 @@ extension NavigationWindow {
                     "custom container \"\(spec.screen)\" selects child \(selected) of \(children.count)")
             }
             node.selectedChild = selected ?? max(0, children.count - 1)
+            if kind == SplitState.kindName {
+                try Self.checkSplitColumns(children.map(\.kind), screen: spec.screen)
+                node.columnVisibility = spec.columnVisibility ?? .automatic
+            } else if spec.columnVisibility != nil {
+                throw .invalidSpec("\"columnVisibility\" is for a split container, not \"\(kind)\"")
+            }
             for (index, childSpec) in children.enumerated() {
                 let child = try instantiate(childSpec, mayPresent: false)
                 node.customChildren.append(child.id)

@@ -94,6 +94,10 @@ extension NavigationWindow {
             let container = try attachedNode(containerID)
             guard case .custom = container.kind else { throw .wrongKind(containerID, expected: "custom container") }
             select(try childIndex(.model(.id(child)), in: container), in: container)
+        case .collapsed(let splitID, let collapsed):
+            let split = try attachedNode(splitID)
+            guard split.isSplit else { throw .wrongKind(splitID, expected: "split container") }
+            setCollapsed(collapsed, of: split)
         case .windowClosed:
             tx.closing = true
             isClosed = true

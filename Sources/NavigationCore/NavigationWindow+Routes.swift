@@ -50,6 +50,8 @@ extension NavigationWindow {
         var entries: [BranchEntry] = []
         /// `layerStarts[0]` is the start model; `layerStarts[j]` the presented model opening layer `j`.
         var layerStarts: [Node] = []
+        /// A collapsed split whose columns the branch reads as one stack (its routes are not one stack's pushes).
+        var collapsedSplit: ModelID?
     }
 
     /// Walks the branch from `start`: O(length of the branch).
@@ -67,6 +69,13 @@ extension NavigationWindow {
                     guard let pushed = nodes[element.model] else { continue }
                     branch.entries.append(BranchEntry(
                         route: .push(pushed.screen, params: pushed.params), layer: branch.layerStarts.count - 1))
+                }
+            }
+            if current.collapsed, current.isSplit {
+                let routes = collapsedColumnRoutes(current)
+                if !routes.isEmpty { branch.collapsedSplit = current.id }
+                for route in routes {
+                    branch.entries.append(BranchEntry(route: route, layer: branch.layerStarts.count - 1))
                 }
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {

@@ -30,6 +30,10 @@ extension NavigationWindow {
             start = root
         }
         let current = branch(from: start)
+        // A collapsed split's columns read as one stack but are several: focus a column (`selectChild`) instead.
+        if let split = current.collapsedSplit {
+            throw .wrongKind(split, expected: "split that is expanded or focused on its first column (setRoutes)")
+        }
         let common = min(current.entries.count, target.count)
         let kept = (0..<common).first { current.entries[$0].route != target[$0] } ?? common
         if kept == current.entries.count && kept == target.count { return }

@@ -59,9 +59,11 @@ extension NavigationWindow {
                 }
                 presented = PresentationSpec(style: style, model: try build(slot))
             }
-            return ModelSpec(
+            var spec = ModelSpec(
                 screen: model.screen, params: model.params, title: model.title, content: content, presented: presented,
                 tag: model.tag, tabPolicy: model.tabState?.policy ?? .default)
+            spec.columnVisibility = model.splitState?.visibility
+            return spec
         }
         return try build(id)
     }

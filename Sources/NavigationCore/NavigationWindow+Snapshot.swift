@@ -74,6 +74,8 @@ extension NavigationWindow {
         case .custom(_, let children, let selected):
             node.customChildren = children
             node.selectedChild = selected
+            node.columnVisibility = model.splitState?.visibility ?? .automatic
+            node.collapsed = model.splitState?.collapsed ?? false
         }
         return node
     }

@@ -33,6 +33,15 @@ final class Node {
     var customChildren: [ModelID] = []
     /// The index of the custom container's selected child (the active branch follows it).
     var selectedChild = 0
+    /// A split container's column visibility and whether the renderer shows it collapsed (one stack).
+    var columnVisibility = ColumnVisibility.automatic
+    var collapsed = false
+
+    /// Whether this is a split container (a custom container of the built-in kind `split`).
+    var isSplit: Bool {
+        if case .custom(let name) = kind { return name == SplitState.kindName }
+        return false
+    }
     var dialog: DialogContent?
     /// The model's protection mark (``Protection``), counted in ``NavigationWindow/protectedCount``.
     var protection: Protection?
@@ -109,6 +118,7 @@ final class Node {
         ModelState(
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
             presented: presented, content: content, saved: saved, tag: tag,
-            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection)
+            tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
+            splitState: isSplit ? SplitState(visibility: columnVisibility, collapsed: collapsed) : nil)
     }
 }

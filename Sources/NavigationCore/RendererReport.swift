@@ -15,6 +15,8 @@ public enum RendererReport: Hashable, Sendable {
     case windowClosed
     /// The user selected `child` (a model id) of the custom container `container` (a segmented switcher).
     case selectedChild(container: ModelID, child: ModelID)
+    /// The renderer shows the split `split` collapsed (a narrow window: its columns as one stack) or not.
+    case collapsed(split: ModelID, collapsed: Bool)
 }
 
 /// Why a change happened.

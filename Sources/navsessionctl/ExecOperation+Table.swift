@@ -135,5 +135,11 @@ extension ExecOperation {
         ExecOperation(name: "report-child-selected", member: "ReportChildSelected", target: .window,
                       arguments: [.model("CONTAINER"), .model("CHILD")], output: .version,
                       summary: "Report: the user selected CHILD of CONTAINER."),
+        ExecOperation(name: "set-column-visibility", member: "SetColumnVisibility", target: .window,
+                      arguments: [.model("SPLIT"), .string("VISIBILITY")], output: .version,
+                      summary: "Show a split's columns: automatic, all, doubleColumn or detailOnly (SPLIT 0: the nearest)."),
+        ExecOperation(name: "report-collapsed", member: "ReportCollapsed", target: .window,
+                      arguments: [.model("SPLIT"), .flag("collapsed")], output: .version,
+                      summary: "Report: the split is shown collapsed (--collapsed) or side by side."),
     ]
 }

@@ -30,11 +30,12 @@ struct DirectJSONDriftTests {
     @Test func modelStateHasTheFieldsItsWriterWrites() throws {
         // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:) (`saved`: only switched containers
         // have kept branches, and the writer leaves those to the Codable path; `tabState`: tab containers only,
-        // which it leaves to JSONOutput; `protection`: marked models, which it leaves to the Codable path)
+        // which it leaves to JSONOutput; `protection`: marked models, which it leaves to the Codable path;
+        // `splitState`: split containers, custom containers the Codable path writes)
         let model = try #require(try Self.snapshot().models.first)
         #expect(Self.fields(of: model) == [
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
-            "protection",
+            "protection", "splitState",
         ])
     }
 

@@ -97,6 +97,11 @@ struct JSONGenerator {
             case 1: .string("tag:" + random.pick(Self.tags, or: "inbox"))
             default: .object([("model", reference(&random, ids: ids))])
             }
+            if random.chance(0.3) {
+                let visibility = random.pick(["automatic", "all", "doubleColumn", "detailOnly"], or: "all")
+                members.append(("visibility", GeneratedJSON.string(visibility)))
+                return named("setColumnVisibility", members)
+            }
             members.append(("child", child))
             return named("selectChild", members)
         case 18 where random.chance(0.3):
