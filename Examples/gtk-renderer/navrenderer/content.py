@@ -19,6 +19,7 @@ from .graph import Graph
 OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the user
 OnEditorText = Callable[[int, str], None]  # (editor model, its text), as the user types
 OnChildSelected = Callable[[int, int], None]  # (custom container, child model), from the user
+OnCollapsed = Callable[[int, bool], None]  # (split, collapsed), when the window's width crosses the breakpoint
 
 
 class ScreenPage(Gtk.Box):
@@ -189,10 +190,15 @@ class CustomView(Gtk.Box):
 
     COLLAPSE_WIDTH = 600
 
-    def __init__(self, on_selected: OnChildSelected | None = None) -> None:
+    def __init__(self, on_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None) -> None:
         super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=6)
         self.model_id = 0
         self.kind = "custom"
+        # A split's column visibility and the collapsed form the daemon has (this renderer reports its own).
+        self.visibility = "automatic"
+        self.reported_collapsed = False
+        self.measured = False
+        self._on_collapsed = on_collapsed
         self.children_ids: list[int] = []
         self.selected: int | None = None
         self.collapsed = False
@@ -244,6 +250,14 @@ class CustomView(Gtk.Box):
                 self._updating = False
             self.children_ids = list(children)
         self._apply()
+        self._report_collapsed()
+
+    def _report_collapsed(self) -> None:
+        """Tells the daemon the form this split is shown in, when it has another (ReportCollapsed)."""
+        if self.kind == "split" and self.measured and self.collapsed != self.reported_collapsed \
+                and self._on_collapsed is not None:
+            self.reported_collapsed = self.collapsed
+            self._on_collapsed(self.model_id, self.collapsed)
 
     def _apply(self) -> None:
         """Buttons follow the daemon's selection; columns are shown per kind and width."""
@@ -255,8 +269,13 @@ class CustomView(Gtk.Box):
         finally:
             self._updating = False
         side_by_side = self.kind == "split" and not self.collapsed
+        shown = list(self.frames)
+        if side_by_side and self.visibility == "detailOnly":
+            shown = shown[-1:]
+        elif side_by_side and self.visibility == "doubleColumn" and len(shown) == 3:
+            shown = shown[1:]
         for child_id, frame in self.frames.items():
-            frame.set_visible(side_by_side or child_id == self.selected)
+            frame.set_visible((side_by_side and child_id in shown) or child_id == self.selected)
             if side_by_side and child_id == self.selected:
                 frame.add_css_class("view")
             else:
@@ -264,12 +283,15 @@ class CustomView(Gtk.Box):
 
     def _resized(self, _area: Gtk.DrawingArea, width: int, _height: int) -> None:
         collapsed = width < self.COLLAPSE_WIDTH
-        if collapsed != self.collapsed:
+        first = not self.measured
+        self.measured = True
+        if collapsed != self.collapsed or first:
             self.collapsed = collapsed
             GLib.idle_add(self._relayout)  # not while GTK allocates
 
     def _relayout(self) -> bool:
         self._apply()
+        self._report_collapsed()
         _transition_ended()
         return False
 
@@ -318,9 +340,10 @@ class GraphView:
     """Builds and updates the widget of any model; one per navigation window."""
 
     def __init__(self, on_tab_selected: OnTabSelected, on_editor_text: OnEditorText | None = None,
-                 on_child_selected: OnChildSelected | None = None) -> None:
+                 on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None) -> None:
         self._on_editor_text = on_editor_text
         self._on_child_selected = on_child_selected
+        self._on_collapsed = on_collapsed
         self.widgets: dict[int, Gtk.Widget] = {}
         self._on_tab_selected = on_tab_selected
 
@@ -338,7 +361,7 @@ class GraphView:
             elif wanted is ScreenPage:
                 widget = ScreenPage(self._on_editor_text)
             elif wanted is CustomView:
-                widget = CustomView(self._on_child_selected)
+                widget = CustomView(self._on_child_selected, self._on_collapsed)
             else:
                 widget = wanted()
             self.widgets[model_id] = widget
@@ -360,6 +383,8 @@ class GraphView:
             index = int(model.get("selected", len(children) - 1))
             selected = children[index] if 0 <= index < len(children) else None
             built = {child_id: self.build(graph, child_id, actions) for child_id in children}
+            widget.visibility = str(model.get("columnVisibility", "automatic"))
+            widget.reported_collapsed = bool(model.get("collapsed", False))
             widget.show(str(model.get("customKind", "custom")), children, selected, built,
                         {child_id: self._label(graph, child_id) for child_id in children})
         return widget
