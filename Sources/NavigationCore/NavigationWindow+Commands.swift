@@ -5,17 +5,18 @@ extension NavigationWindow {
     func run(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
         let origin = try attachedNode(id)
         switch command {
-        case .stackAppend(let elements, _) where try splitPushTarget(from: origin) != nil:
-            // The split rule (NavigationWindow+Split.swift): the next column's path becomes the new models.
-            guard let target = try splitPushTarget(from: origin) else { return }
-            try checkDepth(elements.count)
-            var created: [(Node, String?)] = []
-            for element in elements {
-                created.append((try instantiate(element.model, mayPresent: false), element.transition))
-            }
-            guard !created.isEmpty else { throw .invalidCount(0) }
-            pushIntoNextColumn(target, created)
         case .stackAppend(var elements, let singleTop):
+            if let target = try splitPushTarget(from: origin) {
+                // The split rule (NavigationWindow+Split.swift): the next column's path becomes the new models.
+                try checkDepth(elements.count)
+                var created: [(Node, String?)] = []
+                for element in elements {
+                    created.append((try instantiate(element.model, mayPresent: false), element.transition))
+                }
+                guard !created.isEmpty else { throw .invalidCount(0) }
+                pushIntoNextColumn(target, created)
+                return
+            }
             let stack = try requireStack(from: origin)
             if singleTop, let first = elements.first, let top = stack.path.last.flatMap({ nodes[$0.model] }),
                 Self.showsSameScreen(top, first.model)

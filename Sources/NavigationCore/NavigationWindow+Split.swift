@@ -90,10 +90,11 @@ extension NavigationWindow {
     /// Where a push from `origin` goes by the split rule: the column after the one holding `origin` (a stack:
     /// its path is replaced), or `nil` when `origin` is not inside a split column that has a next column (the
     /// nearest stack takes the push as usual). The walk stops at the first stack that is not a split's column.
+    /// Cost: the walk from `origin` to its stack (usually one lookup); a parent is read for a custom child only.
     func splitPushTarget(from origin: Node) throws(NavigationError) -> (split: Node, index: Int, column: Node)? {
         var current: Node? = origin
         while let node = current {
-            if let parent = parentNode(node), parent.isSplit, case .custom(let index) = node.attachment {
+            if case .custom(let index) = node.attachment, let parent = parentNode(node), parent.isSplit {
                 guard index < parent.customChildren.count - 1 else { return nil }
                 let next = try self.node(parent.customChildren[index + 1])
                 guard next.kind == .stack else {
