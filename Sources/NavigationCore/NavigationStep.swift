@@ -25,9 +25,9 @@ public enum NavigationStep: Hashable, Sendable {
     case replaceRoot(from: ModelID, to: ModelID)
     /// `model`'s params or title changed in place (`setParams`, `singleTop`): same id, no lifecycle.
     case update(model: ModelID)
-    /// The custom container `container` shows its child `child` (at `index`) instead of `previous`; every child
-    /// stays live (no lifecycle).
-    case selectChild(container: ModelID, child: ModelID, previous: ModelID, index: Int)
+    /// The custom container `container` shows its child `child` instead of `previous`; every child stays live
+    /// (no lifecycle).
+    case selectChild(container: ModelID, child: ModelID, previous: ModelID)
     /// A split container's column visibility changed (no lifecycle).
     case columnVisibility(container: ModelID, visibility: ColumnVisibility, previous: ColumnVisibility)
     /// A split container is shown collapsed (its columns as one stack) / side by side again.
@@ -216,13 +216,11 @@ extension NavigationStep {
         case .update(let model):
             kind("update")
             id("model", model)
-        case .selectChild(let container, let child, let previous, let index):
+        case .selectChild(let container, let child, let previous):
             kind("selectChild")
             id("container", container)
             id("child", child)
             id("previous", previous)
-            member("index")
-            DirectJSON.appendInteger(index, to: &out)
         case .columnVisibility(let container, let visibility, let previous):
             kind("columnVisibility")
             id("container", container)

@@ -1,7 +1,7 @@
 /// Selectable custom containers (issue 33, part C): `selectChild` and the `selectedChild` report.
 ///
 /// A custom container's active branch is its selected child (``Node/selectedChild``); selecting another child
-/// keeps every child live (no lifecycle, like a tab switch) and records a ``NavigationStep/selectChild(container:child:previous:index:)``.
+/// keeps every child live (no lifecycle, like a tab switch) and records a ``NavigationStep/selectChild(container:child:previous:)``.
 extension NavigationWindow {
     /// `selectChild`: the container (`reference`, or the nearest custom container at or above `origin`) selects
     /// `selector`. Selected already: no change. O(depth + children).
@@ -48,7 +48,7 @@ extension NavigationWindow {
         let previous = container.selectedCustomChild ?? container.id
         container.selectedChild = index
         tx.steps.append(
-            .selectChild(container: container.id, child: container.customChildren[index], previous: previous, index: index))
+            .selectChild(container: container.id, child: container.customChildren[index], previous: previous))
         tx.markModified(container.id)
     }
 

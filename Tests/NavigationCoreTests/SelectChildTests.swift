@@ -36,7 +36,7 @@ struct SelectChildTests {
         let window = try Self.segments()
         let event = try window.execute(.selectChild(container: 1, child: .index(0)))
         #expect(window.activeModelID == 3)
-        #expect(event.steps == [.selectChild(container: 1, child: 2, previous: 6, index: 0)])
+        #expect(event.steps == [.selectChild(container: 1, child: 2, previous: 6)])
         #expect(event.started.isEmpty && event.finished.isEmpty)
     }
 
@@ -110,7 +110,7 @@ struct SelectChildTests {
         let window = try Self.segments()
         let event = try window.report(.selectedChild(container: 1, child: 4))
         #expect(window.activeModelID == 5)
-        #expect(event.steps == [.selectChild(container: 1, child: 4, previous: 6, index: 1)])
+        #expect(event.steps == [.selectChild(container: 1, child: 4, previous: 6)])
     }
 
     @Test func aReportOfAModelThatIsNotAChildIsRefused() throws {
@@ -142,8 +142,8 @@ struct SelectChildTests {
 
     @Test func theStepIsWrittenAsJSON() {
         #expect(
-            NavigationStep.selectChild(container: 1, child: 4, previous: 6, index: 1).json
-                == #"{"kind":"selectChild","container":1,"child":4,"previous":6,"index":1}"#)
+            NavigationStep.selectChild(container: 1, child: 4, previous: 6).json
+                == #"{"kind":"selectChild","container":1,"child":4,"previous":6}"#)
     }
 
     @Test func theChildIsAnIndexATagReferenceOrAModelObject() throws {

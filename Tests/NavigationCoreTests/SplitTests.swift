@@ -39,7 +39,7 @@ struct SplitTests {
         #expect(event.finished == [5])
         #expect(event.started == [8])
         #expect(event.steps == [
-            .replacePath(stack: 4, from: [5], to: [8]), .selectChild(container: 1, child: 4, previous: 2, index: 1),
+            .replacePath(stack: 4, from: [5], to: [8]), .selectChild(container: 1, child: 4, previous: 2),
         ])
     }
 
