@@ -163,6 +163,7 @@ extension NavigationWindow {
             remaining -= 1
             if node.presented != nil { clearSlot(node) }
             if node.kind == .stack { truncatePath(node, keeping: 1) }
+            if node.collapsed, node.selectedChild > 0, node.isSplit { backToFirstColumn(node) }
             let next = node.kind == .stack ? node.path.first?.model : node.lastContainerChild
             current = next.flatMap { $0 == node.id ? nil : nodes[$0] }
         }
@@ -176,6 +177,8 @@ extension NavigationWindow {
         var push: (stack: Node, index: Int)?
         /// The presenter of a presentation.
         var presenter: Node?
+        /// The root of column `index` of a collapsed split (removing it focuses the column before).
+        var column: (split: Node, index: Int)?
     }
 
     /// Every route of the active branch in `GetRoutes` order, and the presenter of an alert or dialog on
@@ -193,6 +196,9 @@ extension NavigationWindow {
                     guard let model = nodes[element.model] else { continue }
                     routes.append(RouteEntry(model: model, push: (current, index)))
                 }
+            }
+            if current.collapsed, current.selectedChild > 0, current.isSplit {
+                routes += collapsedColumnEntries(current)
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {
                 current = child
@@ -270,6 +276,10 @@ extension NavigationWindow {
             clearSlot(presenter)
         } else if let dialogPresenter {
             clearSlot(dialogPresenter)
+        }
+        // A collapsed split's column root after `keep`: the column before the first such root is focused.
+        if let column = later[..<(firstPresentation ?? routes.endIndex)].lazy.compactMap(\.column).first {
+            select(column.index - 1, in: column.split)
         }
         var popped: Set<ModelID> = []
         for entry in later[..<(firstPresentation ?? routes.endIndex)] {

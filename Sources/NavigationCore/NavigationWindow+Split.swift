@@ -12,7 +12,8 @@
 ///   `columnVisibility` step; what the renderer shows, no lifecycle.
 /// - **Collapsed form**: a renderer in a narrow window reports `collapsed` (Window1 `ReportCollapsed`); then the
 ///   columns up to the focused one act as one stack: the routes are the columns' paths one after the other (each
-///   later column's root a push), and `goBack` at the focused column's root focuses the column before it.
+///   later column's root a push), and `goBack` at the focused column's root focuses the column before it;
+///   `goBackTo` and `goBackToRoot` read the same one stack.
 ///   `collapse` / `expand` steps.
 
 /// NavigationSplitViewVisibility: which columns a split shows when it is not collapsed.
@@ -114,6 +115,33 @@ extension NavigationWindow {
     func pushIntoNextColumn(_ target: (split: Node, index: Int, column: Node), _ created: [(Node, String?)]) {
         replacePath(target.column, with: created.map { ($0.0, $0.1, isNew: true) })
         select(target.index, in: target.split)
+    }
+
+    /// `goBackTo`'s entries for what ``collapsedColumnRoutes(_:)`` lists, in the same order: the first column's
+    /// pushes, each later column's root (a column entry) and pushes, the focused column's root.
+    func collapsedColumnEntries(_ split: Node) -> [RouteEntry] {
+        var entries: [RouteEntry] = []
+        for index in 0...split.selectedChild {
+            guard let column = nodes[split.customChildren[index]] else { continue }
+            let models = column.kind == .stack ? column.path.map(\.model) : [column.id]
+            for (position, id) in models.enumerated() {
+                guard let model = nodes[id] else { continue }
+                if position == 0 {
+                    if index > 0 { entries.append(RouteEntry(model: model, column: (split, index))) }
+                } else if index < split.selectedChild {
+                    entries.append(RouteEntry(model: model, push: (column, position)))
+                }
+            }
+        }
+        return entries
+    }
+
+    /// `goBackToRoot` on a collapsed split: every column after the first popped to its root, the first focused.
+    func backToFirstColumn(_ split: Node) {
+        for index in 1...split.selectedChild {
+            if let column = nodes[split.customChildren[index]], column.kind == .stack { truncatePath(column, keeping: 1) }
+        }
+        select(0, in: split)
     }
 
     /// The routes a collapsed split adds before its focused column: the columns before it as one stack (the

@@ -115,6 +115,34 @@ struct SplitTests {
         #expect(!window.abilities.canGoBack)
     }
 
+    @Test func collapsedGoBackToAnEarlierColumnsRouteFocusesThatColumn() throws {
+        let window = try Self.mail(selected: 2)
+        try window.execute(.stackAppend(.screen("attachment")))
+        try window.report(.collapsed(split: 1, collapsed: true))
+        try window.execute(.goBackTo(.screen("messages")))
+        #expect(window.activeModelID == 5)
+        #expect(window.routes == [.push("messages")])
+        #expect(screens(of: 6, in: window) == ["message"])
+    }
+
+    @Test func collapsedGoBackToAnIndexOfTheRouteViewMatchesGetRoutes() throws {
+        let window = try Self.mail(selected: 2)
+        try window.report(.collapsed(split: 1, collapsed: true))
+        #expect(window.routes == [.push("messages"), .push("message")])
+        try window.execute(.goBackTo(.index(0)))
+        #expect(window.routes == [.push("messages")])
+    }
+
+    @Test func collapsedGoBackToRootFocusesTheFirstColumn() throws {
+        let window = try Self.mail(selected: 2)
+        try window.execute(.stackAppend(.screen("attachment")))
+        try window.report(.collapsed(split: 1, collapsed: true))
+        try window.execute(.goBackToRoot)
+        #expect(window.activeModelID == 3)
+        #expect(window.routes.isEmpty)
+        #expect(screens(of: 6, in: window) == ["message"])
+    }
+
     @Test func expandedAColumnsRootHasNothingToGoBackTo() throws {
         let window = try Self.mail(selected: 2)
         #expect(!window.abilities.canGoBack)
