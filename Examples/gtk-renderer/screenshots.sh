@@ -35,7 +35,7 @@ D=--dest=org.navsession.Demo; S=/org/navsession/Session1; W=$S/window/1
 send() { dbus-send --print-reply=literal "$D" "$@" > /dev/null; }
 hook() { gdbus call --session --dest org.navsession.GtkRenderer --object-path /org/navsession/GtkRenderer \
            --method "org.navsession.GtkRenderer1.$1" "${@:2}"; }
-# Waits until the renderer shows window 1 at the daemon's version with no transition running.
+# Waits until the renderer shows window $W at the daemon's version with no transition running.
 settled() {
   for _ in $(seq 200); do
     version=$(gdbus call --session --dest org.navsession.Demo --object-path "$W" \
@@ -43,9 +43,9 @@ settled() {
     if hook Describe 2>/dev/null | "$python" -c '
 import ast, json, sys
 screen = json.loads(ast.literal_eval(sys.stdin.read())[0])
-w = [w for w in screen["windows"] if w["id"] == "window/1"]
+w = [w for w in screen["windows"] if w["id"] == "window/" + sys.argv[2]]
 ok = w and str(w[0]["version"]) == sys.argv[1] and not any(s["transition"] for s in w[0]["stacks"])
-sys.exit(0 if ok else 1)' "$version"; then sleep 0.3; return 0; fi   # 0.3 s: the modal fade-in
+sys.exit(0 if ok else 1)' "$version" "${W##*/}"; then sleep 0.3; return 0; fi   # 0.3 s: the modal fade-in
     sleep 0.05
   done
   echo "screenshots.sh: the renderer did not settle; its log:" >&2; cat "$work/renderer.log" >&2; exit 1
@@ -89,3 +89,14 @@ hook Click "$(top)/type/Half-written reply" > /dev/null
 sleep 0.5
 send $S org.navsession.Session1.OpenURL string:navsession-demo://detail/7 2> /dev/null || true
 settled; shot "$(top)" gtk-renderer-guard.png
+# Issue 33, part C: the split scene (a custom container of kind split: mailboxes, messages, a message), its
+# columns side by side in a wide window, the focused column alone in a narrow one.
+send $W org.navsession.Window1.Dismiss 2> /dev/null || true
+W=$S/window/2
+send $S org.navsession.Session1.OpenWindow string:split dict:string:string:
+send $W org.navsession.Window1.SelectChild uint64:0 uint32:2
+send $W org.navsession.Window1.StackAppend string:message dict:string:string:id,42
+hook Click window/2/resize/960/520 > /dev/null
+settled; sleep 0.5; shot window/2 gtk-renderer-split-wide.png
+hook Click window/2/resize/420/520 > /dev/null
+sleep 0.5; settled; sleep 0.5; shot window/2 gtk-renderer-split-collapsed.png

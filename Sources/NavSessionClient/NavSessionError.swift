@@ -117,6 +117,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case duplicateTag(String)
     /// `org.navsession.Error.ScreenNotInStack`: `bringToFront` found no element of the stack showing the screen.
     case screenNotInStack(String)
+    /// `org.navsession.Error.NoContainer`: No custom container at or above the executing model (`selectChild`).
+    case noContainer(String)
+    /// `org.navsession.Error.UnknownChild`: The container has no such child (index out of range, or not its child).
+    case unknownChild(String)
     /// `org.navsession.Error.EntryRefused`: A dry run (`Check`) or a report would start a screen whose entry
     /// condition does not hold (Docs/guards.md); a change by a command is redirected instead.
     case entryRefused(String)
@@ -244,6 +248,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.UnknownTag",
         "org.navsession.Error.DuplicateTag",
         "org.navsession.Error.ScreenNotInStack",
+        "org.navsession.Error.NoContainer",
+        "org.navsession.Error.UnknownChild",
         "org.navsession.Error.Prevented",
         "org.navsession.Error.VersionMismatch",
         "org.navsession.Error.Denied",
@@ -314,6 +320,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.UnknownScene": self = .unknownScene(message)
         case "org.navsession.Error.UnknownScreen": self = .unknownScreen(message)
         case "org.navsession.Error.UnknownTab": self = .unknownTab(message)
+        case "org.navsession.Error.NoContainer": self = .noContainer(message)
+        case "org.navsession.Error.UnknownChild": self = .unknownChild(message)
         case "org.navsession.Error.UnknownTag": self = .unknownTag(message)
         case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
         case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
@@ -391,6 +399,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unknownScene: "org.navsession.Error.UnknownScene"
         case .unknownScreen: "org.navsession.Error.UnknownScreen"
         case .unknownTab: "org.navsession.Error.UnknownTab"
+        case .noContainer: "org.navsession.Error.NoContainer"
+        case .unknownChild: "org.navsession.Error.UnknownChild"
         case .unknownTag: "org.navsession.Error.UnknownTag"
         case .duplicateTag: "org.navsession.Error.DuplicateTag"
         case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
@@ -448,7 +458,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
-             .screenNotInStack(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
+             .screenNotInStack(let message), .noContainer(let message), .unknownChild(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
              .denied(let message), .unknownGuard(let message), .guardTaken(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),

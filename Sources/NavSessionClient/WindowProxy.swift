@@ -467,6 +467,58 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("ReportTabSelected", [Self.model(tabs), .string(tab)])
     }
 
+    // MARK: Custom containers (issue 33, part C)
+
+    /// Selects child `index` of the custom container `container` (`nil`: the nearest one at or above the active
+    /// model; `SelectChild`). The active branch follows it; the selected child is a no-op.
+    ///
+    /// ```swift
+    /// try await window.selectChild(1, of: container)   // the second segment
+    /// ```
+    /// - Throws: ``NavSessionError/noContainer(_:)``, ``NavSessionError/wrongKind(_:)``,
+    ///   ``NavSessionError/unknownChild(_:)``, ``NavSessionError/unknownModel(_:)``.
+    @discardableResult
+    public func selectChild(_ index: Int, of container: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+        guard let raw = UInt32(exactly: index) else {
+            throw .unknownChild("index \(index) is not a child index (0, 1, …)")
+        }
+        return try await versionCall("SelectChild", [.uint64(UInt64(clamping: container?.rawValue ?? 0)), .uint32(raw)])
+    }
+
+    /// Selects a child named by model or tag (`.model(.tag("drafts"))`) or index, of a container named by id or
+    /// tag: the `selectChild` batch command through `Apply`.
+    /// - Throws: as ``selectChild(_:of:)``, and ``NavSessionError/unknownTag(_:)``.
+    @discardableResult
+    public func selectChild(_ child: ChildSelector, of container: ModelReference? = nil) async throws(NavSessionError)
+        -> UInt64
+    {
+        try await apply([BatchCommand(.selectChild(container: container, child: child))]).version
+    }
+
+    /// Sets a split container's column visibility (`SetColumnVisibility`; `split` nil = the nearest split).
+    /// - Throws: ``NavSessionError/noContainer(_:)``, ``NavSessionError/wrongKind(_:)``.
+    @discardableResult
+    public func setColumnVisibility(_ visibility: ColumnVisibility, of split: ModelID? = nil) async throws(NavSessionError)
+        -> UInt64
+    {
+        try await versionCall(
+            "SetColumnVisibility", [.uint64(UInt64(clamping: split?.rawValue ?? 0)), .string(visibility.rawValue)])
+    }
+
+    /// Report: the renderer shows the split `split` collapsed or side by side (`ReportCollapsed`).
+    /// - Throws: ``NavSessionError/wrongKind(_:)``.
+    @discardableResult
+    public func reportCollapsed(split: ModelID, collapsed: Bool) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportCollapsed", [Self.model(split), .boolean(collapsed)])
+    }
+
+    /// Report: the user selected `child` of the custom container `container` (`ReportChildSelected`).
+    /// - Throws: ``NavSessionError/wrongKind(_:)``, ``NavSessionError/unknownChild(_:)``.
+    @discardableResult
+    public func reportChildSelected(container: ModelID, child: ModelID) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("ReportChildSelected", [Self.model(container), Self.model(child)])
+    }
+
     /// Report: the user chose `action` of the alert or dialog `model` (`ReportActionChosen`).
     /// - Throws: ``NavSessionError/unknownAction(_:)``.
     @discardableResult

@@ -345,6 +345,26 @@ extension SessionService {
             MethodRow("CancelPending", [], [], .change({ call, session in
                 try session.cancelPending(window: try Self.number(of: call.path))
             }, reply: { _, _ in [] })),
+            // Issue 33, part C: selectable custom containers.
+            MethodRow("SelectChild", [A("container", .uint64), A("index", .uint32)], [version], .batch { call, _, _ in
+                one(.selectChild(
+                    container: try optionalID(call.arguments[0]), child: .index(Int(call.arguments[1].uint32 ?? 0))))
+            }),
+            MethodRow("ReportChildSelected", [A("container", .uint64), A("child", .uint64)], [version], .report { call in
+                .selectedChild(container: try id(call.arguments[0]), child: try id(call.arguments[1]))
+            }),
+            MethodRow("SetColumnVisibility", [A("split", .uint64), A("visibility", .string)], [version], .batch { call, _, _ in
+                let name = call.arguments[1].string ?? ""
+                guard let visibility = ColumnVisibility(rawValue: name) else {
+                    throw SessionError.invalidArguments(
+                        "unknown column visibility '\(name.prefix(64))'; expected "
+                            + ColumnVisibility.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return one(.setColumnVisibility(container: try optionalID(call.arguments[0]), visibility: visibility))
+            }),
+            MethodRow("ReportCollapsed", [A("split", .uint64), A("collapsed", .boolean)], [version], .report { call in
+                .collapsed(split: try id(call.arguments[0]), collapsed: call.arguments[1].bool ?? false)
+            }),
             MethodRow("ModelForTag", [A("tag", .string)], [model], .read { call, state in
                 let tag = call.arguments[0].string ?? ""
                 let graph = try state.session.window(try Self.number(of: call.path)).graph

@@ -45,7 +45,7 @@ enum ContentCost {
         case .tabs(let tabs, _): size += tabs.reduce(0) { $0 + of($1.id) + of($1.title) + ($1.icon.map(of) ?? 0) + of($1.model) }
         case .switched(let child): size += of(child)
         case .alert(let content), .confirmationDialog(let content): size += of(content)
-        case .custom(let kind, let children): size += of(kind) + children.reduce(0) { $0 + of($1) }
+        case .custom(let kind, let children, _): size += of(kind) + children.reduce(0) { $0 + of($1) }
         }
         return size
     }
@@ -83,6 +83,9 @@ enum ContentCost {
         case .protect(let model, let reason, let dialog, let owner):
             return base + (model.map(of) ?? 0) + of(reason) + (dialog.map(of) ?? 0) + (owner.map(of) ?? 0)
         case .unprotect(let model, let owner): return base + (model.map(of) ?? 0) + (owner.map(of) ?? 0)
+        case .selectChild(let container, .model(let child)): return base + (container.map(of) ?? 0) + of(child)
+        case .selectChild(let container, .index): return base + (container.map(of) ?? 0)
+        case .setColumnVisibility(let container, _): return base + (container.map(of) ?? 0)
         case .dismissReturning(let result), .goBack(result: .some(let result)):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)

@@ -104,7 +104,7 @@ public struct GraphLimits: Hashable, Sendable {
                 try checkText(tab.title, "a tab title")
                 if let icon = tab.icon { try checkName(icon, "a tab icon") }
             }
-        case .custom(let kind, let children):
+        case .custom(let kind, let children, _):
             try checkName(kind, "a custom container kind")
             guard children.count <= maxChildren else {
                 throw .limitsExceeded("\(children.count) children; at most \(maxChildren)")

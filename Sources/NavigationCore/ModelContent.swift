@@ -63,8 +63,9 @@ public enum ModelContent: Hashable, Sendable {
     case alert(DialogContent)
     /// A confirmation dialog's content.
     case confirmationDialog(DialogContent)
-    /// A custom container's kind name and declared children.
-    case custom(kind: String, children: [ModelID])
+    /// A custom container's kind name, declared children and the index of the selected child (the one the
+    /// active branch follows; 0 when there are no children).
+    case custom(kind: String, children: [ModelID], selected: Int)
 
     /// The kind this content belongs to.
     public var kind: ModelKind {
@@ -75,7 +76,7 @@ public enum ModelContent: Hashable, Sendable {
         case .switched: .switched
         case .alert: .alert
         case .confirmationDialog: .confirmationDialog
-        case .custom(let kind, _): .custom(kind)
+        case .custom(let kind, _, _): .custom(kind)
         }
     }
 
@@ -86,7 +87,7 @@ public enum ModelContent: Hashable, Sendable {
         case .stack(let path, _): path.map(\.model)
         case .tabs(let tabs, _): tabs.map(\.model)
         case .switched(let model): [model]
-        case .custom(_, let children): children
+        case .custom(_, let children, _): children
         }
     }
 }

@@ -12,7 +12,7 @@ extension ModelSpec: Codable {
     static let kindFields: [String: [String]] = [
         "stack": ["path", "hidesTabBarWhenNotAtRoot", "hidesTabBarAnimated"], "tabs": ["tabs", "selectedTab", "reselect", "backBehavior"],
         "switched": ["model"],
-        "custom": ["customKind", "children"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
+        "custom": ["customKind", "children", "selected", "columnVisibility"], "alert": ["dialog"], "confirmationDialog": ["dialog"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -42,7 +42,8 @@ extension ModelSpec: Codable {
         case "custom":
             content = .custom(
                 kind: try c.decode(String.self, forKey: "customKind"),
-                children: try c.decodeIfPresent([ModelSpec].self, forKey: "children") ?? [])
+                children: try c.decodeIfPresent([ModelSpec].self, forKey: "children") ?? [],
+                selected: try c.decodeIfPresent(Int.self, forKey: "selected"))
         case "alert": content = .alert(try c.decode(DialogObject.self, forKey: "dialog").content)
         case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogObject.self, forKey: "dialog").content)
         default: throw c.unknownTag(kind, key: "kind", accepted: Self.kindTags)
@@ -62,6 +63,9 @@ extension ModelSpec: Codable {
             tag: try c.decodeIfPresent(String.self, forKey: "tag"), tabPolicy: tabPolicy,
             appearance: try c.decodeIfPresent(Appearance.self, forKey: "appearance"))
         if kind == "stack" { hidesTabBarAnimated = try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true }
+        if kind == "custom" {
+            columnVisibility = try c.decodeTagIfPresent(ColumnVisibility.self, forKey: "columnVisibility")
+        }
         try StrictKeys.check(
             decoder,
             allowed: ["kind", "screen", "params", "title", "tag", "presented", "appearance"] + (Self.kindFields[kind] ?? [])
@@ -88,9 +92,11 @@ extension ModelSpec: Codable {
             if tabPolicy.reselect != .none { try c.encode(tabPolicy.reselect, forKey: "reselect") }
             if tabPolicy.backBehavior != .none { try c.encode(tabPolicy.backBehavior, forKey: "backBehavior") }
         case .switched(let model): try c.encode(model, forKey: "model")
-        case .custom(let name, let children):
+        case .custom(let name, let children, let selected):
             try c.encode(name, forKey: "customKind")
             try c.encode(children, forKey: "children")
+            try c.encodeIfPresent(selected, forKey: "selected")
+            try c.encodeIfPresent(columnVisibility, forKey: "columnVisibility")
         case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
         }
         try c.encodeIfPresent(presented, forKey: "presented")

@@ -28,6 +28,8 @@ public struct ModelSpec: Hashable, Sendable {
     /// A stack's tab-bar rule: whether hiding and showing the tab bar is animated (default `true`); ignored for
     /// other kinds.
     public var hidesTabBarAnimated: Bool = true
+    /// A split container's first column visibility (`nil`: `automatic`); only for `custom` of kind `split`.
+    public var columnVisibility: ColumnVisibility?
     // Boxed because a struct cannot contain itself directly.
     private var presentedBox: Box<PresentationSpec>?
 
@@ -62,7 +64,7 @@ public struct ModelSpec: Hashable, Sendable {
         case .switched: .switched
         case .alert: .alert
         case .confirmationDialog: .confirmationDialog
-        case .custom(let kind, _): .custom(kind)
+        case .custom(let kind, _, _): .custom(kind)
         }
     }
 
@@ -116,9 +118,12 @@ public struct ModelSpec: Hashable, Sendable {
         ModelSpec(screen: screen, content: .switched(model))
     }
 
-    /// A custom container of the application-defined `kind` with declared children.
-    public static func custom(_ kind: String, children: [ModelSpec], screen: String? = nil) -> ModelSpec {
-        ModelSpec(screen: screen ?? kind, content: .custom(kind: kind, children: children))
+    /// A custom container of the application-defined `kind` with declared children; `selected` is the index of
+    /// the child the active branch follows (`nil`: the last child).
+    public static func custom(
+        _ kind: String, children: [ModelSpec], selected: Int? = nil, screen: String? = nil
+    ) -> ModelSpec {
+        ModelSpec(screen: screen ?? kind, content: .custom(kind: kind, children: children, selected: selected))
     }
 
     /// This spec with a presentation created along with it.
@@ -143,8 +148,9 @@ public indirect enum ContentSpec: Hashable, Sendable {
     case alert(DialogContent)
     /// Confirmation dialog content (use ``PresentationSpec/confirmationDialog(_:sourceID:)``).
     case confirmationDialog(DialogContent)
-    /// A custom container with declared children.
-    case custom(kind: String, children: [ModelSpec])
+    /// A custom container with declared children; `selected` is the index of the child the active branch
+    /// follows (`nil`: the last one).
+    case custom(kind: String, children: [ModelSpec], selected: Int? = nil)
 }
 
 /// A stack element to create: a model spec and an optional transition name.

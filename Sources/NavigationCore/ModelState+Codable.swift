@@ -9,6 +9,7 @@ extension ModelState: Codable {
         let kind = try c.decode(String.self, forKey: "kind")
         let content: ModelContent
         var tabState: TabState?
+        var splitState: SplitState?
         switch kind {
         case "screen": content = .screen
         case "stack":
@@ -26,9 +27,15 @@ extension ModelState: Codable {
         case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
         case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
         case "custom":
+            let children = try c.decode([ModelID].self, forKey: "children")
+            if try c.decode(String.self, forKey: "customKind") == SplitState.kindName {
+                splitState = SplitState(
+                    visibility: try c.decodeTagIfPresent(ColumnVisibility.self, forKey: "columnVisibility") ?? .automatic,
+                    collapsed: try c.decodeIfPresent(Bool.self, forKey: "collapsed") ?? false)
+            }
             content = .custom(
-                kind: try c.decode(String.self, forKey: "customKind"),
-                children: try c.decode([ModelID].self, forKey: "children"))
+                kind: try c.decode(String.self, forKey: "customKind"), children: children,
+                selected: try c.decodeIfPresent(Int.self, forKey: "selected") ?? max(0, children.count - 1))
         default:
             throw NavigationError.invalidSnapshot("model \(id) has unknown kind \"\(kind)\"")
         }
@@ -47,7 +54,7 @@ extension ModelState: Codable {
             appearance: try c.decodeIfPresent(Appearance.self, forKey: "appearance"),
             appearanceOverride: try c.decodeIfPresent(Appearance.self, forKey: "appearanceOverride"),
             hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true,
-            transition: try c.decodeIfPresent(String.self, forKey: "transition"))
+            transition: try c.decodeIfPresent(String.self, forKey: "transition"), splitState: splitState)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -84,9 +91,14 @@ extension ModelState: Codable {
             }
         case .switched(let model): try c.encode(model, forKey: "switchedModel")
         case .alert(let content), .confirmationDialog(let content): try c.encode(content, forKey: "dialog")
-        case .custom(let name, let children):
+        case .custom(let name, let children, let selected):
             try c.encode(name, forKey: "customKind")
             try c.encode(children, forKey: "children")
+            try c.encode(selected, forKey: "selected")
+            if let splitState {
+                try c.encode(splitState.visibility, forKey: "columnVisibility")
+                try c.encode(splitState.collapsed, forKey: "collapsed")
+            }
         }
         if !saved.isEmpty { try c.encode(saved, forKey: "saved") }
     }

@@ -40,6 +40,8 @@ public struct ModelState: Hashable, Sendable {
     public var hidesTabBarAnimated: Bool
     /// A presented model's renderer transition (the presentation's `transition`); `nil` elsewhere.
     public var transition: String?
+    /// A split container's column visibility and collapsed form; `nil` for every other model.
+    public var splitState: SplitState?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
@@ -47,12 +49,13 @@ public struct ModelState: Hashable, Sendable {
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
         tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil,
         appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true,
-        transition: String? = nil
+        transition: String? = nil, splitState: SplitState? = nil
     ) {
         self.appearance = appearance
         self.appearanceOverride = appearanceOverride
         self.hidesTabBarAnimated = hidesTabBarAnimated
         self.transition = transition
+        self.splitState = splitState
         self.protection = protection
         self.tabState = tabState
         self.id = id

@@ -12,6 +12,7 @@ extension NavigationCommand: Codable {
         "setAppearance", "setTabBarRule",
         // Issue 33, part P.
         "show",
+        "selectChild", "setColumnVisibility",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -29,6 +30,7 @@ extension NavigationCommand: Codable {
         "setAppearance": ["model", "tag", "appearance", "merge"], "setTabBarRule": ["stack", "hiddenWhenNotRoot", "animated"],
         // Issue 33, part P.
         "show": ["screen", "params", "transition"],
+        "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -155,6 +157,17 @@ extension NavigationCommand: Codable {
                 stack: try c.decodeIfPresent(ModelReference.self, forKey: "stack"),
                 hiddenWhenNotRoot: try c.decode(Bool.self, forKey: "hiddenWhenNotRoot"),
                 animated: try c.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
+        case "selectChild":
+            self = .selectChild(
+                container: try c.decodeIfPresent(ModelReference.self, forKey: "container"),
+                child: try c.decode(ChildSelector.self, forKey: "child"))
+        case "setColumnVisibility":
+            guard let visibility = try c.decodeTagIfPresent(ColumnVisibility.self, forKey: "visibility") else {
+                throw DecodingError.keyNotFound(
+                    JSONKey("visibility"), DecodingError.Context(codingPath: c.codingPath, debugDescription: "no \"visibility\""))
+            }
+            self = .setColumnVisibility(
+                container: try c.decodeIfPresent(ModelReference.self, forKey: "container"), visibility: visibility)
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -251,6 +264,12 @@ extension NavigationCommand: Codable {
             try c.encodeIfPresent(stack, forKey: "stack")
             try c.encode(hidden, forKey: "hiddenWhenNotRoot")
             try c.encode(animated, forKey: "animated")
+        case .selectChild(let container, let child):
+            try c.encodeIfPresent(container, forKey: "container")
+            try c.encode(child, forKey: "child")
+        case .setColumnVisibility(let container, let visibility):
+            try c.encodeIfPresent(container, forKey: "container")
+            try c.encode(visibility, forKey: "visibility")
         }
     }
 }
@@ -298,7 +317,10 @@ extension BatchCommand: Codable {
 /// `{"report":"selectedTab","tabs":2,"tab":"settings"}`, `{"report":"alertActionChosen","alert":10,"action":"ok"}`,
 /// `{"report":"windowClosed"}`.
 extension RendererReport: Codable {
-    static let names = ["poppedTo", "dismissedInteractively", "selectedTab", "alertActionChosen", "windowClosed"]
+    static let names = [
+        "poppedTo", "dismissedInteractively", "selectedTab", "alertActionChosen", "windowClosed", "selectedChild",
+        "collapsed",
+    ]
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
@@ -313,10 +335,16 @@ extension RendererReport: Codable {
             self = .alertActionChosen(
                 alert: try c.decode(ModelID.self, forKey: "alert"), action: try c.decode(String.self, forKey: "action"))
         case "windowClosed": self = .windowClosed
+        case "selectedChild":
+            self = .selectedChild(
+                container: try c.decode(ModelID.self, forKey: "container"), child: try c.decode(ModelID.self, forKey: "child"))
+        case "collapsed":
+            self = .collapsed(split: try c.decode(ModelID.self, forKey: "split"), collapsed: try c.decode(Bool.self, forKey: "collapsed"))
         default: throw c.unknownTag(name, key: "report", accepted: Self.names)
         }
         let fields = ["poppedTo": ["stack", "index"], "dismissedInteractively": ["model"], "selectedTab": ["tabs", "tab"],
-                      "alertActionChosen": ["alert", "action"]]
+                      "alertActionChosen": ["alert", "action"], "selectedChild": ["container", "child"],
+                      "collapsed": ["split", "collapsed"]]
         try StrictKeys.check(decoder, allowed: ["report"] + (fields[name] ?? []))
     }
 
@@ -339,6 +367,14 @@ extension RendererReport: Codable {
             try c.encode(alert, forKey: "alert")
             try c.encode(action, forKey: "action")
         case .windowClosed: try c.encode("windowClosed", forKey: "report")
+        case .selectedChild(let container, let child):
+            try c.encode("selectedChild", forKey: "report")
+            try c.encode(container, forKey: "container")
+            try c.encode(child, forKey: "child")
+        case .collapsed(let split, let collapsed):
+            try c.encode("collapsed", forKey: "report")
+            try c.encode(split, forKey: "split")
+            try c.encode(collapsed, forKey: "collapsed")
         }
     }
 }

@@ -110,6 +110,15 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// bar hides while the stack is not at its root, and whether hiding and showing it is animated. A
     /// `tabBarRule` step; equal to the current rule: no change. Fails: no stack, `stack` not a stack.
     case setTabBarRule(stack: ModelReference? = nil, hiddenWhenNotRoot: Bool, animated: Bool = true)
+    // Issue 33, part C: selectable custom containers.
+    /// Select a child of a custom container (`container` nil = the nearest one at or above the executing model):
+    /// the active branch follows it; a `selectChild` step. Selected already: no change. Fails:
+    /// ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``,
+    /// ``NavigationError/unknownChild(container:child:count:)``.
+    case selectChild(container: ModelReference?, child: ChildSelector)
+    /// A split container's column visibility (`container` nil = the nearest split); a `columnVisibility` step.
+    /// Unchanged: no change. Fails: ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``.
+    case setColumnVisibility(container: ModelReference?, visibility: ColumnVisibility)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -164,6 +173,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .unprotect: "unprotect"
         case .setAppearance: "setAppearance"
         case .setTabBarRule: "setTabBarRule"
+        case .selectChild: "selectChild"
+        case .setColumnVisibility: "setColumnVisibility"
         }
     }
 }
@@ -194,6 +205,19 @@ public struct BatchCommand: Hashable, Sendable {
         self.from = reference
         self.animated = animated
     }
+}
+
+/// Which child ``NavigationCommand/selectChild(container:child:)`` selects: a zero-based index among the
+/// container's children, or a model (by id or tag) that is one of them.
+///
+/// JSON: an integer is an index (`"child":1`), a string is a tag reference (`"child":"tag:drafts"`), and an
+/// object names a model by id or tag (`"child":{"model":17}`, `"child":{"model":"tag:drafts"}`) — so an id is
+/// never mistaken for an index.
+public enum ChildSelector: Hashable, Sendable {
+    /// The child at this zero-based index.
+    case index(Int)
+    /// This model, which must be one of the container's children.
+    case model(ModelReference)
 }
 
 /// What ``NavigationCommand/bringToFront(_:)`` moves: the topmost element of the executing model's stack showing

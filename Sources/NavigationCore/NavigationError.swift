@@ -108,6 +108,11 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// would go), or it touches a mark `owner` holds: nothing was applied. With a `dialog`, the session
     /// presented that dialog instead (Docs/guards.md).
     case prevented(model: ModelID, reason: String, dialog: String?, owner: String)
+    /// Walking up from the model found no custom container (`selectChild` without a `container`).
+    case noContainer(from: ModelID)
+    /// `selectChild` named a child the container does not have: an index out of range, or a model that is not
+    /// one of its children (`child` names what was asked; the container has `count` children).
+    case unknownChild(container: ModelID, child: String, count: Int)
     /// The provider of a guard (or the guard's `onAbsent`/`onTimeout`) refused the change (Docs/guards.md).
     case denied(guard: String, reason: String)
     /// The change needs the decision of `guard`'s provider before it can commit; the session layer asks and

@@ -32,6 +32,14 @@ public enum NavigationStep: Hashable, Sendable {
     /// `stack`'s tab-bar rule changed (`setTabBarRule`): the tab bar hides while the stack is not at its root
     /// when `hiddenWhenNotRoot`, animated when `animated`.
     case tabBarRule(stack: ModelID, hiddenWhenNotRoot: Bool, animated: Bool)
+    /// The custom container `container` shows its child `child` instead of `previous`; every child stays live
+    /// (no lifecycle).
+    case selectChild(container: ModelID, child: ModelID, previous: ModelID)
+    /// A split container's column visibility changed (no lifecycle).
+    case columnVisibility(container: ModelID, visibility: ColumnVisibility, previous: ColumnVisibility)
+    /// A split container is shown collapsed (its columns as one stack) / side by side again.
+    case collapse(container: ModelID)
+    case expand(container: ModelID)
 
     /// A presentation inside a presented or dismissed subtree.
     public struct Presentation: Hashable, Sendable {
@@ -70,6 +78,8 @@ public enum NavigationStep: Hashable, Sendable {
         case .replacePath(_, let from, let to): from.count + to.count + 1
         case .present(_, _, _, let nested, _), .dismiss(_, _, let nested, _): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
+        case .selectChild: 3
+        case .columnVisibility, .collapse, .expand: 1
         case .update, .appearance, .tabBarRule: 1
         }
     }
@@ -236,6 +246,22 @@ extension NavigationStep {
             Self.append(hidden ? "true" : "false", to: &out)
             member("animated")
             Self.append(animated ? "true" : "false", to: &out)
+        case .selectChild(let container, let child, let previous):
+            kind("selectChild")
+            id("container", container)
+            id("child", child)
+            id("previous", previous)
+        case .columnVisibility(let container, let visibility, let previous):
+            kind("columnVisibility")
+            id("container", container)
+            text("visibility", visibility.rawValue)
+            text("previous", previous.rawValue)
+        case .collapse(let container):
+            kind("collapse")
+            id("container", container)
+        case .expand(let container):
+            kind("expand")
+            id("container", container)
         }
         out.append(UInt8(ascii: "}"))
     }

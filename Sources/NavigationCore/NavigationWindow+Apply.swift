@@ -219,6 +219,9 @@ extension NavigationWindow {
             case .pathElementReplaced(let stack, let index, let old): stack.path.indices.contains(index) && stack.path[index] == old
             case .slot(let presenter, let old): presenter.presented == old
             case .selectedTab(let tabs, let old): tabs.selectedTab == old
+            case .selectedChild(let container, let old): container.selectedChild == old
+            case .columnVisibility(let split, let old): split.columnVisibility == old
+            case .collapsed(let split, let old): split.collapsed == old
             case .tabHistory(let tabs, let old): tabs.tabHistory == old
             case .switched(let container, let old): container.switchedModel == old
             case .savedBranches(let container, let old): container.saved == old
@@ -289,6 +292,9 @@ extension NavigationWindow {
             case .pathElementReplaced(let stack, let index, let old): stack.path[index] = old
             case .slot(let presenter, let old): setSlot(presenter, to: old, journal: false)
             case .selectedTab(let tabs, let old): tabs.selectedTab = old
+            case .selectedChild(let container, let old): container.selectedChild = old
+            case .columnVisibility(let split, let old): split.columnVisibility = old
+            case .collapsed(let split, let old): split.collapsed = old
             case .tabHistory(let tabs, let old): tabs.tabHistory = old
             case .switched(let container, let old): container.switchedModel = old
             case .savedBranches(let container, let old): container.saved = old

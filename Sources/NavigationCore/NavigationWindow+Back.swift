@@ -3,8 +3,8 @@ import FoundationEssentials
 /// Going back: `goBack`, `goBackToRoot`, `goBackTo`, `dismissAll` and dismissal with a result.
 ///
 /// Everything here walks the **active branch** the way the route view (`GetRoutes`) does: from the root,
-/// through the selected tab, the switched model, the last stack element and a custom container's last
-/// child; at the end of a layer, into the first filled slot met on that layer (an alert or dialog ends the
+/// through the selected tab, the switched model, the last stack element and a custom container's selected
+/// child (a collapsed split's columns up to the focused one count as one stack: NavigationWindow+Split.swift); at the end of a layer, into the first filled slot met on that layer (an alert or dialog ends the
 /// walk). Each stack element after element 0 is a *push* route, each presented model a *presentation*
 /// route. The walks cost O(depth of the branch), except ``routeEntries()`` (`goBackTo`), which lists
 /// every route.
@@ -17,6 +17,8 @@ extension NavigationWindow {
         case pop(stack: Node, index: Int)
         /// At a tab's root: the tab the container's back behaviour goes to.
         case selectTab(tabs: Node, tab: String, fromHistory: Bool)
+        /// At the focused column's root of a collapsed split: the column before it (the columns are one stack).
+        case selectColumn(split: Node, index: Int)
     }
 
     /// The top of the active branch as `goBack` removes it, or `nil` when `goBack` would change nothing.
@@ -34,6 +36,8 @@ extension NavigationWindow {
             switch current.kind {
             case .stack where current.path.count > 1: target = .pop(stack: current, index: current.path.count - 1)
             case .tabs: if let back = tabBackTarget(current) { target = back }
+            case .custom where current.collapsed && current.selectedChild > 0 && current.isSplit:
+                target = .selectColumn(split: current, index: current.selectedChild - 1)
             default: break
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {
@@ -86,6 +90,9 @@ extension NavigationWindow {
         case .selectTab(let tabs, let tab, let fromHistory):
             selectTab(tabs, tab, recording: !fromHistory)
             recipient = tabs.tabs.first { $0.id == tab }?.model
+        case .selectColumn(let split, let index):
+            select(index, in: split)
+            recipient = split.selectedCustomChild
         }
         if let message, let recipient {
             tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))
@@ -156,6 +163,7 @@ extension NavigationWindow {
             remaining -= 1
             if node.presented != nil { clearSlot(node) }
             if node.kind == .stack { truncatePath(node, keeping: 1) }
+            if node.collapsed, node.selectedChild > 0, node.isSplit { backToFirstColumn(node) }
             let next = node.kind == .stack ? node.path.first?.model : node.lastContainerChild
             current = next.flatMap { $0 == node.id ? nil : nodes[$0] }
         }
@@ -169,6 +177,8 @@ extension NavigationWindow {
         var push: (stack: Node, index: Int)?
         /// The presenter of a presentation.
         var presenter: Node?
+        /// The root of column `index` of a collapsed split (removing it focuses the column before).
+        var column: (split: Node, index: Int)?
     }
 
     /// Every route of the active branch in `GetRoutes` order, and the presenter of an alert or dialog on
@@ -186,6 +196,9 @@ extension NavigationWindow {
                     guard let model = nodes[element.model] else { continue }
                     routes.append(RouteEntry(model: model, push: (current, index)))
                 }
+            }
+            if current.collapsed, current.selectedChild > 0, current.isSplit {
+                routes += collapsedColumnEntries(current)
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {
                 current = child
@@ -263,6 +276,10 @@ extension NavigationWindow {
             clearSlot(presenter)
         } else if let dialogPresenter {
             clearSlot(dialogPresenter)
+        }
+        // A collapsed split's column root after `keep`: the column before the first such root is focused.
+        if let column = later[..<(firstPresentation ?? routes.endIndex)].lazy.compactMap(\.column).first {
+            select(column.index - 1, in: column.split)
         }
         var popped: Set<ModelID> = []
         for entry in later[..<(firstPresentation ?? routes.endIndex)] {

@@ -6,6 +6,17 @@ extension NavigationWindow {
         let origin = try attachedNode(id)
         switch command {
         case .stackAppend(var elements, let singleTop):
+            if let target = try splitPushTarget(from: origin) {
+                // The split rule (NavigationWindow+Split.swift): the next column's path becomes the new models.
+                try checkDepth(elements.count)
+                var created: [(Node, String?)] = []
+                for element in elements {
+                    created.append((try instantiate(element.model, mayPresent: false), element.transition))
+                }
+                guard !created.isEmpty else { throw .invalidCount(0) }
+                pushIntoNextColumn(target, created)
+                return
+            }
             let stack = try requireStack(from: origin)
             if singleTop, let first = elements.first, let top = stack.path.last.flatMap({ nodes[$0.model] }),
                 Self.showsSameScreen(top, first.model)
@@ -127,6 +138,10 @@ extension NavigationWindow {
             try setAppearance(model, appearance, merge: merge, from: origin)
         case .setTabBarRule(let stack, let hidden, let animated):
             try setTabBarRule(stack, hidden: hidden, animated: animated, from: origin)
+        case .selectChild(let container, let child):
+            try selectChild(child, of: container, from: origin)
+        case .setColumnVisibility(let container, let visibility):
+            setColumnVisibility(visibility, of: try split(container, from: origin))
         }
     }
 
@@ -223,7 +238,7 @@ extension NavigationWindow {
 
     /// Selects `tab`; the selected tab again applies the container's reselect policy: with `popToRoot` the
     /// nearest stack of the tab's branch (the tab's model, or the first stack below it through switched
-    /// models, selected tabs and custom containers' last children) is popped to its root. Presentations of
+    /// models, selected tabs and custom containers' selected children) is popped to its root. Presentations of
     /// popped elements go with them; those of models that stay are kept. One rule for `tabsSelectItem`,
     /// the `selectedTab` report and deep links.
     func selectOrReselect(_ tabs: Node, _ tab: String) {
@@ -382,7 +397,7 @@ extension NavigationWindow {
         switch back {
         case .dismiss(let presenter): canGoBack = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
         case .pop(let stack, let index): canGoBack = !(nodes[stack.path[index].model].map(subtreeIsProtected) ?? false)
-        case .selectTab, nil: break
+        case .selectTab, .selectColumn, nil: break
         }
         return WindowAbilities(canGoBack: canGoBack, canPop: canPop, canDismiss: canDismiss)
     }

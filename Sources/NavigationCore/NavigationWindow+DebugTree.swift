@@ -35,7 +35,12 @@ extension NavigationWindow {
         if case .custom(let name) = node.kind { kind = "custom:\(name)" } else { kind = node.kind.tag }
         var label = node.attachment.debugLabel
         if case .tab(let id) = node.attachment, parentNode(node)?.selectedTab == id { label += "*" }
+        if case .custom(let index) = node.attachment, parentNode(node)?.selectedChild == index { label += "*" }
         var line = "\(kind) \(node.screen) \(node.id) (\(label))"
+        if node.isSplit {
+            if node.columnVisibility != .automatic { line += " columns:" + node.columnVisibility.rawValue }
+            if node.collapsed { line += " collapsed" }
+        }
         if let tag = node.tag { line += " tag:" + JSONString.literal(tag) }
         if !node.params.isEmpty {
             line += " {" + node.params.sorted { $0.key < $1.key }

@@ -65,8 +65,19 @@ extension NavigationWindow {
             }
             guard spec.presented == nil else { throw .invalidSpec("\(spec.kind.tag) is a leaf and cannot present") }
             node.dialog = content
-        case .custom(let kind, let children):
+        case .custom(let kind, let children, let selected):
             guard !kind.isEmpty else { throw .invalidSpec("custom container \"\(spec.screen)\" has an empty kind") }
+            if let selected, !children.indices.contains(selected) {
+                throw .invalidSpec(
+                    "custom container \"\(spec.screen)\" selects child \(selected) of \(children.count)")
+            }
+            node.selectedChild = selected ?? max(0, children.count - 1)
+            if kind == SplitState.kindName {
+                try Self.checkSplitColumns(children.map(\.kind), screen: spec.screen)
+                node.columnVisibility = spec.columnVisibility ?? .automatic
+            } else if spec.columnVisibility != nil {
+                throw .invalidSpec("\"columnVisibility\" is for a split container, not \"\(kind)\"")
+            }
             for (index, childSpec) in children.enumerated() {
                 let child = try instantiate(childSpec, mayPresent: false)
                 node.customChildren.append(child.id)

@@ -90,6 +90,14 @@ extension NavigationWindow {
             for command in action.commands {
                 try run(command, from: presenter.id)
             }
+        case .selectedChild(let containerID, let child):
+            let container = try attachedNode(containerID)
+            guard case .custom = container.kind else { throw .wrongKind(containerID, expected: "custom container") }
+            select(try childIndex(.model(.id(child)), in: container), in: container)
+        case .collapsed(let splitID, let collapsed):
+            let split = try attachedNode(splitID)
+            guard split.isSplit else { throw .wrongKind(splitID, expected: "split container") }
+            setCollapsed(collapsed, of: split)
         case .windowClosed:
             tx.closing = true
             isClosed = true

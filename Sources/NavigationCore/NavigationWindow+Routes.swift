@@ -3,7 +3,7 @@ extension NavigationWindow {
     /// The window's route view: its active branch flattened FlowStacks-style.
     ///
     /// From the root, the walk follows the selected tab, the switched model, the last stack element
-    /// and the last child of a custom container. Along the way:
+    /// and the selected child of a custom container. Along the way:
     ///
     /// - every stack element after element 0 becomes a ``Route/push(_:params:)`` with its screen name and
     ///   params (the stack's root element is the base the pushes sit on, not a route);
@@ -50,6 +50,8 @@ extension NavigationWindow {
         var entries: [BranchEntry] = []
         /// `layerStarts[0]` is the start model; `layerStarts[j]` the presented model opening layer `j`.
         var layerStarts: [Node] = []
+        /// A collapsed split whose columns the branch reads as one stack (its routes are not one stack's pushes).
+        var collapsedSplit: ModelID?
     }
 
     /// Walks the branch from `start`: O(length of the branch).
@@ -68,6 +70,13 @@ extension NavigationWindow {
                     branch.entries.append(BranchEntry(
                         route: Route(style: .push, screen: pushed.screen, params: pushed.params, transition: element.transition),
                         layer: branch.layerStarts.count - 1))
+                }
+            }
+            if current.collapsed, current.isSplit {
+                let routes = collapsedColumnRoutes(current)
+                if !routes.isEmpty { branch.collapsedSplit = current.id }
+                for route in routes {
+                    branch.entries.append(BranchEntry(route: route, layer: branch.layerStarts.count - 1))
                 }
             }
             if let next = current.lastContainerChild, next != current.id, let child = nodes[next] {

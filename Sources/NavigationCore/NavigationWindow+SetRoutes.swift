@@ -30,6 +30,10 @@ extension NavigationWindow {
             start = root
         }
         let current = branch(from: start)
+        // A collapsed split's columns read as one stack but are several: focus a column (`selectChild`) instead.
+        if let split = current.collapsedSplit {
+            throw .wrongKind(split, expected: "split that is expanded or focused on its first column (setRoutes)")
+        }
         let common = min(current.entries.count, target.count)
         // A target route without a transition matches a current one with any (a rule or default may have
         // chosen it), so routes given back without transitions change nothing.

@@ -47,10 +47,10 @@ extension NavigationWindow {
             case .switched(let child): content = .switched(try build(child))
             case .alert(let dialog): content = .alert(dialog)
             case .confirmationDialog(let dialog): content = .confirmationDialog(dialog)
-            case .custom(let kind, let children):
+            case .custom(let kind, let children, let selected):
                 var specs: [ModelSpec] = []
                 for child in children { specs.append(try build(child)) }
-                content = .custom(kind: kind, children: specs)
+                content = .custom(kind: kind, children: specs, selected: children.isEmpty ? nil : selected)
             }
             var presented: PresentationSpec?
             if let slot = model.presented, let child = byID[slot] {
@@ -63,6 +63,7 @@ extension NavigationWindow {
                 screen: model.screen, params: model.params, title: model.title, content: content, presented: presented,
                 tag: model.tag, tabPolicy: model.tabState?.policy ?? .default, appearance: model.appearanceOverride)
             spec.hidesTabBarAnimated = model.hidesTabBarAnimated
+            spec.columnVisibility = model.splitState?.visibility
             return spec
         }
         return try build(id)

@@ -75,7 +75,11 @@ extension NavigationWindow {
             node.tabHistory = model.tabState?.history ?? []
         case .switched(let child): node.switchedModel = child
         case .alert(let content), .confirmationDialog(let content): node.dialog = content
-        case .custom(_, let children): node.customChildren = children
+        case .custom(_, let children, let selected):
+            node.customChildren = children
+            node.selectedChild = selected
+            node.columnVisibility = model.splitState?.visibility ?? .automatic
+            node.collapsed = model.splitState?.collapsed ?? false
         }
         return node
     }

@@ -113,7 +113,7 @@ public final class NavigationWindow {
     /// The model commands run from by default.
     ///
     /// Starting at the root: if the model's slot is filled go to the presented model, otherwise descend
-    /// into the selected tab, the switched model, the last stack element or the last custom child; stop
+    /// into the selected tab, the switched model, the last stack element or the selected custom child; stop
     /// at a model with neither. With presentations only on the root's chain this is exactly "follow the
     /// presented chain to its top, then descend to a leaf". O(depth).
     public var activeModelID: ModelID { walkActiveBranch(until: { _ in false }) }
@@ -144,7 +144,7 @@ public final class NavigationWindow {
     ///
     /// The step's ``BranchStep/child`` is the container child the walk continues into: the last stack element
     /// (the first with `stackRoot`), the tab `tab` (the selected one when `nil`), the switched model, or a custom
-    /// container's last child; `nil` for a screen, a dialog, an unknown tab or a container with no child.
+    /// container's selected child; `nil` for a screen, a dialog, an unknown tab or a container with no child.
     public func branchStep(at id: ModelID, stackRoot: Bool = false, tab: String? = nil) -> BranchStep? {
         guard let node = nodes[id] else { return nil }
         let child: ModelID?
@@ -155,7 +155,7 @@ public final class NavigationWindow {
             let wanted = tab ?? node.selectedTab
             child = node.tabs.first { $0.id == wanted }?.model
         case .switched: child = node.switchedModel
-        case .custom: child = node.customChildren.last
+        case .custom: child = node.selectedCustomChild
         }
         return BranchStep(kind: node.kind, presented: node.presented, child: child)
     }

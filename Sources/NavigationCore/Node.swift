@@ -33,6 +33,17 @@ final class Node {
     /// and is not among ``children`` (not in the presenter index, not on any walk of the live graph).
     var saved: [SavedBranch] = []
     var customChildren: [ModelID] = []
+    /// The index of the custom container's selected child (the active branch follows it).
+    var selectedChild = 0
+    /// A split container's column visibility and whether the renderer shows it collapsed (one stack).
+    var columnVisibility = ColumnVisibility.automatic
+    var collapsed = false
+
+    /// Whether this is a split container (a custom container of the built-in kind `split`).
+    var isSplit: Bool {
+        if case .custom(let name) = kind { return name == SplitState.kindName }
+        return false
+    }
     var dialog: DialogContent?
     /// The model's protection mark (``Protection``), counted in ``NavigationWindow/protectedCount``.
     var protection: Protection?
@@ -89,8 +100,13 @@ final class Node {
         case .stack: path.last?.model
         case .tabs: tabs.first { $0.id == selectedTab }?.model
         case .switched: switchedModel
-        case .custom: customChildren.last
+        case .custom: selectedCustomChild
         }
+    }
+
+    /// The custom container's selected child (`nil` without children).
+    var selectedCustomChild: ModelID? {
+        customChildren.indices.contains(selectedChild) ? customChildren[selectedChild] : customChildren.last
     }
 
     var content: ModelContent {
@@ -101,7 +117,7 @@ final class Node {
         case .switched: .switched(switchedModel ?? id)
         case .alert: .alert(dialog ?? DialogContent(title: ""))
         case .confirmationDialog: .confirmationDialog(dialog ?? DialogContent(title: ""))
-        case .custom(let name): .custom(kind: name, children: customChildren)
+        case .custom(let name): .custom(kind: name, children: customChildren, selected: selectedChild)
         }
     }
 
@@ -110,7 +126,8 @@ final class Node {
             id: id, parent: parent, attachment: attachment, screen: screen, params: params, title: title,
             presented: presented, content: content, saved: saved, tag: tag,
             tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
-            appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated, transition: transition)
+            appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated, transition: transition,
+            splitState: isSplit ? SplitState(visibility: columnVisibility, collapsed: collapsed) : nil)
     }
 
     /// The state with the appearance that applies, resolved against the screens' declared appearances: written

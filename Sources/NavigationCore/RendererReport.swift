@@ -13,6 +13,10 @@ public enum RendererReport: Hashable, Sendable {
     case alertActionChosen(alert: ModelID, action: String)
     /// The user closed the window: every model but the root finishes and the window refuses further input.
     case windowClosed
+    /// The user selected `child` (a model id) of the custom container `container` (a segmented switcher).
+    case selectedChild(container: ModelID, child: ModelID)
+    /// The renderer shows the split `split` collapsed (a narrow window: its columns as one stack) or not.
+    case collapsed(split: ModelID, collapsed: Bool)
 }
 
 /// Why a change happened.

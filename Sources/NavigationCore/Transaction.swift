@@ -35,6 +35,11 @@ enum UndoStep {
     case pathElementReplaced(Node, index: Int, StackElement)
     case slot(Node, ModelID?)
     case selectedTab(Node, String)
+    /// A custom container's selected child index before the change.
+    case selectedChild(Node, Int)
+    /// A split container's column visibility / collapsed form before the change.
+    case columnVisibility(Node, ColumnVisibility)
+    case collapsed(Node, Bool)
     case tabHistory(Node, [String])
     case switched(Node, ModelID?)
     /// A switched container's kept branches before the change.

@@ -157,8 +157,11 @@ public struct WindowSnapshot: Hashable, Sendable {
         case .switched(let child): result.append((child, .switched))
         case .alert, .confirmationDialog:
             guard model.presented == nil else { throw .invalidSnapshot("\(model.kind.tag) \(model.id) must be a leaf") }
-        case .custom(let kind, let children):
+        case .custom(let kind, let children, let selected):
             guard !kind.isEmpty else { throw .invalidSnapshot("custom model \(model.id) has an empty kind") }
+            guard children.indices.contains(selected) || (children.isEmpty && selected == 0) else {
+                throw .invalidSnapshot("custom model \(model.id) selects child \(selected) of \(children.count)")
+            }
             result += children.enumerated().map { ($1, .custom(index: $0)) }
         }
         if !model.saved.isEmpty {

@@ -11,7 +11,9 @@ extension Manifest {
     ///
     /// Scenes: `main` (default, singleton; switched root with states `login` and `main`, `main` kept when
     /// left — logging out and in again brings it back; deep links need `main`, and so does the `account` screen,
-    /// whose entry redirects to `login` and completes after logging in — Docs/guards.md) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
+    /// whose entry redirects to `login` and completes after logging in — Docs/guards.md), `waiting` (multi-instance) and
+    /// `split` (single; a mail-like custom container of kind `split` — mailboxes, messages, a message — whose
+    /// selected child, the focused column, `selectChild` changes). Deep links use the scheme `navsession-demo`.
     /// `compose` declares a default style (`sheet`: `Show("compose")` presents it) and transition (`slide`); the
     /// `transitions` rule gives it `fade` when shown from `settings`, and `flip` may only be used from `home` to it.
     /// The built-in `browser` kind needs no declaration.
@@ -36,7 +38,10 @@ extension Manifest {
             {"name": "account", "title": "Account", "requires": {"state": "main"},
              "redirect": [{"command": "switchModel", "model": {"screen":"login"}}]},
             {"name": "waiting", "title": "Please wait", "optional": ["reason"]},
-            {"name": "compose", "title": "Compose", "optional": ["to"], "style": "sheet", "transition": "slide"}
+            {"name": "compose", "title": "Compose", "optional": ["to"], "style": "sheet", "transition": "slide"},
+            {"name": "folders", "title": "Mailboxes"},
+            {"name": "messages", "title": "Messages", "optional": ["folder"]},
+            {"name": "message", "title": "Message", "optional": ["id"]}
           ],
           "transitions": {
             "rules": [{"from": ["settings"], "to": ["compose"], "transition": "fade"}],
@@ -105,6 +110,19 @@ extension Manifest {
               "instances": "multiple",
               "root": {"screen": "waiting"},
               "capabilities": {"multiDismiss": true, "pushesInOne": true}
+            },
+            {
+              "name": "split",
+              "title": "Mail",
+              "instances": "single",
+              "root": {
+                "kind": "custom", "customKind": "split", "screen": "mail", "selected": 1,
+                "children": [
+                  {"kind": "stack", "tag": "sidebar", "path": [{"screen": "folders"}]},
+                  {"kind": "stack", "tag": "messages", "path": [{"screen": "messages", "params": {"folder": "inbox"}}]},
+                  {"kind": "stack", "tag": "detail", "path": [{"screen": "message"}]}
+                ]
+              }
             }
           ],
           "deepLinks": {

@@ -200,7 +200,7 @@ struct ManifestValidator {
             case .stack(let path, _): pending += path.map(\.model)
             case .tabs(let tabs, _): pending += tabs.map(\.model)
             case .switched(let model): pending.append(model)
-            case .custom(_, let children): pending += children
+            case .custom(_, let children, _): pending += children
             }
             if let presented = current.presented { pending.append(presented.model) }
         }
@@ -224,7 +224,7 @@ struct ManifestValidator {
             }
         case .switched(let model):
             try check(model, at: "\(key).model", entry: entry)
-        case .custom(_, let children):
+        case .custom(_, let children, _):
             for (index, child) in children.enumerated() {
                 try check(child, at: "\(key).children[\(index)]", entry: entry && index == 0)
             }
@@ -305,7 +305,7 @@ struct ManifestValidator {
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
             .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect, .setAppearance,
-            .setTabBarRule:
+            .setTabBarRule, .selectChild, .setColumnVisibility:
             break
         }
     }

@@ -11,7 +11,7 @@ extension ModelSpec {
         case .stack(let path, _): path.first?.model.entryScreen
         case .tabs(let tabs, let selected): (tabs.first { $0.id == selected } ?? tabs.first)?.model.entryScreen
         case .switched(let model): model.entryScreen
-        case .custom(_, let children): children.first?.entryScreen
+        case .custom(_, let children, _): children.first?.entryScreen
         case .alert, .confirmationDialog: nil
         }
     }
@@ -35,10 +35,10 @@ extension ModelSpec {
             copy.content = .tabs(tabs, selected: selected)
         case .switched(let model):
             copy.content = .switched(model.mergingEntryParams(params))
-        case .custom(let kind, var children):
+        case .custom(let kind, var children, let selected):
             guard !children.isEmpty else { return self }
             children[0] = children[0].mergingEntryParams(params)
-            copy.content = .custom(kind: kind, children: children)
+            copy.content = .custom(kind: kind, children: children, selected: selected)
         case .alert, .confirmationDialog:
             return self
         }

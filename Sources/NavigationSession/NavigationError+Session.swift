@@ -54,6 +54,8 @@ extension NavigationError {
         case .entryRefused: suffix = "EntryRefused"
         case .prevented: suffix = "Prevented"
         case .denied, .decisionPending: suffix = "Denied"
+        case .noContainer: suffix = "NoContainer"
+        case .unknownChild: suffix = "UnknownChild"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -125,6 +127,9 @@ extension NavigationError {
                 + (dialog.map { "; dialog '\($0.prefix(64))' asks the user" } ?? "")
         case .denied(let name, let reason): "guard '\(name)' denied the change: \(reason.prefix(512))"
         case .decisionPending(let name): "guard '\(name)' has not decided yet"
+        case .noContainer(let id): "no custom container at or above model \(id)"
+        case .unknownChild(let container, let child, let count):
+            "container \(container) has no child \(child.prefix(80)) (it has \(count) children)"
         }
     }
 }

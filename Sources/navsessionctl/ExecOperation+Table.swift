@@ -140,5 +140,18 @@ extension ExecOperation {
         ExecOperation(name: "cancel-pending", member: "CancelPending", target: .window,
                       arguments: [], output: .nothing,
                       summary: "Drop the navigation waiting for an entry condition (PendingNavigation)."),
+        // Issue 33, part C: selectable custom containers.
+        ExecOperation(name: "select-child", member: "SelectChild", target: .window,
+                      arguments: [.model("CONTAINER"), .count("INDEX")], output: .version,
+                      summary: "Select child INDEX of CONTAINER (0: the nearest custom container)."),
+        ExecOperation(name: "report-child-selected", member: "ReportChildSelected", target: .window,
+                      arguments: [.model("CONTAINER"), .model("CHILD")], output: .version,
+                      summary: "Report: the user selected CHILD of CONTAINER."),
+        ExecOperation(name: "set-column-visibility", member: "SetColumnVisibility", target: .window,
+                      arguments: [.model("SPLIT"), .string("VISIBILITY")], output: .version,
+                      summary: "Show a split's columns: automatic, all, doubleColumn or detailOnly (SPLIT 0: the nearest)."),
+        ExecOperation(name: "report-collapsed", member: "ReportCollapsed", target: .window,
+                      arguments: [.model("SPLIT"), .flag("collapsed")], output: .version,
+                      summary: "Report: the split is shown collapsed (--collapsed) or side by side."),
     ]
 }

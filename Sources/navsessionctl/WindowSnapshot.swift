@@ -19,6 +19,8 @@ struct WindowSnapshot: Decodable, Sendable {
         let switchedModel: UInt64?
         let customKind: String?
         let children: [UInt64]?
+        /// A custom container's selected child (an index into `children`).
+        let selected: Int?
 
         /// `custom:split` for custom models, else the kind.
         var kindLabel: String {
@@ -67,7 +69,7 @@ struct WindowSnapshot: Decodable, Sendable {
     }
 
     /// The ids from the root to the active model: into the presented slot first, else the selected tab,
-    /// the switched model, the last stack element or the last custom child (Docs/navigation-core.md).
+    /// the switched model, the last stack element or the selected custom child (Docs/navigation-core.md).
     var activePath: [UInt64] {
         let byID = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var path: [UInt64] = []
@@ -83,8 +85,10 @@ struct WindowSnapshot: Decodable, Sendable {
                 next = switched
             } else if let last = model.path?.last {
                 next = last.model
+            } else if let children = model.children {
+                next = model.selected.flatMap { children.indices.contains($0) ? children[$0] : nil } ?? children.last
             } else {
-                next = model.children?.last
+                next = nil
             }
             current = next.flatMap { byID[$0] }
         }

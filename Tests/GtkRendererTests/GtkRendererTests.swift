@@ -354,4 +354,61 @@ struct GtkRendererTests {
         #expect(status == 0, "python unittest failed:\n\(text)")
         #expect(text.contains("OK"))
     }
+
+    // Issue 33, part C: the demo's split scene, a custom container of kind split.
+    private func customView(_ h: RendererHarness) async throws -> [String: Any] {
+        try #require((try await h.described(1)["custom"] as? [[String: Any]])?.first)
+    }
+
+    @Test func showsASplitsColumnsSideBySideAndReportsTheSegmentTheUserPicks() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:split", "dict:string:string:")
+            try await h.waitUntilScreenMatches("open split")
+            var custom = try await customView(h)
+            #expect(custom["kind"] as? String == "split")
+            #expect(custom["selected"] as? Int == 4)
+            #expect(custom["visibleColumns"] as? [Int] == [2, 4, 6])
+
+            // A click on the "Folders" segment is reported; the daemon's active branch follows it.
+            try await h.click("window/1/child/1/2")
+            try await h.waitForDaemon("the sidebar selected") {
+                try await h.property(Self.window1, "ActiveModel")?.uint64 == 3
+            }
+            try await h.waitUntilScreenMatches("sidebar selected")
+            custom = try await customView(h)
+            #expect(custom["selected"] as? Int == 2)
+
+            // Column visibility: detailOnly shows the detail column alone.
+            try await h.send(Self.window1, w("SetColumnVisibility"), "uint64:0", "string:detailOnly")
+            try await h.waitForDaemon("detail only shown") {
+                try await customView(h)["visibleColumns"] as? [Int] == [2, 6]
+            }
+        }
+    }
+
+    @Test func aSplitCollapsesToItsFocusedColumnInANarrowWindowAndReportsIt() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:split", "dict:string:string:")
+            try await h.send(Self.window1, w("SelectChild"), "uint64:0", "uint32:2")
+            try await h.waitUntilScreenMatches("detail focused")
+            try await h.click("window/1/resize/420/520")
+            try await h.waitForDaemon("the split collapsed") {
+                try await customView(h)["collapsed"] as? Bool == true
+            }
+            #expect(try await customView(h)["visibleColumns"] as? [Int] == [6])
+            // The renderer reported it (ReportCollapsed): the columns are one stack, so back is possible.
+            try await h.waitForDaemon("the daemon knows the split is collapsed") {
+                try await h.property(Self.window1, "CanGoBack")?.bool == true
+            }
+            try await h.waitUntilScreenMatches("collapsed")
+            try await h.click("window/1/resize/960/520")
+            try await h.waitForDaemon("the split expanded") {
+                try await customView(h)["collapsed"] as? Bool == false
+            }
+            #expect(try await customView(h)["visibleColumns"] as? [Int] == [2, 4, 6])
+            try await h.waitForDaemon("the daemon knows the split is expanded") {
+                try await h.property(Self.window1, "CanGoBack")?.bool == false
+            }
+        }
+    }
 }

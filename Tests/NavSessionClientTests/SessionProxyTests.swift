@@ -10,7 +10,7 @@ struct SessionProxyTests {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let session = daemon.session
             #expect(try await session.applicationID == "org.navsession.Demo")
-            #expect(Set(try await session.scenes) == ["main", "waiting"])
+            #expect(Set(try await session.scenes) == ["main", "waiting", "split"])
             let before = try await session.version
             let first = try await session.openWindow(scene: "waiting", params: ["reason": "sync"])
             let second = try await session.openWindow(scene: "waiting")

@@ -326,4 +326,24 @@ struct WindowProxyTests {
             }
         }
     }
+
+    // Issue 33, part C: custom and split containers through the client, on the demo's split scene.
+    @Test func selectChildFocusesAColumnAndTheSplitCallsReachTheDaemon() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await daemon.session.openWindow(scene: "split")
+            #expect(try await window.activeScreen == "messages")
+            try await window.selectChild(0)
+            #expect(try await window.activeScreen == "folders")
+            try await window.selectChild(.model(.tag("detail")))
+            #expect(try await window.activeScreen == "message")
+            try await window.reportChildSelected(container: 1, child: 4)
+            #expect(try await window.activeScreen == "messages")
+            try await window.setColumnVisibility(.detailOnly)
+            try await window.reportCollapsed(split: 1, collapsed: true)
+            let split = try #require(try await window.getState().models.first { $0.id == 1 })
+            #expect(split.splitState == SplitState(visibility: .detailOnly, collapsed: true))
+            #expect(try await window.canGoBack)
+            await #expect(throws: NavSessionError.self) { try await window.selectChild(7) }
+        }
+    }
 }

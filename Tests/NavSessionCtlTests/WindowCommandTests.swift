@@ -227,4 +227,21 @@ struct WindowCommandTests {
             #expect(missing.status != 0 && missing.stderr.contains("org.navsession.Error.UnknownTag"), "\(missing)")
         }
     }
+
+    // Issue 33, part C: the split scene through `navsessionctl exec`.
+    @Test func execSelectsASplitsColumnSetsItsVisibilityAndReportsItCollapsed() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("split")
+            let selected = try await daemon.exec(window, ["select-child", "0", "2"])
+            let visible = try await daemon.exec(window, ["set-column-visibility", "0", "detailOnly"])
+            #expect(visible == selected + 1)
+            let collapsed = try await daemon.exec(window, ["report-collapsed", "1", "--collapsed"])
+            #expect(collapsed == visible + 1)
+            let routes = try await daemon.ctl(["routes", window])
+            #expect(routes.stdout.contains("messages") && routes.stdout.contains("message"), "\(routes)")
+            let refused = try await daemon.ctl(["exec", window, "select-child", "0", "5"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("UnknownChild"), "\(refused)")
+        }
+    }
 }

@@ -268,7 +268,7 @@ import Testing
                           "--method", "org.freedesktop.DBus.Properties.GetAll", "org.navsession.Session1"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("'Windows': <[objectpath '\(window)']>"), "\(result.stdout)")
-            #expect(result.stdout.contains("'Scenes': <['main', 'waiting']>"), "\(result.stdout)")
+            #expect(result.stdout.contains("'Scenes': <['main', 'waiting', 'split']>"), "\(result.stdout)")
             #expect(result.stdout.contains("'Version': <uint64 1>"), "\(result.stdout)")
             #expect(result.stdout.contains("'ApplicationId': <'org.navsession.Demo'>"), "\(result.stdout)")
         }

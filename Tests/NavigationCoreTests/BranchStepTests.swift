@@ -12,7 +12,7 @@ struct BranchStepTests {
         case .stack(let path, _): stackRoot ? path.first?.model : path.last?.model
         case .tabs(let tabs, let selected): tabs.first { $0.id == (tab ?? selected) }?.model
         case .switched(let switched): switched == model.id ? nil : switched
-        case .custom(_, let children): children.last
+        case .custom(_, let children, let selected): children.indices.contains(selected) ? children[selected] : children.last
         }
     }
 

@@ -24,7 +24,7 @@ struct DebugTreeTests {
                       screen detail #5 (path[1]) {"a":"b","id":"42"}
                     custom:split split #6 (tab more*)
                       screen list #7 (custom[0])
-                      screen pane #8 (custom[1])
+                      screen pane #8 (custom[1]*)
                         confirmationDialog confirmationDialog #10 (dialog)
 
                 """)

@@ -193,9 +193,9 @@ struct BringToFrontTests {
     }
 
     @Test func theStackElementHoldingATaggedModelMoves() throws {
-        let window = try makeWindow(.stack([home, ModelSpec.custom("split", children: [.screen("pane", tag: "pane")]), detail]))
+        let window = try makeWindow(.stack([home, ModelSpec.custom("panes", children: [.screen("pane", tag: "pane")]), detail]))
         try window.execute(.bringToFront(.model(.tag("pane"))))
-        #expect(screens(of: 1, in: window) == ["home", "detail", "split"])
+        #expect(screens(of: 1, in: window) == ["home", "detail", "panes"])
     }
 
     @Test func theElementOnTopAlreadyChangesNothing() throws {

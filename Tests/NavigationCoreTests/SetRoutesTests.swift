@@ -90,7 +90,7 @@ struct SetRoutesTests {
     }
 
     @Test func aSheetOnACustomContainerIsPresentedByTheRoot() throws {
-        let window = try makeWindow(.custom("split", children: [.screen("a")]))
+        let window = try makeWindow(.custom("panes", children: [.screen("a")]))
         // The root may present; its custom child may not (the last model that may present does).
         try window.execute(.setRoutes([.sheet("s")]))
         #expect(window.routes == [.sheet("s")])
@@ -203,6 +203,10 @@ extension NavigationStep {
         case .update: "update"
         case .appearance: "appearance"
         case .tabBarRule: "tabBarRule"
+        case .selectChild: "selectChild"
+        case .columnVisibility: "columnVisibility"
+        case .collapse: "collapse"
+        case .expand: "expand"
         }
     }
 }

@@ -19,7 +19,7 @@ struct TagTests {
             ModelSpec.switched(
                 ModelSpec.tabs([TabSpec(id: "a", title: "A", model: ModelSpec.stacked(home).tagged("stack"))]).tagged("tabs")
             ).tagged("switched"))
-        try window.execute(.present(.sheet(ModelSpec.custom("split", children: [detail]).tagged("custom"))))
+        try window.execute(.present(.sheet(ModelSpec.custom("panes", children: [detail]).tagged("custom"))))
         for tag in ["switched", "tabs", "stack", "custom"] { #expect(window.model(forTag: tag) != nil, "\(tag)") }
     }
 

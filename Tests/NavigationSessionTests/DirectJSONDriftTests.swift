@@ -31,11 +31,11 @@ struct DirectJSONDriftTests {
         // WindowSnapshot+DirectJSON.swift, ModelState.appendDirectJSON(to:) (`saved`: only switched containers
         // have kept branches, and the writer leaves those to the Codable path; `tabState`: tab containers only,
         // which it leaves to JSONOutput; `protection`: marked models, which it leaves to the Codable path;
-        // `transition`: presented models only, which it leaves to the Codable path)
+        // `transition`: presented models only; `splitState`: split containers — it leaves both to the Codable path)
         let model = try #require(try Self.snapshot().models.first)
         #expect(Self.fields(of: model) == [
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
-            "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition",
+            "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition", "splitState",
         ])
     }
 

@@ -9,7 +9,7 @@ struct ManifestTests {
     @Test func demoManifestLoadsAndValidates() throws {
         let demo = try Manifest.demo()
         #expect(demo.applicationID == "org.navsession.Demo")
-        #expect(demo.sceneNames == ["main", "waiting"])
+        #expect(demo.sceneNames == ["main", "waiting", "split"])
         #expect(demo.defaultSceneName == "main")
         #expect(demo.router?.schemes == ["navsession-demo"])
         #expect(demo.dialogs.keys.sorted() == ["discardChanges", "error", "logout"])

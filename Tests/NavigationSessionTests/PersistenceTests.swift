@@ -71,6 +71,28 @@ struct PersistenceTests {
         #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "settings")
     }
 
+    // Issue 33, part C: the split scene's selection, visibility, collapsed form and push rule, from the journal.
+    @Test func aSplitsFocusVisibilityAndCollapsedFormSurviveAKill() throws {
+        let directory = temporaryDirectory()
+        var before: Picture?
+        let split: WindowNumber
+        do {
+            let session = try demoSession(directory: directory)
+            split = try #require(session.openWindow(scene: "split").window)
+            try session.execute(window: split, command: .stackAppend(.screen("message", params: ["id": "42"])))
+            try session.execute(window: split, command: .setColumnVisibility(container: nil, visibility: .doubleColumn))
+            try session.report(window: split, .collapsed(split: 1, collapsed: true))
+            try session.execute(window: split, command: .selectChild(container: nil, child: .model(.tag("sidebar"))))
+            before = Picture(session)
+            // Dropped without close(): like SIGKILL, only what was written survives.
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(Picture(restored) == before)
+        let graph = try restored.window(split).graph
+        #expect(graph.model(1)?.splitState == SplitState(visibility: .doubleColumn, collapsed: true))
+        #expect(graph.activeModelID == 3)
+    }
+
     @Test func tabHistoryAndGoingBackWithAResultSurviveAKill() throws {
         let directory = temporaryDirectory()
         var before: Picture?

@@ -82,6 +82,12 @@ struct ArgumentFactory {
         case ("appearance_json", .string): .string(json.appearance(&random).text)
         case ("transition", .string): .string(random.pick(["", "slide", "fade", "zoom"], or: ""))
         case ("replace", .boolean): .boolean(random.chance(0.6))
+        // Issue 33, part C: SelectChild / ReportChildSelected (0 = the nearest custom container).
+        case ("container", .uint64): .uint64(random.chance(0.5) ? 0 : model(&random, &scratch))
+        case ("child", .uint64): .uint64(model(&random, &scratch))
+        case ("split", .uint64): .uint64(random.chance(0.5) ? 0 : model(&random, &scratch))
+        case ("visibility", .string): .string(random.pick(["automatic", "all", "doubleColumn", "detailOnly", "none"], or: "all"))
+        case ("collapsed", .boolean): .boolean(random.chance(0.5))
         case ("stack", .uint64):
             stack(&random, &scratch)
         case ("index", .uint32): .uint32(UInt32(random.int(0...max((scratch.stackDepth ?? 1) - 1, 0))))
@@ -134,7 +140,7 @@ struct ArgumentFactory {
             })
         case ("params", .dictionary(.string, .string)), ("payload", .dictionary(.string, .string)):
             stringDictionary(&random, &budget, keys: vocabulary.screens.flatMap { $0.required + $0.optional } + ["payload", "sender"])
-        case ("model", .uint64), ("stack", .uint64), ("tabs", .uint64):
+        case ("model", .uint64), ("stack", .uint64), ("tabs", .uint64), ("container", .uint64), ("child", .uint64), ("split", .uint64):
             .uint64(random.chance(0.3) ? model(&random, &scratch) : values.uint64(&random))
         case ("action_name", .string):
             .string(random.chance(0.3) ? "new-window" : strings.make(&random, budget: &budget, words: ["new-window", "about", "preferences"]))

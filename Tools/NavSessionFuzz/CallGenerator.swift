@@ -45,6 +45,7 @@ final class CallGenerator {
         "StackAppend": 8, "Present": 5, "SwitchModel": 3, "SwitchModelWith": 2, "ClearSavedState": 1, "TabsSelectItem": 2, "OpenURL": 4, "OpenWindow": 2,
         "Dismiss": 4, "GetState": 6, "Apply": 4, "ExecuteAt": 3, "PresentAlert": 2, "PresentConfirmationDialog": 2, "PresentOn": 2,
         "ReportActionChosen": 2, "ReportPopped": 2, "ReportDismissed": 2, "ReportTabSelected": 2,
+        "SelectChild": 1, "ReportChildSelected": 1, "SetColumnVisibility": 0.5, "ReportCollapsed": 0.5,
         "DismissWindow": 0.3, "ReportClosed": 0.1, "Activate": 0.5, "ActivateAction": 0.5, "Open": 0.5,
         "GetManagedObjects": 0.3, "Introspect": 0.3,
     ]

@@ -114,6 +114,22 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("title", .string("Fuzz"))) }
             if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
             return named("setParams", members)
+        case 18 where random.chance(0.15):
+            // Issue 33, part C: selectChild by index, tag or model, on the nearest or a named container.
+            var members: [(String, GeneratedJSON)] = []
+            if random.chance(0.4) { members.append(("container", reference(&random, ids: ids))) }
+            let child: GeneratedJSON = switch random.int(0...2) {
+            case 0: .int(random.int(-1...3))
+            case 1: .string("tag:" + random.pick(Self.tags, or: "inbox"))
+            default: .object([("model", reference(&random, ids: ids))])
+            }
+            if random.chance(0.3) {
+                let visibility = random.pick(["automatic", "all", "doubleColumn", "detailOnly"], or: "all")
+                members.append(("visibility", GeneratedJSON.string(visibility)))
+                return named("setColumnVisibility", members)
+            }
+            members.append(("child", child))
+            return named("selectChild", members)
         case 18 where random.chance(0.3):
             // Random marks (Docs/guards.md): the fuzzer's connection owns them, so later changes meet `Prevented`.
             var members: [(String, GeneratedJSON)] = []

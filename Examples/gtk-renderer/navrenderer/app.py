@@ -55,6 +55,12 @@ class WindowReporter:
     def tab_selected(self, tabs: int, tab: str) -> None:
         self._send("ReportTabSelected", GLib.Variant("(ts)", (tabs, tab)))
 
+    def child_selected(self, container: int, child: int) -> None:
+        self._send("ReportChildSelected", GLib.Variant("(tt)", (container, child)))
+
+    def collapsed(self, split: int, collapsed: bool) -> None:
+        self._send("ReportCollapsed", GLib.Variant("(tb)", (split, collapsed)))
+
     def editor_text(self, model: int, text: str) -> None:
         """The demo's editor: unsaved text protects it with the discardChanges dialog; cleared text unprotects.
         The mark is this renderer's (its bus name): it goes when the renderer exits (Docs/guards.md)."""

@@ -1,7 +1,9 @@
 """Widgets for the non-presented part of a window's graph, kept by model id across renders.
 
 screen → a page (title and parameters); stack → Gtk.Stack of pages (slide left/right); tabs →
-Gtk.StackSwitcher over a Gtk.Stack; switched → Gtk.Stack (crossfade); custom → a box of children.
+Gtk.StackSwitcher over a Gtk.Stack; switched → Gtk.Stack (crossfade); custom → a segmented switcher over its
+children (the selected one shown), or, for the kind ``split``, its children side by side as columns (the selected
+one is the focused column) that collapse to the focused column alone in a narrow window.
 Visible changes are returned as animator Actions instead of being carried out here.
 """
 
@@ -16,6 +18,8 @@ from .graph import Graph
 
 OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the user
 OnEditorText = Callable[[int, str], None]  # (editor model, its text), as the user types
+OnChildSelected = Callable[[int, int], None]  # (custom container, child model), from the user
+OnCollapsed = Callable[[int, bool], None]  # (split, collapsed), when the window's width crosses the breakpoint
 
 
 class ScreenPage(Gtk.Box):
@@ -205,9 +209,135 @@ class SwitchedView(Gtk.Stack):
 
 
 class CustomView(Gtk.Box):
-    def __init__(self) -> None:
+    """A custom container: a segmented switcher (one toggle button per child) over its children.
+
+    Any kind shows the selected child only; the kind ``split`` shows every child side by side as columns, the
+    selected one (the focused column) marked, and collapses to the focused column alone when narrower than
+    ``COLLAPSE_WIDTH``. A click on a segment is not applied: the buttons snap back to the daemon's selection and
+    the choice is reported (ReportChildSelected); GetState then selects it."""
+
+    COLLAPSE_WIDTH = 600
+
+    def __init__(self, on_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None) -> None:
         super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=6)
         self.model_id = 0
+        self.kind = "custom"
+        # A split's column visibility and the collapsed form the daemon has (this renderer reports its own).
+        self.visibility = "automatic"
+        self.reported_collapsed = False
+        self.measured = False
+        self._on_collapsed = on_collapsed
+        self.children_ids: list[int] = []
+        self.selected: int | None = None
+        self.collapsed = False
+        self._on_selected = on_selected
+        self._updating = False
+        self.buttons: dict[int, Gtk.ToggleButton] = {}
+        self.switcher = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, halign=Gtk.Align.CENTER, margin_top=6)
+        self.switcher.add_css_class("linked")
+        self.body = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, spacing=1, hexpand=True, vexpand=True,
+                            homogeneous=True)
+        # GTK 4.8 has no breakpoints: a zero-height drawing area across the view reports the width it gets.
+        self.ruler = Gtk.DrawingArea(hexpand=True, content_height=1)
+        self.ruler.connect("resize", self._resized)
+        self.append(self.switcher)
+        self.append(self.body)
+        self.append(self.ruler)
+        self.columns: dict[int, Gtk.Widget] = {}
+        self.frames: dict[int, Column] = {}
+
+    def show(self, kind: str, children: list[int], selected: int | None, built: dict[int, Gtk.Widget],
+             labels: dict[int, str]) -> None:
+        self.kind, self.selected = kind, selected
+        if children != self.children_ids or any(self.columns.get(c) is not built[c] for c in children):
+            self._updating = True
+            try:
+                for button in list(self.buttons.values()):
+                    self.switcher.remove(button)
+                self.buttons = {}
+                for frame in list(self.frames.values()):
+                    frame.set_child(None)
+                    self.body.remove(frame)
+                self.columns, self.frames = {}, {}
+                group: Gtk.ToggleButton | None = None
+                for child_id in children:
+                    button = Gtk.ToggleButton(label=labels.get(child_id, str(child_id)))
+                    if group is not None:
+                        button.set_group(group)
+                    group = group or button
+                    button.connect("toggled", self._toggled, child_id)
+                    self.buttons[child_id] = button
+                    self.switcher.append(button)
+                    frame = Column()
+                    _detach(built[child_id], frame)
+                    frame.set_child(built[child_id])
+                    self.columns[child_id] = built[child_id]
+                    self.frames[child_id] = frame
+                    self.body.append(frame)
+            finally:
+                self._updating = False
+            self.children_ids = list(children)
+        self._apply()
+        self._report_collapsed()
+
+    def _report_collapsed(self) -> None:
+        """Tells the daemon the form this split is shown in, when it has another (ReportCollapsed)."""
+        if self.kind == "split" and self.measured and self.collapsed != self.reported_collapsed \
+                and self._on_collapsed is not None:
+            self.reported_collapsed = self.collapsed
+            self._on_collapsed(self.model_id, self.collapsed)
+
+    def _apply(self) -> None:
+        """Buttons follow the daemon's selection; columns are shown per kind and width."""
+        self._updating = True
+        try:
+            for child_id, button in self.buttons.items():
+                button.set_label(button.get_label() or str(child_id))
+                button.set_active(child_id == self.selected)
+        finally:
+            self._updating = False
+        side_by_side = self.kind == "split" and not self.collapsed
+        shown = list(self.frames)
+        if side_by_side and self.visibility == "detailOnly":
+            shown = shown[-1:]
+        elif side_by_side and self.visibility == "doubleColumn" and len(shown) == 3:
+            shown = shown[1:]
+        for child_id, frame in self.frames.items():
+            frame.set_visible((side_by_side and child_id in shown) or child_id == self.selected)
+            if side_by_side and child_id == self.selected:
+                frame.add_css_class("view")
+            else:
+                frame.remove_css_class("view")
+
+    def _resized(self, _area: Gtk.DrawingArea, width: int, _height: int) -> None:
+        collapsed = width < self.COLLAPSE_WIDTH
+        first = not self.measured
+        self.measured = True
+        if collapsed != self.collapsed or first:
+            self.collapsed = collapsed
+            GLib.idle_add(self._relayout)  # not while GTK allocates
+
+    def _relayout(self) -> bool:
+        self._apply()
+        self._report_collapsed()
+        _transition_ended()
+        return False
+
+    def _toggled(self, button: Gtk.ToggleButton, child_id: int) -> None:
+        if self._updating or not button.get_active() or child_id == self.selected:
+            return
+        self._apply()  # snap back until the daemon says so
+        if self._on_selected is not None:
+            self._on_selected(self.model_id, child_id)
+
+
+class Column(Gtk.ScrolledWindow):
+    """One child of a custom container; it may shrink below its child's width, so a narrow window can collapse
+    a split to its focused column."""
+
+    def __init__(self) -> None:
+        super().__init__(hexpand=True, vexpand=True, has_frame=True, hscrollbar_policy=Gtk.PolicyType.EXTERNAL,
+                         vscrollbar_policy=Gtk.PolicyType.NEVER)
 
 
 def _pages(stack: Gtk.Stack) -> list[Gtk.StackPage]:
@@ -221,6 +351,13 @@ def _detach(widget: Gtk.Widget, new_parent: Gtk.Widget) -> None:
         return
     if isinstance(parent, Gtk.Stack):
         parent.remove(widget)
+    elif isinstance(parent, Gtk.Viewport):
+        parent.set_child(None)
+        scrolled = parent.get_parent()
+        if isinstance(scrolled, Gtk.ScrolledWindow):
+            scrolled.set_child(None)
+    elif isinstance(parent, Gtk.ScrolledWindow):
+        parent.set_child(None)
     elif isinstance(parent, Gtk.Box):
         parent.remove(widget)
     else:
@@ -230,8 +367,11 @@ def _detach(widget: Gtk.Widget, new_parent: Gtk.Widget) -> None:
 class GraphView:
     """Builds and updates the widget of any model; one per navigation window."""
 
-    def __init__(self, on_tab_selected: OnTabSelected, on_editor_text: OnEditorText | None = None) -> None:
+    def __init__(self, on_tab_selected: OnTabSelected, on_editor_text: OnEditorText | None = None,
+                 on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None) -> None:
         self._on_editor_text = on_editor_text
+        self._on_child_selected = on_child_selected
+        self._on_collapsed = on_collapsed
         self.widgets: dict[int, Gtk.Widget] = {}
         self._on_tab_selected = on_tab_selected
 
@@ -248,6 +388,8 @@ class GraphView:
                 widget = TabsView(self._on_tab_selected)
             elif wanted is ScreenPage:
                 widget = ScreenPage(self._on_editor_text)
+            elif wanted is CustomView:
+                widget = CustomView(self._on_child_selected, self._on_collapsed)
             else:
                 widget = wanted()
             self.widgets[model_id] = widget
@@ -264,16 +406,24 @@ class GraphView:
         elif isinstance(widget, SwitchedView):
             self._switched(graph, widget, fresh, actions)
         elif isinstance(widget, CustomView):
-            child = widget.get_first_child()
-            while child is not None:
-                following = child.get_next_sibling()
-                widget.remove(child)
-                child = following
-            for child_id in graph[model_id].get("children", []):
-                built = self.build(graph, int(child_id), actions)
-                _detach(built, widget)
-                widget.append(built)
+            model = graph[model_id]
+            children = [int(c) for c in model.get("children", [])]
+            index = int(model.get("selected", len(children) - 1))
+            selected = children[index] if 0 <= index < len(children) else None
+            built = {child_id: self.build(graph, child_id, actions) for child_id in children}
+            widget.visibility = str(model.get("columnVisibility", "automatic"))
+            widget.reported_collapsed = bool(model.get("collapsed", False))
+            widget.show(str(model.get("customKind", "custom")), children, selected, built,
+                        {child_id: self._label(graph, child_id) for child_id in children})
         return widget
+
+    @staticmethod
+    def _label(graph: Graph, model_id: int) -> str:
+        """A segment's label: the title of the screen its branch starts with (a stack's root)."""
+        current = model_id
+        while graph.kind(current) == "stack" and graph.path(current):
+            current = graph.path(current)[0]
+        return graph.screen_title(current)
 
     def _stack(self, graph: Graph, view: StackView, fresh: bool, actions: list[Action]) -> None:
         old_path, path = view.path, graph.path(view.model_id)

@@ -1,8 +1,9 @@
 """The one place that reads Window1.Changed's ``steps_json``.
 
 Steps are derived from the graph change (Docs/dbus-api.md, "Steps"): a JSON array of objects with a
-``"kind"`` — push, pop, replacePath, present, dismiss, selectTab, switch, replaceRoot, update, appearance,
-tabBarRule — plus model ids (appearance and tabBarRule change chrome only: the tab bar's reveal is their action).  The renderer never
+``"kind"`` — push, pop, replacePath, present, dismiss, selectTab, selectChild, columnVisibility, collapse, expand, switch,
+replaceRoot, update, appearance, tabBarRule — plus model ids (appearance and tabBarRule change chrome only: the tab bar's reveal is
+their action).  The renderer never
 trusts steps for *what* to show — it always renders the final state from GetState — only for *how*
 to get there.  Adapting to a new wire form means editing :func:`parse_steps` and ``TRANSITIONS``.
 """
@@ -19,6 +20,10 @@ TRANSITIONS: dict[str, str] = {
     "push": "SLIDE_LEFT",
     "pop": "SLIDE_RIGHT",
     "selectTab": "CROSSFADE",
+    "selectChild": "CROSSFADE",
+    "columnVisibility": "CROSSFADE",
+    "collapse": "CROSSFADE",
+    "expand": "CROSSFADE",
     "switch": "CROSSFADE",
     "replacePath": "CROSSFADE",
     "replaceRoot": "CROSSFADE",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from gi.repository import Gio, GLib, Gtk
 
-from .content import ScreenPage, StackView, SwitchedView, TabsView
+from .content import CustomView, ScreenPage, StackView, SwitchedView, TabsView
 from .dialogs import DialogWindow, ModalWindow
 from .screenshot import ScreenshotError, save_png
 
@@ -119,6 +119,7 @@ class TestHook:
         stacks: list[dict[str, Any]] = []
         tabs: list[dict[str, Any]] = []
         switched: list[dict[str, Any]] = []
+        customs = _custom_views(view)
         clickable = [f"{prefix}/close", f"{prefix}/escape"]
         if view.back_button.get_sensitive() and view.back_button.get_visible():
             clickable.append(f"{prefix}/back")
@@ -154,13 +155,19 @@ class TestHook:
                 clickable += [f"{modal_id}/close"] + ([f"{modal_id}/back"] if modal.back_button.get_sensitive() else [])
         for tab_view in tabs:
             clickable += [f"{prefix}/tab/{t['id']}" for t in tab_view["tabs"]]
+        custom = [{"model": c.model_id, "kind": c.kind, "selected": c.selected, "children": c.children_ids,
+                   "collapsed": c.collapsed,
+                   "visibleColumns": [i for i, f in c.frames.items() if f.get_visible()]}
+                  for c in customs]
+        for c in custom:
+            clickable += [f"{prefix}/child/{c['model']}/{i}" for i in c["children"]]
         return {
             "id": prefix, "path": view.path, "version": view.graph.version if view.graph else None,
             "title": view.title_label.get_label(), "visible": view.window.get_visible(),
             "back": {"id": f"{prefix}/back", "sensitive": view.back_button.get_sensitive()},
             "chrome": {"navigationBar": view.header.get_visible(), "backButton": view.back_button.get_visible(),
                        "titleDisplayMode": view.title_mode},
-            "stacks": stacks, "tabs": tabs, "switched": switched, "modals": modals, "dialogs": dialogs,
+            "stacks": stacks, "tabs": tabs, "switched": switched, "custom": custom, "modals": modals, "dialogs": dialogs,
             "top": _top_id(view, prefix), "clickable": clickable,
         }
 
@@ -181,6 +188,9 @@ class TestHook:
             _escape(view.topmost())
         elif rest == ["close"]:
             view.window.close()
+        elif len(rest) == 3 and rest[0] == "resize" and rest[1].isdigit() and rest[2].isdigit():
+            # window/<n>/resize/<width>/<height>: the user resizes the window (a split collapses when narrow).
+            view.window.set_default_size(int(rest[1]), int(rest[2]))
         elif len(rest) == 2 and rest[0] == "tab":
             button = next((b for t in _tab_views(view) if (b := t.page_button(rest[1])) is not None), None)
             if button is None:
@@ -189,6 +199,13 @@ class TestHook:
                 button.emit("clicked")  # a click on the selected tab: the button stays active
             else:
                 button.set_active(True)  # what a click on the switcher does
+        elif len(rest) == 3 and rest[0] == "child" and rest[1].isdigit() and rest[2].isdigit():
+            # window/<n>/child/<container>/<child>: a click on a custom container's segment.
+            custom = next((c for c in _custom_views(view) if c.model_id == int(rest[1])), None)
+            button = custom.buttons.get(int(rest[2])) if custom is not None else None
+            if button is None:
+                raise HookError(f"no segment {rest[2]} of container {rest[1]} in window {parts[1]}")
+            button.set_active(True)
         elif len(rest) >= 3 and rest[0] in ("modal", "dialog") and rest[1].isdigit():
             modal = view.modals.get(int(rest[1]))
             if modal is None or not modal.get_visible():
@@ -274,6 +291,22 @@ def _tab_views(view: "NavWindowView") -> list[TabsView]:
     def visit(widget: Gtk.Widget | None) -> None:
         while widget is not None:
             if isinstance(widget, TabsView):
+                found.append(widget)
+            visit(widget.get_first_child())
+            widget = widget.get_next_sibling()
+
+    visit(view.window.get_child())
+    for modal in view.modals.values():
+        visit(modal.get_child())
+    return found
+
+
+def _custom_views(view: "NavWindowView") -> list[CustomView]:
+    found: list[CustomView] = []
+
+    def visit(widget: Gtk.Widget | None) -> None:
+        while widget is not None:
+            if isinstance(widget, CustomView):
                 found.append(widget)
             visit(widget.get_first_child())
             widget = widget.get_next_sibling()

@@ -29,6 +29,8 @@ class Reporter(Protocol):
     def action_chosen(self, model: int, action: str) -> None: ...
     def closed(self) -> None: ...
     def editor_text(self, model: int, text: str) -> None: ...
+    def child_selected(self, container: int, child: int) -> None: ...
+    def collapsed(self, split: int, collapsed: bool) -> None: ...
 
 
 class NavWindowView:
@@ -40,7 +42,7 @@ class NavWindowView:
         self.props: dict[str, Any] = {}
         self.closing = False
         self.animator = Animator(on_step=getattr(app, "screen_changed", None))
-        self.content = GraphView(reporter.tab_selected, reporter.editor_text)
+        self.content = GraphView(reporter.tab_selected, reporter.editor_text, reporter.child_selected, reporter.collapsed)
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
         self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)

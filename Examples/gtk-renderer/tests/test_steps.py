@@ -28,6 +28,14 @@ class ParseStepsTests(unittest.TestCase):
         self.assertEqual(plan.steps[2].transition, "SLIDE_LEFT")
         self.assertEqual(plan.steps[1].transition, "CROSSFADE")
 
+    def test_custom_and_split_container_steps_crossfade(self) -> None:
+        plan = parse_steps('[{"kind":"selectChild","container":1,"child":6,"previous":4},'
+                           '{"kind":"columnVisibility","container":1,"visibility":"all","previous":"automatic"},'
+                           '{"kind":"collapse","container":1}]', True)
+        self.assertEqual([s.kind for s in plan.steps], ["selectChild", "columnVisibility", "collapse"])
+        self.assertEqual(plan.steps[0].ids, {1, 6, 4})
+        self.assertEqual({s.transition for s in plan.steps}, {"CROSSFADE"})
+
     def test_an_empty_array_is_one_animated_step(self) -> None:
         self.assertEqual(parse_steps("[]", True), Plan(animate=True))
 

@@ -4,7 +4,7 @@ import NavigationCore
 ///
 /// A *layer* is the part of the branch between two presentations: it starts at the window root or
 /// at a presented model and descends through container children only — the selected tab, the
-/// switched model, a stack element, the last child of a custom container. Presentations start the
+/// switched model, a stack element, the selected child of a custom container. Presentations start the
 /// next layer. Every helper costs O(1) per model visited.
 enum ActiveBranch {
     /// Which child of a stack a walk descends into.
@@ -34,8 +34,8 @@ enum ActiveBranch {
             next = tabs.first { $0.id == wanted }?.model
         case .switched(let switched):
             next = switched
-        case .custom(_, let children):
-            next = children.last
+        case .custom(_, let children, let selected):
+            next = children.indices.contains(selected) ? children[selected] : children.last
         }
         return next == model.id ? nil : next
     }
