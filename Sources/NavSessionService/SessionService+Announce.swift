@@ -184,6 +184,7 @@ extension SessionService {
     /// Closes the windows tied to `uniqueName`, forgets its shares and announces it; nothing for a client
     /// the session never heard of.
     func clientVanished(_ uniqueName: String, on bus: isolated Bus) {
+        settlerVanished(uniqueName, on: bus)
         guard state.withLock({ $0.session.isTracking(client: uniqueName) }) else { return }
         do {
             let outcome = try perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }

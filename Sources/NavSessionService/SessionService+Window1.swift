@@ -286,6 +286,11 @@ extension SessionService {
             MethodRow("ReportActionChosen", [model, A("action", .string)], [version], .report { call in
                 .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
             }),
+            // Issue 33, part O: settled versions (SessionService+Settled.swift).
+            MethodRow("ReportSettled", [version], [], .custom { call, bus in
+                try self.reportSettled(call, on: bus)
+                return []
+            }),
             MethodRow("ReportClosed", [], [], .change({ call, session in
                 try session.dismissWindow(try Self.number(of: call.path))
             }, reply: { _, _ in [] })),
@@ -351,6 +356,7 @@ extension SessionService {
             try Interface.Signal(
                 W.guardDecided,
                 arguments: [A("guard", .string), A("verdict", .string), A("reason", .string), A("cause_json", .string)]),
+            try Interface.Signal(W.settled, arguments: [A("version", .uint64)]),
         ]
     }
 }

@@ -90,6 +90,10 @@ extension ExecOperation {
                       summary: "Report: the user chose ACTION of the alert or dialog MODEL."),
         ExecOperation(name: "report-closed", member: "ReportClosed", target: .window,
                       arguments: [], output: .nothing, summary: "Report: the user closed the window."),
+        // Issue 33, part O.
+        ExecOperation(name: "report-settled", member: "ReportSettled", target: .window,
+                      arguments: [.model("VERSION")], output: .nothing,
+                      summary: "Report: the renderer finished animating VERSION (Settled, once per version)."),
         ExecOperation(name: "get-state", member: "GetState", target: .window,
                       arguments: [], output: .json, summary: "The window snapshot (JSON)."),
         ExecOperation(name: "get-tree", member: "GetTree", target: .window,
