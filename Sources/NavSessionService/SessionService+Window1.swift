@@ -242,19 +242,19 @@ extension SessionService {
                     from: try id(call.arguments[0]), client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
             MethodRow("Apply", [A("batch_json", .string), Self.applyOptions], [version, started], .change({ call, session in
-                let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                let options = try ApplyOptions(call.arguments[1].stringDictionary)
                 return try session.apply(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
-                    expectedVersion: expected, client: call.client)
+                    expectedVersion: options.expectedVersion, transaction: options.transaction, client: call.client)
             }, reply: { call, outcome in
                 let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                 return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
             })),
             MethodRow("Check", [A("batch_json", .string), Self.applyOptions], [version, started], .read { call, state in
-                let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                let options = try ApplyOptions(call.arguments[1].stringDictionary)
                 let event = try state.session.dryRun(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
-                    expectedVersion: expected, client: call.client)
+                    expectedVersion: options.expectedVersion, transaction: options.transaction, client: call.client)
                 return [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)]
             }),
             MethodRow("SetState", [A("state_json", .string)], [version], .change({ call, session in

@@ -80,7 +80,7 @@ enum ContentCost {
         case .protect(let model, let reason, let dialog, let owner):
             return base + (model.map(of) ?? 0) + of(reason) + (dialog.map(of) ?? 0) + (owner.map(of) ?? 0)
         case .unprotect(let model, let owner): return base + (model.map(of) ?? 0) + (owner.map(of) ?? 0)
-        case .dismissReturning(let result), .goBack(result: .some(let result)):
+        case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,

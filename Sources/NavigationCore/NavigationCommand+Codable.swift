@@ -8,6 +8,7 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
+        "transaction",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -21,6 +22,7 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
+        "transaction": ["payload"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -119,6 +121,13 @@ extension NavigationCommand: Codable {
                 owner: try c.decodeIfPresent(String.self, forKey: "owner"))
         case "unprotect":
             self = .unprotect(model: try Self.model(c), owner: try c.decodeIfPresent(String.self, forKey: "owner"))
+        case "transaction":
+            let payload = try c.decode(JSONValue.self, forKey: "payload")
+            guard case .object = payload else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "payload", in: c, debugDescription: "a transaction's payload must be a JSON object")
+            }
+            self = .transaction(payload)
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -198,6 +207,7 @@ extension NavigationCommand: Codable {
         case .unprotect(let model, let owner):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encodeIfPresent(owner, forKey: "owner")
+        case .transaction(let payload): try c.encode(payload, forKey: "payload")
         }
     }
 }

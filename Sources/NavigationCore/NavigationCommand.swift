@@ -89,6 +89,11 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case protect(model: ModelReference? = nil, reason: String, dialog: String? = nil, owner: String? = nil)
     /// Remove a model's mark. Not marked: no change. Fails: a mark owned by another client (`prevented`).
     case unprotect(model: ModelReference? = nil, owner: String? = nil)
+    /// Issue 33, part O: a caller-chosen JSON object carried with the change (swift-navigation's
+    /// `UITransaction`). Changes nothing in the graph: it travels in the batch, so in the journal and in
+    /// `Changed`'s `cause_json`. At most one per change, an object of at most ``GraphLimits/maxTextBytes``
+    /// bytes as JSON text. JSON: `{"command":"transaction","payload":{…}}`.
+    case transaction(JSONValue)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -140,6 +145,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .bringToFront: "bringToFront"
         case .protect: "protect"
         case .unprotect: "unprotect"
+        case .transaction: "transaction"
         }
     }
 }

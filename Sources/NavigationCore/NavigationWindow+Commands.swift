@@ -113,6 +113,8 @@ extension NavigationWindow {
             try protect(model, reason: reason, dialog: dialog, owner: owner, from: origin)
         case .unprotect(let model, let owner):
             try unprotect(model, owner: owner, from: origin)
+        case .transaction(let payload):
+            try carryTransaction(payload)
         }
     }
 
