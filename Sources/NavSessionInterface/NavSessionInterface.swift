@@ -36,6 +36,8 @@ public enum NavSessionInterface {
             effect = "Effect", prevented = "Prevented", guardDecided = "GuardDecided"
         /// A renderer finished animating a version (`ReportSettled`).
         public static let settled = "Settled"
+        /// A followed model changed (`FollowModel`; a signal addressed to the follower alone).
+        public static let modelChanged = "ModelChanged"
     }
 
     /// `org.navsession.GuardProvider1` (dbus/org.navsession.GuardProvider1.xml): what a guard provider exports

@@ -15,6 +15,7 @@ struct ServiceNames: Sendable {
     let prevented: MemberName
     let guardDecided: MemberName
     let settled: MemberName
+    let modelChanged: MemberName
     /// Session1's `Windows` and `Version`.
     let windows: MemberName
     let version: MemberName
@@ -31,6 +32,7 @@ struct ServiceNames: Sendable {
         prevented = try MemberName(NavSessionInterface.Window1.prevented)
         guardDecided = try MemberName(NavSessionInterface.Window1.guardDecided)
         settled = try MemberName(NavSessionInterface.Window1.settled)
+        modelChanged = try MemberName(NavSessionInterface.Window1.modelChanged)
         windows = try MemberName(NavSessionInterface.Session1.windows)
         version = try MemberName(NavSessionInterface.Session1.version)
     }

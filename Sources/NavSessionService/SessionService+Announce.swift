@@ -31,7 +31,7 @@ extension SessionService {
                 logger.warning("cannot announce the session's property changes: \(error)")
             }
         }
-        let changes = state.withLock { $0.refresh(after: outcome) }
+        let (changes, followed) = state.withLock { ($0.refresh(after: outcome), $0.followedChanges(outcome)) }
         do {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try bus.propertiesChanged(
@@ -41,6 +41,7 @@ extension SessionService {
         } catch {
             logger.warning("cannot announce property changes: \(error)")
         }
+        if !followed.isEmpty { announceFollowed(followed, on: bus) }
     }
 
     /// The signals of one event.

@@ -28,7 +28,9 @@ extension SessionService {
     /// becomes `""`). Nothing when it reported none.
     func settlerVanished(_ uniqueName: String, on bus: isolated Bus) {
         let changes: [(WindowNumber, [(name: MemberName, value: Value)])] = state.withLock { state in
-            state.session.settlerLeft(uniqueName).compactMap { number in
+            // Its model follows end too (SessionService+Followers.swift).
+            state.followers.drop(client: uniqueName)
+            return state.session.settlerLeft(uniqueName).compactMap { number in
                 (try? state.refreshSettled(number)).map { (number, $0) }
             }
         }

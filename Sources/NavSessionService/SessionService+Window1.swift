@@ -291,6 +291,15 @@ extension SessionService {
                 try self.reportSettled(call, on: bus)
                 return []
             }),
+            // Issue 33, part O: per-model observation (SessionService+Followers.swift).
+            MethodRow("FollowModel", [model], [], .custom { call, bus in
+                try self.followModel(call, on: bus)
+                return []
+            }),
+            MethodRow("UnfollowModel", [model], [], .custom { call, bus in
+                try self.unfollowModel(call, on: bus)
+                return []
+            }),
             MethodRow("ReportClosed", [], [], .change({ call, session in
                 try session.dismissWindow(try Self.number(of: call.path))
             }, reply: { _, _ in [] })),
@@ -357,6 +366,8 @@ extension SessionService {
                 W.guardDecided,
                 arguments: [A("guard", .string), A("verdict", .string), A("reason", .string), A("cause_json", .string)]),
             try Interface.Signal(W.settled, arguments: [A("version", .uint64)]),
+            try Interface.Signal(
+                W.modelChanged, arguments: [A("model", .uint64), A("version", .uint64), A("change_json", .string)]),
         ]
     }
 }
