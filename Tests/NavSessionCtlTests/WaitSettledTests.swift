@@ -26,3 +26,24 @@ struct WaitSettledTests {
         }
     }
 }
+
+/// `navsessionctl watch --model N WINDOW` (Issue 33, part O).
+@Suite(.timeLimit(.minutes(2)))
+struct WatchModelTests {
+    @Test func watchModelPrintsOnlyThatModelsChanges() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await daemon.openWindow("main")
+            try await daemon.exec(window, ["switch-model", "main"])
+            let watch = try BackgroundCtl(daemon.withBus(["watch", "--model", "0", "--count", "1", window]))
+            try await watch.waitForStderr(containing: "watching")
+            try await daemon.exec(window, ["stack-append", "detail", "id=1"])
+            try await daemon.exec(window, ["stack-drop-last"])
+            try await daemon.exec(window, ["set-title", "0", "Home"])
+            let result = await watch.finish()
+            #expect(result.status == 0, "\(result)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 1, "\(result)")
+            #expect(lines.first?.contains("ModelChanged") == true && lines.first?.contains(#""title":"Home""#) == true, "\(result)")
+        }
+    }
+}
