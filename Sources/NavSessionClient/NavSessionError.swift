@@ -196,6 +196,9 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case daemonLeft(String)
     /// A wait ran out of time; `lastState` is the last state seen (`nil` when none could be read).
     case waitTimedOut(lastState: WindowSnapshot?, timeout: Duration)
+    /// ``NavSessionClient/waitSettled(_:version:timeout:)`` ran out of time; the message says whether a renderer
+    /// follows the window (`SettledBy`) and the last settled version.
+    case settleTimedOut(String)
     /// The calling task was cancelled.
     case cancelled
 
@@ -436,6 +439,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .windowGone: "org.navsession.Client.Error.WindowGone"
         case .daemonLeft: "org.navsession.Client.Error.DaemonLeft"
         case .waitTimedOut: "org.navsession.Client.Error.WaitTimedOut"
+        case .settleTimedOut: "org.navsession.Client.Error.SettleTimedOut"
         case .cancelled: "org.navsession.Client.Error.Cancelled"
         }
     }
@@ -468,7 +472,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
             message
         case .other(_, let message), .connectionFailed(let message), .timedOut(let message),
              .disconnected(let message), .encodingFailed(let message), .decodingFailed(let message),
-             .daemonLeft(let message):
+             .daemonLeft(let message), .settleTimedOut(let message):
             message
         case .unexpectedReply(let member, let signature):
             "unexpected reply to \(member): signature '\(signature)'"

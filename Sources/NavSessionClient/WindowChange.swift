@@ -50,6 +50,19 @@ public enum WindowChange: Sendable, Hashable {
             self.stepsJSON = stepsJSON
         }
 
+        /// The change's transaction payload (issue 33, part O: `Apply`'s `transaction` option or the batch's
+        /// `{"command":"transaction","payload":{…}}` entry), `nil` when it carries none.
+        public var transaction: JSONValue? {
+            guard causeJSON.contains(#""transaction""#),
+                  case .object(let cause)? = try? JSONCoding.decode(JSONValue.self, from: causeJSON),
+                  case .array(let commands)? = cause["commands"]
+            else { return nil }
+            for case .object(let entry) in commands where entry["command"] == .string("transaction") {
+                return entry["payload"]
+            }
+            return nil
+        }
+
         /// The cause decoded with the core's Codable, or `nil` when it does not decode.
         public var cause: ChangeCause? { try? JSONCoding.decode(ChangeCause.self, from: causeJSON) }
 

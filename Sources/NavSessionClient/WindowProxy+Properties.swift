@@ -30,6 +30,10 @@ public struct WindowProperties: Sendable, Hashable {
     public var activeTag: String
     /// The navigation waiting for an entry condition as JSON (`PendingNavigation`, Docs/guards.md), `""` when none.
     public var pendingNavigation: String
+    /// The newest version a renderer reported settled (`SettledVersion`), 0 when none has.
+    public var settledVersion: UInt64
+    /// The renderer that follows the window (`SettledBy`: the last to report settled), `""` when none.
+    public var settledBy: String
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -46,6 +50,8 @@ public struct WindowProperties: Sendable, Hashable {
         pendingDeepLink = values[W.pendingDeepLink]?.string ?? ""
         activeTag = values[W.activeTag]?.string ?? ""
         pendingNavigation = values[W.pendingNavigation]?.string ?? ""
+        settledVersion = values[W.settledVersion]?.uint64 ?? 0
+        settledBy = values[W.settledBy]?.string ?? ""
     }
 }
 
@@ -130,6 +136,15 @@ extension WindowProxy {
     public var pendingNavigation: String {
         get async throws(NavSessionError) { try await stringProperty(W.pendingNavigation) }
     }
+
+    /// The newest version a renderer reported it finished animating, 0 when none has (`SettledVersion`).
+    public var settledVersion: UInt64 {
+        get async throws(NavSessionError) { try await uint64Property(W.settledVersion) }
+    }
+
+    /// The unique bus name of the renderer that follows the window (the last to report settled), `""` when none
+    /// does (`SettledBy`).
+    public var settledBy: String { get async throws(NavSessionError) { try await stringProperty(W.settledBy) } }
 }
 
 /// Window1's names (NavSessionInterface defines them once).

@@ -385,6 +385,18 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await batchCall("Apply", batch, expectedVersion)
     }
 
+    /// ``apply(_:expectedVersion:)`` carrying `transaction`, a JSON object chosen by the caller (swift-navigation's
+    /// `UITransaction`), delivered with the change to every subscriber (``WindowChange/Changed/transaction``) and
+    /// kept in the journal (`Apply`'s `transaction` option; at most 4 096 bytes as JSON).
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` (not an object, too large, or the batch carries a
+    ///   `transaction` entry too), else as ``apply(_:expectedVersion:)``.
+    @discardableResult
+    public func apply(_ batch: [BatchCommand], expectedVersion: UInt64? = nil, transaction: JSONValue)
+        async throws(NavSessionError) -> ApplyResult
+    {
+        try await batchCall("Apply", batch, expectedVersion, transaction: transaction)
+    }
+
     /// Loads a whole window state as one change (`SetState`): the current models finish, the state's models
     /// start with fresh ids. Meant for test fixtures (the daemon writes a full session snapshot for it).
     /// - Parameter state: a state such as ``getState()`` returns (its ids and version are not kept).
@@ -421,12 +433,13 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await batchCall("Check", batch, expectedVersion)
     }
 
-    private func batchCall(_ member: String, _ batch: [BatchCommand], _ expectedVersion: UInt64?)
-        async throws(NavSessionError) -> ApplyResult
-    {
+    private func batchCall(
+        _ member: String, _ batch: [BatchCommand], _ expectedVersion: UInt64?, transaction: JSONValue? = nil
+    ) async throws(NavSessionError) -> ApplyResult {
         let json = try JSONCoding.encode(batch)
         var options: [String: String] = [:]
         if let expectedVersion { options["expected_version"] = String(expectedVersion) }
+        if let transaction { options["transaction"] = try JSONCoding.encode(transaction) }
         let reply = try await call(member, [.string(json), .stringDictionary(options)])
         guard reply.count == 2, let version = reply[0].uint64, let ids = reply[1].arrayElements else {
             throw .unexpected(member, reply)

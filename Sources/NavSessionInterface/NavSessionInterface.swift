@@ -28,10 +28,16 @@ public enum NavSessionInterface {
             activeModel = "ActiveModel", routes = "Routes", selectedTab = "SelectedTab", canGoBack = "CanGoBack",
             canPop = "CanPop", canDismiss = "CanDismiss", pendingDeepLink = "PendingDeepLink", activeTag = "ActiveTag",
             pendingNavigation = "PendingNavigation", protected = "Protected"
+        /// Properties of settled versions (`ReportSettled`).
+        public static let settledVersion = "SettledVersion", settledBy = "SettledBy"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
             effect = "Effect", prevented = "Prevented", guardDecided = "GuardDecided"
+        /// A renderer finished animating a version (`ReportSettled`).
+        public static let settled = "Settled"
+        /// A followed model changed (`FollowModel`; a signal addressed to the follower alone).
+        public static let modelChanged = "ModelChanged"
     }
 
     /// `org.navsession.GuardProvider1` (dbus/org.navsession.GuardProvider1.xml): what a guard provider exports

@@ -14,6 +14,8 @@ struct ServiceNames: Sendable {
     let effect: MemberName
     let prevented: MemberName
     let guardDecided: MemberName
+    let settled: MemberName
+    let modelChanged: MemberName
     /// Session1's `Windows` and `Version`.
     let windows: MemberName
     let version: MemberName
@@ -29,6 +31,8 @@ struct ServiceNames: Sendable {
         effect = try MemberName(NavSessionInterface.Window1.effect)
         prevented = try MemberName(NavSessionInterface.Window1.prevented)
         guardDecided = try MemberName(NavSessionInterface.Window1.guardDecided)
+        settled = try MemberName(NavSessionInterface.Window1.settled)
+        modelChanged = try MemberName(NavSessionInterface.Window1.modelChanged)
         windows = try MemberName(NavSessionInterface.Session1.windows)
         version = try MemberName(NavSessionInterface.Session1.version)
     }

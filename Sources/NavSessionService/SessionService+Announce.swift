@@ -31,7 +31,7 @@ extension SessionService {
                 logger.warning("cannot announce the session's property changes: \(error)")
             }
         }
-        let changes = state.withLock { $0.refresh(after: outcome) }
+        let (changes, followed) = state.withLock { ($0.refresh(after: outcome), $0.followedChanges(outcome)) }
         do {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try bus.propertiesChanged(
@@ -41,6 +41,7 @@ extension SessionService {
         } catch {
             logger.warning("cannot announce property changes: \(error)")
         }
+        if !followed.isEmpty { announceFollowed(followed, on: bus) }
     }
 
     /// The signals of one event.
@@ -184,6 +185,7 @@ extension SessionService {
     /// Closes the windows tied to `uniqueName`, forgets its shares and announces it; nothing for a client
     /// the session never heard of.
     func clientVanished(_ uniqueName: String, on bus: isolated Bus) {
+        settlerVanished(uniqueName, on: bus)
         guard state.withLock({ $0.session.isTracking(client: uniqueName) }) else { return }
         do {
             let outcome = try perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }

@@ -260,19 +260,19 @@ extension SessionService {
                     from: try id(call.arguments[0]), client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
             MethodRow("Apply", [A("batch_json", .string), Self.applyOptions], [version, started], .change({ call, session in
-                let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                let options = try ApplyOptions(call.arguments[1].stringDictionary)
                 return try session.apply(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
-                    expectedVersion: expected, client: call.client)
+                    expectedVersion: options.expectedVersion, transaction: options.transaction, client: call.client)
             }, reply: { call, outcome in
                 let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                 return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
             })),
             MethodRow("Check", [A("batch_json", .string), Self.applyOptions], [version, started], .read { call, state in
-                let expected = try ApplyOptions(call.arguments[1].stringDictionary).expectedVersion
+                let options = try ApplyOptions(call.arguments[1].stringDictionary)
                 let event = try state.session.dryRun(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
-                    expectedVersion: expected, client: call.client)
+                    expectedVersion: options.expectedVersion, transaction: options.transaction, client: call.client)
                 return [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)]
             }),
             MethodRow("SetState", [A("state_json", .string)], [version], .change({ call, session in
@@ -303,6 +303,20 @@ extension SessionService {
             }),
             MethodRow("ReportActionChosen", [model, A("action", .string)], [version], .report { call in
                 .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
+            }),
+            // Issue 33, part O: settled versions (SessionService+Settled.swift).
+            MethodRow("ReportSettled", [version], [], .custom { call, bus in
+                try self.reportSettled(call, on: bus)
+                return []
+            }),
+            // Issue 33, part O: per-model observation (SessionService+Followers.swift).
+            MethodRow("FollowModel", [model], [], .custom { call, bus in
+                try self.followModel(call, on: bus)
+                return []
+            }),
+            MethodRow("UnfollowModel", [model], [], .custom { call, bus in
+                try self.unfollowModel(call, on: bus)
+                return []
             }),
             MethodRow("ReportClosed", [], [], .change({ call, session in
                 try session.dismissWindow(try Self.number(of: call.path))
@@ -396,6 +410,9 @@ extension SessionService {
             try Interface.Signal(
                 W.guardDecided,
                 arguments: [A("guard", .string), A("verdict", .string), A("reason", .string), A("cause_json", .string)]),
+            try Interface.Signal(W.settled, arguments: [A("version", .uint64)]),
+            try Interface.Signal(
+                W.modelChanged, arguments: [A("model", .uint64), A("version", .uint64), A("change_json", .string)]),
         ]
     }
 }

@@ -169,6 +169,8 @@ struct ServiceState {
     let session: Session
     /// Property values as last announced, per window (compared after each operation).
     var properties: [WindowNumber: WindowProperties] = [:]
+    /// Clients following one model each (issue 33, part O; SessionService+Followers.swift).
+    var followers = ModelFollowers()
 
     init(session: Session) {
         self.session = session

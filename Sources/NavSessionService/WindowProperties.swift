@@ -20,6 +20,8 @@ struct WindowProperties: Sendable, Equatable {
     var activeTag: String
     var pendingNavigation: String
     var protected: String
+    var settledVersion: UInt64
+    var settledBy: String
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -37,6 +39,8 @@ struct WindowProperties: Sendable, Equatable {
         activeTag = window.graph.activeTag ?? ""
         pendingNavigation = window.pending == nil ? "" : (try? session.pendingNavigationJSON(window: window.number)) ?? ""
         protected = window.graph.protectionsJSON
+        settledVersion = UInt64(clamping: window.settledVersion)
+        settledBy = window.settledBy ?? ""
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -65,6 +69,8 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.activeTag), .string, .true) { .string($0.activeTag) },
         Row(.init(trusted: W.pendingNavigation), .string, .true) { .string($0.pendingNavigation) },
         Row(.init(trusted: W.protected), .string, .true) { .string($0.protected) },
+        Row(.init(trusted: W.settledVersion), .uint64, .true) { .uint64($0.settledVersion) },
+        Row(.init(trusted: W.settledBy), .string, .true) { .string($0.settledBy) },
     ]
 
     private typealias W = NavSessionInterface.Window1

@@ -86,7 +86,7 @@ enum ContentCost {
         case .selectChild(let container, .model(let child)): return base + (container.map(of) ?? 0) + of(child)
         case .selectChild(let container, .index): return base + (container.map(of) ?? 0)
         case .setColumnVisibility(let container, _): return base + (container.map(of) ?? 0)
-        case .dismissReturning(let result), .goBack(result: .some(let result)):
+        case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)
         case .setAppearance(let model, _, _): return base + 32 + (model.map(of) ?? 0)

@@ -13,6 +13,7 @@ extension NavigationCommand: Codable {
         // Issue 33, part P.
         "show",
         "selectChild", "setColumnVisibility",
+        "transaction",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -31,6 +32,7 @@ extension NavigationCommand: Codable {
         // Issue 33, part P.
         "show": ["screen", "params", "transition"],
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
+        "transaction": ["payload"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -168,6 +170,13 @@ extension NavigationCommand: Codable {
             }
             self = .setColumnVisibility(
                 container: try c.decodeIfPresent(ModelReference.self, forKey: "container"), visibility: visibility)
+        case "transaction":
+            let payload = try c.decode(JSONValue.self, forKey: "payload")
+            guard case .object = payload else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "payload", in: c, debugDescription: "a transaction's payload must be a JSON object")
+            }
+            self = .transaction(payload)
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -270,6 +279,7 @@ extension NavigationCommand: Codable {
         case .setColumnVisibility(let container, let visibility):
             try c.encodeIfPresent(container, forKey: "container")
             try c.encode(visibility, forKey: "visibility")
+        case .transaction(let payload): try c.encode(payload, forKey: "payload")
         }
     }
 }

@@ -119,6 +119,11 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// A split container's column visibility (`container` nil = the nearest split); a `columnVisibility` step.
     /// Unchanged: no change. Fails: ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``.
     case setColumnVisibility(container: ModelReference?, visibility: ColumnVisibility)
+    /// Issue 33, part O: a caller-chosen JSON object carried with the change (swift-navigation's
+    /// `UITransaction`). Changes nothing in the graph: it travels in the batch, so in the journal and in
+    /// `Changed`'s `cause_json`. At most one per change, an object of at most ``GraphLimits/maxTextBytes``
+    /// bytes as JSON text. JSON: `{"command":"transaction","payload":{…}}`.
+    case transaction(JSONValue)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -175,6 +180,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .setTabBarRule: "setTabBarRule"
         case .selectChild: "selectChild"
         case .setColumnVisibility: "setColumnVisibility"
+        case .transaction: "transaction"
         }
     }
 }

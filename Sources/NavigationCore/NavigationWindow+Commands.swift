@@ -142,6 +142,8 @@ extension NavigationWindow {
             try selectChild(child, of: container, from: origin)
         case .setColumnVisibility(let container, let visibility):
             setColumnVisibility(visibility, of: try split(container, from: origin))
+        case .transaction(let payload):
+            try carryTransaction(payload)
         }
     }
 

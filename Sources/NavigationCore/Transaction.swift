@@ -18,6 +18,8 @@ struct Transaction {
     var costDelta = 0
     /// Tags taken by models this change created, checked for uniqueness when it commits.
     var tagClaims: [TagClaim] = []
+    /// Whether a `transaction` command ran in this change (at most one may).
+    var carriesPayload = false
 
     mutating func markModified(_ id: ModelID) {
         if modifiedSet.insert(id).inserted { modified.append(id) }

@@ -305,7 +305,7 @@ struct ManifestValidator {
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
             .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect, .setAppearance,
-            .setTabBarRule, .selectChild, .setColumnVisibility:
+            .setTabBarRule, .selectChild, .setColumnVisibility, .transaction:
             break
         }
     }

@@ -43,9 +43,11 @@ extension Session {
     ///   ``SessionError/versionMismatch(window:expected:actual:)``, else as ``apply(window:batch:)``.
     @discardableResult
     public func apply(
-        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, client: String? = nil
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, transaction: JSONValue? = nil,
+        client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
-        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        var batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        if let transaction { try Self.carry(transaction, in: &batch) }
         return try apply(window: number, batch: batch, client: client)
     }
 
@@ -54,9 +56,11 @@ extension Session {
     /// The session's limits are checked too (with `client`'s share); effects (opening windows, URLs) are not
     /// carried out.
     public func dryRun(
-        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, client: String? = nil
+        window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, transaction: JSONValue? = nil,
+        client: String? = nil
     ) throws(SessionError) -> ChangeEvent {
-        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        var batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
+        if let transaction { try Self.carry(transaction, in: &batch) }
         let window = try window(number)
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
@@ -72,6 +76,16 @@ extension Session {
                 throw .navigation(error)
             }
         }
+    }
+
+    /// Issue 33, part O: `Apply`'s `transaction` option as the batch's last entry. A batch that carries a
+    /// `transaction` entry already is refused (one payload per change). Only when the option is given.
+    static func carry(_ transaction: JSONValue, in batch: inout [BatchCommand]) throws(SessionError) {
+        guard batch.transactionPayload == nil else {
+            throw .invalidArguments(
+                "the batch carries a \"transaction\" entry and the transaction option was given: one payload per change")
+        }
+        batch.append(BatchCommand(.transaction(transaction)))
     }
 
     private func decodeBatch(

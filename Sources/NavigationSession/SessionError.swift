@@ -27,7 +27,7 @@ public typealias WindowNumber = UInt32
 /// | `unreadableState` | `org.navsession.Error.StorageFailed` |
 /// | `unsafeStateDirectory` | `org.navsession.Error.StorageFailed` |
 /// | `stateDirectoryLocked` | `org.navsession.Error.StorageFailed` |
-/// | `versionMismatch` | `org.navsession.Error.VersionMismatch` |
+/// | `versionMismatch`, `versionNotReached` | `org.navsession.Error.VersionMismatch` |
 /// | `unknownGuard` | `org.navsession.Error.UnknownGuard` |
 /// | `guardTaken` | `org.navsession.Error.GuardTaken` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -66,6 +66,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case accessDenied(String)
     /// A compare-and-set found the window at another version than the caller expected; nothing applied.
     case versionMismatch(window: WindowNumber, expected: Int, actual: Int)
+    /// `ReportSettled` of a version the window has not reached (`org.navsession.Error.VersionMismatch`).
+    case versionNotReached(window: WindowNumber, version: Int, actual: Int)
     /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
     case unknownGuard(String)
     /// Another client already provides the guard.
@@ -104,7 +106,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .storageFailed: "org.navsession.Error.StorageFailed"
         case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
         case .unreadableState, .unsafeStateDirectory, .stateDirectoryLocked: "org.navsession.Error.StorageFailed"
-        case .versionMismatch: "org.navsession.Error.VersionMismatch"
+        case .versionMismatch, .versionNotReached: "org.navsession.Error.VersionMismatch"
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
         case .guardTaken: "org.navsession.Error.GuardTaken"
         }
@@ -134,6 +136,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
                 + (holder.map { " (pid \($0), which holds its lock)" } ?? " (which holds its lock)")
         case .versionMismatch(let window, let expected, let actual):
             "window \(window) is at version \(actual), not the expected \(expected); nothing was applied"
+        case .versionNotReached(let window, let version, let actual):
+            "window \(window) is at version \(actual): it has not reached version \(version), so it cannot have settled there"
         case .unknownGuard(let name): "the manifest declares no guard '\(name.prefix(64))'"
         case .guardTaken(let name, let provider): "guard '\(name)' is already provided by \(provider)"
         }

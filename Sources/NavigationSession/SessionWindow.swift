@@ -23,6 +23,12 @@ public final class SessionWindow {
     public var pendingDeepLink: String? {
         if case .deepLink(let url) = pending { url } else { nil }
     }
+    /// The newest version a renderer reported it finished animating (Window1 `ReportSettled`), 0 when none has;
+    /// kept in memory only (a restarted daemon starts at 0 and its renderers report again).
+    public internal(set) var settledVersion = 0
+    /// The unique bus name of the renderer that reported ``settledVersion``; `nil` when none has, or when it left
+    /// the bus: then no renderer follows the window, as far as the daemon knows.
+    public internal(set) var settledBy: String?
     /// Recency of the last open or change; the most recent window of a scene receives deep links.
     var lastActivity: UInt64
 

@@ -64,7 +64,7 @@ enum CommandFailure {
                 return "cannot connect to the bus: \(message)"
             case .disconnected(let message):
                 return message.isEmpty ? "disconnected" : "disconnected: \(message)"
-            case .unexpectedReply, .encodingFailed, .decodingFailed, .windowGone, .daemonLeft, .waitTimedOut,
+            case .unexpectedReply, .encodingFailed, .decodingFailed, .windowGone, .daemonLeft, .waitTimedOut, .settleTimedOut,
                  .cancelled:
                 return error.message
             default:

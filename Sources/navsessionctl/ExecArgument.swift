@@ -20,7 +20,7 @@ enum ExecArgument: Sendable, Equatable {
     case flag(String)
     /// A `--NAME=VALUE` option anywhere among the words, sent as `s`; `""` when omitted.
     case option(String)
-    /// `--expected-version=N` among the words, sent as Window1.Apply's `a{ss}` options.
+    /// `--expected-version=N` and `--transaction=JSON` among the words, sent as Window1.Apply's `a{ss}` options.
     case applyOptions
 
     /// How the argument looks in a usage line.
@@ -32,7 +32,7 @@ enum ExecArgument: Sendable, Equatable {
         case .words(let name, let minimum): minimum > 0 ? "\(name)…" : "[\(name)…]"
         case .flag(let name): "[--\(name)]"
         case .option(let name): "[--\(name)=VALUE]"
-        case .applyOptions: "[--expected-version=N]"
+        case .applyOptions: "[--expected-version=N] [--transaction=JSON]"
         }
     }
 

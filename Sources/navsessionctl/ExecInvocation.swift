@@ -73,7 +73,8 @@ struct ExecInvocation: Sendable {
                 let body = word.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 let value = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-                let takesOptions = operation.arguments.contains(.applyOptions) && name == "expected-version"
+                let takesOptions = operation.arguments.contains(.applyOptions)
+                    && (name == "expected-version" || name == "transaction")
                 guard takesOptions || operation.arguments.contains(where: { $0 == .flag(name) || $0 == .option(name) }) else {
                     throw UsageError(description: "unknown option '--\(name)'")
                 }
@@ -144,6 +145,13 @@ struct ExecInvocation: Sendable {
                         throw UsageError(description: "--expected-version needs a version number (--expected-version=N)")
                     }
                     options["expected_version"] = text
+                }
+                // Issue 33, part O: the change's transaction payload, a JSON object (checked by the daemon).
+                if let given = named["transaction"] {
+                    guard let text = given, !text.isEmpty else {
+                        throw UsageError(description: "--transaction needs a JSON object (--transaction='{\"k\":1}')")
+                    }
+                    options["transaction"] = text
                 }
                 values.append(.dictionary(key: .string, value: .string, options.sorted { $0.key < $1.key }.map {
                     DictionaryEntry(.string($0.key), .string($0.value))

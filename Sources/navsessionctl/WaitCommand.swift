@@ -19,6 +19,9 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
             as the condition holds; on --timeout (default 10 s, also each reply's limit) exits 1 and prints \
             the window's last state (JSON) on stdout and one line on stderr. Once subscribed (and the condition
             does not hold yet), it writes "waiting for CONDITION" to stderr: from then on no change is missed.
+            --settled waits until a renderer reports that it finished animating the window's current version \
+            (with --version N: version N) — Window1 ReportSettled, signal Settled; on --timeout it exits 1 \
+            saying whether a renderer follows the window at all (SettledBy).
             """
     )
 
@@ -40,12 +43,19 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: "Wait until the window is gone (dismissed or closed).")
     var closed = false
 
+    @Flag(help: "Wait until a renderer has finished animating the current version (or --version N).")
+    var settled = false
+
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
     func validate() throws {
         try validateConnection()
-        if closed {
+        if settled {
+            guard !closed, screen == nil, routes == nil else {
+                throw ArgumentParser.ValidationError("--settled takes only --version (the version to wait for)")
+            }
+        } else if closed {
             guard version == nil, screen == nil, routes == nil else {
                 throw ArgumentParser.ValidationError("--closed cannot be combined with other conditions")
             }
@@ -67,6 +77,10 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
         let deadline = Duration.milliseconds(Int64(timeout * 1000))
         let wanted = Condition(version: version, screen: screen, routes: routes.flatMap(Self.canonicalJSON))
         let description = conditionText
+        if settled {
+            try await waitSettled(deadline)
+            return
+        }
         try await reportingFailures {
             let timedOut: NavigationCore.WindowSnapshot?? = try await withClient { client in
                 let proxy = try windowProxy(window, of: client)
@@ -103,6 +117,17 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
                 "timed out after \(timeout) s waiting for \(description)"
                     + (last.map { " (the window is at version \($0.version))" } ?? ""))
             throw ExitCode.failure
+        }
+    }
+
+    /// `--settled`: waits for the `Settled` signal of the version (Issue 33, part O); prints the settled version.
+    private func waitSettled(_ deadline: Duration) async throws {
+        try await reportingFailures {
+            let reached: UInt64 = try await withClient { client in
+                let proxy = try windowProxy(window, of: client)
+                return try await client.waitSettled(proxy, version: version, timeout: deadline)
+            }
+            StandardOutput.line(String(reached))
         }
     }
 
@@ -147,7 +172,7 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
 
 extension WaitCommand: DirectParsable {
     static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["version", "screen", "routes"]), flags: ["json", "closed"],
+        options: ConnectionOption.names.union(["version", "screen", "routes"]), flags: ["json", "closed", "settled"],
         positionals: 1...1)
 
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
@@ -157,6 +182,7 @@ extension WaitCommand: DirectParsable {
         screen = words.option("screen")
         routes = words.option("routes")
         closed = words.flag("closed")
+        settled = words.flag("settled")
         window = try words.positional(0)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DBusKit
 import FoundationEssentials
 import NavSessionClient
+import NavigationCore
 import ProcessSupport
 
 /// `navsessionctl watch [WINDOW]`: follows the daemon's windows live, one line per event.
@@ -14,7 +15,10 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
             WindowAdded/WindowRemoved from the session's ObjectManager. When a Changed's previous version is \
             past the last version seen, a 'Missed' line says how many changes were lost (run 'state' to \
             resync). Once subscribed, 'watching …' is written to stderr. Stops after --count events, on \
-            SIGINT/SIGTERM (exit 0), or when the daemon leaves the bus (exit 1).
+            SIGINT/SIGTERM (exit 0), or when the daemon leaves the bus (exit 1). \
+            With --model N (and WINDOW), follows that one model instead (Window1 FollowModel): one \
+            'ModelChanged' line per change of it — steps, params, title, transaction — and nothing for other \
+            models; it stops after the model's end (0 follows the active model now).
             """
     )
 
@@ -30,9 +34,13 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "Only this window (a number or object path).")
     var window: WindowArgument?
 
+    @Option(help: "Follow only this model of WINDOW (FollowModel); 0 = the active model.")
+    var model: UInt64?
+
     func validate() throws {
         try validateConnection()
         if let count, count < 1 { throw ArgumentParser.ValidationError("--count must be at least 1") }
+        if model != nil, window == nil { throw ArgumentParser.ValidationError("--model needs a WINDOW") }
     }
 
     /// Why watching ended.
@@ -43,7 +51,10 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let outcome = try await withClient { client in try await watch(client) }
+            let outcome = try await withClient { client in
+                if let model { return try await watchModel(model, client) }
+                return try await watch(client)
+            }
             if outcome == .daemonLeft {
                 throw DaemonLeftError(name: dest)
             }
@@ -100,6 +111,44 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 
+    /// `--model N`: the followed model's changes only (issue 33, part O).
+    private func watchModel(_ model: UInt64, _ client: NavSessionClient) async throws -> Outcome {
+        guard let window else { return .done }
+        let proxy = try windowProxy(window, of: client)
+        let changes = try await client.follow(ModelID(rawValue: Int(clamping: model)), in: proxy)
+        let interrupts = TerminationSignals.install()
+        StandardError.write("watching \(dest): model \(model) of \(proxy.path)\n")
+        let json = json
+        let limit = count
+        let number = SessionNames.shortName(of: proxy.path)
+        let path = proxy.path
+        return try await withThrowingTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                var printed = 0
+                for await change in changes {
+                    if json {
+                        StandardOutput.line(
+                            #"{"event":"ModelChanged","window":"\#(number)","path":"\#(path)","model":\#(change.model.rawValue),"#
+                                + #""version":\#(change.version),"change":\#(change.changeJSON)}"#)
+                    } else {
+                        StandardOutput.line(
+                            "\(number) ModelChanged model=\(change.model.rawValue) version=\(change.version) change=\(change.changeJSON)")
+                    }
+                    printed += 1
+                    if let limit, printed >= limit { return .done }
+                }
+                return .done
+            }
+            group.addTask {
+                for await _ in interrupts { return .done }
+                return .done
+            }
+            let outcome = try await group.next() ?? .done
+            group.cancelAll()
+            return outcome
+        }
+    }
+
     /// The windows whose current version starts the gap detection.
     private func windowsToSeed(_ client: NavSessionClient) async throws -> [WindowProxy] {
         if let window { return [try windowProxy(window, of: client)] }
@@ -115,12 +164,13 @@ struct DaemonLeftError: Error, CustomStringConvertible {
 
 extension WatchCommand: DirectParsable {
     static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["count"]), flags: ["json"], positionals: 0...1)
+        options: ConnectionOption.names.union(["count", "model"]), flags: ["json"], positionals: 0...1)
 
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
         setConnection(from: words)
         json = words.flag("json")
         count = try words.option("count", as: Int.self)
         window = try words.optionalPositional(0)
+        model = try words.option("model", as: UInt64.self)
     }
 }

@@ -17,6 +17,8 @@ enum WatchEvent: Sendable, Equatable {
     case windowAdded(window: String, version: UInt64?)
     /// ObjectManager.InterfacesRemoved for a window.
     case windowRemoved(window: String)
+    /// Window1.Settled (issue 33, part O): a renderer finished animating `version`.
+    case settled(window: String, version: UInt64)
     /// A Changed whose previous version is past the last version seen: changes were missed.
     case missed(window: String, lastSeen: UInt64, previous: UInt64)
 
@@ -45,6 +47,9 @@ enum WatchEvent: Sendable, Equatable {
         case (SessionNames.window, "Effect"):
             guard arguments.count == 2, let name = arguments[0].string else { return nil }
             self = .effect(window: window, name: name, arguments: arguments[1])
+        case (SessionNames.window, "Settled"):
+            guard let version = arguments.first?.uint64 else { return nil }
+            self = .settled(window: window, version: version)
         case (InterfaceName.objectManager.rawValue, "InterfacesAdded"):
             guard arguments.count == 2, let path = arguments[0].objectPath,
                   let interfaces = arguments[1].dictionaryEntries,
@@ -68,7 +73,7 @@ enum WatchEvent: Sendable, Equatable {
         switch self {
         case .changed(let window, _, _, _, _, _, _, _), .message(let window, _, _, _),
              .openExternalURL(let window, _), .effect(let window, _, _), .windowAdded(let window, _),
-             .windowRemoved(let window), .missed(let window, _, _):
+             .windowRemoved(let window), .missed(let window, _, _), .settled(let window, _):
             window
         }
     }
@@ -91,6 +96,8 @@ enum WatchEvent: Sendable, Equatable {
             return "\(number) WindowAdded" + (version.map { " version=\($0)" } ?? "")
         case .windowRemoved:
             return "\(number) WindowRemoved"
+        case .settled(_, let version):
+            return "\(number) Settled version=\(version)"
         case .missed(_, let lastSeen, let previous):
             return "\(number) Missed \(previous - lastSeen) change(s): last seen version=\(lastSeen), "
                 + "next change starts from previous=\(previous)"
@@ -117,6 +124,8 @@ enum WatchEvent: Sendable, Equatable {
             fields = [("event", "\"WindowAdded\"")] + (version.map { [("version", String($0))] } ?? [])
         case .windowRemoved:
             fields = [("event", "\"WindowRemoved\"")]
+        case .settled(_, let version):
+            fields = [("event", "\"Settled\""), ("version", String(version))]
         case .missed(_, let lastSeen, let previous):
             fields = [("event", "\"Missed\""), ("lastSeenVersion", String(lastSeen)),
                       ("previousVersion", String(previous))]

@@ -308,6 +308,20 @@ struct GtkRendererTests {
         }
     }
 
+    /// Issue 33, part O: the renderer reports each version settled once its animation has run.
+    @Test func reportsEachVersionSettledAfterItsAnimation() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            let reply = try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            let version = try #require(UInt64(reply.split(separator: " ").last ?? ""), "\(reply)")
+            try await h.waitForDaemon("version \(version) settled") {
+                try await h.property(Self.window1, "SettledVersion")?.uint64 == version
+            }
+            #expect(try await h.property(Self.window1, "SettledBy")?.string?.isEmpty == false)
+        }
+    }
+
     @Test func resynchronisesAfterARejectedReportAndAMissedChange() async throws {
         try await with { h in
             try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")

@@ -229,7 +229,9 @@ import Testing
             #expect(all["PendingDeepLink"] == .string(""))
             #expect(all["PendingNavigation"] == .string(""))
             #expect(all["Protected"] == .string("[]"))
-            #expect(all.count == 14, "\(all.keys.sorted())")
+            #expect(all["SettledVersion"] == .uint64(0))
+            #expect(all["SettledBy"] == .string(""))
+            #expect(all.count == 16, "\(all.keys.sorted())")
         }
     }
 

@@ -60,6 +60,12 @@ struct ArgumentFactory {
             .string(member == "BringToFront" && scratch.screen != nil ? "" : random.pick(JSONGenerator.tags, or: "inbox"))
         case ("replace", .boolean): .boolean(random.chance(0.3))
         case ("reason", .string): .string("fuzz")
+        // Issue 33, part O: Apply's transaction option, ReportSettled's version.
+        case ("options", .dictionary(.string, .string)) where random.chance(0.2):
+            .dictionary(key: .string, value: .string, [
+                DictionaryEntry(.string("transaction"), .string(random.chance(0.9) ? #"{"fuzz":1}"# : "[1]")),
+            ])
+        case ("version", .uint64): .uint64(UInt64(random.int(0...40)))
         case ("dialog", .string): .string(random.pick(["", "discardChanges"], or: ""))
         case ("screens", .array(.string)):
             .strings((0..<random.int(1...4)).map { _ in random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home") })

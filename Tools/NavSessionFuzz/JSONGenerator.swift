@@ -26,12 +26,21 @@ struct JSONGenerator {
 
     /// A batch of one to four commands, each sometimes with `from` and `animated`.
     func batch(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
-        .array((0..<random.int(1...4)).map { _ in
+        var entries: [GeneratedJSON] = (0..<random.int(1...4)).map { _ in
             guard case .object(var members) = command(&random, ids: ids) else { return .null }
             if random.chance(0.2) { members.append(("from", reference(&random, ids: ids))) }
             if random.chance(0.2) { members.append(("animated", .bool(random.chance(0.5)))) }
             return .object(members)
-        })
+        }
+        // Issue 33, part O: a transaction payload rides with some batches (twice, rarely: LimitsExceeded).
+        if random.chance(0.1) { entries.append(transaction(&random)) }
+        if random.chance(0.01) { entries.append(transaction(&random)) }
+        return .array(entries)
+    }
+
+    /// `{"command":"transaction","payload":{…}}` (issue 33, part O).
+    func transaction(_ random: inout SplitMix64) -> GeneratedJSON {
+        .object([("command", .string("transaction")), ("payload", .object([("fuzz", .int(UInt64(random.int(0...99))))]))])
     }
 
     /// One command of Docs/state-schema.md, with declared screens, tabs and kinds.

@@ -11,12 +11,16 @@ from typing import Any, Callable
 from gi.repository import Gio, GLib, Gtk
 
 from . import content
+from .animator import STEP_MS
 from .bus import WINDOW_IFACE, NavBus, error_name
 from .steps import Plan, parse_steps
 from .testhook import TestHook
 from .window_view import NavWindowView
 
 APPLICATION_ID = "org.navsession.GtkRenderer"
+# Issue 33, part O: a rendered version is reported settled (Window1.ReportSettled) once its animation has run:
+# each later step starts STEP_MS after the one before, and a Gtk.Stack transition or a modal's fade lasts 200 ms.
+SETTLE_MS = 250
 
 log = logging.getLogger("gtk-renderer")
 
@@ -90,6 +94,8 @@ class RendererApp(Gtk.Application):
         # For tests (the hook's DropChanges): ignore Changed as if lost; and how often we resynchronised.
         self.drop_changes = False
         self.resyncs = {"missedChange": 0, "rejectedReport": 0}
+        # Per window, the timer that reports the version rendered last as settled (ReportSettled).
+        self.settle_timers: dict[str, int] = {}
         self.bus: NavBus = None  # type: ignore[assignment]  # set in do_startup
 
     # -- Gtk.Application ------------------------------------------------------------------------
@@ -126,6 +132,9 @@ class RendererApp(Gtk.Application):
     def window_removed(self, path: str) -> None:
         view = self.views.pop(path, None)
         self.last_version.pop(path, None)
+        timer = self.settle_timers.pop(path, None)
+        if timer is not None:
+            GLib.source_remove(timer)
         if view is not None:
             log.info("window %s closed", path)
             view.destroy()
@@ -177,8 +186,27 @@ class RendererApp(Gtk.Application):
                 self.last_version[path] = max(version, self.last_version.get(path, 0))
             view.render(state, props, plan)
             self.screen_changed()
+            self._settle_later(path, version, plan)
 
         def failed(error: GLib.Error) -> None:
             log.info("GetState on %s failed: %s", path, error.message)
 
         self.bus.fetch(path, done, failed)
+
+    def _settle_later(self, path: str, version: int, plan: Plan) -> None:
+        """Reports ``version`` settled once its animation is over (at once for a render without animation, so
+        the first render of a window tells the daemon a renderer follows it). A newer render replaces the timer:
+        its version settles the older ones (the daemon announces each version once, newest only)."""
+        timer = self.settle_timers.pop(path, None)
+        if timer is not None:
+            GLib.source_remove(timer)
+        delay = (max(len(plan.steps) - 1, 0) * STEP_MS + SETTLE_MS) if plan.animate else 0
+
+        def settled() -> bool:
+            self.settle_timers.pop(path, None)
+            if path in self.views:
+                self.bus.report(path, "ReportSettled", GLib.Variant("(t)", (version,)),
+                                lambda error: log.info("ReportSettled %d on %s: %s", version, path, error.message))
+            return GLib.SOURCE_REMOVE
+
+        self.settle_timers[path] = GLib.timeout_add(delay, settled)

@@ -1,0 +1,86 @@
+import DBusKit
+import NavSessionInterface
+import Synchronization
+
+extension WindowProxy {
+    /// Report: this renderer finished animating `version` (`ReportSettled`). The daemon announces each version
+    /// once (`Settled`); the same or an older version is a no-op.
+    /// - Throws: ``NavSessionError/versionMismatch(_:)`` for a version the window has not reached.
+    public func reportSettled(_ version: UInt64) async throws(NavSessionError) {
+        _ = try await call("ReportSettled", [.uint64(version)])
+    }
+}
+
+extension NavSessionClient {
+    /// Waits until a renderer reports that it finished animating `version` of the window (`Settled`), or a
+    /// newer one; returns the settled version. `version` `nil`: the window's version now (NavigationViewKit's
+    /// completion closures: `try await client.waitSettled(window, version: try await window.goBack())`).
+    ///
+    /// Subscribes first, then reads `SettledVersion`, so a report in between is not missed; returns at once
+    /// when the version has settled already.
+    /// - Throws: ``NavSessionError/settleTimedOut(_:)`` after `timeout` — the message says when no renderer
+    ///   follows the window (`SettledBy` is `""`: none ever reported settled for it, or it left the bus), which
+    ///   is why it timed out; ``NavSessionError/windowGone(window:)``, ``NavSessionError/daemonLeft(_:)``; call errors.
+    @discardableResult
+    public func waitSettled(_ window: WindowProxy, version: UInt64? = nil, timeout: Duration = .seconds(10))
+        async throws(NavSessionError) -> UInt64
+    {
+        let subscription = try await DaemonSubscription.open(self)
+        let current = try await window.properties()
+        let target = version ?? current.version
+        // Version 0 (a window's first) counts as settled once a renderer has reported it: SettledVersion is 0 then too.
+        if current.settledVersion >= target, target > 0 || !current.settledBy.isEmpty || current.settledVersion > 0 {
+            return current.settledVersion
+        }
+        let path = window.objectPath
+        let seen = SettleWatch()
+        let stop: DaemonSubscription.Stop? = await withTaskGroup(of: DaemonSubscription.Stop?.self) { group in
+            group.addTask {
+                await subscription.forward { signal in
+                    if NavSessionClient.isRemoval(signal, of: path) {
+                        seen.gone.store(true, ordering: .relaxed)
+                        return false
+                    }
+                    guard signal.path == path, signal.member.rawValue == NavSessionInterface.Window1.settled,
+                          let reported = signal.arguments.first?.uint64, reported >= target
+                    else { return true }
+                    seen.reported.withLock { $0 = reported }
+                    return false
+                }
+            }
+            group.addTask {
+                // The deadline of the race, not a poll: the other task reacts to the signal.
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if let reported = seen.reported.withLock({ $0 }) { return reported }
+        if seen.gone.load(ordering: .relaxed) { throw .windowGone(window: window.path) }
+        switch stop {
+        case .daemonLeft: throw .daemonLeft("\(applicationID) left the bus")
+        case .connectionClosed: throw .disconnected("the connection closed")
+        case .cancelled: throw .cancelled
+        case .handled, nil: break
+        }
+        let last = try? await window.properties()
+        let renderer = last?.settledBy ?? ""
+        let settledNow = last?.settledVersion ?? current.settledVersion
+        if renderer.isEmpty {
+            throw .settleTimedOut(
+                "no renderer follows window \(window.path) (none has reported settled, or it left the bus), so version "
+                    + "\(target) cannot settle; waited \(timeout) (settled version \(settledNow))")
+        }
+        throw .settleTimedOut(
+            "the renderer \(renderer) did not report version \(target) settled within \(timeout) "
+                + "(its last settled version is \(settledNow))")
+    }
+}
+
+/// What a settled wait's forwarding task saw, shared with the waiting task.
+final class SettleWatch: Sendable {
+    let reported = Mutex<UInt64?>(nil)
+    let gone = Atomic<Bool>(false)
+}

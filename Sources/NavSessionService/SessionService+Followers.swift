@@ -1,0 +1,179 @@
+import DBusKit
+import Logging
+import NavigationCore
+import NavigationSession
+import Synchronization
+
+/// Issue 33, part O: per-model observation (swift-navigation's `observe`). A client calls
+/// `Window1.FollowModel(t model)` and receives, as a signal addressed to it alone (a unicast signal: the bus
+/// delivers it to that connection and to no one else), `ModelChanged(t model, t version, s change_json)` for each
+/// change that concerns the model; `UnfollowModel` ends it, and so do the model's end (a last `ModelChanged` with
+/// `"finished":true`), the window's closing and the client leaving the bus.
+///
+/// Why unicast signals (Docs/performance.md, "Following one model"): with nobody following, a change pays one
+/// emptiness check — no signal is built or sent; a broadcast signal per touched model filtered by a match rule
+/// (`arg0='12'`) would be marshalled, written and routed by the bus daemon for every change, followed or not.
+struct ModelFollowers: Sendable {
+    /// At most this many models per client, and this many follows in the session (`LimitsExceeded`).
+    static let maxPerClient = 64
+    static let maxTotal = 4096
+
+    /// Per window, per model: the followers' unique names, in the order they followed.
+    private(set) var byWindow: [WindowNumber: [ModelID: [String]]] = [:]
+    /// Per client: the models it follows.
+    private var byClient: [String: [(WindowNumber, ModelID)]] = [:]
+    private(set) var total = 0
+
+    var isEmpty: Bool { total == 0 }
+
+    /// Adds a follow; following the same model again is a no-op.
+    mutating func follow(_ model: ModelID, in window: WindowNumber, by client: String) throws(SessionError) {
+        if byWindow[window]?[model]?.contains(client) == true { return }
+        let mine = byClient[client]?.count ?? 0
+        guard mine < Self.maxPerClient else {
+            throw .limitsExceeded("\(client) follows \(mine) models; a client may follow at most \(Self.maxPerClient)")
+        }
+        guard total < Self.maxTotal else {
+            throw .limitsExceeded("the session has \(total) model follows; at most \(Self.maxTotal)")
+        }
+        byWindow[window, default: [:]][model, default: []].append(client)
+        byClient[client, default: []].append((window, model))
+        total += 1
+    }
+
+    /// Removes a follow; not following is a no-op.
+    mutating func unfollow(_ model: ModelID, in window: WindowNumber, by client: String) {
+        guard var clients = byWindow[window]?[model], let index = clients.firstIndex(of: client) else { return }
+        clients.remove(at: index)
+        byWindow[window]?[model] = clients.isEmpty ? nil : clients
+        if byWindow[window]?.isEmpty == true { byWindow[window] = nil }
+        byClient[client]?.removeAll { $0.0 == window && $0.1 == model }
+        if byClient[client]?.isEmpty == true { byClient[client] = nil }
+        total -= 1
+    }
+
+    /// Every follow of `model` ends (it finished).
+    mutating func drop(_ model: ModelID, in window: WindowNumber) {
+        for client in byWindow[window]?[model] ?? [] { unfollow(model, in: window, by: client) }
+    }
+
+    /// Every follow in `window` ends (it closed).
+    mutating func drop(window: WindowNumber) {
+        for (model, clients) in byWindow[window] ?? [:] {
+            for client in clients { unfollow(model, in: window, by: client) }
+        }
+    }
+
+    /// Every follow of `client` ends (it left the bus). O(its follows).
+    mutating func drop(client: String) {
+        for (window, model) in byClient[client] ?? [] { unfollow(model, in: window, by: client) }
+    }
+}
+
+/// One `ModelChanged` to send.
+struct FollowedChange: Sendable {
+    let window: WindowNumber
+    let follower: String
+    let model: ModelID
+    let version: Int
+    let json: String
+}
+
+extension ServiceState {
+    /// The `ModelChanged` signals an outcome owes followers; `[]` at once when nobody follows (the cost of the
+    /// feature for a session that does not use it). O(followed models of the changed windows × steps).
+    mutating func followedChanges(_ outcome: SessionOutcome) -> [FollowedChange] {
+        guard !followers.isEmpty else { return [] }
+        var result: [FollowedChange] = []
+        for event in outcome.events {
+            switch event {
+            case .changed(let number, let change, _, _):
+                guard let followed = followers.byWindow[number] else { continue }
+                let graph = try? session.window(number).graph
+                for (model, clients) in followed.sorted(by: { $0.key < $1.key }) {
+                    let steps = change.steps.filter { $0.concerns(model) }
+                    let finished = change.finished.contains(model)
+                    guard !steps.isEmpty || finished else { continue }
+                    let json = Self.changeJSON(
+                        model: model, change: change, steps: steps, finished: finished,
+                        state: finished ? nil : graph?.model(model))
+                    for client in clients {
+                        result.append(FollowedChange(
+                            window: number, follower: client, model: model, version: change.version, json: json))
+                    }
+                    if finished { followers.drop(model, in: number) }
+                }
+            case .windowClosed(let number, _):
+                followers.drop(window: number)
+            default:
+                break
+            }
+        }
+        return result
+    }
+
+    /// `change_json`: `{"finished":false,"model":12,"params":{…},"steps":[…],"title":"…","transaction":{…},"version":7}`
+    /// (`params`/`title` the model's after the change, absent once it finished; `transaction` when the change
+    /// carries one).
+    static func changeJSON(
+        model: ModelID, change: ChangeEvent, steps: [NavigationStep], finished: Bool, state: ModelState?
+    ) -> String {
+        var fields: [String] = [
+            #""finished":\#(finished)"#, #""model":\#(model.rawValue)"#,
+        ]
+        if let state {
+            fields.append(#""params":"# + JSONOutput.string(state.params, fallback: "{}"))
+        }
+        fields.append(#""steps":"# + NavigationStep.json(steps))
+        if let title = state?.title { fields.append(#""title":"# + JSONOutput.string(title, fallback: "\"\"")) }
+        if case .commands(let batch) = change.cause, let payload = batch.transactionPayload {
+            fields.append(#""transaction":"# + JSONOutput.string(payload, fallback: "{}"))
+        }
+        fields.append(#""version":\#(change.version)"#)
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+extension SessionService {
+    /// `FollowModel(t model)`: the caller follows `model` (0 = the active model) of the call's window.
+    func followModel(_ call: MethodCall, on bus: isolated Bus) throws {
+        let number = try Self.number(of: call.path)
+        guard let client = call.client else { throw BusError(.invalidArgs, "FollowModel needs a caller with a bus name") }
+        let raw = call.arguments[0].uint64 ?? 0
+        try withSession { state in
+            let graph = try state.session.window(number).graph
+            let model = raw == 0 ? graph.activeModelID : ModelID(rawValue: Int(clamping: raw))
+            guard graph.model(model) != nil else { throw SessionError.navigation(.unknownModel(model)) }
+            try state.followers.follow(model, in: number, by: client)
+        }
+    }
+
+    /// `UnfollowModel(t model)`: the caller stops following `model`; not following it is a no-op.
+    func unfollowModel(_ call: MethodCall, on bus: isolated Bus) throws {
+        let number = try Self.number(of: call.path)
+        guard let client = call.client else { return }
+        let raw = call.arguments[0].uint64 ?? 0
+        try withSession { state in
+            let graph = try state.session.window(number).graph
+            let model = raw == 0 ? graph.activeModelID : ModelID(rawValue: Int(clamping: raw))
+            state.followers.unfollow(model, in: number, by: client)
+        }
+    }
+
+    /// Sends each followed change to its follower alone.
+    func announceFollowed(_ changes: [FollowedChange], on bus: isolated Bus) {
+        for change in changes {
+            do {
+                try bus.emit(
+                    path: try path(of: change.window), interface: names.windowInterface, member: names.modelChanged,
+                    arguments: [
+                        .uint64(UInt64(clamping: change.model.rawValue)), .uint64(UInt64(clamping: change.version)),
+                        .string(change.json),
+                    ],
+                    destination: try BusName(change.follower))
+            } catch {
+                logger.warning("cannot send ModelChanged to \(change.follower): \(error)")
+            }
+        }
+    }
+}
