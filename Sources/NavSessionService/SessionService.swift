@@ -37,6 +37,8 @@ public final class SessionService: Sendable {
     let limits: SessionLimits
     /// Changes waiting for a guard provider's decision, per window (SessionService+GuardProviders.swift).
     let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
+    /// The timer of the earliest scheduled batch (Issue 33, part T; SessionService+Scheduled.swift).
+    let scheduleTimer = Mutex(ScheduleTimer())
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
     ///
@@ -142,14 +144,20 @@ public final class SessionService: Sendable {
     @discardableResult
     func perform(on bus: isolated Bus, _ body: (Session) throws -> SessionOutcome) throws(BusError) -> SessionOutcome {
         let outcome: SessionOutcome
+        var deadline: Int64?
         do {
-            outcome = try withSession { state in try body(state.session) }
+            outcome = try withSession { state in
+                defer { deadline = state.session.nextScheduledDeadline }
+                return try body(state.session)
+            }
         } catch {
+            rearmScheduleTimer(deadline, on: bus)
             announceRefusals(on: bus)
             if let deferred = state.withLock({ $0.session.takeDeferredOutcome() }) { announce(deferred, on: bus) }
             throw error
         }
         announce(outcome, on: bus)
+        rearmScheduleTimer(deadline, on: bus)
         return outcome
     }
 

@@ -8,6 +8,7 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
+        "schedule", "cancelScheduled",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -21,6 +22,7 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
+        "schedule": ["afterMs", "commands", "id", "overdue", "deadline"], "cancelScheduled": ["id"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -119,6 +121,8 @@ extension NavigationCommand: Codable {
                 owner: try c.decodeIfPresent(String.self, forKey: "owner"))
         case "unprotect":
             self = .unprotect(model: try Self.model(c), owner: try c.decodeIfPresent(String.self, forKey: "owner"))
+        case "schedule": self = .schedule(try ScheduleSpec(from: c))
+        case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -198,6 +202,8 @@ extension NavigationCommand: Codable {
         case .unprotect(let model, let owner):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encodeIfPresent(owner, forKey: "owner")
+        case .schedule(let spec): try spec.encode(to: &c)
+        case .cancelScheduled(let id): try c.encode(id, forKey: "id")
         }
     }
 }
@@ -290,12 +296,14 @@ extension RendererReport: Codable {
     }
 }
 
-/// `{"commands":[…]}`, `{"report":{…}}` or `{"setState":true}`.
+/// `{"commands":[…]}`, `{"report":{…}}`, `{"setState":true}` or `{"commands":[…],"scheduled":"toast"}`.
 extension ChangeCause: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         if let report = try c.decodeIfPresent(RendererReport.self, forKey: "report") {
             self = .report(report)
+        } else if let id = try c.decodeIfPresent(String.self, forKey: "scheduled") {
+            self = .scheduled(id: id, try c.decode([BatchCommand].self, forKey: "commands"))
         } else if try c.decodeIfPresent(Bool.self, forKey: "setState") == true {
             self = .setState
         } else {
@@ -309,6 +317,9 @@ extension ChangeCause: Codable {
         case .commands(let batch): try c.encode(batch, forKey: "commands")
         case .report(let report): try c.encode(report, forKey: "report")
         case .setState: try c.encode(true, forKey: "setState")
+        case .scheduled(let id, let batch):
+            try c.encode(batch, forKey: "commands")
+            try c.encode(id, forKey: "scheduled")
         }
     }
 }

@@ -89,6 +89,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case protect(model: ModelReference? = nil, reason: String, dialog: String? = nil, owner: String? = nil)
     /// Remove a model's mark. Not marked: no change. Fails: a mark owned by another client (`prevented`).
     case unprotect(model: ModelReference? = nil, owner: String? = nil)
+    // Issue 33, part T: scheduled commands (Docs/navigation-core.md, "Scheduled commands").
+    /// Schedule a batch to run later from the executing model, as one change of its own (``ScheduledBatch``).
+    /// Fails: a duplicate id (``NavigationError/duplicateScheduled(_:)``), a delay or count over the limits.
+    case schedule(ScheduleSpec)
+    /// Cancel a scheduled batch. Fails: ``NavigationError/unknownScheduled(_:)``.
+    case cancelScheduled(String)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -140,6 +146,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .bringToFront: "bringToFront"
         case .protect: "protect"
         case .unprotect: "unprotect"
+        case .schedule: "schedule"
+        case .cancelScheduled: "cancelScheduled"
         }
     }
 }

@@ -36,6 +36,7 @@ extension NavigationWindow {
     ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
+        let batch = withDeadlines(batch)
         return try transact(
             cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, checkingEntry: checkingEntry,
             waiving: waiving
@@ -228,6 +229,7 @@ extension NavigationWindow {
             case .tag(let tag, let old): tags[tag] == old
             case .content(let node, let params, let title, _): node.params == params && node.title == title
             case .protection(let node, let old): node.protection == old
+            case .scheduled(let old, _): scheduled == old
             }
         }
     }
@@ -301,6 +303,9 @@ extension NavigationWindow {
                 node.title = title
                 node.cost = cost
             case .protection(let node, let old): setProtection(node, old, journal: false)
+            case .scheduled(let old, let next):
+                scheduled = old
+                nextScheduleNumber = next
             }
     }
 
@@ -317,6 +322,8 @@ extension NavigationWindow {
                 if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
             }
         }
+        // A scheduled batch goes with the model that scheduled it (only looked at when any is waiting).
+        if !scheduled.isEmpty, !plan.removed.isEmpty { cancelScheduled(of: plan.removed) }
 
         var messages = tx.messages
         messages.append(contentsOf: finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) })

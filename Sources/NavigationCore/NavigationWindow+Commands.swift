@@ -98,6 +98,7 @@ extension NavigationWindow {
         case .sendMessage(let message, let target):
             let recipient = try resolve(target, from: origin)
             tx.messages.append(DeliveredMessage(recipient: recipient.id, sender: id, message: message))
+            if !configuration.messageHandlers.isEmpty { try handle(message, at: recipient) }
         case .sequence(let commands):
             guard !commands.isEmpty else { throw .emptyBatch }
             for command in commands { try run(command, from: id) }
@@ -113,6 +114,10 @@ extension NavigationWindow {
             try protect(model, reason: reason, dialog: dialog, owner: owner, from: origin)
         case .unprotect(let model, let owner):
             try unprotect(model, owner: owner, from: origin)
+        case .schedule(let spec):
+            try schedule(spec, from: origin)
+        case .cancelScheduled(let id):
+            try cancelScheduled(id)
         }
     }
 

@@ -51,4 +51,6 @@ enum UndoStep {
     case content(Node, params: [String: String], title: String?, cost: Int)
     /// A model's protection mark before the change.
     case protection(Node, Protection?)
+    /// The window's scheduled batches and id counter before the change (Issue 33, part T).
+    case scheduled([ScheduledBatch], next: Int)
 }

@@ -12,6 +12,10 @@ public struct WindowConfiguration: Hashable, Sendable {
     /// Entry conditions: screen name → the state the window's switched root must show for a change to start a
     /// model of that screen (manifest `"requires": {"state": …}`, Docs/guards.md); empty: nothing is checked.
     public var entryRequirements: [String: String]
+    /// Message handlers (Issue 33, part T): screen name → message name → the commands run, in the change that
+    /// sends the message, from the nearest model up the recipient's parent chain whose screen handles it
+    /// (manifest `screens[].handlers`); empty: messages only go to their recipient.
+    public var messageHandlers: [String: [String: [NavigationCommand]]] = [:]
 
     /// Creates a configuration.
     public init(

@@ -13,6 +13,9 @@ extension Manifest {
     /// left — logging out and in again brings it back; deep links need `main`, and so does the `account` screen,
     /// whose entry redirects to `login` and completes after logging in — Docs/guards.md) and `waiting` (multi-instance). Deep links use the scheme `navsession-demo`.
     /// The guard `account` covers `profile`; it allows everything until a provider registers for it.
+    /// Issue 33, part T: the `main` state's tab container (screen `main`) handles the message `saved` from any model
+    /// below it by presenting the `toast` screen in the custom kind `toast` (tag `toast`); Docs/manifest.md shows the
+    /// batch that shows a toast and schedules its dismissal.
     public static let demoJSON = #"""
         {
           "format": 1,
@@ -31,9 +34,13 @@ extension Manifest {
             {"name": "about", "title": "About"},
             {"name": "account", "title": "Account", "requires": {"state": "main"},
              "redirect": [{"command": "switchModel", "model": {"screen":"login"}}]},
-            {"name": "waiting", "title": "Please wait", "optional": ["reason"]}
+            {"name": "waiting", "title": "Please wait", "optional": ["reason"]},
+            {"name": "toast", "title": "Saved", "optional": ["text"]},
+            {"name": "main", "title": "NavSession Demo",
+             "handlers": {"saved": [{"command": "present",
+                                     "presentation": {"kind": "custom", "name": "toast", "model": {"screen": "toast", "tag": "toast"}}}]}}
           ],
-          "presentationKinds": ["popover"],
+          "presentationKinds": ["popover", "toast"],
           "guards": {
             "account": {"covers": {"screens": ["profile"]}, "when": ["enter", "leave"], "timeoutMs": 500,
                         "onAbsent": "allow", "onTimeout": "deny"}

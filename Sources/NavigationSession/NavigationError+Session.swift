@@ -51,6 +51,10 @@ extension NavigationError {
         case .entryRefused: suffix = "EntryRefused"
         case .prevented: suffix = "Prevented"
         case .denied, .decisionPending: suffix = "Denied"
+        case .unknownScheduled: suffix = "UnknownScheduled"
+        case .duplicateScheduled: suffix = "DuplicateScheduled"
+        case .handlerDepthExceeded: suffix = "HandlerDepthExceeded"
+        case .handlerCycle: suffix = "HandlerCycle"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -115,6 +119,12 @@ extension NavigationError {
                 + (dialog.map { "; dialog '\($0.prefix(64))' asks the user" } ?? "")
         case .denied(let name, let reason): "guard '\(name)' denied the change: \(reason.prefix(512))"
         case .decisionPending(let name): "guard '\(name)' has not decided yet"
+        case .unknownScheduled(let id): "no scheduled batch '\(id.prefix(64))' in the window"
+        case .duplicateScheduled(let id): "a scheduled batch '\(id.prefix(64))' is already waiting in the window"
+        case .handlerDepthExceeded(let message, let depth):
+            "handlers of message '\(message.prefix(64))' send messages nested deeper than \(depth); nothing was applied"
+        case .handlerCycle(let message, let model):
+            "the handler of message '\(message.prefix(64))' at model \(model) sent it back to itself (a cycle); nothing was applied"
         }
     }
 }

@@ -20,12 +20,18 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// What a change refused by ``requires`` does instead, one change (its commands run from the active
     /// model, expanded like a batch's); `nil` or empty: nothing changes and the navigation just waits.
     public var redirect: [BatchCommand]?
+    /// Message handlers (Issue 33, part T): message name → the commands run, in the change that sends the message,
+    /// from the model of this screen that handles it (the recipient, or the nearest model up its parent chain
+    /// whose screen declares a handler for the name; Docs/manifest.md, "Message handlers"). `nil`: none.
+    public var handlers: [String: [NavigationCommand]]?
 
     /// Declares a screen.
     public init(
         name: String, title: String? = nil, required: [String] = [], optional: [String] = [],
-        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil
+        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil,
+        handlers: [String: [NavigationCommand]]? = nil
     ) {
+        self.handlers = handlers
         self.requires = requires
         self.redirect = redirect
         self.name = name
@@ -34,7 +40,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         self.optional = optional
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, required, optional, requires, redirect, handlers }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +50,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
         requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
         redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
+        handlers = try c.decodeIfPresent([String: [NavigationCommand]].self, forKey: .handlers)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -55,6 +62,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
         try c.encodeIfPresent(requires, forKey: .requires)
         try c.encodeIfPresent(redirect, forKey: .redirect)
+        try c.encodeIfPresent(handlers, forKey: .handlers)
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.
