@@ -128,5 +128,11 @@ extension ExecOperation {
         ExecOperation(name: "cancel-pending", member: "CancelPending", target: .window,
                       arguments: [], output: .nothing,
                       summary: "Drop the navigation waiting for an entry condition (PendingNavigation)."),
+        // Issue 33, part T: scheduled commands.
+        ExecOperation(name: "schedule", member: "Schedule", target: .window,
+                      arguments: [.json("COMMANDS_JSON"), .model("AFTER_MS")], output: .text,
+                      summary: "Run the batch COMMANDS_JSON after AFTER_MS milliseconds; prints its id."),
+        ExecOperation(name: "cancel-scheduled", member: "CancelScheduled", target: .window,
+                      arguments: [.string("ID")], output: .version, summary: "Cancel the scheduled batch ID."),
     ]
 }
