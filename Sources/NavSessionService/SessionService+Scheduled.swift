@@ -53,6 +53,11 @@ extension SessionService {
         }
     }
 
+    /// Arms the timer for the batches a restored session holds (at start: no operation has run yet).
+    func armRestoredSchedules(on bus: isolated Bus) {
+        rearmScheduleTimer(state.withLock { $0.session.nextScheduledDeadline }, on: bus)
+    }
+
     /// Runs the due batches and announces their changes like any other; then arms the timer for the next deadline.
     func runDueScheduled(on bus: isolated Bus) {
         scheduleTimer.withLock { timer in

@@ -76,6 +76,7 @@ public final class SessionService: Sendable {
         try await exportObjects(on: bus)
         try await watchDepartures(on: bus)
         await checkRestoredOwners(on: bus)
+        await armRestoredSchedules(on: bus)
     }
 
     /// The objects of ``export(on:)``, on the bus thread.
