@@ -55,7 +55,11 @@ extension SessionService {
 
     /// Arms the timer for the batches a restored session holds (at start: no operation has run yet).
     func armRestoredSchedules(on bus: isolated Bus) {
-        rearmScheduleTimer(state.withLock { $0.session.nextScheduledDeadline }, on: bus)
+        let deadline = state.withLock { state in
+            state.armedDeadline = state.session.nextScheduledDeadline
+            return state.armedDeadline
+        }
+        rearmScheduleTimer(deadline, on: bus)
     }
 
     /// Runs the due batches and announces their changes like any other; then arms the timer for the next deadline.
@@ -64,6 +68,8 @@ extension SessionService {
             timer.deadline = nil
             timer.task = nil
         }
+        // The timer fired: the next perform arms it again for whatever is still waiting.
+        state.withLock { $0.armedDeadline = nil }
         do {
             try perform(on: bus) { session in session.runDueScheduled() }
         } catch {

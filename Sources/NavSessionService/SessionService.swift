@@ -145,20 +145,28 @@ public final class SessionService: Sendable {
     @discardableResult
     func perform(on bus: isolated Bus, _ body: (Session) throws -> SessionOutcome) throws(BusError) -> SessionOutcome {
         let outcome: SessionOutcome
-        var deadline: Int64?
+        // The earliest scheduled deadline when it moved (Issue 33, part T): compared under the lock already held,
+        // so an operation that schedules nothing costs no other lock.
+        var moved: Int64??
         do {
             outcome = try withSession { state in
-                defer { deadline = state.session.nextScheduledDeadline }
+                defer {
+                    let deadline = state.session.nextScheduledDeadline
+                    if deadline != state.armedDeadline {
+                        state.armedDeadline = deadline
+                        moved = .some(deadline)
+                    }
+                }
                 return try body(state.session)
             }
         } catch {
-            rearmScheduleTimer(deadline, on: bus)
+            if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
             announceRefusals(on: bus)
             if let deferred = state.withLock({ $0.session.takeDeferredOutcome() }) { announce(deferred, on: bus) }
             throw error
         }
         announce(outcome, on: bus)
-        rearmScheduleTimer(deadline, on: bus)
+        if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
         return outcome
     }
 
@@ -178,6 +186,8 @@ struct ServiceState {
     let session: Session
     /// Property values as last announced, per window (compared after each operation).
     var properties: [WindowNumber: WindowProperties] = [:]
+    /// The scheduled deadline the service's timer is armed for (Issue 33, part T).
+    var armedDeadline: Int64?
 
     init(session: Session) {
         self.session = session
