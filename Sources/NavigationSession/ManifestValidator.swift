@@ -295,6 +295,9 @@ struct ManifestValidator {
             try checkName(action.id, at: "\(actionKey).id")
             guard ids.insert(action.id).inserted else { throw .duplicateName(key: "\(actionKey).id", name: action.id) }
             for (position, command) in action.commands.enumerated() {
+                guard !command.schedules else {
+                    throw .invalidValue(key: "\(actionKey).commands[\(position)]", detail: "a dialog action cannot schedule commands")
+                }
                 try checkCommand(command, at: "\(actionKey).commands[\(position)]")
             }
         }

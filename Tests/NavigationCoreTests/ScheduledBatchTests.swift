@@ -166,6 +166,20 @@ struct ScheduledBatchTests {
         }
     }
 
+    @Test func aDialogActionThatSchedulesIsRefused() throws {
+        let window = try Self.window()
+        let action = DialogAction(
+            id: "later", title: "Later", commands: [Self.schedule([BatchCommand(.stackDropLast)])])
+        let error = navigationError { () throws(NavigationError) in
+            try window.execute(.present(.alert(DialogContent(title: "Remind me?", actions: [action]))))
+        }
+        guard case .invalidSpec = error else {
+            Issue.record("expected invalidSpec, got \(String(describing: error))")
+            return
+        }
+        #expect(window.version == 0)
+    }
+
     @Test func scheduleJSONRoundTripsAndRefusesNesting() throws {
         let json = #"{"command":"schedule","afterMs":2000,"id":"t","overdue":"drop","commands":[{"command":"dismiss","from":"tag:toast"}]}"#
         let command = try JSONDecoder().decode(NavigationCommand.self, from: Data(json.utf8))
