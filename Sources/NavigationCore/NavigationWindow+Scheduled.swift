@@ -46,6 +46,7 @@ extension NavigationWindow {
             try limits.checkName(id, "a scheduled batch's id")
             guard scheduledBatch(id) == nil else { throw .duplicateScheduled(id) }
         }
+        try checkScheduled(spec.commands, from: origin)
         tx.undo.append(.scheduled(scheduled, next: nextScheduleNumber))
         let id = spec.id ?? nextScheduleID
         // An assigned id, or the one the window would assign given explicitly (Window1 `Schedule`), moves the counter.
@@ -55,6 +56,38 @@ extension NavigationWindow {
         // A waiting batch is part of the state: its size counts in the window's content (GetState carries it).
         tx.costDelta += ContentCost.of(batch)
         scheduled.append(batch)
+    }
+
+    /// The batch tried now from the scheduling model and undone (as a dialog's actions are when it is presented):
+    /// an error in what it asks for — an undeclared screen, an invalid spec or count, an unknown presentation kind, a
+    /// bad URL or effect — refuses the schedule; an error of the state (nothing to dismiss yet, no such tab now) does
+    /// not, since the batch runs in the state of its deadline.
+    private func checkScheduled(_ commands: [BatchCommand], from origin: Node) throws(NavigationError) {
+        let point = savepoint()
+        defer { rollback(to: point) }
+        do throws(NavigationError) {
+            for (position, entry) in commands.enumerated() {
+                do throws(NavigationError) {
+                    try run(entry.command, from: try entry.from.map(resolve) ?? origin.id)
+                } catch {
+                    throw commands.count == 1 ? error : .batchCommandFailed(index: position, error)
+                }
+            }
+        } catch {
+            if Self.isInputError(error) { throw error }
+        }
+    }
+
+    /// Whether `error` (unwrapped from a batch, route or action) is about the request, whatever the state.
+    static func isInputError(_ error: NavigationError) -> Bool {
+        switch error {
+        case .batchCommandFailed(_, let inner), .routeFailed(_, let inner), .actionUnavailable(_, _, let inner):
+            isInputError(inner)
+        case .unknownScreen, .invalidSpec, .unknownPresentationKind, .invalidURL, .invalidEffect, .emptyBatch, .invalidCount:
+            true
+        default:
+            false
+        }
     }
 
     /// `cancelScheduled`. Fails: ``NavigationError/unknownScheduled(_:)``.

@@ -166,6 +166,20 @@ struct ScheduledBatchTests {
         }
     }
 
+    @Test func aBatchAskingForSomethingInvalidIsRefusedWhenScheduled() throws {
+        let window = try Self.window()
+        expectRejected(window, .invalidCount(0)) { () throws(NavigationError) in
+            try window.execute(Self.schedule([BatchCommand(.stackDropLast(0))], id: "pop"))
+        }
+    }
+
+    @Test func aBatchThatCannotRunInTodaysStateIsStillScheduled() throws {
+        let window = try Self.window(.stacked(Self.home))
+        try window.execute(Self.schedule([BatchCommand(.dismiss)], id: "later"))
+        #expect(window.scheduled.map(\.id) == ["later"])
+        #expect(window.modelCount == 2)
+    }
+
     @Test func aDialogActionThatSchedulesIsRefused() throws {
         let window = try Self.window()
         let action = DialogAction(

@@ -128,6 +128,20 @@ struct ScheduledSessionTests {
         #expect(try restored.window(main).activeScreen == "home")
     }
 
+    @Test func aBatchShowingAnUndeclaredScreenIsRefusedWhenScheduled() throws {
+        let session = try demoSession()
+        let main = try detailShown(session)
+        let version = try session.window(main).version
+        let error = #expect(throws: SessionError.self) {
+            try session.apply(
+                window: main,
+                batchJSON: #"[{"command":"schedule","afterMs":10,"commands":[{"command":"stackAppend","models":[{"screen":"detial"}]}]}]"#)
+        }
+        #expect(error?.errorName == "org.navsession.Error.UnknownScreen")
+        #expect(try session.window(main).version == version)
+        #expect(session.nextScheduledDeadline == nil)
+    }
+
     @Test func theDemoHandlerOnMainPresentsTheToastFromADetail() throws {
         let session = try demoSession()
         let main = try detailShown(session)
