@@ -20,7 +20,8 @@ extension Session {
     /// Runs every scheduled batch whose deadline is at or before `now` (default: the session clock's wall time),
     /// earliest first, each as one change of its window from its scheduling model (cause
     /// `{"commands":[…],"scheduled":"<id>"}`). A batch that fails changes nothing: it is dropped, journaled as
-    /// dropped and logged, and the others still run.
+    /// dropped, logged and announced as `Effect("scheduledFailed", {payload: "<id>: <error name>: <message>"})`, and
+    /// the others still run.
     /// - Returns: the events of the changes (and of their effects) to announce.
     @discardableResult
     public func runDueScheduled(now: Int64? = nil) -> SessionOutcome {
@@ -57,6 +58,8 @@ extension Session {
             } catch {
                 logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
             }
+            // Never only a log line: whoever watches the window learns it (like `reapplyFailed`).
+            events.append(.trigger(window.number, name: "scheduledFailed", payload: "\(id): \(error.errorName): \(error.message)"))
             return
         }
         charge(window, contentBefore: before)

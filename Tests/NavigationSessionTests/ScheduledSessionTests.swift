@@ -51,7 +51,12 @@ struct ScheduledSessionTests {
         try session.apply(window: main, batchJSON: #"[{"command":"schedule","afterMs":10,"commands":[{"command":"tabsSelectItem","tab":"nope"}]}]"#)
         let version = try session.window(main).version
         wall.set(1_000_010)
-        #expect(session.runDueScheduled().events.isEmpty)
+        let events = session.runDueScheduled().events
+        guard case .trigger(main, "scheduledFailed", let payload)? = events.first, events.count == 1 else {
+            Issue.record("expected one scheduledFailed: \(events)")
+            return
+        }
+        #expect(payload.hasPrefix("s1: org.navsession.Error.UnknownTab: "))
         #expect(try session.window(main).version == version)
         #expect(try session.window(main).graph.scheduled.isEmpty)
         #expect(session.nextScheduledDeadline == nil)
