@@ -134,6 +134,15 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case denied(String)
     /// `org.navsession.Error.UnknownGuard`: the manifest declares no such guard.
     case unknownGuard(String)
+    // Issue 33, part T.
+    /// `org.navsession.Error.UnknownScheduled`: no scheduled batch waits under the id (`CancelScheduled`).
+    case unknownScheduled(String)
+    /// `org.navsession.Error.DuplicateScheduled`: a scheduled batch already waits under the id.
+    case duplicateScheduled(String)
+    /// `org.navsession.Error.HandlerDepthExceeded`: manifest message handlers nested too deeply; nothing applied.
+    case handlerDepthExceeded(String)
+    /// `org.navsession.Error.HandlerCycle`: a manifest message handler sent its message back to itself; nothing applied.
+    case handlerCycle(String)
     /// `org.navsession.Error.GuardTaken`: another client provides the guard.
     case guardTaken(String)
     /// `org.navsession.Error.WindowClosed`: A deep link's window closed.
@@ -257,6 +266,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.VersionMismatch",
         "org.navsession.Error.Denied",
         "org.navsession.Error.UnknownGuard",
+        "org.navsession.Error.UnknownScheduled",
+        "org.navsession.Error.DuplicateScheduled",
+        "org.navsession.Error.HandlerDepthExceeded",
+        "org.navsession.Error.HandlerCycle",
         "org.navsession.Error.GuardTaken",
         "org.navsession.Error.WindowClosed",
         "org.navsession.Error.WrongKind",
@@ -333,6 +346,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
         case "org.navsession.Error.Denied": self = .denied(message)
         case "org.navsession.Error.UnknownGuard": self = .unknownGuard(message)
+        case "org.navsession.Error.UnknownScheduled": self = .unknownScheduled(message)
+        case "org.navsession.Error.DuplicateScheduled": self = .duplicateScheduled(message)
+        case "org.navsession.Error.HandlerDepthExceeded": self = .handlerDepthExceeded(message)
+        case "org.navsession.Error.HandlerCycle": self = .handlerCycle(message)
         case "org.navsession.Error.GuardTaken": self = .guardTaken(message)
         case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
         case "org.navsession.Error.WrongKind": self = .wrongKind(message)
@@ -412,6 +429,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
         case .denied: "org.navsession.Error.Denied"
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
+        case .unknownScheduled: "org.navsession.Error.UnknownScheduled"
+        case .duplicateScheduled: "org.navsession.Error.DuplicateScheduled"
+        case .handlerDepthExceeded: "org.navsession.Error.HandlerDepthExceeded"
+        case .handlerCycle: "org.navsession.Error.HandlerCycle"
         case .guardTaken: "org.navsession.Error.GuardTaken"
         case .windowClosed: "org.navsession.Error.WindowClosed"
         case .wrongKind: "org.navsession.Error.WrongKind"
@@ -464,6 +485,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
              .screenNotInStack(let message), .noContainer(let message), .unknownChild(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
              .denied(let message), .unknownGuard(let message), .guardTaken(let message),
+             .unknownScheduled(let message), .duplicateScheduled(let message), .handlerDepthExceeded(let message),
+             .handlerCycle(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

@@ -642,6 +642,24 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         return ModelID(rawValue: Int(clamping: id))
     }
 
+    // Issue 33, part T: scheduled commands.
+
+    /// Runs `batch` after `afterMs` milliseconds as one change from the model active now (`Schedule`); returns the
+    /// batch's id (listed in the state's `scheduled` until it runs, is cancelled, or its model finishes).
+    /// A caller-chosen id or the overdue rule: ``apply(_:)`` a `schedule` command.
+    /// - Throws: ``NavSessionError/invalidBatch(_:)``, ``NavSessionError/limitsExceeded(_:)``.
+    public func schedule(_ batch: [BatchCommand], afterMs: UInt64) async throws(NavSessionError) -> String {
+        try Reply.string(
+            try await call("Schedule", [.string(try JSONCoding.encode(batch)), .uint64(afterMs)]), "Schedule")
+    }
+
+    /// Cancels a scheduled batch (`CancelScheduled`); returns the new version.
+    /// - Throws: ``NavSessionError/unknownScheduled(_:)``.
+    @discardableResult
+    public func cancelScheduled(_ id: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("CancelScheduled", [.string(id)])
+    }
+
     /// Drops the window's pending navigation (`CancelPending`, Docs/guards.md); nothing when there is none.
     public func cancelPending() async throws(NavSessionError) {
         _ = try await call("CancelPending")

@@ -385,7 +385,7 @@ extension SessionService {
                 guard let id = graph.model(forTag: tag) else { throw SessionError.navigation(.unknownTag(tag)) }
                 return [.uint64(UInt64(clamping: id.rawValue))]
             }),
-        ]
+        ] + scheduledMethods()  // Issue 33, part T
     }
 
     /// Window1's signals.

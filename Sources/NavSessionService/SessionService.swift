@@ -37,6 +37,8 @@ public final class SessionService: Sendable {
     let limits: SessionLimits
     /// Changes waiting for a guard provider's decision, per window (SessionService+GuardProviders.swift).
     let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
+    /// The timer of the earliest scheduled batch (Issue 33, part T; SessionService+Scheduled.swift).
+    let scheduleTimer = Mutex(ScheduleTimer())
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
     ///
@@ -74,6 +76,7 @@ public final class SessionService: Sendable {
         try await exportObjects(on: bus)
         try await watchDepartures(on: bus)
         await checkRestoredOwners(on: bus)
+        await armRestoredSchedules(on: bus)
     }
 
     /// The objects of ``export(on:)``, on the bus thread.
@@ -142,14 +145,28 @@ public final class SessionService: Sendable {
     @discardableResult
     func perform(on bus: isolated Bus, _ body: (Session) throws -> SessionOutcome) throws(BusError) -> SessionOutcome {
         let outcome: SessionOutcome
+        // The earliest scheduled deadline when it moved (Issue 33, part T): compared under the lock already held,
+        // so an operation that schedules nothing costs no other lock.
+        var moved: Int64??
         do {
-            outcome = try withSession { state in try body(state.session) }
+            outcome = try withSession { state in
+                defer {
+                    let deadline = state.session.nextScheduledDeadline
+                    if deadline != state.armedDeadline {
+                        state.armedDeadline = deadline
+                        moved = .some(deadline)
+                    }
+                }
+                return try body(state.session)
+            }
         } catch {
+            if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
             announceRefusals(on: bus)
             if let deferred = state.withLock({ $0.session.takeDeferredOutcome() }) { announce(deferred, on: bus) }
             throw error
         }
         announce(outcome, on: bus)
+        if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
         return outcome
     }
 
@@ -171,6 +188,8 @@ struct ServiceState {
     var properties: [WindowNumber: WindowProperties] = [:]
     /// Clients following one model each (issue 33, part O; SessionService+Followers.swift).
     var followers = ModelFollowers()
+    /// The scheduled deadline the service's timer is armed for (Issue 33, part T).
+    var armedDeadline: Int64?
 
     init(session: Session) {
         self.session = session

@@ -86,6 +86,8 @@ enum ContentCost {
         case .selectChild(let container, .model(let child)): return base + (container.map(of) ?? 0) + of(child)
         case .selectChild(let container, .index): return base + (container.map(of) ?? 0)
         case .setColumnVisibility(let container, _): return base + (container.map(of) ?? 0)
+        case .schedule(let spec): return base + (spec.id.map(of) ?? 0) + spec.commands.reduce(0) { $0 + 24 + of($1.command) }
+        case .cancelScheduled(let id): return base + of(id)
         case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)
@@ -95,6 +97,11 @@ enum ContentCost {
             .goBackTo, .dismissAll:
             return base
         }
+    }
+
+    /// A scheduled batch as the window lists it (Issue 33, part T).
+    static func of(_ batch: ScheduledBatch) -> Int {
+        64 + of(batch.id) + batch.commands.reduce(0) { $0 + 24 + of($1.command) }
     }
 
     static func of(_ reference: ModelReference) -> Int {

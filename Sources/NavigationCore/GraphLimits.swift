@@ -25,12 +25,19 @@ public struct GraphLimits: Hashable, Sendable {
     public var maxChildren: Int
     /// The window's ``NavigationWindow/contentCost`` at most.
     public var maxContentCost: Int
+    /// Scheduled batches waiting in one window at most (`schedule`).
+    public var maxScheduled: Int
+    /// The longest delay of a scheduled batch, in milliseconds.
+    public var maxScheduleDelayMs: Int
 
     /// Creates limits; the defaults are the daemon's documented ones (`Docs/reliability.md`).
     public init(
         maxModels: Int = 32_768, maxStackDepth: Int = 16_384, maxNameBytes: Int = 255, maxTextBytes: Int = 4096,
-        maxParams: Int = 32, maxChildren: Int = 32, maxContentCost: Int = 8 << 20
+        maxParams: Int = 32, maxChildren: Int = 32, maxContentCost: Int = 8 << 20, maxScheduled: Int = 64,
+        maxScheduleDelayMs: Int = 7 * 24 * 3_600_000
     ) {
+        self.maxScheduled = maxScheduled
+        self.maxScheduleDelayMs = maxScheduleDelayMs
         self.maxModels = maxModels
         self.maxStackDepth = maxStackDepth
         self.maxNameBytes = maxNameBytes
@@ -43,7 +50,7 @@ public struct GraphLimits: Hashable, Sendable {
     /// No limits at all (tests and tools that build graphs they trust).
     public static let unlimited = GraphLimits(
         maxModels: .max, maxStackDepth: .max, maxNameBytes: .max, maxTextBytes: .max, maxParams: .max,
-        maxChildren: .max, maxContentCost: .max)
+        maxChildren: .max, maxContentCost: .max, maxScheduled: .max, maxScheduleDelayMs: .max)
 
     /// UTF-8 bytes of a tag at most.
     public static let maxTagBytes = 256
@@ -118,6 +125,11 @@ public struct GraphLimits: Hashable, Sendable {
             for action in content.actions {
                 try checkName(action.id, "an action id")
                 try checkText(action.title, "an action title")
+                // Issue 33, part T: an action runs from a report, which the journal replays; a deadline computed
+                // then would be later than the one first scheduled.
+                guard !action.commands.contains(where: { $0.schedules }) else {
+                    throw .invalidSpec("dialog action '\(action.id.prefix(64))' cannot schedule commands")
+                }
             }
         }
     }

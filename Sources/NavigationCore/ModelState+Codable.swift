@@ -124,7 +124,9 @@ extension WindowSnapshot: Codable {
             nextModelID: try c.decode(Int.self, forKey: "nextModelID"),
             root: try c.decode(ModelID.self, forKey: "root"),
             models: try c.decode([ModelState].self, forKey: "models"),
-            isClosed: try c.decodeIfPresent(Bool.self, forKey: "closed") ?? false)
+            isClosed: try c.decodeIfPresent(Bool.self, forKey: "closed") ?? false,
+            scheduled: try c.decodeIfPresent([ScheduledBatch].self, forKey: "scheduled") ?? [],
+            nextScheduleNumber: try c.decodeIfPresent(Int.self, forKey: "nextScheduleNumber") ?? 1)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,5 +138,7 @@ extension WindowSnapshot: Codable {
         try c.encode(isClosed, forKey: "closed")
         try c.encode(root, forKey: "root")
         try c.encode(models, forKey: "models")
+        if !scheduled.isEmpty { try c.encode(scheduled, forKey: "scheduled") }
+        if nextScheduleNumber != 1 { try c.encode(nextScheduleNumber, forKey: "nextScheduleNumber") }
     }
 }

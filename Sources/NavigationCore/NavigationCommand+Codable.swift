@@ -14,6 +14,7 @@ extension NavigationCommand: Codable {
         "show",
         "selectChild", "setColumnVisibility",
         "transaction",
+        "schedule", "cancelScheduled",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -33,6 +34,7 @@ extension NavigationCommand: Codable {
         "show": ["screen", "params", "transition"],
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
         "transaction": ["payload"],
+        "schedule": ["afterMs", "commands", "id", "overdue", "deadline"], "cancelScheduled": ["id"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -177,6 +179,8 @@ extension NavigationCommand: Codable {
                     forKey: "payload", in: c, debugDescription: "a transaction's payload must be a JSON object")
             }
             self = .transaction(payload)
+        case "schedule": self = .schedule(try ScheduleSpec(from: c))
+        case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -280,6 +284,8 @@ extension NavigationCommand: Codable {
             try c.encodeIfPresent(container, forKey: "container")
             try c.encode(visibility, forKey: "visibility")
         case .transaction(let payload): try c.encode(payload, forKey: "payload")
+        case .schedule(let spec): try spec.encode(to: &c)
+        case .cancelScheduled(let id): try c.encode(id, forKey: "id")
         }
     }
 }
@@ -389,12 +395,14 @@ extension RendererReport: Codable {
     }
 }
 
-/// `{"commands":[…]}`, `{"report":{…}}` or `{"setState":true}`.
+/// `{"commands":[…]}`, `{"report":{…}}`, `{"setState":true}` or `{"commands":[…],"scheduled":"toast"}`.
 extension ChangeCause: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
         if let report = try c.decodeIfPresent(RendererReport.self, forKey: "report") {
             self = .report(report)
+        } else if let id = try c.decodeIfPresent(String.self, forKey: "scheduled") {
+            self = .scheduled(id: id, try c.decode([BatchCommand].self, forKey: "commands"))
         } else if try c.decodeIfPresent(Bool.self, forKey: "setState") == true {
             self = .setState
         } else {
@@ -408,6 +416,9 @@ extension ChangeCause: Codable {
         case .commands(let batch): try c.encode(batch, forKey: "commands")
         case .report(let report): try c.encode(report, forKey: "report")
         case .setState: try c.encode(true, forKey: "setState")
+        case .scheduled(let id, let batch):
+            try c.encode(batch, forKey: "commands")
+            try c.encode(id, forKey: "scheduled")
         }
     }
 }

@@ -124,6 +124,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// `Changed`'s `cause_json`. At most one per change, an object of at most ``GraphLimits/maxTextBytes``
     /// bytes as JSON text. JSON: `{"command":"transaction","payload":{…}}`.
     case transaction(JSONValue)
+    // Issue 33, part T: scheduled commands (Docs/navigation-core.md, "Scheduled commands").
+    /// Schedule a batch to run later from the executing model, as one change of its own (``ScheduledBatch``).
+    /// Fails: a duplicate id (``NavigationError/duplicateScheduled(_:)``), a delay or count over the limits.
+    case schedule(ScheduleSpec)
+    /// Cancel a scheduled batch. Fails: ``NavigationError/unknownScheduled(_:)``.
+    case cancelScheduled(String)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -181,6 +187,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .selectChild: "selectChild"
         case .setColumnVisibility: "setColumnVisibility"
         case .transaction: "transaction"
+        case .schedule: "schedule"
+        case .cancelScheduled: "cancelScheduled"
         }
     }
 }

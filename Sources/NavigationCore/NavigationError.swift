@@ -118,4 +118,14 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// The change needs the decision of `guard`'s provider before it can commit; the session layer asks and
     /// applies the change again with the answer (never reaches a D-Bus caller).
     case decisionPending(guard: String)
+    // Issue 33, part T.
+    /// `cancelScheduled` named no scheduled batch of the window (it ran, was cancelled, or never was).
+    case unknownScheduled(String)
+    /// `schedule` gave an id another scheduled batch of the window has.
+    case duplicateScheduled(String)
+    /// Manifest handlers sending messages nested deeper than ``NavigationWindow/maxHandlerDepth``.
+    case handlerDepthExceeded(message: String, depth: Int)
+    /// A manifest handler's commands sent, directly or not, the message it is handling back to a model that is
+    /// already handling it (a cycle).
+    case handlerCycle(message: String, model: ModelID)
 }

@@ -36,6 +36,7 @@ extension NavigationWindow {
     ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard !batch.isEmpty else { throw .emptyBatch }
+        let batch = withDeadlines(batch)
         return try transact(
             cause: .commands(batch), animated: batch.contains { $0.animated }, budget: budget, checkingEntry: checkingEntry,
             waiving: waiving
@@ -234,6 +235,7 @@ extension NavigationWindow {
             case .appearance(let node, let old): node.appearance == old
             case .tabBarRule(let node, let hidden, let animated):
                 node.hidesTabBarWhenNotAtRoot == hidden && node.hidesTabBarAnimated == animated
+            case .scheduled(let old, _): scheduled == old
             }
         }
     }
@@ -314,6 +316,9 @@ extension NavigationWindow {
             case .tabBarRule(let node, let hidden, let animated):
                 node.hidesTabBarWhenNotAtRoot = hidden
                 node.hidesTabBarAnimated = animated
+            case .scheduled(let old, let next):
+                scheduled = old
+                nextScheduleNumber = next
             }
     }
 
@@ -330,6 +335,8 @@ extension NavigationWindow {
                 if let tag = node.tag, tags[tag] == node.id { tags[tag] = nil }
             }
         }
+        // A scheduled batch goes with the model that scheduled it (only looked at when any is waiting).
+        if !scheduled.isEmpty, !plan.removed.isEmpty { cancelScheduled(of: plan.removed) }
 
         var messages = tx.messages
         messages.append(contentsOf: finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) })

@@ -119,6 +119,7 @@ extension NavigationWindow {
         case .sendMessage(let message, let target):
             let recipient = try resolve(target, from: origin)
             tx.messages.append(DeliveredMessage(recipient: recipient.id, sender: id, message: message))
+            if !configuration.messageHandlers.isEmpty { try handle(message, at: recipient) }
         case .sequence(let commands):
             guard !commands.isEmpty else { throw .emptyBatch }
             for command in commands { try run(command, from: id) }
@@ -144,6 +145,10 @@ extension NavigationWindow {
             setColumnVisibility(visibility, of: try split(container, from: origin))
         case .transaction(let payload):
             try carryTransaction(payload)
+        case .schedule(let spec):
+            try schedule(spec, from: origin)
+        case .cancelScheduled(let id):
+            try cancelScheduled(id)
         }
     }
 

@@ -7,8 +7,11 @@ extension NavigationWindow {
         var models: [ModelState] = []
         models.reserveCapacity(nodes.count)
         if let root = nodes[rootID] { preorder(from: root, includingSaved: true) { models.append($0.state(declared: configuration.appearances)) } }
-        return WindowSnapshot(
+        var snapshot = WindowSnapshot(
             unchecked: version, nextModelID: nextID, root: rootID, models: models, isClosed: isClosed)
+        snapshot.scheduled = scheduled
+        snapshot.nextScheduleNumber = nextScheduleNumber
+        return snapshot
     }
 
     /// Rebuilds a window equal to the one that produced `snapshot` (same ids, version and id counter).
@@ -24,7 +27,11 @@ extension NavigationWindow {
         try WindowSnapshot.validate(
             version: snapshot.version, nextModelID: snapshot.nextModelID, root: snapshot.root,
             models: snapshot.models)
+        try WindowSnapshot.validate(
+            scheduled: snapshot.scheduled, nextScheduleNumber: snapshot.nextScheduleNumber, models: snapshot.models)
         self.init(configuration: configuration, logger: logger)
+        scheduled = snapshot.scheduled
+        nextScheduleNumber = snapshot.nextScheduleNumber
         for model in snapshot.models {
             if case .presented(.custom(let name)) = model.attachment,
                 !configuration.customPresentationKinds.contains(name),
@@ -39,6 +46,7 @@ extension NavigationWindow {
             contentCost += node.cost
             nodes[model.id] = node
         }
+        contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
         rootID = snapshot.root
         nextID = snapshot.nextModelID
         version = snapshot.version

@@ -58,6 +58,16 @@ public final class NavigationWindow {
     var effectQueue: [QueuedEffect] = []
     var messageQueue: [DeliveredMessage] = []
     var tx = Transaction()
+    // Issue 33, part T: scheduled batches and message handlers (NavigationWindow+Scheduled.swift,
+    // NavigationWindow+Handlers.swift).
+    /// The batches waiting for their deadline, in scheduling order (at most ``GraphLimits/maxScheduled``).
+    public internal(set) var scheduled: [ScheduledBatch] = []
+    /// The number of the next id the window assigns (`s<n>`) to a batch scheduled without one.
+    public internal(set) var nextScheduleNumber = 1
+    /// The wall clock `schedule` measures deadlines with (ms since the Unix epoch); the session sets its own.
+    public var wallClock: @Sendable () -> Int64 = { WallClock.now() }
+    /// The handlers running, innermost last: the model handling and the message name (depth and cycles).
+    var handling: [(model: ModelID, message: String)] = []
 
     /// Creates a window whose root is instantiated from `root`; its models start at version 0.
     ///

@@ -27,4 +27,6 @@ public enum ChangeCause: Hashable, Sendable {
     case report(RendererReport)
     /// A whole state loaded with ``NavigationWindow/setState(_:)`` (Window1 `SetState`).
     case setState
+    /// A scheduled batch whose deadline came (`id`), run from its scheduling model (`schedule` command).
+    case scheduled(id: String, [BatchCommand])
 }

@@ -62,4 +62,6 @@ enum UndoStep {
     case appearance(Node, Appearance?)
     /// A stack's tab-bar rule before the change.
     case tabBarRule(Node, hidden: Bool, animated: Bool)
+    /// The window's scheduled batches and id counter before the change (Issue 33, part T).
+    case scheduled([ScheduledBatch], next: Int)
 }

@@ -17,6 +17,10 @@ public struct WindowConfiguration: Hashable, Sendable {
     public var appearances: [String: Appearance]
     /// Screen default styles and transitions, and transition rules (issue 33, part P); empty by default.
     public var transitions = TransitionRules()
+    /// Message handlers (Issue 33, part T): screen name → message name → the commands run, in the change that
+    /// sends the message, from the nearest model up the recipient's parent chain whose screen handles it
+    /// (manifest `screens[].handlers`); empty: messages only go to their recipient.
+    public var messageHandlers: [String: [String: [NavigationCommand]]] = [:]
 
     /// Creates a configuration.
     public init(

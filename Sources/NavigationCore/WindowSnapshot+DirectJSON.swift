@@ -11,7 +11,8 @@ extension WindowSnapshot {
 
     /// Appends ``json()``'s bytes.
     public func appendJSON(to out: inout [UInt8]) throws {
-        // Sorted keys: closed, format, formatVersion, models, nextModelID, root, version.
+        // Sorted keys: closed, format, formatVersion, models, nextModelID, nextScheduleNumber, root, scheduled,
+        // version (the two scheduling keys only when not at their defaults).
         var object = DirectJSON.Object(&out)
         object.key("closed", &out)
         out.append(contentsOf: (isClosed ? "true" : "false").utf8)
@@ -31,8 +32,16 @@ extension WindowSnapshot {
         array.close(&out)
         object.key("nextModelID", &out)
         DirectJSON.appendInteger(nextModelID, to: &out)
+        if nextScheduleNumber != 1 {
+            object.key("nextScheduleNumber", &out)
+            DirectJSON.appendInteger(nextScheduleNumber, to: &out)
+        }
         object.key("root", &out)
         DirectJSON.appendInteger(root.rawValue, to: &out)
+        if !scheduled.isEmpty {
+            object.key("scheduled", &out)
+            out.append(contentsOf: try JSONOutput.encode(scheduled))
+        }
         object.key("version", &out)
         DirectJSON.appendInteger(version, to: &out)
         object.close(&out)

@@ -28,6 +28,10 @@ public struct WindowSnapshot: Hashable, Sendable {
     public let root: ModelID
     /// Every model, in graph pre-order from the root.
     public let models: [ModelState]
+    /// The batches waiting for their deadline (Issue 33, part T), in scheduling order.
+    public internal(set) var scheduled: [ScheduledBatch] = []
+    /// The number of the next id the window assigns to a batch scheduled without one (`s<n>`).
+    public internal(set) var nextScheduleNumber = 1
 
     /// Creates and validates a snapshot.
     ///
@@ -36,10 +40,37 @@ public struct WindowSnapshot: Hashable, Sendable {
     ///   unreachable models, empty stacks, bad tab selection, non-leaf alerts, kept branches (`saved`) on a
     ///   model that is not a switched container, two under one screen, or under another screen than their root's.
     public init(
-        version: Int, nextModelID: Int, root: ModelID, models: [ModelState], isClosed: Bool = false
+        version: Int, nextModelID: Int, root: ModelID, models: [ModelState], isClosed: Bool = false,
+        scheduled: [ScheduledBatch] = [], nextScheduleNumber: Int = 1
     ) throws(NavigationError) {
         try Self.validate(version: version, nextModelID: nextModelID, root: root, models: models)
+        try Self.validate(scheduled: scheduled, nextScheduleNumber: nextScheduleNumber, models: models)
         self.init(unchecked: version, nextModelID: nextModelID, root: root, models: models, isClosed: isClosed)
+        self.scheduled = scheduled
+        self.nextScheduleNumber = nextScheduleNumber
+    }
+
+    /// Scheduled batches name models of the snapshot, have distinct non-empty ids and a counter in range.
+    static func validate(
+        scheduled: [ScheduledBatch], nextScheduleNumber: Int, models: [ModelState]
+    ) throws(NavigationError) {
+        guard nextScheduleNumber >= 1, nextScheduleNumber <= maxCounter else {
+            throw .invalidSnapshot("nextScheduleNumber \(nextScheduleNumber) is not in 1...\(maxCounter)")
+        }
+        guard !scheduled.isEmpty else { return }
+        let ids = Set(models.map(\.id))
+        var seen: Set<String> = []
+        for batch in scheduled {
+            guard !batch.id.isEmpty, seen.insert(batch.id).inserted else {
+                throw .invalidSnapshot("scheduled batch id \"\(batch.id.prefix(64))\" is empty or repeated")
+            }
+            guard ids.contains(batch.model) else {
+                throw .invalidSnapshot("scheduled batch \"\(batch.id.prefix(64))\" names unknown model \(batch.model)")
+            }
+            guard !batch.commands.isEmpty else {
+                throw .invalidSnapshot("scheduled batch \"\(batch.id.prefix(64))\" has no commands")
+            }
+        }
     }
 
     init(unchecked version: Int, nextModelID: Int, root: ModelID, models: [ModelState], isClosed: Bool) {

@@ -19,12 +19,18 @@ enum JournalEntry: Hashable, Sendable {
     /// A change a protection refused, re-applied from its dialog (``NavigationWindow/reapply(closing:action:batch:waiving:)``):
     /// `{"op":"reapply","window":1,"alert":9,"action":"discard","batch":[…],"waiving":[4],"version":14}`.
     case reapply(window: WindowNumber, alert: ModelID, action: String, batch: [BatchCommand], waiving: [ModelID], version: Int)
+    /// A scheduled batch ran at its deadline (Issue 33, part T): `{"op":"scheduledRan","window":1,"id":"toast","version":16}`.
+    case scheduledRan(window: WindowNumber, id: String, version: Int)
+    /// A scheduled batch was dropped without a change (it failed when it ran, or was overdue with `overdue: drop`
+    /// after a restart): `{"op":"scheduledDropped","window":1,"id":"toast"}`.
+    case scheduledDropped(window: WindowNumber, id: String)
 
     var window: WindowNumber {
         switch self {
         case .open(let window, _, _, _), .dismiss(let window, _), .batch(let window, _, _),
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
-            .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _):
+            .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
+            .scheduledDropped(let window, _):
             window
         }
     }
@@ -32,7 +38,7 @@ enum JournalEntry: Hashable, Sendable {
 
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
-        case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving
+        case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
     }
 
     init(from decoder: any Decoder) throws {
@@ -68,6 +74,11 @@ extension JournalEntry: Codable {
                 window: window, alert: try c.decode(ModelID.self, forKey: .alert), action: try c.decode(String.self, forKey: .action),
                 batch: try c.decode([BatchCommand].self, forKey: .batch), waiving: try c.decode([ModelID].self, forKey: .waiving),
                 version: try c.decode(Int.self, forKey: .version))
+        case "scheduledRan":
+            self = .scheduledRan(
+                window: window, id: try c.decode(String.self, forKey: .id), version: try c.decode(Int.self, forKey: .version))
+        case "scheduledDropped":
+            self = .scheduledDropped(window: window, id: try c.decode(String.self, forKey: .id))
         default:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
         }
@@ -111,6 +122,13 @@ extension JournalEntry: Codable {
             try c.encode(batch, forKey: .batch)
             try c.encode(waiving, forKey: .waiving)
             try c.encode(version, forKey: .version)
+        case .scheduledRan(_, let id, let version):
+            try c.encode("scheduledRan", forKey: .op)
+            try c.encode(id, forKey: .id)
+            try c.encode(version, forKey: .version)
+        case .scheduledDropped(_, let id):
+            try c.encode("scheduledDropped", forKey: .op)
+            try c.encode(id, forKey: .id)
         }
     }
 }

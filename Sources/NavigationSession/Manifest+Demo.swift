@@ -18,6 +18,9 @@ extension Manifest {
     /// `transitions` rule gives it `fade` when shown from `settings`, and `flip` may only be used from `home` to it.
     /// The built-in `browser` kind needs no declaration.
     /// The guard `account` covers `profile`; it allows everything until a provider registers for it.
+    /// Issue 33, part T: the `main` state's tab container (screen `main`) handles the message `saved` from any model
+    /// below it by presenting the `toast` screen in the custom kind `toast` (tag `toast`); Docs/manifest.md shows the
+    /// batch that shows a toast and schedules its dismissal.
     public static let demoJSON = #"""
         {
           "format": 1,
@@ -41,13 +44,17 @@ extension Manifest {
             {"name": "compose", "title": "Compose", "optional": ["to"], "style": "sheet", "transition": "slide"},
             {"name": "folders", "title": "Mailboxes"},
             {"name": "messages", "title": "Messages", "optional": ["folder"]},
-            {"name": "message", "title": "Message", "optional": ["id"]}
+            {"name": "message", "title": "Message", "optional": ["id"]},
+            {"name": "toast", "title": "Saved", "optional": ["text"]},
+            {"name": "main", "title": "NavSession Demo",
+             "handlers": {"saved": [{"command": "present",
+                                     "presentation": {"kind": "custom", "name": "toast", "model": {"screen": "toast", "tag": "toast"}}}]}}
           ],
           "transitions": {
             "rules": [{"from": ["settings"], "to": ["compose"], "transition": "fade"}],
             "eligible": {"flip": {"from": ["home"], "to": ["compose"]}}
           },
-          "presentationKinds": ["popover"],
+          "presentationKinds": ["popover", "toast"],
           "guards": {
             "account": {"covers": {"screens": ["profile"]}, "when": ["enter", "leave"], "timeoutMs": 500,
                         "onAbsent": "allow", "onTimeout": "deny"}

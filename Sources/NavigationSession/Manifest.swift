@@ -168,6 +168,11 @@ public struct Manifest: Hashable, Sendable {
         return configuration
     }
 
+    /// Screen name → message name → handler commands (``ScreenDeclaration/handlers``; Issue 33, part T).
+    public var messageHandlers: [String: [String: [NavigationCommand]]] {
+        Dictionary(screens.compactMap { screen in screen.handlers.map { (screen.name, $0) } }) { first, _ in first }
+    }
+
     /// Screen name → the state its entry condition requires (``ScreenDeclaration/requires``).
     var entryRequirements: [String: String] {
         Dictionary(screens.compactMap { screen in screen.requires.map { (screen.name, $0.state) } }) { first, _ in first }

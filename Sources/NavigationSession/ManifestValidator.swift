@@ -65,6 +65,32 @@ struct ManifestValidator {
                 }
             }
             try validateEntryGuard(of: screen, at: key)
+            try validateHandlers(of: screen, at: key)
+        }
+    }
+
+    /// The most commands one message handler may hold (Issue 33, part T).
+    static let maximumHandlerCommands = 16
+
+    /// A screen's `handlers` (Issue 33, part T): non-empty message names, each with 1 … ``maximumHandlerCommands``
+    /// valid commands, none of them `schedule` (a handler runs again when the journal is replayed, and a deadline
+    /// computed then would differ).
+    private func validateHandlers(of screen: ScreenDeclaration, at key: String) throws(ManifestError) {
+        guard let handlers = screen.handlers else { return }
+        for name in handlers.keys.sorted() {
+            let handlerKey = "\(key).handlers.\(name)"
+            guard !name.isEmpty else { throw .emptyName(key: "\(key).handlers") }
+            let commands = handlers[name] ?? []
+            guard !commands.isEmpty, commands.count <= Self.maximumHandlerCommands else {
+                throw .invalidValue(
+                    key: handlerKey, detail: "a handler holds 1 to \(Self.maximumHandlerCommands) commands, not \(commands.count)")
+            }
+            for (position, command) in commands.enumerated() {
+                guard !command.schedules else {
+                    throw .invalidValue(key: "\(handlerKey)[\(position)]", detail: "a handler cannot schedule commands")
+                }
+                try checkCommand(command, at: "\(handlerKey)[\(position)]")
+            }
         }
     }
 
@@ -270,6 +296,9 @@ struct ManifestValidator {
             try checkName(action.id, at: "\(actionKey).id")
             guard ids.insert(action.id).inserted else { throw .duplicateName(key: "\(actionKey).id", name: action.id) }
             for (position, command) in action.commands.enumerated() {
+                guard !command.schedules else {
+                    throw .invalidValue(key: "\(actionKey).commands[\(position)]", detail: "a dialog action cannot schedule commands")
+                }
                 try checkCommand(command, at: "\(actionKey).commands[\(position)]")
             }
         }
@@ -298,6 +327,8 @@ struct ManifestValidator {
             guard sceneNames.contains(scene) else { throw .unknownScene(key: "\(key).scene", scene: scene) }
         case .sequence(let commands):
             for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
+        case .schedule(let spec):
+            for (index, inner) in spec.commands.enumerated() { try checkCommand(inner.command, at: "\(key).commands[\(index)]") }
         case .setRoutes(let routes, _):
             for (index, route) in routes.enumerated() {
                 try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
@@ -305,7 +336,8 @@ struct ManifestValidator {
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
             .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect, .setAppearance,
-            .setTabBarRule, .selectChild, .setColumnVisibility, .transaction:
+            .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,
+            .cancelScheduled:
             break
         }
     }

@@ -56,6 +56,10 @@ extension NavigationError {
         case .denied, .decisionPending: suffix = "Denied"
         case .noContainer: suffix = "NoContainer"
         case .unknownChild: suffix = "UnknownChild"
+        case .unknownScheduled: suffix = "UnknownScheduled"
+        case .duplicateScheduled: suffix = "DuplicateScheduled"
+        case .handlerDepthExceeded: suffix = "HandlerDepthExceeded"
+        case .handlerCycle: suffix = "HandlerCycle"
         }
         return "org.navsession.Error.\(suffix)"
     }
@@ -130,6 +134,12 @@ extension NavigationError {
         case .noContainer(let id): "no custom container at or above model \(id)"
         case .unknownChild(let container, let child, let count):
             "container \(container) has no child \(child.prefix(80)) (it has \(count) children)"
+        case .unknownScheduled(let id): "no scheduled batch '\(id.prefix(64))' in the window"
+        case .duplicateScheduled(let id): "a scheduled batch '\(id.prefix(64))' is already waiting in the window"
+        case .handlerDepthExceeded(let message, let depth):
+            "handlers of message '\(message.prefix(64))' send messages nested deeper than \(depth); nothing was applied"
+        case .handlerCycle(let message, let model):
+            "the handler of message '\(message.prefix(64))' at model \(model) sent it back to itself (a cycle); nothing was applied"
         }
     }
 }

@@ -29,13 +29,19 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     public var style: String?
     /// The transition the screen gets when neither the command nor a rule names one.
     public var transition: String?
+    /// Message handlers (Issue 33, part T): message name → the commands run, in the change that sends the message,
+    /// from the model of this screen that handles it (the recipient, or the nearest model up its parent chain
+    /// whose screen declares a handler for the name; Docs/manifest.md, "Message handlers"). `nil`: none.
+    public var handlers: [String: [NavigationCommand]]?
 
     /// Declares a screen.
     public init(
         name: String, title: String? = nil, required: [String] = [], optional: [String] = [],
-        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil, appearance: Appearance? = nil
+        requires: EntryRequirement? = nil, redirect: [BatchCommand]? = nil, appearance: Appearance? = nil,
+        handlers: [String: [NavigationCommand]]? = nil
     ) {
         self.appearance = appearance
+        self.handlers = handlers
         self.requires = requires
         self.redirect = redirect
         self.name = name
@@ -45,7 +51,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, title, required, optional, requires, redirect, appearance, style, transition
+        case name, title, required, optional, requires, redirect, appearance, style, transition, handlers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +65,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         appearance = try c.decodeIfPresent(Appearance.self, forKey: .appearance)
         style = try c.decodeIfPresent(String.self, forKey: .style)
         transition = try c.decodeIfPresent(String.self, forKey: .transition)
+        handlers = try c.decodeIfPresent([String: [NavigationCommand]].self, forKey: .handlers)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -73,6 +80,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(appearance, forKey: .appearance)
         try c.encodeIfPresent(style, forKey: .style)
         try c.encodeIfPresent(transition, forKey: .transition)
+        try c.encodeIfPresent(handlers, forKey: .handlers)
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.

@@ -289,6 +289,8 @@ extension Session {
         _ window: SessionWindow, _ batch: [BatchCommand], resumed: PendingNavigation? = nil,
         events: inout [SessionEvent]
     ) throws(SessionError) -> ChangeEvent? {
+        // `schedule` gets its absolute deadline now, so the journal line replays the same one (Issue 33, part T).
+        let batch = replaying ? batch : window.graph.withDeadlines(batch)
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
@@ -322,6 +324,7 @@ extension Session {
         _ window: SessionWindow, _ event: ChangeEvent, causeJSON: String? = nil, events: inout [SessionEvent]
     ) {
         touch(window)
+        if !window.graph.scheduled.isEmpty || !scheduledWindows.isEmpty { noteScheduled(window) }
         events.append(.changed(
             window.number, event, steps: Self.rendererSteps(of: event, for: window, limits: limits),
             causeJSON: self.causeJSON(of: event, encoded: causeJSON)))

@@ -72,6 +72,9 @@ extension Session {
             return .switchModel(state.mergingEntryParams(spec.params), saveState: saveState, restoreState: restoreState)
         case .sequence(let commands):
             return .sequence(commands.map { expand($0, scene: scene) })
+        case .schedule(var spec):
+            spec.commands = spec.commands.map { expand($0, scene: scene) }
+            return .schedule(spec)
         case .present(let presentation):
             return .present(expand(presentation, scene: scene))
         case .presentOn(let presentation, let on, let replace):

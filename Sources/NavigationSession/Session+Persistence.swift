@@ -219,6 +219,12 @@ extension Session {
             try check(expected, after: { () throws(NavigationError) in
                 try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
             }, window)
+        case .scheduledRan(let number, let id, let expected):
+            let window = try existing(number)
+            try check(
+                expected, after: { () throws(NavigationError) in try window.graph.runScheduled(id, checkingEntry: false) }, window)
+        case .scheduledDropped(let number, let id):
+            try existing(number).graph.dropScheduled(id)
         case .closeOnExit(let number, let owner):
             try existing(number).closeOnExitOwner = owner
         case .pendingDeepLink(let number, let url):

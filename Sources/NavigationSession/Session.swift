@@ -59,6 +59,8 @@ public final class Session {
     /// Guard providers' registrations and the question being asked (Session+GuardProviders.swift).
     var guardProviders = GuardProviderState()
     static let maximumEffectDepth = 8
+    /// The windows with scheduled batches waiting (Issue 33, part T; Session+Scheduled.swift).
+    var scheduledWindows: Set<WindowNumber> = []
 
     /// Creates a session, restoring the state saved in `store` (if any).
     ///
@@ -76,7 +78,10 @@ public final class Session {
         self.limits = limits
         self.logger = logger
         self.clock = clock
-        if let store { try restore(from: store) }
+        if let store {
+            try restore(from: store)
+            applyOverdueRules()
+        }
     }
 
     // MARK: Reading
@@ -223,6 +228,14 @@ public final class Session {
     func windowConfiguration(scene: String) -> WindowConfiguration {
         var configuration = manifest.windowConfiguration(scene: scene)
         configuration.limits = limits.graph
+        // Issue 33, part T: handlers run inside the window, so they are expanded for the scene once, here.
+        let handlers = manifest.messageHandlers
+        if !handlers.isEmpty {
+            let declaration = manifest.scene(scene)
+            configuration.messageHandlers = handlers.mapValues { byMessage in
+                byMessage.mapValues { commands in commands.map { expand($0, scene: declaration) } }
+            }
+        }
         return configuration
     }
 
@@ -255,12 +268,14 @@ public final class Session {
     func insert(_ window: SessionWindow) {
         removeWindow(window.number)
         window.graph.contentLedger = contentLedger
+        window.graph.wallClock = clock.wallMilliseconds
         installGate(on: window)
         windowsByNumber[window.number] = window
     }
 
     /// Closes window `number` in memory, its content no longer counted; nothing if it is not open.
     func removeWindow(_ number: WindowNumber) {
+        scheduledWindows.remove(number)
         windowsByNumber.removeValue(forKey: number)?.graph.contentLedger = nil
         clientBudgets.closed(number)
     }
@@ -268,6 +283,7 @@ public final class Session {
     func removeAllWindows() {
         for window in windowsByNumber.values { window.graph.contentLedger = nil }
         windowsByNumber = [:]
+        scheduledWindows = []
         clientBudgets.closedAll()
     }
 

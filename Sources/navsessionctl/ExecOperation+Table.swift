@@ -162,5 +162,11 @@ extension ExecOperation {
         ExecOperation(name: "report-collapsed", member: "ReportCollapsed", target: .window,
                       arguments: [.model("SPLIT"), .flag("collapsed")], output: .version,
                       summary: "Report: the split is shown collapsed (--collapsed) or side by side."),
+        // Issue 33, part T: scheduled commands.
+        ExecOperation(name: "schedule", member: "Schedule", target: .window,
+                      arguments: [.json("COMMANDS_JSON"), .model("AFTER_MS")], output: .text,
+                      summary: "Run the batch COMMANDS_JSON after AFTER_MS milliseconds; prints its id."),
+        ExecOperation(name: "cancel-scheduled", member: "CancelScheduled", target: .window,
+                      arguments: [.string("ID")], output: .version, summary: "Cancel the scheduled batch ID."),
     ]
 }

@@ -23,8 +23,10 @@ struct DirectJSONDriftTests {
     }
 
     @Test func windowSnapshotHasTheFieldsItsWriterWrites() throws {
-        // WindowSnapshot+DirectJSON.swift, appendJSON(to:)
-        #expect(Self.fields(of: try Self.snapshot()) == ["version", "nextModelID", "isClosed", "root", "models"])
+        // WindowSnapshot+DirectJSON.swift, appendJSON(to:) (`scheduled`, `nextScheduleNumber`: Issue 33, part T)
+        #expect(Self.fields(of: try Self.snapshot()) == [
+            "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber",
+        ])
     }
 
     @Test func modelStateHasTheFieldsItsWriterWrites() throws {

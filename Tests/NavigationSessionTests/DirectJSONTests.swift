@@ -61,6 +61,15 @@ struct DirectJSONTests {
         }
     }
 
+    @Test func scheduledBatchesAreJSONEncodersBytes() throws {
+        // Issue 33, part T: `scheduled` and `nextScheduleNumber` sit between the other top-level keys.
+        let window = try NavigationWindow(root: ModelSpec.stack([.screen("home"), .screen("detail")]))
+        try window.execute(.schedule(ScheduleSpec(afterMs: 5, commands: [BatchCommand(.dismiss, from: .tag("t"))])))
+        try window.execute(.schedule(ScheduleSpec(id: "x/y", afterMs: 5, commands: [BatchCommand(.stackDropLast)], overdue: .drop)))
+        let snapshot = window.snapshot()
+        #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)))
+    }
+
     @Test func taggedModelsAreJSONEncodersBytes() throws {
         let window = try NavigationWindow(
             root: ModelSpec.stack([.screen("home", title: "Home", tag: "base"), .screen("detail", params: ["id": "1"], tag: "in\"box")])

@@ -99,11 +99,25 @@ struct JSONGenerator {
             if random.chance(0.5) { members.append(("model", reference(&random, ids: ids))) }
             if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
             return named("setAppearance", members)
+        case 13 where random.chance(0.4):
+            // Issue 33, part T: scheduled batches (short delays, so some run while the fuzzer is still calling; ids
+            // from a small pool, so cancellations hit and duplicates collide) and their cancellation.
+            let id = random.pick(["toast", "s1", "s2"], or: "toast")
+            guard random.chance(0.7) else { return named("cancelScheduled", [("id", .string(id))]) }
+            var members: [(String, GeneratedJSON)] = [
+                ("afterMs", .number(String(random.int(0...50)))),
+                ("commands", .array([backCommand(&random, ids: ids)])),
+            ]
+            if random.chance(0.5) { members.append(("id", .string(id))) }
+            if random.chance(0.3) { members.append(("overdue", .string(random.pick(["run", "drop"], or: "run")))) }
+            return named("schedule", members)
         case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
         case 14:
             let to: GeneratedJSON = random.chance(0.3) ? reference(&random, ids: ids)
                 : .string(random.pick(["self", "presenter", "parent"], or: "self"))
-            return named("sendMessage", [("name", .string("fuzz")), ("payload", .string("p")), ("to", to)])
+            // "saved" runs the demo's handler on its `main` tabs (Issue 33, part T).
+            let name = random.chance(0.3) ? "saved" : "fuzz"
+            return named("sendMessage", [("name", .string(name)), ("payload", .string("p")), ("to", to)])
         case 15:
             if random.chance(0.2) {
                 return named("clearSavedState", random.chance(0.3) ? [] : [("screen", .string(random.pick(vocabulary.states, or: "main")))])

@@ -66,6 +66,10 @@ class ModalWindow(Gtk.Window):
         width, height = parent.get_default_size()
         if style == "fullScreenCover":
             self.set_default_size(max(width, 480), max(height, 360))
+        elif style == "toast":
+            # Issue 33, part T: the demo's toast kind, small and not modal (a scheduled dismissal hides it).
+            self.set_modal(False)
+            self.set_default_size(280, 96)
         else:
             self.set_default_size(max(int(width * 0.8), 360), max(int(height * 0.7), 280))
         self.header = Gtk.HeaderBar(show_title_buttons=False)

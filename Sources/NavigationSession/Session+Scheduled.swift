@@ -1,0 +1,128 @@
+import Logging
+import NavigationCore
+
+/// Scheduled batches (Issue 33, part T; Docs/navigation-core.md, "Scheduled commands"): the windows' waiting
+/// batches are theirs (in their state and snapshots); the session runs the due ones, journals each run or drop,
+/// and applies the overdue rule after a restart. The daemon keeps one timer for ``nextScheduledDeadline``.
+extension Session {
+    /// The earliest deadline of any window's scheduled batch (wall-clock ms since the Unix epoch), `nil` when none
+    /// waits. O(windows with scheduled batches); nothing to look at when no window has one.
+    public var nextScheduledDeadline: Int64? {
+        guard !scheduledWindows.isEmpty else { return nil }
+        var earliest: Int64?
+        for number in scheduledWindows {
+            guard let deadline = windowsByNumber[number]?.graph.earliestScheduledDeadline else { continue }
+            earliest = min(earliest ?? deadline, deadline)
+        }
+        return earliest
+    }
+
+    /// Runs every scheduled batch whose deadline is at or before `now` (default: the session clock's wall time),
+    /// earliest first, each as one change of its window from its scheduling model (cause
+    /// `{"commands":[…],"scheduled":"<id>"}`). A batch that fails changes nothing: it is dropped, journaled as
+    /// dropped, logged and announced as `Effect("scheduledFailed", {payload: "<id>: <error name>: <message>"})`, and
+    /// the others still run.
+    /// - Returns: the events of the changes (and of their effects) to announce.
+    @discardableResult
+    public func runDueScheduled(now: Int64? = nil) -> SessionOutcome {
+        let now = now ?? clock.wallMilliseconds()
+        var events: [SessionEvent] = []
+        for number in scheduledWindows.sorted() {
+            guard let window = windowsByNumber[number] else { continue }
+            let due = window.graph.scheduled.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            for batch in due where windowsByNumber[number] != nil {
+                runScheduled(batch.id, in: window, events: &events)
+            }
+            noteScheduled(window)
+        }
+        return outcome(window: nil, events: events)
+    }
+
+    private func runScheduled(_ id: String, in window: SessionWindow, events: inout [SessionEvent]) {
+        // An earlier batch of the same run may have cancelled this one (or finished its model).
+        guard window.graph.scheduledBatch(id) != nil else { return }
+        let before = window.graph.contentCost
+        let event: ChangeEvent
+        do {
+            event = try window.graph.runScheduled(id, budget: contentBudget(for: window))
+        } catch {
+            noteRefusal(error, in: window.number)
+            logger.notice(
+                "a scheduled batch failed at its deadline; dropped, nothing changed",
+                metadata: [
+                    "window": "\(window.number)", "id": "\(id)", "error": "\(error.errorName)", "message": "\(error.message)",
+                ])
+            window.graph.dropScheduled(id)
+            do {
+                try persist(.scheduledDropped(window: window.number, id: id))
+            } catch {
+                logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
+            }
+            // Never only a log line: whoever watches the window learns it (like `reapplyFailed`).
+            events.append(.trigger(window.number, name: "scheduledFailed", payload: "\(id): \(error.errorName): \(error.message)"))
+            return
+        }
+        charge(window, contentBefore: before)
+        do {
+            try persist(.scheduledRan(window: window.number, id: id, version: event.version))
+        } catch {
+            logger.error("journaling a scheduled batch's change failed", metadata: ["error": "\(error.message)"])
+        }
+        afterChange(window, event, events: &events)
+    }
+
+    /// Keeps ``scheduledWindows`` current for `window` after it changed. O(1).
+    func noteScheduled(_ window: SessionWindow) {
+        if window.graph.scheduled.isEmpty {
+            if !scheduledWindows.isEmpty { scheduledWindows.remove(window.number) }
+        } else {
+            scheduledWindows.insert(window.number)
+        }
+    }
+
+    /// After a restart: the batches whose deadline passed while the daemon was down and whose rule is
+    /// ``OverdueRule/drop`` are dropped (journaled); the others (``OverdueRule/run``) run at the first timer.
+    func applyOverdueRules() {
+        let now = clock.wallMilliseconds()
+        for window in windows {
+            noteScheduled(window)
+            for batch in window.graph.scheduled where batch.deadline <= now && batch.overdue == .drop {
+                logger.info(
+                    "a scheduled batch was overdue after the restart; dropped (overdue: drop)",
+                    metadata: ["window": "\(window.number)", "id": "\(batch.id)"])
+                window.graph.dropScheduled(batch.id)
+                do {
+                    try persist(.scheduledDropped(window: window.number, id: batch.id))
+                } catch {
+                    logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
+                }
+            }
+            noteScheduled(window)
+        }
+    }
+}
+
+extension Session {
+    /// Reads the commands of Window1 `Schedule` (`commands_json`, a batch's JSON), bounded by
+    /// ``SessionLimits/maxJSONBytes`` before it is parsed and by ``SessionLimits/maxBatchCommands`` after.
+    /// - Throws: ``SessionError/invalidBatch(_:)`` (not a batch, empty, or scheduling again),
+    ///   ``SessionError/limitsExceeded(_:)``.
+    public static func scheduledCommands(
+        fromJSON json: String, limits: SessionLimits = SessionLimits()
+    ) throws(SessionError) -> [BatchCommand] {
+        let commands: [BatchCommand]
+        do throws(JSONInput.Failure) {
+            commands = try JSONInput.decode([BatchCommand].self, from: json, limit: limits.maxJSONBytes)
+        } catch {
+            throw error.tooLong ? .limitsExceeded(error.message) : .invalidBatch("commands_json: \(error.message)")
+        }
+        guard !commands.isEmpty else { throw .invalidBatch("commands_json: the batch is empty") }
+        guard commands.count <= limits.maxBatchCommands else {
+            throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
+        }
+        guard !commands.contains(where: { $0.command.schedules }) else {
+            throw .invalidBatch("commands_json: a scheduled batch cannot schedule another (nested schedule)")
+        }
+        return commands
+    }
+}
