@@ -12,7 +12,7 @@ extension NavigationWindow {
     ///     screen detail #4 (path[1]) {"id":"42"}
     ///   screen settings #5 (tab settings)
     /// ```
-    /// Custom kinds print as `custom:<name>`. A switched container's kept branches follow its children, their
+    /// Custom kinds print as `custom:<name>`, and their children as `<name>[i]` (`*` on the selected one). A switched container's kept branches follow its children, their
     /// roots labelled `(saved <screen>)`. O(number of models), iterative.
     public func debugTree() -> String {
         guard let root = nodes[rootID] else { return "" }
@@ -35,7 +35,12 @@ extension NavigationWindow {
         if case .custom(let name) = node.kind { kind = "custom:\(name)" } else { kind = node.kind.tag }
         var label = node.attachment.debugLabel
         if case .tab(let id) = node.attachment, parentNode(node)?.selectedTab == id { label += "*" }
-        if case .custom(let index) = node.attachment, parentNode(node)?.selectedChild == index { label += "*" }
+        if case .custom(let index) = node.attachment, let parent = parentNode(node) {
+            // A custom container's child is named by the container's own kind (`split[0]`, `segments[1]`), so the
+            // tree says what the container is, not only that it is custom.
+            if case .custom(let name) = parent.kind { label = "\(name)[\(index)]" }
+            if parent.selectedChild == index { label += "*" }
+        }
         var line = "\(kind) \(node.screen) \(node.id) (\(label))"
         if node.isSplit {
             if node.columnVisibility != .automatic { line += " columns:" + node.columnVisibility.rawValue }

@@ -13,8 +13,8 @@ extension NavigationWindow {
     ///   ``Route/cover(_:params:withNavigation:)``. `withNavigation` is `true` exactly when the presented
     ///   model is a stack; the route's screen and params are then those of the stack's element 0, and its
     ///   later elements follow as pushes. Any other presented model gives its own screen name and params;
-    /// - a **custom presentation kind** (e.g. `popover`) maps to a sheet: it is a modal layer a renderer
-    ///   must dismiss and present like one;
+    /// - a **custom presentation kind** (e.g. `popover`, `browser`) keeps its own name as the route's style
+    ///   (``Route/Style/custom(_:)``); a renderer that does not know it treats it as a modal layer like a sheet;
     /// - an **alert or confirmation dialog** is not a route: the view stops there (dialogs are
     ///   leaves, so nothing is lost above them).
     ///

@@ -18,9 +18,15 @@ enum DotGraph {
                 ? ", color=\"red\", penwidth=2, style=\"filled\", fillcolor=\"#fff0f0\"" : ""
             lines.append("  m\(model.id) [label=\(quote(label))\(highlight)];")
         }
+        let customKinds = Dictionary(
+            snapshot.models.compactMap { model in model.customKind.map { (model.id, $0) } }, uniquingKeysWith: { first, _ in first })
         for model in snapshot.models {
             guard let parent = model.parent else { continue }
-            let label = model.attachment?.label ?? ""
+            var label = model.attachment?.label ?? ""
+            // A custom container's children are named by its kind (`split[0]`), as in GetTree.
+            if model.attachment?.type == "custom", let kind = customKinds[parent] {
+                label = "\(kind)[\(model.attachment?.index.map(String.init) ?? "?")]"
+            }
             let highlight = activeEdges.contains(Edge(parent: parent, child: model.id))
                 ? ", color=\"red\", penwidth=2" : ""
             lines.append("  m\(parent) -> m\(model.id) [label=\(quote(label))\(highlight)];")

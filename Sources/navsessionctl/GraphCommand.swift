@@ -10,7 +10,7 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Print a window's model graph as Graphviz DOT (pipe into 'dot -Tsvg').",
         discussion: """
             One node per model labelled kind, screen and #id; edges parent→child labelled by attachment \
-            (path[i], tab ID, switched, custom[i], sheet, fullScreenCover, alert, …). The active path from \
+            (path[i], tab ID, switched, KIND[i], sheet, fullScreenCover, alert, …). The active path from \
             the root to the active model is red and bold. DOT is the only format; --dot may be given for clarity.
             """
     )

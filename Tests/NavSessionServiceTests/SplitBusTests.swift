@@ -46,6 +46,18 @@ import Testing
         }
     }
 
+    @Test func getTreeNamesTheSplitsColumnsByTheContainersKind() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow("split")
+            let tree = try await Self.gdbus(fixture, window, "GetTree", [])
+            #expect(tree.status == 0, "\(tree)")
+            #expect(tree.stdout.contains("custom:split"), "\(tree)")
+            #expect(tree.stdout.contains("(split[0])"), "\(tree)")
+            #expect(tree.stdout.contains("(split[1]*)"), "\(tree)")
+            #expect(!tree.stdout.contains("custom["), "\(tree)")
+        }
+    }
+
     @Test func setColumnVisibilityWithDbusSendIsInTheState() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow("split")

@@ -23,8 +23,8 @@ struct DebugTreeTests {
                       screen home #4 (path[0])
                       screen detail #5 (path[1]) {"a":"b","id":"42"}
                     custom:split split #6 (tab more*)
-                      screen list #7 (custom[0])
-                      screen pane #8 (custom[1]*)
+                      screen list #7 (split[0])
+                      screen pane #8 (split[1]*)
                         confirmationDialog confirmationDialog #10 (dialog)
 
                 """)
