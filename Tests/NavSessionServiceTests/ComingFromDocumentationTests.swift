@@ -35,7 +35,10 @@ import Testing
 
     @Test func theLibrariesEachHaveTheirTable() throws {
         let page = try Self.text("Docs/coming-from.md")
-        for library in ["FlowStacks", "NavigationViewKit", "Jetpack Navigation", "React Navigation", "go_router"] {
+        for library in [
+            "FlowStacks", "NavigationViewKit", "Jetpack Navigation", "React Navigation", "go_router", "SwiftUINavigation",
+            "SwiftUICoordinator", "swift-navigation", "Split views",
+        ] {
             #expect(page.contains("## \(library)"), "no section for \(library)")
         }
     }
