@@ -32,8 +32,8 @@ import Testing
             let window = try await fixture.openWindow()
             let editor = try await Self.pushEditor(fixture, window)
             let changes = try await fixture.signals(path: window, interface: try InterfaceName(Self.window1), member: "Changed")
-            let result = try await TagAndParamsBusTests.dbusSend(
-                fixture, window, "SetAppearance", ["string:", #"string:{"backButton":true,"navigationBar":false}"#, "boolean:false"])
+            let result = try await fixture.dbusSend(
+                window, "SetAppearance", ["string:", #"string:{"backButton":true,"navigationBar":false}"#, "boolean:false"])
             #expect(result.status == 0, "\(result)")
             let changed = try await first(changes, timeout: .seconds(10)) { _ in true }
             let steps = changed.arguments[6].string ?? ""
@@ -48,12 +48,12 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let apply = try await TagAndParamsBusTests.gdbus(
-                fixture, window, "Apply", [#"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"},"tag":"order"}]}]"#, "{}"])
+            let apply = try await fixture.gdbus(
+                window, "Apply", [#"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"},"tag":"order"}]}]"#, "{}"])
             #expect(apply.status == 0, "\(apply)")
             let detail = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
-            let result = try await TagAndParamsBusTests.gdbus(
-                fixture, window, "SetAppearance", ["tag:order", #"{"titleDisplayMode":"large"}"#, "false"])
+            let result = try await fixture.gdbus(
+                window, "SetAppearance", ["tag:order", #"{"titleDisplayMode":"large"}"#, "false"])
             #expect(result.status == 0, "\(result)")
             let model = try await TagAndParamsBusTests.model(fixture, window, id: detail)
             #expect((model["appearance"] as? [String: Any])?["titleDisplayMode"] as? String == "large")
@@ -86,8 +86,8 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             _ = try await Self.pushEditor(fixture, window)
-            let result = try await TagAndParamsBusTests.dbusSend(
-                fixture, window, "SetAppearance", ["string:", #"string:{"backButon":false}"#, "boolean:false"])
+            let result = try await fixture.dbusSend(
+                window, "SetAppearance", ["string:", #"string:{"backButon":false}"#, "boolean:false"])
             #expect(result.status != 0)
             #expect(result.stderr.contains("org.navsession.Error.InvalidCommand") && result.stderr.contains("did you mean"), "\(result)")
         }
@@ -129,8 +129,8 @@ import Testing
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             let changes = try await fixture.signals(path: window, interface: try InterfaceName(Self.window1), member: "Changed")
-            let result = try await TagAndParamsBusTests.gdbus(
-                fixture, window, "Apply", [#"[{"command":"setTabBarRule","hiddenWhenNotRoot":true,"animated":false}]"#, "{}"])
+            let result = try await fixture.gdbus(
+                window, "Apply", [#"[{"command":"setTabBarRule","hiddenWhenNotRoot":true,"animated":false}]"#, "{}"])
             #expect(result.status == 0, "\(result)")
             let changed = try await first(changes, timeout: .seconds(10)) { _ in true }
             let steps = changed.arguments[6].string ?? ""

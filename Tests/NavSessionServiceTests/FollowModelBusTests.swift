@@ -33,8 +33,8 @@ import Testing
                 _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
                 _ = try await fixture.window(window, "StackDropLast", [.uint32(1)])
             }
-            let last = try await TagAndParamsBusTests.gdbus(
-                fixture, window, "Apply",
+            let last = try await fixture.gdbus(
+                window, "Apply",
                 [#"[{"command":"setParams","model":\#(home),"title":"Home"}]"#, #"{"transaction": "{\"source\":\"test\"}"}"#])
             #expect(last.status == 0, "\(last)")
             let version = try await fixture.version(window)
@@ -70,7 +70,7 @@ import Testing
     @Test func followModelOfAnUnknownModelIsUnknownModel() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
-            let result = try await TagAndParamsBusTests.gdbus(fixture, window, "FollowModel", ["999"])
+            let result = try await fixture.gdbus(window, "FollowModel", ["999"])
             #expect(result.stderr.contains("org.navsession.Error.UnknownModel"), "\(result)")
         }
     }

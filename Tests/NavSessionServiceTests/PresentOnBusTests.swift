@@ -6,22 +6,6 @@ import Testing
 
 /// Issue 33 (P): `PresentOn`, `present` with `on`/`replace` and presentation transitions through the bus, on the demo.
 @Suite(.serialized) struct PresentOnBusTests {
-    static func gdbus(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
-                      "--method", "org.navsession.Window1.\(member)"] + arguments)
-    }
-
-    static func dbusSend(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(DaemonFixture.name)", window,
-                          "org.navsession.Window1.\(member)"] + arguments)
-    }
-
     /// A logged-in demo window with `about` presented (by the nearest presenter, the `main` tab container); its id.
     static func windowPresentingAbout(_ fixture: DaemonFixture) async throws -> (window: String, tabs: UInt64, about: UInt64) {
         let window = try await fixture.openWindow()
@@ -38,8 +22,8 @@ import Testing
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
             let before = try await fixture.version(window)
-            let result = try await Self.dbusSend(
-                fixture, window, "PresentOn",
+            let result = try await fixture.dbusSend(
+                window, "PresentOn",
                 ["string:\(tabs)", "string:sheet", "string:profile", "dict:string:string:edit,1", "string:slide", "boolean:true"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("uint64 \(before + 1)"), "\(result)")
@@ -58,7 +42,7 @@ import Testing
         try await DaemonFixture.with { fixture in
             let (window, tabs, about) = try await Self.windowPresentingAbout(fixture)
             let before = try await fixture.version(window)
-            let result = try await Self.gdbus(fixture, window, "PresentOn", ["\(tabs)", "sheet", "profile", "{}", "", "false"])
+            let result = try await fixture.gdbus(window, "PresentOn", ["\(tabs)", "sheet", "profile", "{}", "", "false"])
             #expect(result.status != 0)
             #expect(result.stderr.contains("org.navsession.Error.AlreadyPresenting"), "\(result)")
             #expect(result.stderr.contains("model #\(tabs) already presents model #\(about) ('about')"), "\(result)")
@@ -71,7 +55,7 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             let home = try await fixture.modelID(window, where: "screen", is: "home")
-            let result = try await Self.gdbus(fixture, window, "PresentOn", ["\(home)", "sheet", "about", "{}", "", "false"])
+            let result = try await fixture.gdbus(window, "PresentOn", ["\(home)", "sheet", "about", "{}", "", "false"])
             #expect(result.stderr.contains("org.navsession.Error.CannotPresent"), "\(result)")
         }
     }
@@ -84,7 +68,7 @@ import Testing
                 [{"command":"present","presentation":{"kind":"sheet","model":{"screen":"about","tag":"about"}}},
                  {"command":"present","on":"tag:about","presentation":{"kind":"fullScreenCover","model":{"screen":"profile"},"transition":"zoom"}}]
                 """#
-            let result = try await Self.gdbus(fixture, window, "Apply", [batch, "{}"])
+            let result = try await fixture.gdbus(window, "Apply", [batch, "{}"])
             #expect(result.status == 0, "\(result)")
             let about = try await fixture.modelID(window, where: "screen", is: "about")
             let profile = try #require(try await fixture.models(window).first { ($0["screen"] as? String) == "profile" })
@@ -100,7 +84,7 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             let batch = #"[{"command":"present","presentation":{"kind":"sheet","model":{"screen":"about"},"transition":"slide in"}}]"#
-            let result = try await Self.gdbus(fixture, window, "Apply", [batch, "{}"])
+            let result = try await fixture.gdbus(window, "Apply", [batch, "{}"])
             #expect(result.stderr.contains("org.navsession.Error.InvalidBatch") && result.stderr.contains("transition"), "\(result)")
         }
     }

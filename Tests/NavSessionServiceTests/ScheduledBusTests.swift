@@ -8,22 +8,6 @@ import Testing
 /// and gdbus, the demo's toast with its scheduled dismissal, the `saved` handler that bubbles, and a scheduled batch
 /// surviving SIGKILL.
 @Suite(.serialized) struct ScheduledBusTests {
-    static func dbusSend(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(DaemonFixture.name)", window,
-                          "org.navsession.Window1.\(member)"] + arguments)
-    }
-
-    static func gdbus(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
-                      "--method", "org.navsession.Window1.\(member)"] + arguments)
-    }
-
     static func changes(_ fixture: DaemonFixture, _ window: String) async throws -> AsyncStream<Signal> {
         try await fixture.signals(path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Changed")
     }
@@ -40,8 +24,8 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             let changes = try await Self.changes(fixture, window)
-            let result = try await Self.dbusSend(
-                fixture, window, "Schedule",
+            let result = try await fixture.dbusSend(
+                window, "Schedule",
                 [#"string:[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"7"}}]}]"#, "uint64:200"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "s1", "\(result)")
@@ -58,17 +42,17 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let apply = try await Self.gdbus(
-                fixture, window, "Apply",
+            let apply = try await fixture.gdbus(
+                window, "Apply",
                 [#"[{"command":"schedule","afterMs":600000,"id":"later","commands":[{"command":"goBack"}]}]"#, "{}"])
             #expect(apply.status == 0, "\(apply)")
             let listed = try await Self.scheduled(fixture, window)
             #expect(listed.map { $0["id"] as? String } == ["later"])
             #expect((listed.first?["deadline"] as? NSNumber)?.int64Value ?? 0 > Int64(Date().timeIntervalSince1970 * 1000))
-            let cancel = try await Self.gdbus(fixture, window, "CancelScheduled", ["later"])
+            let cancel = try await fixture.gdbus(window, "CancelScheduled", ["later"])
             #expect(cancel.status == 0, "\(cancel)")
             #expect(try await Self.scheduled(fixture, window).isEmpty)
-            let again = try await Self.gdbus(fixture, window, "CancelScheduled", ["later"])
+            let again = try await fixture.gdbus(window, "CancelScheduled", ["later"])
             #expect(again.status != 0 && again.stderr.contains("org.navsession.Error.UnknownScheduled"), "\(again)")
         }
     }
@@ -76,8 +60,8 @@ import Testing
     @Test func aNestedScheduleIsInvalidBatch() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
-            let result = try await Self.dbusSend(
-                fixture, window, "Schedule",
+            let result = try await fixture.dbusSend(
+                window, "Schedule",
                 [#"string:[{"command":"schedule","afterMs":1,"commands":[{"command":"dismiss"}]}]"#, "uint64:10"])
             #expect(result.status != 0 && result.stderr.contains("org.navsession.Error.InvalidBatch"), "\(result)")
         }
@@ -91,8 +75,8 @@ import Testing
             let detail = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
             let messages = try await fixture.signals(
                 path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Message")
-            let result = try await Self.dbusSend(
-                fixture, window, "Apply", [#"string:[{"command":"sendMessage","name":"saved","payload":"42"}]"#, "dict:string:string:"])
+            let result = try await fixture.dbusSend(
+                window, "Apply", [#"string:[{"command":"sendMessage","name":"saved","payload":"42"}]"#, "dict:string:string:"])
             #expect(result.status == 0, "\(result)")
             // The toast is on the tabs (the handler's model); the Message still goes to the detail.
             #expect(try await fixture.windowProperty(window, "ActiveTag") == .string("toast"))
@@ -109,13 +93,13 @@ import Testing
             let show = #"[{"command":"sendMessage","name":"saved"},"#
                 + #"{"command":"schedule","afterMs":300,"id":"hideToast","overdue":"drop","commands":[{"command":"dismiss"}],"from":"tag:toast"}]"#
             let changes = try await Self.changes(fixture, window)
-            #expect(try await Self.gdbus(fixture, window, "Apply", [show, "{}"]).status == 0)
+            #expect(try await fixture.gdbus(window, "Apply", [show, "{}"]).status == 0)
             _ = try await first(changes, timeout: .seconds(30)) { ($0.arguments[2].string ?? "").contains(#""scheduled":"hideToast""#) }
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
             // Shown again and hidden by hand first: its dismissal goes with it, nothing is left to run.
-            #expect(try await Self.gdbus(fixture, window, "Apply", [show, "{}"]).status == 0)
+            #expect(try await fixture.gdbus(window, "Apply", [show, "{}"]).status == 0)
             #expect(try await Self.scheduled(fixture, window).count == 1)
-            #expect(try await Self.gdbus(fixture, window, "Dismiss", []).status == 0)
+            #expect(try await fixture.gdbus(window, "Dismiss", []).status == 0)
             #expect(try await Self.scheduled(fixture, window).isEmpty)
         }
     }
@@ -125,8 +109,8 @@ import Testing
             let process = try #require(fixture.process)
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let result = try await Self.dbusSend(
-                fixture, window, "Schedule",
+            let result = try await fixture.dbusSend(
+                window, "Schedule",
                 [#"string:[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"9"}}]}]"#, "uint64:3000"])
             #expect(result.status == 0, "\(result)")
             process.signal(SIGKILL)

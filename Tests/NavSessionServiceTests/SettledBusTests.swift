@@ -7,26 +7,20 @@ import Testing
 
 /// `ReportSettled` → `Settled` through the bus, on the demo manifest (Issue 33, part O).
 @Suite(.serialized) struct SettledBusTests {
-    static func gdbus(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await TagAndParamsBusTests.gdbus(fixture, window, member, arguments)
-    }
-
     @Test func reportSettledWithGdbusAnnouncesTheVersionOnceAndSetsTheProperties() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             let version = try await fixture.logIn(window)
             let settled = try await fixture.signals(
                 path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Settled")
-            let first = try await Self.gdbus(fixture, window, "ReportSettled", [String(version)])
+            let first = try await fixture.gdbus(window, "ReportSettled", [String(version)])
             #expect(first.status == 0, "\(first)")
-            let again = try await Self.gdbus(fixture, window, "ReportSettled", [String(version)])
+            let again = try await fixture.gdbus(window, "ReportSettled", [String(version)])
             #expect(again.status == 0, "a second report of the same version is a no-op: \(again)")
-            let older = try await Self.gdbus(fixture, window, "ReportSettled", [String(version - 1)])
+            let older = try await fixture.gdbus(window, "ReportSettled", [String(version - 1)])
             #expect(older.status == 0, "\(older)")
             let next = try #require(try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])]).first?.uint64)
-            _ = try await Self.gdbus(fixture, window, "ReportSettled", [String(next)])
+            _ = try await fixture.gdbus(window, "ReportSettled", [String(next)])
             // Two signals: the repeated and the older report sent none in between.
             let signals = try await take(2, of: settled)
             #expect(signals.map { $0.arguments.first?.uint64 } == [version, next])
@@ -38,7 +32,7 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             let version = try await fixture.version(window)
-            let result = try await TagAndParamsBusTests.dbusSend(fixture, window, "ReportSettled", ["uint64:\(version + 5)"])
+            let result = try await fixture.dbusSend(window, "ReportSettled", ["uint64:\(version + 5)"])
             #expect(result.status != 0)
             #expect(result.stderr.contains("org.navsession.Error.VersionMismatch"), "\(result)")
             #expect(result.stderr.contains("at version \(version)") && result.stderr.contains("version \(version + 5)"), "\(result)")

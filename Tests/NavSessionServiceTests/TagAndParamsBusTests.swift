@@ -6,22 +6,6 @@ import Testing
 
 /// Tags, `"tag:…"` references, SetParams/SetTitle, singleTop and BringToFront through the bus, on the demo manifest.
 @Suite(.serialized) struct TagAndParamsBusTests {
-    static func gdbus(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
-                      "--method", "org.navsession.Window1.\(member)"] + arguments)
-    }
-
-    static func dbusSend(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(DaemonFixture.name)", window,
-                          "org.navsession.Window1.\(member)"] + arguments)
-    }
-
     static func model(_ fixture: DaemonFixture, _ window: String, id: UInt64) async throws -> [String: Any] {
         try #require(try await fixture.models(window).first { ($0["id"] as? NSNumber)?.uint64Value == id })
     }
@@ -33,7 +17,7 @@ import Testing
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             let detail = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
             let before = try await fixture.version(window)
-            let result = try await Self.dbusSend(fixture, window, "SetParams", ["uint64:0", "dict:string:string:edit,1", "boolean:false"])
+            let result = try await fixture.dbusSend(window, "SetParams", ["uint64:0", "dict:string:string:edit,1", "boolean:false"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("uint64 \(before + 1)"), "\(result)")
             #expect(try await fixture.windowProperty(window, "ActiveModel") == .uint64(detail))
@@ -46,7 +30,7 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
-            let result = try await Self.dbusSend(fixture, window, "SetParams", ["uint64:0", "dict:string:string:idd,2", "boolean:false"])
+            let result = try await fixture.dbusSend(window, "SetParams", ["uint64:0", "dict:string:string:idd,2", "boolean:false"])
             #expect(result.status != 0)
             #expect(result.stderr.contains("org.navsession.Error.InvalidSpec") && result.stderr.contains("did you mean 'id'"), "\(result)")
         }
@@ -57,7 +41,7 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
-            let result = try await Self.gdbus(fixture, window, "SetTitle", ["0", "Order 42"])
+            let result = try await fixture.gdbus(window, "SetTitle", ["0", "Order 42"])
             #expect(result.status == 0, "\(result)")
             #expect(try await fixture.windowProperty(window, "Title") == .string("Order 42"))
         }
@@ -67,12 +51,12 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let apply = try await Self.gdbus(
-                fixture, window, "Apply",
+            let apply = try await fixture.gdbus(
+                window, "Apply",
                 [#"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"},"tag":"order"}]}]"#, "{}"])
             #expect(apply.status == 0, "\(apply)")
             let active = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
-            let found = try await Self.gdbus(fixture, window, "ModelForTag", ["order"])
+            let found = try await fixture.gdbus(window, "ModelForTag", ["order"])
             #expect(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(uint64 \(active),)", "\(found)")
             #expect(try await fixture.windowProperty(window, "ActiveTag") == .string("order"))
             let tree = try #require(try await fixture.window(window, "GetTree").first?.string)
@@ -86,9 +70,9 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             let batch = #"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"},"tag":"order"}]}]"#
-            _ = try await Self.gdbus(fixture, window, "Apply", [batch, "{}"])
+            _ = try await fixture.gdbus(window, "Apply", [batch, "{}"])
             let active = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
-            let again = try await Self.gdbus(fixture, window, "Apply", [batch, "{}"])
+            let again = try await fixture.gdbus(window, "Apply", [batch, "{}"])
             #expect(again.stderr.contains("org.navsession.Error.DuplicateTag"), "\(again)")
             #expect(again.stderr.contains("model #\(active) already carries tag 'order'"), "\(again)")
         }
@@ -97,9 +81,9 @@ import Testing
     @Test func anUnknownTagIsNamedInTheError() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
-            let result = try await Self.gdbus(fixture, window, "ModelForTag", ["nope"])
+            let result = try await fixture.gdbus(window, "ModelForTag", ["nope"])
             #expect(result.stderr.contains("org.navsession.Error.UnknownTag") && result.stderr.contains("'nope'"), "\(result)")
-            let batch = try await Self.gdbus(fixture, window, "Apply", [#"[{"command":"dismiss","from":"tag:nope"}]"#, "{}"])
+            let batch = try await fixture.gdbus(window, "Apply", [#"[{"command":"dismiss","from":"tag:nope"}]"#, "{}"])
             #expect(batch.stderr.contains("org.navsession.Error.UnknownTag"), "\(batch)")
         }
     }
@@ -112,7 +96,7 @@ import Testing
                 [{"command":"present","presentation":{"kind":"sheet","model":{"kind":"stack","tag":"editorStack","path":[{"screen":"editor","params":{"id":"1"}}]}}},
                  {"command":"stackAppend","from":"tag:editorStack","models":[{"screen":"detail","params":{"id":"2"}}]}]
                 """#
-            let result = try await Self.gdbus(fixture, window, "Apply", [batch, "{}"])
+            let result = try await fixture.gdbus(window, "Apply", [batch, "{}"])
             #expect(result.status == 0, "\(result)")
             #expect(try await Window1MethodTests.routeScreens(fixture, window) == ["editor", "detail"])
         }
@@ -124,8 +108,8 @@ import Testing
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             let detail = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
-            let result = try await Self.gdbus(
-                fixture, window, "Apply",
+            let result = try await fixture.gdbus(
+                window, "Apply",
                 [#"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"2"}}],"singleTop":true}]"#, "{}"])
             #expect(result.status == 0, "\(result)")
             #expect(try await Window1MethodTests.routeScreens(fixture, window) == ["detail"])
@@ -141,7 +125,7 @@ import Testing
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             let detail = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
             _ = try await fixture.window(window, "StackAppend", [.string("profile"), .noParams])
-            let result = try await Self.dbusSend(fixture, window, "BringToFront", ["string:detail", "string:"])
+            let result = try await fixture.dbusSend(window, "BringToFront", ["string:detail", "string:"])
             #expect(result.status == 0, "\(result)")
             #expect(try await Window1MethodTests.routeScreens(fixture, window) == ["profile", "detail"])
             #expect(try await fixture.windowProperty(window, "ActiveModel") == .uint64(detail))
@@ -152,9 +136,9 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let absent = try await Self.dbusSend(fixture, window, "BringToFront", ["string:about", "string:"])
+            let absent = try await fixture.dbusSend(window, "BringToFront", ["string:about", "string:"])
             #expect(absent.stderr.contains("org.navsession.Error.ScreenNotInStack") && absent.stderr.contains("'about'"), "\(absent)")
-            let neither = try await Self.dbusSend(fixture, window, "BringToFront", ["string:", "string:"])
+            let neither = try await fixture.dbusSend(window, "BringToFront", ["string:", "string:"])
             #expect(neither.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(neither)")
         }
     }
@@ -168,12 +152,12 @@ import Testing
                 [{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"},"tag":"order"}]},
                  {"command":"setParams","tag":"order","params":{"id":"2"}}]
                 """#
-            #expect(try await Self.gdbus(fixture, window, "Apply", [batch, "{}"]).status == 0)
+            #expect(try await fixture.gdbus(window, "Apply", [batch, "{}"]).status == 0)
             let id = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
             process.signal(SIGKILL)
             #expect(await fixture.waitForExit(process))
             try await fixture.relaunch()
-            let found = try await Self.gdbus(fixture, window, "ModelForTag", ["order"])
+            let found = try await fixture.gdbus(window, "ModelForTag", ["order"])
             #expect(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(uint64 \(id),)", "\(found)")
             #expect(try await Self.model(fixture, window, id: id)["params"] as? [String: String] == ["id": "2"])
         }

@@ -16,8 +16,8 @@ import Testing
             try await fixture.logIn(window)
             let changed = try await fixture.signals(
                 path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Changed")
-            let result = try await TagAndParamsBusTests.gdbus(
-                fixture, window, "Apply", [Self.append, #"{"transaction": "{\"source\":\"swipe\"}"}"#])
+            let result = try await fixture.gdbus(
+                window, "Apply", [Self.append, #"{"transaction": "{\"source\":\"swipe\"}"}"#])
             #expect(result.status == 0, "\(result)")
             let signal = try await first(changed, timeout: .seconds(10)) { _ in true }
             let cause = try #require(signal.arguments[2].string)
@@ -30,8 +30,8 @@ import Testing
             let window = try await fixture.openWindow()
             let version = try await fixture.logIn(window)
             for text in ["[1]", "not json", String(repeating: "x", count: 5000)] {
-                let result = try await TagAndParamsBusTests.dbusSend(
-                    fixture, window, "Apply", ["string:\(Self.append)", "dict:string:string:transaction,\(text)"])
+                let result = try await fixture.dbusSend(
+                    window, "Apply", ["string:\(Self.append)", "dict:string:string:transaction,\(text)"])
                 #expect(result.status != 0)
                 #expect(result.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(result)")
             }

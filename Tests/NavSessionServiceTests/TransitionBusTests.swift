@@ -7,22 +7,6 @@ import Testing
 /// Issue 33 (P): `Show`, screen defaults, the demo's transition rule and eligibility, and the built-in browser
 /// through the bus, on the demo manifest.
 @Suite(.serialized) struct TransitionBusTests {
-    static func gdbus(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
-                      "--method", "org.navsession.Window1.\(member)"] + arguments)
-    }
-
-    static func dbusSend(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String]) async throws
-        -> ToolResult
-    {
-        try await fixture.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(DaemonFixture.name)", window,
-                          "org.navsession.Window1.\(member)"] + arguments)
-    }
-
     @Test func showWithDbusSendPresentsComposeAsASheetWithItsDefaultTransition() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
@@ -30,7 +14,7 @@ import Testing
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
             let before = try await fixture.version(window)
-            let result = try await Self.dbusSend(fixture, window, "Show", ["string:compose", "dict:string:string:to,ann"])
+            let result = try await fixture.dbusSend(window, "Show", ["string:compose", "dict:string:string:to,ann"])
             #expect(result.status == 0, "\(result)")
             let change = try await first(changes, timeout: .seconds(10)) { $0.arguments[0] == .uint64(before + 1) }
             let steps = try #require(change.arguments[6].string)
@@ -45,7 +29,7 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "TabsSelectItem", [.string("settings")])
-            let result = try await Self.gdbus(fixture, window, "Show", ["compose", "{}"])
+            let result = try await fixture.gdbus(window, "Show", ["compose", "{}"])
             #expect(result.status == 0, "\(result)")
             let compose = try #require(try await fixture.models(window).first { ($0["screen"] as? String) == "compose" })
             #expect(compose["transition"] as? String == "fade")
@@ -57,8 +41,8 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "TabsSelectItem", [.string("settings")])
-            let result = try await Self.gdbus(
-                fixture, window, "Apply", [#"[{"command":"show","screen":"compose","transition":"flip"}]"#, "{}"])
+            let result = try await fixture.gdbus(
+                window, "Apply", [#"[{"command":"show","screen":"compose","transition":"flip"}]"#, "{}"])
             #expect(result.stderr.contains("org.navsession.Error.TransitionNotEligible"), "\(result)")
             #expect(result.stderr.contains("'flip' is not eligible from 'settings' to 'compose'"), "\(result)")
         }
@@ -68,7 +52,7 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let result = try await Self.gdbus(fixture, window, "Present", ["browser", "https://example.org/help", "{}"])
+            let result = try await fixture.gdbus(window, "Present", ["browser", "https://example.org/help", "{}"])
             #expect(result.status == 0, "\(result)")
             let routes = try #require(try await fixture.window(window, "GetRoutes").first?.string)
             #expect(routes == #"[{"style":"browser","screen":"browser","params":{"url":"https://example.org/help"},"withNavigation":false}]"#)
@@ -80,10 +64,10 @@ import Testing
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
             let before = try await fixture.version(window)
-            let viaMethod = try await Self.gdbus(fixture, window, "Present", ["browser", "file:///etc/passwd", "{}"])
+            let viaMethod = try await fixture.gdbus(window, "Present", ["browser", "file:///etc/passwd", "{}"])
             #expect(viaMethod.stderr.contains("org.navsession.Error.InvalidURL"), "\(viaMethod)")
-            let viaBatch = try await Self.gdbus(
-                fixture, window, "Apply", [#"[{"command":"present","presentation":{"kind":"browser","url":"ftp://x"}}]"#, "{}"])
+            let viaBatch = try await fixture.gdbus(
+                window, "Apply", [#"[{"command":"present","presentation":{"kind":"browser","url":"ftp://x"}}]"#, "{}"])
             #expect(viaBatch.stderr.contains("org.navsession.Error.InvalidBatch") && viaBatch.stderr.contains("http or https"), "\(viaBatch)")
             #expect(try await fixture.version(window) == before)
         }
