@@ -116,6 +116,20 @@ struct RestoreReasonTests {
         #expect(twice.nextWindowNumber > window)
     }
 
+    @Test func theUncleanStopRecordKeepsAtMostAHundredTimes() throws {
+        let directory = temporaryDirectory()
+        let store = try SessionStore(directory: directory)
+        _ = try store.beginRun(now: 1_000, window: 60)
+        let now: Int64 = 2_000
+        let planted = (0..<500).map { String(now - 10 + Int64($0 % 10)) }.joined(separator: "\n")
+        try Data(planted.utf8).write(to: URL(fileURLWithPath: directory + "/" + SessionStore.uncleanStopsFileName))
+        let run = try store.beginRun(now: now, window: 60)
+        #expect(run.previous == .unclean)
+        #expect(run.recentUncleanStops == 100)
+        let lines = try String(contentsOfFile: directory + "/" + SessionStore.uncleanStopsFileName, encoding: .utf8)
+        #expect(lines.split(separator: "\n").count == 100)
+    }
+
     @Test func instanceIdsAreLettersDigitsDashAndUnderscore() {
         #expect(InstanceID.problem(with: "work_2-a") == nil)
         #expect(InstanceID.problem(with: "") != nil)
