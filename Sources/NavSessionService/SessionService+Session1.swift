@@ -19,6 +19,14 @@ extension SessionService {
                 Interface.Property(S.version, .uint64, get: { _ in .uint64(self.state.withLock { $0.session.version }) }),
                 Interface.Property(
                     S.applicationID, .string, emitsChangedSignal: .const, get: { _ in .string(self.applicationID) }),
+                // Issue 34, part S.
+                Interface.Property(
+                    S.restoreReason, .string, emitsChangedSignal: .const,
+                    get: { _ in .string(self.state.withLock { $0.session.restoreReason.rawValue }) }),
+                Interface.Property(
+                    S.restoreSetAside, .string, emitsChangedSignal: .const,
+                    get: { _ in .string(self.state.withLock { $0.session.restoreSetAside ?? "" }) }),
+                Interface.Property(S.instance, .string, emitsChangedSignal: .const, get: { _ in .string(self.instance ?? "") }),
             ])
     }
 

@@ -39,14 +39,20 @@ public final class SessionService: Sendable {
     let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
     /// The timer of the earliest scheduled batch (Issue 33, part T; SessionService+Scheduled.swift).
     let scheduleTimer = Mutex(ScheduleTimer())
+    /// The instance id whose state the daemon keeps (issue 34, part S), or nil.
+    public let instance: String?
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
     ///
     /// - Parameter stateDirectory: where ``SessionStore`` keeps the state; `nil` keeps it in memory only.
     /// - Throws: ``SessionError/storageFailed(_:)`` when the directory cannot be used.
-    public init(manifest: Manifest, stateDirectory: String?, logger: Logger = Logger(label: "navsessiond"))
-        throws(SessionError)
-    {
+    /// - Parameter restoreReason: why the daemon starts when it is told (`--restore-reason`, the SaveRestore portal);
+    ///   `nil`: from the state directory's marker (issue 34, part S).
+    /// - Parameter instance: the instance id whose state `stateDirectory` holds (Session1 `Instance`), if any.
+    public init(
+        manifest: Manifest, stateDirectory: String?, logger: Logger = Logger(label: "navsessiond"),
+        restoreReason: RestoreReason? = nil, instance: String? = nil
+    ) throws(SessionError) {
         do {
             names = try ServiceNames()
         } catch {
@@ -55,7 +61,8 @@ public final class SessionService: Sendable {
         let store = try stateDirectory.map { directory throws(SessionError) in
             try SessionStore(directory: directory, logger: logger)
         }
-        let session = try Session(manifest: manifest, store: store, logger: logger)
+        let session = try Session(manifest: manifest, store: store, logger: logger, restoreReason: restoreReason)
+        self.instance = instance
         limits = session.limits
         state = Mutex(ServiceState(session: session))
         self.logger = logger
@@ -175,6 +182,11 @@ public final class SessionService: Sendable {
     /// - Throws: ``SessionError/storageFailed(_:)``; the journal still holds every change then.
     public func save() throws(BusError) {
         try withSession { state in try state.session.close() }
+    }
+
+    /// Makes everything durable without stopping (the SaveRestore portal's `SaveHint`; issue 34, part S).
+    public func checkpoint() throws(BusError) {
+        try withSession { state in try state.session.checkpoint() }
     }
 
     /// Asks the daemon to quit (`ActivateAction("quit")`).

@@ -46,6 +46,8 @@ public struct Manifest: Hashable, Sendable {
     public let guards: [String: GuardDeclaration]
     /// Transition rules and eligibility (issue 33, part P); `nil` when the manifest declares none.
     public let transitions: TransitionsDeclaration?
+    /// What comes back at start per reason, and the crash-loop guard (issue 34, part S; default: everything).
+    public let restore: RestoreDeclaration
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
     /// Route name → the route's own entry condition (`deepLinks.routes[i].requires`/`redirect`).
@@ -129,6 +131,7 @@ public struct Manifest: Hashable, Sendable {
         routeConditions = validated.routeConditions
         guards = document.guards
         transitions = document.transitions
+        restore = document.restore ?? RestoreDeclaration()
         guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }

@@ -16,6 +16,8 @@ struct ManifestDocument: Codable {
     var guards: [String: GuardDeclaration] = [:]
     /// Transition rules and eligibility (issue 33, part P).
     var transitions: TransitionsDeclaration?
+    /// What comes back at start, per reason, and the crash-loop guard (issue 34, part S).
+    var restore: RestoreDeclaration?
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -36,6 +38,7 @@ struct ManifestDocument: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks, guards
         case transitions
+        case restore
     }
 
     init(from decoder: any Decoder) throws {
@@ -52,6 +55,7 @@ struct ManifestDocument: Codable {
         freeFormScreens = try c.decodeIfPresent(Bool.self, forKey: .freeFormScreens) ?? false
         guards = try c.decodeIfPresent([String: GuardDeclaration].self, forKey: .guards) ?? [:]
         transitions = try c.decodeIfPresent(TransitionsDeclaration.self, forKey: .transitions)
+        restore = try c.decodeIfPresent(RestoreDeclaration.self, forKey: .restore)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -69,6 +73,7 @@ struct ManifestDocument: Codable {
         if freeFormScreens { try c.encode(true, forKey: .freeFormScreens) }
         if !guards.isEmpty { try c.encode(guards, forKey: .guards) }
         try c.encodeIfPresent(transitions, forKey: .transitions)
+        try c.encodeIfPresent(restore, forKey: .restore)
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

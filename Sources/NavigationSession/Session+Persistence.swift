@@ -14,11 +14,12 @@ extension Session {
     public func close() throws(SessionError) {
         guard let store else { return }
         try writeCleanSnapshot(store)
+        store.endRun()
         store.releaseLock()
     }
 
     /// A fresh pair of files that replays to exactly this state.
-    private func writeCleanSnapshot(_ store: SessionStore) throws(SessionError) {
+    func writeCleanSnapshot(_ store: SessionStore) throws(SessionError) {
         try store.writeSnapshot(storedState())
         needsSnapshot = false
         store.journalNeedsRestart = false

@@ -61,6 +61,10 @@ public final class Session {
     static let maximumEffectDepth = 8
     /// The windows with scheduled batches waiting (Issue 33, part T; Session+Scheduled.swift).
     var scheduledWindows: Set<WindowNumber> = []
+    /// Why this session started (issue 34, part S; Session+Restore.swift): Session1 `RestoreReason`.
+    public internal(set) var restoreReason: RestoreReason = .pristine
+    /// Where the crash-loop guard moved the previous state at start, or nil (Session1 `RestoreSetAside`).
+    public internal(set) var restoreSetAside: String?
 
     /// Creates a session, restoring the state saved in `store` (if any).
     ///
@@ -68,20 +72,29 @@ public final class Session {
     /// fresh (keeping window numbers above any it could read). Windows whose scene the manifest no
     /// longer declares are dropped with a warning.
     /// - Parameter clock: what the per-client message rates are measured with (tests pass their own).
+    /// - Parameter restoreReason: why the session starts, when the caller knows (`--restore-reason`, the SaveRestore
+    ///   portal); else told by the store's marker (Docs/persistence.md, "Restore by reason"). The manifest's
+    ///   `restore` policy for it decides what comes back.
     /// - Throws: ``SessionError/storageFailed(_:)`` only when a fresh journal cannot be started.
     public init(
         manifest: Manifest, store: SessionStore? = nil, limits: SessionLimits = SessionLimits(),
-        logger: Logger = Logger(label: "NavigationSession"), clock: SessionClock = .monotonic
+        logger: Logger = Logger(label: "NavigationSession"), clock: SessionClock = .monotonic,
+        restoreReason: RestoreReason? = nil
     ) throws(SessionError) {
         self.manifest = manifest
         self.store = store
         self.limits = limits
         self.logger = logger
         self.clock = clock
-        if let store {
-            try restore(from: store)
-            applyOverdueRules()
+        guard let store else {
+            self.restoreReason = restoreReason ?? .pristine
+            return
         }
+        // Issue 34, part S: why we start (and the crash-loop guard) before anything is loaded.
+        try beginRun(store, reason: restoreReason)
+        try restore(from: store)
+        applyOverdueRules()
+        applyRestorePolicy(restoreSetAside == nil ? manifest.restore.policy(for: self.restoreReason) : .everything)
     }
 
     // MARK: Reading

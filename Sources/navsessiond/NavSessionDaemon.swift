@@ -57,6 +57,19 @@ struct NavSessionDaemon: ParsableCommand {
     @Flag(help: "Print the built-in demo manifest and exit.")
     var printDemoManifest = false
 
+    // Issue 34, part S: instances, restore reasons, the SaveRestore portal.
+    @Option(help: """
+        Keep the state of this instance (1-64 letters, digits, '-', '_'): <state directory>@ID. \
+        Default: $NAVSESSION_INSTANCE, else the portal's instance id, else the application's own state.
+        """)
+    var instance: String?
+
+    @Option(help: "Why the daemon starts: pristine, launch, recover or restore. Default: the portal's, else from the state directory.")
+    var restoreReason: String?
+
+    @Option(help: "auto: register with org.freedesktop.portal.SaveRestore when the desktop portal runs; off: never.")
+    var saveRestore: String = "auto"
+
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
@@ -65,6 +78,12 @@ struct NavSessionDaemon: ParsableCommand {
     func fail(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("navsessiond: \(message)\n".utf8))
         return ExitCode.failure
+    }
+
+    /// The state directory of `instance`: ``stateDirectory(for:)`` with `@<instance>` appended (issue 34, part S).
+    func stateDirectory(for id: String, instance: String?) -> String {
+        let base = stateDirectory(for: id)
+        return instance.map { InstanceID.directory(base, instance: $0) } ?? base
     }
 
     /// The state directory: the option, else `$XDG_STATE_HOME` (or `~/.local/state`)/navsession/<id>.
@@ -114,15 +133,19 @@ struct NavSessionDaemon: ParsableCommand {
             throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)")
         }
         if ephemeral, stateDir != nil { throw fail("--ephemeral and --state-dir exclude each other") }
+        var start = try startOptions()
         // A private bus is a throwaway: sharing the desktop's saved session with it would restore someone
         // else's windows into a demo, and write the demo's into theirs.
         let inMemory = ephemeral || (privateBus && stateDir == nil)
-        let directory = inMemory ? nil : stateDirectory(for: application.applicationID)
-        logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
-        // Without --replace the state directory's lock comes first: a second daemon on the same directory stops
-        // here, before it touches the bus. With --replace the name comes first (below), so no change reaches the
-        // old daemon after it has saved; the lock is then taken once the old daemon has written everything.
-        var service = replace ? nil : try load(application, directory, logger: logger)
+        // The SaveRestore portal is asked first (issue 34, part S) when it can matter: its instance id and reason
+        // decide which state is loaded and what of it comes back. That needs the bus before the state.
+        let askPortal = saveRestore == "auto" && !inMemory && !privateBus
+        var directory = inMemory ? nil : stateDirectory(for: application.applicationID, instance: start.instance)
+        // Without --replace (and the portal) the state directory's lock comes first: a second daemon on the same
+        // directory stops here, before it touches the bus. With --replace the name comes first (below), so no change
+        // reaches the old daemon after it has saved; the lock is then taken once the old daemon has written everything.
+        var service = replace || askPortal ? nil : try load(application, directory, start, logger: logger)
+        if service != nil { logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")") }
         var daemon: PrivateBusDaemon?
         let address: BusAddress
         if privateBus {
@@ -148,11 +171,47 @@ struct NavSessionDaemon: ParsableCommand {
         } catch {
             throw fail("cannot connect to the \(bus) bus: \(error)")
         }
+        var portal: SaveRestorePortal.Registration?
         if let service {
             try await service.export(on: connection)
         } else {
             // Calls that reach us before the state is loaded wait for it instead of finding no objects.
             await connection.holdIncomingCalls()
+        }
+        // Subscribed before the name is taken, so no SaveHint or Quit sent once we serve is missed.
+        var portalSignals: (saveHints: AsyncStream<Signal>, quits: AsyncStream<Signal>)?
+        if askPortal, let registration = await SaveRestorePortal.register(on: connection, logger: logger) {
+            portal = registration
+            do {
+                portalSignals = (
+                    try await SaveRestorePortal.signals("SaveHint", registration.sessionHandle, on: connection),
+                    try await SaveRestorePortal.signals("Quit", registration.sessionHandle, on: connection)
+                )
+            } catch {
+                logger.error("cannot subscribe to the SaveRestore portal's signals: \(error)")
+            }
+            let instance = start.instance ?? registration.instanceID
+            directory = stateDirectory(for: application.applicationID, instance: instance)
+            start = StartOptions(instance: instance, reason: start.reason ?? registration.reason)
+            discard(registration, application: application, logger: logger)
+            if !registration.discardInstanceIDs.isEmpty {
+                await SaveRestorePortal.call(
+                    "DiscardedInstanceIds", registration.sessionHandle,
+                    [.array(.string, registration.discardInstanceIDs.map(Value.string))], on: connection, logger: logger)
+            }
+        }
+        if askPortal, !replace {
+            logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
+            let loaded: SessionService
+            do {
+                loaded = try load(application, directory, start, logger: logger)
+            } catch {
+                await connection.close()
+                throw error
+            }
+            try await loaded.export(on: connection)
+            await connection.releaseIncomingCalls()
+            service = loaded
         }
         let options: RequestNameOptions = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
         let reply = try await connection.requestName(busName, options: options)
@@ -163,7 +222,8 @@ struct NavSessionDaemon: ParsableCommand {
             throw fail("\(busName) is already owned\(holder) (use --replace to take it over)")
         }
         if service == nil {
-            let loaded = try await loadAfterHandover(application, directory, logger: logger)
+            logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
+            let loaded = try await loadAfterHandover(application, directory, start, logger: logger)
             try await loaded.export(on: connection)
             await connection.releaseIncomingCalls()
             service = loaded
@@ -203,6 +263,34 @@ struct NavSessionDaemon: ParsableCommand {
                 for await _ in service.quitRequested { return "quit action" }
                 return "quit stream ended"
             }
+            if let portal, let portalSignals {
+                // SaveHint: everything durable, then SaveHintResponse (within the portal's 3 s). Quit: stop as for
+                // SIGTERM (a snapshot, then exit 0).
+                let handle = portal.sessionHandle
+                let logger = logger
+                group.addTask {
+                    for await hint in portalSignals.saveHints where hint.arguments.first?.objectPath == handle {
+                        do {
+                            try service.checkpoint()
+                            logger.info("made everything durable for the portal's SaveHint")
+                        } catch {
+                            logger.error("could not make the session durable for the portal's SaveHint: \(error)")
+                        }
+                        await SaveRestorePortal.call("SaveHintResponse", handle, on: connection, logger: logger)
+                    }
+                    // Only a closed connection ends the stream: the task that waits for it says so.
+                    await connection.disconnected()
+                    return "bus disconnected"
+                }
+                group.addTask {
+                    for await quit in portalSignals.quits where quit.arguments.first?.objectPath == handle {
+                        return "portal Quit"
+                    }
+                    // Only a closed connection ends the stream: the task that waits for it says so.
+                    await connection.disconnected()
+                    return "bus disconnected"
+                }
+            }
             var reason = await group.next() ?? "unknown"
             // Losing the bus is not a request to stop: log it as an error and exit non-zero so that a
             // supervisor (systemd Restart=on-failure, D-Bus activation) brings the service back.
@@ -225,6 +313,15 @@ struct NavSessionDaemon: ParsableCommand {
                 logger.info("shutting down (\(reason))")
             }
             ShutdownDeadline.arm(seconds: 5, reason: reason)
+            if let portal, !lostBus {
+                // Saved first, so the portal's Close (a clean stop, as it counts) follows a durable state.
+                do {
+                    try service.checkpoint()
+                } catch {
+                    logger.error("could not write the session snapshot before closing the portal session: \(error)")
+                }
+                await SaveRestorePortal.close(portal.sessionHandle, on: connection, logger: logger)
+            }
             // Closing the connection releases the name; no ReleaseName round trip that could stall.
             await connection.close()
             group.cancelAll()
@@ -240,9 +337,11 @@ struct NavSessionDaemon: ParsableCommand {
 
     /// Loads the session from `directory` (taking its lock) or in memory; one line and exit status 1 when it
     /// cannot, which names the lock's holder when another daemon writes the directory.
-    func load(_ application: Manifest, _ directory: String?, logger: Logger) throws -> SessionService {
+    func load(_ application: Manifest, _ directory: String?, _ start: StartOptions, logger: Logger) throws -> SessionService {
         do {
-            return try SessionService(manifest: application, stateDirectory: directory, logger: logger)
+            return try SessionService(
+                manifest: application, stateDirectory: directory, logger: logger, restoreReason: start.reason,
+                instance: start.instance)
         } catch {
             throw fail(Self.describe(error))
         }
@@ -251,12 +350,16 @@ struct NavSessionDaemon: ParsableCommand {
     /// ``load(_:_:logger:)`` once the daemon we replaced has written its last snapshot and let go of the state
     /// directory's lock (it holds the lock until it exits), so every change it acknowledged is loaded and no
     /// version is given out twice. Waits at most ``handoverTimeout``, off the threads that serve the bus.
-    func loadAfterHandover(_ application: Manifest, _ directory: String?, logger: Logger) async throws -> SessionService {
+    func loadAfterHandover(
+        _ application: Manifest, _ directory: String?, _ start: StartOptions, logger: Logger
+    ) async throws -> SessionService {
         let deadline = ContinuousClock.now + Self.handoverTimeout
         var waiting = false
         while true {
             do {
-                return try SessionService(manifest: application, stateDirectory: directory, logger: logger)
+                return try SessionService(
+                    manifest: application, stateDirectory: directory, logger: logger, restoreReason: start.reason,
+                    instance: start.instance)
             } catch SessionError.stateDirectoryLocked(let path, let holder) where ContinuousClock.now < deadline {
                 if !waiting {
                     logger.info("waiting for the daemon we replaced to save and let go of \(path)", metadata: ["holder": "\(holder.map(String.init) ?? "?")"])
