@@ -42,6 +42,42 @@ struct ClosedWindowSessionTests {
         #expect(session.closedWindows.map(\.number) == [waiting])
     }
 
+    @Test func aWindowClosedBecauseItsClientLeftGoesToTheList() throws {
+        let session = try demoSession()
+        let waiting = try #require(session.openWindow(scene: "waiting").window)
+        try session.setCloseOnExit(window: waiting, owner: ":1.5")
+        try session.clientVanished(uniqueName: ":1.5")
+        #expect(session.closedWindows.map(\.number) == [waiting])
+    }
+
+    @Test func aReopenedWindowIsNotTiedToTheClientItWasTiedTo() throws {
+        let session = try demoSession()
+        let waiting = try #require(session.openWindow(scene: "waiting").window)
+        try session.setCloseOnExit(window: waiting, owner: ":1.5")
+        try session.clientVanished(uniqueName: ":1.5")
+        let reopened = try #require(session.reopenWindow().window)
+        #expect(try session.window(reopened).closeOnExitOwner == nil)
+    }
+
+    @Test func aRestartWithASmallerBoundKeepsTheMostRecent() throws {
+        let directory = temporaryDirectory()
+        var numbers: [WindowNumber] = []
+        do {
+            let session = try demoSession(directory: directory)
+            for _ in 0..<4 {
+                let number = try #require(session.openWindow(scene: "waiting").window)
+                try session.dismissWindow(number)
+                numbers.append(number)
+            }
+            try session.close()
+            session.store?.abandonForTesting()
+        }
+        var limits = SessionLimits()
+        limits.maxClosedWindows = 2
+        let restored = try demoSession(directory: directory, limits: limits)
+        #expect(restored.closedWindows.map(\.number) == [numbers[3], numbers[2]])
+    }
+
     @Test func theListIsMostRecentFirst() throws {
         let session = try demoSession()
         let first = try #require(session.openWindow(scene: "waiting").window)
