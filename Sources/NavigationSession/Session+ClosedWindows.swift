@@ -101,8 +101,8 @@ extension Session {
     @discardableResult
     public func reopenWindow(_ id: String? = nil, client: String? = nil) throws(SessionError) -> SessionOutcome {
         try acting(as: client) { () throws(SessionError) in
-            guard let index = id.map({ id in recentlyClosed.firstIndex { $0.id == id } }) ?? (recentlyClosed.isEmpty ? nil : 0)
-            else { throw .unknownClosedWindow(id ?? "") }
+            let index: Int? = if let id { recentlyClosed.firstIndex { $0.id == id } } else { recentlyClosed.indices.first }
+            guard let index else { throw .unknownClosedWindow(id ?? "") }
             let closed = recentlyClosed[index]
             guard let scene = manifest.scene(closed.scene) else {
                 throw .unknownScene(closed.scene, suggestion: nil)

@@ -78,6 +78,27 @@ struct ClosedWindowSessionTests {
         #expect(restored.closedWindows.map(\.number) == [numbers[3], numbers[2]])
     }
 
+    @Test func aReopenWhoseEntryFellOffASmallerBoundIsDroppedAndTheRestRestored() throws {
+        let directory = temporaryDirectory()
+        let kept: WindowNumber
+        do {
+            let session = try demoSession(directory: directory)
+            kept = try loggedInMain(session)
+            let first = try #require(session.openWindow(scene: "waiting").window)
+            let second = try #require(session.openWindow(scene: "waiting").window)
+            try session.dismissWindow(first)
+            try session.dismissWindow(second)
+            try session.reopenWindow("\(first)")
+            // Dropped without close(): the journal holds the dismissals and the reopen.
+        }
+        var limits = SessionLimits()
+        limits.maxClosedWindows = 1
+        let restored = try demoSession(directory: directory, limits: limits)
+        #expect(restored.windows.map(\.number) == [kept])
+        #expect(restored.closedWindows.count == 1)
+        #expect(files(in: directory).allSatisfy { !$0.contains("corrupt") })
+    }
+
     @Test func theListIsMostRecentFirst() throws {
         let session = try demoSession()
         let first = try #require(session.openWindow(scene: "waiting").window)
