@@ -137,6 +137,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     // Issue 33, part T.
     /// `org.navsession.Error.UnknownScheduled`: no scheduled batch waits under the id (`CancelScheduled`).
     case unknownScheduled(String)
+    // Issue 34, part W.
+    /// `org.navsession.Error.UnknownClosedWindow`: no recently closed window has the id (`ReopenWindow`), or none
+    /// was closed.
+    case unknownClosedWindow(String)
     /// `org.navsession.Error.DuplicateScheduled`: a scheduled batch already waits under the id.
     case duplicateScheduled(String)
     /// `org.navsession.Error.HandlerDepthExceeded`: manifest message handlers nested too deeply; nothing applied.
@@ -267,6 +271,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.Denied",
         "org.navsession.Error.UnknownGuard",
         "org.navsession.Error.UnknownScheduled",
+        "org.navsession.Error.UnknownClosedWindow",
         "org.navsession.Error.DuplicateScheduled",
         "org.navsession.Error.HandlerDepthExceeded",
         "org.navsession.Error.HandlerCycle",
@@ -347,6 +352,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.Denied": self = .denied(message)
         case "org.navsession.Error.UnknownGuard": self = .unknownGuard(message)
         case "org.navsession.Error.UnknownScheduled": self = .unknownScheduled(message)
+        case "org.navsession.Error.UnknownClosedWindow": self = .unknownClosedWindow(message)
         case "org.navsession.Error.DuplicateScheduled": self = .duplicateScheduled(message)
         case "org.navsession.Error.HandlerDepthExceeded": self = .handlerDepthExceeded(message)
         case "org.navsession.Error.HandlerCycle": self = .handlerCycle(message)
@@ -430,6 +436,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .denied: "org.navsession.Error.Denied"
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
         case .unknownScheduled: "org.navsession.Error.UnknownScheduled"
+        case .unknownClosedWindow: "org.navsession.Error.UnknownClosedWindow"
         case .duplicateScheduled: "org.navsession.Error.DuplicateScheduled"
         case .handlerDepthExceeded: "org.navsession.Error.HandlerDepthExceeded"
         case .handlerCycle: "org.navsession.Error.HandlerCycle"
@@ -486,7 +493,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .screenNotInStack(let message), .noContainer(let message), .unknownChild(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
              .denied(let message), .unknownGuard(let message), .guardTaken(let message),
              .unknownScheduled(let message), .duplicateScheduled(let message), .handlerDepthExceeded(let message),
-             .handlerCycle(let message),
+             .handlerCycle(let message), .unknownClosedWindow(let message),
              .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
              .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
              .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),

@@ -70,6 +70,23 @@ public struct SessionProxy: Sendable {
         return try Reply.version(try await call("Apply", [.objectPath(window.objectPath), .string(json)]), "Apply")
     }
 
+    /// (Issue 34, part W) The recently closed windows, most recent first (`ListClosedWindows`).
+    public func closedWindows() async throws(NavSessionError) -> [ClosedWindowInfo] {
+        let reply = try await call("ListClosedWindows")
+        guard let json = reply.first?.string else { throw .unexpected("ListClosedWindows", reply) }
+        return try JSONCoding.decode([ClosedWindowInfo].self, from: json)
+    }
+
+    /// Reopens a recently closed window with its navigation, under a new window number (`ReopenWindow`).
+    /// - Parameter id: a ``ClosedWindowInfo/id``; `nil` reopens the most recently closed window.
+    /// - Throws: ``NavSessionError/unknownClosedWindow(_:)``, ``NavSessionError/invalidArgs(_:)`` (its
+    ///   single-instance scene has a window open), ``NavSessionError/limitsExceeded(_:)``.
+    @discardableResult
+    public func reopenWindow(_ id: String? = nil) async throws(NavSessionError) -> WindowProxy {
+        let reply = try await call("ReopenWindow", [.string(id ?? "")])
+        return WindowProxy(client: client, objectPath: try Reply.path(reply, "ReopenWindow"))
+    }
+
     /// Ties the window to this connection (`SetCloseOnExit`): it closes when this client leaves the bus.
     /// - Throws: ``NavSessionError/unknownObject(_:)``; ``NavSessionError/accessDenied(_:)`` when another
     ///   client holds the tie.

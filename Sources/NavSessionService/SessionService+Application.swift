@@ -13,7 +13,9 @@ extension SessionService {
     ///   Only the application's own deep-link schemes: the desktop asked *this* application to open them,
     ///   so a foreign URI (`file:///etc/hostname`) is `InvalidArgs` and nothing is opened.
     /// - `ActivateAction(s, av, a{sv})`: `new-window` (no parameter, or one string: a scene name) opens a
-    ///   window; `quit` (no parameter) shuts the daemon down cleanly; anything else is `NotSupported`.
+    ///   window; `reopen-window` (no parameter: the most recently closed window, or one string: an id of
+    ///   `Session1.ListClosedWindows`) reopens a closed window (Issue 34, part W); `quit` (no parameter) shuts the
+    ///   daemon down cleanly; anything else is `NotSupported`.
     ///
     /// Each activated window gets `Effect("activate", {activation-token, desktop-startup-id})` so its
     /// renderer raises it with the platform data (the daemon itself has nothing to raise).
@@ -70,6 +72,21 @@ extension SessionService {
                             scene = name
                         }
                         let outcome = try self.perform(on: bus) { try $0.openWindow(scene: scene, client: call.client) }
+                        if let window = outcome.window {
+                            self.announceActivation(of: window, platformData: call.arguments[2], on: bus)
+                        }
+                    case "reopen-window":
+                        guard parameters.count <= 1 else {
+                            throw BusError(.invalidArgs, "reopen-window takes at most one parameter (a closed window's id), not \(parameters.count)")
+                        }
+                        var id: String?
+                        if let parameter = parameters.first {
+                            guard let text = (parameter.variantValue ?? parameter).string else {
+                                throw BusError(.invalidArgs, "reopen-window's parameter is a closed window's id (a string)")
+                            }
+                            id = text
+                        }
+                        let outcome = try self.perform(on: bus) { try $0.reopenWindow(id, client: call.client) }
                         if let window = outcome.window {
                             self.announceActivation(of: window, platformData: call.arguments[2], on: bus)
                         }

@@ -75,7 +75,21 @@ extension SessionService {
                         fromJSON: call.arguments[0].string ?? "", toJSON: call.arguments[1].string ?? "",
                         capabilities: capabilities, limits: self.limits))]
                 }),
-        ] + guardMethods()
+        ] + guardMethods() + closedWindowMethods()
+    }
+
+    /// (Issue 34, part W) Recently closed windows (Session+ClosedWindows.swift).
+    func closedWindowMethods() -> [MethodRow] {
+        typealias A = Interface.Argument
+        return [
+            MethodRow("ListClosedWindows", [], [A("closed_json", .string)], .read { _, state in
+                [.string(state.session.closedWindowsJSON())]
+            }),
+            MethodRow("ReopenWindow", [A("id", .string)], [A("window", .objectPath)], .change({ call, session in
+                let id = call.arguments[0].string ?? ""
+                return try session.reopenWindow(id.isEmpty ? nil : id, client: call.client)
+            }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
+        ]
     }
 
     /// The open windows' paths as an `ao` (of `numbers`, else read under the session's lock).

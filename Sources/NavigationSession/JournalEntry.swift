@@ -9,7 +9,9 @@ import NavigationCore
 /// `{"op":"pendingCommands","window":1,"batch":[…],"screen":"account","state":"main"}` (Docs/guards.md).
 enum JournalEntry: Hashable, Sendable {
     case open(window: WindowNumber, scene: String, root: ModelSpec, sessionVersion: UInt64)
-    case dismiss(window: WindowNumber, sessionVersion: UInt64)
+    /// `closedAt` (Issue 34, part W): when it closed (wall-clock ms), present when it went to the recently-closed
+    /// list; replay puts it there again (lines written before have none: not remembered).
+    case dismiss(window: WindowNumber, sessionVersion: UInt64, closedAt: Int64? = nil)
     case batch(window: WindowNumber, batch: [BatchCommand], version: Int)
     case report(window: WindowNumber, report: RendererReport, version: Int)
     case closeOnExit(window: WindowNumber, owner: String?)
@@ -24,13 +26,16 @@ enum JournalEntry: Hashable, Sendable {
     /// A scheduled batch was dropped without a change (it failed when it ran, or was overdue with `overdue: drop`
     /// after a restart): `{"op":"scheduledDropped","window":1,"id":"toast"}`.
     case scheduledDropped(window: WindowNumber, id: String)
+    /// (Issue 34, part W) A recently closed window reopened under a new number:
+    /// `{"op":"reopen","window":7,"closed":3,"scene":"main","sessionVersion":9}` (`closed`: the number it had).
+    case reopen(window: WindowNumber, closed: WindowNumber, scene: String, sessionVersion: UInt64)
 
     var window: WindowNumber {
         switch self {
-        case .open(let window, _, _, _), .dismiss(let window, _), .batch(let window, _, _),
+        case .open(let window, _, _, _), .dismiss(let window, _, _), .batch(let window, _, _),
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
             .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
-            .scheduledDropped(let window, _):
+            .scheduledDropped(let window, _), .reopen(let window, _, _, _):
             window
         }
     }
@@ -39,6 +44,7 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
+        case closedAt, closed
     }
 
     init(from decoder: any Decoder) throws {
@@ -52,7 +58,9 @@ extension JournalEntry: Codable {
                 root: try c.decode(ModelSpec.self, forKey: .root),
                 sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
         case "dismiss":
-            self = .dismiss(window: window, sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
+            self = .dismiss(
+                window: window, sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion),
+                closedAt: try c.decodeIfPresent(Int64.self, forKey: .closedAt))
         case "batch":
             self = .batch(
                 window: window, batch: try c.decode([BatchCommand].self, forKey: .batch),
@@ -79,6 +87,11 @@ extension JournalEntry: Codable {
                 window: window, id: try c.decode(String.self, forKey: .id), version: try c.decode(Int.self, forKey: .version))
         case "scheduledDropped":
             self = .scheduledDropped(window: window, id: try c.decode(String.self, forKey: .id))
+        case "reopen":
+            self = .reopen(
+                window: window, closed: try c.decode(WindowNumber.self, forKey: .closed),
+                scene: try c.decode(String.self, forKey: .scene),
+                sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
         default:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
         }
@@ -93,9 +106,10 @@ extension JournalEntry: Codable {
             try c.encode(scene, forKey: .scene)
             try c.encode(root, forKey: .root)
             try c.encode(sessionVersion, forKey: .sessionVersion)
-        case .dismiss(_, let sessionVersion):
+        case .dismiss(_, let sessionVersion, let closedAt):
             try c.encode("dismiss", forKey: .op)
             try c.encode(sessionVersion, forKey: .sessionVersion)
+            try c.encodeIfPresent(closedAt, forKey: .closedAt)
         case .batch(_, let batch, let version):
             try c.encode("batch", forKey: .op)
             try c.encode(batch, forKey: .batch)
@@ -129,6 +143,11 @@ extension JournalEntry: Codable {
         case .scheduledDropped(_, let id):
             try c.encode("scheduledDropped", forKey: .op)
             try c.encode(id, forKey: .id)
+        case .reopen(_, let closed, let scene, let sessionVersion):
+            try c.encode("reopen", forKey: .op)
+            try c.encode(closed, forKey: .closed)
+            try c.encode(scene, forKey: .scene)
+            try c.encode(sessionVersion, forKey: .sessionVersion)
         }
     }
 }

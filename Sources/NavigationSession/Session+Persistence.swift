@@ -78,7 +78,8 @@ extension Session {
                     closeOnExitOwner: $0.closeOnExitOwner, pendingDeepLink: $0.pendingDeepLink,
                     pendingCommands: StoredPendingCommands($0.pending),
                     snapshot: $0.graph.snapshot())
-            })
+            },
+            closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init))
     }
 
     func restore(from store: SessionStore) throws(SessionError) {
@@ -99,6 +100,7 @@ extension Session {
         } catch {
             let salvaged = store.quarantine(reason: error.reason)
             removeAllWindows()
+            recentlyClosed = []
             order = []
             version = 0
             nextWindowNumber = max(loaded.nextWindow, nextWindowNumber, salvaged)
@@ -120,6 +122,7 @@ extension Session {
         if let snapshot = loaded.snapshot {
             version = snapshot.sessionVersion
             nextWindowNumber = snapshot.nextWindow
+            restoreClosed(snapshot.closed ?? [])
             for stored in snapshot.windows {
                 guard manifest.scene(stored.scene) != nil else {
                     logger.warning(
@@ -199,14 +202,51 @@ extension Session {
                 number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
                 lastActivity: activityClock))
             order.append(number)
-        case .dismiss(let number, let sessionVersion):
-            _ = try existing(number)
+        case .dismiss(let number, let sessionVersion, let closedAt):
+            let window = try existing(number)
             guard sessionVersion == version + 1 else {
                 throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
             }
             version = sessionVersion
+            if let closedAt, let entry = closedEntry(of: window, closedAt: closedAt) { remember(entry) }
             removeWindow(number)
             order.removeAll { $0 == number }
+        case .reopen(let number, let closed, let scene, let sessionVersion):
+            guard sessionVersion == version + 1 else {
+                throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+            }
+            guard number >= nextWindowNumber, WindowNumbering.isStorable(number) else {
+                throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber) or is out of range")
+            }
+            version = sessionVersion
+            nextWindowNumber = number + 1
+            guard manifest.scene(scene) != nil else {
+                recentlyClosed.removeAll { $0.number == closed }
+                dropped.insert(number)
+                return
+            }
+            guard let index = recentlyClosed.firstIndex(where: { $0.number == closed }) else {
+                // Only when the list's bound shrank between runs (it fell off): the window cannot come back, the rest
+                // of the state can.
+                logger.warning(
+                    "dropping a reopened window whose closed state is no longer kept",
+                    metadata: ["window": "\(number)", "closed": "\(closed)"])
+                dropped.insert(number)
+                return
+            }
+            let graph: NavigationWindow
+            do {
+                graph = try NavigationWindow(
+                    snapshot: recentlyClosed[index].snapshot, configuration: windowConfiguration(scene: scene), logger: logger)
+            } catch {
+                throw ReplayFailure(reason: "window \(number): \(error.message)")
+            }
+            recentlyClosed.remove(at: index)
+            activityClock += 1
+            insert(SessionWindow(
+                number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
+                lastActivity: activityClock))
+            order.append(number)
         case .batch(let number, let batch, let expected):
             let window = try existing(number)
             // Admitted when it was made: entry conditions are not asked again (the manifest may have changed).

@@ -83,22 +83,25 @@ extension Session {
     /// After a restart: the batches whose deadline passed while the daemon was down and whose rule is
     /// ``OverdueRule/drop`` are dropped (journaled); the others (``OverdueRule/run``) run at the first timer.
     func applyOverdueRules() {
+        for window in windows { applyOverdueRules(to: window) }
+    }
+
+    /// ``applyOverdueRules()`` for one window (restored, or reopened: Issue 34, part W).
+    func applyOverdueRules(to window: SessionWindow) {
         let now = clock.wallMilliseconds()
-        for window in windows {
-            noteScheduled(window)
-            for batch in window.graph.scheduled where batch.deadline <= now && batch.overdue == .drop {
-                logger.info(
-                    "a scheduled batch was overdue after the restart; dropped (overdue: drop)",
-                    metadata: ["window": "\(window.number)", "id": "\(batch.id)"])
-                window.graph.dropScheduled(batch.id)
-                do {
-                    try persist(.scheduledDropped(window: window.number, id: batch.id))
-                } catch {
-                    logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
-                }
+        noteScheduled(window)
+        for batch in window.graph.scheduled where batch.deadline <= now && batch.overdue == .drop {
+            logger.info(
+                "a scheduled batch was overdue after the restart; dropped (overdue: drop)",
+                metadata: ["window": "\(window.number)", "id": "\(batch.id)"])
+            window.graph.dropScheduled(batch.id)
+            do {
+                try persist(.scheduledDropped(window: window.number, id: batch.id))
+            } catch {
+                logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
             }
-            noteScheduled(window)
         }
+        noteScheduled(window)
     }
 }
 

@@ -65,6 +65,9 @@ public final class Session {
     public internal(set) var restoreReason: RestoreReason = .pristine
     /// Where the crash-loop guard moved the previous state at start, or nil (Session1 `RestoreSetAside`).
     public internal(set) var restoreSetAside: String?
+    /// (Issue 34, part W) The recently closed windows, most recent first, at most ``SessionLimits/maxClosedWindows``
+    /// (Session+ClosedWindows.swift).
+    var recentlyClosed: [ClosedWindow] = []
 
     /// Creates a session, restoring the state saved in `store` (if any).
     ///
@@ -214,6 +217,20 @@ public final class Session {
     }
 
     func makeGraph(_ root: ModelSpec, scene: String) throws(SessionError) -> NavigationWindow {
+        try checkRoomForWindow()
+        let graph: NavigationWindow
+        do {
+            graph = try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
+        } catch {
+            throw .navigation(error)
+        }
+        if let message = newWindowBudget().overrun(graph.contentCost) { throw .limitsExceeded(message) }
+        return graph
+    }
+
+    /// Throws `LimitsExceeded` when no window may open now: the session's or the acting client's window limit, or
+    /// no window number left.
+    func checkRoomForWindow() throws(SessionError) {
         guard order.count < limits.maxWindows else {
             throw .limitsExceeded("at most \(limits.maxWindows) windows may be open")
         }
@@ -227,14 +244,6 @@ public final class Session {
             logger.error("cannot open a window: \(message)")
             throw .limitsExceeded(message)
         }
-        let graph: NavigationWindow
-        do {
-            graph = try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
-        } catch {
-            throw .navigation(error)
-        }
-        if let message = newWindowBudget().overrun(graph.contentCost) { throw .limitsExceeded(message) }
-        return graph
     }
 
     /// A window's configuration: the manifest's for its scene, with the session's graph limits.
@@ -254,6 +263,15 @@ public final class Session {
 
     /// Adds a window built by ``makeGraph(_:)`` under the next number and journals it.
     func register(_ graph: NavigationWindow, scene: String, root: ModelSpec) throws(SessionError) -> SessionWindow {
+        try register(graph, scene: scene) { number, version in
+            .open(window: number, scene: scene, root: root, sessionVersion: version)
+        }
+    }
+
+    /// Adds a window under the next number and journals it as `entry(number, sessionVersion)`.
+    func register(
+        _ graph: NavigationWindow, scene: String, entry: (WindowNumber, UInt64) -> JournalEntry
+    ) throws(SessionError) -> SessionWindow {
         let number = nextWindowNumber
         nextWindowNumber += 1
         version += 1
@@ -264,7 +282,7 @@ public final class Session {
         insert(window)
         order.append(number)
         do {
-            try persist(.open(window: number, scene: scene, root: root, sessionVersion: version))
+            try persist(entry(number, version))
         } catch {
             // Not written: undo in memory (the number stays used). The next write is a full snapshot.
             removeWindow(number)
@@ -312,6 +330,9 @@ public final class Session {
             throw .navigation(error)
         }
         let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
+        // Issue 34, part W: its last state, before its models finish (nil when no list is kept).
+        let closedAt = clock.wallMilliseconds()
+        let last = closedEntry(of: window, closedAt: closedAt)
         var closing: ChangeEvent?
         if !window.graph.isClosed {
             do {
@@ -335,7 +356,8 @@ public final class Session {
         order.removeAll { $0 == number }
         version += 1
         events.append(.windowClosed(number, scene: window.scene))
-        try persist(.dismiss(window: number, sessionVersion: version))
+        if let last { remember(last) }
+        try persist(.dismiss(window: number, sessionVersion: version, closedAt: last.map { _ in closedAt }))
     }
 
     func touch(_ window: SessionWindow) {

@@ -30,6 +30,7 @@ public typealias WindowNumber = UInt32
 /// | `versionMismatch`, `versionNotReached` | `org.navsession.Error.VersionMismatch` |
 /// | `unknownGuard` | `org.navsession.Error.UnknownGuard` |
 /// | `guardTaken` | `org.navsession.Error.GuardTaken` |
+/// | `unknownClosedWindow` | `org.navsession.Error.UnknownClosedWindow` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String, suggestion: String? = nil)
@@ -72,6 +73,9 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownGuard(String)
     /// Another client already provides the guard.
     case guardTaken(String, provider: String)
+    /// (Issue 34, part W) No recently closed window has this id (Session1 `ReopenWindow`); `""` asks for the most
+    /// recent one, and none was closed.
+    case unknownClosedWindow(String)
 
     /// The D-Bus error name (see the table in the type's documentation).
     public var errorName: String {
@@ -109,6 +113,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .versionMismatch, .versionNotReached: "org.navsession.Error.VersionMismatch"
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
         case .guardTaken: "org.navsession.Error.GuardTaken"
+        case .unknownClosedWindow: "org.navsession.Error.UnknownClosedWindow"
         }
     }
 
@@ -140,6 +145,10 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             "window \(window) is at version \(actual): it has not reached version \(version), so it cannot have settled there"
         case .unknownGuard(let name): "the manifest declares no guard '\(name.prefix(64))'"
         case .guardTaken(let name, let provider): "guard '\(name)' is already provided by \(provider)"
+        case .unknownClosedWindow(let id):
+            id.isEmpty
+                ? "no window was closed recently (ListClosedWindows is empty)"
+                : "no recently closed window '\(id.prefix(64))' (ListClosedWindows lists them)"
         }
     }
 

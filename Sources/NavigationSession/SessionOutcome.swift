@@ -113,6 +113,8 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessages: RateLimit
     /// `SendMessage` bytes (name and payload) per client (the "per-client message rate", counted in bytes).
     public var clientMessageBytes: RateLimit
+    /// (Issue 34, part W) Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
+    public var maxClosedWindows: Int = 10
 
     /// Creates limits; the defaults are documented in `Docs/reliability.md`.
     public init(

@@ -17,6 +17,8 @@ struct StoredSession: Codable, Hashable {
     var sessionVersion: UInt64
     var nextWindow: WindowNumber
     var windows: [StoredWindow]
+    /// (Issue 34, part W) The recently closed windows, most recent first; absent when none (and in older files).
+    var closed: [StoredClosedWindow]? = nil
 
     /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
     /// would overflow when counted on), a `nextWindow` above ``WindowNumbering/highestStored`` + 1 (numbering
@@ -41,6 +43,13 @@ struct StoredSession: Codable, Hashable {
                 return "window \(window.number): lastActivity \(window.lastActivity) is above \(maxCounter)"
             }
         }
+        var closedNumbers: Set<WindowNumber> = []
+        for entry in closed ?? [] {
+            guard entry.window >= 1, entry.window < nextWindow, !numbers.contains(entry.window) else {
+                return "closed window \(entry.window) is not in 1..<nextWindow (\(nextWindow)) or is open"
+            }
+            guard closedNumbers.insert(entry.window).inserted else { return "closed window \(entry.window) is listed twice" }
+        }
         return nil
     }
 }
@@ -53,10 +62,15 @@ extension StoredSession {
     func json() throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + windows.reduce(0) { $0 + $1.snapshot.models.count * 160 })
-        // Sorted keys: applicationID, format, formatVersion, generation, nextWindow, sessionVersion, windows.
+        // Sorted keys: applicationID, closed, format, formatVersion, generation, nextWindow, sessionVersion, windows.
         var object = DirectJSON.Object(&out)
         object.key("applicationID", &out)
         guard DirectJSON.appendString(applicationID, to: &out) else { return try JSONOutput.encode(self) }
+        if let closed {
+            // Issue 34, part W: at most a few windows, written by the encoder (the same bytes wherever it sits).
+            object.key("closed", &out)
+            out.append(contentsOf: try JSONOutput.encode(closed))
+        }
         object.key("format", &out)
         guard DirectJSON.appendString(format, to: &out) else { return try JSONOutput.encode(self) }
         object.key("formatVersion", &out)

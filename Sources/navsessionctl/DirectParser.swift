@@ -28,6 +28,8 @@ enum DirectParser {
         "graph": GraphCommand.self,
         "plan": PlanCommand.self,
         "guards": GuardsCommand.self,
+        "closed": ClosedCommand.self,
+        "reopen": ReopenCommand.self,
     ]
 
     /// The long names swift-argument-parser answers itself wherever they appear: never taken as an exec word.

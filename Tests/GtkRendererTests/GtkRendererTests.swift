@@ -425,4 +425,22 @@ struct GtkRendererTests {
             }
         }
     }
+
+    /// Issue 34, part W: the user closes the window, and the renderer's reopen-window action (Ctrl+Shift+N) brings it
+    /// back with its navigation, as a new window on screen.
+    @Test func theReopenWindowShortcutBringsBackAClosedWindowWithItsNavigation() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.waitUntilScreenMatches("detail pushed")
+            try await h.click("window/1/close")
+            try await h.waitUntilScreenMatches("the window closed")
+            _ = try await h.call(RendererHarness.rendererName, RendererHarness.rendererPath, "org.navsession.GtkRenderer1", "ActivateAction", [.string("reopen-window")])
+            try await h.waitUntilScreenMatches("the window reopened")
+            let reopened = try await h.described(2)
+            #expect(reopened["id"] as? String == "window/2")
+            #expect(try await h.properties("/org/navsession/Session1/window/2")["ActiveScreen"] == .string("detail"))
+        }
+    }
 }

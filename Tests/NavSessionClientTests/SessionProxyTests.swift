@@ -26,6 +26,30 @@ struct SessionProxyTests {
         }
     }
 
+    // Issue 34, part W.
+    @Test func closedWindowsListsAClosedWindowAndReopenWindowBringsItBack() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let session = daemon.session
+            let main = try await session.openWindow(scene: "main")
+            try await main.switchModel("main")
+            try await main.stackAppend("detail", params: ["id": "42"])
+            try await session.dismissWindow(main)
+            let closed = try #require(try await session.closedWindows().first)
+            #expect(closed.id == "\(main.number ?? 0)" && UInt64(closed.window) == main.number)
+            #expect(closed.activeScreen == "detail" && closed.scene == "main")
+            let reopened = try await session.reopenWindow(closed.id)
+            #expect(reopened != main)
+            #expect(try await reopened.activeScreen == "detail")
+            #expect(try await session.closedWindows().isEmpty)
+            do throws(NavSessionError) {
+                try await session.reopenWindow("99")
+                Issue.record("reopening an unknown id succeeded")
+            } catch {
+                guard case .unknownClosedWindow = error else { Issue.record("\(error)"); return }
+            }
+        }
+    }
+
     @Test func deepLinksBatchesAndTies() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let session = daemon.session

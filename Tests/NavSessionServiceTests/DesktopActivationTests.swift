@@ -67,7 +67,7 @@ import Testing
         let actions = try await ToolRunner.run(
             "gapplication", ["list-actions", "org.navsession.Demo"], environment: environment, timeout: .seconds(20))
         #expect(actions.status == 0, "\(actions)")
-        #expect(actions.stdout == "new-window\n", "\(actions)")
+        #expect(actions.stdout == "new-window\nreopen-window\n", "\(actions)")
         let apps = try await ToolRunner.run("gapplication", ["list-apps"], environment: environment, timeout: .seconds(20))
         #expect(apps.stdout.contains("org.navsession.Demo"), "\(apps)")
     }

@@ -115,6 +115,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(navsession + "UnknownGuard", .loggedIn, message: "nope") { f, _ in
             try await f.session("RegisterGuard", [.string("nope")])
         },
+        ErrorCase(navsession + "UnknownClosedWindow", .loggedIn, message: "99") { f, _ in
+            try await f.session("ReopenWindow", [.string("99")])
+        },
         ErrorCase(navsession + "GuardTaken", .loggedIn, message: "account") { f, _ in
             let provider = try await TestGuardProvider.start(f, .allow)
             do {

@@ -47,7 +47,7 @@ struct DirectJSONDriftTests {
             format: StoredSession.formatName, formatVersion: StoredSession.formatVersion, applicationID: "a",
             generation: 0, sessionVersion: 0, nextWindow: 1, windows: [])
         #expect(Self.fields(of: session) == [
-            "format", "formatVersion", "applicationID", "generation", "sessionVersion", "nextWindow", "windows",
+            "format", "formatVersion", "applicationID", "generation", "sessionVersion", "nextWindow", "windows", "closed",
         ])
     }
 

@@ -106,7 +106,9 @@ struct ArgumentFactory {
                 : .dictionary(key: .string, value: .string, [DictionaryEntry(.string("a"), .string("1")), DictionaryEntry(.string("b"), .string("2"))])
         case ("platform_data", .dictionary(.string, .variant)):
             random.chance(0.5) ? .options([]) : .options([("desktop-startup-id", .string("fuzz_TIME0")), ("activation-token", .string("t"))])
-        case ("action_name", .string): .string("new-window")
+        // Issue 34, part W: the reopen-window action and ReopenWindow's closed-window id ("" = the most recent).
+        case ("action_name", .string): .string(random.chance(0.7) ? "new-window" : "reopen-window")
+        case ("id", .string) where member == "ReopenWindow": .string(random.chance(0.5) ? "" : String(random.int(1...12)))
         case ("parameter", .array(.variant)):
             random.chance(0.5) ? .array(.variant, []) : .array(.variant, [.variant(.string(random.pick(vocabulary.scenes, or: "main")))])
         case ("interface_name", .string):
@@ -149,7 +151,8 @@ struct ArgumentFactory {
         case ("model", .uint64), ("stack", .uint64), ("tabs", .uint64), ("container", .uint64), ("child", .uint64), ("split", .uint64):
             .uint64(random.chance(0.3) ? model(&random, &scratch) : values.uint64(&random))
         case ("action_name", .string):
-            .string(random.chance(0.3) ? "new-window" : strings.make(&random, budget: &budget, words: ["new-window", "about", "preferences"]))
+            .string(random.chance(0.3) ? random.pick(["new-window", "reopen-window"], or: "new-window")
+                : strings.make(&random, budget: &budget, words: ["new-window", "reopen-window", "about", "preferences"]))
         case ("parameter", .array(.variant)) where random.chance(0.5):
             .array(.variant, [.variant(.string(strings.make(&random, budget: &budget, words: words)))])
         case (_, .string): .string(strings.make(&random, budget: &budget, words: words))

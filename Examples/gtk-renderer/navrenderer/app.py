@@ -12,7 +12,7 @@ from gi.repository import Gio, GLib, Gtk
 
 from . import content
 from .animator import STEP_MS
-from .bus import WINDOW_IFACE, NavBus, error_name
+from .bus import SESSION_IFACE, SESSION_PATH, WINDOW_IFACE, NavBus, error_name
 from .steps import Plan, parse_steps
 from .testhook import TestHook
 from .window_view import NavWindowView
@@ -110,6 +110,17 @@ class RendererApp(Gtk.Application):
         content.on_transition_end = self.screen_changed
         self.bus = NavBus(connection, self.daemon_name, self)
         self.bus.start()
+        # Issue 34, part W: Ctrl+Shift+N / Ctrl+Shift+T reopen the most recently closed window (Session1.ReopenWindow);
+        # it comes back through InterfacesAdded like any window.
+        reopen = Gio.SimpleAction.new("reopen-window", None)
+        reopen.connect("activate", lambda *_: self.reopen_window())
+        self.add_action(reopen)
+        self.set_accels_for_action("app.reopen-window", ["<Control><Shift>n", "<Control><Shift>t"])
+
+    def reopen_window(self) -> None:
+        """Reopens the most recently closed window with its navigation (a new window number)."""
+        self.bus.call(SESSION_PATH, SESSION_IFACE, "ReopenWindow", GLib.Variant("(s)", ("",)), None,
+                      lambda error: log.info("ReopenWindow: %s: %s", error_name(error), error.message))
 
     def do_activate(self) -> None:
         pass

@@ -33,6 +33,7 @@ INTROSPECTION = f"""
     <method name="Describe"><arg name="screen_json" type="s" direction="out"/></method>
     <method name="Click"><arg name="widget_id" type="s" direction="in"/></method>
     <method name="DropChanges"><arg name="drop" type="b" direction="in"/></method>
+    <method name="ActivateAction"><arg name="action" type="s" direction="in"/></method>
     <method name="Screenshot">
       <arg name="window_id" type="s" direction="in"/>
       <arg name="png_file" type="s" direction="in"/>
@@ -93,6 +94,13 @@ class TestHook:
                 self.click(params.unpack()[0])
                 invocation.return_value(None)
                 self.screen_changed()
+            elif method == "ActivateAction":
+                # The application's actions, as their keyboard shortcuts would (app.reopen-window: Ctrl+Shift+N).
+                name = params.unpack()[0]
+                if not self.app.has_action(name):
+                    raise HookError(f"no application action {name!r}")
+                self.app.activate_action(name, None)
+                invocation.return_value(None)
             elif method == "DropChanges":
                 self.app.drop_changes = bool(params.unpack()[0])
                 invocation.return_value(None)

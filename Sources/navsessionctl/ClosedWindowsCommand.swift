@@ -1,0 +1,87 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+import NavSessionClient
+import NavigationCore
+
+/// (Issue 34, part W) `navsessionctl closed [--json]`: Session1.ListClosedWindows.
+struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "closed",
+        abstract: "List the recently closed windows, most recent first.",
+        discussion: "Text: one window per line, 'ID SCENE ACTIVE_SCREEN \"TITLE\" closed=ISO8601'; reopen one with "
+            + "'navsessionctl reopen ID'. --json prints ListClosedWindows' reply (each entry with its snapshot)."
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let closed = try await withClient { try await $0.session.closedWindows() }
+            if json {
+                let rows = closed.map { entry in
+                    "{\"id\":\(JSONString.literal(entry.id)),\"window\":\(entry.window),\"scene\":\(JSONString.literal(entry.scene)),"
+                        + "\"activeScreen\":\(JSONString.literal(entry.activeScreen)),\"title\":\(JSONString.literal(entry.title)),"
+                        + "\"closedAt\":\(entry.closedAt)}"
+                }
+                StandardOutput.line("[" + rows.joined(separator: ",") + "]")
+            } else {
+                for entry in closed { StandardOutput.line(Self.text(of: entry)) }
+            }
+        }
+    }
+
+    /// `3 main detail "Detail" closed=2026-11-27T02:50:00Z`.
+    static func text(of entry: ClosedWindowInfo) -> String {
+        let date = Date(timeIntervalSince1970: Double(entry.closedAt) / 1000)
+        return "\(entry.id) \(entry.scene) \(entry.activeScreen) \(JSONString.literal(entry.title)) "
+            + "closed=\(date.formatted(.iso8601))"
+    }
+}
+
+extension ClosedCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
+
+    mutating func fill(from words: DirectWords) {
+        setConnection(from: words)
+        json = words.flag("json")
+    }
+}
+
+/// (Issue 34, part W) `navsessionctl reopen [ID]`: Session1.ReopenWindow; prints the reopened window's path.
+struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reopen",
+        abstract: "Reopen a recently closed window with its navigation and print its (new) object path."
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
+
+    @Argument(help: "An id from 'navsessionctl closed'; none reopens the most recently closed window.")
+    var id: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let window = try await withClient { try await $0.session.reopenWindow(id) }
+            StandardOutput.line(WindowPathOutput.line(for: window.path, json: json))
+        }
+    }
+}
+
+extension ReopenCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        id = try words.optionalPositional(0)
+    }
+}
