@@ -43,6 +43,16 @@ public struct ForwardEntry: Hashable, Sendable {
     }
 }
 
+extension PresentationStyle {
+    /// An alert or a confirmation dialog.
+    fileprivate var isDialog: Bool {
+        switch self {
+        case .alert, .confirmationDialog: true
+        case .sheet, .fullScreenCover, .custom: false
+        }
+    }
+}
+
 extension ModelSpec {
     /// A stack spec's element 0.
     fileprivate var firstElement: ModelSpec? {
@@ -90,6 +100,10 @@ extension NavigationWindow {
 
     private static func role(of command: NavigationCommand) -> ForwardRole {
         switch command {
+        // An alert or dialog is not a route: presenting one keeps the list (dismissing it removes no route).
+        case .present(let presentation) where presentation.style.isDialog, .presentOn(let presentation, _, _)
+        where presentation.style.isDialog:
+            .keeps
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo,
             .dismissAll, .dismissJustFromPresented, .hide, .tabsSelectItem, .switchModel, .selectChild:
             .records
