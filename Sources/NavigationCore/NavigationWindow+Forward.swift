@@ -147,7 +147,12 @@ extension NavigationWindow {
         }
         guard kept < before.routes.count else { return }
         let removed = before.routes[kept...].map(\.entry)
-        setForward(Array((removed + forward).prefix(Self.maxForwardEntries)))
+        var entries = Array((removed + forward).prefix(Self.maxForwardEntries))
+        // Bounded in bytes too: a quarter of the window's content limit, the far end dropped first.
+        let budget = configuration.limits.maxContentCost / 4
+        var total = Self.cost(of: entries)
+        while total > budget, let last = entries.popLast() { total -= Self.cost(of: [last]) }
+        setForward(entries)
     }
 
     /// The active branch as the forward list sees it: the model the routes sit on (the first layer's deepest
@@ -223,14 +228,17 @@ extension NavigationWindow {
         return spec
     }
 
-    /// Replaces the forward list, journaled (undone with the change) and counted in the content cost.
+    /// Replaces the forward list, journaled (undone with the change).
+    ///
+    /// The list is not part of ``contentCost``: going back must never be refused for the window's limits or a
+    /// client's budget, and what a client popped stops counting against its share. It is bounded on its own:
+    /// ``maxForwardEntries`` entries and a quarter of ``GraphLimits/maxContentCost`` in bytes.
     func setForward(_ entries: [ForwardEntry]) {
         tx.undo.append(.forward(forward))
-        tx.costDelta += Self.cost(of: entries) - Self.cost(of: forward)
         forward = entries
     }
 
-    /// The content cost of forward entries: each counted as the spec it creates.
+    /// The size of forward entries, each counted as the spec it creates (``ContentCost``).
     static func cost(of entries: [ForwardEntry]) -> Int {
         entries.reduce(0) { $0 + 16 + ContentCost.of($1.model) + ($1.transition.map(ContentCost.of) ?? 0) }
     }

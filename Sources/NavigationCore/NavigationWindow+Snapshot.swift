@@ -50,7 +50,6 @@ extension NavigationWindow {
         contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
         // Issue 34, part F.
         forward = Array(snapshot.forward.prefix(Self.maxForwardEntries))
-        contentCost += Self.cost(of: forward)
         rootID = snapshot.root
         nextID = snapshot.nextModelID
         version = snapshot.version

@@ -120,21 +120,17 @@ struct GoForwardTests {
         #expect(window.forward.first?.route.screen == "s0")
     }
 
-    @Test func theForwardListIsCountedInTheContentCost() throws {
-        let window = try makeWindow(.stack([home]))
+    @Test func theForwardListIsBoundedInBytesAndNotChargedToTheContentCost() throws {
+        let limits = GraphLimits(maxContentCost: 16 * 1024)
+        let window = try NavigationWindow(root: .stacked(home), configuration: WindowConfiguration(limits: limits))
         let empty = window.contentCost
-        try window.execute(.stackAppend(.screen("detail")))
-        try window.execute(.goBack)
-        #expect(window.contentCost > empty)
-        try window.execute(.stackAppend(.screen("other")))
-        try window.execute(.goBack)
-        try window.execute(.stackAppend(.screen("x")))
-        try window.execute(.stackDropToRoot)
-        let remembered = window.contentCost
-        try window.execute(.present(.sheet(.screen("s"))))
-        try window.execute(.dismissAll)
-        #expect(window.forward.map(\.route.screen) == ["s"])
-        #expect(window.contentCost < remembered + 400)
+        let long = String(repeating: "x", count: 200)
+        for index in 0..<20 { try window.execute(.stackAppend(.screen("s\(index)", params: ["text": long]))) }
+        try window.execute(.goBackToRoot)
+        #expect(window.contentCost == empty, "going back frees what it removes")
+        #expect(!window.forward.isEmpty && window.forward.count < 20)
+        #expect(NavigationWindow.cost(of: window.forward) <= limits.maxContentCost / 4)
+        #expect(window.forward.first?.route.screen == "s0", "the far end is dropped first")
     }
 
     @Test func theForwardListSurvivesASnapshotAndItsJSON() throws {
