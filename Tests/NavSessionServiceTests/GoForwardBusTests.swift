@@ -126,3 +126,19 @@ import Testing
         }
     }
 }
+
+extension GoForwardBusTests {
+    @Test func aRendererReportedDismissalIsRememberedForGoForward() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "Present", [.string("cover"), .string("about"), .noParams])
+            let cover = try await fixture.modelID(window, where: "screen", is: "about")
+            #expect(try await dbusSend(fixture, window, "ReportDismissed", ["uint64:\(cover)"]).version != nil)
+            #expect(try await canGoForward(fixture, window))
+            #expect(try await dbusSend(fixture, window, "GoForward").version != nil)
+            #expect(try await routes(fixture, window) == ["cover about"])
+        }
+    }
+
+}
