@@ -133,20 +133,21 @@ extension NavigationWindow {
     /// Runs `body` (a change that may remove routes from the top of the active branch): when the branch after
     /// it is the branch before it with routes removed from the top, those routes join the front of the forward
     /// list; when the branch is another one (another tab, another switched model), the list is cleared.
-    /// O(length of the active branch), only for the commands and reports that go back.
+    /// O(length of the active branch), only for the commands and reports that go back; entries are built for
+    /// the removed routes only (their models are still in the graph's table until the change commits).
     func recordingForward(_ body: () throws(NavigationError) -> Void) throws(NavigationError) {
         let before = forwardBranch()
         try body()
         let after = forwardBranch()
         let kept = after.routes.count
         guard after.base == before.base, kept <= before.routes.count,
-            zip(after.routes, before.routes).allSatisfy({ $0.model.id == $1.model.id })
+            zip(after.routes, before.routes).allSatisfy({ $0.entry.model.id == $1.entry.model.id })
         else {
             if !forward.isEmpty { setForward([]) }
             return
         }
         guard kept < before.routes.count else { return }
-        let removed = before.routes[kept...].map(\.entry)
+        let removed = before.routes[kept...].map { forwardEntry($0.entry, $0.route) }
         var entries = Array((removed + forward).prefix(Self.maxForwardEntries))
         // Bounded in bytes too: a quarter of the window's content limit, the far end dropped first.
         let budget = configuration.limits.maxContentCost / 4
@@ -156,33 +157,30 @@ extension NavigationWindow {
     }
 
     /// The active branch as the forward list sees it: the model the routes sit on (the first layer's deepest
-    /// model, its stacks at their roots) and each route's model with the entry that re-creates it.
-    private func forwardBranch() -> (base: ModelID?, routes: [(model: Node, entry: ForwardEntry)]) {
+    /// model, its stacks at their roots) and each route with its model.
+    private func forwardBranch() -> (base: ModelID?, routes: [(entry: RouteEntry, route: Route)]) {
         let (entries, _) = routeEntries()
         let base = nodes[rootID].map { firstLayerBase(from: $0) }
-        guard !entries.isEmpty else { return (base, []) }
-        let routes = branch(from: nodes[rootID] ?? entries[0].model).entries
-        var result: [(model: Node, entry: ForwardEntry)] = []
-        result.reserveCapacity(entries.count)
-        for (entry, route) in zip(entries, routes) {
-            let spec: ModelSpec
-            if entry.push == nil, entry.model.kind == .stack, let first = entry.model.path.first.flatMap({ nodes[$0.model] }) {
-                var stack = ModelSpec.stacked(forwardSpec(of: first))
-                stack.tag = entry.model.tag
-                stack.appearance = entry.model.appearance
-                stack.hidesTabBarAnimated = entry.model.hidesTabBarAnimated
-                spec = stack
-            } else {
-                spec = forwardSpec(of: entry.model)
-            }
-            var detents: [String] = []
-            if case .presented(.sheet(let sheetDetents)) = entry.model.attachment { detents = sheetDetents }
-            result.append((
-                entry.model,
-                ForwardEntry(style: route.route.style, model: spec, transition: route.route.transition, detents: detents)
-            ))
+        guard !entries.isEmpty, let root = nodes[rootID] else { return (base, []) }
+        let routes = branch(from: root).entries
+        return (base, zip(entries, routes).map { ($0, $1.route) })
+    }
+
+    /// The entry that creates a removed route again.
+    private func forwardEntry(_ entry: RouteEntry, _ route: Route) -> ForwardEntry {
+        let spec: ModelSpec
+        if entry.push == nil, entry.model.kind == .stack, let first = entry.model.path.first.flatMap({ nodes[$0.model] }) {
+            var stack = ModelSpec.stacked(forwardSpec(of: first))
+            stack.tag = entry.model.tag
+            stack.appearance = entry.model.appearance
+            stack.hidesTabBarAnimated = entry.model.hidesTabBarAnimated
+            spec = stack
+        } else {
+            spec = forwardSpec(of: entry.model)
         }
-        return (base, result)
+        var detents: [String] = []
+        if case .presented(.sheet(let sheetDetents)) = entry.model.attachment { detents = sheetDetents }
+        return ForwardEntry(style: route.style, model: spec, transition: route.transition, detents: detents)
     }
 
     /// The deepest model of the active branch's first layer, each stack read at its element 0.
