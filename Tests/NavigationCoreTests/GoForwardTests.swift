@@ -164,6 +164,32 @@ struct GoForwardTests {
         }
     }
 
+    @Test func aGuardRefusingTheReenteredScreenRefusesGoForwardAndKeepsTheList() throws {
+        let window = try makeWindow(.stack([home, detail]))
+        try window.execute(.goBack)
+        window.commitGate = CommitGate(screens: ["detail": .enter]) { change throws(NavigationError) in
+            if change.entered.contains(where: { $0.screen == "detail" }) { throw .prevented(model: 1, reason: "no", dialog: nil, owner: "") }
+        }
+        expectRejected(window, .prevented(model: 1, reason: "no", dialog: nil, owner: "")) { () throws(NavigationError) in
+            try window.execute(.goForward)
+        }
+        #expect(window.canGoForward)
+    }
+
+    @Test func aProtectedModelStillBlocksTheBackThatWouldRecordIt() throws {
+        let window = try makeWindow(.stack([home, detail]))
+        try window.execute(.protect(model: .id(3), reason: "unsaved", owner: nil))
+        #expect(navigationError { () throws(NavigationError) in try window.execute(.goBack) } != nil)
+        #expect(!window.canGoForward)
+    }
+
+    @Test func setStateClearsTheForwardList() throws {
+        let window = try makeWindow(.stack([home, detail]))
+        try window.execute(.goBack)
+        try window.setState(try makeWindow(.stack([.screen("other")])).snapshot())
+        #expect(!window.canGoForward)
+    }
+
     @Test func aFailedBackLeavesTheForwardListAlone() throws {
         let window = try makeWindow(.stack([home, detail]))
         try window.execute(.goBack)
