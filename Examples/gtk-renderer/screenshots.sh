@@ -59,6 +59,12 @@ settled; shot window/1 gtk-renderer-login.png
 send $W org.navsession.Window1.SwitchModel string:main dict:string:string:
 send $W org.navsession.Window1.StackAppend string:detail dict:string:string:id,42
 settled; shot window/1 gtk-renderer-detail.png
+# Back and forward (issue 34, part F): after GoBack the header shows a Forward button (CanGoForward); GoForward
+# pushes the detail again (a new id).
+send $W org.navsession.Window1.GoBack
+settled; shot window/1 gtk-renderer-forward.png
+send $W org.navsession.Window1.GoForward
+settled
 # Appearance (Docs/renderers.md): the demo's editor declares no back button and no tab bar; SetAppearance makes
 # its title large in place.
 send $W org.navsession.Window1.StackAppend string:editor dict:string:string:id,42

@@ -83,6 +83,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case nothingToDismiss(String)
     /// `org.navsession.Error.NothingToGoBack`: `GoBack` found no route, no alert or dialog and no tab to go back to.
     case nothingToGoBack(String)
+    /// `org.navsession.Error.NothingToGoForward`: `GoForward` found the forward list empty or shorter than asked.
+    case nothingToGoForward(String)
     /// `org.navsession.Error.NothingToHide`: The model is neither a presented stack's root nor a pushed element.
     case nothingToHide(String)
     /// `org.navsession.Error.PresenterIsLeaf`: An alert or dialog cannot present.
@@ -247,6 +249,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.NotPresented",
         "org.navsession.Error.NothingToDismiss",
         "org.navsession.Error.NothingToGoBack",
+        "org.navsession.Error.NothingToGoForward",
         "org.navsession.Error.NothingToHide",
         "org.navsession.Error.PresenterIsLeaf",
         "org.navsession.Error.RouteNotFound",
@@ -327,6 +330,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.NotPresented": self = .notPresented(message)
         case "org.navsession.Error.NothingToDismiss": self = .nothingToDismiss(message)
         case "org.navsession.Error.NothingToGoBack": self = .nothingToGoBack(message)
+        case "org.navsession.Error.NothingToGoForward": self = .nothingToGoForward(message)
         case "org.navsession.Error.NothingToHide": self = .nothingToHide(message)
         case "org.navsession.Error.RouteNotFound": self = .routeNotFound(message)
         case "org.navsession.Error.PresenterIsLeaf": self = .presenterIsLeaf(message)
@@ -411,6 +415,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notPresented: "org.navsession.Error.NotPresented"
         case .nothingToDismiss: "org.navsession.Error.NothingToDismiss"
         case .nothingToGoBack: "org.navsession.Error.NothingToGoBack"
+        case .nothingToGoForward: "org.navsession.Error.NothingToGoForward"
         case .nothingToHide: "org.navsession.Error.NothingToHide"
         case .routeNotFound: "org.navsession.Error.RouteNotFound"
         case .presenterIsLeaf: "org.navsession.Error.PresenterIsLeaf"
@@ -485,6 +490,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .noSwitched(let message), .noTabs(let message), .notInStack(let message),
              .notInsidePresentation(let message), .notPresented(let message), .nothingToDismiss(let message),
              .nothingToHide(let message), .nothingToGoBack(let message), .routeNotFound(let message),
+             .nothingToGoForward(let message),
              .presenterIsLeaf(let message), .slotOccupied(let message),
              .staleReport(let message), .storageFailed(let message), .unknownAction(let message),
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),

@@ -34,6 +34,8 @@ public struct WindowProperties: Sendable, Hashable {
     public var settledVersion: UInt64
     /// The renderer that follows the window (`SettledBy`: the last to report settled), `""` when none.
     public var settledBy: String
+    /// Whether `goForward()` would re-enter a route (`CanGoForward`).
+    public var canGoForward: Bool
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -52,6 +54,7 @@ public struct WindowProperties: Sendable, Hashable {
         pendingNavigation = values[W.pendingNavigation]?.string ?? ""
         settledVersion = values[W.settledVersion]?.uint64 ?? 0
         settledBy = values[W.settledBy]?.string ?? ""
+        canGoForward = values[W.canGoForward]?.bool ?? false
     }
 }
 
@@ -115,6 +118,8 @@ extension WindowProxy {
 
     /// Whether `goBack()` would change something (property `CanGoBack`, decided by `GoBack`'s own rule).
     public var canGoBack: Bool { get async throws(NavSessionError) { try await boolProperty(W.canGoBack) } }
+    /// Whether `goForward()` would re-enter a route (property `CanGoForward`: the forward list is not empty).
+    public var canGoForward: Bool { get async throws(NavSessionError) { try await boolProperty(W.canGoForward) } }
 
     /// Whether `StackDropLast(1)` would pop (property `CanPop`).
     public var canPop: Bool { get async throws(NavSessionError) { try await boolProperty(W.canPop) } }

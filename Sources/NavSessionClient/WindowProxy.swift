@@ -191,6 +191,12 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await executeAt(nil, .dismissReturning(result: result))
     }
 
+    /// Re-enters the route the last back-like change removed (`GoForward`): created again with new ids, its
+    /// tag and spec as they were, in one change. `canGoForward` tells beforehand.
+    /// - Throws: ``NavSessionError/nothingToGoForward(_:)``.
+    @discardableResult
+    public func goForward() async throws(NavSessionError) -> UInt64 { try await versionCall("GoForward") }
+
     /// Every presentation dismissed and the base stack at its root, in one change (`GoBackToRoot`).
     @discardableResult
     public func goBackToRoot() async throws(NavSessionError) -> UInt64 { try await versionCall("GoBackToRoot") }

@@ -32,6 +32,8 @@ public enum NavSessionInterface {
             pendingNavigation = "PendingNavigation", protected = "Protected"
         /// Properties of settled versions (`ReportSettled`).
         public static let settledVersion = "SettledVersion", settledBy = "SettledBy"
+        /// Issue 34, part F: `GoForward` would re-enter a route.
+        public static let canGoForward = "CanGoForward"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",

@@ -201,6 +201,8 @@ extension SessionService {
                 return one(.goBackTo(.screen(name)))
             }),
             MethodRow("DismissAll", [], [version], .batch { _, _, _ in one(.dismissAll) }),
+            // Issue 34, part F: back and forward.
+            MethodRow("GoForward", [], [version], .batch { _, _, _ in one(.goForward) }),
             MethodRow("TabsSelectItem", [A("tab", .string)], [version], .batch { call, _, _ in
                 one(.tabsSelectItem(call.arguments[0].string ?? ""))
             }),

@@ -22,6 +22,8 @@ struct WindowProperties: Sendable, Equatable {
     var protected: String
     var settledVersion: UInt64
     var settledBy: String
+    /// Issue 34, part F: the forward list is not empty (O(1)).
+    var canGoForward: Bool
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -41,6 +43,7 @@ struct WindowProperties: Sendable, Equatable {
         protected = window.graph.protectionsJSON
         settledVersion = UInt64(clamping: window.settledVersion)
         settledBy = window.settledBy ?? ""
+        canGoForward = window.graph.canGoForward
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -71,6 +74,8 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.protected), .string, .true) { .string($0.protected) },
         Row(.init(trusted: W.settledVersion), .uint64, .true) { .uint64($0.settledVersion) },
         Row(.init(trusted: W.settledBy), .string, .true) { .string($0.settledBy) },
+        // Issue 34, part F.
+        Row(.init(trusted: W.canGoForward), .boolean, .true) { .boolean($0.canGoForward) },
     ]
 
     private typealias W = NavSessionInterface.Window1

@@ -94,7 +94,7 @@ enum ContentCost {
         case .setAppearance(let model, _, _): return base + 32 + (model.map(of) ?? 0)
         case .setTabBarRule(let stack, _, _): return base + (stack.map(of) ?? 0)
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
-            .goBackTo, .dismissAll:
+            .goBackTo, .dismissAll, .goForward:
             return base
         }
     }

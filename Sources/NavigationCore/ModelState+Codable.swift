@@ -127,6 +127,13 @@ extension WindowSnapshot: Codable {
             isClosed: try c.decodeIfPresent(Bool.self, forKey: "closed") ?? false,
             scheduled: try c.decodeIfPresent([ScheduledBatch].self, forKey: "scheduled") ?? [],
             nextScheduleNumber: try c.decodeIfPresent(Int.self, forKey: "nextScheduleNumber") ?? 1)
+        // Issue 34, part F: absent in states written before it.
+        let forward = try c.decodeIfPresent([ForwardEntry].self, forKey: "forward") ?? []
+        guard forward.count <= NavigationWindow.maxForwardEntries else {
+            throw NavigationError.invalidSnapshot(
+                "forward holds \(forward.count) entries; at most \(NavigationWindow.maxForwardEntries)")
+        }
+        self.forward = forward
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -140,5 +147,6 @@ extension WindowSnapshot: Codable {
         try c.encode(models, forKey: "models")
         if !scheduled.isEmpty { try c.encode(scheduled, forKey: "scheduled") }
         if nextScheduleNumber != 1 { try c.encode(nextScheduleNumber, forKey: "nextScheduleNumber") }
+        if !forward.isEmpty { try c.encode(forward, forKey: "forward") }
     }
 }

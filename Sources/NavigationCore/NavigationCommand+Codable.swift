@@ -15,6 +15,8 @@ extension NavigationCommand: Codable {
         "selectChild", "setColumnVisibility",
         "transaction",
         "schedule", "cancelScheduled",
+        // Issue 34, part F.
+        "goForward",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -35,6 +37,8 @@ extension NavigationCommand: Codable {
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
         "transaction": ["payload"],
         "schedule": ["afterMs", "commands", "id", "overdue", "deadline"], "cancelScheduled": ["id"],
+        // Issue 34, part F.
+        "goForward": ["count"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -181,6 +185,7 @@ extension NavigationCommand: Codable {
             self = .transaction(payload)
         case "schedule": self = .schedule(try ScheduleSpec(from: c))
         case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
+        case "goForward": self = .goForward(count: try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -286,6 +291,8 @@ extension NavigationCommand: Codable {
         case .transaction(let payload): try c.encode(payload, forKey: "payload")
         case .schedule(let spec): try spec.encode(to: &c)
         case .cancelScheduled(let id): try c.encode(id, forKey: "id")
+        // Issue 34, part F.
+        case .goForward(let count): if count != 1 { try c.encode(count, forKey: "count") }
         }
     }
 }

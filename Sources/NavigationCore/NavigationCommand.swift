@@ -130,6 +130,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case schedule(ScheduleSpec)
     /// Cancel a scheduled batch. Fails: ``NavigationError/unknownScheduled(_:)``.
     case cancelScheduled(String)
+    // Issue 34, part F: back and forward (Docs/navigation-core.md, "Back and forward").
+    /// Re-enter the first `count` routes of the window's forward list (what back-like changes removed from
+    /// the active branch), in one change: pushes and presentations with new ids, their tags and specs as they
+    /// were. JSON: `{"command":"goForward","count"?:2}`. Fails: ``NavigationError/nothingToGoForward(requested:available:)``,
+    /// ``NavigationError/invalidCount(_:)`` for a count below 1.
+    case goForward(count: Int = 1)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -141,6 +147,9 @@ public indirect enum NavigationCommand: Hashable, Sendable {
 
     /// Pop one element.
     public static var stackDropLast: NavigationCommand { .stackDropLast(1) }
+
+    /// Re-enter the most recent forward entry.
+    public static var goForward: NavigationCommand { .goForward(count: 1) }
 
     /// Go back without a result.
     public static var goBack: NavigationCommand { .goBack(result: nil) }
@@ -189,6 +198,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .transaction: "transaction"
         case .schedule: "schedule"
         case .cancelScheduled: "cancelScheduled"
+        case .goForward: "goForward"
         }
     }
 }

@@ -48,6 +48,9 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// `goBack` found nothing to remove: no route on the active branch, no alert or dialog on top, and no tab
     /// the tab container's back behaviour goes to.
     case nothingToGoBack(from: ModelID)
+    /// `goForward` asked for more routes than the forward list holds (none after a push or present, or before
+    /// any back) (Issue 34, part F).
+    case nothingToGoForward(requested: Int, available: Int)
     /// `goBackTo` found no route below the top matching what it looked for (the text names it).
     case routeNotFound(String)
     /// `dismissJustFromPresented` or a `presenter` message target outside any presentation.

@@ -236,6 +236,7 @@ extension NavigationWindow {
             case .tabBarRule(let node, let hidden, let animated):
                 node.hidesTabBarWhenNotAtRoot == hidden && node.hidesTabBarAnimated == animated
             case .scheduled(let old, _): scheduled == old
+            case .forward(let old): forward == old
             }
         }
     }
@@ -319,6 +320,7 @@ extension NavigationWindow {
             case .scheduled(let old, let next):
                 scheduled = old
                 nextScheduleNumber = next
+            case .forward(let old): forward = old
             }
     }
 

@@ -2,7 +2,8 @@
 ///
 /// Errors thrown here abort the whole change; the caller rolls the journal back.
 extension NavigationWindow {
-    func run(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
+    /// Carries out one command (``run(_:from:)`` wraps it to keep the forward list).
+    func perform(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
         let origin = try attachedNode(id)
         switch command {
         case .stackAppend(var elements, let singleTop):
@@ -149,6 +150,9 @@ extension NavigationWindow {
             try schedule(spec, from: origin)
         case .cancelScheduled(let id):
             try cancelScheduled(id)
+        // Issue 34, part F.
+        case .goForward(let count):
+            try goForward(count)
         }
     }
 

@@ -19,7 +19,13 @@ extension NavigationWindow {
         guard !isClosed else { throw .windowClosed }
         return try transact(cause: .report(report), animated: false, checkingEntry: checkingEntry, waiving: waiving) {
             () throws(NavigationError) in
-            try handle(report)
+            switch report {
+            // Issue 34, part F: what the user popped or dismissed is remembered for `goForward`.
+            case .poppedTo, .dismissedInteractively, .selectedTab, .selectedChild:
+                try recordingForward { () throws(NavigationError) in try handle(report) }
+            case .alertActionChosen, .collapsed, .windowClosed:
+                try handle(report)
+            }
         }
     }
 

@@ -11,6 +11,7 @@ extension NavigationWindow {
             unchecked: version, nextModelID: nextID, root: rootID, models: models, isClosed: isClosed)
         snapshot.scheduled = scheduled
         snapshot.nextScheduleNumber = nextScheduleNumber
+        snapshot.forward = forward
         return snapshot
     }
 
@@ -47,6 +48,8 @@ extension NavigationWindow {
             nodes[model.id] = node
         }
         contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
+        // Issue 34, part F.
+        forward = Array(snapshot.forward.prefix(Self.maxForwardEntries))
         rootID = snapshot.root
         nextID = snapshot.nextModelID
         version = snapshot.version

@@ -66,6 +66,10 @@ public final class NavigationWindow {
     public internal(set) var nextScheduleNumber = 1
     /// The wall clock `schedule` measures deadlines with (ms since the Unix epoch); the session sets its own.
     public var wallClock: @Sendable () -> Int64 = { WallClock.now() }
+    // Issue 34, part F: back and forward (NavigationWindow+Forward.swift).
+    /// What back-like changes removed from the active branch, the next route to re-enter first (at most
+    /// ``maxForwardEntries``); `goForward` creates them again.
+    public internal(set) var forward: [ForwardEntry] = []
     /// The handlers running, innermost last: the model handling and the message name (depth and cycles).
     var handling: [(model: ModelID, message: String)] = []
 

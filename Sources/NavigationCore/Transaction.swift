@@ -64,4 +64,6 @@ enum UndoStep {
     case tabBarRule(Node, hidden: Bool, animated: Bool)
     /// The window's scheduled batches and id counter before the change (Issue 33, part T).
     case scheduled([ScheduledBatch], next: Int)
+    /// The window's forward list before the change (Issue 34, part F).
+    case forward([ForwardEntry])
 }

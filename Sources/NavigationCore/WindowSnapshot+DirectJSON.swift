@@ -11,11 +11,16 @@ extension WindowSnapshot {
 
     /// Appends ``json()``'s bytes.
     public func appendJSON(to out: inout [UInt8]) throws {
-        // Sorted keys: closed, format, formatVersion, models, nextModelID, nextScheduleNumber, root, scheduled,
+        // Sorted keys: closed, forward, format, formatVersion, models, nextModelID, nextScheduleNumber, root, scheduled,
         // version (the two scheduling keys only when not at their defaults).
         var object = DirectJSON.Object(&out)
         object.key("closed", &out)
         out.append(contentsOf: (isClosed ? "true" : "false").utf8)
+        // Issue 34, part F: the forward list, only when not empty.
+        if !forward.isEmpty {
+            object.key("forward", &out)
+            out.append(contentsOf: try JSONOutput.encode(forward))
+        }
         object.key("format", &out)
         _ = DirectJSON.appendString(Self.formatName, to: &out)
         object.key("formatVersion", &out)

@@ -32,6 +32,8 @@ public struct WindowSnapshot: Hashable, Sendable {
     public internal(set) var scheduled: [ScheduledBatch] = []
     /// The number of the next id the window assigns to a batch scheduled without one (`s<n>`).
     public internal(set) var nextScheduleNumber = 1
+    /// The window's forward list (Issue 34, part F): the next route `goForward` re-enters first.
+    public internal(set) var forward: [ForwardEntry] = []
 
     /// Creates and validates a snapshot.
     ///

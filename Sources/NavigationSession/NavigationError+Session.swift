@@ -31,6 +31,7 @@ extension NavigationError {
         case .transitionNotEligible: suffix = "TransitionNotEligible"
         case .nothingToDismiss: suffix = "NothingToDismiss"
         case .nothingToGoBack: suffix = "NothingToGoBack"
+        case .nothingToGoForward: suffix = "NothingToGoForward"
         case .routeNotFound: suffix = "RouteNotFound"
         case .notInsidePresentation: suffix = "NotInsidePresentation"
         case .cannotHide: suffix = "NothingToHide"
@@ -93,6 +94,10 @@ extension NavigationError {
         case .nothingToDismiss(let id): "nothing to dismiss from model \(id)"
         case .nothingToGoBack(let id):
             "nothing to go back from model \(id): no route, no alert or dialog, and no tab to go back to"
+        case .nothingToGoForward(let requested, let available):
+            available == 0
+                ? "nothing to go forward to: the forward list is empty (a push or present clears it)"
+                : "cannot go forward \(requested) routes: the forward list holds \(available)"
         case .routeNotFound(let what): "no route below the top of the active branch matches \(what)"
         case .notInsidePresentation(let id): "model \(id) is not inside a presentation"
         case .cannotHide(let id): "model \(id) is neither a presented stack's root nor a pushed element"

@@ -45,6 +45,10 @@ extension ExecOperation {
                       summary: "Back to the nearest route below the top showing SCREEN."),
         ExecOperation(name: "dismiss-all", member: "DismissAll", target: .window,
                       arguments: [], output: .version, summary: "Dismiss every presentation, keep the stacks."),
+        // Issue 34, part F.
+        ExecOperation(name: "go-forward", member: "GoForward", target: .window,
+                      arguments: [], output: .version,
+                      summary: "Re-enter the route the last back removed (the forward list)."),
         ExecOperation(name: "tabs-select-item", member: "TabsSelectItem", target: .window,
                       arguments: [.string("TAB")], output: .version, summary: "Select TAB on the nearest tabs."),
         ExecOperation(name: "switch-model", member: "SwitchModel", target: .window,

@@ -59,6 +59,31 @@ struct GtkRendererTests {
         }
     }
 
+    /// Issue 34, part F: mouse button 8 and Alt+Left go back, button 9, Alt+Right and the header's forward button
+    /// (shown while CanGoForward) go forward; the daemon re-creates the popped detail each time.
+    @Test func mouseButtonsAndAltArrowsGoBackAndForward() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.waitUntilScreenMatches("detail pushed")
+            let steps: [(click: String, screen: String)] = [
+                ("window/1/mouse/8", "home"), ("window/1/mouse/9", "detail"), ("window/1/key/alt-left", "home"),
+                ("window/1/key/alt-right", "detail"), ("window/1/back", "home"), ("window/1/forward", "detail"),
+            ]
+            for step in steps {
+                try await h.click(step.click)
+                try await h.waitForDaemon("\(step.click) shows \(step.screen)") {
+                    try await h.property(Self.window1, "ActiveScreen")?.string == step.screen
+                }
+                let screen = try await h.waitUntilScreenMatches("after \(step.click)")
+                #expect(screen.first?.canGoForward == (step.screen == "home"), "\(step.click)")
+            }
+            let window = try await h.described(1)
+            #expect((window["clickable"] as? [String])?.contains("window/1/forward") == false)
+        }
+    }
+
     @Test func followsTheDemoFlow() async throws {
         try await with { h in
             try await h.waitUntilScreenMatches("no window yet")

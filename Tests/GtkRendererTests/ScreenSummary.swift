@@ -10,6 +10,8 @@ struct WindowSummary: Equatable, CustomStringConvertible {
     var version: UInt64
     var title: String
     var canGoBack: Bool
+    /// Issue 34, part F: the daemon's CanGoForward; the renderer's forward button shown.
+    var canGoForward: Bool
     /// stack model id → the model id of its visible page.
     var stacks: [UInt64: UInt64]
     /// tabs model id → selected tab id.
@@ -20,7 +22,7 @@ struct WindowSummary: Equatable, CustomStringConvertible {
     var dialogs: [UInt64: String]
 
     var description: String {
-        "\(path) v\(version) title=\(title.debugDescription) back=\(canGoBack) stacks=\(stacks.sorted { $0.key < $1.key }) "
+        "\(path) v\(version) title=\(title.debugDescription) back=\(canGoBack) forward=\(canGoForward) stacks=\(stacks.sorted { $0.key < $1.key }) "
             + "tabs=\(tabs) modals=\(modals) dialogs=\(dialogs)"
     }
 
@@ -30,6 +32,7 @@ struct WindowSummary: Equatable, CustomStringConvertible {
         version = properties["Version"]?.uint64 ?? 0
         title = properties["Title"]?.string ?? ""
         canGoBack = properties["CanGoBack"]?.bool ?? false
+        canGoForward = properties["CanGoForward"]?.bool ?? false
         stacks = [:]
         tabs = [:]
         modals = [:]
@@ -82,6 +85,7 @@ struct WindowSummary: Equatable, CustomStringConvertible {
         version = (window["version"] as? NSNumber)?.uint64Value ?? 0
         title = window["title"] as? String ?? ""
         canGoBack = (window["back"] as? [String: Any])?["sensitive"] as? Bool ?? false
+        canGoForward = (window["forward"] as? [String: Any])?["visible"] as? Bool ?? false
         stacks = [:]
         tabs = [:]
         modals = [:]

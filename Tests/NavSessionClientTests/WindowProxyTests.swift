@@ -62,6 +62,27 @@ struct WindowProxyTests {
         }
     }
 
+    /// Issue 34, part F.
+    @Test func goingForward() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await Self.loggedIn(daemon)
+            #expect(try await window.canGoForward == false)
+            do throws(NavSessionError) {
+                try await window.goForward()
+                Issue.record("went forward with an empty forward list")
+            } catch {
+                guard case .nothingToGoForward = error else { Issue.record("got \(error)"); return }
+            }
+            try await window.stackAppend("detail", params: ["id": "1"])
+            try await window.goBack()
+            #expect(try await window.canGoForward)
+            #expect(try await window.properties().canGoForward)
+            try await window.goForward()
+            #expect(try await window.activeScreen == "detail")
+            #expect(try await window.canGoForward == false)
+        }
+    }
+
     @Test func goingBack() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await Self.loggedIn(daemon)

@@ -72,6 +72,18 @@ struct WindowCommandTests {
         }
     }
 
+    /// Issue 34, part F.
+    @Test func execGoForwardReentersWhatGoBackRemoved() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let version = try await daemon.exec(window, ["go-back"])
+            #expect(try await daemon.exec(window, ["go-forward"]) == version + 1)
+            let refused = try await daemon.ctl(["exec", window, "go-forward"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("org.navsession.Error.NothingToGoForward"), "\(refused)")
+        }
+    }
+
     @Test func execCommandsPrintConsecutiveVersions() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)

@@ -173,7 +173,7 @@ private final class IntrospectionParser: NSObject, XMLParserDelegate {
         let session = try Self.contract("org.navsession.Session1.xml")
         let window = try Self.contract("org.navsession.Window1.xml")
         #expect(session.interfaces["org.navsession.Session1"]?.methods.count == 12)  // + ListClosedWindows, ReopenWindow (issue 34, W)
-        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 16)  // + SettledVersion, SettledBy (issue 33, O)
+        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 17)  // + SettledVersion, SettledBy (issue 33, O), CanGoForward (issue 34, F)
         #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 8)  // + Settled, ModelChanged (issue 33, O)
     }
 

@@ -42,7 +42,7 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanPop", "PendingDeepLink", "PendingNavigation",
+                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "PendingDeepLink", "PendingNavigation",
                             "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 16, "\(properties.keys.sorted())")
+            #expect(properties.count == 17, "\(properties.keys.sorted())")
         }
     }
 

@@ -231,7 +231,8 @@ import Testing
             #expect(all["Protected"] == .string("[]"))
             #expect(all["SettledVersion"] == .uint64(0))
             #expect(all["SettledBy"] == .string(""))
-            #expect(all.count == 16, "\(all.keys.sorted())")
+            #expect(all["CanGoForward"] == .boolean(false))  // Issue 34, part F
+            #expect(all.count == 17, "\(all.keys.sorted())")
         }
     }
 

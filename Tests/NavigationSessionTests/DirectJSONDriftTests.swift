@@ -23,9 +23,10 @@ struct DirectJSONDriftTests {
     }
 
     @Test func windowSnapshotHasTheFieldsItsWriterWrites() throws {
-        // WindowSnapshot+DirectJSON.swift, appendJSON(to:) (`scheduled`, `nextScheduleNumber`: Issue 33, part T)
+        // WindowSnapshot+DirectJSON.swift, appendJSON(to:) (`scheduled`, `nextScheduleNumber`: Issue 33, part T;
+        // `forward`: Issue 34, part F)
         #expect(Self.fields(of: try Self.snapshot()) == [
-            "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber",
+            "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber", "forward",
         ])
     }
 

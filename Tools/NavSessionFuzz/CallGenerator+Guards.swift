@@ -26,7 +26,7 @@ extension CallGenerator {
             return make(window, "org.navsession.Window1", "TabsSelectItem",
                         [.string(random.pick(factory.vocabulary.tabs, or: "settings"))], "t")
         case 4:
-            let member = random.pick(["GoBack", "StackDropLast", "Dismiss", "GoBackToRoot", "DismissAll"], or: "GoBack")
+            let member = random.pick(["GoBack", "StackDropLast", "Dismiss", "GoBackToRoot", "DismissAll", "GoForward"], or: "GoBack")
             return make(window, "org.navsession.Window1", member, member == "StackDropLast" ? [.uint32(1)] : [], "t")
         case 5:
             let dialog = random.pick(["", "", "discardChanges", "noSuchDialog"], or: "")

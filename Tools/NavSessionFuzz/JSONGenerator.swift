@@ -180,9 +180,13 @@ struct JSONGenerator {
     }
 
     /// A command that goes back: `dismiss`/`goBack` (sometimes with a `result`), `goBackToRoot`, `dismissAll`,
-    /// `goBackTo`, `dismissJustFromPresented`, `hide`.
+    /// `goBackTo`, `dismissJustFromPresented`, `hide`; and `goForward` (issue 34, part F) with or without a
+    /// count (sometimes one below 1 or beyond the list: InvalidCount, NothingToGoForward).
     func backCommand(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
-        switch random.int(0...5) {
+        switch random.int(0...6) {
+        case 6:
+            guard random.chance(0.5) else { return .object([("command", .string("goForward"))]) }
+            return .object([("command", .string("goForward")), ("count", .number(String(random.int(0...3))))])
         case 0:
             let name = random.pick(["dismiss", "goBack"], or: "goBack")
             return .object([("command", .string(name)), ("result", resultValue(&random))])

@@ -50,6 +50,10 @@ class WindowReporter:
         only while the window is at the version the user saw (else VersionMismatch: resynchronise)."""
         self.app.bus.apply_at(self.path, '[{"command":"goBack"}]', version, self._failed("goBack"))
 
+    def went_forward(self, version: int) -> None:
+        """Forward (button, Alt+Right, mouse button 9): the daemon's goForward at the version the user saw."""
+        self.app.bus.apply_at(self.path, '[{"command":"goForward"}]', version, self._failed("goForward"))
+
     def popped(self, stack: int, index: int) -> None:
         self._send("ReportPopped", GLib.Variant("(tu)", (stack, index)))
 

@@ -49,6 +49,30 @@ def escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
     window.add_controller(controller)
 
 
+def history_bindings(window: Gtk.Window, on_back: Callback, on_forward: Callback) -> None:
+    """Issue 34, part F: Alt+Left / Alt+Right and the mouse's back and forward buttons (8 and 9), as in a
+    browser or Files: the daemon's goBack and goForward."""
+    controller = Gtk.ShortcutController(scope=Gtk.ShortcutScope.MANAGED)
+    for trigger, callback in (("<Alt>Left", on_back), ("<Alt>Right", on_forward)):
+        controller.add_shortcut(Gtk.Shortcut.new(
+            Gtk.ShortcutTrigger.parse_string(trigger),
+            Gtk.CallbackAction.new(lambda *_, c=callback: (c(), True)[1])))
+    window.add_controller(controller)
+    click = Gtk.GestureClick(button=0)
+
+    def pressed(gesture: Gtk.GestureClick, *_: object) -> None:
+        button = gesture.get_current_button()
+        if button == 8:
+            on_back()
+        elif button == 9:
+            on_forward()
+
+    click.connect("pressed", pressed)
+    window.add_controller(click)
+    # The test hook presses buttons 8 and 9 through this (GTK cannot synthesise a pointer press).
+    window._history_pressed = pressed  # type: ignore[attr-defined]
+
+
 class ModalWindow(Gtk.Window):
     """A presented sheet, cover or custom presentation, modal and transient for its presenter's window."""
 

@@ -131,6 +131,10 @@ class TestHook:
         clickable = [f"{prefix}/close", f"{prefix}/escape"]
         if view.back_button.get_sensitive() and view.back_button.get_visible():
             clickable.append(f"{prefix}/back")
+        # Issue 34, part F: the forward button, and the history keys and mouse buttons.
+        if view.forward_button.get_visible():
+            clickable.append(f"{prefix}/forward")
+        clickable += [f"{prefix}/key/alt-left", f"{prefix}/key/alt-right", f"{prefix}/mouse/8", f"{prefix}/mouse/9"]
         _walk(view.window.get_child(), stacks, tabs, switched)
         modals: list[dict[str, Any]] = []
         dialogs: list[dict[str, Any]] = []
@@ -173,6 +177,7 @@ class TestHook:
             "id": prefix, "path": view.path, "version": view.graph.version if view.graph else None,
             "title": view.title_label.get_label(), "visible": view.window.get_visible(),
             "back": {"id": f"{prefix}/back", "sensitive": view.back_button.get_sensitive()},
+            "forward": {"id": f"{prefix}/forward", "visible": view.forward_button.get_visible()},
             "chrome": {"navigationBar": view.header.get_visible(), "backButton": view.back_button.get_visible(),
                        "titleDisplayMode": view.title_mode},
             "stacks": stacks, "tabs": tabs, "switched": switched, "custom": custom, "modals": modals, "dialogs": dialogs,
@@ -194,6 +199,16 @@ class TestHook:
             _press(view.back_button, widget_id)
         elif rest == ["escape"]:
             _escape(view.topmost())
+        elif rest == ["forward"]:
+            if not view.forward_button.get_visible():
+                raise HookError(f"{widget_id} is not shown")
+            view.forward_button.emit("clicked")
+        elif len(rest) == 2 and rest[0] == "key" and rest[1] in ("alt-left", "alt-right"):
+            # window/<n>/key/alt-left|alt-right: the shortcut of the top window, as the keys would run it.
+            _shortcut(view.topmost(), "<Alt>Left" if rest[1] == "alt-left" else "<Alt>Right")
+        elif len(rest) == 2 and rest[0] == "mouse" and rest[1] in ("8", "9"):
+            # window/<n>/mouse/8|9: the mouse's back or forward button pressed on the top window.
+            _mouse_button(view.topmost(), int(rest[1]))
         elif rest == ["close"]:
             view.window.close()
         elif len(rest) == 3 and rest[0] == "resize" and rest[1].isdigit() and rest[2].isdigit():
@@ -272,6 +287,40 @@ def _escape(window: Gtk.Window) -> None:
                     shortcut.get_action().activate(Gtk.ShortcutActionFlags.EXCLUSIVE, window, None)
                     return
     raise HookError("the window has no Escape shortcut")
+
+
+def _shortcut(window: Gtk.Window, trigger: str) -> None:
+    """Runs the window's shortcut for ``trigger`` (``<Alt>Left``), as the keys would."""
+    wanted = Gtk.ShortcutTrigger.parse_string(trigger).to_string()
+    for controller in _controllers(window):
+        if isinstance(controller, Gtk.ShortcutController):
+            for i in range(controller.get_n_items()):
+                shortcut = controller.get_item(i)
+                if shortcut.get_trigger().to_string() == wanted:
+                    shortcut.get_action().activate(Gtk.ShortcutActionFlags.EXCLUSIVE, window, None)
+                    return
+    raise HookError(f"the window has no {trigger} shortcut")
+
+
+class _PressedButton:
+    """Stands for a click gesture in the middle of a press of ``button`` (GTK cannot synthesise one)."""
+
+    def __init__(self, button: int) -> None:
+        self.button = button
+
+    def get_current_button(self) -> int:
+        return self.button
+
+
+def _mouse_button(window: Gtk.Window, button: int) -> None:
+    """Runs the window's click gesture for mouse ``button`` (8 back, 9 forward), as a press would."""
+    for controller in _controllers(window):
+        if isinstance(controller, Gtk.GestureClick) and controller.get_button() == 0:
+            handler = getattr(window, "_history_pressed", None)
+            if handler is not None:
+                handler(_PressedButton(button))
+                return
+    raise HookError("the window has no mouse-button gesture")
 
 
 def _entry(widget: Gtk.Widget | None) -> Gtk.Entry | None:

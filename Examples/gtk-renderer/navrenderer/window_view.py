@@ -14,7 +14,7 @@ from gi.repository import Gtk
 
 from .animator import Action, Animator
 from .content import GraphView
-from .dialogs import DialogWindow, ModalWindow, escape_shortcut
+from .dialogs import DialogWindow, ModalWindow, escape_shortcut, history_bindings
 from .graph import DIALOG_KINDS, Graph
 from .steps import Plan
 
@@ -26,6 +26,7 @@ class Reporter(Protocol):
     def dismissed(self, model: int) -> None: ...
     def tab_selected(self, tabs: int, tab: str) -> None: ...
     def went_back(self, version: int) -> None: ...
+    def went_forward(self, version: int) -> None: ...
     def action_chosen(self, model: int, action: str) -> None: ...
     def closed(self) -> None: ...
     def editor_text(self, model: int, text: str) -> None: ...
@@ -54,6 +55,10 @@ class NavWindowView:
         self.back_button = Gtk.Button(icon_name="go-previous-symbolic", tooltip_text="Back", sensitive=False)
         self.back_button.connect("clicked", lambda *_: self.go_back())
         header.pack_start(self.back_button)
+        # Issue 34, part F: Forward, shown while the daemon's CanGoForward is true.
+        self.forward_button = Gtk.Button(icon_name="go-next-symbolic", tooltip_text="Forward", visible=False)
+        self.forward_button.connect("clicked", lambda *_: self.go_forward())
+        header.pack_start(self.forward_button)
         self.header = header
         self.title_mode = "automatic"
         self.window.set_titlebar(header)
@@ -61,6 +66,7 @@ class NavWindowView:
         self.window.set_child(self.placeholder)
         self.window.connect("close-request", self._close_request)
         escape_shortcut(self.window, self.escape)
+        history_bindings(self.window, self.go_back, self.go_forward)
         self.window.present()
 
     # -- rendering ------------------------------------------------------------------------------
@@ -69,6 +75,7 @@ class NavWindowView:
         self.props.update(changed)
         self.title_label.set_label(str(self.props.get("Title", "")))
         self.back_button.set_sensitive(bool(self.props.get("CanGoBack", False)))
+        self.forward_button.set_visible(bool(self.props.get("CanGoForward", False)))
 
     def render(self, state: dict[str, Any], props: dict[str, Any], plan: Plan) -> None:
         self.animator.finish()
@@ -123,6 +130,7 @@ class NavWindowView:
                         lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m),
                         transition=graph[model_id].get("transition"))
                 self.modals[model_id] = modal
+                history_bindings(modal, self.go_back, self.go_forward)
                 ids = frozenset({model_id, graph.parent(model_id) or 0})
                 if isinstance(modal, ModalWindow):
                     actions.append(Action("present", ids, lambda a, w=modal: w.present() if a else w.show_at_once()))
@@ -145,6 +153,14 @@ class NavWindowView:
         if graph is None or not (self.props.get("CanGoBack") or self.protected_models()):
             return
         self.reporter.went_back(graph.version)
+
+    def go_forward(self) -> None:
+        """The header's forward button, Alt+Right and mouse button 9: the daemon's goForward (the route the
+        last back removed, created again), at the version shown; nothing while CanGoForward is false."""
+        graph = self.graph
+        if graph is None or not self.props.get("CanGoForward"):
+            return
+        self.reporter.went_forward(graph.version)
 
     def protected_models(self) -> set[int]:
         """The models the window's marks protect (the Protected property, Docs/guards.md)."""

@@ -1,0 +1,264 @@
+// Issue 34, part F: back and forward (Docs/navigation-core.md, "Back and forward").
+
+/// One route a back-like change removed from the active branch, as `goForward` creates it again: how it was
+/// shown (pushed or presented in a style, with its transition) and the spec of its model (screen, params,
+/// title, tag, appearance override; a presented stack as its element 0, its later elements being routes of
+/// their own).
+///
+/// JSON (in a snapshot's `forward` array): `{"style":"push","model":{…spec…},"transition":"fade"}`.
+public struct ForwardEntry: Hashable, Sendable {
+    /// Pushed, or presented as a sheet, a cover or a custom kind.
+    public var style: Route.Style
+    /// The model to create: a plain spec for a screen, `stacked` for a presentation hosting a stack.
+    public var model: ModelSpec
+    /// The renderer transition it was shown with (`nil`: the default).
+    public var transition: String?
+    /// A sheet's detents (empty: the default).
+    public var detents: [String]
+
+    /// Creates an entry.
+    public init(style: Route.Style, model: ModelSpec, transition: String? = nil, detents: [String] = []) {
+        self.style = style
+        self.model = model
+        self.transition = transition
+        self.detents = detents
+    }
+
+    /// The presentation style a presented entry is created with (a push has none).
+    var presentationStyle: PresentationStyle? {
+        switch style {
+        case .push: nil
+        case .sheet: .sheet(detents: detents)
+        case .cover: .fullScreenCover
+        case .custom(let name): .custom(name)
+        }
+    }
+
+    /// The route view entry this re-creates (what `GetRoutes` showed for it).
+    public var route: Route {
+        let root = model.kind == .stack ? (model.firstElement ?? model) : model
+        return Route(
+            style: style, screen: root.screen, params: root.params, withNavigation: model.kind == .stack,
+            transition: transition)
+    }
+}
+
+extension PresentationStyle {
+    /// An alert or a confirmation dialog.
+    fileprivate var isDialog: Bool {
+        switch self {
+        case .alert, .confirmationDialog: true
+        case .sheet, .fullScreenCover, .custom: false
+        }
+    }
+}
+
+extension ModelSpec {
+    /// A stack spec's element 0.
+    fileprivate var firstElement: ModelSpec? {
+        if case .stack(let path, _) = content { return path.first?.model }
+        return nil
+    }
+}
+
+extension ForwardEntry: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        self.init(
+            style: try c.decode(Route.Style.self, forKey: "style"), model: try c.decode(ModelSpec.self, forKey: "model"),
+            transition: try c.decodeIfPresent(String.self, forKey: "transition"),
+            detents: try c.decodeIfPresent([String].self, forKey: "detents") ?? [])
+        try StrictKeys.check(decoder, allowed: ["style", "model", "transition", "detents"])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        if !detents.isEmpty { try c.encode(detents, forKey: "detents") }
+        try c.encode(model, forKey: "model")
+        try c.encode(style, forKey: "style")
+        try c.encodeIfPresent(transition, forKey: "transition")
+    }
+}
+
+extension NavigationWindow {
+    /// The most forward entries a window keeps; older ones (the far end of the list) are dropped.
+    public static let maxForwardEntries = 32
+
+    /// Whether `goForward` would re-enter a route: the forward list is not empty. O(1), read after every change.
+    public var canGoForward: Bool { !isClosed && !forward.isEmpty }
+
+    /// What a command does to the forward list.
+    private enum ForwardRole {
+        /// Removes routes or changes the branch: what it removes from the top joins the list, a changed branch
+        /// clears it.
+        case records
+        /// Adds routes (push, present, routes given): the list is cleared when the change does anything.
+        case clears
+        /// Leaves the routes alone (content, marks, effects, messages) or manages the list itself (`goForward`).
+        case keeps
+    }
+
+    private static func role(of command: NavigationCommand) -> ForwardRole {
+        switch command {
+        // An alert or dialog is not a route: presenting one keeps the list (dismissing it removes no route).
+        case .present(let presentation) where presentation.style.isDialog, .presentOn(let presentation, _, _)
+        where presentation.style.isDialog:
+            .keeps
+        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo,
+            .dismissAll, .dismissJustFromPresented, .hide, .tabsSelectItem, .switchModel, .selectChild:
+            .records
+        case .stackAppend, .stackSetRoot, .stackSetPath, .present, .presentOn, .show, .setRoutes, .bringToFront:
+            .clears
+        case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .setParams,
+            .protect, .unprotect, .setAppearance, .setTabBarRule, .setColumnVisibility, .transaction, .schedule,
+            .cancelScheduled, .goForward:
+            .keeps
+        }
+    }
+
+    /// Runs one command inside the current change, keeping the forward list: see ``ForwardRole``.
+    func run(_ command: NavigationCommand, from id: ModelID) throws(NavigationError) {
+        switch Self.role(of: command) {
+        case .keeps:
+            try perform(command, from: id)
+        case .records:
+            try recordingForward { () throws(NavigationError) in try perform(command, from: id) }
+        case .clears:
+            let before = tx.undo.count
+            try perform(command, from: id)
+            if tx.undo.count != before, !forward.isEmpty { setForward([]) }
+        }
+    }
+
+    /// Runs `body` (a change that may remove routes from the top of the active branch): when the branch after
+    /// it is the branch before it with routes removed from the top, those routes join the front of the forward
+    /// list; when the branch is another one (another tab, another switched model), the list is cleared.
+    /// O(length of the active branch), only for the commands and reports that go back; entries are built for
+    /// the removed routes only (their models are still in the graph's table until the change commits).
+    func recordingForward(_ body: () throws(NavigationError) -> Void) throws(NavigationError) {
+        let before = forwardBranch()
+        try body()
+        let after = forwardBranch()
+        let kept = after.routes.count
+        guard after.base == before.base, kept <= before.routes.count,
+            zip(after.routes, before.routes).allSatisfy({ $0.entry.model.id == $1.entry.model.id })
+        else {
+            if !forward.isEmpty { setForward([]) }
+            return
+        }
+        guard kept < before.routes.count else { return }
+        let removed = before.routes[kept...].map { forwardEntry($0.entry, $0.route) }
+        var entries = Array((removed + forward).prefix(Self.maxForwardEntries))
+        // Bounded in bytes too: a quarter of the window's content limit, the far end dropped first.
+        let budget = configuration.limits.maxContentCost / 4
+        var total = Self.cost(of: entries)
+        while total > budget, let last = entries.popLast() { total -= Self.cost(of: [last]) }
+        setForward(entries)
+    }
+
+    /// The active branch as the forward list sees it: the model the routes sit on (the first layer's deepest
+    /// model, its stacks at their roots) and each route with its model.
+    private func forwardBranch() -> (base: ModelID?, routes: [(entry: RouteEntry, route: Route)]) {
+        let (entries, _) = routeEntries()
+        let base = nodes[rootID].map { firstLayerBase(from: $0) }
+        guard !entries.isEmpty, let root = nodes[rootID] else { return (base, []) }
+        let routes = branch(from: root).entries
+        return (base, zip(entries, routes).map { ($0, $1.route) })
+    }
+
+    /// The entry that creates a removed route again.
+    private func forwardEntry(_ entry: RouteEntry, _ route: Route) -> ForwardEntry {
+        let spec: ModelSpec
+        if entry.push == nil, entry.model.kind == .stack, let first = entry.model.path.first.flatMap({ nodes[$0.model] }) {
+            var stack = ModelSpec.stacked(forwardSpec(of: first))
+            stack.tag = entry.model.tag
+            stack.appearance = entry.model.appearance
+            stack.hidesTabBarAnimated = entry.model.hidesTabBarAnimated
+            spec = stack
+        } else {
+            spec = forwardSpec(of: entry.model)
+        }
+        var detents: [String] = []
+        if case .presented(.sheet(let sheetDetents)) = entry.model.attachment { detents = sheetDetents }
+        return ForwardEntry(style: route.style, model: spec, transition: route.transition, detents: detents)
+    }
+
+    /// The deepest model of the active branch's first layer, each stack read at its element 0.
+    private func firstLayerBase(from root: Node) -> ModelID {
+        var current = root
+        var remaining = nodes.count
+        while remaining > 0 {
+            remaining -= 1
+            let next = current.kind == .stack ? current.path.first?.model : current.lastContainerChild
+            guard let next, next != current.id, let child = nodes[next] else { break }
+            current = child
+        }
+        return current.id
+    }
+
+    /// The spec that creates `node` again: its content, and a container's children (each stack at its root;
+    /// presentations are routes of their own and not included).
+    private func forwardSpec(of node: Node) -> ModelSpec {
+        var spec = ModelSpec(
+            screen: node.screen, params: node.params, title: node.title, tag: node.tag, tabPolicy: node.tabPolicy,
+            appearance: node.appearance)
+        spec.hidesTabBarAnimated = node.hidesTabBarAnimated
+        switch node.kind {
+        case .screen, .alert, .confirmationDialog:
+            if let dialog = node.dialog {
+                spec.content = node.kind == .alert ? .alert(dialog) : .confirmationDialog(dialog)
+            }
+        case .stack:
+            let first = node.path.first.flatMap { nodes[$0.model] }.map { forwardSpec(of: $0) } ?? .screen(node.screen)
+            spec.content = .stack(path: [StackElementSpec(first)], hidesTabBarWhenNotAtRoot: node.hidesTabBarWhenNotAtRoot)
+        case .tabs:
+            spec.content = .tabs(
+                node.tabs.compactMap { tab in
+                    nodes[tab.model].map { TabSpec(id: tab.id, title: tab.title, icon: tab.icon, model: forwardSpec(of: $0)) }
+                }, selected: node.selectedTab)
+        case .switched:
+            if let child = node.switchedModel.flatMap({ nodes[$0] }) { spec.content = .switched(forwardSpec(of: child)) }
+        case .custom(let kind):
+            let children = node.customChildren.compactMap { nodes[$0] }.map { forwardSpec(of: $0) }
+            spec.content = .custom(kind: kind, children: children, selected: children.isEmpty ? nil : node.selectedChild)
+            spec.columnVisibility = node.isSplit ? node.columnVisibility : nil
+        }
+        return spec
+    }
+
+    /// Replaces the forward list, journaled (undone with the change).
+    ///
+    /// The list is not part of ``contentCost``: going back must never be refused for the window's limits or a
+    /// client's budget, and what a client popped stops counting against its share. It is bounded on its own:
+    /// ``maxForwardEntries`` entries and a quarter of ``GraphLimits/maxContentCost`` in bytes.
+    func setForward(_ entries: [ForwardEntry]) {
+        tx.undo.append(.forward(forward))
+        forward = entries
+    }
+
+    /// The size of forward entries, each counted as the spec it creates (``ContentCost``).
+    static func cost(of entries: [ForwardEntry]) -> Int {
+        entries.reduce(0) { $0 + 16 + ContentCost.of($1.model) + ($1.transition.map(ContentCost.of) ?? 0) }
+    }
+
+    /// `goForward`: the first `count` forward entries are created again on top of the active branch, in
+    /// order, each from the active model as it is after the one before (a push onto its stack, a presentation
+    /// by its nearest presenter), as one change; they leave the list. New models get new ids (a window never
+    /// reuses an id); tags come back with them.
+    func goForward(_ count: Int) throws(NavigationError) {
+        guard count >= 1 else { throw .invalidCount(count) }
+        guard count <= forward.count else {
+            throw .nothingToGoForward(requested: count, available: forward.count)
+        }
+        let entries = forward.prefix(count)
+        setForward(Array(forward.dropFirst(count)))
+        for entry in entries {
+            let from = activeModelID
+            if let style = entry.presentationStyle {
+                try perform(.present(PresentationSpec(style: style, model: entry.model, transition: entry.transition)), from: from)
+            } else {
+                try perform(.stackAppend([StackElementSpec(entry.model, transition: entry.transition)]), from: from)
+            }
+        }
+    }
+}
