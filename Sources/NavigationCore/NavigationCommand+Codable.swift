@@ -15,6 +15,8 @@ extension NavigationCommand: Codable {
         "selectChild", "setColumnVisibility",
         "transaction",
         "schedule", "cancelScheduled",
+        // Issue 34, part R.
+        "setRendererState",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -35,6 +37,8 @@ extension NavigationCommand: Codable {
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
         "transaction": ["payload"],
         "schedule": ["afterMs", "commands", "id", "overdue", "deadline"], "cancelScheduled": ["id"],
+        // Issue 34, part R.
+        "setRendererState": ["model", "state"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -181,6 +185,11 @@ extension NavigationCommand: Codable {
             self = .transaction(payload)
         case "schedule": self = .schedule(try ScheduleSpec(from: c))
         case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
+        // Issue 34, part R: `"model": 0` is the window itself.
+        case "setRendererState":
+            let model = try c.decode(ModelReference.self, forKey: "model")
+            self = .setRendererState(
+                model: model == .id(ModelID(rawValue: 0)) ? nil : model, try c.decode(RendererState.self, forKey: "state"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -286,6 +295,9 @@ extension NavigationCommand: Codable {
         case .transaction(let payload): try c.encode(payload, forKey: "payload")
         case .schedule(let spec): try spec.encode(to: &c)
         case .cancelScheduled(let id): try c.encode(id, forKey: "id")
+        case .setRendererState(let model, let state):
+            try c.encode(model ?? .id(ModelID(rawValue: 0)), forKey: "model")
+            try c.encode(state, forKey: "state")
         }
     }
 }

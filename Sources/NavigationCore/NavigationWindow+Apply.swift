@@ -236,6 +236,8 @@ extension NavigationWindow {
             case .tabBarRule(let node, let hidden, let animated):
                 node.hidesTabBarWhenNotAtRoot == hidden && node.hidesTabBarAnimated == animated
             case .scheduled(let old, _): scheduled == old
+            case .rendererState(let node, let old, _): node.rendererState == old
+            case .windowRendererState(let old): rendererState == old
             }
         }
     }
@@ -319,6 +321,10 @@ extension NavigationWindow {
             case .scheduled(let old, let next):
                 scheduled = old
                 nextScheduleNumber = next
+            case .rendererState(let node, let old, let cost):
+                node.rendererState = old
+                node.cost = cost
+            case .windowRendererState(let old): rendererState = old
             }
     }
 

@@ -11,6 +11,7 @@ extension NavigationWindow {
             unchecked: version, nextModelID: nextID, root: rootID, models: models, isClosed: isClosed)
         snapshot.scheduled = scheduled
         snapshot.nextScheduleNumber = nextScheduleNumber
+        snapshot.rendererState = rendererState
         return snapshot
     }
 
@@ -47,6 +48,8 @@ extension NavigationWindow {
             nodes[model.id] = node
         }
         contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
+        rendererState = snapshot.rendererState.flatMap { $0.isEmpty ? nil : $0 }
+        contentCost += rendererState?.cost ?? 0
         rootID = snapshot.root
         nextID = snapshot.nextModelID
         version = snapshot.version
@@ -65,6 +68,7 @@ extension NavigationWindow {
         node.appearance = model.appearanceOverride
         node.hidesTabBarAnimated = model.hidesTabBarAnimated
         node.transition = model.transition
+        node.rendererState = model.rendererState.flatMap { $0.isEmpty ? nil : $0 }
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

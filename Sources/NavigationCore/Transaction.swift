@@ -64,4 +64,8 @@ enum UndoStep {
     case tabBarRule(Node, hidden: Bool, animated: Bool)
     /// The window's scheduled batches and id counter before the change (Issue 33, part T).
     case scheduled([ScheduledBatch], next: Int)
+    /// A model's renderer state and cost before the change (issue 34, part R).
+    case rendererState(Node, RendererState?, cost: Int)
+    /// The window's own renderer state before the change.
+    case windowRendererState(RendererState?)
 }
