@@ -388,7 +388,7 @@ extension SessionService {
             // Issue 34, part R: renderer state (model 0 = the window itself).
             MethodRow("SetRendererState", [model, A("state_json", .string)], [version], .batch { call, session, _ in
                 one(.setRendererState(
-                    model: try optionalID(call.arguments[0]).map(ModelReference.id),
+                    model: try optionalID(call.arguments[0]),
                     try session.rendererState(json: call.arguments[1].string ?? "")))
             }),
         ] + scheduledMethods()  // Issue 33, part T
