@@ -16,6 +16,11 @@ extension Session {
         }
         let rules = JSONSyntax.Rules(maxKeyBytes: RendererState.maxBytes, maxStringBytes: RendererState.maxBytes)
         if let failure = JSONSyntax.firstError(in: text, rules: rules) {
+            switch failure.problem {
+            case .keyTooLong, .stringTooLong:
+                throw .limitsExceeded("renderer state: \(failure.reason); at most \(RendererState.maxBytes) bytes in all")
+            case .syntax, .duplicateKey: break
+            }
             throw .invalidCommand("renderer state: line \(failure.line), column \(failure.column): \(failure.reason)")
         }
         do throws(JSONInput.Failure) {

@@ -26,6 +26,7 @@ struct DirectJSONDriftTests {
         // WindowSnapshot+DirectJSON.swift, appendJSON(to:) (`scheduled`, `nextScheduleNumber`: Issue 33, part T)
         #expect(Self.fields(of: try Self.snapshot()) == [
             "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber",
+            "rendererState",  // Issue 34, part R
         ])
     }
 
@@ -38,6 +39,7 @@ struct DirectJSONDriftTests {
         #expect(Self.fields(of: model) == [
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
             "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition", "splitState",
+            "rendererState",  // Issue 34, part R
         ])
     }
 
