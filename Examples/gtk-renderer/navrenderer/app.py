@@ -13,6 +13,7 @@ from gi.repository import Gio, GLib, Gtk
 from . import content
 from .animator import STEP_MS
 from .bus import WINDOW_IFACE, NavBus, error_name
+from .renderer_state import only_renderer_state
 from .steps import Plan, parse_steps
 from .testhook import TestHook
 from .window_view import NavWindowView
@@ -76,6 +77,12 @@ class WindowReporter:
             self.protected.discard(model)
             self.app.bus.call(self.path, WINDOW_IFACE, "Unprotect", GLib.Variant("(t)", (model,)), None,
                               self._failed("Unprotect"))
+
+    def renderer_state(self, model: int, state_json: str) -> None:
+        """Issue 34, part R: the window's (model 0) or a screen's renderer state. A model that went meanwhile is
+        no reason to resynchronise: its state went with it."""
+        self.app.bus.call(self.path, WINDOW_IFACE, "SetRendererState", GLib.Variant("(ts)", (model, state_json)), None,
+                          lambda error: log.info("SetRendererState %d on %s: %s", model, self.path, error.message))
 
     def action_chosen(self, model: int, action: str) -> None:
         self._send("ReportActionChosen", GLib.Variant("(ts)", (model, action)))
@@ -153,6 +160,13 @@ class RendererApp(Gtk.Application):
             self.resync(path)
             return
         self.last_version[path] = version
+        view = self.views.get(path)
+        if view is not None and view.graph is not None and only_renderer_state(steps_json):
+            # Issue 34, part R: renderer state only (ours or another renderer's): nothing to redraw.
+            view.rendered_state_only(version)
+            self._settle_later(path, version, Plan(animate=False))
+            self.screen_changed()
+            return
         self._fetch_and_render(path, parse_steps(steps_json, animated))
 
     def window_properties(self, path: str, changed: dict[str, Any]) -> None:
