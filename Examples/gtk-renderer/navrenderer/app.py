@@ -103,6 +103,8 @@ class RendererApp(Gtk.Application):
         self.resyncs = {"missedChange": 0, "rejectedReport": 0}
         # Per window, the timer that reports the version rendered last as settled (ReportSettled).
         self.settle_timers: dict[str, int] = {}
+        # Per window, the GetState calls on their way (a renderer-state-only change is skipped only without one).
+        self.fetching: dict[str, int] = {}
         self.bus: NavBus = None  # type: ignore[assignment]  # set in do_startup
 
     # -- Gtk.Application ------------------------------------------------------------------------
@@ -161,8 +163,10 @@ class RendererApp(Gtk.Application):
             return
         self.last_version[path] = version
         view = self.views.get(path)
-        if view is not None and view.graph is not None and only_renderer_state(steps_json):
-            # Issue 34, part R: renderer state only (ours or another renderer's): nothing to redraw.
+        if (view is not None and view.graph is not None and not self.fetching.get(path)
+                and only_renderer_state(steps_json)):
+            # Issue 34, part R: renderer state only (ours or another renderer's): nothing to redraw. Only when no
+            # GetState is on its way: that answer would then look older than the version shown, and be dropped.
             view.rendered_state_only(version)
             self._settle_later(path, version, Plan(animate=False))
             self.screen_changed()
@@ -189,7 +193,22 @@ class RendererApp(Gtk.Application):
         self._fetch_and_render(path, Plan(animate=False), resync=True)
 
     def _fetch_and_render(self, path: str, plan: Plan, resync: bool = False) -> None:
+        self.fetching[path] = self.fetching.get(path, 0) + 1
+
+        once = [False]
+
+        def landed() -> None:
+            if once[0]:
+                return
+            once[0] = True
+            left = self.fetching.get(path, 1) - 1
+            if left > 0:
+                self.fetching[path] = left
+            else:
+                self.fetching.pop(path, None)
+
         def done(state: dict[str, Any], props: dict[str, Any]) -> None:
+            landed()
             view = self.views.get(path)
             if view is None:
                 return
@@ -203,6 +222,7 @@ class RendererApp(Gtk.Application):
             self._settle_later(path, version, plan)
 
         def failed(error: GLib.Error) -> None:
+            landed()
             log.info("GetState on %s failed: %s", path, error.message)
 
         self.bus.fetch(path, done, failed)

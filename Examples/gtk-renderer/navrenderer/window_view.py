@@ -66,8 +66,11 @@ class NavWindowView:
         self.window.set_child(self.placeholder)
         self.window.connect("close-request", self._close_request)
         escape_shortcut(self.window, self.escape)
-        # Shown at the first render, at the size it had (its renderer state): a window shown before would get
-        # its first size from the display server after the restored one.
+        self.window.present()
+        # Issue 34, part R: the size to restore until the display server has applied it (its first configure
+        # may report the initial size after the restored one was asked for), and how often to ask again.
+        self._wanted_size: tuple[int, int] | None = None
+        self._size_retries = 3
 
     # -- rendering ------------------------------------------------------------------------------
 
@@ -84,7 +87,6 @@ class NavWindowView:
         self.keeper.seed(state)
         if first:
             self._restore_size()
-            self.window.present()
         actions: list[Action] = []
         root = self.content.build(graph, graph.root, actions)
         if self.window.get_child() is not root:
@@ -99,12 +101,22 @@ class NavWindowView:
         """The size the window had (its renderer state), then follows the user's resizing."""
         width, height = self.keeper.get(WINDOW, "width"), self.keeper.get(WINDOW, "height")
         if isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0:
+            self._wanted_size = (width, height)
             self.window.set_default_size(width, height)
         self.window.connect("notify::default-width", self._resized)
         self.window.connect("notify::default-height", self._resized)
 
     def _resized(self, *_: object) -> None:
         width, height = self.window.get_default_size()
+        wanted = self._wanted_size
+        if wanted is not None:
+            if (width, height) == wanted or self._size_retries <= 0:
+                self._wanted_size = None
+            else:
+                # The display server's first size overtook the restored one: ask again instead of saving it.
+                self._size_retries -= 1
+                self.window.set_default_size(*wanted)
+                return
         if width > 0 and height > 0:
             self.keeper.set(WINDOW, "width", width)
             self.keeper.set(WINDOW, "height", height)
