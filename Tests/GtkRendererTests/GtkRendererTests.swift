@@ -407,20 +407,22 @@ struct GtkRendererTests {
             try await h.send(Self.window1, w("SelectChild"), "uint64:0", "uint32:2")
             try await h.waitUntilScreenMatches("detail focused")
             try await h.click("window/1/resize/420/520")
-            try await h.waitForDaemon("the split collapsed") {
-                try await customView(h)["collapsed"] as? Bool == true
+            // Waited for, not read once: a renderer-state write (the window's new size) may render the window again
+            // meanwhile, before the daemon has the collapse.
+            try await h.waitForDaemon("the split collapsed to its focused column") {
+                let view = try await customView(h)
+                return view["collapsed"] as? Bool == true && view["visibleColumns"] as? [Int] == [6]
             }
-            #expect(try await customView(h)["visibleColumns"] as? [Int] == [6])
             // The renderer reported it (ReportCollapsed): the columns are one stack, so back is possible.
             try await h.waitForDaemon("the daemon knows the split is collapsed") {
                 try await h.property(Self.window1, "CanGoBack")?.bool == true
             }
             try await h.waitUntilScreenMatches("collapsed")
             try await h.click("window/1/resize/960/520")
-            try await h.waitForDaemon("the split expanded") {
-                try await customView(h)["collapsed"] as? Bool == false
+            try await h.waitForDaemon("the split expanded to its columns") {
+                let view = try await customView(h)
+                return view["collapsed"] as? Bool == false && view["visibleColumns"] as? [Int] == [2, 4, 6]
             }
-            #expect(try await customView(h)["visibleColumns"] as? [Int] == [2, 4, 6])
             try await h.waitForDaemon("the daemon knows the split is expanded") {
                 try await h.property(Self.window1, "CanGoBack")?.bool == false
             }
