@@ -578,6 +578,22 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SetParams", [Self.model(model ?? 0), .stringDictionary(params), .boolean(!merge)])
     }
 
+    // MARK: Renderer state (issue 34, part R)
+
+    /// Replaces the renderer state of `model` (nil = the window itself) with `state` (`SetRendererState`); an
+    /// empty object clears it. The daemon keeps it with the graph and returns it in ``getState()``
+    /// (``WindowSnapshot/rendererState`` for the window's, ``ModelState/rendererState`` for a model's).
+    ///
+    /// ```swift
+    /// try await window.setRendererState(RendererState(["scroll": .number(420)]), for: listID)
+    /// ```
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/limitsExceeded(_:)`` (over
+    ///   ``RendererState/maxBytes`` or the window's content limit), ``NavSessionError/invalidCommand(_:)``.
+    @discardableResult
+    public func setRendererState(_ state: RendererState, for model: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("SetRendererState", [Self.model(model ?? ModelID(rawValue: 0)), .string(state.json)])
+    }
+
     // MARK: Appearance (issue 33, part A)
 
     /// Changes a live model's appearance override in place (`SetAppearance`): same id, no lifecycle, an

@@ -387,6 +387,12 @@ extension SessionService {
                 guard let id = graph.model(forTag: tag) else { throw SessionError.navigation(.unknownTag(tag)) }
                 return [.uint64(UInt64(clamping: id.rawValue))]
             }),
+            // Issue 34, part R: renderer state (model 0 = the window itself).
+            MethodRow("SetRendererState", [model, A("state_json", .string)], [version], .batch { call, session, _ in
+                one(.setRendererState(
+                    model: try optionalID(call.arguments[0]),
+                    try session.rendererState(json: call.arguments[1].string ?? "")))
+            }),
         ] + scheduledMethods()  // Issue 33, part T
     }
 

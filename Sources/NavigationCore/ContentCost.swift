@@ -88,6 +88,7 @@ enum ContentCost {
         case .setColumnVisibility(let container, _): return base + (container.map(of) ?? 0)
         case .schedule(let spec): return base + (spec.id.map(of) ?? 0) + spec.commands.reduce(0) { $0 + 24 + of($1.command) }
         case .cancelScheduled(let id): return base + of(id)
+        case .setRendererState(let model, let state): return base + (model.map(of) ?? 0) + state.cost
         case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):
             return base + NavigationWindow.resultText(result).utf8.count
         case .goBackTo(.screen(let name)): return base + of(name)
@@ -114,6 +115,7 @@ enum ContentCost {
     /// One node's own content (its children have their own cost).
     static func of(node: Node) -> Int {
         var size = modelOverhead + of(node.screen) + of(node.params) + (node.title.map(of) ?? 0) + (node.tag.map(of) ?? 0)
+        if let rendererState = node.rendererState { size += rendererState.cost }
         switch node.kind {
         case .stack: size += node.path.reduce(0) { $0 + 16 + ($1.transition.map(of) ?? 0) }
         case .tabs: size += node.tabs.reduce(0) { $0 + 16 + of($1.id) + of($1.title) + ($1.icon.map(of) ?? 0) }

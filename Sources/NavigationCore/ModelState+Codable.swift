@@ -54,7 +54,8 @@ extension ModelState: Codable {
             appearance: try c.decodeIfPresent(Appearance.self, forKey: "appearance"),
             appearanceOverride: try c.decodeIfPresent(Appearance.self, forKey: "appearanceOverride"),
             hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true,
-            transition: try c.decodeIfPresent(String.self, forKey: "transition"), splitState: splitState)
+            transition: try c.decodeIfPresent(String.self, forKey: "transition"), splitState: splitState,
+            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +73,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(appearance, forKey: "appearance")
         try c.encodeIfPresent(appearanceOverride, forKey: "appearanceOverride")
         try c.encodeIfPresent(transition, forKey: "transition")
+        try c.encodeIfPresent(rendererState, forKey: "rendererState")
         switch content {
         case .screen: break
         case .stack(let path, let hides):
@@ -126,7 +128,8 @@ extension WindowSnapshot: Codable {
             models: try c.decode([ModelState].self, forKey: "models"),
             isClosed: try c.decodeIfPresent(Bool.self, forKey: "closed") ?? false,
             scheduled: try c.decodeIfPresent([ScheduledBatch].self, forKey: "scheduled") ?? [],
-            nextScheduleNumber: try c.decodeIfPresent(Int.self, forKey: "nextScheduleNumber") ?? 1)
+            nextScheduleNumber: try c.decodeIfPresent(Int.self, forKey: "nextScheduleNumber") ?? 1,
+            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"))
         // Issue 34, part F: absent in states written before it.
         let forward = try c.decodeIfPresent([ForwardEntry].self, forKey: "forward") ?? []
         guard forward.count <= NavigationWindow.maxForwardEntries else {
@@ -148,5 +151,6 @@ extension WindowSnapshot: Codable {
         if !scheduled.isEmpty { try c.encode(scheduled, forKey: "scheduled") }
         if nextScheduleNumber != 1 { try c.encode(nextScheduleNumber, forKey: "nextScheduleNumber") }
         if !forward.isEmpty { try c.encode(forward, forKey: "forward") }
+        try c.encodeIfPresent(rendererState, forKey: "rendererState")
     }
 }

@@ -42,6 +42,8 @@ public struct ModelState: Hashable, Sendable {
     public var transition: String?
     /// A split container's column visibility and collapsed form; `nil` for every other model.
     public var splitState: SplitState?
+    /// A renderer's own state for the model (issue 34, part R); `nil` when none is stored.
+    public var rendererState: RendererState?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
@@ -49,8 +51,9 @@ public struct ModelState: Hashable, Sendable {
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
         tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil,
         appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true,
-        transition: String? = nil, splitState: SplitState? = nil
+        transition: String? = nil, splitState: SplitState? = nil, rendererState: RendererState? = nil
     ) {
+        self.rendererState = rendererState
         self.appearance = appearance
         self.appearanceOverride = appearanceOverride
         self.hidesTabBarAnimated = hidesTabBarAnimated

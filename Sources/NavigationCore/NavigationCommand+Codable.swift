@@ -17,6 +17,8 @@ extension NavigationCommand: Codable {
         "schedule", "cancelScheduled",
         // Issue 34, part F.
         "goForward",
+        // Issue 34, part R.
+        "setRendererState",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -39,6 +41,8 @@ extension NavigationCommand: Codable {
         "schedule": ["afterMs", "commands", "id", "overdue", "deadline"], "cancelScheduled": ["id"],
         // Issue 34, part F.
         "goForward": ["count"],
+        // Issue 34, part R.
+        "setRendererState": ["model", "state"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -186,6 +190,11 @@ extension NavigationCommand: Codable {
         case "schedule": self = .schedule(try ScheduleSpec(from: c))
         case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
         case "goForward": self = .goForward(count: try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
+        // Issue 34, part R: `"model": 0` is the window itself.
+        case "setRendererState":
+            let model = try c.decode(ModelReference.self, forKey: "model")
+            self = .setRendererState(
+                model: model == .id(ModelID(rawValue: 0)) ? nil : model, try c.decode(RendererState.self, forKey: "state"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -293,6 +302,9 @@ extension NavigationCommand: Codable {
         case .cancelScheduled(let id): try c.encode(id, forKey: "id")
         // Issue 34, part F.
         case .goForward(let count): if count != 1 { try c.encode(count, forKey: "count") }
+        case .setRendererState(let model, let state):
+            try c.encode(model ?? .id(ModelID(rawValue: 0)), forKey: "model")
+            try c.encode(state, forKey: "state")
         }
     }
 }

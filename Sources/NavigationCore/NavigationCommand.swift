@@ -136,6 +136,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// were. JSON: `{"command":"goForward","count"?:2}`. Fails: ``NavigationError/nothingToGoForward(requested:available:)``,
     /// ``NavigationError/invalidCount(_:)`` for a count below 1.
     case goForward(count: Int = 1)
+    // Issue 34, part R: renderer state.
+    /// Store a renderer's own JSON object for a model (`nil` = the window itself; `0` in JSON and on the bus),
+    /// replacing what was there; an empty object clears it (``RendererState``). At most
+    /// ``RendererState/maxBytes`` bytes as canonical JSON, counted in the window's content cost. Versioned: a
+    /// `rendererState` step, no lifecycle. Equal to what is stored: no change. Fails: unknown model or tag.
+    case setRendererState(model: ModelReference?, RendererState)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -199,6 +205,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .schedule: "schedule"
         case .cancelScheduled: "cancelScheduled"
         case .goForward: "goForward"
+        case .setRendererState: "setRendererState"
         }
     }
 }

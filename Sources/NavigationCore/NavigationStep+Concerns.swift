@@ -18,6 +18,7 @@ extension NavigationStep {
         case .selectChild(let container, let child, let previous):
             container == model || child == model || previous == model
         case .columnVisibility(let container, _, _), .collapse(let container), .expand(let container): container == model
+        case .rendererState(let changed, _): changed == model
         }
     }
 }

@@ -40,6 +40,10 @@ public enum NavigationStep: Hashable, Sendable {
     /// A split container is shown collapsed (its columns as one stack) / side by side again.
     case collapse(container: ModelID)
     case expand(container: ModelID)
+    // Issue 34, part R.
+    /// The renderer state of `model` (`nil`: the window's own) is now `state` (empty: cleared). Nothing to
+    /// redraw: a renderer that did not set it may read it; the one that did ignores it.
+    case rendererState(model: ModelID?, state: RendererState)
 
     /// A presentation inside a presented or dismissed subtree.
     public struct Presentation: Hashable, Sendable {
@@ -80,7 +84,7 @@ public enum NavigationStep: Hashable, Sendable {
         case .selectTab, .switchContent, .replaceRoot: 2
         case .selectChild: 3
         case .columnVisibility, .collapse, .expand: 1
-        case .update, .appearance, .tabBarRule: 1
+        case .update, .appearance, .tabBarRule, .rendererState: 1
         }
     }
 
@@ -262,6 +266,12 @@ extension NavigationStep {
         case .expand(let container):
             kind("expand")
             id("container", container)
+        case .rendererState(let model, let state):
+            kind("rendererState")
+            member("model")
+            DirectJSON.appendInteger(model?.rawValue ?? 0, to: &out)
+            member("state")
+            out.append(contentsOf: state.json.utf8)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -237,6 +237,8 @@ extension NavigationWindow {
                 node.hidesTabBarWhenNotAtRoot == hidden && node.hidesTabBarAnimated == animated
             case .scheduled(let old, _): scheduled == old
             case .forward(let old): forward == old
+            case .rendererState(let node, let old, _): node.rendererState == old
+            case .windowRendererState(let old): rendererState == old
             }
         }
     }
@@ -321,6 +323,10 @@ extension NavigationWindow {
                 scheduled = old
                 nextScheduleNumber = next
             case .forward(let old): forward = old
+            case .rendererState(let node, let old, let cost):
+                node.rendererState = old
+                node.cost = cost
+            case .windowRendererState(let old): rendererState = old
             }
     }
 

@@ -138,6 +138,8 @@ extension NavigationWindow {
             try unprotect(model, owner: owner, from: origin)
         case .setAppearance(let model, let appearance, let merge):
             try setAppearance(model, appearance, merge: merge, from: origin)
+        case .setRendererState(let model, let state):
+            try setRendererState(model, state)
         case .setTabBarRule(let stack, let hidden, let animated):
             try setTabBarRule(stack, hidden: hidden, animated: animated, from: origin)
         case .selectChild(let container, let child):

@@ -111,7 +111,7 @@ extension NavigationWindow {
             .clears
         case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .setParams,
             .protect, .unprotect, .setAppearance, .setTabBarRule, .setColumnVisibility, .transaction, .schedule,
-            .cancelScheduled, .goForward:
+            .cancelScheduled, .goForward, .setRendererState:
             .keeps
         }
     }

@@ -12,6 +12,7 @@ extension NavigationWindow {
         snapshot.scheduled = scheduled
         snapshot.nextScheduleNumber = nextScheduleNumber
         snapshot.forward = forward
+        snapshot.rendererState = rendererState
         return snapshot
     }
 
@@ -50,6 +51,8 @@ extension NavigationWindow {
         contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
         // Issue 34, part F.
         forward = Array(snapshot.forward.prefix(Self.maxForwardEntries))
+        rendererState = snapshot.rendererState.flatMap { $0.isEmpty ? nil : $0 }
+        contentCost += rendererState?.cost ?? 0
         rootID = snapshot.root
         nextID = snapshot.nextModelID
         version = snapshot.version
@@ -68,6 +71,7 @@ extension NavigationWindow {
         node.appearance = model.appearanceOverride
         node.hidesTabBarAnimated = model.hidesTabBarAnimated
         node.transition = model.transition
+        node.rendererState = model.rendererState.flatMap { $0.isEmpty ? nil : $0 }
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

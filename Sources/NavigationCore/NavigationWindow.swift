@@ -64,6 +64,8 @@ public final class NavigationWindow {
     public internal(set) var scheduled: [ScheduledBatch] = []
     /// The number of the next id the window assigns (`s<n>`) to a batch scheduled without one.
     public internal(set) var nextScheduleNumber = 1
+    /// The window's own renderer state (issue 34, part R; ``RendererState``); `nil` when none is stored.
+    public internal(set) var rendererState: RendererState?
     /// The wall clock `schedule` measures deadlines with (ms since the Unix epoch); the session sets its own.
     public var wallClock: @Sendable () -> Int64 = { WallClock.now() }
     // Issue 34, part F: back and forward (NavigationWindow+Forward.swift).

@@ -52,6 +52,8 @@ final class Node {
     /// A presented model's renderer transition, set when it is created (never changed afterwards, so it needs
     /// no undo step).
     var transition: String?
+    /// A renderer's own state for the model (issue 34, part R); counted in ``cost``, gone with the model.
+    var rendererState: RendererState?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -127,7 +129,8 @@ final class Node {
             presented: presented, content: content, saved: saved, tag: tag,
             tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
             appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated, transition: transition,
-            splitState: isSplit ? SplitState(visibility: columnVisibility, collapsed: collapsed) : nil)
+            splitState: isSplit ? SplitState(visibility: columnVisibility, collapsed: collapsed) : nil,
+            rendererState: rendererState)
     }
 
     /// The state with the appearance that applies, resolved against the screens' declared appearances: written

@@ -66,4 +66,8 @@ enum UndoStep {
     case scheduled([ScheduledBatch], next: Int)
     /// The window's forward list before the change (Issue 34, part F).
     case forward([ForwardEntry])
+    /// A model's renderer state and cost before the change (issue 34, part R).
+    case rendererState(Node, RendererState?, cost: Int)
+    /// The window's own renderer state before the change.
+    case windowRendererState(RendererState?)
 }

@@ -11,8 +11,8 @@ extension WindowSnapshot {
 
     /// Appends ``json()``'s bytes.
     public func appendJSON(to out: inout [UInt8]) throws {
-        // Sorted keys: closed, forward, format, formatVersion, models, nextModelID, nextScheduleNumber, root, scheduled,
-        // version (the two scheduling keys only when not at their defaults).
+        // Sorted keys: closed, forward, format, formatVersion, models, nextModelID, nextScheduleNumber, rendererState,
+        // root, scheduled, version (the two scheduling keys only when not at their defaults, rendererState when set).
         var object = DirectJSON.Object(&out)
         object.key("closed", &out)
         out.append(contentsOf: (isClosed ? "true" : "false").utf8)
@@ -41,6 +41,10 @@ extension WindowSnapshot {
             object.key("nextScheduleNumber", &out)
             DirectJSON.appendInteger(nextScheduleNumber, to: &out)
         }
+        if let rendererState {
+            object.key("rendererState", &out)
+            out.append(contentsOf: rendererState.json.utf8)
+        }
         object.key("root", &out)
         DirectJSON.appendInteger(root.rawValue, to: &out)
         if !scheduled.isEmpty {
@@ -59,7 +63,7 @@ extension ModelState {
     ///
     /// Sorted keys of a model: appearance, appearanceOverride, attachment, hidesTabBarAnimated,
     /// hidesTabBarWhenNotAtRoot, id, kind, params, parent, path, presented,
-    /// screen, tag, title.
+    /// rendererState, screen, tag, title.
     func appendDirectJSON(to out: inout [UInt8]) -> Bool {
         var path: [StackElement]?
         var hidesTabBar = false
@@ -132,6 +136,10 @@ extension ModelState {
             array.close(&out)
         }
         object.integer("presented", presented?.rawValue, &out)
+        if let rendererState {
+            object.key("rendererState", &out)
+            out.append(contentsOf: rendererState.json.utf8)
+        }
         object.key("screen", &out)
         guard DirectJSON.appendString(screen, to: &out) else { return false }
         if let tag {

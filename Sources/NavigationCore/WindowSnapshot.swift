@@ -34,6 +34,8 @@ public struct WindowSnapshot: Hashable, Sendable {
     public internal(set) var nextScheduleNumber = 1
     /// The window's forward list (Issue 34, part F): the next route `goForward` re-enters first.
     public internal(set) var forward: [ForwardEntry] = []
+    /// The window's own renderer state (issue 34, part R); each model's is in its ``ModelState``.
+    public internal(set) var rendererState: RendererState?
 
     /// Creates and validates a snapshot.
     ///
@@ -43,13 +45,14 @@ public struct WindowSnapshot: Hashable, Sendable {
     ///   model that is not a switched container, two under one screen, or under another screen than their root's.
     public init(
         version: Int, nextModelID: Int, root: ModelID, models: [ModelState], isClosed: Bool = false,
-        scheduled: [ScheduledBatch] = [], nextScheduleNumber: Int = 1
+        scheduled: [ScheduledBatch] = [], nextScheduleNumber: Int = 1, rendererState: RendererState? = nil
     ) throws(NavigationError) {
         try Self.validate(version: version, nextModelID: nextModelID, root: root, models: models)
         try Self.validate(scheduled: scheduled, nextScheduleNumber: nextScheduleNumber, models: models)
         self.init(unchecked: version, nextModelID: nextModelID, root: root, models: models, isClosed: isClosed)
         self.scheduled = scheduled
         self.nextScheduleNumber = nextScheduleNumber
+        self.rendererState = rendererState
     }
 
     /// Scheduled batches name models of the snapshot, have distinct non-empty ids and a counter in range.

@@ -337,7 +337,7 @@ struct ManifestValidator {
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
             .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect, .setAppearance,
             .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,
-            .cancelScheduled, .goForward:
+            .cancelScheduled, .goForward, .setRendererState:
             break
         }
     }

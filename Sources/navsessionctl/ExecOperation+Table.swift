@@ -139,6 +139,10 @@ extension ExecOperation {
         ExecOperation(name: "set-appearance", member: "SetAppearance", target: .window,
                       arguments: [.string("MODEL"), .json("APPEARANCE_JSON"), .flag("replace")], output: .version,
                       summary: "Change MODEL's appearance in place (\"\" = the active model, an id or tag:T); --replace makes it exactly this."),
+        // Issue 34, part R.
+        ExecOperation(name: "set-renderer-state", member: "SetRendererState", target: .window,
+                      arguments: [.model("MODEL"), .json("STATE_JSON")], output: .version,
+                      summary: "Replace MODEL's renderer state (0 = the window itself) with the JSON object STATE_JSON; {} clears it."),
         ExecOperation(name: "bring-to-front", member: "BringToFront", target: .window,
                       arguments: [.option("screen"), .option("tag")], output: .version,
                       summary: "Move the stack element showing --screen=S (or tagged --tag=T) to the top."),

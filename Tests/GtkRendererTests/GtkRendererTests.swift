@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// The reference GTK renderer (Examples/gtk-renderer) against the real daemon, under Xvfb.
@@ -431,20 +432,22 @@ struct GtkRendererTests {
             try await h.send(Self.window1, w("SelectChild"), "uint64:0", "uint32:2")
             try await h.waitUntilScreenMatches("detail focused")
             try await h.click("window/1/resize/420/520")
-            try await h.waitForDaemon("the split collapsed") {
-                try await customView(h)["collapsed"] as? Bool == true
+            // Waited for, not read once: a renderer-state write (the window's new size) may render the window again
+            // meanwhile, before the daemon has the collapse.
+            try await h.waitForDaemon("the split collapsed to its focused column") {
+                let view = try await customView(h)
+                return view["collapsed"] as? Bool == true && view["visibleColumns"] as? [Int] == [6]
             }
-            #expect(try await customView(h)["visibleColumns"] as? [Int] == [6])
             // The renderer reported it (ReportCollapsed): the columns are one stack, so back is possible.
             try await h.waitForDaemon("the daemon knows the split is collapsed") {
                 try await h.property(Self.window1, "CanGoBack")?.bool == true
             }
             try await h.waitUntilScreenMatches("collapsed")
             try await h.click("window/1/resize/960/520")
-            try await h.waitForDaemon("the split expanded") {
-                try await customView(h)["collapsed"] as? Bool == false
+            try await h.waitForDaemon("the split expanded to its columns") {
+                let view = try await customView(h)
+                return view["collapsed"] as? Bool == false && view["visibleColumns"] as? [Int] == [2, 4, 6]
             }
-            #expect(try await customView(h)["visibleColumns"] as? [Int] == [2, 4, 6])
             try await h.waitForDaemon("the daemon knows the split is expanded") {
                 try await h.property(Self.window1, "CanGoBack")?.bool == false
             }
@@ -466,6 +469,72 @@ struct GtkRendererTests {
             let reopened = try await h.described(2)
             #expect(reopened["id"] as? String == "window/2")
             #expect(try await h.properties("/org/navsession/Session1/window/2")["ActiveScreen"] == .string("detail"))
+        }
+    }
+
+    // MARK: Issue 34, part R: renderer state
+
+    /// The daemon's state of window 1 as JSON.
+    private func daemonState(_ h: RendererHarness) async throws -> [String: Any] {
+        try await h.state(Self.window1)
+    }
+
+    private func rendererState(_ h: RendererHarness, model: UInt64?) async throws -> [String: Any]? {
+        let state = try await daemonState(h)
+        guard let model else { return state["rendererState"] as? [String: Any] }
+        let models = state["models"] as? [[String: Any]] ?? []
+        return models.first { ($0["id"] as? NSNumber)?.uint64Value == model }?["rendererState"] as? [String: Any]
+    }
+
+    private func page(_ h: RendererHarness, _ model: UInt64) async throws -> [String: Any]? {
+        (try await h.described(1)["pages"] as? [String: Any])?[String(model)] as? [String: Any]
+    }
+
+    /// The window's size, the detail screen's scroll position and the editor's draft are kept in the daemon
+    /// (SetRendererState) and come back after the daemon restarts; the renderer does not redraw for them.
+    @Test func restoresWindowSizeScrollAndTheEditorsDraftAfterADaemonRestart() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
+            try await h.waitUntilScreenMatches("detail")
+            let detail = try #require(try await h.property(Self.window1, "ActiveModel")?.uint64)
+            try await h.click("window/1/resize/900/640")
+            try await h.click("window/1/scroll/\(detail)/300")
+            try await h.send(Self.window1, w("Present"), "string:sheet", "string:editor", "dict:string:string:id,7")
+            let screen = try await h.waitUntilScreenMatches("editor sheet")
+            let sheet = try #require(screen.first?.modals.first?.key)
+            try await h.click("window/1/modal/\(sheet)/type/Dear Ann,")
+            try await h.waitForDaemon("size, scroll and draft kept") {
+                let window = try await rendererState(h, model: nil)
+                let page = try await rendererState(h, model: detail)
+                let editor = try await rendererState(h, model: sheet)
+                return window?["width"] as? Int == 900 && window?["height"] as? Int == 640
+                    && page?["scroll"] as? Int == 300 && editor?["draft"] as? String == "Dear Ann,"
+            }
+            // Saving renderer state is a change with only rendererState steps: the renderer follows its version
+            // without rendering again.
+            try await h.waitUntilScreenMatches("restore-before")
+            #expect(try await h.resyncs().values.reduce(0, +) == 0)
+
+            try await h.daemon.restart()
+            try await h.waitUntilScreenMatches("after the restart")
+            try await h.waitForDaemon("the renderer restored size, scroll and draft") {
+                let window = try await h.described(1)
+                let size = window["size"] as? [Int]
+                let scroll = try await page(h, detail)?["scroll"] as? Int
+                let draft = try await page(h, sheet)?["draft"] as? String
+                return size == [900, 640] && scroll == 300 && draft == "Dear Ann,"
+            }
+            try await h.waitUntilScreenMatches("restore-after")
+            #expect(try await page(h, detail)?["scroll"] as? Int == 300)
+            #expect(try await rendererState(h, model: detail)?["scroll"] as? Int == 300)
+            // The picture for Docs/images/gtk-renderer-restore-after.png, once the renderer has settled what it shows.
+            let version = try #require(try await h.property(Self.window1, "Version")?.uint64)
+            try await h.waitForDaemon("the restored version settled") {
+                try await h.property(Self.window1, "SettledVersion")?.uint64 == version
+            }
+            try await h.screenshot("restore-after-settled", windows: try await h.shownScreen())
         }
     }
 }

@@ -35,3 +35,21 @@ struct AppearanceClientTests {
         }
     }
 }
+
+/// NavSessionClient's `setRendererState(_:for:)` against the demo (issue 34, part R).
+struct RendererStateClientTests {
+    @Test func setRendererStateForAModelAndTheWindowShowsInTheSnapshot() async throws {
+        try await NavSessionTestDaemon.withDaemon { daemon in
+            let window = try await daemon.session.openWindow(scene: "main")
+            try await window.switchModel("main")
+            let active = try await window.activeModel
+            let before = try await window.version
+            let version = try await window.setRendererState(RendererState(["scroll": .number(300)]), for: active)
+            #expect(version == before + 1)
+            try await window.setRendererState(RendererState(["width": .number(900)]))
+            let state = try await window.getState()
+            #expect(state.rendererState == RendererState(["width": .number(900)]))
+            #expect(state.models.first { $0.id == active }?.rendererState == RendererState(["scroll": .number(300)]))
+        }
+    }
+}

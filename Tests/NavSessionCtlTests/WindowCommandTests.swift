@@ -217,6 +217,21 @@ struct WindowCommandTests {
         }
     }
 
+    /// Issue 34, part R: `exec set-renderer-state 0 JSON` stores the window's own renderer state.
+    @Test func execSetRendererStateStoresTheWindowsObject() async throws {
+        try await DaemonFixture.with { daemon in
+            let window = try await Self.mainWithDetail(daemon)
+            let before = try await daemon.exec(window, ["set-title", "0", "Detail 42"])
+            let after = try await daemon.exec(window, ["set-renderer-state", "0", #"{"width":900,"height":640}"#])
+            #expect(after == before + 1)
+            let state = try await daemon.ctl(["exec", window, "get-state"])
+            let compact = state.stdout.filter { !$0.isWhitespace }
+            #expect(compact.contains(#""rendererState":{"height":640,"width":900}"#), "\(state)")
+            let wrong = try await daemon.ctl(["exec", window, "set-renderer-state", "0", "[1]"])
+            #expect(wrong.status != 0 && wrong.stderr.contains("org.navsession.Error.InvalidCommand"), "\(wrong)")
+        }
+    }
+
     @Test func execSetParamsBringToFrontAndModelForTag() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)

@@ -55,7 +55,7 @@ struct NavigationStepTests {
             case .replaceRoot(let from, let to):
                 #expect(root == from)
                 root = to
-            case .update, .appearance, .tabBarRule, .selectChild, .columnVisibility, .collapse, .expand:
+            case .update, .appearance, .tabBarRule, .selectChild, .columnVisibility, .collapse, .expand, .rendererState:
                 break
             }
         }

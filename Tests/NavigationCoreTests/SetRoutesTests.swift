@@ -207,6 +207,7 @@ extension NavigationStep {
         case .columnVisibility: "columnVisibility"
         case .collapse: "collapse"
         case .expand: "expand"
+        case .rendererState: "rendererState"
         }
     }
 }

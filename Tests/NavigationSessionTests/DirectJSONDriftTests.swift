@@ -27,6 +27,7 @@ struct DirectJSONDriftTests {
         // `forward`: Issue 34, part F)
         #expect(Self.fields(of: try Self.snapshot()) == [
             "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber", "forward",
+            "rendererState",  // Issue 34, part R
         ])
     }
 
@@ -39,6 +40,7 @@ struct DirectJSONDriftTests {
         #expect(Self.fields(of: model) == [
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
             "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition", "splitState",
+            "rendererState",  // Issue 34, part R
         ])
     }
 

@@ -86,6 +86,8 @@ struct ArgumentFactory {
             .string(random.chance(0.4) ? "" : random.chance(0.5) ? String(model(&random, &scratch))
                 : "tag:" + random.pick(JSONGenerator.tags, or: "inbox"))
         case ("appearance_json", .string): .string(json.appearance(&random).text)
+        // Issue 34, part R: SetRendererState's object (its model is the "model" t of every method).
+        case ("state_json", .string): .string(random.chance(0.1) ? "[1]" : json.rendererState(&random).text)
         case ("transition", .string): .string(random.pick(["", "slide", "fade", "zoom"], or: ""))
         case ("replace", .boolean): .boolean(random.chance(0.6))
         // Issue 33, part C: SelectChild / ReportChildSelected (0 = the nearest custom container).

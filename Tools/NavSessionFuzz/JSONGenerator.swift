@@ -86,6 +86,10 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("restoreState", .bool(random.chance(0.5)))) }
             return named("switchModel", members)
         case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
+        // Issue 34, part R: a renderer state for the window (0) or a model, sometimes cleared.
+        case 12 where random.chance(0.3):
+            let model: GeneratedJSON = random.chance(0.4) || ids.isEmpty ? .int(0) : reference(&random, ids: ids)
+            return named("setRendererState", [("model", model), ("state", rendererState(&random))])
         case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
         // Issue 33, part A: appearance in place and the live tab-bar rule.
         case 13 where random.chance(0.5):
@@ -170,6 +174,15 @@ struct JSONGenerator {
     }
 
     /// An appearance object (Docs/state-schema.md): any subset of its keys.
+    /// A renderer state object (issue 34, part R): empty (clears), small, or nested.
+    func rendererState(_ random: inout SplitMix64) -> GeneratedJSON {
+        switch random.int(0...2) {
+        case 0: .object([])
+        case 1: .object([("scroll", .int(random.int(0...2000))), ("draft", .string(random.pick(["", "Dear Ann,"], or: "")))])
+        default: .object([("size", .array([.int(random.int(200...1600)), .int(random.int(200...1200))])), ("flag", .bool(random.chance(0.5)))])
+        }
+    }
+
     func appearance(_ random: inout SplitMix64) -> GeneratedJSON {
         var members: [(String, GeneratedJSON)] = []
         for key in ["backButton", "navigationBar", "tabBar"] where random.chance(0.5) { members.append((key, .bool(random.chance(0.5)))) }

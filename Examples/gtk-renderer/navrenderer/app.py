@@ -13,6 +13,7 @@ from gi.repository import Gio, GLib, Gtk
 from . import content
 from .animator import STEP_MS
 from .bus import SESSION_IFACE, SESSION_PATH, WINDOW_IFACE, NavBus, error_name
+from .renderer_state import only_renderer_state
 from .steps import Plan, parse_steps
 from .testhook import TestHook
 from .window_view import NavWindowView
@@ -81,6 +82,12 @@ class WindowReporter:
             self.app.bus.call(self.path, WINDOW_IFACE, "Unprotect", GLib.Variant("(t)", (model,)), None,
                               self._failed("Unprotect"))
 
+    def renderer_state(self, model: int, state_json: str) -> None:
+        """Issue 34, part R: the window's (model 0) or a screen's renderer state. A model that went meanwhile is
+        no reason to resynchronise: its state went with it."""
+        self.app.bus.call(self.path, WINDOW_IFACE, "SetRendererState", GLib.Variant("(ts)", (model, state_json)), None,
+                          lambda error: log.info("SetRendererState %d on %s: %s", model, self.path, error.message))
+
     def action_chosen(self, model: int, action: str) -> None:
         self._send("ReportActionChosen", GLib.Variant("(ts)", (model, action)))
 
@@ -100,6 +107,8 @@ class RendererApp(Gtk.Application):
         self.resyncs = {"missedChange": 0, "rejectedReport": 0}
         # Per window, the timer that reports the version rendered last as settled (ReportSettled).
         self.settle_timers: dict[str, int] = {}
+        # Per window, the GetState calls on their way (a renderer-state-only change is skipped only without one).
+        self.fetching: dict[str, int] = {}
         self.bus: NavBus = None  # type: ignore[assignment]  # set in do_startup
 
     # -- Gtk.Application ------------------------------------------------------------------------
@@ -168,6 +177,15 @@ class RendererApp(Gtk.Application):
             self.resync(path)
             return
         self.last_version[path] = version
+        view = self.views.get(path)
+        if (view is not None and view.graph is not None and not self.fetching.get(path)
+                and only_renderer_state(steps_json)):
+            # Issue 34, part R: renderer state only (ours or another renderer's): nothing to redraw. Only when no
+            # GetState is on its way: that answer would then look older than the version shown, and be dropped.
+            view.rendered_state_only(version)
+            self._settle_later(path, version, Plan(animate=False))
+            self.screen_changed()
+            return
         self._fetch_and_render(path, parse_steps(steps_json, animated))
 
     def window_properties(self, path: str, changed: dict[str, Any]) -> None:
@@ -190,7 +208,22 @@ class RendererApp(Gtk.Application):
         self._fetch_and_render(path, Plan(animate=False), resync=True)
 
     def _fetch_and_render(self, path: str, plan: Plan, resync: bool = False) -> None:
+        self.fetching[path] = self.fetching.get(path, 0) + 1
+
+        once = [False]
+
+        def landed() -> None:
+            if once[0]:
+                return
+            once[0] = True
+            left = self.fetching.get(path, 1) - 1
+            if left > 0:
+                self.fetching[path] = left
+            else:
+                self.fetching.pop(path, None)
+
         def done(state: dict[str, Any], props: dict[str, Any]) -> None:
+            landed()
             view = self.views.get(path)
             if view is None:
                 return
@@ -204,6 +237,7 @@ class RendererApp(Gtk.Application):
             self._settle_later(path, version, plan)
 
         def failed(error: GLib.Error) -> None:
+            landed()
             log.info("GetState on %s failed: %s", path, error.message)
 
         self.bus.fetch(path, done, failed)

@@ -9,7 +9,7 @@ Visible changes are returned as animator Actions instead of being carried out he
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from gi.repository import Gio, GLib, Gtk, Pango
 
@@ -22,18 +22,30 @@ OnChildSelected = Callable[[int, int], None]  # (custom container, child model),
 OnCollapsed = Callable[[int, bool], None]  # (split, collapsed), when the window's width crosses the breakpoint
 
 
-class ScreenPage(Gtk.Box):
-    def __init__(self, on_editor_text: OnEditorText | None = None) -> None:
-        super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=12, valign=Gtk.Align.CENTER,
-                         halign=Gtk.Align.CENTER, margin_top=24, margin_bottom=24, margin_start=24, margin_end=24)
+class ScreenPage(Gtk.ScrolledWindow):
+    """One screen, scrollable. Its scroll position and the editor's draft are kept in the model's renderer state
+    (issue 34, part R: ``keeper`` is the window's :class:`~navrenderer.renderer_state.RendererStateKeeper`)."""
+
+    def __init__(self, on_editor_text: OnEditorText | None = None, keeper: Any = None) -> None:
+        super().__init__(hexpand=True, vexpand=True, hscrollbar_policy=Gtk.PolicyType.NEVER)
+        self.box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12, valign=Gtk.Align.CENTER,
+                           halign=Gtk.Align.CENTER, margin_top=24, margin_bottom=24, margin_start=24, margin_end=24)
+        self.set_child(self.box)
+        self.keeper = keeper
+        self.rows: Gtk.Label | None = None
+        self._pending_scroll: float | None = None
+        self._restored = False
+        adjustment = self.get_vadjustment()
+        adjustment.connect("changed", self._range_changed)
+        adjustment.connect("value-changed", self._scrolled)
         self.model_id = 0
         self.screen = ""
         self.heading = Gtk.Label()
         self.heading.add_css_class("title-1")
         self.details = Gtk.Label(wrap=True, wrap_mode=Pango.WrapMode.WORD_CHAR, justify=Gtk.Justification.CENTER)
         self.details.add_css_class("dim-label")
-        self.append(self.heading)
-        self.append(self.details)
+        self.box.append(self.heading)
+        self.box.append(self.details)
         self._on_editor_text = on_editor_text
         # The demo's editor: a real text field; unsaved text protects the model (Docs/guards.md).
         self.entry: Gtk.Entry | None = None
@@ -58,11 +70,49 @@ class ScreenPage(Gtk.Box):
                 self.open_button = Gtk.Button(label="Open in browser")
                 self.open_button.add_css_class("suggested-action")
                 self.open_button.connect("clicked", self._open_url)
-                self.append(self.open_button)
+                self.box.append(self.open_button)
+        if self.screen == "detail" and self.rows is None:
+            # Enough lines to scroll: the scroll position is what the renderer keeps per screen.
+            self.rows = Gtk.Label(label="\n".join(f"Line {n} of the details" for n in range(1, 61)))
+            self.box.append(self.rows)
         if self.screen == "editor" and self.entry is None:
             self.entry = Gtk.Entry(placeholder_text="Type here: unsaved text protects the editor", width_chars=36)
             self.entry.connect("changed", self._text_changed)
-            self.append(self.entry)
+            self.box.append(self.entry)
+            draft = self.keeper.get(model_id, "draft") if self.keeper is not None else None
+            if isinstance(draft, str) and draft:
+                self.entry.set_text(draft)  # the draft kept before a restart (it protects the editor again)
+        if not self._restored and self.keeper is not None:
+            self._restored = True
+            scroll = self.keeper.get(model_id, "scroll")
+            if isinstance(scroll, (int, float)) and scroll > 0:
+                self._pending_scroll = float(scroll)
+                self._range_changed(self.get_vadjustment())
+
+    def _range_changed(self, adjustment: Gtk.Adjustment) -> None:
+        """Applies a kept scroll position once the page is tall enough to show it."""
+        pending = self._pending_scroll
+        if pending is not None and adjustment.get_upper() - adjustment.get_page_size() >= pending:
+            # Not during the allocation that emitted "changed": a value set then moves the scrollbar, not the page.
+            GLib.idle_add(self._apply_scroll, adjustment, pending)
+
+    def _apply_scroll(self, adjustment: Gtk.Adjustment, value: float) -> bool:
+        if self._pending_scroll is not None:
+            self._pending_scroll = None
+            adjustment.set_value(value)
+            self.queue_allocate()
+            _transition_ended()  # what Describe reads changed without a D-Bus event: ScreenChanged
+        return GLib.SOURCE_REMOVE
+
+    def _scrolled(self, adjustment: Gtk.Adjustment) -> None:
+        if self._pending_scroll is not None or self.keeper is None or not self.model_id:
+            return
+        value = round(adjustment.get_value())
+        self.keeper.set(self.model_id, "scroll", value if value > 0 else None)
+
+    def scroll_to(self, value: float) -> None:
+        """What the user's scrolling does (the test hook's ``scroll``)."""
+        self.get_vadjustment().set_value(value)
 
     def _open_url(self, _button: Gtk.Button) -> None:
         # No WebKit: the desktop's browser shows the page (xdg-open through GIO).
@@ -72,6 +122,8 @@ class ScreenPage(Gtk.Box):
             pass
 
     def _text_changed(self, entry: Gtk.Entry) -> None:
+        if self.keeper is not None:
+            self.keeper.set(self.model_id, "draft", entry.get_text() or None)
         if self._on_editor_text is not None:
             self._on_editor_text(self.model_id, entry.get_text())
 
@@ -368,8 +420,10 @@ class GraphView:
     """Builds and updates the widget of any model; one per navigation window."""
 
     def __init__(self, on_tab_selected: OnTabSelected, on_editor_text: OnEditorText | None = None,
-                 on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None) -> None:
+                 on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None,
+                 keeper: Any = None) -> None:
         self._on_editor_text = on_editor_text
+        self.keeper = keeper
         self._on_child_selected = on_child_selected
         self._on_collapsed = on_collapsed
         self.widgets: dict[int, Gtk.Widget] = {}
@@ -387,7 +441,7 @@ class GraphView:
             if wanted is TabsView:
                 widget = TabsView(self._on_tab_selected)
             elif wanted is ScreenPage:
-                widget = ScreenPage(self._on_editor_text)
+                widget = ScreenPage(self._on_editor_text, self.keeper)
             elif wanted is CustomView:
                 widget = CustomView(self._on_child_selected, self._on_collapsed)
             else:

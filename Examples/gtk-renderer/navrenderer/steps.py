@@ -2,7 +2,7 @@
 
 Steps are derived from the graph change (Docs/dbus-api.md, "Steps"): a JSON array of objects with a
 ``"kind"`` — push, pop, replacePath, present, dismiss, selectTab, selectChild, columnVisibility, collapse, expand, switch,
-replaceRoot, update, appearance, tabBarRule — plus model ids (appearance and tabBarRule change chrome only: the tab bar's reveal is
+replaceRoot, update, appearance, tabBarRule, rendererState — plus model ids (rendererState changes nothing shown: app.py skips it; appearance and tabBarRule change chrome only: the tab bar's reveal is
 their action).  The renderer never
 trusts steps for *what* to show — it always renders the final state from GetState — only for *how*
 to get there.  Adapting to a new wire form means editing :func:`parse_steps` and ``TRANSITIONS``.

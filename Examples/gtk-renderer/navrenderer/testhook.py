@@ -181,6 +181,8 @@ class TestHook:
             "chrome": {"navigationBar": view.header.get_visible(), "backButton": view.back_button.get_visible(),
                        "titleDisplayMode": view.title_mode},
             "stacks": stacks, "tabs": tabs, "switched": switched, "custom": custom, "modals": modals, "dialogs": dialogs,
+            "size": list(view.window.get_default_size()),  # issue 34, part R
+            "pages": {str(m): _page_state(w) for m, w in view.content.widgets.items() if isinstance(w, ScreenPage)},
             "top": _top_id(view, prefix), "clickable": clickable,
         }
 
@@ -214,6 +216,12 @@ class TestHook:
         elif len(rest) == 3 and rest[0] == "resize" and rest[1].isdigit() and rest[2].isdigit():
             # window/<n>/resize/<width>/<height>: the user resizes the window (a split collapses when narrow).
             view.window.set_default_size(int(rest[1]), int(rest[2]))
+        elif len(rest) == 3 and rest[0] == "scroll" and rest[1].isdigit() and rest[2].isdigit():
+            # window/<n>/scroll/<model>/<y>: the user scrolls the screen of <model> (issue 34, part R).
+            page = view.content.widgets.get(int(rest[1]))
+            if not isinstance(page, ScreenPage):
+                raise HookError(f"no screen {rest[1]} in window {parts[1]}")
+            page.scroll_to(float(rest[2]))
         elif len(rest) == 2 and rest[0] == "tab":
             button = next((b for t in _tab_views(view) if (b := t.page_button(rest[1])) is not None), None)
             if button is None:
@@ -415,6 +423,12 @@ def _page(widget: Gtk.Widget | None) -> dict[str, Any] | None:
     if isinstance(widget, ScreenPage):
         return {"model": widget.model_id, "screen": widget.screen, "title": widget.heading.get_label()}
     return {"model": getattr(widget, "model_id", 0), "container": type(widget).__name__}
+
+
+def _page_state(page: ScreenPage) -> dict[str, Any]:
+    """A screen's scroll position and its text field's text (issue 34, part R)."""
+    return {"scroll": round(page.get_vadjustment().get_value()),
+            "draft": page.entry.get_text() if page.entry is not None else None}
 
 
 def _children(widget: Gtk.Widget) -> list[Gtk.Widget]:

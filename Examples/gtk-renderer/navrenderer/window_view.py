@@ -16,6 +16,7 @@ from .animator import Action, Animator
 from .content import GraphView
 from .dialogs import DialogWindow, ModalWindow, escape_shortcut, history_bindings
 from .graph import DIALOG_KINDS, Graph
+from .renderer_state import WINDOW, RendererStateKeeper
 from .steps import Plan
 
 log = logging.getLogger("gtk-renderer.view")
@@ -32,6 +33,7 @@ class Reporter(Protocol):
     def editor_text(self, model: int, text: str) -> None: ...
     def child_selected(self, container: int, child: int) -> None: ...
     def collapsed(self, split: int, collapsed: bool) -> None: ...
+    def renderer_state(self, model: int, state_json: str) -> None: ...
 
 
 class NavWindowView:
@@ -43,7 +45,10 @@ class NavWindowView:
         self.props: dict[str, Any] = {}
         self.closing = False
         self.animator = Animator(on_step=getattr(app, "screen_changed", None))
-        self.content = GraphView(reporter.tab_selected, reporter.editor_text, reporter.child_selected, reporter.collapsed)
+        # Issue 34, part R: the window's size, each screen's scroll position and the editor's draft, kept in the daemon.
+        self.keeper = RendererStateKeeper(reporter.renderer_state)
+        self.content = GraphView(reporter.tab_selected, reporter.editor_text, reporter.child_selected, reporter.collapsed,
+                                 keeper=self.keeper)
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
         self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)
@@ -68,6 +73,10 @@ class NavWindowView:
         escape_shortcut(self.window, self.escape)
         history_bindings(self.window, self.go_back, self.go_forward)
         self.window.present()
+        # Issue 34, part R: the size to restore until the display server has applied it (its first configure
+        # may report the initial size after the restored one was asked for), and how often to ask again.
+        self._wanted_size: tuple[int, int] | None = None
+        self._size_retries = 3
 
     # -- rendering ------------------------------------------------------------------------------
 
@@ -80,7 +89,11 @@ class NavWindowView:
     def render(self, state: dict[str, Any], props: dict[str, Any], plan: Plan) -> None:
         self.animator.finish()
         graph = Graph.from_state(state)
+        first = self.graph is None
         self.graph = graph
+        self.keeper.seed(state)
+        if first:
+            self._restore_size()
         actions: list[Action] = []
         root = self.content.build(graph, graph.root, actions)
         if self.window.get_child() is not root:
@@ -90,6 +103,35 @@ class NavWindowView:
         self._render_presented(graph, actions)
         self.content.forget_missing(graph)
         self.animator.run(plan, actions)
+
+    def _restore_size(self) -> None:
+        """The size the window had (its renderer state), then follows the user's resizing."""
+        width, height = self.keeper.get(WINDOW, "width"), self.keeper.get(WINDOW, "height")
+        if isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0:
+            self._wanted_size = (width, height)
+            self.window.set_default_size(width, height)
+        self.window.connect("notify::default-width", self._resized)
+        self.window.connect("notify::default-height", self._resized)
+
+    def _resized(self, *_: object) -> None:
+        width, height = self.window.get_default_size()
+        wanted = self._wanted_size
+        if wanted is not None:
+            if (width, height) == wanted or self._size_retries <= 0:
+                self._wanted_size = None
+            else:
+                # The display server's first size overtook the restored one: ask again instead of saving it.
+                self._size_retries -= 1
+                self.window.set_default_size(*wanted)
+                return
+        if width > 0 and height > 0:
+            self.keeper.set(WINDOW, "width", width)
+            self.keeper.set(WINDOW, "height", height)
+
+    def rendered_state_only(self, version: int) -> None:
+        """A change that only stored renderer state: nothing to redraw, the shown version moves on."""
+        if self.graph is not None:
+            self.graph.version = version
 
     def _render_chrome(self, graph: Graph) -> None:
         """The header of the window's base as the shown screen's appearance says (Docs/renderers.md,
@@ -237,6 +279,7 @@ class NavWindowView:
 
     def destroy(self) -> None:
         self.closing = True
+        self.keeper.stop()
         self.animator.finish()
         for modal in list(self.modals.values()):
             modal.closing = True
