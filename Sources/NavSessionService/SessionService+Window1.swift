@@ -386,6 +386,7 @@ extension SessionService {
                 return [.uint64(UInt64(clamping: id.rawValue))]
             }),
         ] + scheduledMethods()  // Issue 33, part T
+            + historyMethods()  // Issue 34, part H
     }
 
     /// Window1's signals.

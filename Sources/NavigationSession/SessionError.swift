@@ -30,6 +30,7 @@ public typealias WindowNumber = UInt32
 /// | `versionMismatch`, `versionNotReached` | `org.navsession.Error.VersionMismatch` |
 /// | `unknownGuard` | `org.navsession.Error.UnknownGuard` |
 /// | `guardTaken` | `org.navsession.Error.GuardTaken` |
+/// | `versionNotKept` | `org.navsession.Error.VersionNotKept` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String, suggestion: String? = nil)
@@ -69,6 +70,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `ReportSettled` of a version the window has not reached (`org.navsession.Error.VersionMismatch`).
     case versionNotReached(window: WindowNumber, version: Int, actual: Int)
     /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
+    /// Issue 34, part H: `GetStateAt` asked for a version the window's history no longer (or never) holds.
+    case versionNotKept(window: WindowNumber, version: Int, oldest: Int, newest: Int)
     case unknownGuard(String)
     /// Another client already provides the guard.
     case guardTaken(String, provider: String)
@@ -109,6 +112,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .versionMismatch, .versionNotReached: "org.navsession.Error.VersionMismatch"
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
         case .guardTaken: "org.navsession.Error.GuardTaken"
+        case .versionNotKept: "org.navsession.Error.VersionNotKept"
         }
     }
 
@@ -140,6 +144,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             "window \(window) is at version \(actual): it has not reached version \(version), so it cannot have settled there"
         case .unknownGuard(let name): "the manifest declares no guard '\(name.prefix(64))'"
         case .guardTaken(let name, let provider): "guard '\(name)' is already provided by \(provider)"
+        case .versionNotKept(let window, let version, let oldest, let newest):
+            "window \(window) keeps the states of versions \(oldest) to \(newest), not \(version)"
         }
     }
 

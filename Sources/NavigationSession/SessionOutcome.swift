@@ -113,6 +113,11 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessages: RateLimit
     /// `SendMessage` bytes (name and payload) per client (the "per-client message rate", counted in bytes).
     public var clientMessageBytes: RateLimit
+    /// Issue 34, part H: changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
+    /// state after any of them. The oldest go first (Docs/persistence.md, "History").
+    public var historyLength = 256
+    /// Bytes of a window's trace (Window1 `ExportTrace`) at most.
+    public var maxTraceBytes = 32 << 20
 
     /// Creates limits; the defaults are documented in `Docs/reliability.md`.
     public init(

@@ -19,6 +19,7 @@ struct NavSessionCtl: AsyncParsableCommand {
             ListCommand.self, OpenWindowCommand.self, DismissWindowCommand.self, OpenURLCommand.self,
             ExecCommand.self, StateCommand.self, TreeCommand.self, RoutesCommand.self, WatchCommand.self,
             WaitCommand.self, GraphCommand.self, PlanCommand.self, GuardsCommand.self,
+            HistoryCommand.self, TraceCommand.self,  // Issue 34, part H
         ]
     )
 
