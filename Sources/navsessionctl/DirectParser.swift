@@ -28,6 +28,7 @@ enum DirectParser {
         "graph": GraphCommand.self,
         "plan": PlanCommand.self,
         "guards": GuardsCommand.self,
+        "history": HistoryCommand.self, "trace": TraceCommand.self,  // Issue 34, part H
     ]
 
     /// The long names swift-argument-parser answers itself wherever they appear: never taken as an exec word.

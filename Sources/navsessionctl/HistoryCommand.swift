@@ -48,3 +48,13 @@ struct HistoryCommand: AsyncParsableCommand, ConnectingCommand {
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }
+
+extension HistoryCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 1...1)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        window = try words.positional(0)
+    }
+}

@@ -75,9 +75,6 @@ extension StateCommand: DirectParsable {
         json = words.flag("json")
         window = try words.positional(0)
         stateFile = words.option("set")
-        if let at = words.option("at") {
-            guard let version = Int(at) else { throw DirectParser.Decline() }
-            atVersion = version
-        }
+        atVersion = try words.option("at", as: Int.self)
     }
 }

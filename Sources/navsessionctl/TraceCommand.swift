@@ -4,35 +4,52 @@ import Glibc
 import NavSessionClient
 import NavigationCore
 
-/// `navsessionctl trace export|replay` (Issue 34, part H; Docs/persistence.md, "Traces").
-struct TraceCommand: AsyncParsableCommand {
+/// `navsessionctl trace export WINDOW|--all` and `navsessionctl trace replay FILE` (Issue 34, part H;
+/// Docs/persistence.md, "Traces"). One command with an action word, so it parses directly like the others.
+struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Export a window's recorded changes as a trace, or replay a trace on a (fresh) daemon and compare.",
-        subcommands: [TraceExportCommand.self, TraceReplayCommand.self]
+        abstract: "Export a window's recorded changes as a trace, or replay a trace on a fresh daemon and compare.",
+        discussion: """
+            `trace export WINDOW > trace.json` prints the window's trace (Window1.ExportTrace); `trace export --all` \
+            a JSON array of every open window's. `trace replay FILE` ('-' for standard input) opens each traced \
+            window again (its scene and params) on the daemon — a fresh one — checks its state equals the trace's \
+            initial state, applies each change's cause (commands with Apply, reports with Report*) and compares the \
+            version, the state after it and (at the end, from the new window's own trace) the steps. Prints \
+            `identical: N windows, M changes`, or the first difference and exits 1.
+            """
     )
-}
-
-/// `navsessionctl trace export WINDOW|--all > trace.json`.
-struct TraceExportCommand: AsyncParsableCommand, ConnectingCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Print a window's trace (Window1.ExportTrace); with --all, a JSON array of every window's.")
 
     @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
     @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
     @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
     var timeoutText = ConnectionOption.defaultTimeout
-    @Flag(help: "Every open window, as a JSON array of traces.") var all = false
+    @Flag(help: "export: every open window, as a JSON array of traces.") var all = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument?
+    @Argument(help: "export or replay.")
+    var action: String
+
+    @Argument(help: "export: a window number or object path; replay: the trace file.")
+    var target: String?
 
     func validate() throws {
-        guard (window == nil) != !all else { throw ValidationError("give a WINDOW or --all (one of them)") }
+        switch action {
+        case "export":
+            guard (target == nil) == all else { throw ValidationError("trace export takes a WINDOW or --all (one of them)") }
+            if let target, WindowArgument(argument: target) == nil { throw ValidationError("'\(target)' is not a window") }
+        case "replay":
+            guard target != nil, !all else { throw ValidationError("trace replay takes a FILE (and no --all)") }
+        default:
+            throw ValidationError("unknown trace action '\(action)'; expected export or replay")
+        }
     }
 
     func run() async throws {
+        if action == "export" { try await export() } else { try await replay(file: target ?? "-") }
+    }
+
+    private func export() async throws {
+        let window = target.flatMap(WindowArgument.init(argument:))
         try await reportingFailures {
             let text = try await withClient { client in
                 if let window { return try await windowProxy(window, of: client).traceJSON() }
@@ -43,29 +60,6 @@ struct TraceExportCommand: AsyncParsableCommand, ConnectingCommand {
             StandardOutput.line(text)
         }
     }
-}
-
-/// `navsessionctl trace replay trace.json`: opens each traced window anew, applies each change's cause, and checks
-/// versions, states and steps come out identical; exit 1 with the first difference.
-struct TraceReplayCommand: AsyncParsableCommand, ConnectingCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replay",
-        abstract: "Replay a trace (trace export's output) on the daemon and report the first difference.",
-        discussion: """
-            Each traced window is opened again (its scene and params); its state must equal the trace's initial \
-            state, then each change's cause is applied (commands with Apply, reports with Report*) and the \
-            version, the state after it and (at the end, from the new window's own trace) the steps are compared. \
-            Prints `identical: N windows, M changes`, or the first difference and exits 1.
-            """
-    )
-
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
-
-    @Argument(help: "The trace file ('-' for standard input).")
-    var file: String
 
     struct Trace: Decodable {
         var format: String
@@ -93,7 +87,7 @@ struct TraceReplayCommand: AsyncParsableCommand, ConnectingCommand {
         var description: String
     }
 
-    func run() async throws {
+    private func replay(file: String) async throws {
         let data: Data
         do {
             data = Data(file == "-" ? try StandardStream.readAll(from: STDIN_FILENO) : try StandardStream.readFile(file))
@@ -207,5 +201,16 @@ struct TraceReplayCommand: AsyncParsableCommand, ConnectingCommand {
                     description: "\(what) differs at \(path): replayed \(got.canonicalText), recorded \(recorded.canonicalText)")
             }
         }
+    }
+}
+
+extension TraceCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["all"], positionals: 1...2)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        all = words.flag("all")
+        action = try words.positional(0)
+        target = try words.optionalPositional(1)
     }
 }

@@ -33,6 +33,8 @@ struct DirectParserTests {
         ["graph", "1"], ["graph", "1", "--dot"], ["guards"], ["guards", "--json"], ["--json", "guards"],
         ["plan", "--from", "[]", "--to", "[{\"style\":\"push\",\"screen\":\"a\"}]"],
         ["plan", "--to", "[]", "--from", "[]", "--pretty", "--multi-dismiss", "--pushes-in-one"],
+        ["history", "1"], ["history", "1", "--json"], ["state", "1", "--at", "3"], ["state", "--at=0", "--json", "2"],
+        ["trace", "export", "1"], ["trace", "export", "--all"], ["trace", "replay", "trace.json"],
     ]
 
     /// Command lines at the edges: each is either declined or parsed as swift-argument-parser parses it.
