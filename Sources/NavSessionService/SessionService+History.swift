@@ -10,14 +10,23 @@ extension SessionService {
             MethodRow("GetHistory", [], [A("history_json", .string)], .read { call, state in
                 [.string(try state.session.historyJSON(window: try Self.number(of: call.path)))]
             }),
-            MethodRow("GetStateAt", [A("version", .uint64)], [A("state_json", .string)], .read { call, state in
+            // The kept history is taken in call order; redoing it (up to 2 × historyLength changes) and encoding run
+            // off the bus thread, so no other client's call waits for it.
+            MethodRow("GetStateAt", [A("version", .uint64)], [A("state_json", .string)], .deferred { call, state in
                 let number = try Self.number(of: call.path)
                 let version = Int(clamping: call.arguments[0].uint64 ?? 0)
-                let snapshot = try state.session.state(window: number, at: version)
-                return [.string(String(decoding: try snapshot.json(), as: UTF8.self))]
+                let taken = try state.session.stateReplay(window: number, at: version)
+                return {
+                    let snapshot = switch taken {
+                    case .current(let snapshot): snapshot
+                    case .replay(let replay): try replay.state(at: version)
+                    }
+                    return [.string(String(decoding: try snapshot.json(), as: UTF8.self))]
+                }
             }),
-            MethodRow("ExportTrace", [], [A("trace_json", .string)], .read { call, state in
-                [.string(try state.session.traceJSON(window: try Self.number(of: call.path)))]
+            MethodRow("ExportTrace", [], [A("trace_json", .string)], .deferred { call, state in
+                let replay = try state.session.historyReplay(window: try Self.number(of: call.path))
+                return { [.string(try replay.traceJSON())] }
             }),
         ]
     }

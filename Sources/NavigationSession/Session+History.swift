@@ -50,44 +50,36 @@ extension Session {
     /// redone).
     /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/versionNotKept(window:version:oldest:newest:)``.
     public func state(window number: WindowNumber, at version: Int) throws(SessionError) -> WindowSnapshot {
+        switch try stateReplay(window: number, at: version) {
+        case .current(let snapshot): snapshot
+        case .replay(let replay): try replay.state(at: version)
+        }
+    }
+
+    /// What ``state(window:at:)`` needs, taken under the session's lock; the replay itself can run anywhere.
+    public enum StateAt: Sendable {
+        case current(WindowSnapshot)
+        case replay(HistoryReplay)
+    }
+
+    /// The current snapshot when `version` is the window's, else the replay to run (checked against the kept range).
+    public func stateReplay(window number: WindowNumber, at version: Int) throws(SessionError) -> StateAt {
         let window = try window(number)
-        if version == window.version { return window.graph.snapshot() }
+        if version == window.version { return .current(window.graph.snapshot()) }
         let kept = window.history.baseVersion...window.version
         guard kept.contains(version) else {
             throw .versionNotKept(window: number, version: version, oldest: kept.lowerBound, newest: kept.upperBound)
         }
-        var snapshot = window.history.base
-        try replayHistory(of: window, through: version) { _, graph in snapshot = graph.snapshot() }
-        return snapshot
+        return .replay(try historyReplay(window: number))
     }
 
-    /// Redoes the kept changes up to `version` on a scratch window built from the base, calling `body` after the
-    /// last one with its event (and after every one when `each` is set).
-    private func replayHistory(
-        of window: SessionWindow, through version: Int, each: Bool = false,
-        _ body: (ChangeEvent?, NavigationWindow) throws(SessionError) -> Void
-    ) throws(SessionError) {
-        let scratch: NavigationWindow
-        do {
-            scratch = try NavigationWindow(
-                snapshot: window.history.base, configuration: windowConfiguration(scene: window.scene), logger: logger)
-        } catch {
-            throw .storageFailed("window \(window.number): the history's base state does not load: \(error.message)")
-        }
-        if each { try body(nil, scratch) }
-        for entry in window.history.entries where entry.version <= version {
-            let event: ChangeEvent
-            do {
-                event = try Self.redo(entry.redo, on: scratch)
-            } catch {
-                throw .storageFailed("window \(window.number): version \(entry.version) does not replay: \(error.message)")
-            }
-            guard event.version == entry.version else {
-                throw .storageFailed(
-                    "window \(window.number): replaying reached version \(event.version), recorded \(entry.version)")
-            }
-            if each || entry.version == version { try body(event, scratch) }
-        }
+    /// A window's kept history, detached from the session (values only): replaying it takes no lock.
+    public func historyReplay(window number: WindowNumber) throws(SessionError) -> HistoryReplay {
+        let window = try window(number)
+        return HistoryReplay(
+            number: number, scene: window.scene, applicationID: manifest.applicationID, history: window.history,
+            configuration: windowConfiguration(scene: window.scene), capabilities: window.capabilities, limits: limits,
+            logger: logger)
     }
 
     /// Redoes one journaled change on a graph, as a restore does (entry conditions are not asked again).
@@ -131,9 +123,7 @@ extension Session {
         let dropped = window.history.entries.count - keeping
         let last = window.history.entries[dropped - 1].version
         do throws(SessionError) {
-            var base = window.history.base
-            try replayHistory(of: window, through: last) { _, graph in base = graph.snapshot() }
-            window.history.base = base
+            window.history.base = try historyReplay(window: window.number).state(at: last)
             window.history.entries.removeFirst(dropped)
         } catch {
             logger.error(
@@ -175,22 +165,73 @@ extension Session {
 
     // MARK: Traces
 
-    /// A window's trace (Window1 `ExportTrace`, Docs/persistence.md, "Traces"): the manifest's identity, how to open
-    /// the window, its state before the oldest kept change, and each kept change with its version, time, cause,
-    /// active screen, planned steps and the state after it. O(kept changes × graph).
-    /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)`` (above
-    ///   ``SessionLimits/maxTraceBytes``).
+    /// A window's trace (Window1 `ExportTrace`): ``HistoryReplay/traceJSON()`` of its kept history.
     public func traceJSON(window number: WindowNumber) throws(SessionError) -> String {
-        let window = try window(number)
+        try historyReplay(window: number).traceJSON()
+    }
+}
+
+/// A window's kept history as values (Issue 34, part H): its base state and the entries after it, with what it
+/// takes to redo them. Taken under the session's lock, replayed anywhere (the daemon replays off the bus thread).
+public struct HistoryReplay: Sendable {
+    let number: WindowNumber
+    let scene: String
+    let applicationID: String
+    let history: WindowHistory
+    let configuration: WindowConfiguration
+    let capabilities: RendererCapabilities
+    let limits: SessionLimits
+    let logger: Logger
+
+    /// The state right after `version`, which must be in `base…last entry`.
+    public func state(at version: Int) throws(SessionError) -> WindowSnapshot {
+        var snapshot = history.base
+        try replay(through: version) { _, graph in snapshot = graph.snapshot() }
+        return snapshot
+    }
+
+    /// Redoes the kept changes up to `version` on a scratch window built from the base, calling `body` after the
+    /// last one with its event (and, with `each`, first with `nil` for the base and after every change).
+    func replay(
+        through version: Int, each: Bool = false,
+        _ body: (ChangeEvent?, NavigationWindow) throws(SessionError) -> Void
+    ) throws(SessionError) {
+        let scratch: NavigationWindow
+        do {
+            scratch = try NavigationWindow(snapshot: history.base, configuration: configuration, logger: logger)
+        } catch {
+            throw .storageFailed("window \(number): the history's base state does not load: \(error.message)")
+        }
+        if each { try body(nil, scratch) }
+        for entry in history.entries where entry.version <= version {
+            let event: ChangeEvent
+            do {
+                event = try Session.redo(entry.redo, on: scratch)
+            } catch {
+                throw .storageFailed("window \(number): version \(entry.version) does not replay: \(error.message)")
+            }
+            guard event.version == entry.version else {
+                throw .storageFailed("window \(number): replaying reached version \(event.version), recorded \(entry.version)")
+            }
+            if each || entry.version == version { try body(event, scratch) }
+        }
+    }
+
+    /// The trace (Docs/persistence.md, "Traces"): the manifest's identity, how to open the window, its state before
+    /// the oldest kept change, and each kept change with its version, time, cause, active screen, planned steps and
+    /// the state after it. O(kept changes × graph).
+    /// - Throws: ``SessionError/limitsExceeded(_:)`` above ``SessionLimits/maxTraceBytes``.
+    public func traceJSON() throws(SessionError) -> String {
         var out = #"{"format":"navsession-trace","formatVersion":1,"applicationID":"#
-        out += JSONOutput.string(manifest.applicationID)
-        out += #","window":\#(number),"scene":"# + JSONOutput.string(window.scene)
-        out += #","params":"# + JSONOutput.string(window.history.base.models.first { $0.id == window.history.base.root }?.params ?? [:])
+        out += JSONOutput.string(applicationID)
+        out += #","window":\#(number),"scene":"# + JSONOutput.string(scene)
+        out += #","params":"# + JSONOutput.string(history.base.models.first { $0.id == history.base.root }?.params ?? [:])
         var first = true
         let bound = limits.maxTraceBytes
-        let entries = window.history.entries
+        let entries = history.entries
         var index = 0
-        try replayHistory(of: window, through: window.version, each: true) { (event, graph) throws(SessionError) in
+        let last = entries.last?.version ?? history.baseVersion
+        try replay(through: last, each: true) { (event, graph) throws(SessionError) in
             let state = (try? graph.snapshot().json()).map { String(decoding: $0, as: UTF8.self) } ?? "null"
             guard let event else {
                 out += #","initial":{"version":\#(graph.version),"state":"# + state + #"},"changes":["#
@@ -203,12 +244,21 @@ extension Session {
             out += #"{"version":\#(event.version),"time":\#(entry.time.map(String.init) ?? "null"),"cause":"#
             out += JSONOutput.string(entry.cause)
             out += #","activeScreen":"# + JSONOutput.string(entry.activeScreen)
-            out += #","steps":"# + NavigationStep.json(Self.rendererSteps(of: event, for: window, limits: limits))
+            out += #","steps":"# + NavigationStep.json(steps(of: event))
             out += #","state":"# + state + "}"
             guard out.utf8.count <= bound else {
                 throw .limitsExceeded("the trace of window \(number) is larger than \(bound) bytes")
             }
         }
         return out + "]}"
+    }
+
+    /// The steps `Changed` carried for the change (``Session/rendererSteps(of:for:limits:)``'s rule).
+    private func steps(of event: ChangeEvent) -> [NavigationStep] {
+        let bound = limits.maxPlannedRouteEntries
+        guard event.steps.reduce(0, { $0 + $1.size }) <= bound else { return [] }
+        let shaped = NavigationStep.shaped(event.steps, for: capabilities.steps)
+        if shaped.reduce(0, { $0 + $1.size }) <= bound { return shaped }
+        return event.steps
     }
 }

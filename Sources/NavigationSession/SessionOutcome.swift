@@ -115,7 +115,7 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessageBytes: RateLimit
     /// Issue 34, part H: changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
     /// state after any of them. The oldest go first (Docs/persistence.md, "History").
-    public var historyLength = 256
+    public var historyLength = 64
     /// Bytes of a window's trace (Window1 `ExportTrace`) at most.
     public var maxTraceBytes = 32 << 20
 

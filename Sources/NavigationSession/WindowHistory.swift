@@ -8,9 +8,9 @@ import NavigationCore
 /// half is folded into `base` in one go (restore `base`, redo those entries, snapshot): one O(graph) step every
 /// `historyLength` changes, O(1) per change otherwise. ``Session/history(window:)`` lists the newest
 /// `historyLength` entries.
-struct WindowHistory {
+struct WindowHistory: Sendable {
     /// One recorded change.
-    struct Entry {
+    struct Entry: Sendable {
         var version: Int
         /// Wall-clock milliseconds since the Unix epoch when the change was made; `nil` for changes read back
         /// from journals written before the history existed.
