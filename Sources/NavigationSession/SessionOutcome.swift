@@ -117,7 +117,7 @@ public struct SessionLimits: Hashable, Sendable {
     /// state after any of them. The oldest go first (Docs/persistence.md, "History").
     public var historyLength = 64
     /// Bytes of a window's trace (Window1 `ExportTrace`) at most.
-    public var maxTraceBytes = 32 << 20
+    public var maxTraceBytes = 16 << 20
 
     /// Creates limits; the defaults are documented in `Docs/reliability.md`.
     public init(

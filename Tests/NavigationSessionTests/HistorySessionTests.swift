@@ -144,4 +144,17 @@ struct HistorySessionTests {
         #expect(changes.allSatisfy { $0["steps"] is [Any] && $0["state"] is [String: Any] })
         #expect((changes[1]["state"] as? [String: Any])?["version"] as? Int == 2)
     }
+
+    @Test func aTraceLargerThanMaxTraceBytesIsLimitsExceeded() throws {
+        var limits = SessionLimits()
+        limits.maxTraceBytes = 2_000
+        let session = try demoSession(limits: limits)
+        let number = try Self.changed(session, pushes: 3)
+        #expect {
+            try session.traceJSON(window: number)
+        } throws: { error in
+            guard case SessionError.limitsExceeded(let message) = error else { return false }
+            return message.contains("larger than 2000 bytes")
+        }
+    }
 }
