@@ -131,6 +131,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case prevented(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
+    /// `org.navsession.Error.VersionNotKept`: `GetStateAt` of a version outside the window's kept history (Issue 34, part H).
+    case versionNotKept(String)
     /// `org.navsession.Error.Denied`: a guard provider (or its guard's `onAbsent`/`onTimeout`) refused the change;
     /// the message names the guard and the reason (Docs/guards.md).
     case denied(String)
@@ -271,6 +273,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         "org.navsession.Error.UnknownChild",
         "org.navsession.Error.Prevented",
         "org.navsession.Error.VersionMismatch",
+        "org.navsession.Error.VersionNotKept",
         "org.navsession.Error.Denied",
         "org.navsession.Error.UnknownGuard",
         "org.navsession.Error.UnknownScheduled",
@@ -353,6 +356,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case "org.navsession.Error.EntryRefused": self = .entryRefused(message)
         case "org.navsession.Error.Prevented": self = .prevented(message)
         case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
+        case "org.navsession.Error.VersionNotKept": self = .versionNotKept(message)
         case "org.navsession.Error.Denied": self = .denied(message)
         case "org.navsession.Error.UnknownGuard": self = .unknownGuard(message)
         case "org.navsession.Error.UnknownScheduled": self = .unknownScheduled(message)
@@ -438,6 +442,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .entryRefused: "org.navsession.Error.EntryRefused"
         case .prevented: "org.navsession.Error.Prevented"
         case .versionMismatch: "org.navsession.Error.VersionMismatch"
+        case .versionNotKept: "org.navsession.Error.VersionNotKept"
         case .denied: "org.navsession.Error.Denied"
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
         case .unknownScheduled: "org.navsession.Error.UnknownScheduled"
@@ -496,7 +501,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
              .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
              .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
              .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
-             .screenNotInStack(let message), .noContainer(let message), .unknownChild(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .windowClosed(let message),
+             .screenNotInStack(let message), .noContainer(let message), .unknownChild(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .versionNotKept(let message), .windowClosed(let message),
              .denied(let message), .unknownGuard(let message), .guardTaken(let message),
              .unknownScheduled(let message), .duplicateScheduled(let message), .handlerDepthExceeded(let message),
              .handlerCycle(let message), .unknownClosedWindow(let message),

@@ -394,6 +394,7 @@ extension SessionService {
                     try session.rendererState(json: call.arguments[1].string ?? "")))
             }),
         ] + scheduledMethods()  // Issue 33, part T
+            + historyMethods()  // Issue 34, part H
     }
 
     /// Window1's signals.

@@ -136,6 +136,7 @@ extension Session {
             throw .navigation(error)
         }
         charge(window, contentBefore: before)
+        restartHistory(of: window)  // Issue 34, part H: a whole state is not redone from a journal entry.
         if let store, !replaying {
             do {
                 try store.writeSnapshot(storedState())

@@ -29,8 +29,13 @@ extension Session {
     /// whole snapshot instead (the journal would no longer replay).
     ///
     /// - Parameter encodedBatch: for a `.batch` entry, its batch already encoded (``SessionStore/encodeBatch(_:)``).
-    func persist(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil) throws(SessionError) {
-        guard let store, !replaying else { return }
+    /// - Parameter cause: the change's cause when the entry alone does not give it back (a scheduled run).
+    func persist(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil, cause: ChangeCause? = nil) throws(SessionError) {
+        guard !replaying else { return }
+        // Issue 34, part H: the window's history, with the time written on the journal line too.
+        let time: Int64? = entry.windowVersion == nil ? nil : clock.wallMilliseconds()
+        if time != nil { recordHistory(entry, cause: cause, time: time) }
+        guard let store else { return }
         if !store.files.isLocked { try store.files.lock() }
         if let loss = store.lossOfFiles() {
             // Journal lines written now would go to files no restart reads: start again where one does, with a
@@ -52,7 +57,7 @@ extension Session {
             return
         }
         do {
-            try store.append(entry, encodedBatch: encodedBatch)
+            try store.append(entry, encodedBatch: encodedBatch, time: time)
         } catch {
             needsSnapshot = true
             throw error
@@ -77,7 +82,7 @@ extension Session {
                     number: $0.number, scene: $0.scene, lastActivity: $0.lastActivity,
                     closeOnExitOwner: $0.closeOnExitOwner, pendingDeepLink: $0.pendingDeepLink,
                     pendingCommands: StoredPendingCommands($0.pending),
-                    snapshot: $0.graph.snapshot())
+                    snapshot: $0.graph.snapshot(), history: storedHistory(of: $0))
             },
             closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init))
     }
@@ -140,7 +145,8 @@ extension Session {
                 }
                 let window = SessionWindow(
                     number: stored.number, scene: stored.scene, graph: graph,
-                    capabilities: manifest.capabilities(of: stored.scene), lastActivity: stored.lastActivity)
+                    capabilities: manifest.capabilities(of: stored.scene), lastActivity: stored.lastActivity,
+                    history: restoredHistory(stored.history, snapshot: stored.snapshot))
                 window.closeOnExitOwner = stored.closeOnExitOwner
                 window.pending = stored.pendingCommands?.pending ?? stored.pendingDeepLink.map(PendingNavigation.deepLink)
                 insert(window)
@@ -152,7 +158,9 @@ extension Session {
         for (index, entry) in loaded.entries.enumerated() {
             guard !dropped.contains(entry.window) else { continue }
             do throws(ReplayFailure) {
-                try replay(entry, dropped: &dropped)
+                let time = index < loaded.times.count ? loaded.times[index] : nil
+                try replay(entry, dropped: &dropped, time: time)
+                if entry.windowVersion != nil { recordHistory(entry, cause: nil, time: time) }
             } catch {
                 failure = ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
                 logger.error(
@@ -167,7 +175,7 @@ extension Session {
         return failure
     }
 
-    private func replay(_ entry: JournalEntry, dropped: inout Set<WindowNumber>) throws(ReplayFailure) {
+    private func replay(_ entry: JournalEntry, dropped: inout Set<WindowNumber>, time: Int64?) throws(ReplayFailure) {
         func existing(_ number: WindowNumber) throws(ReplayFailure) -> SessionWindow {
             guard let window = windowsByNumber[number] else { throw ReplayFailure(reason: "no window \(number)") }
             return window
@@ -262,8 +270,13 @@ extension Session {
             }, window)
         case .scheduledRan(let number, let id, let expected):
             let window = try existing(number)
-            try check(
-                expected, after: { () throws(NavigationError) in try window.graph.runScheduled(id, checkingEntry: false) }, window)
+            var cause: ChangeCause?
+            try check(expected, after: { () throws(NavigationError) in
+                let event = try window.graph.runScheduled(id, checkingEntry: false)
+                cause = event.cause
+                return event
+            }, window)
+            recordHistory(entry, cause: cause, time: time)
         case .scheduledDropped(let number, let id):
             try existing(number).graph.dropScheduled(id)
         case .closeOnExit(let number, let owner):

@@ -64,7 +64,7 @@ extension Session {
         }
         charge(window, contentBefore: before)
         do {
-            try persist(.scheduledRan(window: window.number, id: id, version: event.version))
+            try persist(.scheduledRan(window: window.number, id: id, version: event.version), cause: event.cause)
         } catch {
             logger.error("journaling a scheduled batch's change failed", metadata: ["error": "\(error.message)"])
         }

@@ -31,6 +31,7 @@ public typealias WindowNumber = UInt32
 /// | `unknownGuard` | `org.navsession.Error.UnknownGuard` |
 /// | `guardTaken` | `org.navsession.Error.GuardTaken` |
 /// | `unknownClosedWindow` | `org.navsession.Error.UnknownClosedWindow` |
+/// | `versionNotKept` | `org.navsession.Error.VersionNotKept` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String, suggestion: String? = nil)
@@ -70,6 +71,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `ReportSettled` of a version the window has not reached (`org.navsession.Error.VersionMismatch`).
     case versionNotReached(window: WindowNumber, version: Int, actual: Int)
     /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
+    /// Issue 34, part H: `GetStateAt` asked for a version the window's history no longer (or never) holds.
+    case versionNotKept(window: WindowNumber, version: Int, oldest: Int, newest: Int)
     case unknownGuard(String)
     /// Another client already provides the guard.
     case guardTaken(String, provider: String)
@@ -114,6 +117,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownGuard: "org.navsession.Error.UnknownGuard"
         case .guardTaken: "org.navsession.Error.GuardTaken"
         case .unknownClosedWindow: "org.navsession.Error.UnknownClosedWindow"
+        case .versionNotKept: "org.navsession.Error.VersionNotKept"
         }
     }
 
@@ -149,6 +153,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             id.isEmpty
                 ? "no window was closed recently (ListClosedWindows is empty)"
                 : "no recently closed window '\(id.prefix(64))' (ListClosedWindows lists them)"
+        case .versionNotKept(let window, let version, let oldest, let newest):
+            "window \(window) keeps the states of versions \(oldest) to \(newest), not \(version)"
         }
     }
 

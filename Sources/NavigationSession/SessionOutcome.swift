@@ -115,6 +115,11 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessageBytes: RateLimit
     /// (Issue 34, part W) Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
+    /// Issue 34, part H: changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
+    /// state after any of them. The oldest go first (Docs/persistence.md, "History").
+    public var historyLength = 64
+    /// Bytes of a window's trace (Window1 `ExportTrace`) at most.
+    public var maxTraceBytes = 16 << 20
 
     /// Creates limits; the defaults are documented in `Docs/reliability.md`.
     public init(

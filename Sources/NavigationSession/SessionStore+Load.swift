@@ -23,9 +23,10 @@ extension SessionStore {
             let snapshot = try readSnapshot(applicationID: applicationID)
             if let snapshot { salvagedNext = max(salvagedNext, snapshot.nextWindow) }
             generation = snapshot?.generation ?? 0
-            let entries = try readJournal(applicationID: applicationID, salvagedNext: &salvagedNext)
+            var times: [Int64?] = []
+            let entries = try readJournal(applicationID: applicationID, salvagedNext: &salvagedNext, times: &times)
             entriesSinceSnapshot = entries.count
-            return LoadedState(snapshot: snapshot, entries: entries, nextWindow: salvagedNext)
+            return LoadedState(snapshot: snapshot, entries: entries, times: times, nextWindow: salvagedNext)
         } catch {
             if let unreadable = error.unreadable { throw .unreadableState(unreadable.message) }
             let salvaged = quarantine(reason: error.reason)
@@ -65,7 +66,7 @@ extension SessionStore {
     }
 
     private func readJournal(
-        applicationID: String, salvagedNext: inout WindowNumber
+        applicationID: String, salvagedNext: inout WindowNumber, times: inout [Int64?]
     ) throws(Corrupt) -> [JournalEntry] {
         guard files.exists(Self.journalFileName) else { return [] }
         let bytes = try readFile(Self.journalFileName)
@@ -128,6 +129,7 @@ extension SessionStore {
                     salvagedNext = entry.window + 1
                 }
                 entries.append(entry)
+                times.append(Self.trailingTime(line))
             } catch {
                 throw Corrupt(reason: "journal line \(index + 2) is not valid: \(Self.describe(error))")
             }
@@ -136,6 +138,18 @@ extension SessionStore {
     }
 
     private static var statePathName: String { stateFileName }
+
+    /// Issue 34, part H: the `"time":<ms>` a versioned line ends with (``append(_:encodedBatch:time:)``), else `nil`.
+    static func trailingTime(_ line: [UInt8]) -> Int64? {
+        let key = Array(#","time":"#.utf8)
+        guard line.last == UInt8(ascii: "}") else { return nil }
+        var start = line.count - 1
+        while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[start - 1]) { start -= 1 }
+        guard start < line.count - 1, line.count - 1 - start <= 18, start >= key.count,
+            Array(line[(start - key.count)..<start]) == key
+        else { return nil }
+        return Int64(String(decoding: line[start..<(line.count - 1)], as: UTF8.self))
+    }
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DecodingError {

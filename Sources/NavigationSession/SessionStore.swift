@@ -113,7 +113,8 @@ public final class SessionStore {
     ///
     /// - Parameter encodedBatch: for a `.batch` entry, its batch already encoded with ``encodeBatch(_:)``;
     ///   the line is then assembled around it instead of encoding the whole entry again.
-    func append(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil) throws(SessionError) {
+    /// - Parameter time: Issue 34, part H: written as the line's last key, `"time":<ms>` (the history's time).
+    func append(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil, time: Int64? = nil) throws(SessionError) {
         do {
             if journalFD < 0 { try startJournal(truncating: journalHeaderPending) }
             var line: [UInt8]
@@ -121,6 +122,12 @@ public final class SessionStore {
                 line = JournalLine.batch(window: window, version: version, encodedBatch: encodedBatch)
             } else {
                 line = try encodeLine(entry)
+            }
+            if let time, line.last == UInt8(ascii: "}") {
+                line.removeLast()
+                line.append(contentsOf: #","time":"#.utf8)
+                DirectJSON.appendInteger(Int(time), to: &line)
+                line.append(UInt8(ascii: "}"))
             }
             line.append(UInt8(ascii: "\n"))
             try FileIO.writeAll(journalFD, line, path: journalPath)

@@ -31,11 +31,14 @@ public final class SessionWindow {
     public internal(set) var settledBy: String?
     /// Recency of the last open or change; the most recent window of a scene receives deep links.
     var lastActivity: UInt64
+    /// Issue 34, part H: its recent changes and the state before them (Session+History.swift).
+    var history: WindowHistory
 
     init(
         number: WindowNumber, scene: String, graph: NavigationWindow, capabilities: RendererCapabilities,
-        lastActivity: UInt64
+        lastActivity: UInt64, history: WindowHistory? = nil
     ) {
+        self.history = history ?? WindowHistory(base: graph.snapshot())
         self.number = number
         self.scene = scene
         self.graph = graph

@@ -102,6 +102,10 @@ extension StoredWindow {
             object.key("closeOnExitOwner", &out)
             guard DirectJSON.appendString(closeOnExitOwner, to: &out) else { return false }
         }
+        if let history {
+            object.key("history", &out)
+            guard try history.appendJSON(to: &out) else { return false }
+        }
         object.key("lastActivity", &out)
         DirectJSON.appendInteger(lastActivity, to: &out)
         object.key("number", &out)
@@ -133,6 +137,8 @@ struct StoredWindow: Codable, Hashable {
     /// A pending navigation of commands (Docs/guards.md); a waiting deep link is `pendingDeepLink`.
     var pendingCommands: StoredPendingCommands?
     var snapshot: WindowSnapshot
+    /// Issue 34, part H: the window's history; absent in files written before it (it then starts at `snapshot`).
+    var history: StoredHistory? = nil
 }
 
 /// A window's pending commands in the snapshot file: `{"batch":[…],"screen":"account","state":"main"}`.
@@ -168,6 +174,21 @@ struct StoredPendingCommands: Codable, Hashable {
 struct LoadedState {
     var snapshot: StoredSession?
     var entries: [JournalEntry]
+    /// Issue 34, part H: each entry's `time` (wall-clock milliseconds), `nil` where its line has none.
+    var times: [Int64?] = []
     /// The smallest window number never seen in any readable state (used after a corrupt start too).
     var nextWindow: WindowNumber
+}
+
+extension StoredHistory {
+    /// Sorted keys: base, entries; the base written directly (it is a whole window), the entries by `JSONEncoder`.
+    func appendJSON(to out: inout [UInt8]) throws -> Bool {
+        var object = DirectJSON.Object(&out)
+        object.key("base", &out)
+        try base.appendJSON(to: &out)
+        object.key("entries", &out)
+        out.append(contentsOf: try JSONOutput.encode(entries))
+        object.close(&out)
+        return true
+    }
 }

@@ -30,6 +30,7 @@ enum DirectParser {
         "guards": GuardsCommand.self,
         "closed": ClosedCommand.self,
         "reopen": ReopenCommand.self,
+        "history": HistoryCommand.self, "trace": TraceCommand.self,  // Issue 34, part H
     ]
 
     /// The long names swift-argument-parser answers itself wherever they appear: never taken as an exec word.

@@ -117,6 +117,13 @@ extension ExecOperation {
                       arguments: [], output: .text, summary: "The debug tree."),
         ExecOperation(name: "get-routes", member: "GetRoutes", target: .window,
                       arguments: [], output: .json, summary: "The route view (JSON)."),
+        // Issue 34, part H: history, state at a version, trace.
+        ExecOperation(name: "get-history", member: "GetHistory", target: .window,
+                      arguments: [], output: .json, summary: "The window's recent changes, oldest first (JSON)."),
+        ExecOperation(name: "get-state-at", member: "GetStateAt", target: .window,
+                      arguments: [.model("VERSION")], output: .json, summary: "The window snapshot right after VERSION (JSON)."),
+        ExecOperation(name: "export-trace", member: "ExportTrace", target: .window,
+                      arguments: [], output: .json, summary: "The window's trace (JSON, Docs/persistence.md)."),
         ExecOperation(name: "apply", member: "Apply", target: .window,
                       arguments: [.json("BATCH_JSON"), .applyOptions], output: .versionAndStarted,
                       summary: "Apply a JSON batch atomically; print the version and the started ids."),

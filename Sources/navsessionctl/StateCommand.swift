@@ -30,7 +30,16 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
     @Option(name: .customLong("set"), help: "Load FILE ('-' for standard input), a window state as `state` prints it.")
     var stateFile: String?
 
+    @Option(name: .customLong("at"), help: "Print the state right after VERSION (Window1.GetStateAt; see `history`).")
+    var atVersion: Int?
+
     func run() async throws {
+        if let atVersion {
+            guard stateFile == nil else { throw ValidationError("--at and --set cannot be combined") }
+            guard atVersion >= 0 else { throw ValidationError("--at takes a version (0 or more)") }
+            try await printJSON(window: window, compact: json) { try await $0.stateJSON(at: atVersion) }
+            return
+        }
         guard let stateFile else {
             try await printJSON(window: window, compact: json) { try await $0.getStateJSON() }
             return
@@ -59,12 +68,13 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
 
 extension StateCommand: DirectParsable {
     static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["set"]), flags: ["json"], positionals: 1...1)
+        options: ConnectionOption.names.union(["set", "at"]), flags: ["json"], positionals: 1...1)
 
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
         setConnection(from: words)
         json = words.flag("json")
         window = try words.positional(0)
         stateFile = words.option("set")
+        atVersion = try words.option("at", as: Int.self)
     }
 }

@@ -34,6 +34,8 @@ struct DirectParserTests {
         ["closed"], ["closed", "--json"], ["reopen"], ["reopen", "3"], ["reopen", "--json", "3"],
         ["plan", "--from", "[]", "--to", "[{\"style\":\"push\",\"screen\":\"a\"}]"],
         ["plan", "--to", "[]", "--from", "[]", "--pretty", "--multi-dismiss", "--pushes-in-one"],
+        ["history", "1"], ["history", "1", "--json"], ["state", "1", "--at", "3"], ["state", "--at=0", "--json", "2"],
+        ["trace", "export", "1"], ["trace", "export", "--all"], ["trace", "replay", "trace.json"],
     ]
 
     /// Command lines at the edges: each is either declined or parsed as swift-argument-parser parses it.

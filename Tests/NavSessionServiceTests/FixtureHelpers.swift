@@ -27,14 +27,14 @@ extension DaemonFixture {
     }
 
     /// `dbus-send --print-reply=literal` of a Window1 method on `window` (arguments in dbus-send's `type:value` form).
-    func dbusSend(_ window: String, _ member: String, _ arguments: [String]) async throws -> ToolResult {
+    func dbusSend(_ window: String, _ member: String, _ arguments: [String] = []) async throws -> ToolResult {
         try await run(
             "dbus-send", ["--session", "--print-reply=literal", "--dest=\(Self.name)", window,
                           "\(Self.windowInterface).\(member)"] + arguments)
     }
 
     /// `gdbus call` of a Window1 method on `window` (arguments in GVariant text form).
-    func gdbus(_ window: String, _ member: String, _ arguments: [String]) async throws -> ToolResult {
+    func gdbus(_ window: String, _ member: String, _ arguments: [String] = []) async throws -> ToolResult {
         try await run(
             "gdbus", ["call", "--session", "--dest", Self.name, "--object-path", window,
                       "--method", "\(Self.windowInterface).\(member)"] + arguments)

@@ -60,7 +60,14 @@ struct DirectJSONDriftTests {
             number: 1, scene: "s", lastActivity: 0, closeOnExitOwner: nil, pendingDeepLink: nil, snapshot: try Self.snapshot())
         #expect(Self.fields(of: window) == [
             "number", "scene", "lastActivity", "closeOnExitOwner", "pendingDeepLink", "pendingCommands", "snapshot",
+            "history",  // Issue 34, part H
         ])
+    }
+
+    @Test func storedHistoryHasTheFieldsItsWriterWrites() throws {
+        // StoredSession.swift, StoredHistory.appendJSON(to:) (its entries go through JSONEncoder)
+        let history = StoredHistory(base: try Self.snapshot(), entries: [])
+        #expect(Self.fields(of: history) == ["base", "entries"])
     }
 
     @Test func batchCommandHasTheFieldsItsWriterWrites() {

@@ -1,0 +1,71 @@
+import NavigationCore
+
+/// Issue 34, part H: a window's recent changes, and what it takes to rebuild the state after any of them.
+///
+/// `base` is the window's state at `baseVersion`; `entries` are the changes after it, oldest first, each with the
+/// journal entry that redoes it. The state after entry *k* is `base` with entries `0...k` redone on a scratch
+/// window (``Session/state(window:at:)``). The list grows to twice ``SessionLimits/historyLength``, then the oldest
+/// half is folded into `base` in one go (restore `base`, redo those entries, snapshot): one O(graph) step every
+/// `historyLength` changes, O(1) per change otherwise. ``Session/history(window:)`` lists the newest
+/// `historyLength` entries.
+struct WindowHistory: Sendable {
+    /// One recorded change.
+    struct Entry: Sendable {
+        var version: Int
+        /// Wall-clock milliseconds since the Unix epoch when the change was made; `nil` for changes read back
+        /// from journals written before the history existed.
+        var time: Int64?
+        var cause: ChangeCause
+        var activeScreen: String
+        /// How to redo it on the state before it.
+        var redo: JournalEntry
+    }
+
+    /// The window's state at ``baseVersion``.
+    var base: WindowSnapshot
+    var entries: [Entry] = []
+
+    var baseVersion: Int { base.version }
+
+    init(base: WindowSnapshot, entries: [Entry] = []) {
+        self.base = base
+        self.entries = entries
+    }
+}
+
+/// A window's history in the snapshot file: `{"base":<WindowSnapshot>,"entries":[{"redo":<journal line>,
+/// "activeScreen":"detail","time":1764210000000}…]}` (Docs/persistence.md). The cause is stored only when the `redo`
+/// entry does not give it back (a scheduled run: `"cause":{"commands":[…],"scheduled":"toast"}`).
+struct StoredHistory: Codable, Hashable {
+    struct Entry: Codable, Hashable {
+        var redo: JournalEntry
+        var activeScreen: String
+        var time: Int64?
+        var cause: ChangeCause?
+    }
+
+    var base: WindowSnapshot
+    var entries: [Entry]
+}
+
+extension JournalEntry {
+    /// The window version a versioned change reached; `nil` for the entries that change no window version.
+    var windowVersion: Int? {
+        switch self {
+        case .batch(_, _, let version), .report(_, _, let version), .reapply(_, _, _, _, _, let version),
+            .scheduledRan(_, _, let version):
+            version
+        default: nil
+        }
+    }
+
+    /// The cause its change had, when the entry alone gives it back.
+    var cause: ChangeCause? {
+        switch self {
+        case .batch(_, let batch, _): .commands(batch)
+        case .report(_, let report, _): .report(report)
+        case .reapply(_, let alert, let action, _, _, _): .report(.alertActionChosen(alert: alert, action: action))
+        default: nil
+        }
+    }
+}

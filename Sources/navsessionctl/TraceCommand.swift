@@ -1,0 +1,216 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import NavSessionClient
+import NavigationCore
+
+/// `navsessionctl trace export WINDOW|--all` and `navsessionctl trace replay FILE` (Issue 34, part H;
+/// Docs/persistence.md, "Traces"). One command with an action word, so it parses directly like the others.
+struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace",
+        abstract: "Export a window's recorded changes as a trace, or replay a trace on a fresh daemon and compare.",
+        discussion: """
+            `trace export WINDOW > trace.json` prints the window's trace (Window1.ExportTrace); `trace export --all` \
+            a JSON array of every open window's. `trace replay FILE` ('-' for standard input) opens each traced \
+            window again (its scene and params) on the daemon — a fresh one — checks its state equals the trace's \
+            initial state, applies each change's cause (commands with Apply, reports with Report*) and compares the \
+            version, the state after it and (at the end, from the new window's own trace) the steps. Prints \
+            `identical: N windows, M changes`, or the first difference and exits 1.
+            """
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: "export: every open window, as a JSON array of traces.") var all = false
+
+    @Argument(help: "export or replay.")
+    var action: String
+
+    @Argument(help: "export: a window number or object path; replay: the trace file.")
+    var target: String?
+
+    func validate() throws {
+        switch action {
+        case "export":
+            guard (target == nil) == all else { throw ValidationError("trace export takes a WINDOW or --all (one of them)") }
+            if let target, WindowArgument(argument: target) == nil { throw ValidationError("'\(target)' is not a window") }
+        case "replay":
+            guard target != nil, !all else { throw ValidationError("trace replay takes a FILE (and no --all)") }
+        default:
+            throw ValidationError("unknown trace action '\(action)'; expected export or replay")
+        }
+    }
+
+    func run() async throws {
+        if action == "export" { try await export() } else { try await replay(file: target ?? "-") }
+    }
+
+    private func export() async throws {
+        let window = target.flatMap(WindowArgument.init(argument:))
+        try await reportingFailures {
+            let text = try await withClient { client in
+                if let window { return try await windowProxy(window, of: client).traceJSON() }
+                var traces: [String] = []
+                for proxy in try await client.session.listWindows() { traces.append(try await proxy.traceJSON()) }
+                return "[" + traces.joined(separator: ",") + "]"
+            }
+            StandardOutput.line(text)
+        }
+    }
+
+    struct Trace: Decodable {
+        var format: String
+        var applicationID: String
+        var window: Int
+        var scene: String
+        var params: [String: String]
+        var initial: Point
+        var changes: [Change]
+    }
+
+    struct Point: Decodable {
+        var version: Int
+        var state: JSONValue
+    }
+
+    struct Change: Decodable {
+        var version: Int
+        var cause: ChangeCause
+        var steps: JSONValue
+        var state: JSONValue
+    }
+
+    struct Difference: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func replay(file: String) async throws {
+        let data: Data
+        do {
+            data = Data(file == "-" ? try StandardStream.readAll(from: STDIN_FILENO) : try StandardStream.readFile(file))
+        } catch {
+            throw ValidationError("cannot read \(file): \(error)")
+        }
+        let traces: [Trace]
+        do {
+            if data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "[") {
+                traces = try JSONDecoder().decode([Trace].self, from: data)
+            } else {
+                traces = [try JSONDecoder().decode(Trace.self, from: data)]
+            }
+        } catch {
+            throw ValidationError("\(file) is not a trace (navsessionctl trace export): \(error)")
+        }
+        for trace in traces where trace.format != "navsession-trace" {
+            throw ValidationError("\(file): unknown format '\(trace.format)'")
+        }
+        var failure: Difference?
+        try await reportingFailures {
+            failure = try await withClient { client -> Difference? in
+                var changes = 0
+                for trace in traces {
+                    do {
+                        try await replay(trace, on: client)
+                    } catch let difference as Difference {
+                        return difference
+                    }
+                    changes += trace.changes.count
+                }
+                StandardOutput.line("identical: \(traces.count) window\(traces.count == 1 ? "" : "s"), \(changes) change\(changes == 1 ? "" : "s")")
+                return nil
+            }
+        }
+        if let failure {
+            StandardError.write("\(failure.description)\n")
+            throw ExitCode.failure
+        }
+    }
+
+    private func replay(_ trace: Trace, on client: NavSessionClient) async throws {
+        let window = try await client.session.openWindow(scene: trace.scene, params: trace.params)
+        let label = "window \(trace.window) (replayed as \(window.path))"
+        let opened = try await window.version
+        guard opened == UInt64(clamping: trace.initial.version) else {
+            throw Difference(
+                description: "\(label): the window opened at version \(opened), the trace starts at \(trace.initial.version) "
+                    + "(replay on a fresh daemon, and a trace that starts at its window's opening)")
+        }
+        try compare(try await state(of: window), trace.initial.state, "\(label), initial state (version \(trace.initial.version))")
+        for (index, change) in trace.changes.enumerated() {
+            let at = "\(label), change \(index + 1) (version \(change.version))"
+            let version: UInt64
+            do {
+                version = try await apply(change.cause, to: window)
+            } catch let error as NavSessionError {
+                throw Difference(description: "\(at): the cause failed: \(error)")
+            }
+            guard version == UInt64(clamping: change.version) else {
+                throw Difference(description: "\(at): reached version \(version), recorded \(change.version)")
+            }
+            try compare(try await state(of: window), change.state, "\(at), state")
+        }
+        // The steps as the fresh daemon planned them, from its own trace of the new window.
+        let replayed = try JSONDecoder().decode(Trace.self, from: Data(try await window.traceJSON().utf8))
+        for (recorded, got) in zip(trace.changes, replayed.changes.suffix(trace.changes.count)) {
+            try compare(got.steps, recorded.steps, "\(label), change at version \(recorded.version), steps")
+        }
+    }
+
+    private func state(of window: WindowProxy) async throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(try await window.getStateJSON().utf8))
+    }
+
+    private func apply(_ cause: ChangeCause, to window: WindowProxy) async throws -> UInt64 {
+        switch cause {
+        case .commands(let batch): return try await window.apply(batch).version
+        case .report(let report):
+            switch report {
+            case .poppedTo(let stack, let index): return try await window.reportPopped(stack: stack, index: UInt32(clamping: index))
+            case .dismissedInteractively(let model): return try await window.reportDismissed(model)
+            case .selectedTab(let tabs, let tab): return try await window.reportTabSelected(tabs: tabs, tab: tab)
+            case .alertActionChosen(let alert, let action): return try await window.reportActionChosen(alert, action: action)
+            case .selectedChild(let container, let child): return try await window.reportChildSelected(container: container, child: child)
+            case .collapsed(let split, let collapsed): return try await window.reportCollapsed(split: split, collapsed: collapsed)
+            case .windowClosed: throw Difference(description: "a windowClosed report ends the window; nothing to replay")
+            }
+        case .scheduled(let id, _):
+            throw Difference(description: "scheduled batch '\(id)' runs at its deadline; a trace replay does not wait for it")
+        case .setState:
+            throw Difference(description: "a SetState change is not replayed (its models get fresh ids)")
+        }
+    }
+
+    /// Throws the first difference between `got` and `recorded`, with its JSON path.
+    private func compare(_ got: JSONValue, _ recorded: JSONValue, _ what: String, path: String = "$") throws {
+        switch (got, recorded) {
+        case (.object(let a), .object(let b)):
+            for key in Set(a.keys).union(b.keys).sorted() {
+                try compare(a[key] ?? .null, b[key] ?? .null, what, path: path + "." + key)
+            }
+        case (.array(let a), .array(let b)):
+            guard a.count == b.count else {
+                throw Difference(description: "\(what) differs at \(path): \(a.count) elements replayed, \(b.count) recorded")
+            }
+            for (index, (x, y)) in zip(a, b).enumerated() { try compare(x, y, what, path: path + "[\(index)]") }
+        default:
+            guard got == recorded else {
+                throw Difference(
+                    description: "\(what) differs at \(path): replayed \(got.canonicalText), recorded \(recorded.canonicalText)")
+            }
+        }
+    }
+}
+
+extension TraceCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["all"], positionals: 1...2)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        all = words.flag("all")
+        action = try words.positional(0)
+        target = try words.optionalPositional(1)
+    }
+}

@@ -1,0 +1,90 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import NavSessionTesting
+import Testing
+
+/// Issue 34, part H through the bus on the demo: GetHistory with dbus-send, GetStateAt with gdbus and its error,
+/// the history across SIGKILL, and the README tour recorded, exported and replayed on a fresh daemon.
+@Suite(.serialized) struct HistoryBusTests {
+    static func history(_ fixture: DaemonFixture, _ window: String) async throws -> [[String: Any]] {
+        let text = try #require(try await fixture.window(window, "GetHistory").first?.string)
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test func getHistoryWithDbusSendListsTheChangesOldestFirst() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "42"])])
+            let result = try await fixture.dbusSend(window, "GetHistory")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains(#"{"version":1,"time":"#), "\(result.stdout)")
+            #expect(result.stdout.contains(#""activeScreen":"detail"}]"#), "\(result.stdout)")
+        }
+    }
+
+    @Test func getStateAtWithGdbusGivesTheEarlierStateAndVersionNotKeptOutsideTheRange() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "42"])])
+            let earlier = try await fixture.run(
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
+                          "--method", "org.navsession.Window1.GetStateAt", "uint64 1"])
+            #expect(earlier.status == 0, "\(earlier)")
+            #expect(earlier.stdout.contains(#"\"version\":1"#) || earlier.stdout.contains(#""version":1"#), "\(earlier.stdout)")
+            #expect(!earlier.stdout.contains("detail"), "\(earlier.stdout)")
+            #expect(try await fixture.version(window) == 2)
+            let outside = try await fixture.dbusSend(window, "GetStateAt", ["uint64:9"])
+            #expect(outside.status != 0)
+            #expect(outside.stderr.contains("org.navsession.Error.VersionNotKept"), "\(outside)")
+            #expect(outside.stderr.contains("versions 0 to 2"), "\(outside)")
+        }
+    }
+
+    @Test func theHistorySurvivesSIGKILLAndRestart() async throws {
+        try await DaemonFixture.with { fixture in
+            let process = try #require(fixture.process)
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "42"])])
+            let before = try await Self.history(fixture, window)
+            let stateAtOne = try await fixture.window(window, "GetStateAt", [.uint64(1)]).first?.string
+            process.signal(SIGKILL)
+            #expect(await fixture.waitForExit(process))
+            try await fixture.relaunch()
+            let after = try await Self.history(fixture, window)
+            #expect(after.map { $0["version"] as? Int } == before.map { $0["version"] as? Int })
+            #expect(after.map { $0["time"] as? Int } == before.map { $0["time"] as? Int })
+            #expect(after.map { $0["activeScreen"] as? String } == ["home", "detail"])
+            #expect(try await fixture.window(window, "GetStateAt", [.uint64(1)]).first?.string == stateAtOne)
+        }
+    }
+
+    @Test func theReadmeTourRecordedExportedAndReplayedOnAFreshDaemonIsIdentical() async throws {
+        var script = try ReadmeTourTests.tour()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navtrace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dir = directory.path
+        // Its own files (the README tour's suite may run at the same time), and the trace exported before the stop.
+        script = script.replacing("/tmp/navtour", with: "\(dir)/navtour")
+        let stop = "kill %1 %2"
+        #expect(script.contains(stop))
+        script = script.replacing(stop, with: """
+            ctl trace export 1 > \(dir)/trace.json
+            kill %1 %2; wait
+            .build/debug/navsessiond --private-bus > \(dir)/fresh.env 2> \(dir)/fresh.log &
+            until grep -q DBUS_SESSION_BUS_ADDRESS \(dir)/fresh.env 2>/dev/null; do sleep 0.2; done
+            export "$(cat \(dir)/fresh.env)"
+            ctl trace replay \(dir)/trace.json; status=$?
+            kill %1; wait; exit $status
+            """)
+        let file = directory.appendingPathComponent("tour.sh")
+        try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
+        let result = try await ToolRunner.run("bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("identical: 1 window, 9 changes"), "\(result)")
+    }
+}

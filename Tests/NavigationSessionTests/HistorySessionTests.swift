@@ -1,0 +1,160 @@
+import Foundation
+import NavigationCore
+import Testing
+
+@testable import NavigationSession
+
+/// Issue 34, part H: a window's history, its state at a version and its trace, through the session.
+struct HistorySessionTests {
+    static let detail = #"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"}}]}]"#
+
+    /// Logs in and pushes `count` details: versions 1 (log-in) to 1 + count.
+    static func changed(_ session: Session, pushes count: Int) throws -> WindowNumber {
+        let number = try loggedInMain(session)
+        for _ in 0..<count { try session.apply(window: number, batchJSON: detail) }
+        return number
+    }
+
+    @Test func theHistoryListsEachChangeWithItsVersionCauseAndActiveScreenOldestFirst() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 1)
+        try session.execute(window: number, command: .goBack)
+        let history = try session.history(window: number)
+        #expect(history.map(\.version) == [1, 2, 3])
+        #expect(history.map(\.activeScreen) == ["home", "detail", "home"])
+        #expect(history.allSatisfy { $0.time != nil })
+        #expect(history[2].cause == .commands([BatchCommand(.goBack)]))
+        let json = try session.historyJSON(window: number)
+        #expect(json.hasPrefix(#"[{"version":1,"time":"#), "\(json)")
+        #expect(json.contains(#""cause":{"commands":[{"command":"goBack"}]},"activeScreen":"home"}]"#), "\(json)")
+    }
+
+    @Test func theStateAtAnEarlierVersionIsTheStateThenAndTheWindowDoesNotChange() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 2)
+        let window = try session.window(number)
+        let atTwo = window.graph.snapshot()
+        try session.execute(window: number, command: .goBack)
+        let before = window.graph.snapshot()
+        #expect(try session.state(window: number, at: 2) != atTwo)  // three versions: 2 is one push
+        #expect(try session.state(window: number, at: 3) == atTwo)
+        #expect(try session.state(window: number, at: 4) == before)
+        #expect(try session.state(window: number, at: 0).version == 0)
+        #expect(window.graph.snapshot() == before)
+    }
+
+    @Test func aVersionOutsideTheKeptRangeIsVersionNotKeptNamingTheRange() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 1)
+        #expect(throws: SessionError.versionNotKept(window: number, version: 7, oldest: 0, newest: 2)) {
+            try session.state(window: number, at: 7)
+        }
+        #expect(SessionError.versionNotKept(window: 1, version: 7, oldest: 0, newest: 2).errorName == "org.navsession.Error.VersionNotKept")
+    }
+
+    @Test func theHistoryKeepsTheNewestHistoryLengthChangesAndTheStatesBeforeThemOnly() throws {
+        var limits = SessionLimits()
+        limits.historyLength = 4
+        let session = try demoSession(limits: limits)
+        let number = try Self.changed(session, pushes: 20)  // versions 1...21
+        let history = try session.history(window: number)
+        #expect(history.map(\.version) == [18, 19, 20, 21])
+        let kept = try session.keptVersions(window: number)
+        #expect(kept.lowerBound <= 17 && kept.lowerBound >= 21 - 2 * 4, "\(kept)")
+        let atSeventeen = try session.state(window: number, at: 17)
+        #expect(atSeventeen.version == 17)
+        #expect(throws: SessionError.self) { try session.state(window: number, at: 1) }
+        // The entries in memory stay below twice the length.
+        #expect(try session.window(number).history.entries.count < 8)
+    }
+
+    @Test func theHistoryComesBackFromTheJournalAfterARestartWithItsTimes() throws {
+        let directory = temporaryDirectory()
+        let number: WindowNumber
+        let history: [Session.HistoryItem]
+        let atOne: WindowSnapshot
+        do {
+            let session = try demoSession(directory: directory)
+            number = try Self.changed(session, pushes: 2)
+            history = try session.history(window: number)
+            atOne = try session.state(window: number, at: 1)
+        }
+        let journal = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
+        #expect(journal.contains(#","time":"#), "\(journal)")
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.history(window: number) == history)
+        #expect(try restored.state(window: number, at: 1) == atOne)
+    }
+
+    @Test func theHistoryComesBackFromTheSnapshotFileAfterCompaction() throws {
+        let directory = temporaryDirectory()
+        let number: WindowNumber
+        let history: [Session.HistoryItem]
+        let atTwo: WindowSnapshot
+        do {
+            let session = try demoSession(directory: directory)
+            number = try Self.changed(session, pushes: 3)
+            history = try session.history(window: number)
+            atTwo = try session.state(window: number, at: 2)
+            try session.close()  // writes the snapshot file, empties the journal
+        }
+        let state = try String(contentsOfFile: directory + "/state.json", encoding: .utf8)
+        #expect(state.contains(#""history":{"base":"#))
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.history(window: number) == history)
+        #expect(try restored.state(window: number, at: 2) == atTwo)
+    }
+
+    @Test func aJournalWrittenBeforeTheHistoryLoadsWithoutTimes() throws {
+        let directory = temporaryDirectory()
+        let number: WindowNumber
+        do {
+            let session = try demoSession(directory: directory)
+            number = try Self.changed(session, pushes: 1)
+        }
+        let path = directory + "/journal.jsonl"
+        let journal = try String(contentsOfFile: path, encoding: .utf8)
+        try journal.replacing(#/,"time":[0-9]+/#, with: "").write(toFile: path, atomically: true, encoding: .utf8)
+        let restored = try demoSession(directory: directory)
+        let history = try restored.history(window: number)
+        #expect(history.map(\.version) == [1, 2])
+        #expect(history.allSatisfy { $0.time == nil })
+        #expect(try restored.state(window: number, at: 1).version == 1)
+    }
+
+    @Test func setStateStartsTheHistoryAnewAtTheLoadedState() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 1)
+        let state = String(decoding: try session.window(number).graph.snapshot().json(), as: UTF8.self)
+        try session.setState(window: number, stateJSON: state)
+        #expect(try session.history(window: number).isEmpty)
+        #expect(try session.keptVersions(window: number) == 3...3)
+    }
+
+    @Test func theTraceHoldsTheInitialStateAndEachChangeWithStepsAndState() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 1)
+        let text = try session.traceJSON(window: number)
+        let trace = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(trace["format"] as? String == "navsession-trace")
+        #expect(trace["scene"] as? String == "main")
+        #expect((trace["initial"] as? [String: Any])?["version"] as? Int == 0)
+        let changes = try #require(trace["changes"] as? [[String: Any]])
+        #expect(changes.map { $0["version"] as? Int } == [1, 2])
+        #expect(changes.allSatisfy { $0["steps"] is [Any] && $0["state"] is [String: Any] })
+        #expect((changes[1]["state"] as? [String: Any])?["version"] as? Int == 2)
+    }
+
+    @Test func aTraceLargerThanMaxTraceBytesIsLimitsExceeded() throws {
+        var limits = SessionLimits()
+        limits.maxTraceBytes = 2_000
+        let session = try demoSession(limits: limits)
+        let number = try Self.changed(session, pushes: 3)
+        #expect {
+            try session.traceJSON(window: number)
+        } throws: { error in
+            guard case SessionError.limitsExceeded(let message) = error else { return false }
+            return message.contains("larger than 2000 bytes")
+        }
+    }
+}
