@@ -136,6 +136,16 @@ extension NavigationWindow {
     /// O(length of the active branch), only for the commands and reports that go back; entries are built for
     /// the removed routes only (their models are still in the graph's table until the change commits).
     func recordingForward(_ body: () throws(NavigationError) -> Void) throws(NavigationError) {
+        // The common back — popping the stack the active model tops, nothing presented on it — reads what it removed
+        // from the change's own undo log: O(removed), not O(branch), so a pop at depth 10 000 costs what one at
+        // depth 1 does.
+        if let stack = activeTopStack() {
+            let undoStart = tx.undo.count
+            let stepStart = tx.steps.count
+            try body()
+            recordPops(of: stack, undoStart: undoStart, stepStart: stepStart)
+            return
+        }
         let before = forwardBranch()
         try body()
         let after = forwardBranch()
@@ -147,7 +157,53 @@ extension NavigationWindow {
             return
         }
         guard kept < before.routes.count else { return }
-        let removed = before.routes[kept...].map { forwardEntry($0.entry, $0.route) }
+        prependForward(before.routes[kept...].map { forwardEntry($0.entry, $0.route) })
+    }
+
+    /// The stack whose top element is the active model, when nothing is presented on the branch (that model
+    /// presents nothing and the stack is in the window's first layer): the routes a back can remove without leaving
+    /// the branch are then that stack's top elements. `nil` otherwise (the general path). O(nesting).
+    private func activeTopStack() -> Node? {
+        guard let active = nodes[activeModelID], active.presented == nil, case .path = active.attachment,
+            let stack = parentNode(active), stack.kind == .stack, stack.path.last?.model == active.id
+        else { return nil }
+        var current: Node? = stack
+        var remaining = nodes.count
+        while let node = current, remaining > 0 {
+            if case .presented = node.attachment { return nil }
+            current = parentNode(node)
+            remaining -= 1
+        }
+        return stack
+    }
+
+    /// After a back from ``activeTopStack()``: when the change only popped that stack, the dropped elements (still in
+    /// the graph's table until the change commits) join the front of the list in route order; a change that did
+    /// anything else on the way (another tab, a collapsed split's column) left the branch, and the list is cleared.
+    private func recordPops(of stack: Node, undoStart: Int, stepStart: Int) {
+        guard tx.steps.count > stepStart else { return }
+        for step in tx.steps[stepStart...] {
+            guard case .pop(let popped, _) = step, popped == stack.id else {
+                if !forward.isEmpty { setForward([]) }
+                return
+            }
+        }
+        var removed: [ForwardEntry] = []
+        // A later truncation dropped lower elements: they come first in route order.
+        for undo in tx.undo[undoStart...].reversed() {
+            guard case .pathDropped(let node, let dropped) = undo, node === stack else { continue }
+            removed += dropped.compactMap { element in
+                nodes[element.model].map {
+                    ForwardEntry(style: .push, model: forwardSpec(of: $0), transition: element.transition)
+                }
+            }
+        }
+        prependForward(removed)
+    }
+
+    /// Puts `removed` (in route order) at the front of the list, within its bounds.
+    private func prependForward(_ removed: [ForwardEntry]) {
+        guard !removed.isEmpty else { return }
         var entries = Array((removed + forward).prefix(Self.maxForwardEntries))
         // Bounded in bytes too: a quarter of the window's content limit, the far end dropped first.
         let budget = configuration.limits.maxContentCost / 4

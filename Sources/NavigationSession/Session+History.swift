@@ -110,7 +110,11 @@ extension Session {
         window.history.entries.append(WindowHistory.Entry(
             version: version, time: time, cause: cause, activeScreen: window.activeScreen, redo: entry))
         let length = max(limits.historyLength, 1)
-        if window.history.entries.count >= 2 * length { foldHistory(of: window, keeping: length) }
+        if window.history.entries.count == length {
+            window.history.checkpoint = window.graph.snapshot()
+        } else if window.history.entries.count >= 2 * length {
+            foldHistory(of: window, keeping: length)
+        }
     }
 
     /// Starts a window's history anew at its current state (opened, or loaded whole with `SetState`).
@@ -122,6 +126,12 @@ extension Session {
     private func foldHistory(of window: SessionWindow, keeping: Int) {
         let dropped = window.history.entries.count - keeping
         let last = window.history.entries[dropped - 1].version
+        if let checkpoint = window.history.checkpoint, checkpoint.version == last {
+            window.history.base = checkpoint
+            window.history.entries.removeFirst(dropped)
+            window.history.checkpoint = window.graph.snapshot()
+            return
+        }
         do throws(SessionError) {
             window.history.base = try historyReplay(window: window.number).state(at: last)
             window.history.entries.removeFirst(dropped)

@@ -5,9 +5,10 @@ import NavigationCore
 /// `base` is the window's state at `baseVersion`; `entries` are the changes after it, oldest first, each with the
 /// journal entry that redoes it. The state after entry *k* is `base` with entries `0...k` redone on a scratch
 /// window (``Session/state(window:at:)``). The list grows to twice ``SessionLimits/historyLength``, then the oldest
-/// half is folded into `base` in one go (restore `base`, redo those entries, snapshot): one O(graph) step every
-/// `historyLength` changes, O(1) per change otherwise. ``Session/history(window:)`` lists the newest
-/// `historyLength` entries.
+/// half is folded into `base`: the window's own snapshot taken when the list reached `historyLength` entries
+/// (`checkpoint`, the state after the last entry folded) becomes the base. One snapshot every `historyLength`
+/// changes, nothing redone, O(1) per change otherwise (only a history read back from disk without a checkpoint
+/// folds by redoing, once). ``Session/history(window:)`` lists the newest `historyLength` entries.
 struct WindowHistory: Sendable {
     /// One recorded change.
     struct Entry: Sendable {
@@ -24,6 +25,8 @@ struct WindowHistory: Sendable {
     /// The window's state at ``baseVersion``.
     var base: WindowSnapshot
     var entries: [Entry] = []
+    /// The window's state after the entry at index `historyLength - 1`, taken when it was recorded: the next base.
+    var checkpoint: WindowSnapshot?
 
     var baseVersion: Int { base.version }
 
