@@ -70,6 +70,24 @@ struct DirectJSONTests {
         #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)))
     }
 
+    @Test func historyEntriesAreJSONEncodersBytes() throws {
+        // Issue 34, part H: the snapshot file's history writes each entry directly, a batch's `redo` as the journal does.
+        let window = try NavigationWindow(root: ModelSpec.stack([.screen("home")]))
+        let history = StoredHistory(
+            base: window.snapshot(),
+            entries: [
+                StoredHistory.Entry(
+                    redo: .batch(window: 1, batch: [BatchCommand(.stackAppend([StackElementSpec(.screen("detail", params: ["id": "a/b"]))]))], version: 1),
+                    activeScreen: "detail", time: 1_764_210_000_000, cause: nil),
+                StoredHistory.Entry(
+                    redo: .report(window: 1, report: .poppedTo(stack: ModelID(rawValue: 1), index: 0), version: 2), activeScreen: "home", time: nil,
+                    cause: .commands([BatchCommand(.goBack(result: nil))])),
+            ])
+        var direct: [UInt8] = []
+        #expect(try history.appendJSON(to: &direct))
+        #expect(direct == (try JSONOutput.encode(history)))
+    }
+
     @Test func taggedModelsAreJSONEncodersBytes() throws {
         let window = try NavigationWindow(
             root: ModelSpec.stack([.screen("home", title: "Home", tag: "base"), .screen("detail", params: ["id": "1"], tag: "in\"box")])
