@@ -40,6 +40,23 @@ extension DaemonFixture {
                       "--method", "\(Self.windowInterface).\(member)"] + arguments)
     }
 
+    /// `dbus-send` of a Window1 method: the reply's version, or nil with the error text.
+    func dbusSendVersion(_ window: String, _ member: String, _ arguments: [String] = []) async throws
+        -> (version: UInt64?, error: String)
+    {
+        let result = try await dbusSend(window, member, arguments)
+        let words = result.stdout.split(whereSeparator: \.isWhitespace)
+        return (result.status == 0 ? words.last.flatMap { UInt64($0) } : nil, result.stderr)
+    }
+
+    /// `GetRoutes` as `"<style> <screen>"` lines, e.g. `["push detail", "sheet editor"]`.
+    func routeSummaries(_ window: String) async throws -> [String] {
+        let text = try await self.window(window, "GetRoutes").first?.string
+        return (try json(text) as? [[String: Any]] ?? []).compactMap { route in
+            (route["style"] as? String).map { "\($0) \(route["screen"] as? String ?? "")" }
+        }
+    }
+
     /// Version after a command reply.
     func version(_ path: String) async throws -> UInt64 {
         try #require(try await windowProperty(path, "Version").uint64)

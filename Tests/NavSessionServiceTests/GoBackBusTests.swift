@@ -7,26 +7,8 @@ import Testing
 /// GoBack, GoBackToRoot, GoBackTo, DismissAll, dismissal with a result and the demo's tab reselect, through
 /// the bus with dbus-send and gdbus on the demo manifest.
 @Suite struct GoBackBusTests {
-    /// Calls a Window1 method with dbus-send; the reply's version, or nil with the error text.
-    func dbusSend(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String] = [])
-        async throws -> (version: UInt64?, error: String)
-    {
-        let result = try await fixture.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(DaemonFixture.name)", window,
-                          "org.navsession.Window1.\(member)"] + arguments)
-        let words = result.stdout.split(whereSeparator: \.isWhitespace)
-        return (result.status == 0 ? words.last.flatMap { UInt64($0) } : nil, result.stderr)
-    }
-
     func canGoBack(_ fixture: DaemonFixture, _ window: String) async throws -> Bool {
         try await fixture.windowProperty(window, "CanGoBack") == .boolean(true)
-    }
-
-    func routes(_ fixture: DaemonFixture, _ window: String) async throws -> [String] {
-        let text = try await fixture.window(window, "GetRoutes").first?.string
-        return (try json(text) as? [[String: Any]] ?? []).compactMap { route in
-            (route["style"] as? String).map { "\($0) \(route["screen"] as? String ?? "")" }
-        }
     }
 
     @Test func goBackDismissesAPlainCoverAndCanGoBackAgrees() async throws {
@@ -37,10 +19,10 @@ import Testing
             _ = try await fixture.window(window, "Present", [.string("cover"), .string("about"), .noParams])
             #expect(try await canGoBack(fixture, window))
             let before = try await fixture.version(window)
-            #expect(try await dbusSend(fixture, window, "GoBack").version == before + 1)
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.dbusSendVersion(window, "GoBack").version == before + 1)
+            #expect(try await fixture.routeSummaries(window) == [])
             #expect(try await !canGoBack(fixture, window))
-            let refused = try await dbusSend(fixture, window, "GoBack")
+            let refused = try await fixture.dbusSendVersion(window, "GoBack")
             #expect(refused.version == nil && refused.error.contains("org.navsession.Error.NothingToGoBack"), "\(refused)")
         }
     }
@@ -51,8 +33,8 @@ import Testing
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             #expect(try await canGoBack(fixture, window))
-            #expect(try await dbusSend(fixture, window, "GoBack").version != nil)
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.dbusSendVersion(window, "GoBack").version != nil)
+            #expect(try await fixture.routeSummaries(window) == [])
             #expect(try await !canGoBack(fixture, window))
         }
     }
@@ -64,13 +46,13 @@ import Testing
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
             _ = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
-            #expect(try await routes(fixture, window) == ["push detail", "sheet editor", "push about"])
+            #expect(try await fixture.routeSummaries(window) == ["push detail", "sheet editor", "push about"])
             let before = try await fixture.version(window)
-            #expect(try await dbusSend(fixture, window, "GoBackToRoot").version == before + 1)
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.dbusSendVersion(window, "GoBackToRoot").version == before + 1)
+            #expect(try await fixture.routeSummaries(window) == [])
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
             // At the root already: a no-op.
-            #expect(try await dbusSend(fixture, window, "GoBackToRoot").version == before + 1)
+            #expect(try await fixture.dbusSendVersion(window, "GoBackToRoot").version == before + 1)
         }
     }
 
@@ -102,8 +84,8 @@ import Testing
                 "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
                           "--method", "org.navsession.Window1.GoBackTo", "detail"])
             #expect(result.status == 0, "\(result)")
-            #expect(try await routes(fixture, window) == ["push detail"])
-            let missing = try await dbusSend(fixture, window, "GoBackTo", ["string:profile"])
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
+            let missing = try await fixture.dbusSendVersion(window, "GoBackTo", ["string:profile"])
             #expect(missing.error.contains("org.navsession.Error.RouteNotFound"), "\(missing)")
             #expect(missing.error.contains("screen \"profile\""), "\(missing)")
         }
@@ -117,11 +99,11 @@ import Testing
                 _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": id])])
             }
             _ = try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"goBackTo","index":1}]"#)])
-            #expect(try await routes(fixture, window) == ["push detail", "push detail"])
+            #expect(try await fixture.routeSummaries(window) == ["push detail", "push detail"])
             let first = try await fixture.models(window).first { ($0["params"] as? [String: String])?["id"] == "1" }
             let id = try #require(first?["id"] as? Int)
             _ = try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"goBackTo","model":\#(id)}]"#)])
-            #expect(try await routes(fixture, window) == ["push detail"])
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
             let two = await fixture.error {
                 try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"goBackTo","index":0,"screen":"home"}]"#)])
             }
@@ -142,7 +124,7 @@ import Testing
                 "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window, "--method",
                           "org.navsession.Window1.Apply", #"[{"command":"goBackTo","tag":"order"}]"#, "{}"])
             #expect(back.status == 0, "\(back)")
-            #expect(try await routes(fixture, window) == ["push detail"])
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
             let unknown = await fixture.error {
                 try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"goBackTo","tag":"nope"}]"#)])
             }
@@ -158,9 +140,9 @@ import Testing
             _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
             _ = try await fixture.window(window, "PresentAlert", [.string("error"), .string(""), .strings([])])
             let before = try await fixture.version(window)
-            #expect(try await dbusSend(fixture, window, "DismissAll").version == before + 1)
-            #expect(try await routes(fixture, window) == ["push detail"])
-            #expect(try await dbusSend(fixture, window, "DismissAll").version == before + 1)
+            #expect(try await fixture.dbusSendVersion(window, "DismissAll").version == before + 1)
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
+            #expect(try await fixture.dbusSendVersion(window, "DismissAll").version == before + 1)
         }
     }
 
@@ -177,7 +159,7 @@ import Testing
             #expect(message.arguments[1] == .string("result"), "\(message)")
             guard case .dictionary(_, _, let entries) = message.arguments[2] else { Issue.record("\(message)"); return }
             #expect(entries.contains { $0.key == .string("payload") && $0.value == .string(#"{"saved":true}"#) }, "\(message)")
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.routeSummaries(window) == [])
         }
     }
 
@@ -187,12 +169,12 @@ import Testing
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             let before = try await fixture.version(window)
-            #expect(try await dbusSend(fixture, window, "TabsSelectItem", ["string:home"]).version == before + 1)
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.dbusSendVersion(window, "TabsSelectItem", ["string:home"]).version == before + 1)
+            #expect(try await fixture.routeSummaries(window) == [])
             _ = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
             let tabs = try await fixture.modelID(window, where: "kind", is: "tabs")
-            #expect(try await dbusSend(fixture, window, "ReportTabSelected", ["uint64:\(tabs)", "string:home"]).version != nil)
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.dbusSendVersion(window, "ReportTabSelected", ["uint64:\(tabs)", "string:home"]).version != nil)
+            #expect(try await fixture.routeSummaries(window) == [])
             let state = try await fixture.models(window).first { ($0["kind"] as? String) == "tabs" }
             #expect(state?["reselect"] as? String == "popToRoot")
         }

@@ -7,25 +7,8 @@ import Testing
 /// Issue 34, part F: GoForward, CanGoForward and the forward list through the bus (dbus-send and gdbus) on the
 /// demo manifest, and after a SIGKILL.
 @Suite struct GoForwardBusTests {
-    func dbusSend(_ fixture: DaemonFixture, _ window: String, _ member: String, _ arguments: [String] = [])
-        async throws -> (version: UInt64?, error: String)
-    {
-        let result = try await fixture.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(DaemonFixture.name)", window,
-                          "org.navsession.Window1.\(member)"] + arguments)
-        let words = result.stdout.split(whereSeparator: \.isWhitespace)
-        return (result.status == 0 ? words.last.flatMap { UInt64($0) } : nil, result.stderr)
-    }
-
     func canGoForward(_ fixture: DaemonFixture, _ window: String) async throws -> Bool {
         try await fixture.windowProperty(window, "CanGoForward") == .boolean(true)
-    }
-
-    func routes(_ fixture: DaemonFixture, _ window: String) async throws -> [String] {
-        let text = try await fixture.window(window, "GetRoutes").first?.string
-        return (try json(text) as? [[String: Any]] ?? []).compactMap { route in
-            (route["style"] as? String).map { "\($0) \(route["screen"] as? String ?? "")" }
-        }
     }
 
     @Test func goBackThenGoForwardWithDbusSendPushesTheDetailAgainWithANewID() async throws {
@@ -35,11 +18,11 @@ import Testing
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "42"])])
             let old = try await fixture.modelID(window, where: "screen", is: "detail")
             #expect(try await !canGoForward(fixture, window))
-            #expect(try await dbusSend(fixture, window, "GoBack").version != nil)
+            #expect(try await fixture.dbusSendVersion(window, "GoBack").version != nil)
             #expect(try await canGoForward(fixture, window))
             let before = try await fixture.version(window)
-            #expect(try await dbusSend(fixture, window, "GoForward").version == before + 1)
-            #expect(try await routes(fixture, window) == ["push detail"])
+            #expect(try await fixture.dbusSendVersion(window, "GoForward").version == before + 1)
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
             let new = try await fixture.modelID(window, where: "screen", is: "detail")
             #expect(new > old, "a window never reuses an id")
             #expect(try await !canGoForward(fixture, window))
@@ -50,7 +33,7 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let refused = try await dbusSend(fixture, window, "GoForward")
+            let refused = try await fixture.dbusSendVersion(window, "GoForward")
             #expect(refused.version == nil && refused.error.contains("org.navsession.Error.NothingToGoForward"), "\(refused)")
         }
     }
@@ -62,14 +45,14 @@ import Testing
             _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
             _ = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
             _ = try await fixture.window(window, "GoBackToRoot")
-            #expect(try await routes(fixture, window) == [])
+            #expect(try await fixture.routeSummaries(window) == [])
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
             _ = try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"goForward","count":2}]"#)])
             let changed = try #require(try await take(1, of: changes).first)
             let steps = try #require(try json(changed.arguments[6].string) as? [[String: Any]])
             #expect(steps.compactMap { $0["kind"] as? String } == ["present", "push"], "\(steps)")
-            #expect(try await routes(fixture, window) == ["sheet editor", "push about"])
+            #expect(try await fixture.routeSummaries(window) == ["sheet editor", "push about"])
             // Through gdbus: nothing left to go forward to.
             let result = try await fixture.run(
                 "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
@@ -107,8 +90,8 @@ import Testing
             try await fixture.relaunch()
             #expect(try await fixture.window(window, "GetState").first?.string == state)
             #expect(try await canGoForward(fixture, window))
-            #expect(try await dbusSend(fixture, window, "GoForward").version != nil)
-            #expect(try await routes(fixture, window) == ["push detail"])
+            #expect(try await fixture.dbusSendVersion(window, "GoForward").version != nil)
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
         }
     }
 
@@ -121,8 +104,8 @@ import Testing
             let state = try #require(try await fixture.window(window, "GetState").first?.string)
             try await fixture.restart()
             #expect(try await fixture.window(window, "GetState").first?.string == state)
-            #expect(try await dbusSend(fixture, window, "GoForward").version != nil)
-            #expect(try await routes(fixture, window) == ["cover about"])
+            #expect(try await fixture.dbusSendVersion(window, "GoForward").version != nil)
+            #expect(try await fixture.routeSummaries(window) == ["cover about"])
         }
     }
 }
@@ -134,10 +117,10 @@ extension GoForwardBusTests {
             try await fixture.logIn(window)
             _ = try await fixture.window(window, "Present", [.string("cover"), .string("about"), .noParams])
             let cover = try await fixture.modelID(window, where: "screen", is: "about")
-            #expect(try await dbusSend(fixture, window, "ReportDismissed", ["uint64:\(cover)"]).version != nil)
+            #expect(try await fixture.dbusSendVersion(window, "ReportDismissed", ["uint64:\(cover)"]).version != nil)
             #expect(try await canGoForward(fixture, window))
-            #expect(try await dbusSend(fixture, window, "GoForward").version != nil)
-            #expect(try await routes(fixture, window) == ["cover about"])
+            #expect(try await fixture.dbusSendVersion(window, "GoForward").version != nil)
+            #expect(try await fixture.routeSummaries(window) == ["cover about"])
         }
     }
 
