@@ -72,9 +72,14 @@ public struct SessionProxy: Sendable {
 
     /// (Issue 34, part W) The recently closed windows, most recent first (`ListClosedWindows`).
     public func closedWindows() async throws(NavSessionError) -> [ClosedWindowInfo] {
+        try JSONCoding.decode([ClosedWindowInfo].self, from: try await closedWindowsJSON())
+    }
+
+    /// `ListClosedWindows`' reply as the daemon wrote it: a JSON array, each entry with its `snapshot`.
+    public func closedWindowsJSON() async throws(NavSessionError) -> String {
         let reply = try await call("ListClosedWindows")
         guard let json = reply.first?.string else { throw .unexpected("ListClosedWindows", reply) }
-        return try JSONCoding.decode([ClosedWindowInfo].self, from: json)
+        return json
     }
 
     /// Reopens a recently closed window with its navigation, under a new window number (`ReopenWindow`).

@@ -21,15 +21,11 @@ struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let closed = try await withClient { try await $0.session.closedWindows() }
+            // --json prints the daemon's own text (the one JSON writer), snapshots included, as the help says.
             if json {
-                let rows = closed.map { entry in
-                    "{\"id\":\(JSONString.literal(entry.id)),\"window\":\(entry.window),\"scene\":\(JSONString.literal(entry.scene)),"
-                        + "\"activeScreen\":\(JSONString.literal(entry.activeScreen)),\"title\":\(JSONString.literal(entry.title)),"
-                        + "\"closedAt\":\(entry.closedAt)}"
-                }
-                StandardOutput.line("[" + rows.joined(separator: ",") + "]")
+                StandardOutput.line(try await withClient { try await $0.session.closedWindowsJSON() })
             } else {
+                let closed = try await withClient { try await $0.session.closedWindows() }
                 for entry in closed { StandardOutput.line(Self.text(of: entry)) }
             }
         }

@@ -350,12 +350,13 @@ def _controllers(widget: Gtk.Widget) -> list[Gtk.EventController]:
     return [model.get_item(i) for i in range(model.get_n_items())]
 
 
-def _tab_views(view: "NavWindowView") -> list[TabsView]:
-    found: list[TabsView] = []
+def _views_of(view: "NavWindowView", kind: type) -> list:
+    """Every widget of `kind` in the window and its modals, in widget order."""
+    found: list = []
 
     def visit(widget: Gtk.Widget | None) -> None:
         while widget is not None:
-            if isinstance(widget, TabsView):
+            if isinstance(widget, kind):
                 found.append(widget)
             visit(widget.get_first_child())
             widget = widget.get_next_sibling()
@@ -364,22 +365,14 @@ def _tab_views(view: "NavWindowView") -> list[TabsView]:
     for modal in view.modals.values():
         visit(modal.get_child())
     return found
+
+
+def _tab_views(view: "NavWindowView") -> list[TabsView]:
+    return _views_of(view, TabsView)
 
 
 def _custom_views(view: "NavWindowView") -> list[CustomView]:
-    found: list[CustomView] = []
-
-    def visit(widget: Gtk.Widget | None) -> None:
-        while widget is not None:
-            if isinstance(widget, CustomView):
-                found.append(widget)
-            visit(widget.get_first_child())
-            widget = widget.get_next_sibling()
-
-    visit(view.window.get_child())
-    for modal in view.modals.values():
-        visit(modal.get_child())
-    return found
+    return _views_of(view, CustomView)
 
 
 def _top_id(view: "NavWindowView", prefix: str) -> str:
