@@ -134,6 +134,13 @@ extension SessionService {
 
     func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {
         try bus.emit(path: try self.path(of: window), interface: names.windowInterface, member: member, arguments: arguments)
+        if let recorder = EmittedDocuments.shared { Self.recordSignal(member, arguments, recorder) }
+    }
+
+    /// Test only: records a Window1 signal's JSON arguments (those named `…_json`) as `Signal.argument`.
+    static func recordSignal(_ member: MemberName, _ arguments: [Value], _ recorder: EmittedDocuments) {
+        guard let signal = (try? window1Signals())?.first(where: { $0.name == member }) else { return }
+        _ = recorded(arguments, member.rawValue, signal.arguments, recorder)
     }
 
     private func emitChanged(

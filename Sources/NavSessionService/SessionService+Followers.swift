@@ -164,13 +164,14 @@ extension SessionService {
     func announceFollowed(_ changes: [FollowedChange], on bus: isolated Bus) {
         for change in changes {
             do {
+                let arguments: [Value] = [
+                    .uint64(UInt64(clamping: change.model.rawValue)), .uint64(UInt64(clamping: change.version)),
+                    .string(change.json),
+                ]
                 try bus.emit(
                     path: try path(of: change.window), interface: names.windowInterface, member: names.modelChanged,
-                    arguments: [
-                        .uint64(UInt64(clamping: change.model.rawValue)), .uint64(UInt64(clamping: change.version)),
-                        .string(change.json),
-                    ],
-                    destination: try BusName(change.follower))
+                    arguments: arguments, destination: try BusName(change.follower))
+                if let recorder = EmittedDocuments.shared { Self.recordSignal(names.modelChanged, arguments, recorder) }
             } catch {
                 logger.warning("cannot send ModelChanged to \(change.follower): \(error)")
             }

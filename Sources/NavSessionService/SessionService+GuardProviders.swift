@@ -156,6 +156,11 @@ extension SessionService {
     private static func ask(_ question: GuardQuestion, on bus: Bus) async -> Verdict {
         typealias P = NavSessionInterface.GuardProvider1
         let values: [Value]
+        if let recorder = EmittedDocuments.shared {
+            recorder.record("Decide.cause_json", question.causeJSON)
+            recorder.record("Decide.entered_json", question.enteredJSON)
+            recorder.record("Decide.left_json", question.leftJSON)
+        }
         do {
             values = try await bus.call(
                 destination: try BusName(question.provider), path: try ObjectPath(P.path),

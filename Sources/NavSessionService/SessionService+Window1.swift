@@ -52,7 +52,9 @@ extension SessionService {
         switch row.run {
         case .deferred(let capture):
             return try Interface.Method.completingOffBusThread(row.name, inputs: row.inputs, outputs: row.outputs) { call in
-                try self.withSession { state in try capture(call, &state) }
+                let finish = try self.withSession { state in try capture(call, &state) }
+                guard let recorder = EmittedDocuments.shared else { return finish }
+                return { Self.recorded(try finish(), row.name, row.outputs, recorder) }
             }
         default:
             return try Interface.Method.synchronous(row.name, inputs: row.inputs, outputs: row.outputs) { call, bus in
@@ -66,9 +68,25 @@ extension SessionService {
                 if self.hasGuards, self.guardsInPlay, let guarded = try self.runGuarded(row, call, on: bus) {
                     return guarded
                 }
-                return .values(try self.run(row.run, call, on: bus))
+                let values = try self.run(row.run, call, on: bus)
+                guard let recorder = EmittedDocuments.shared else { return .values(values) }
+                return .values(Self.recorded(values, row.name, row.outputs, recorder))
             }
         }
+    }
+
+    /// Test only: records a reply's JSON arguments (those named `…_json`, and Session1 `Plan`'s `states`) as
+    /// `Method.argument`
+    /// (``EmittedDocuments``); returns `values`.
+    static func recorded(
+        _ values: [Value], _ member: String, _ arguments: [Interface.Argument], _ recorder: EmittedDocuments
+    ) -> [Value] {
+        for (argument, value) in zip(arguments, values) {
+            let kind = "\(member).\(argument.name)"
+            guard argument.name.hasSuffix("_json") || kind == "Plan.states", let text = value.string else { continue }
+            recorder.record(kind, text)
+        }
+        return values
     }
 
     /// Runs a row's synchronous kinds on the bus thread.

@@ -90,6 +90,9 @@ struct WindowProperties: Sendable, Equatable {
         return sent.filter { $0.name.rawValue == W.version } + sent.filter { $0.name.rawValue != W.version }
     }()
 
+    /// The announced properties whose value is JSON (``EmittedDocuments`` records them).
+    private static let jsonProperties: Set = [W.protected, W.pendingNavigation]
+
     /// The properties that differ between `self` and `before`, with their new values.
     func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {
         guard self != before else { return [] }
@@ -98,6 +101,12 @@ struct WindowProperties: Sendable, Equatable {
             guard let value = row.value else { continue }
             let now = value(self)
             if now != value(before) { changes.append((row.name, now)) }
+        }
+        if let recorder = EmittedDocuments.shared {
+            // Test only: the JSON properties as PropertiesChanged announces them (PendingNavigation "" = none).
+            for (name, value) in changes where Self.jsonProperties.contains(name.rawValue) {
+                if let text = value.string, !text.isEmpty { recorder.record(name.rawValue, text) }
+            }
         }
         return changes
     }

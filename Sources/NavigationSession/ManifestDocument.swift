@@ -39,6 +39,9 @@ struct ManifestDocument: Codable {
         case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks, guards
         case transitions
         case restore
+        /// Issue 35, part S: the schema's URL for editors (`"$schema": "https://navsession.org/schemas/manifest.json"`);
+        /// a string when given, otherwise ignored, never written back.
+        case schema = "$schema"
     }
 
     init(from decoder: any Decoder) throws {
@@ -56,6 +59,7 @@ struct ManifestDocument: Codable {
         guards = try c.decodeIfPresent([String: GuardDeclaration].self, forKey: .guards) ?? [:]
         transitions = try c.decodeIfPresent(TransitionsDeclaration.self, forKey: .transitions)
         restore = try c.decodeIfPresent(RestoreDeclaration.self, forKey: .restore)
+        _ = try c.decodeIfPresent(String.self, forKey: .schema)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 

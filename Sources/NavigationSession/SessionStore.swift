@@ -129,6 +129,7 @@ public final class SessionStore {
                 DirectJSON.appendInteger(Int(time), to: &line)
                 line.append(UInt8(ascii: "}"))
             }
+            EmittedDocuments.shared?.record("journal", bytes: line)
             line.append(UInt8(ascii: "\n"))
             try FileIO.writeAll(journalFD, line, path: journalPath)
             journalBytes += line.count
@@ -151,6 +152,7 @@ public final class SessionStore {
         do {
             let bytes = try state.json()
             try files.writeAtomically(bytes, to: Self.stateFileName)
+            EmittedDocuments.shared?.record("state", bytes: bytes)
             snapshotBytes = bytes.count
             generation = state.generation
             try startJournal(truncating: true)
@@ -184,6 +186,7 @@ public final class SessionStore {
             format: JournalHeader.formatName, formatVersion: 1, applicationID: applicationID,
             generation: generation)
         var bytes = (try? encoder.encode(header)).map(Array.init) ?? []
+        EmittedDocuments.shared?.record("journal", bytes: bytes)
         bytes.append(UInt8(ascii: "\n"))
         journalHeaderPending = true
         let fd = try files.openForAppend(Self.journalFileName, truncating: true)
