@@ -2,7 +2,7 @@ import DBusKit
 import DBusTestSupport
 import Foundation
 import NavSessionTesting
-import NavigationCore
+@testable import NavigationCore
 import NavigationSession
 import Testing
 
@@ -79,6 +79,53 @@ import Testing
             }
         }
         return found
+    }
+
+    @Test func theSchemasAreWhatScriptsGenerateSchemasWrites() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navschemas-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await ToolRunner.run(
+            "/usr/bin/python3", [Self.root.appendingPathComponent("scripts/generate-schemas").path, directory.path],
+            environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
+        #expect(result.status == 0, "\(result)")
+        let schemas = Self.root.appendingPathComponent("schemas")
+        let committed = try FileManager.default.contentsOfDirectory(atPath: schemas.path).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == committed)
+        for name in committed {
+            let generated = try Data(contentsOf: directory.appendingPathComponent(name))
+            #expect(try Data(contentsOf: schemas.appendingPathComponent(name)) == generated, "schemas/\(name) is not scripts/generate-schemas' output")
+        }
+    }
+
+    @Test func theCommandSchemaHasExactlyTheDaemonsCommandsAndTheirKeys() throws {
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("schemas/command.json")))
+                as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        var named: Set<String> = []
+        for (key, value) in definitions where key.hasPrefix("command_") {
+            let name = String(key.dropFirst("command_".count))
+            named.insert(name)
+            let variant = try #require(value as? [String: Any])
+            let object = (variant["allOf"] as? [[String: Any]])?.first ?? variant
+            let keys = Set(try #require(object["properties"] as? [String: Any]).keys)
+            #expect(keys == Set(["command"] + (NavigationCommand.fields[name] ?? [])), "\(name)")
+        }
+        #expect(named == Set(NavigationCommand.names))
+    }
+
+    @Test func theModelSpecSchemaHasExactlyTheDaemonsKindsAndTheirKeys() throws {
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("schemas/common.json")))
+                as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let common = ["kind", "screen", "params", "title", "tag", "presented", "appearance"]
+        for kind in ModelSpec.kindTags {
+            let variant = try #require(definitions["spec_\(kind)"] as? [String: Any], "\(kind)")
+            let keys = Set(try #require(variant["properties"] as? [String: Any]).keys)
+            #expect(keys == Set(common + (ModelSpec.kindFields[kind] ?? [])), "\(kind)")
+        }
     }
 
     // MARK: What the daemon emits
