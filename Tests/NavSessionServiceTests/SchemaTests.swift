@@ -174,6 +174,9 @@ import Testing
         }
         let result = try await Self.validate(["emitted", directory.path])
         #expect(result.status == 0, "\(result)")
+        let recorded = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }.joined()
+        #expect(recorded.contains(#"\"op\":\"reapply\""#), "the workload's re-applied change wrote no reapply journal line")
         for kind in [
             "GetState.state_json", "GetStateAt.state_json", "GetRoutes.routes_json", "GetHistory.history_json",
             "ExportTrace.trace_json", "ListClosedWindows.closed_json", "Plan.states", "Changed.cause_json",
@@ -233,6 +236,15 @@ import Testing
         for batch in batches {
             _ = try await fixture.window(main, "Apply", [.string(batch), .dictionary(key: .string, value: .string, [])])
         }
+        // A change a mark refuses, its dialog shown instead, re-applied by the dialog's action (journal op "reapply").
+        _ = try await fixture.window(main, "Apply", [
+            .string(#"[{"command":"stackAppend","models":[{"screen":"about","tag":"guarded"}]},{"command":"protect","tag":"guarded","reason":"unsaved","dialog":"discardChanges"}]"#),
+            .dictionary(key: .string, value: .string, []),
+        ])
+        let refused = await fixture.error { try await fixture.window(main, "StackDropLast", [.uint32(1)]) }
+        #expect(refused?.name.rawValue == "org.navsession.Error.Prevented", "\(String(describing: refused))")
+        let alert = try await fixture.modelID(main, where: "kind", is: "alert")
+        _ = try await fixture.window(main, "ReportActionChosen", [.uint64(alert), .string("discard")])
         let tabs = try await fixture.modelID(main, where: "kind", is: "tabs")
         _ = try await fixture.window(main, "ReportTabSelected", [.uint64(tabs), .string("settings")])
         for read in ["GetState", "GetRoutes", "GetHistory", "ExportTrace"] { _ = try await fixture.window(main, read) }
