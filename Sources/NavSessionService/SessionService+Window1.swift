@@ -163,10 +163,18 @@ extension SessionService {
     private func property(_ row: WindowProperties.Row) throws -> Interface.Property {
         try Interface.Property(row.name.rawValue, row.type, emitsChangedSignal: row.emits) { access in
             let number = try Self.number(of: access.path)
-            guard let value = row.value else {
-                return .string(try self.withSession { state in Route.json(try state.session.window(number).graph.routes) })
+            let result: Value
+            if let value = row.value {
+                result = value(try self.withSession { state in try state.properties(of: number) })
+            } else {
+                result = .string(try self.withSession { state in Route.json(try state.session.window(number).graph.routes) })
             }
-            return value(try self.withSession { state in try state.properties(of: number) })
+            if let recorder = EmittedDocuments.shared, WindowProperties.jsonProperties.contains(row.name.rawValue),
+               let text = result.string, !text.isEmpty
+            {
+                recorder.record(row.name.rawValue, text)
+            }
+            return result
         }
     }
 

@@ -90,8 +90,8 @@ struct WindowProperties: Sendable, Equatable {
         return sent.filter { $0.name.rawValue == W.version } + sent.filter { $0.name.rawValue != W.version }
     }()
 
-    /// The announced properties whose value is JSON (``EmittedDocuments`` records them).
-    private static let jsonProperties: Set = [W.protected, W.pendingNavigation]
+    /// The properties whose value is JSON (``EmittedDocuments`` records them when announced or read).
+    static let jsonProperties: Set = [W.routes, W.protected, W.pendingNavigation]
 
     /// The properties that differ between `self` and `before`, with their new values.
     func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {

@@ -180,7 +180,7 @@ import Testing
         for kind in [
             "GetState.state_json", "GetStateAt.state_json", "GetRoutes.routes_json", "GetHistory.history_json",
             "ExportTrace.trace_json", "ListClosedWindows.closed_json", "Plan.states", "Changed.cause_json",
-            "Changed.steps_json", "ModelChanged.change_json", "journal", "state",
+            "Changed.steps_json", "ModelChanged.change_json", "Routes", "Protected", "journal", "state",
         ] {
             #expect(
                 result.stdout.contains(" \(kind) ") || result.stdout.contains("(\(kind) "),
@@ -248,6 +248,7 @@ import Testing
         let tabs = try await fixture.modelID(main, where: "kind", is: "tabs")
         _ = try await fixture.window(main, "ReportTabSelected", [.uint64(tabs), .string("settings")])
         for read in ["GetState", "GetRoutes", "GetHistory", "ExportTrace"] { _ = try await fixture.window(main, read) }
+        for property in ["Routes", "Protected"] { _ = try await fixture.windowProperty(main, property) }
         _ = try await fixture.window(main, "GetStateAt", [.uint64(1)])
         _ = try await fixture.session(
             "Plan", [.string(#"[{"style":"push","screen":"a"}]"#), .string(#"[{"style":"sheet","screen":"b","withNavigation":true}]"#),
