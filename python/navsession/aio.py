@@ -59,8 +59,13 @@ class Pump:
             raise Timeout(f"timed out after {timeout} s waiting for {what}", {"waiting_for": what}) from None
         finally:
             self.users -= 1
-            if not self.users:
+            if not self.users and self.task is not None:
                 self.context.wakeup()  # the executor's iteration returns; the pump task ends
+                task = self.task
+                try:
+                    await task
+                except BaseException:  # noqa: BLE001 - the pump's own failure was reported to the waiters
+                    pass
 
     async def _until(self, condition: Callable[[], bool]) -> None:
         while not condition():

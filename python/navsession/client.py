@@ -109,7 +109,7 @@ def _iterate_until(context: GLib.MainContext, condition: Callable[[], bool], tim
     if timeout is not None:
         source = GLib.timeout_source_new(max(int(timeout * 1000), 0))
 
-        def on_timeout() -> bool:
+        def on_timeout(*_: Any) -> bool:
             expired[0] = True
             return GLib.SOURCE_REMOVE
 

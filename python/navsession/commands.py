@@ -42,8 +42,8 @@ class Command:
 CommandLike = Union[Command, Mapping[str, Any]]
 
 
-def _command(name: str, **fields: Any) -> Command:
-    out: JSON = {"command": name}
+def _command(_command_name: str, **fields: Any) -> Command:
+    out: JSON = {"command": _command_name}
     for key, value in fields.items():
         _put(out, key, value)
     return Command(out)
