@@ -1,0 +1,58 @@
+import DBusTestSupport
+import Foundation
+import NavSessionTesting
+import Testing
+
+/// The Python package `python/` (issue 35, part P): its own pytest suite against the built daemon, and the
+/// issue's "Done when": `pip install` of the folder into a fresh venv, offline, then the 20-line example script
+/// follows a window and pushes a screen.
+@Suite struct PythonPackageTests {
+    static let python = "/usr/bin/python3"
+    static let package = PrivateBus.repositoryRoot.appendingPathComponent("python")
+
+    @Test func thePackagesTestsPassAgainstTheDaemon() async throws {
+        let result = try await ToolRunner.run(
+            Self.python, ["-m", "pytest", "-q", Self.package.appendingPathComponent("tests").path],
+            environment: [
+                "NAVSESSIOND": try DaemonFixture.binary().path, "PYTHONPATH": Self.package.path,
+                "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1",
+            ],
+            timeout: .seconds(180))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(" passed"), "\(result)")
+        #expect(!result.stdout.contains("failed") && !result.stdout.contains("error"), "\(result)")
+    }
+
+    @Test func pipInstallsThePackageOfflineAndTheExampleFollowsAWindowAndPushes() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-pip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A copy of the folder, so the build's egg-info and build/ never land in the checkout.
+        let source = scratch.appendingPathComponent("python")
+        try FileManager.default.copyItem(at: Self.package, to: source)
+        let venv = scratch.appendingPathComponent("venv").path
+        let offline = [
+            "PATH": "/usr/bin:/bin", "HOME": scratch.path, "PIP_NO_INDEX": "1", "PIP_NO_CACHE_DIR": "1",
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1",
+        ]
+        let made = try await ToolRunner.run(
+            Self.python, ["-m", "venv", "--system-site-packages", venv], environment: offline, timeout: .seconds(120))
+        try #require(made.status == 0, "\(made)")
+        let installed = try await ToolRunner.run(
+            "\(venv)/bin/pip", ["install", "--no-build-isolation", "--no-index", "--no-deps", source.path],
+            environment: offline, timeout: .seconds(180))
+        try #require(installed.status == 0, "\(installed)")
+        try FileManager.default.removeItem(at: source)  // from now on only the installed copy exists
+
+        let example = Self.package.appendingPathComponent("examples/follow_and_push.py").path
+        try await DaemonFixture.withDaemon { daemon in
+            let which = try await daemon.run(
+                "\(venv)/bin/python", ["-c", "import navsession; print(navsession.__file__)"], timeout: .seconds(60))
+            #expect(which.status == 0 && which.stdout.hasPrefix(venv), "\(which)")
+            let run = try await daemon.run("\(venv)/bin/python", [example], timeout: .seconds(60))
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("Change 2: detail"), "\(run)")
+            #expect(run.stdout.contains("can go back: True"), "\(run)")
+        }
+    }
+}
