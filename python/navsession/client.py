@@ -224,13 +224,21 @@ class Session:
         """Calls a Session1 method (or ``interface.Method``) and returns its unpacked reply."""
         return _call(self.proxy, method, signature, args, timeout_ms, self._call_flags)
 
+    def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+                   on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
+                   on_error: Optional[Callable[[NavSessionError], None]] = None,
+                   timeout_ms: int = CALL_TIMEOUT_MS) -> None:
+        """Calls a Session1 method without blocking (see :meth:`Window.call_async`)."""
+        _call_async(self.proxy, method, signature, args, on_reply, on_error, timeout_ms, self._call_flags)
+
     def window(self, path: str) -> "Window":
         """The :class:`Window` of an object path (one object per path while the session lives)."""
         window = self._windows.get(path)
         if window is None or window._closed:
-            obj = self.manager.get_object(path)
-            proxy = obj.get_interface(WINDOW_IFACE) if obj is not None else None
-            window = Window(self, path, proxy)
+            # Its own Gio.DBusProxy (one GetAll), not the ObjectManager's: with GLib 2.74 (Debian 12) the
+            # manager's proxies never see a signal or a property change when the manager was made before the
+            # daemon owned its name (a renderer started first); a proxy of its own follows the name's owner.
+            window = Window(self, path)
             self._windows[path] = window
         return window
 
@@ -342,6 +350,26 @@ def _routes_json(routes: Sequence[Union[Route, Mapping[str, Any]]]) -> str:
 def _window_number(path: str) -> int:
     tail = path.rsplit("/", 1)[-1]
     return int(tail) if tail.isdigit() else 0
+
+
+def _call_async(proxy: Gio.DBusProxy, method: str, signature: Optional[str], args: Sequence[Any],
+                on_reply: Optional[Callable[[Tuple[Any, ...]], None]],
+                on_error: Optional[Callable[[NavSessionError], None]], timeout_ms: int,
+                flags: Gio.DBusCallFlags) -> None:
+    parameters = GLib.Variant(signature, tuple(args)) if signature else None
+    path, interface = proxy.get_object_path(), proxy.get_interface_name()
+
+    def done(source: Gio.DBusProxy, result: Gio.AsyncResult) -> None:
+        try:
+            reply = source.call_finish(result)
+        except GLib.Error as error:
+            if on_error is not None:
+                on_error(from_glib_error(error, method, path, interface))
+            return
+        if on_reply is not None:
+            on_reply(tuple(reply.unpack()) if reply is not None else ())
+
+    proxy.call(method, parameters, flags, timeout_ms, None, done)
 
 
 def _call(proxy: Gio.DBusProxy, method: str, signature: Optional[str], args: Sequence[Any], timeout_ms: int,
@@ -474,20 +502,9 @@ class Window:
                    on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
                    on_error: Optional[Callable[[NavSessionError], None]] = None,
                    timeout_ms: int = CALL_TIMEOUT_MS) -> None:
-        """Calls a method without blocking; the reply or the typed error arrives on the main context."""
-        parameters = GLib.Variant(signature, tuple(args)) if signature else None
-
-        def done(proxy: Gio.DBusProxy, result: Gio.AsyncResult) -> None:
-            try:
-                reply = proxy.call_finish(result)
-            except GLib.Error as error:
-                if on_error is not None:
-                    on_error(from_glib_error(error, method, self.path, WINDOW_IFACE))
-                return
-            if on_reply is not None:
-                on_reply(tuple(reply.unpack()) if reply is not None else ())
-
-        self.proxy.call(method, parameters, self.session._call_flags, timeout_ms, None, done)
+        """Calls a method without blocking; ``on_reply(reply tuple)`` or ``on_error(typed error)`` runs on the
+        main context when the answer arrives (a failure without ``on_error`` is dropped)."""
+        _call_async(self.proxy, method, signature, args, on_reply, on_error, timeout_ms, self.session._call_flags)
 
     def _change(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = ()) -> int:
         (version, *_rest) = self.call(method, signature, args)
