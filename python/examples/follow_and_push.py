@@ -9,7 +9,8 @@ changes = window.changes(timeout=10)                   # subscribed now: nothing
 window.switch_model("main")                            # log in: the tabs with the home stack
 version, _ = window.apply([c.push("detail", {"id": "42"})], expected_version=window.version)
 for event in changes:                                  # navsession.Change, or navsession.Resync after a gap
-    print(f"{type(event).__name__} {event.version}: {window.active_screen}")
+    steps = [step["kind"] for step in event.steps] if isinstance(event, navsession.Change) else "resync"
+    print(f"version {event.version}: {steps}")
     if event.version == version:
         break
-print("can go back:", window.can_go_back)
+print(f"now on {window.active_screen}, can go back: {window.can_go_back}")
