@@ -18,6 +18,7 @@ from gi.repository import Gio, GLib
 
 from . import commands as _commands
 from .commands import CommandLike, batch_json
+from .documents import ChangeCause, ClosedWindow, HistoryEntry, Step, WindowSnapshot
 from .errors import NavSessionError, Timeout, from_glib_error
 from .specs import Route
 
@@ -66,11 +67,11 @@ class Change:
     window: str
     version: int
     previous_version: int
-    cause: Dict[str, Any]
+    cause: ChangeCause
     animated: bool
     started: Tuple[int, ...]
     finished: Tuple[int, ...]
-    steps: List[Dict[str, Any]]
+    steps: List[Step]
     cause_json: str = field(repr=False, default="")
     steps_json: str = field(repr=False, default="")
 
@@ -91,7 +92,7 @@ class Resync:
     window: str
     version: int
     previous_version: int
-    snapshot: Dict[str, Any]
+    snapshot: WindowSnapshot
 
 
 Event = Union[Change, Resync]
@@ -285,7 +286,7 @@ class Session:
         """Every declared guard and the unique name of its provider (``""``: none)."""
         return dict(self.call("ListGuards")[0])
 
-    def closed_windows(self) -> List[Dict[str, Any]]:
+    def closed_windows(self) -> List[ClosedWindow]:
         """The recently closed windows, most recent first (``ListClosedWindows``)."""
         return list(json.loads(self.call("ListClosedWindows")[0]))
 
@@ -621,12 +622,14 @@ class Window:
 
     # -- reading
 
-    def state(self) -> Dict[str, Any]:
+    def state(self) -> WindowSnapshot:
         """``GetState``: the window snapshot (Docs/state-schema.md)."""
-        return dict(json.loads(self.call("GetState")[0]))
+        snapshot: WindowSnapshot = json.loads(self.call("GetState")[0])
+        return snapshot
 
-    def state_at(self, version: int) -> Dict[str, Any]:
-        return dict(json.loads(self.call("GetStateAt", "(t)", (version,))[0]))
+    def state_at(self, version: int) -> WindowSnapshot:
+        snapshot: WindowSnapshot = json.loads(self.call("GetStateAt", "(t)", (version,))[0])
+        return snapshot
 
     def set_state(self, state: Mapping[str, Any]) -> int:
         return self._change("SetState", "(s)", (json.dumps(state),))
@@ -642,7 +645,7 @@ class Window:
         """``GetTree``: the debug tree as text."""
         return str(self.call("GetTree")[0])
 
-    def history(self) -> List[Dict[str, Any]]:
+    def history(self) -> List[HistoryEntry]:
         return list(json.loads(self.call("GetHistory")[0]))
 
     def trace(self) -> Dict[str, Any]:
