@@ -264,6 +264,12 @@ class Session:
         self.call("DismissWindow", "(o)", (_path(window),))
         self._sync()
 
+    def apply(self, window: Union["Window", str], batch: Union[CommandLike, Sequence[CommandLike]]) -> int:
+        """``Session1.Apply`` (superseded by :meth:`Window.apply`, which adds compare-and-set and the created ids)."""
+        (version,) = self.call("Apply", "(os)", (_path(window), batch_json(batch)))
+        self._sync()
+        return int(version)
+
     def set_close_on_exit(self, window: Union["Window", str], enabled: bool = True) -> None:
         """Closes ``window`` when this connection leaves the bus."""
         self.call("SetCloseOnExit", "(ob)", (_path(window), enabled))
@@ -396,7 +402,7 @@ _WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any], Any]]] = {
     "version": ("Version", int),
     "active_screen": ("ActiveScreen", str),
     "active_model": ("ActiveModel", int),
-    "routes": ("Routes", lambda text: [Route.from_json(r) for r in json.loads(text or "[]")]),
+    "current_routes": ("Routes", lambda text: [Route.from_json(r) for r in json.loads(text or "[]")]),
     "selected_tab": ("SelectedTab", str),
     "can_go_back": ("CanGoBack", bool),
     "can_pop": ("CanPop", bool),
@@ -426,7 +432,7 @@ class _WindowProperties:
 
 class Window:
     """``org.navsession.Window1``: cached properties (``version``, ``active_screen``, ``active_model``,
-    ``can_go_back``, ``can_go_forward``, ``routes``…), typed methods, the change stream and waits.
+    ``can_go_back``, ``can_go_forward``, ``current_routes``…), typed methods, the change stream and waits.
 
     A method that changes the window returns the window's new version; the cached properties already describe
     it when the method returns (the signals that came with the reply are dispatched first) — except in asyncio
@@ -440,7 +446,7 @@ class Window:
     version: int
     active_screen: str
     active_model: int
-    routes: List[Route]
+    current_routes: List[Route]
     selected_tab: str
     can_go_back: bool
     can_pop: bool
@@ -634,8 +640,8 @@ class Window:
     def set_state(self, state: Mapping[str, Any]) -> int:
         return self._change("SetState", "(s)", (json.dumps(state),))
 
-    def routes_now(self) -> List[Route]:
-        """``GetRoutes`` (asked, where ``routes`` is the cached property)."""
+    def routes(self) -> List[Route]:
+        """``GetRoutes``: the active branch's routes, asked (``current_routes`` is the cached ``Routes``)."""
         return [Route.from_json(r) for r in json.loads(self.call("GetRoutes")[0])]
 
     def set_routes(self, routes: Sequence[Union[Route, Mapping[str, Any]]]) -> int:

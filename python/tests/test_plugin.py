@@ -42,3 +42,10 @@ def test_a_daemon_that_cannot_start_raises_with_its_output(navsession_bus, tmp_p
         daemon.start()
     daemon.close()
     assert "exited" in raised.value.message and "manifest" in raised.value.message
+
+
+def test_without_a_configuration_file_the_bus_is_dbus_daemons_session_bus():
+    from navsession.testing import TestBus, TestDaemon
+    with TestBus(config="") as bus, TestDaemon(bus.address) as daemon:
+        with navsession.connect(bus.address, daemon.name, start=False) as session:
+            assert session.open_window("main").active_screen == "login"

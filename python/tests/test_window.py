@@ -23,7 +23,8 @@ def test_a_method_returns_the_new_version_and_the_cached_properties_already_show
     assert navsession_window.version == version
     assert navsession_window.active_screen == "detail"
     assert navsession_window.can_go_back is True and navsession_window.can_pop is True
-    assert navsession_window.routes == [Route("push", "detail", {"id": "7"})]
+    assert navsession_window.current_routes == [Route("push", "detail", {"id": "7"})]
+    assert navsession_window.routes() == navsession_window.current_routes
 
 
 def test_another_clients_change_reaches_the_cached_properties(navsession_window, navsession_daemon):
@@ -56,7 +57,7 @@ def test_set_params_updates_the_model_in_place(navsession_window):
     model = navsession_window.active_model
     navsession_window.set_params(model, {"id": "2"})
     assert navsession_window.active_model == model
-    assert navsession_window.routes[-1].params == {"id": "2"}
+    assert navsession_window.current_routes[-1].params == {"id": "2"}
 
 
 def test_state_is_the_window_snapshot(navsession_window):
@@ -67,3 +68,8 @@ def test_state_is_the_window_snapshot(navsession_window):
 def test_closing_a_window_marks_it_closed(navsession_session, navsession_window):
     navsession_window.close()
     assert navsession_window.closed and navsession_session.windows() == []
+
+
+def test_the_sessions_apply_applies_a_batch_to_a_window(navsession_session, navsession_window):
+    version = navsession_session.apply(navsession_window, [c.switch_model("main"), c.push("about")])
+    assert navsession_window.version == version and navsession_window.active_screen == "about"
