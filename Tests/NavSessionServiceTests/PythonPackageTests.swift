@@ -23,27 +23,41 @@ import Testing
         #expect(!result.stdout.contains("failed") && !result.stdout.contains("error"), "\(result)")
     }
 
-    @Test func pipInstallsThePackageOfflineAndTheExampleFollowsAWindowAndPushes() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-pip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        // A copy of the folder, so the build's egg-info and build/ never land in the checkout.
+    /// A venv with `--system-site-packages` (Debian's gi and pytest) and the package pip-installed from a copy of
+    /// `python/`, offline (`--no-index`, `--no-build-isolation`: setuptools from python3-setuptools); the copy is
+    /// deleted afterwards, so only the installed package remains. Returns the venv's path.
+    static func installedVenv(in scratch: URL) async throws -> String {
         let source = scratch.appendingPathComponent("python")
-        try FileManager.default.copyItem(at: Self.package, to: source)
+        try FileManager.default.copyItem(at: package, to: source)
         let venv = scratch.appendingPathComponent("venv").path
-        let offline = [
-            "PATH": "/usr/bin:/bin", "HOME": scratch.path, "PIP_NO_INDEX": "1", "PIP_NO_CACHE_DIR": "1",
-            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1",
-        ]
         let made = try await ToolRunner.run(
-            Self.python, ["-m", "venv", "--system-site-packages", venv], environment: offline, timeout: .seconds(120))
+            python, ["-m", "venv", "--system-site-packages", venv], environment: offline(scratch), timeout: .seconds(120))
         try #require(made.status == 0, "\(made)")
         let installed = try await ToolRunner.run(
             "\(venv)/bin/pip", ["install", "--no-build-isolation", "--no-index", "--no-deps", source.path],
-            environment: offline, timeout: .seconds(180))
+            environment: offline(scratch), timeout: .seconds(180))
         try #require(installed.status == 0, "\(installed)")
-        try FileManager.default.removeItem(at: source)  // from now on only the installed copy exists
+        try FileManager.default.removeItem(at: source)
+        return venv
+    }
 
+    static func offline(_ scratch: URL) -> [String: String] {
+        [
+            "PATH": "/usr/bin:/bin", "HOME": scratch.path, "PIP_NO_INDEX": "1", "PIP_NO_CACHE_DIR": "1",
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1",
+        ]
+    }
+
+    static func scratchDirectory() throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-pip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
+    }
+
+    @Test func pipInstallsThePackageOfflineAndTheExampleFollowsAWindowAndPushes() async throws {
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let venv = try await Self.installedVenv(in: scratch)
         let example = Self.package.appendingPathComponent("examples/follow_and_push.py").path
         try await DaemonFixture.withDaemon { daemon in
             let which = try await daemon.run(
@@ -53,5 +67,21 @@ import Testing
             #expect(run.status == 0, "\(run)")
             #expect(run.stdout == "version 1: ['switch']\nversion 2: ['push']\nnow on detail, can go back: True\n", "\(run)")
         }
+    }
+
+    /// Installed, the plugin loads through its pytest11 entry point: the Python example runs with no `-p` and no
+    /// PYTHONPATH.
+    @Test func theInstalledPackagesPluginRunsThePythonExample() async throws {
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let venv = try await Self.installedVenv(in: scratch)
+        let example = PrivateBus.repositoryRoot.appendingPathComponent("Examples/python-integration-test").path
+        var environment = Self.offline(scratch)
+        environment["NAVSESSIOND"] = try DaemonFixture.binary().path
+        let result = try await ToolRunner.run(
+            "\(venv)/bin/python", ["-m", "pytest", "-q", "-p", "no:cacheprovider", example],
+            environment: environment, timeout: .seconds(120))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("3 passed"), "\(result)")
     }
 }
