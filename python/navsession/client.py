@@ -36,14 +36,16 @@ BusLike = Union[None, str, Gio.DBusConnection, Gio.BusType]
 
 
 def open_bus(bus: BusLike = None) -> Gio.DBusConnection:
-    """A connection: ``None`` = the session bus, a ``Gio.BusType``, a D-Bus address, or a connection as is."""
+    """A connection: ``None`` = the session bus, a ``Gio.BusType``, a D-Bus address, or a connection as is.
+
+    For ``None``, a bus type or an address this is a connection of its own (not Gio's shared ``g_bus_get``
+    singleton, whose exit-on-close would end the process when a test's private bus goes away); the session that
+    opened it closes it."""
     if isinstance(bus, Gio.DBusConnection):
         return bus
     try:
-        if bus is None:
-            return Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        if isinstance(bus, Gio.BusType):
-            return Gio.bus_get_sync(bus, None)
+        if bus is None or isinstance(bus, Gio.BusType):
+            bus = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION if bus is None else bus, None)
         flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
         return Gio.DBusConnection.new_for_address_sync(bus, flags, None, None)
     except GLib.Error as error:

@@ -152,6 +152,7 @@ class TestDaemon:
                  binary: Optional[str] = None, args: Sequence[str] = (), log_level: str = "warning") -> None:
         self.address = address
         self.manifest = manifest
+        self._explicit_name = name
         self.name = name or (manifest_name(manifest) if manifest else DEMO_NAME)
         self.binary = binary or find_daemon()
         self.args = list(args)
@@ -165,8 +166,8 @@ class TestDaemon:
         argv = [self.binary, "--bus", self.address, "--ephemeral", "--log-level", self.log_level]
         if self.manifest:
             argv += ["--manifest", self.manifest]
-        if self.name and (not self.manifest or self.name != manifest_name(self.manifest)) and self.name != DEMO_NAME:
-            argv += ["--name", self.name]
+        if self._explicit_name:
+            argv += ["--name", self._explicit_name]
         return argv + self.args
 
     @property

@@ -49,3 +49,9 @@ def test_without_a_configuration_file_the_bus_is_dbus_daemons_session_bus():
     with TestBus(config="") as bus, TestDaemon(bus.address) as daemon:
         with navsession.connect(bus.address, daemon.name, start=False) as session:
             assert session.open_window("main").active_screen == "login"
+
+
+@pytest.mark.navsession(name="org.example.Renamed")
+def test_the_markers_name_is_the_bus_name_the_daemon_owns(navsession_daemon, navsession_session):
+    assert navsession_daemon.name == "org.example.Renamed"
+    assert navsession_session.name_owner is not None and "main" in navsession_session.scenes
