@@ -5,7 +5,7 @@ written, so the daemon's defaults apply."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 JSON = Dict[str, Any]
 #: A model reference in command JSON: an id, or ``"tag:<tag>"`` (see :func:`tag`).
