@@ -3,8 +3,10 @@
 
     python3 Examples/gtk-renderer/renderer.py [--app-id org.navsession.Demo] [-v]
 
-Needs Debian's python3-gi and gir1.2-gtk-4.0, a display, and DBUS_SESSION_BUS_ADDRESS pointing at
-the bus navsessiond serves.
+Needs Debian's python3-gi and gir1.2-gtk-4.0, a display, DBUS_SESSION_BUS_ADDRESS pointing at the bus
+navsessiond serves, and the navsession package: run from a checkout, the repository's python/ folder is put
+first on sys.path (so the renderer and the package always match); elsewhere, the installed package
+(pip install ./python).
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ import logging
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKOUT_PACKAGE = os.path.join(HERE, "..", "..", "python")
+if os.path.isfile(os.path.join(CHECKOUT_PACKAGE, "navsession", "__init__.py")):
+    sys.path.insert(0, os.path.normpath(CHECKOUT_PACKAGE))
+sys.path.insert(0, HERE)
 
 import gi  # noqa: E402
 

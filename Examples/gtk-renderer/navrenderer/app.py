@@ -1,18 +1,24 @@
 """The GTK application: one NavWindowView per navigation window, kept in step with the daemon.
 
-ObjectManager → windows open and close; Changed → steps (how) + GetState (what); user → reports.
+ObjectManager → windows open and close; Changed → steps (how) + GetState (what); user → reports. The D-Bus side
+is the navsession package (python/ in this repository): Session.follow_windows, Window.connect_changed,
+Window.connect_properties and Window.call_async, all on the application's main loop.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, Callable
 
 from gi.repository import Gio, GLib, Gtk
 
+import navsession
+from navsession import NavSessionError
+from navsession import commands as c
+
 from . import content
 from .animator import STEP_MS
-from .bus import SESSION_IFACE, SESSION_PATH, WINDOW_IFACE, NavBus, error_name
 from .renderer_state import only_renderer_state
 from .steps import Plan, parse_steps
 from .testhook import TestHook
@@ -34,65 +40,78 @@ class WindowReporter:
         self.path = path
         self.protected: set[int] = set()
 
-    def _failed(self, method: str) -> Callable[[GLib.Error], None]:
-        def failed(error: GLib.Error) -> None:
+    def _failed(self, method: str) -> Callable[[NavSessionError], None]:
+        def failed(error: NavSessionError) -> None:
             log.warning("%s on %s rejected (%s: %s); resynchronising from GetState",
-                        method, self.path, error_name(error), error.message)
+                        method, self.path, error.name, error.message)
             self.app.resyncs["rejectedReport"] += 1
             self.app.resync(self.path)
 
         return failed
 
-    def _send(self, method: str, args: GLib.Variant | None) -> None:
-        self.app.bus.report(self.path, method, args, self._failed(method))
+    def _call(self, method: str, signature: str | None = None, args: tuple = (),
+              on_error: Callable[[NavSessionError], None] | None = None) -> None:
+        window = self.app.windows.get(self.path)
+        if window is not None:
+            window.call_async(method, signature, args, None, on_error or self._failed(method))
+
+    def _send(self, method: str, signature: str | None = None, args: tuple = ()) -> None:
+        """A renderer report (ReportPopped, ReportDismissed, …); its effect arrives as Changed."""
+        log.info("report %s%s on %s", method, args, self.path)
+        self._call(method, signature, args)
+
+    def _apply_at(self, command: c.Command, version: int) -> None:
+        """Window1.Apply of ``command`` only if the window is still at ``version`` (the state the user saw);
+        otherwise org.navsession.Error.VersionMismatch and nothing changes. Its effect arrives as Changed."""
+        log.info("apply %s at version %d on %s", command.to_json(), version, self.path)
+        self._call("Apply", "(sa{ss})", (c.batch_json([command]), {"expected_version": str(version)}),
+                   self._failed(command.name))
 
     def went_back(self, version: int) -> None:
         """The user pressed back or Escape: the daemon's goBack (pop, dismiss, or the tabs' back behaviour),
         only while the window is at the version the user saw (else VersionMismatch: resynchronise)."""
-        self.app.bus.apply_at(self.path, '[{"command":"goBack"}]', version, self._failed("goBack"))
+        self._apply_at(c.go_back(), version)
 
     def went_forward(self, version: int) -> None:
         """Forward (button, Alt+Right, mouse button 9): the daemon's goForward at the version the user saw."""
-        self.app.bus.apply_at(self.path, '[{"command":"goForward"}]', version, self._failed("goForward"))
+        self._apply_at(c.go_forward(), version)
 
     def popped(self, stack: int, index: int) -> None:
-        self._send("ReportPopped", GLib.Variant("(tu)", (stack, index)))
+        self._send("ReportPopped", "(tu)", (stack, index))
 
     def dismissed(self, model: int) -> None:
-        self._send("ReportDismissed", GLib.Variant("(t)", (model,)))
+        self._send("ReportDismissed", "(t)", (model,))
 
     def tab_selected(self, tabs: int, tab: str) -> None:
-        self._send("ReportTabSelected", GLib.Variant("(ts)", (tabs, tab)))
+        self._send("ReportTabSelected", "(ts)", (tabs, tab))
 
     def child_selected(self, container: int, child: int) -> None:
-        self._send("ReportChildSelected", GLib.Variant("(tt)", (container, child)))
+        self._send("ReportChildSelected", "(tt)", (container, child))
 
     def collapsed(self, split: int, collapsed: bool) -> None:
-        self._send("ReportCollapsed", GLib.Variant("(tb)", (split, collapsed)))
+        self._send("ReportCollapsed", "(tb)", (split, collapsed))
 
     def editor_text(self, model: int, text: str) -> None:
         """The demo's editor: unsaved text protects it with the discardChanges dialog; cleared text unprotects.
         The mark is this renderer's (its bus name): it goes when the renderer exits (Docs/guards.md)."""
         if text and model not in self.protected:
             self.protected.add(model)
-            self.app.bus.call(self.path, WINDOW_IFACE, "Protect",
-                              GLib.Variant("(tss)", (model, "unsaved text", "discardChanges")), None, self._failed("Protect"))
+            self._call("Protect", "(tss)", (model, "unsaved text", "discardChanges"))
         elif not text and model in self.protected:
             self.protected.discard(model)
-            self.app.bus.call(self.path, WINDOW_IFACE, "Unprotect", GLib.Variant("(t)", (model,)), None,
-                              self._failed("Unprotect"))
+            self._call("Unprotect", "(t)", (model,))
 
     def renderer_state(self, model: int, state_json: str) -> None:
         """Issue 34, part R: the window's (model 0) or a screen's renderer state. A model that went meanwhile is
         no reason to resynchronise: its state went with it."""
-        self.app.bus.call(self.path, WINDOW_IFACE, "SetRendererState", GLib.Variant("(ts)", (model, state_json)), None,
-                          lambda error: log.info("SetRendererState %d on %s: %s", model, self.path, error.message))
+        self._call("SetRendererState", "(ts)", (model, state_json),
+                   lambda error: log.info("SetRendererState %d on %s: %s", model, self.path, error.message))
 
     def action_chosen(self, model: int, action: str) -> None:
-        self._send("ReportActionChosen", GLib.Variant("(ts)", (model, action)))
+        self._send("ReportActionChosen", "(ts)", (model, action))
 
     def closed(self) -> None:
-        self._send("ReportClosed", None)
+        self._send("ReportClosed")
 
 
 class RendererApp(Gtk.Application):
@@ -109,7 +128,11 @@ class RendererApp(Gtk.Application):
         self.settle_timers: dict[str, int] = {}
         # Per window, the GetState calls on their way (a renderer-state-only change is skipped only without one).
         self.fetching: dict[str, int] = {}
-        self.bus: NavBus = None  # type: ignore[assignment]  # set in do_startup
+        self.session: navsession.Session | None = None  # set in do_startup
+        # The daemon's windows (navsession.Window proxies) and, per window, what disconnects its signals.
+        self.windows: dict[str, navsession.Window] = {}
+        self.window_signals: dict[str, list[Callable[[], None]]] = {}
+        self.stop_following: Callable[[], None] | None = None
 
     # -- Gtk.Application ------------------------------------------------------------------------
 
@@ -121,8 +144,9 @@ class RendererApp(Gtk.Application):
             raise SystemExit("gtk-renderer: no session bus (DBUS_SESSION_BUS_ADDRESS)")
         self.hook = TestHook(self, connection)
         content.on_transition_end = self.screen_changed
-        self.bus = NavBus(connection, self.daemon_name, self)
-        self.bus.start()
+        # start=False: the renderer follows the daemon, it never activates it.
+        self.session = navsession.Session(connection, self.daemon_name, start=False)
+        self.stop_following = self.session.follow_windows(self._window_opened, self.window_removed, self.daemon_gone)
         # Issue 34, part W: Ctrl+Shift+N / Ctrl+Shift+T reopen the most recently closed window (Session1.ReopenWindow);
         # it comes back through InterfacesAdded like any window.
         reopen = Gio.SimpleAction.new("reopen-window", None)
@@ -132,20 +156,41 @@ class RendererApp(Gtk.Application):
 
     def reopen_window(self) -> None:
         """Reopens the most recently closed window with its navigation (a new window number)."""
-        self.bus.call(SESSION_PATH, SESSION_IFACE, "ReopenWindow", GLib.Variant("(s)", ("",)), None,
-                      lambda error: log.info("ReopenWindow: %s: %s", error_name(error), error.message))
+        if self.session is not None:
+            self.session.call_async("ReopenWindow", "(s)", ("",), None,
+                                    lambda error: log.info("ReopenWindow: %s: %s", error.name, error.message))
 
     def do_activate(self) -> None:
         pass
 
     def do_shutdown(self) -> None:
-        if self.bus:
-            self.bus.stop()
+        if self.stop_following is not None:
+            self.stop_following()
+            self.stop_following = None
+        for path in list(self.window_signals):
+            self._disconnect(path)
         if self.hook:
             self.hook.stop()
         Gtk.Application.do_shutdown(self)
 
-    # -- NavBus listener ------------------------------------------------------------------------
+    # -- the session's windows (Session.follow_windows) -----------------------------------------
+
+    def _window_opened(self, window: navsession.Window) -> None:
+        path = window.path
+        if path in self.windows:
+            return
+        self.windows[path] = window
+        self.window_signals[path] = [
+            window.connect_changed(lambda change: self.window_changed(
+                path, change.version, change.previous_version, change.animated, change.steps_json)),
+            window.connect_properties(lambda changed: self.window_properties(path, changed)),
+        ]
+        self.window_added(path)
+
+    def _disconnect(self, path: str) -> None:
+        for disconnect in self.window_signals.pop(path, []):
+            disconnect()
+        self.windows.pop(path, None)
 
     def window_added(self, path: str) -> None:
         number = int(path.rsplit("/", 1)[-1])
@@ -154,6 +199,7 @@ class RendererApp(Gtk.Application):
         self.resync(path)
 
     def window_removed(self, path: str) -> None:
+        self._disconnect(path)
         view = self.views.pop(path, None)
         self.last_version.pop(path, None)
         timer = self.settle_timers.pop(path, None)
@@ -236,11 +282,26 @@ class RendererApp(Gtk.Application):
             self.screen_changed()
             self._settle_later(path, version, plan)
 
-        def failed(error: GLib.Error) -> None:
+        def failed(error: NavSessionError) -> None:
             landed()
             log.info("GetState on %s failed: %s", path, error.message)
 
-        self.bus.fetch(path, done, failed)
+        window = self.windows.get(path)
+        if window is None:
+            landed()
+            return
+        # GetState then the Window1 properties, asked back to back, so they describe one moment unless another
+        # client changes the window in between — its Changed then fetches again.
+        results: dict[str, Any] = {}
+
+        def finish(key: str, value: Any) -> None:
+            results[key] = value
+            if "state" in results and "props" in results:
+                done(results["state"], results["props"])
+
+        window.call_async("GetState", None, (), lambda reply: finish("state", json.loads(reply[0])), failed)
+        window.call_async("org.freedesktop.DBus.Properties.GetAll", "(s)", (navsession.WINDOW_IFACE,),
+                          lambda reply: finish("props", reply[0]), failed)
 
     def _settle_later(self, path: str, version: int, plan: Plan) -> None:
         """Reports ``version`` settled once its animation is over (at once for a render without animation, so
@@ -253,9 +314,10 @@ class RendererApp(Gtk.Application):
 
         def settled() -> bool:
             self.settle_timers.pop(path, None)
-            if path in self.views:
-                self.bus.report(path, "ReportSettled", GLib.Variant("(t)", (version,)),
-                                lambda error: log.info("ReportSettled %d on %s: %s", version, path, error.message))
+            window = self.windows.get(path)
+            if path in self.views and window is not None:
+                window.call_async("ReportSettled", "(t)", (version,), None,
+                                  lambda error: log.info("ReportSettled %d on %s: %s", version, path, error.message))
             return GLib.SOURCE_REMOVE
 
         self.settle_timers[path] = GLib.timeout_add(delay, settled)

@@ -1,0 +1,87 @@
+import DBusTestSupport
+import Foundation
+import NavSessionTesting
+import Testing
+
+/// The Python package `python/` (issue 35, part P): its own pytest suite against the built daemon, and the
+/// issue's "Done when": `pip install` of the folder into a fresh venv, offline, then the 20-line example script
+/// follows a window and pushes a screen.
+@Suite struct PythonPackageTests {
+    static let python = "/usr/bin/python3"
+    static let package = PrivateBus.repositoryRoot.appendingPathComponent("python")
+
+    @Test func thePackagesTestsPassAgainstTheDaemon() async throws {
+        let result = try await ToolRunner.run(
+            Self.python, ["-m", "pytest", "-q", Self.package.appendingPathComponent("tests").path],
+            environment: [
+                "NAVSESSIOND": try DaemonFixture.binary().path, "PYTHONPATH": Self.package.path,
+                "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1",
+            ],
+            timeout: .seconds(180))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(" passed"), "\(result)")
+        #expect(!result.stdout.contains("failed") && !result.stdout.contains("error"), "\(result)")
+    }
+
+    /// A venv with `--system-site-packages` (Debian's gi and pytest) and the package pip-installed from a copy of
+    /// `python/`, offline (`--no-index`, `--no-build-isolation`: setuptools from python3-setuptools); the copy is
+    /// deleted afterwards, so only the installed package remains. Returns the venv's path.
+    static func installedVenv(in scratch: URL) async throws -> String {
+        let source = scratch.appendingPathComponent("python")
+        try FileManager.default.copyItem(at: package, to: source)
+        let venv = scratch.appendingPathComponent("venv").path
+        let made = try await ToolRunner.run(
+            python, ["-m", "venv", "--system-site-packages", venv], environment: offline(scratch), timeout: .seconds(120))
+        try #require(made.status == 0, "\(made)")
+        let installed = try await ToolRunner.run(
+            "\(venv)/bin/pip", ["install", "--no-build-isolation", "--no-index", "--no-deps", source.path],
+            environment: offline(scratch), timeout: .seconds(180))
+        try #require(installed.status == 0, "\(installed)")
+        try FileManager.default.removeItem(at: source)
+        return venv
+    }
+
+    static func offline(_ scratch: URL) -> [String: String] {
+        [
+            "PATH": "/usr/bin:/bin", "HOME": scratch.path, "PIP_NO_INDEX": "1", "PIP_NO_CACHE_DIR": "1",
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1",
+        ]
+    }
+
+    static func scratchDirectory() throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navsession-pip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
+    }
+
+    @Test func pipInstallsThePackageOfflineAndTheExampleFollowsAWindowAndPushes() async throws {
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let venv = try await Self.installedVenv(in: scratch)
+        let example = Self.package.appendingPathComponent("examples/follow_and_push.py").path
+        try await DaemonFixture.withDaemon { daemon in
+            let which = try await daemon.run(
+                "\(venv)/bin/python", ["-c", "import navsession; print(navsession.__file__)"], timeout: .seconds(60))
+            #expect(which.status == 0 && which.stdout.hasPrefix(venv), "\(which)")
+            let run = try await daemon.run("\(venv)/bin/python", [example], timeout: .seconds(60))
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout == "version 1: ['switch']\nversion 2: ['push']\nnow on detail, can go back: True\n", "\(run)")
+        }
+    }
+
+    /// Installed, the plugin loads through its pytest11 entry point: the Python example runs with no `-p` and no
+    /// PYTHONPATH.
+    @Test func theInstalledPackagesPluginRunsThePythonExample() async throws {
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let venv = try await Self.installedVenv(in: scratch)
+        let example = PrivateBus.repositoryRoot.appendingPathComponent("Examples/python-integration-test").path
+        var environment = Self.offline(scratch)
+        environment["NAVSESSIOND"] = try DaemonFixture.binary().path
+        let result = try await ToolRunner.run(
+            "\(venv)/bin/python", ["-m", "pytest", "-q", "-p", "no:cacheprovider", example],
+            environment: environment, timeout: .seconds(120))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("3 passed"), "\(result)")
+    }
+}

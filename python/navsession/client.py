@@ -1,0 +1,895 @@
+"""The client: :func:`connect` → :class:`Session` (org.navsession.Session1) → :class:`Window` (Window1).
+
+Everything runs on Gio (PyGObject). Calls are synchronous (``call_sync``) unless named ``*_async``; signals and
+property updates are dispatched by the GLib main context the session was created on (the thread-default one,
+normally the default context) — by a running ``GLib.MainLoop`` / ``Gtk.Application``, by the ``wait_for`` and
+change-stream helpers (which iterate that context until they are satisfied), or, in asyncio code, by
+:mod:`navsession.aio` (which iterates it in an executor thread while something awaits).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+from gi.repository import Gio, GLib
+
+from . import commands as _commands
+from .commands import CommandLike, batch_json
+from .documents import ChangeCause, ClosedWindow, HistoryEntry, Step, WindowSnapshot
+from .errors import NavSessionError, Timeout, from_glib_error
+from .specs import Route
+
+DEMO_NAME = "org.navsession.Demo"
+SESSION_PATH = "/org/navsession/Session1"
+SESSION_IFACE = "org.navsession.Session1"
+WINDOW_IFACE = "org.navsession.Window1"
+PROPERTIES_IFACE = "org.freedesktop.DBus.Properties"
+#: How long a call waits for the daemon's reply (milliseconds).
+CALL_TIMEOUT_MS = 25_000
+#: The default timeout of ``wait_for`` and friends (seconds).
+WAIT_TIMEOUT = 10.0
+
+BusLike = Union[None, str, Gio.DBusConnection, Gio.BusType]
+
+
+def open_bus(bus: BusLike = None) -> Gio.DBusConnection:
+    """A connection: ``None`` = the session bus, a ``Gio.BusType``, a D-Bus address, or a connection as is.
+
+    For ``None``, a bus type or an address this is a connection of its own (not Gio's shared ``g_bus_get``
+    singleton, whose exit-on-close would end the process when a test's private bus goes away); the session that
+    opened it closes it."""
+    if isinstance(bus, Gio.DBusConnection):
+        return bus
+    try:
+        if bus is None or isinstance(bus, Gio.BusType):
+            bus = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION if bus is None else bus, None)
+        flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+        return Gio.DBusConnection.new_for_address_sync(bus, flags, None, None)
+    except GLib.Error as error:
+        raise from_glib_error(error, "connect", str(bus)) from None
+
+
+def connect(bus: BusLike = None, name: str = DEMO_NAME, *, start: bool = True) -> "Session":
+    """The session of the daemon owning ``name`` on ``bus`` (``None``: the session bus; an address such as
+    ``unix:path=/tmp/bus``; or a ``Gio.DBusConnection``). ``start``: let the bus activate the daemon (D-Bus
+    activation, the systemd user unit) when nothing owns the name yet."""
+    return Session(open_bus(bus), name, start=start, owns_connection=not isinstance(bus, Gio.DBusConnection))
+
+
+# -- events ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    """One ``Window1.Changed`` signal: the window went from ``previous_version`` to ``version``.
+    ``cause``, ``steps``: the parsed ``cause_json`` and ``steps_json`` (Docs/state-schema.md, Docs/dbus-api.md)."""
+
+    window: str
+    version: int
+    previous_version: int
+    cause: ChangeCause
+    animated: bool
+    started: Tuple[int, ...]
+    finished: Tuple[int, ...]
+    steps: List[Step]
+    cause_json: str = field(repr=False, default="")
+    steps_json: str = field(repr=False, default="")
+
+    @classmethod
+    def from_signal(cls, path: str, params: GLib.Variant) -> "Change":
+        version, previous, cause_json, animated, started, finished, steps_json = params.unpack()
+        return cls(path, version, previous, json.loads(cause_json) if cause_json else {}, animated,
+                   tuple(started), tuple(finished), json.loads(steps_json) if steps_json else [],
+                   cause_json, steps_json)
+
+
+@dataclass(frozen=True)
+class Resync:
+    """A change stream found a gap (a missed ``Changed``: its ``previous_version`` was not the last version seen)
+    and re-read the window: ``snapshot`` is ``GetState`` at ``version``; ``previous_version`` the last version
+    the stream had seen before the gap."""
+
+    window: str
+    version: int
+    previous_version: int
+    snapshot: WindowSnapshot
+
+
+Event = Union[Change, Resync]
+
+
+# -- main-context helpers --------------------------------------------------------------------------
+
+def _iterate_until(context: GLib.MainContext, condition: Callable[[], bool], timeout: Optional[float],
+                   what: str) -> None:
+    """Dispatches ``context``'s events until ``condition()`` holds; :class:`Timeout` after ``timeout`` s."""
+    if condition():
+        return
+    expired = [False]
+    source = None
+    if timeout is not None:
+        source = GLib.timeout_source_new(max(int(timeout * 1000), 0))
+
+        def on_timeout(*_: Any) -> bool:
+            expired[0] = True
+            return GLib.SOURCE_REMOVE
+
+        source.set_callback(on_timeout)
+        source.attach(context)
+    try:
+        while not condition():
+            if expired[0]:
+                raise Timeout(f"timed out after {timeout} s waiting for {what}", {"waiting_for": what})
+            context.iteration(True)
+    finally:
+        if source is not None:
+            source.destroy()
+
+
+def _drain(context: GLib.MainContext) -> None:
+    """Dispatches what is pending on ``context`` without blocking (when this thread can own it)."""
+    if not context.acquire():
+        return
+    try:
+        while context.pending():
+            context.iteration(False)
+    finally:
+        context.release()
+
+
+# -- session ---------------------------------------------------------------------------------------
+
+class Session:
+    """``org.navsession.Session1`` of one daemon (``connect()`` makes it)."""
+
+    def __init__(self, connection: Gio.DBusConnection, name: str = DEMO_NAME, *, start: bool = True,
+                 owns_connection: bool = False) -> None:
+        self.connection = connection
+        self.name = name
+        self.context = GLib.MainContext.ref_thread_default()
+        self._owns_connection = owns_connection
+        self._proxy_flags = Gio.DBusProxyFlags.NONE if start else Gio.DBusProxyFlags.DO_NOT_AUTO_START
+        self._call_flags = Gio.DBusCallFlags.NONE if start else Gio.DBusCallFlags.NO_AUTO_START
+        try:
+            self.proxy = Gio.DBusProxy.new_sync(connection, self._proxy_flags, None, name, SESSION_PATH,
+                                                SESSION_IFACE, None)
+            manager_flags = (Gio.DBusObjectManagerClientFlags.NONE if start
+                             else Gio.DBusObjectManagerClientFlags.DO_NOT_AUTO_START)
+            self.manager = Gio.DBusObjectManagerClient.new_sync(connection, manager_flags, name, SESSION_PATH,
+                                                                None, None)
+        except GLib.Error as error:
+            raise from_glib_error(error, "connect", SESSION_PATH, SESSION_IFACE) from None
+        self._windows: Dict[str, Window] = {}
+        self._handlers = [self.manager.connect("object-removed", self._on_object_removed)]
+
+    # -- lifetime
+
+    def close(self) -> None:
+        """Stops following the daemon (and closes the connection when ``connect`` opened it)."""
+        for handler in self._handlers:
+            self.manager.disconnect(handler)
+        self._handlers = []
+        for window in list(self._windows.values()):
+            window._closed = True
+        if self._owns_connection and not self.connection.is_closed():
+            self.connection.close_sync(None)
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @property
+    def name_owner(self) -> Optional[str]:
+        """The daemon's unique bus name, or ``None`` while nothing owns ``name``."""
+        return self.manager.get_name_owner()
+
+    # -- properties (cached, kept current by PropertiesChanged)
+
+    def _prop(self, name: str) -> Any:
+        value = self.proxy.get_cached_property(name)
+        if value is None:  # not loaded (the daemon was not running when the proxy was made): ask
+            value = self.call("org.freedesktop.DBus.Properties.Get", "(ss)", (SESSION_IFACE, name))[0]
+            return value
+        return value.unpack()
+
+    @property
+    def version(self) -> int:
+        return int(self._prop("Version"))
+
+    @property
+    def scenes(self) -> List[str]:
+        return list(self._prop("Scenes"))
+
+    @property
+    def application_id(self) -> str:
+        return str(self._prop("ApplicationId"))
+
+    @property
+    def restore_reason(self) -> str:
+        return str(self._prop("RestoreReason"))
+
+    @property
+    def restore_set_aside(self) -> str:
+        return str(self._prop("RestoreSetAside"))
+
+    @property
+    def instance(self) -> str:
+        return str(self._prop("Instance"))
+
+    # -- calls
+
+    def call(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+             timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
+        """Calls a Session1 method (or ``interface.Method``) and returns its unpacked reply."""
+        return _call(self.proxy, method, signature, args, timeout_ms, self._call_flags)
+
+    def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+                   on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
+                   on_error: Optional[Callable[[NavSessionError], None]] = None,
+                   timeout_ms: int = CALL_TIMEOUT_MS) -> None:
+        """Calls a Session1 method without blocking (see :meth:`Window.call_async`)."""
+        _call_async(self.proxy, method, signature, args, on_reply, on_error, timeout_ms, self._call_flags)
+
+    def window(self, path: str) -> "Window":
+        """The :class:`Window` of an object path (one object per path while the session lives)."""
+        window = self._windows.get(path)
+        if window is None or window._closed:
+            # Its own Gio.DBusProxy (one GetAll), not the ObjectManager's: with GLib 2.74 (Debian 12) the
+            # manager's proxies never see a signal or a property change when the manager was made before the
+            # daemon owned its name (a renderer started first); a proxy of its own follows the name's owner.
+            window = Window(self, path)
+            self._windows[path] = window
+        return window
+
+    def windows(self) -> List["Window"]:
+        """The open windows, in opening order (``ListWindows``)."""
+        (paths,) = self.call("ListWindows")
+        return [self.window(p) for p in paths]
+
+    def open_window(self, scene: str, params: Optional[Mapping[str, str]] = None) -> "Window":
+        """Opens a window of ``scene`` (a singleton scene's open window comes back)."""
+        (path,) = self.call("OpenWindow", "(sa{ss})", (scene, dict(params or {})))
+        self._sync()
+        return self.window(path)
+
+    def open_url(self, url: str) -> "Window":
+        """Follows a deep link (or announces a foreign URL); returns the window that handled it."""
+        (path,) = self.call("OpenURL", "(s)", (url,))
+        self._sync()
+        return self.window(path)
+
+    def dismiss_window(self, window: Union["Window", str]) -> None:
+        self.call("DismissWindow", "(o)", (_path(window),))
+        self._sync()
+
+    def apply(self, window: Union["Window", str], batch: Union[CommandLike, Sequence[CommandLike]]) -> int:
+        """``Session1.Apply`` (superseded by :meth:`Window.apply`, which adds compare-and-set and the created ids)."""
+        (version,) = self.call("Apply", "(os)", (_path(window), batch_json(batch)))
+        self._sync()
+        return int(version)
+
+    def set_close_on_exit(self, window: Union["Window", str], enabled: bool = True) -> None:
+        """Closes ``window`` when this connection leaves the bus."""
+        self.call("SetCloseOnExit", "(ob)", (_path(window), enabled))
+
+    def plan(self, from_routes: Sequence[Union[Route, Mapping[str, Any]]],
+             to_routes: Sequence[Union[Route, Mapping[str, Any]]], *, multi_dismiss: bool = False,
+             pushes_in_one: bool = False) -> List[List[Route]]:
+        """The step planner: the route states S0…Sn from ``from_routes`` to ``to_routes`` (Docs/routing.md)."""
+        (states,) = self.call("Plan", "(ssbb)", (_routes_json(from_routes), _routes_json(to_routes),
+                                                 multi_dismiss, pushes_in_one))
+        return [[Route.from_json(r) for r in state] for state in json.loads(states)]
+
+    def register_guard(self, name: str) -> None:
+        self.call("RegisterGuard", "(s)", (name,))
+
+    def unregister_guard(self, name: str) -> None:
+        self.call("UnregisterGuard", "(s)", (name,))
+
+    def guards(self) -> Dict[str, str]:
+        """Every declared guard and the unique name of its provider (``""``: none)."""
+        return dict(self.call("ListGuards")[0])
+
+    def closed_windows(self) -> List[ClosedWindow]:
+        """The recently closed windows, most recent first (``ListClosedWindows``)."""
+        return list(json.loads(self.call("ListClosedWindows")[0]))
+
+    def reopen_window(self, id: str = "") -> "Window":
+        """Reopens a recently closed window (``""``: the most recent)."""
+        (path,) = self.call("ReopenWindow", "(s)", (id,))
+        self._sync()
+        return self.window(path)
+
+    # -- following the windows (GLib main loop)
+
+    def follow_windows(self, added: Callable[["Window"], None], removed: Callable[[str], None],
+                       vanished: Optional[Callable[[], None]] = None) -> Callable[[], None]:
+        """Calls ``added(window)`` for every window open now and every window that opens, ``removed(path)`` when
+        one closes, ``vanished()`` when the daemon leaves the bus (its windows are removed first; when it comes
+        back its windows are added again). Uses the session's ObjectManager. Returns a function that stops."""
+
+        def on_added(_manager: Any, obj: Gio.DBusObject) -> None:
+            if obj.get_interface(WINDOW_IFACE) is not None:
+                added(self.window(obj.get_object_path()))
+
+        def on_removed(_manager: Any, obj: Gio.DBusObject) -> None:
+            if obj.get_interface(WINDOW_IFACE) is not None:
+                removed(obj.get_object_path())
+
+        def on_owner(_manager: Any, _pspec: Any) -> None:
+            if self.manager.get_name_owner() is None and vanished is not None:
+                vanished()
+
+        handlers = [self.manager.connect("object-added", on_added), self.manager.connect("object-removed", on_removed),
+                    self.manager.connect("notify::name-owner", on_owner)]
+        for obj in sorted(self.manager.get_objects(), key=lambda o: _window_number(o.get_object_path())):
+            on_added(self.manager, obj)
+
+        def stop() -> None:
+            for handler in handlers:
+                self.manager.disconnect(handler)
+            handlers.clear()
+
+        return stop
+
+    # -- internals
+
+    def _sync(self) -> None:
+        """Dispatches the signals that arrived with a reply, so cached properties describe the reply's state."""
+        _drain(self.context)
+
+    def _on_object_removed(self, _manager: Any, obj: Gio.DBusObject) -> None:
+        window = self._windows.pop(obj.get_object_path(), None)
+        if window is not None:
+            window._closed = True
+
+
+def _path(window: Union["Window", str]) -> str:
+    return window.path if isinstance(window, Window) else window
+
+
+def _routes_json(routes: Sequence[Union[Route, Mapping[str, Any]]]) -> str:
+    return json.dumps([r.to_json() if isinstance(r, Route) else dict(r) for r in routes], separators=(",", ":"))
+
+
+def _window_number(path: str) -> int:
+    tail = path.rsplit("/", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def _call_async(proxy: Gio.DBusProxy, method: str, signature: Optional[str], args: Sequence[Any],
+                on_reply: Optional[Callable[[Tuple[Any, ...]], None]],
+                on_error: Optional[Callable[[NavSessionError], None]], timeout_ms: int,
+                flags: Gio.DBusCallFlags) -> None:
+    parameters = GLib.Variant(signature, tuple(args)) if signature else None
+    path, interface = proxy.get_object_path(), proxy.get_interface_name()
+
+    def done(source: Gio.DBusProxy, result: Gio.AsyncResult) -> None:
+        try:
+            reply = source.call_finish(result)
+        except GLib.Error as error:
+            if on_error is not None:
+                on_error(from_glib_error(error, method, path, interface))
+            return
+        if on_reply is not None:
+            on_reply(tuple(reply.unpack()) if reply is not None else ())
+
+    proxy.call(method, parameters, flags, timeout_ms, None, done)
+
+
+def _call(proxy: Gio.DBusProxy, method: str, signature: Optional[str], args: Sequence[Any], timeout_ms: int,
+          flags: Gio.DBusCallFlags) -> Tuple[Any, ...]:
+    parameters = GLib.Variant(signature, tuple(args)) if signature else None
+    try:
+        reply = proxy.call_sync(method, parameters, flags, timeout_ms, None)
+    except GLib.Error as error:
+        raise from_glib_error(error, method, proxy.get_object_path(), proxy.get_interface_name()) from None
+    return tuple(reply.unpack()) if reply is not None else ()
+
+
+# -- windows ---------------------------------------------------------------------------------------
+
+def _json_or_none(text: str) -> Any:
+    return json.loads(text) if text else None
+
+
+# Python property → (Window1 property, conversion of the unpacked value).
+_WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any], Any]]] = {
+    "scene": ("Scene", str),
+    "title": ("Title", str),
+    "version": ("Version", int),
+    "active_screen": ("ActiveScreen", str),
+    "active_model": ("ActiveModel", int),
+    "current_routes": ("Routes", lambda text: [Route.from_json(r) for r in json.loads(text or "[]")]),
+    "selected_tab": ("SelectedTab", str),
+    "can_go_back": ("CanGoBack", bool),
+    "can_pop": ("CanPop", bool),
+    "can_dismiss": ("CanDismiss", bool),
+    "pending_deep_link": ("PendingDeepLink", str),
+    "active_tag": ("ActiveTag", str),
+    "pending_navigation": ("PendingNavigation", _json_or_none),
+    "protected": ("Protected", _json_or_none),
+    "settled_version": ("SettledVersion", int),
+    "settled_by": ("SettledBy", str),
+    "can_go_forward": ("CanGoForward", bool),
+}
+
+
+class _WindowProperties:
+    """Makes each ``_WINDOW_PROPERTIES`` entry a read-only Python property of :class:`Window`."""
+
+    @staticmethod
+    def install(cls: type) -> type:
+        for attribute, (dbus_name, convert) in _WINDOW_PROPERTIES.items():
+            def getter(self: "Window", _name: str = dbus_name, _convert: Callable[[Any], Any] = convert) -> Any:
+                return _convert(self.prop(_name))
+            getter.__doc__ = f"The cached ``{dbus_name}`` property (kept current by PropertiesChanged)."
+            setattr(cls, attribute, property(getter))
+        return cls
+
+
+class Window:
+    """``org.navsession.Window1``: cached properties (``version``, ``active_screen``, ``active_model``,
+    ``can_go_back``, ``can_go_forward``, ``current_routes``…), typed methods, the change stream and waits.
+
+    A method that changes the window returns the window's new version; the cached properties already describe
+    it when the method returns (the signals that came with the reply are dispatched first) — except in asyncio
+    code while :mod:`navsession.aio` iterates the context in its thread: there ``await
+    window.wait_for_async(version=v)``.
+    """
+
+    # Declared for type checkers; installed from _WINDOW_PROPERTIES below.
+    scene: str
+    title: str
+    version: int
+    active_screen: str
+    active_model: int
+    current_routes: List[Route]
+    selected_tab: str
+    can_go_back: bool
+    can_pop: bool
+    can_dismiss: bool
+    pending_deep_link: str
+    active_tag: str
+    pending_navigation: Optional[Dict[str, Any]]
+    protected: Any
+    settled_version: int
+    settled_by: str
+    can_go_forward: bool
+
+    def __init__(self, session: Session, path: str, proxy: Optional[Gio.DBusProxy] = None) -> None:
+        self.session = session
+        self.path = path
+        self._closed = False
+        if proxy is None:
+            try:
+                proxy = Gio.DBusProxy.new_sync(session.connection, session._proxy_flags, None, session.name, path,
+                                               WINDOW_IFACE, None)
+            except GLib.Error as error:
+                raise from_glib_error(error, "GetAll", path, WINDOW_IFACE) from None
+        self.proxy: Gio.DBusProxy = proxy
+
+    def __repr__(self) -> str:
+        return f"<navsession.Window {self.path}>"
+
+    @property
+    def number(self) -> int:
+        """The window's number (the last element of its path)."""
+        return _window_number(self.path)
+
+    @property
+    def closed(self) -> bool:
+        """The window is gone (closed, or its daemon left the bus)."""
+        return self._closed or self.proxy.get_name_owner() is None
+
+    def prop(self, name: str) -> Any:
+        """A Window1 property by its D-Bus name, from the cache (read from the daemon when not cached)."""
+        value = self.proxy.get_cached_property(name)
+        if value is None:
+            (value,) = self.call("org.freedesktop.DBus.Properties.Get", "(ss)", (WINDOW_IFACE, name))
+            return value
+        return value.unpack()
+
+    @property
+    def properties(self) -> Dict[str, Any]:
+        """Every cached Window1 property by its D-Bus name."""
+        return {name: self.proxy.get_cached_property(name).unpack() for name in self.proxy.get_cached_property_names()}
+
+    # -- calls
+
+    def call(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+             timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
+        """Calls any Window1 method (or ``interface.Method``); returns the unpacked reply; raises the
+        :mod:`navsession.errors` class of the D-Bus error."""
+        return _call(self.proxy, method, signature, args, timeout_ms, self.session._call_flags)
+
+    def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+                   on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
+                   on_error: Optional[Callable[[NavSessionError], None]] = None,
+                   timeout_ms: int = CALL_TIMEOUT_MS) -> None:
+        """Calls a method without blocking; ``on_reply(reply tuple)`` or ``on_error(typed error)`` runs on the
+        main context when the answer arrives (a failure without ``on_error`` is dropped)."""
+        _call_async(self.proxy, method, signature, args, on_reply, on_error, timeout_ms, self.session._call_flags)
+
+    def _change(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = ()) -> int:
+        (version, *_rest) = self.call(method, signature, args)
+        self.session._sync()
+        return int(version)
+
+    # -- the daily methods (each returns the new version)
+
+    def push(self, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
+        """``StackAppend``: pushes ``screen`` on the active stack."""
+        return self._change("StackAppend", "(sa{ss})", (screen, dict(params or {})))
+
+    def pop(self, count: int = 1) -> int:
+        """``StackDropLast``."""
+        return self._change("StackDropLast", "(u)", (count,))
+
+    def pop_to_root(self) -> int:
+        return self._change("StackDropToRoot")
+
+    def set_root(self, screen: str, params: Optional[Mapping[str, str]] = None, clear: bool = False) -> int:
+        return self._change("StackSetRoot", "(sa{ss}b)", (screen, dict(params or {}), clear))
+
+    def set_path(self, screens: Sequence[str]) -> int:
+        return self._change("StackSetPath", "(as)", (list(screens),))
+
+    def present(self, kind: str, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
+        """``Present``: ``kind`` ``sheet``, ``fullScreenCover``, a custom kind, or a declared dialog's kind."""
+        return self._change("Present", "(ssa{ss})", (kind, screen, dict(params or {})))
+
+    def show(self, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
+        """``Show``: the screen the way the manifest declares it."""
+        return self._change("Show", "(sa{ss})", (screen, dict(params or {})))
+
+    def dismiss(self) -> int:
+        return self._change("Dismiss")
+
+    def dismiss_all(self) -> int:
+        return self._change("DismissAll")
+
+    def hide(self) -> int:
+        return self._change("Hide")
+
+    def go_back(self) -> int:
+        return self._change("GoBack")
+
+    def go_back_to(self, screen: str) -> int:
+        return self._change("GoBackTo", "(s)", (screen,))
+
+    def go_back_to_root(self) -> int:
+        return self._change("GoBackToRoot")
+
+    def go_forward(self) -> int:
+        return self._change("GoForward")
+
+    def select_tab(self, tab: str) -> int:
+        return self._change("TabsSelectItem", "(s)", (tab,))
+
+    def switch_model(self, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
+        return self._change("SwitchModel", "(sa{ss})", (screen, dict(params or {})))
+
+    def set_params(self, model: int, params: Mapping[str, str], replace: bool = False) -> int:
+        """``SetParams`` of ``model`` (0: the active model); ``replace``: the params become exactly ``params``."""
+        return self._change("SetParams", "(ta{ss}b)", (model, dict(params), replace))
+
+    def set_title(self, model: int, title: str) -> int:
+        return self._change("SetTitle", "(ts)", (model, title))
+
+    def bring_to_front(self, screen: str = "", tag: str = "") -> int:
+        return self._change("BringToFront", "(ss)", (screen, tag))
+
+    def protect(self, model: int, reason: str, dialog: str = "") -> int:
+        return self._change("Protect", "(tss)", (model, reason, dialog))
+
+    def unprotect(self, model: int) -> int:
+        return self._change("Unprotect", "(t)", (model,))
+
+    def execute(self, command: CommandLike, model: int = 0) -> int:
+        """``ExecuteAt``: one command from ``model`` (0: the active model)."""
+        return self._change("ExecuteAt", "(ts)", (model, json.dumps(_commands.to_json(command))))
+
+    def apply(self, batch: Union[CommandLike, Sequence[CommandLike]], *, expected_version: Optional[int] = None,
+              transaction: Optional[Mapping[str, Any]] = None) -> Tuple[int, List[int]]:
+        """``Apply``: the batch atomically (one version); ``expected_version``: only if the window is at that
+        version (else :class:`navsession.errors.VersionMismatch`). Returns ``(version, started model ids)``."""
+        version, started = self.call("Apply", "(sa{ss})", (batch_json(batch), _options(expected_version, transaction)))
+        self.session._sync()
+        return int(version), list(started)
+
+    def check(self, batch: Union[CommandLike, Sequence[CommandLike]], *, expected_version: Optional[int] = None,
+              transaction: Optional[Mapping[str, Any]] = None) -> Tuple[int, List[int]]:
+        """``Check``: what ``apply`` would answer, changing nothing (or its error)."""
+        version, started = self.call("Check", "(sa{ss})", (batch_json(batch), _options(expected_version, transaction)))
+        return int(version), list(started)
+
+    def schedule(self, batch: Union[CommandLike, Sequence[CommandLike]], after_ms: int) -> str:
+        """``Schedule``: runs the batch ``after_ms`` from now; returns its id."""
+        (id,) = self.call("Schedule", "(st)", (batch_json(batch), after_ms))
+        return str(id)
+
+    def cancel_scheduled(self, id: str) -> int:
+        return self._change("CancelScheduled", "(s)", (id,))
+
+    def send_message(self, model: int, name: str, payload: Optional[Mapping[str, str]] = None) -> None:
+        self.call("SendMessage", "(tsa{ss})", (model, name, dict(payload or {})))
+
+    def report_settled(self, version: int) -> None:
+        """``ReportSettled``: a renderer finished showing ``version``."""
+        self.call("ReportSettled", "(t)", (version,))
+        self.session._sync()
+
+    def close(self) -> None:
+        """Closes the window (``Session1.DismissWindow``)."""
+        self.session.dismiss_window(self)
+
+    # -- reading
+
+    def state(self) -> WindowSnapshot:
+        """``GetState``: the window snapshot (Docs/state-schema.md)."""
+        snapshot: WindowSnapshot = json.loads(self.call("GetState")[0])
+        return snapshot
+
+    def state_at(self, version: int) -> WindowSnapshot:
+        snapshot: WindowSnapshot = json.loads(self.call("GetStateAt", "(t)", (version,))[0])
+        return snapshot
+
+    def set_state(self, state: Mapping[str, Any]) -> int:
+        return self._change("SetState", "(s)", (json.dumps(state),))
+
+    def routes(self) -> List[Route]:
+        """``GetRoutes``: the active branch's routes, asked (``current_routes`` is the cached ``Routes``)."""
+        return [Route.from_json(r) for r in json.loads(self.call("GetRoutes")[0])]
+
+    def set_routes(self, routes: Sequence[Union[Route, Mapping[str, Any]]]) -> int:
+        return self._change("SetRoutes", "(s)", (_routes_json(routes),))
+
+    def tree(self) -> str:
+        """``GetTree``: the debug tree as text."""
+        return str(self.call("GetTree")[0])
+
+    def history(self) -> List[HistoryEntry]:
+        return list(json.loads(self.call("GetHistory")[0]))
+
+    def trace(self) -> Dict[str, Any]:
+        return dict(json.loads(self.call("ExportTrace")[0]))
+
+    # -- signals (GLib main loop)
+
+    def connect_changed(self, callback: Callable[[Change], None]) -> Callable[[], None]:
+        """Calls ``callback(change)`` for every ``Changed`` signal as it arrives (no gap handling: see
+        :meth:`follow`). Returns a function that disconnects."""
+
+        def on_signal(_proxy: Any, _sender: str, name: str, params: GLib.Variant) -> None:
+            if name == "Changed":
+                callback(Change.from_signal(self.path, params))
+
+        return _disconnector(self.proxy, self.proxy.connect("g-signal", on_signal))
+
+    def connect_signal(self, signal: str, callback: Callable[..., None]) -> Callable[[], None]:
+        """Calls ``callback(*args)`` for every ``signal`` (``Message``, ``Effect``, ``Settled``…)."""
+
+        def on_signal(_proxy: Any, _sender: str, name: str, params: GLib.Variant) -> None:
+            if name == signal:
+                callback(*params.unpack())
+
+        return _disconnector(self.proxy, self.proxy.connect("g-signal", on_signal))
+
+    def connect_properties(self, callback: Callable[[Dict[str, Any]], None]) -> Callable[[], None]:
+        """Calls ``callback(changed)`` (D-Bus name → value) after the cache took a PropertiesChanged."""
+
+        def on_properties(_proxy: Any, changed: GLib.Variant, _invalidated: Any) -> None:
+            callback(changed.unpack())
+
+        return _disconnector(self.proxy, self.proxy.connect("g-properties-changed", on_properties))
+
+    # -- change stream
+
+    def changes(self, timeout: Optional[float] = None) -> "ChangeStream":
+        """The window's changes from now on, in order: :class:`Change`, or :class:`Resync` after a gap.
+        Iterate it (``for change in window.changes()``: dispatches the main context while waiting; ``timeout``
+        per change raises :class:`navsession.errors.Timeout`) or ``async for`` it; it ends when the window
+        closes. Subscribed when this returns, so nothing after this call is missed."""
+        return ChangeStream(self, timeout)
+
+    def changes_async(self, timeout: Optional[float] = None) -> "ChangeStream":
+        """The same stream, for ``async for change in window.changes_async()``."""
+        return ChangeStream(self, timeout)
+
+    def follow(self, callback: Callable[[Event], None]) -> "ChangeStream":
+        """Calls ``callback(event)`` with each :class:`Change` or :class:`Resync` from the main loop (no thread,
+        no iteration of ours); ``stream.close()`` stops."""
+        return ChangeStream(self, None, callback)
+
+    # -- waits
+
+    def _condition(self, predicate: Optional[Callable[["Window"], bool]], version: Optional[int],
+                   screen: Optional[str]) -> Tuple[Callable[[], bool], str]:
+        parts = []
+        if version is not None:
+            parts.append(f"version {version}")
+        if screen is not None:
+            parts.append(f"screen {screen!r}")
+        if predicate is not None:
+            parts.append(getattr(predicate, "__name__", "a predicate"))
+        if not parts:
+            raise ValueError("wait_for needs a predicate, version= or screen=")
+
+        def condition() -> bool:
+            if self.closed:
+                raise NavSessionError("org.freedesktop.DBus.Error.UnknownObject",
+                                      f"window {self.path} closed while waiting for {' and '.join(parts)}",
+                                      {"path": self.path})
+            return ((version is None or self.version >= version)
+                    and (screen is None or self.active_screen == screen)
+                    and (predicate is None or bool(predicate(self))))
+
+        return condition, f"{self.path}: " + " and ".join(parts)
+
+    def wait_for(self, predicate: Optional[Callable[["Window"], bool]] = None, *, version: Optional[int] = None,
+                 screen: Optional[str] = None, timeout: Optional[float] = WAIT_TIMEOUT) -> "Window":
+        """Dispatches the main context until the window is at ``version`` or later, shows ``screen`` and
+        ``predicate(window)`` holds (all that are given); :class:`navsession.errors.Timeout` after ``timeout``
+        seconds. Blocks: for code running a main loop, see :meth:`when`."""
+        condition, what = self._condition(predicate, version, screen)
+        _iterate_until(self.session.context, condition, timeout, what)
+        return self
+
+    def wait_settled(self, version: Optional[int] = None, timeout: Optional[float] = WAIT_TIMEOUT) -> "Window":
+        """Waits until a renderer reported ``version`` (default: the current one) settled (``SettledVersion``)."""
+        target = self.version if version is None else version
+        return self.wait_for(lambda w: w.settled_version >= target, timeout=timeout)
+
+    async def wait_for_async(self, predicate: Optional[Callable[["Window"], bool]] = None, *,
+                             version: Optional[int] = None, screen: Optional[str] = None,
+                             timeout: Optional[float] = WAIT_TIMEOUT) -> "Window":
+        """:meth:`wait_for` for asyncio (:mod:`navsession.aio` dispatches the main context meanwhile)."""
+        from . import aio
+        condition, what = self._condition(predicate, version, screen)
+        await aio.pump(self.session.context).until(condition, timeout, what)
+        return self
+
+    async def wait_settled_async(self, version: Optional[int] = None,
+                                 timeout: Optional[float] = WAIT_TIMEOUT) -> "Window":
+        target = self.version if version is None else version
+        return await self.wait_for_async(lambda w: w.settled_version >= target, timeout=timeout)
+
+    def when(self, callback: Callable[["Window"], None], predicate: Optional[Callable[["Window"], bool]] = None, *,
+             version: Optional[int] = None, screen: Optional[str] = None) -> Callable[[], None]:
+        """Calls ``callback(window)`` once, from the main loop, when the condition of :meth:`wait_for` holds
+        (at once if it holds now). Returns a function that cancels."""
+        condition, _what = self._condition(predicate, version, screen)
+        if condition():
+            callback(self)
+            return lambda: None
+        stop: List[Callable[[], None]] = []
+
+        def check(_changed: Dict[str, Any]) -> None:
+            if stop and condition():
+                stop.pop()()
+                callback(self)
+
+        stop.append(self.connect_properties(check))
+        return lambda: stop.pop()() if stop else None
+
+
+_WindowProperties.install(Window)
+
+
+def _disconnector(proxy: Gio.DBusProxy, handler: int) -> Callable[[], None]:
+    done = [False]
+
+    def disconnect() -> None:
+        if not done[0]:
+            done[0] = True
+            proxy.disconnect(handler)
+
+    return disconnect
+
+
+def _options(expected_version: Optional[int], transaction: Optional[Mapping[str, Any]]) -> Dict[str, str]:
+    options: Dict[str, str] = {}
+    if expected_version is not None:
+        options["expected_version"] = str(expected_version)
+    if transaction is not None:
+        options["transaction"] = json.dumps(transaction, separators=(",", ":"))
+    return options
+
+
+class ChangeStream:
+    """A window's :class:`Change` events in order; a gap (a ``Changed`` whose ``previous_version`` is not the
+    last version seen: a lost signal, a version jump) re-reads the window and yields a :class:`Resync` instead.
+    Versions at or below the last one seen (already covered by a resync) are skipped."""
+
+    def __init__(self, window: Window, timeout: Optional[float] = None,
+                 callback: Optional[Callable[[Event], None]] = None) -> None:
+        self.window = window
+        self.timeout = timeout
+        self.last_version = window.version
+        self._queue: Deque[Change] = deque()
+        self._drop = 0
+        self._callback = callback
+        self._disconnect = window.connect_changed(self._on_change)
+
+    def drop_next(self, count: int = 1) -> None:
+        """For tests: ignore the next ``count`` ``Changed`` signals as if the bus had lost them."""
+        self._drop += count
+
+    def close(self) -> None:
+        self._disconnect()
+
+    def __enter__(self) -> "ChangeStream":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _on_change(self, change: Change) -> None:
+        if self._drop:
+            self._drop -= 1
+            return
+        self._queue.append(change)
+        if self._callback is not None:
+            while True:
+                event = self._take()
+                if event is None:
+                    break
+                self._callback(event)
+
+    def _take(self) -> Optional[Event]:
+        while self._queue:
+            change = self._queue.popleft()
+            if change.version <= self.last_version:
+                continue
+            if change.previous_version == self.last_version:
+                self.last_version = change.version
+                return change
+            previous = self.last_version
+            self._queue.clear()  # the snapshot covers them; later ones are checked against its version
+            try:
+                snapshot = self.window.state()
+            except NavSessionError:
+                if self.window.closed:
+                    return None
+                raise
+            self.last_version = max(int(snapshot.get("version", change.version)), change.version)
+            return Resync(self.window.path, self.last_version, previous, snapshot)
+        return None
+
+    # sync iteration
+
+    def __iter__(self) -> Iterator[Event]:
+        return self
+
+    def __next__(self) -> Event:
+        while True:
+            event = self._take()
+            if event is not None:
+                return event
+            if self.window.closed:
+                self.close()
+                raise StopIteration
+            _iterate_until(self.window.session.context, lambda: bool(self._queue) or self.window.closed,
+                           self.timeout, f"a change of {self.window.path}")
+
+    # async iteration
+
+    def __aiter__(self) -> "ChangeStream":
+        return self
+
+    async def __anext__(self) -> Event:
+        from . import aio
+        while True:
+            event = self._take()
+            if event is not None:
+                return event
+            if self.window.closed:
+                self.close()
+                raise StopAsyncIteration
+            await aio.pump(self.window.session.context).until(
+                lambda: bool(self._queue) or self.window.closed, self.timeout, f"a change of {self.window.path}")

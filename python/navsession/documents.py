@@ -1,0 +1,101 @@
+"""TypedDicts for the JSON documents the daemon answers (Docs/state-schema.md, Docs/dbus-api.md "Steps"), for
+type checkers and editors; at run time they are plain dicts. Keys a document may omit are ``total=False``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, List, Union
+
+if sys.version_info >= (3, 11):  # pragma: no cover - Debian 12 has 3.11
+    from typing import NotRequired, TypedDict
+else:  # pragma: no cover
+    from typing_extensions import NotRequired, TypedDict  # type: ignore[assignment]
+
+
+class Model(TypedDict):
+    """One model of a window snapshot (``models[]``)."""
+
+    id: int
+    kind: str  # "screen", "stack", "tabs", "switched", "custom"
+    screen: str
+    params: Dict[str, str]
+    attachment: Dict[str, Any]
+    parent: NotRequired[int]
+    title: NotRequired[str]
+    tag: NotRequired[str]
+    path: NotRequired[List[Dict[str, Any]]]
+    presented: NotRequired[int]
+
+
+class WindowSnapshot(TypedDict):
+    """``GetState``/``GetStateAt``: a window's whole graph (Docs/state-schema.md §1)."""
+
+    format: str  # "navsession.window"
+    formatVersion: int
+    version: int
+    nextModelID: int
+    closed: bool
+    root: int
+    models: List[Model]
+    scheduled: NotRequired[List[Dict[str, Any]]]
+    forward: NotRequired[List[Dict[str, Any]]]
+    rendererState: NotRequired[Dict[str, Any]]
+
+
+class Step(TypedDict, total=False):
+    """One entry of ``Changed``'s ``steps_json``: ``kind`` (``push``, ``pop``, ``replacePath``, ``present``,
+    ``dismiss``, ``selectTab``, ``switch``, ``replaceRoot``, ``update``, ``appearance``, ``tabBarRule``,
+    ``selectChild``, ``columnVisibility``, ``collapse``, ``expand``, ``rendererState``) and that kind's fields."""
+
+    kind: str
+    stack: int
+    models: List[int]
+    presenter: int
+    model: int
+    style: str
+    transition: str
+    nested: List[Dict[str, Any]]
+    tabs: int
+    tab: str
+    previous: Union[str, int]
+    container: int
+    saved: bool
+    restored: bool
+    appearance: Dict[str, Any]
+    state: Dict[str, Any]
+
+
+class ChangeCause(TypedDict, total=False):
+    """``Changed``'s ``cause_json``: ``commands`` or ``report``, with ``scheduled``, ``redirected`` or ``resumed``
+    when they apply (Docs/state-schema.md §4)."""
+
+    commands: List[Dict[str, Any]]
+    report: Dict[str, Any]
+    scheduled: str
+    redirected: Dict[str, Any]
+    resumed: Dict[str, Any]
+    setState: bool
+
+
+class ClosedWindow(TypedDict):
+    """An entry of ``ListClosedWindows``."""
+
+    id: str
+    window: int
+    scene: str
+    title: str
+    activeScreen: str
+    closedAt: int
+    snapshot: WindowSnapshot
+
+
+class HistoryEntry(TypedDict):
+    """An entry of ``GetHistory`` (Docs/state-schema.md §5)."""
+
+    version: int
+    time: Union[int, None]
+    cause: ChangeCause
+    activeScreen: str
+
+
+__all__ = ["Model", "WindowSnapshot", "Step", "ChangeCause", "ClosedWindow", "HistoryEntry"]
