@@ -3,15 +3,32 @@ import Foundation
 import Testing
 
 /// The hand-written man pages in `dist/man` (issue 35, part D) against the binaries: every option and subcommand
-/// the binary has (`--experimental-dump-help`) is in its page and nothing else, every section a reader expects
-/// is there, groff renders them without a warning, and the daemon page's script example runs.
+/// the binary has (`--experimental-dump-help`) is in its page and nothing else, navsession-manifest(5) lists the
+/// manifest's top-level keys, every section a reader expects is there, groff renders them without a warning, and
+/// the examples that can run here do.
 @Suite(.timeLimit(.minutes(2)))
 struct ManPageTests {
-    static let pages = ["navsessiond", "navsessionctl"]
-    static let sections = ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
+    static let pages = ["navsessiond.1", "navsessionctl.1", "navsession-manifest.5"]
+    /// The sections of a command's page; a file format's page (section 5) has no ENVIRONMENT or EXIT STATUS.
+    static func sections(of page: String) -> [String] {
+        page.hasSuffix(".1")
+            ? ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
+            : ["NAME", "SYNOPSIS", "DESCRIPTION", "FILES", "EXAMPLES", "SEE ALSO"]
+    }
 
     static func page(_ tool: String) throws -> String {
-        try String(contentsOf: PrivateBus.repositoryRoot.appendingPathComponent("dist/man/\(tool).1"), encoding: .utf8)
+        try text("dist/man/\(tool.contains(".") ? tool : tool + ".1")")
+    }
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: PrivateBus.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The text of section `name` (`.Sh NAME`) of an mdoc page, up to the next section.
+    static func section(_ name: String, of page: String) throws -> Substring {
+        let start = try #require(page.firstRange(of: "\n.Sh \(name)\n"), "no section \(name)")
+        let end = page[start.upperBound...].firstRange(of: "\n.Sh ")?.lowerBound ?? page.endIndex
+        return page[start.upperBound..<end]
     }
 
     /// The long options (`--name`, without the dashes) an mdoc text names with `Fl`.
@@ -48,18 +65,54 @@ struct ManPageTests {
         return Command(try #require(json["command"] as? [String: Any]))
     }
 
-    @Test(arguments: pages) func thePageRendersWithoutWarnings(tool: String) async throws {
-        let path = PrivateBus.repositoryRoot.appendingPathComponent("dist/man/\(tool).1").path
+    @Test(arguments: pages) func thePageRendersWithoutWarnings(page: String) async throws {
+        let path = PrivateBus.repositoryRoot.appendingPathComponent("dist/man/\(page)").path
         let result = try await ToolRunner.run(
             "groff", ["-mandoc", "-Tutf8", "-ww", "-z", path], environment: [:], timeout: .seconds(30))
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
     }
 
-    @Test(arguments: pages) func thePageHasEverySection(tool: String) throws {
-        let headings = Set(try Self.page(tool).split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) })
-        for section in Self.sections {
-            #expect(headings.contains(section), "\(tool).1 lacks \(section)")
+    @Test(arguments: pages) func thePageHasEverySection(page: String) throws {
+        let headings = Set(try Self.page(page).split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) })
+        for section in Self.sections(of: page) {
+            #expect(headings.contains(section), "\(page) lacks \(section)")
         }
+    }
+
+    @Test func theManifestPageListsExactlyTheManifestsTopLevelKeys() throws {
+        let keys = try Self.section("KEYS", of: try Self.page("navsession-manifest.5"))
+        let documented = Set(keys.split(separator: "\n").filter { $0.hasPrefix(".It Cm ") }.map { String($0.dropFirst(7)) })
+        let source = try Self.text("Sources/NavigationSession/ManifestDocument.swift")
+        let codingKeys = try #require(source.firstMatch(of: #/enum CodingKeys: String, CodingKey, CaseIterable \{([^}]*)\}/#)).1
+        let declared = Set(codingKeys.matches(of: #/case ([^\n]+)/#).flatMap {
+            $0.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        })
+        #expect(!declared.isEmpty)
+        #expect(documented == declared)
+    }
+
+    /// navsession-manifest(5)'s minimal application loads and serves.
+    @Test func theManifestPagesMinimalExampleServes() async throws {
+        let examples = try Self.section("EXAMPLES", of: try Self.page("navsession-manifest.5"))
+        let open = try #require(examples.firstRange(of: "\n{\n"))
+        let close = try #require(examples[open.upperBound...].firstRange(of: "\n}\n"))
+        let json = "{\n" + examples[open.upperBound..<close.lowerBound] + "\n}\n"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-page-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(json.utf8).write(to: directory.appendingPathComponent("notes.json"))
+        let script = """
+            cd '\(directory.path)'
+            exec 3< <(exec '\(try Ctl.binary("navsessiond").path)' --manifest notes.json --private-bus 2> log)
+            daemon=$!
+            read -r address <&3 || { cat log; exit 1; }
+            export "$address"
+            '\(try Ctl.binary("navsessionctl").path)' open-window --dest org.example.Notes main
+            kill $daemon; wait $daemon
+            """
+        let result = try await ToolRunner.run("bash", ["-c", script], environment: [:], timeout: .seconds(60))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("/org/navsession/Session1/window/1"), "\(result)")
     }
 
     @Test func theDaemonPageNamesExactlyTheDaemonsOptions() async throws {
