@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NavSessionTesting
 import Testing
 
 /// Shell completion from the running daemon (issue 35, part D): the completion scripts call
@@ -58,6 +59,17 @@ struct LiveCompletionTests {
         try await DaemonFixture.with { fixture in
             let result = try await Self.complete(
                 "state", "positional@0", ["--bus", fixture.address, "--dest", "org.example.Nobody", ""])
+            #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+        }
+    }
+
+    /// A daemon that owns its name but never answers (stopped): the completion gives up on its own deadline.
+    @Test func aDaemonThatDoesNotAnswerGivesNoCandidatesAndNoHang() async throws {
+        try await DaemonFixture.with { fixture in
+            let daemon = try #require(fixture.daemon.process)
+            daemon.signal(SIGSTOP)
+            defer { daemon.signal(SIGCONT) }
+            let result = try await Self.complete("state", "positional@0", ["--bus", fixture.address, ""])
             #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
         }
     }
