@@ -26,10 +26,10 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
-    @Argument(help: "The command (see COMMANDS).")
+    @Argument(help: "The command (see COMMANDS).", completion: LiveCompletion.execCommands)
     var command: String
 
-    @Argument(parsing: .captureForPassthrough, help: "The command's arguments.")
+    @Argument(parsing: .captureForPassthrough, help: "The command's arguments.", completion: LiveCompletion.execWords)
     var words: [String] = []
 
     func validate() throws {

@@ -18,7 +18,7 @@ struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: "Print the D-Bus call instead of making it.")
     var dryRun = false
 
-    @Argument(help: "A scene the application declares (the demo: main, waiting).")
+    @Argument(help: "A scene the application declares (the demo: main, waiting).", completion: LiveCompletion.scenes)
     var scene: String
 
     @Argument(help: "Parameters for the scene's root screen.")

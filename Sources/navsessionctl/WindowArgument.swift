@@ -23,5 +23,6 @@ struct WindowArgument: ExpressibleByArgument, Sendable, Equatable {
         self.path = path
     }
 
-    static var defaultCompletionKind: CompletionKind { .default }
+    /// The open windows' numbers, asked of the daemon when the shell completes (``LiveCompletion``).
+    static var defaultCompletionKind: CompletionKind { LiveCompletion.windows }
 }

@@ -16,16 +16,16 @@ extension NavSessionDaemon {
     func startOptions() throws -> StartOptions {
         let environment = ProcessInfo.processInfo.environment["NAVSESSION_INSTANCE"].flatMap { $0.isEmpty ? nil : $0 }
         let instance = self.instance ?? environment
-        if let instance, let problem = InstanceID.problem(with: instance) { throw fail("invalid --instance: \(problem)") }
+        if let instance, let problem = InstanceID.problem(with: instance) { throw fail("invalid --instance: \(problem)", status: ExitStatus.usage) }
         var reason: RestoreReason?
         if let restoreReason {
             guard let known = RestoreReason(rawValue: restoreReason) else {
-                throw fail("unknown restore reason '\(restoreReason)' (pristine, launch, recover or restore)")
+                throw fail("unknown restore reason '\(restoreReason)' (pristine, launch, recover or restore)", status: ExitStatus.usage)
             }
             reason = known
         }
         guard saveRestore == "auto" || saveRestore == "off" else {
-            throw fail("--save-restore takes auto or off (got '\(saveRestore)')")
+            throw fail("--save-restore takes auto or off (got '\(saveRestore)')", status: ExitStatus.usage)
         }
         return StartOptions(instance: instance, reason: reason)
     }

@@ -74,10 +74,10 @@ struct NavSessionDaemon: ParsableCommand {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Fails with one line on stderr and exit status 1.
-    func fail(_ message: String) -> ExitCode {
+    /// Fails with one line on stderr and exit `status` (``ExitStatus``; default 1).
+    func fail(_ message: String, status: Int32 = ExitStatus.failure) -> ExitCode {
         FileHandle.standardError.write(Data("navsessiond: \(message)\n".utf8))
-        return ExitCode.failure
+        return ExitCode(status)
     }
 
     /// The state directory of `instance`: ``stateDirectory(for:)`` with `@<instance>` appended (issue 34, part S).
@@ -114,7 +114,7 @@ struct NavSessionDaemon: ParsableCommand {
         }
         // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
         let stop = TerminationSignals.install(exitOnRepeat: true)
-        guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'") }
+        guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'", status: ExitStatus.usage) }
         var logger = Logger(label: "navsessiond") { label in
             RepeatLimitedLogHandler(wrapping: StreamLogHandler.standardError(label: label))
         }
@@ -124,15 +124,15 @@ struct NavSessionDaemon: ParsableCommand {
             application = try manifest.map { path throws(ManifestError) in try Manifest(contentsOfFile: path) }
                 ?? Manifest.demo()
         } catch {
-            throw fail("invalid manifest: \(error)")
+            throw fail("invalid manifest: \(error)", status: ExitStatus.invalidManifest)
         }
         let busName: BusName
         do {
             busName = try BusName(name ?? application.applicationID)
         } catch {
-            throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)")
+            throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)", status: ExitStatus.usage)
         }
-        if ephemeral, stateDir != nil { throw fail("--ephemeral and --state-dir exclude each other") }
+        if ephemeral, stateDir != nil { throw fail("--ephemeral and --state-dir exclude each other", status: ExitStatus.usage) }
         var start = try startOptions()
         // A private bus is a throwaway: sharing the desktop's saved session with it would restore someone
         // else's windows into a demo, and write the demo's into theirs.
@@ -219,7 +219,7 @@ struct NavSessionDaemon: ParsableCommand {
             ShutdownDeadline.arm(seconds: 5, reason: "name already owned")
             let holder = await NameOwner.of(busName, on: connection).map { " by \($0)" } ?? " by another process"
             await connection.close()
-            throw fail("\(busName) is already owned\(holder) (use --replace to take it over)")
+            throw fail("\(busName) is already owned\(holder) (use --replace to take it over)", status: ExitStatus.nameOwned)
         }
         if service == nil {
             logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
@@ -236,12 +236,10 @@ struct NavSessionDaemon: ParsableCommand {
             // the daemon at once. stdout carries only the address (scripts read it with `export $(…)`); the
             // hint goes to stderr.
             FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(daemon.address)\n".utf8))
-            FileHandle.standardError.write(Data("""
-                navsessiond: serving \(busName) on a private bus. In another shell:
-                  export DBUS_SESSION_BUS_ADDRESS='\(daemon.address)'
-                  navsessionctl list        # or: dbus-send --session --print-reply --dest=\(busName) /org/navsession/Session1 org.navsession.Session1.OpenWindow string:\(application.defaultSceneName) dict:string:string:
-
-                """.utf8))
+            FileHandle.standardError.write(Data(FirstContactHint.text(
+                address: daemon.address, busName: busName.rawValue, scene: application.defaultSceneName,
+                executable: FirstContactHint.runningExecutable(), path: ProcessInfo.processInfo.environment["PATH"],
+                fileExists: { FileManager.default.fileExists(atPath: $0) }).utf8))
         }
         var lostBus = false
         var nameTaken = false
@@ -387,5 +385,5 @@ struct NavSessionDaemon: ParsableCommand {
 
     /// The exit status when another process (not a `navsessiond --replace`) took the name (Docs/dbus-api.md,
     /// "Lifetime").
-    static let nameTakenStatus: Int32 = 3
+    static let nameTakenStatus = ExitStatus.nameTaken
 }

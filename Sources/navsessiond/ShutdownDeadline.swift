@@ -12,7 +12,7 @@ enum ShutdownDeadline {
             sleep(seconds)
             FileHandle.standardError.write(
                 Data("navsessiond: shutdown (\(reason)) did not finish within \(seconds) s; exiting\n".utf8))
-            _exit(70)
+            _exit(ExitStatus.shutdownDeadline)
         }
     }
 }
