@@ -102,7 +102,7 @@ public struct Manifest: Hashable, Sendable {
         guard bytes.count <= Self.maximumBytes else {
             throw .tooLarge(key: path, bytes: bytes.count, limit: Self.maximumBytes)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw .unreadable(path: path, detail: "the file is not UTF-8 text")
         }
         try self.init(json: text)

@@ -50,6 +50,15 @@ struct FoundationEssentialsPortTests {
         }
     }
 
+    @Test func manifestFileWithAByteOrderMarkReadsAsFoundationsStringDataDecodesIt() throws {
+        let path = NSTemporaryDirectory() + "manifest-\(UUID()).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = Data([0xEF, 0xBB, 0xBF] + Array(Manifest.demoJSON.utf8))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let throughFoundation = String(data: bytes, encoding: .utf8).flatMap { try? Manifest(json: $0) }
+        #expect((try? Manifest(contentsOfFile: path)) == throughFoundation)
+    }
+
     @Test func defaultStateDirectoryWithoutXDGStateHomeIsUnderTheHomeDirectory() {
         #expect(SessionStore.defaultDirectory(applicationID: "org.x.Y", environment: [:])
             == NSHomeDirectory() + "/.local/state/navsession/org.x.Y")
