@@ -34,9 +34,11 @@ def compile_c(work, source, output, extra):
 
 
 def install(work, *options):
-    """Installs (scripts/install) under work/stage; returns (navsessiond, navsessionctl)."""
+    """Installs (scripts/install) under work/stage, unstripped (profiles name functions by the symbol table);
+    returns (navsessiond, navsessionctl)."""
     stage = os.path.join(work, "stage")
-    subprocess.run([os.path.join(ROOT, "scripts", "install"), *options, "--destdir", stage, "--prefix", "/usr"],
+    subprocess.run([os.path.join(ROOT, "scripts", "install"), "--no-strip", *options, "--destdir", stage,
+                    "--prefix", "/usr"],
                    check=True, stdout=subprocess.DEVNULL)
     return os.path.join(stage, "usr", "bin", "navsessiond"), os.path.join(stage, "usr", "bin", "navsessionctl")
 

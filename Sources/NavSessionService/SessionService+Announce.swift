@@ -1,7 +1,11 @@
 import DBusKit
 import Logging
 import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NavigationCore
 import NavigationRouting
 import NavigationSession

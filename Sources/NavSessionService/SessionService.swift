@@ -1,5 +1,9 @@
 import DBusKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NavigationCore
 import NavigationSession

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -47,6 +51,24 @@ enum FileIO {
             }
             offset += count
         }
+    }
+
+    /// Reads `fd` to its end, retrying on EINTR; stops after `limit` bytes when given (the caller tells
+    /// "more than the limit" from a result longer than it wants).
+    static func readAll(_ fd: Int32, limit: Int? = nil, path: String) throws(Failure) -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while limit.map({ result.count < $0 }) ?? true {
+            let wanted = min(buffer.count, limit.map { $0 - result.count } ?? buffer.count)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read", path)
+            }
+            if count == 0 { break }
+            result.append(contentsOf: buffer[..<count])
+        }
+        return result
     }
 
     static func sync(_ fd: Int32, path: String) throws(Failure) {

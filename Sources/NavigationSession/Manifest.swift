@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import NavigationCore
 import NavigationRouting
 
@@ -73,25 +83,26 @@ public struct Manifest: Hashable, Sendable {
     ///   ``ManifestError/tooLarge(key:bytes:limit:)`` (key: the path) over ``maximumBytes`` (known from its
     ///   size, before reading), else as ``init(json:)``.
     public init(contentsOfFile path: String) throws(ManifestError) {
-        let data: Data
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= Self.maximumBytes else {
-                throw ManifestError.tooLarge(key: path, bytes: size, limit: Self.maximumBytes)
-            }
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
+        // POSIX rather than FileHandle: the product modules use FoundationEssentials only (no FileHandle).
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw .unreadable(path: path, detail: FileIO.failure("cannot open", path).message) }
+        defer { close(file) }
+        var info = stat()
+        let size = fstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        guard size <= Self.maximumBytes else {
+            throw .tooLarge(key: path, bytes: size, limit: Self.maximumBytes)
+        }
+        let bytes: [UInt8]
+        do throws(FileIO.Failure) {
             // Bounded even where the size says nothing (a pipe, a device, a file still growing).
-            data = try handle.read(upToCount: Self.maximumBytes + 1) ?? Data()
-        } catch let error as ManifestError {
-            throw error
+            bytes = try FileIO.readAll(file, limit: Self.maximumBytes + 1, path: path)
         } catch {
-            throw .unreadable(path: path, detail: error.localizedDescription)
+            throw .unreadable(path: path, detail: error.message)
         }
-        guard data.count <= Self.maximumBytes else {
-            throw .tooLarge(key: path, bytes: data.count, limit: Self.maximumBytes)
+        guard bytes.count <= Self.maximumBytes else {
+            throw .tooLarge(key: path, bytes: bytes.count, limit: Self.maximumBytes)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw .unreadable(path: path, detail: "the file is not UTF-8 text")
         }
         try self.init(json: text)

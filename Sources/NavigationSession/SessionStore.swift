@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NavigationCore
 
@@ -102,7 +106,7 @@ public final class SessionStore {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = state
         } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+            base = (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
         }
         return "\(base)/navsession/\(applicationID)"
     }
@@ -349,11 +353,11 @@ public final class SessionStore {
         return (WindowNumber(bound), ignored)
     }
 
-    static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-        return formatter.string(from: Date())
+    /// Now in UTC as `yyyyMMdd'T'HHmmss.SSS'Z'` (ISO 8601's basic format; no locale involved).
+    static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(
+            Date.ISO8601FormatStyle(
+                dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted,
+                includingFractionalSeconds: true, timeZone: .gmt))
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -135,7 +139,9 @@ final class StateDirectory {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        // The number alone, whitespace around it ignored (what trimming whitespace and newlines did).
+        let words = String(decoding: buffer[..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        return words.count == 1 ? Int32(words[0]) : nil
     }
 
     /// Why the directory at ``path`` is no longer the one opened (deleted, or replaced by another), or nil.
@@ -159,18 +165,7 @@ final class StateDirectory {
         let file = openat(fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard file >= 0 else { throw FileIO.failure("cannot open", full(name)) }
         defer { close(file) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileIO.failure("cannot read", full(name))
-            }
-            if count == 0 { break }
-            result.append(contentsOf: buffer[..<count])
-        }
-        return result
+        return try FileIO.readAll(file, path: full(name))
     }
 
     /// Opens `name` for appending (created with mode 0600 if missing, emptied first when `truncating`).

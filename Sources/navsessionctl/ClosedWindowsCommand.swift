@@ -1,6 +1,10 @@
 import ArgumentParser
 import DBusKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NavSessionClient
 import NavigationCore
 

@@ -1,4 +1,5 @@
 import Glibc
+import ProcessSupport
 
 /// Unbuffered writes to stdout, so `watch` lines reach a pipe as they happen.
 enum StandardOutput {
@@ -16,26 +17,8 @@ enum StandardError {
     }
 }
 
-/// write(2) on the standard descriptors, whole or not at all: a short write continues, EINTR retries, and a
-/// closed pipe (EPIPE) ends the write quietly, as it did with Foundation's `FileHandle`.
-enum StandardStream {
-    static func write(_ text: String, to fd: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
-    }
-
+/// Reading whole files and pipes (writing: ProcessSupport).
+extension StandardStream {
     /// Everything readable from `fd` until end of file.
     /// - Throws: ``SystemError`` when a read fails or `fd` holds more than ``readLimit`` bytes.
     static func readAll(from fd: Int32) throws(SystemError) -> [UInt8] {

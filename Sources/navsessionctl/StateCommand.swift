@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import NavSessionClient
 import NavigationCore
+import ProcessSupport
 
 /// `navsessionctl state WINDOW`: Window1.GetState as indented JSON (one line with `--json`);
 /// `state WINDOW --set FILE` loads a saved state into the window (Window1.SetState), a fixture's start.

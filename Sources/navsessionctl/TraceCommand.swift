@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import NavSessionClient
 import NavigationCore
+import ProcessSupport
 
 /// `navsessionctl trace export WINDOW|--all` and `navsessionctl trace replay FILE` (Issue 34, part H;
 /// Docs/persistence.md, "Traces"). One command with an action word, so it parses directly like the others.

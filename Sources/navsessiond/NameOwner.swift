@@ -1,5 +1,9 @@
 import DBusKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Who owns a bus name, read from the bus and `/proc`: for the one line that says who holds our name when we
 /// cannot take it, and for telling a `--replace` handover of our own from a name taken by anyone else.

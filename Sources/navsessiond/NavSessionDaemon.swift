@@ -1,7 +1,12 @@
 import ArgumentParser
 import DBusKit
 import Dispatch
+import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NavSessionService
 import NavigationCore
@@ -76,7 +81,7 @@ struct NavSessionDaemon: ParsableCommand {
 
     /// Fails with one line on stderr and exit `status` (``ExitStatus``; default 1).
     func fail(_ message: String, status: Int32 = ExitStatus.failure) -> ExitCode {
-        FileHandle.standardError.write(Data("navsessiond: \(message)\n".utf8))
+        StandardStream.write("navsessiond: \(message)\n", to: STDERR_FILENO)
         return ExitCode(status)
     }
 
@@ -91,8 +96,9 @@ struct NavSessionDaemon: ParsableCommand {
         if let stateDir { return stateDir }
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
-        return ((base as NSString).appendingPathComponent("navsession") as NSString).appendingPathComponent(id)
+            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.local/state"
+        // A trailing slash of the base is not doubled (as NSString's appendingPathComponent did).
+        return (base.hasSuffix("/") ? base : base + "/") + "navsession/" + id
     }
 
     /// Serves, then exits the process from the serving task itself (status 0, or the error's), so the
@@ -235,11 +241,11 @@ struct NavSessionDaemon: ParsableCommand {
             // Printed once the name is owned, so a script that waits for this line (the README's tour) can call
             // the daemon at once. stdout carries only the address (scripts read it with `export $(…)`); the
             // hint goes to stderr.
-            FileHandle.standardOutput.write(Data("DBUS_SESSION_BUS_ADDRESS=\(daemon.address)\n".utf8))
-            FileHandle.standardError.write(Data(FirstContactHint.text(
+            StandardStream.write("DBUS_SESSION_BUS_ADDRESS=\(daemon.address)\n", to: STDOUT_FILENO)
+            StandardStream.write(FirstContactHint.text(
                 address: daemon.address, busName: busName.rawValue, scene: application.defaultSceneName,
                 executable: FirstContactHint.runningExecutable(), path: ProcessInfo.processInfo.environment["PATH"],
-                fileExists: { FileManager.default.fileExists(atPath: $0) }).utf8))
+                fileExists: { FileManager.default.fileExists(atPath: $0) }), to: STDERR_FILENO)
         }
         var lostBus = false
         var nameTaken = false

@@ -1,5 +1,10 @@
 import DBusKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Logging
 import NavigationSession
 

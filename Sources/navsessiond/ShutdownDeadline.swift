@@ -1,6 +1,11 @@
 import DBusKit
+import Glibc
 import ProcessSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A hard deadline for shutting down: once armed, the process exits after `seconds` even if closing the
 /// bus connection or saving hangs, so a daemon asked to stop never lingers.
@@ -10,8 +15,8 @@ enum ShutdownDeadline {
         // Without a thread (none left) there is no deadline; the shutdown itself still runs.
         DetachedThread.start(name: "shutdown deadline") {
             sleep(seconds)
-            FileHandle.standardError.write(
-                Data("navsessiond: shutdown (\(reason)) did not finish within \(seconds) s; exiting\n".utf8))
+            StandardStream.write(
+                "navsessiond: shutdown (\(reason)) did not finish within \(seconds) s; exiting\n", to: STDERR_FILENO)
             _exit(ExitStatus.shutdownDeadline)
         }
     }
