@@ -43,7 +43,7 @@ struct ManifestDocument: Codable {
         case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks, guards
         case transitions
         case restore
-        /// Issue 35, part S: the schema's URL for editors (`"$schema": "https://navsession.org/schemas/manifest.json"`);
+        /// The schema's URL for editors (`"$schema": "https://navsession.org/schemas/manifest.json"`);
         /// a string when given, otherwise ignored, never written back.
         case schema = "$schema"
     }
