@@ -73,6 +73,11 @@ public struct Manifest: Hashable, Sendable {
     ///   ``ManifestError/tooLarge(key:bytes:limit:)`` (key: the path) over ``maximumBytes`` (known from its
     ///   size, before reading), else as ``init(json:)``.
     public init(contentsOfFile path: String) throws(ManifestError) {
+        try self.init(json: Self.readText(path))
+    }
+
+    /// The text of the manifest file at `path`, bounded by ``maximumBytes`` before and while reading.
+    static func readText(_ path: String) throws(ManifestError) -> String {
         let data: Data
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
@@ -94,7 +99,7 @@ public struct Manifest: Hashable, Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: path, detail: "the file is not UTF-8 text")
         }
-        try self.init(json: text)
+        return text
     }
 
     /// Builds and validates a manifest from Swift values (the same rules as the JSON form).

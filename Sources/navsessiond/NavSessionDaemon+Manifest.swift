@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import NavigationSession
+
+/// Which manifest the daemon serves (`--manifest`, `--demo`, or the one installed for `--name`), and
+/// `--check-manifest` for application authors (Docs/applications.md).
+extension NavSessionDaemon {
+    /// The manifest is not valid (`--check-manifest`, or the one the daemon was to serve): sysexits' EX_DATAERR.
+    static let invalidManifestStatus: Int32 = 65
+    /// The manifest file cannot be read: EX_NOINPUT.
+    static let unreadableManifestStatus: Int32 = 66
+    /// No manifest is installed for `--name`: EX_CONFIG. The unit does not restart for it (RestartPreventExitStatus).
+    static let unknownApplicationStatus: Int32 = 78
+
+    /// `--check-manifest FILE`: the first problem as `FILE:LINE:COLUMN: error: …` on stderr and status 65 (66 when
+    /// the file cannot be read); `FILE: valid manifest of ID` on stdout and status 0.
+    func checkManifest(_ path: String) -> ExitCode {
+        if let diagnostic = Manifest.check(file: path) {
+            FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+            return ExitCode(diagnostic.isUnreadable ? Self.unreadableManifestStatus : Self.invalidManifestStatus)
+        }
+        let id = (try? Manifest(contentsOfFile: path))?.applicationID ?? "?"
+        print("\(path): valid manifest of \(id)")
+        return .success
+    }
+
+    /// The manifest to serve: `--manifest FILE`; `--demo` or neither option nor `--name` (or `--name` of the demo):
+    /// the built-in demo; else the manifest installed for `--name` (``InstalledManifests``), which must declare
+    /// that id. Fails with one line on stderr and the status of the problem.
+    func applicationManifest() throws -> Manifest {
+        if demo, manifest != nil { throw fail("--demo and --manifest exclude each other") }
+        let path: String
+        if let manifest {
+            path = manifest
+        } else if !demo, let name, name != Self.demoApplicationID {
+            do {
+                path = try InstalledManifests.locate(name, environment: ProcessInfo.processInfo.environment)
+            } catch let notFound as InstalledManifests.NotFound {
+                FileHandle.standardError.write(Data("""
+                    navsessiond: \(notFound) (install one there, give --manifest FILE, or --demo to serve the demo under this name)
+
+                    """.utf8))
+                throw ExitCode(Self.unknownApplicationStatus)
+            } catch {
+                throw fail("invalid --name: \(error)")
+            }
+        } else {
+            do {
+                return try Manifest.demo()
+            } catch {
+                throw fail("invalid built-in manifest: \(error)")
+            }
+        }
+        let application: Manifest
+        do {
+            application = try Manifest(contentsOfFile: path)
+        } catch {
+            let diagnostic = Manifest.check(file: path)
+            let line = diagnostic.map(String.init(describing:)) ?? "\(path): error: \(error)"
+            FileHandle.standardError.write(Data("navsessiond: invalid manifest: \(line)\n".utf8))
+            throw ExitCode(diagnostic?.isUnreadable == true ? Self.unreadableManifestStatus : Self.invalidManifestStatus)
+        }
+        if self.manifest == nil, let name, application.applicationID != name {
+            FileHandle.standardError.write(Data("""
+                navsessiond: invalid manifest: \(path): the manifest declares the application \(application.applicationID), \
+                not \(name) (its file name)
+
+                """.utf8))
+            throw ExitCode(Self.invalidManifestStatus)
+        }
+        return application
+    }
+
+    /// The built-in demo's application id: `--name` of it serves the demo, installed or not.
+    static let demoApplicationID = "org.navsession.Demo"
+}
