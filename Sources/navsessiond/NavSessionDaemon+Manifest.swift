@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import NavigationSession
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Which manifest the daemon serves (`--manifest`, `--demo`, or the one installed for `--name`), and
 /// `--check-manifest` for application authors (Docs/applications.md).
@@ -16,7 +21,7 @@ extension NavSessionDaemon {
     /// the file cannot be read); `FILE: valid manifest of ID` on stdout and status 0.
     func checkManifest(_ path: String) -> ExitCode {
         if let diagnostic = Manifest.check(file: path) {
-            FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+            Self.writeError("\(diagnostic)")
             return ExitCode(diagnostic.isUnreadable ? Self.unreadableManifestStatus : Self.invalidManifestStatus)
         }
         let id = (try? Manifest(contentsOfFile: path))?.applicationID ?? "?"
@@ -36,11 +41,9 @@ extension NavSessionDaemon {
             do {
                 path = try InstalledManifests.locate(name, environment: ProcessInfo.processInfo.environment)
             } catch let notFound as InstalledManifests.NotFound {
-                FileHandle.standardError.write(Data("""
-                    navsessiond: \(notFound) (install one there, give --manifest FILE, or --demo to serve the demo under this name)
-
-                    """.utf8))
-                throw ExitCode(Self.unknownApplicationStatus)
+                throw fail(
+                    "\(notFound) (install one there, give --manifest FILE, or --demo to serve the demo under this name)",
+                    status: Self.unknownApplicationStatus)
             } catch {
                 throw fail("invalid --name: \(error)")
             }
@@ -57,16 +60,14 @@ extension NavSessionDaemon {
         } catch {
             let diagnostic = Manifest.check(file: path)
             let line = diagnostic.map(String.init(describing:)) ?? "\(path): error: \(error)"
-            FileHandle.standardError.write(Data("navsessiond: invalid manifest: \(line)\n".utf8))
-            throw ExitCode(diagnostic?.isUnreadable == true ? Self.unreadableManifestStatus : Self.invalidManifestStatus)
+            throw fail(
+                "invalid manifest: \(line)",
+                status: diagnostic?.isUnreadable == true ? Self.unreadableManifestStatus : Self.invalidManifestStatus)
         }
         if self.manifest == nil, let name, application.applicationID != name {
-            FileHandle.standardError.write(Data("""
-                navsessiond: invalid manifest: \(path): the manifest declares the application \(application.applicationID), \
-                not \(name) (its file name)
-
-                """.utf8))
-            throw ExitCode(Self.invalidManifestStatus)
+            throw fail(
+                "invalid manifest: \(path): the manifest declares the application \(application.applicationID), not \(name) "
+                    + "(its file name)", status: Self.invalidManifestStatus)
         }
         return application
     }

@@ -88,8 +88,18 @@ struct NavSessionDaemon: ParsableCommand {
 
     /// Fails with one line on stderr and exit status 1.
     func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("navsessiond: \(message)\n".utf8))
-        return ExitCode.failure
+        fail(message, status: ExitCode.failure.rawValue)
+    }
+
+    /// Fails with `navsessiond: <message>` on stderr and exit status `status`.
+    func fail(_ message: String, status: Int32) -> ExitCode {
+        Self.writeError("navsessiond: \(message)")
+        return ExitCode(status)
+    }
+
+    /// Writes one line to stderr.
+    static func writeError(_ line: String) {
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
     }
 
     /// The state directory of `instance`: ``stateDirectory(for:)`` with `@<instance>` appended (issue 34, part S).
