@@ -43,9 +43,41 @@ public final class PrivateBusDaemon: Sendable {
     public static func start(
         configFile: String, serviceDirectories: [String] = [], timeout: Duration = .seconds(10)
     ) throws -> PrivateBusDaemon {
-        guard var config = try? String(contentsOfFile: configFile, encoding: .utf8),
-              let end = config.ranges(of: "</busconfig>").last
+        guard let config = try? String(contentsOfFile: configFile, encoding: .utf8), config.contains("</busconfig>")
         else { throw ConnectionError(.daemonFailed, "cannot read a <busconfig> from \(configFile)") }
+        return try start(configuration: config, serviceDirectories: serviceDirectories, timeout: timeout)
+    }
+
+    /// The configuration of a throwaway session bus, as text: the repository's `dbus/test-session.conf`
+    /// (a test keeps the two equal). `navsessiond --private-bus` starts its bus from this text, so an installed
+    /// daemon needs no file from the checkout it was built in, nor one installed beside it.
+    public static let sessionConfiguration = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <!-- A throwaway session bus for the tests and for navsessiond's private-bus option.
+             No standard_session_servicedirs: nothing from the real user session can be activated.
+             PrivateBusDaemon inserts servicedir entries before the closing busconfig tag when asked to. -->
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+
+        """
+
+    /// ``start(configFile:serviceDirectories:timeout:)`` from the configuration's text (e.g.
+    /// ``sessionConfiguration``) rather than a file.
+    public static func start(
+        configuration: String, serviceDirectories: [String] = [], timeout: Duration = .seconds(10)
+    ) throws -> PrivateBusDaemon {
+        var config = configuration
+        guard let end = config.ranges(of: "</busconfig>").last
+        else { throw ConnectionError(.daemonFailed, "the bus configuration has no </busconfig>") }
         let entries = serviceDirectories.map { "  <servicedir>\(Bus.escape($0))</servicedir>\n" }.joined()
         config.insert(contentsOf: entries, at: end.lowerBound)
         let temporary = getenv("TMPDIR").map { String(cString: $0) + "/" } ?? "/tmp/"

@@ -28,6 +28,8 @@ extension NavSessionTestDaemon {
         var manifestID: String?
         switch configuration.manifest {
         case .demo:
+            // `--demo`: the built-in demo also under another `--name` (which alone looks for an installed manifest).
+            arguments += ["--demo"]
             manifestID = NavSessionClient.defaultApplicationID
         case .file(let path):
             arguments += ["--manifest", path]

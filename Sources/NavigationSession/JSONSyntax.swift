@@ -59,9 +59,15 @@ struct JSONSyntax {
     }
 
     private func fail(_ reason: String, at position: Int? = nil, _ problem: Problem = .syntax) -> Failure {
+        let (line, column) = lineAndColumn(of: position ?? index)
+        return Failure(line: line, column: column, reason: reason, problem: problem)
+    }
+
+    /// The 1-based line and column (in UTF-8 bytes) of the byte at `offset`.
+    private func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
-        for byte in bytes[..<min(position ?? index, bytes.count)] {
+        for byte in bytes[..<min(offset, bytes.count)] {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -69,7 +75,7 @@ struct JSONSyntax {
                 column += 1
             }
         }
-        return Failure(line: line, column: column, reason: reason, problem: problem)
+        return (line, column)
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -272,6 +278,92 @@ struct JSONSyntax {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
         default: nil
+        }
+    }
+}
+
+// MARK: - Where a key path is in the text
+
+extension JSONSyntax {
+    /// Where a key path (`scenes[1].root.tabs[0].model`, as manifest errors name one) is in JSON text.
+    struct Location {
+        /// The line and column of the member's key, for a path that ends at an object member.
+        var key: (line: Int, column: Int)?
+        /// The line and column of the value the path reaches: the whole path's, or (when not `complete`) the
+        /// innermost value of the longest prefix of it found (the object that lacks a missing key).
+        var value: (line: Int, column: Int)
+        /// Whether the whole path was found.
+        var complete: Bool
+    }
+
+    /// Finds `path` in `text` (well-formed JSON; `nil` otherwise) with the same single pass as
+    /// ``firstError(in:rules:)``, skipping every value the path does not enter. `(root)` and the empty path
+    /// are the whole document. A key holding `.` or `[` is matched as written, so `dialogs.a.b` finds the
+    /// dialog `a.b`.
+    static func locate(_ path: String, in text: String) -> Location? {
+        var scanner = JSONSyntax(text, rules: nil)
+        scanner.skipSpace()
+        let remaining = path == "(root)" ? Substring("") : Substring(path)
+        return try? scanner.find(remaining, keyStart: nil)
+    }
+
+    private mutating func find(_ remaining: Substring, keyStart: Int?) throws(Failure) -> Location {
+        let here = index
+        func located(_ complete: Bool) -> Location {
+            Location(key: keyStart.map(lineAndColumn(of:)), value: lineAndColumn(of: here), complete: complete)
+        }
+        if remaining.isEmpty { return located(true) }
+        switch current {
+        case UInt8(ascii: "{"):
+            let wanted = remaining.first == "." ? remaining.dropFirst() : remaining
+            index += 1
+            skipSpace()
+            // A key holding `.` may match a shorter key first (`a` for `a.b`): a match that does not lead to the
+            // whole path is kept as the fallback, and the search goes on.
+            var fallback: Location?
+            while current == UInt8(ascii: "\"") {
+                let start = index
+                let name = String(decoding: try string(keeping: true).decoded, as: UTF8.self)
+                skipSpace()
+                index += 1  // ':' (the text is well-formed)
+                skipSpace()
+                if wanted.hasPrefix(name) {
+                    let after = wanted.dropFirst(name.count)
+                    if after.isEmpty || after.first == "." || after.first == "[" {
+                        let valueStart = index
+                        let found = try find(after, keyStart: start)
+                        if found.complete { return found }
+                        fallback = fallback ?? found
+                        index = valueStart
+                    }
+                }
+                try value()
+                skipSpace()
+                guard current == UInt8(ascii: ",") else { break }
+                index += 1
+                skipSpace()
+            }
+            return fallback ?? located(false)
+        case UInt8(ascii: "["):
+            guard remaining.first == "[", let close = remaining.firstIndex(of: "]"),
+                let wanted = Int(remaining[remaining.index(after: remaining.startIndex)..<close]), wanted >= 0
+            else { return located(false) }
+            let after = remaining[remaining.index(after: close)...]
+            index += 1
+            skipSpace()
+            var element = 0
+            while current != UInt8(ascii: "]"), current != nil {
+                if element == wanted { return try find(after, keyStart: nil) }
+                try value()
+                skipSpace()
+                guard current == UInt8(ascii: ",") else { break }
+                index += 1
+                skipSpace()
+                element += 1
+            }
+            return located(false)
+        default:
+            return located(false)
         }
     }
 }

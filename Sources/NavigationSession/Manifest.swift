@@ -83,6 +83,11 @@ public struct Manifest: Hashable, Sendable {
     ///   ``ManifestError/tooLarge(key:bytes:limit:)`` (key: the path) over ``maximumBytes`` (known from its
     ///   size, before reading), else as ``init(json:)``.
     public init(contentsOfFile path: String) throws(ManifestError) {
+        try self.init(json: Self.readText(path))
+    }
+
+    /// The text of the manifest file at `path`, bounded by ``maximumBytes`` before and while reading.
+    static func readText(_ path: String) throws(ManifestError) -> String {
         // POSIX rather than FileHandle: the product modules use FoundationEssentials only (no FileHandle).
         let file = open(path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { throw .unreadable(path: path, detail: FileIO.failure("cannot open", path).message) }
@@ -105,7 +110,7 @@ public struct Manifest: Hashable, Sendable {
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw .unreadable(path: path, detail: "the file is not UTF-8 text")
         }
-        try self.init(json: text)
+        return text
     }
 
     /// Builds and validates a manifest from Swift values (the same rules as the JSON form).

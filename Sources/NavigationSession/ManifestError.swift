@@ -74,7 +74,10 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `<where>: <what>`, e.g. `scenes[1].root.tabs[0].model: unknown screen 'detial'`.
-    public var description: String {
+    public var description: String { "\(key): \(reason)" }
+
+    /// What is wrong, without where: `unknown screen 'detial'`.
+    public var reason: String {
         let what: String
         switch self {
         case .unreadable(_, let detail): what = "cannot read the manifest: \(detail)"
@@ -102,6 +105,6 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidStructure(_, let detail): what = "invalid structure: \(detail)"
         case .invalidRoute(_, let detail): what = detail
         }
-        return "\(key): \(what)"
+        return what
     }
 }

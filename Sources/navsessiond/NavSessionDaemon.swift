@@ -21,8 +21,22 @@ struct NavSessionDaemon: ParsableCommand {
         abstract: "Serves a NavSession application (org.navsession.Session1 / Window1) on D-Bus.",
         version: NavSessionRelease.version)
 
-    @Option(help: "The application manifest (JSON). Default: the built-in demo, org.navsession.Demo.")
+    @Option(help: ArgumentHelp(
+        "The application manifest (JSON). Default: the one installed for --name, else the built-in demo.",
+        discussion: """
+            Without --manifest, --name ID serves $XDG_DATA_HOME/navsession/applications/ID.json, else the first \
+            <dir>/navsession/applications/ID.json of $XDG_DATA_DIRS (Docs/applications.md); exit status 78 when \
+            there is none. org.navsession.Demo is the built-in demo.
+            """))
     var manifest: String?
+
+    @Flag(help: "Serve the built-in demo manifest, also under another --name.")
+    var demo = false
+
+    @Option(help: ArgumentHelp(
+        "Validate a manifest file and exit: 0 valid, 65 invalid (FILE:LINE:COLUMN: error: … on stderr), 66 unreadable.",
+        valueName: "file"))
+    var checkManifest: String?
 
     @Option(help: """
         Which bus to use: session (the bus that activated us, when DBUS_STARTER_ADDRESS is set), system, \
@@ -52,12 +66,14 @@ struct NavSessionDaemon: ParsableCommand {
     var logLevel: String = "info"
 
     @Flag(help: ArgumentHelp(
-        "Start a private dbus-daemon (from dbus/test-session.conf) and serve on it.",
+        "Start a private dbus-daemon (a throwaway session bus, configured by the daemon itself) and serve on it.",
         discussion: "Prints DBUS_SESSION_BUS_ADDRESS=… on stdout once the daemon owns its name there."))
     var privateBus = false
 
-    @Option(help: "Bus configuration for --private-bus.")
-    var config: String = repositoryRoot.appendingPathComponent("dbus/test-session.conf").path
+    @Option(help: ArgumentHelp(
+        "A dbus-daemon configuration file for --private-bus instead of the built-in one.",
+        discussion: "The built-in configuration is dbus/test-session.conf of the source tree, compiled in: an installed daemon needs no file for --private-bus."))
+    var config: String?
 
     @Flag(help: "Print the built-in demo manifest and exit.")
     var printDemoManifest = false
@@ -75,14 +91,15 @@ struct NavSessionDaemon: ParsableCommand {
     @Option(help: "auto: register with org.freedesktop.portal.SaveRestore when the desktop portal runs; off: never.")
     var saveRestore: String = "auto"
 
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// Fails with `navsessiond: <message>` on stderr and exit `status` (``ExitStatus``; default 1).
+    func fail(_ message: String, status: Int32 = ExitStatus.failure) -> ExitCode {
+        Self.writeError("navsessiond: \(message)")
+        return ExitCode(status)
     }
 
-    /// Fails with one line on stderr and exit `status` (``ExitStatus``; default 1).
-    func fail(_ message: String, status: Int32 = ExitStatus.failure) -> ExitCode {
-        StandardStream.write("navsessiond: \(message)\n", to: STDERR_FILENO)
-        return ExitCode(status)
+    /// Writes one line to stderr.
+    static func writeError(_ line: String) {
+        StandardStream.write("\(line)\n", to: STDERR_FILENO)
     }
 
     /// The state directory of `instance`: ``stateDirectory(for:)`` with `@<instance>` appended (issue 34, part S).
@@ -118,6 +135,11 @@ struct NavSessionDaemon: ParsableCommand {
             print(Manifest.demoJSON)
             return
         }
+        if let checkManifest {
+            let status = self.checkManifest(checkManifest)
+            if status != .success { throw status }
+            return
+        }
         // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
         let stop = TerminationSignals.install(exitOnRepeat: true)
         guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'", status: ExitStatus.usage) }
@@ -125,13 +147,7 @@ struct NavSessionDaemon: ParsableCommand {
             RepeatLimitedLogHandler(wrapping: StreamLogHandler.standardError(label: label))
         }
         logger.logLevel = level
-        let application: Manifest
-        do {
-            application = try manifest.map { path throws(ManifestError) in try Manifest(contentsOfFile: path) }
-                ?? Manifest.demo()
-        } catch {
-            throw fail("invalid manifest: \(error)", status: ExitStatus.invalidManifest)
-        }
+        let application = try applicationManifest()
         let busName: BusName
         do {
             busName = try BusName(name ?? application.applicationID)
@@ -155,7 +171,8 @@ struct NavSessionDaemon: ParsableCommand {
         var daemon: PrivateBusDaemon?
         let address: BusAddress
         if privateBus {
-            let started = try PrivateBusDaemon.start(configFile: config)
+            let started = try config.map { try PrivateBusDaemon.start(configFile: $0) }
+                ?? PrivateBusDaemon.start(configuration: PrivateBusDaemon.sessionConfiguration)
             daemon = started
             address = .address(started.address)
         } else {

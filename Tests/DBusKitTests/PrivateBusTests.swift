@@ -36,4 +36,11 @@ import Testing
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == privateBus.address)
         privateBus.stop()
     }
+
+    /// `navsessiond --private-bus` starts its bus from the compiled-in text (an installed daemon has no checkout);
+    /// the tests start theirs from `dbus/test-session.conf`. One configuration: the two are the same text.
+    @Test func theBuiltInSessionConfigurationIsTestSessionConf() throws {
+        let file = try String(contentsOfFile: PrivateBus.configFile, encoding: .utf8)
+        #expect(PrivateBusDaemon.sessionConfiguration == file)
+    }
 }

@@ -25,7 +25,7 @@ struct SecondDaemonStart: Sendable {
     ) async throws -> SecondDaemonStart {
         let busName = sameName ? DaemonProcess.name : otherName
         let process = try ProcessEvents.launch(
-            daemon.binary, daemon.arguments(sameName ? [] : ["--name", otherName]), log: log, into: daemon.events)
+            daemon.binary, daemon.arguments(sameName ? [] : ["--name", otherName, "--demo"]), log: log, into: daemon.events)
         let pid = process.processIdentifier
         @Sendable func served(_ state: ProcessEvents) -> String? {
             let owner = state.owners[busName] ?? ""

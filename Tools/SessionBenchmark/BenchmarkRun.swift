@@ -256,7 +256,7 @@ final class BenchmarkRun {
     ) throws -> (pid: pid_t, window: String) {
         let path = try executable ?? locateDaemon()
         let name = name ?? options.daemonName
-        let daemonArguments = name == options.daemonName ? daemonArguments : daemonArguments + ["--name", name]
+        let daemonArguments = name == options.daemonName ? daemonArguments : daemonArguments + ["--name", name, "--demo"]
         // The state directory is the workspace's: journal lines and snapshots are written as in production.
         let state = workspace.path("daemon-state-\(logName)")
         let process = try Tool.start(path, daemonArguments + ["--bus", bus.address, "--state-dir", state], busAddress: bus.address,
