@@ -168,6 +168,9 @@ class TestDaemon:
             argv += ["--manifest", self.manifest]
         if self._explicit_name:
             argv += ["--name", self._explicit_name]
+            if not self.manifest:
+                # The demo under another name: --name alone serves the manifest installed for that id.
+                argv += ["--demo"]
         return argv + self.args
 
     @property
