@@ -1,5 +1,8 @@
 """Typed commands and specs: the JSON they produce is the documented one, and the daemon takes it."""
 
+import functools
+import importlib.machinery
+import importlib.util
 import re
 from pathlib import Path
 
@@ -108,3 +111,21 @@ def test_the_daemon_decodes_the_builders_json_and_refuses_for_navigation(navsess
     navsession_window.switch_model("main")
     with pytest.raises(error):
         navsession_window.check([command])
+
+
+@functools.lru_cache(maxsize=None)
+def _batch_validator():
+    # The repository's validator (scripts/validate-documents) over schemas/batch.json: the same schemas the
+    # installed package's users get under share/navsession/schemas.
+    path = str(REPOSITORY / "scripts" / "validate-documents")
+    loader = importlib.machinery.SourceFileLoader("validate_documents", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("validate_documents", loader))
+    loader.exec_module(module)
+    return module, module.validator(module.load_schemas(), "batch")
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED) + sorted(REFUSED))
+def test_the_builders_json_validates_against_the_batch_schema(name):
+    module, batch = _batch_validator()
+    command = ACCEPTED[name] if name in ACCEPTED else REFUSED[name][0]
+    assert module.errors_of(batch, [command.to_json()]) == []
