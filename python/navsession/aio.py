@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 from gi.repository import GLib
 
@@ -82,3 +82,17 @@ def pump(context: Optional[GLib.MainContext] = None) -> Pump:
     if found is None:
         found = pumps[key] = Pump(context, loop)
     return found
+
+
+async def call(proxy: Any, method: str, signature: Optional[str], args: Sequence[Any], timeout_ms: int,
+               flags: Any, context: Optional[GLib.MainContext] = None) -> Tuple[Any, ...]:
+    """One D-Bus call awaited without blocking the asyncio loop: sent at once, its reply dispatched by the pump.
+    The call's own D-Bus timeout (``timeout_ms``) bounds the wait: it ends in the reply or in the typed error."""
+    from .client import _call_async  # the one sending path; imported here (client imports this module lazily)
+    outcome: dict = {}
+    _call_async(proxy, method, signature, args, lambda reply: outcome.setdefault("reply", reply),
+                lambda error: outcome.setdefault("error", error), timeout_ms, flags)
+    await pump(context).until(lambda: bool(outcome), None, f"the reply to {method}")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["reply"]

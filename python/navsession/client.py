@@ -234,6 +234,12 @@ class Session:
         """Calls a Session1 method without blocking (see :meth:`Window.call_async`)."""
         _call_async(self.proxy, method, signature, args, on_reply, on_error, timeout_ms, self._call_flags)
 
+    async def call_awaitable(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+                             timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
+        """:meth:`call` for asyncio (see :meth:`Window.call_awaitable`)."""
+        from . import aio
+        return await aio.call(self.proxy, method, signature, args, timeout_ms, self._call_flags, self.context)
+
     def window(self, path: str) -> "Window":
         """The :class:`Window` of an object path (one object per path while the session lives)."""
         window = self._windows.get(path)
@@ -514,6 +520,23 @@ class Window:
         """Calls a method without blocking; ``on_reply(reply tuple)`` or ``on_error(typed error)`` runs on the
         main context when the answer arrives (a failure without ``on_error`` is dropped)."""
         _call_async(self.proxy, method, signature, args, on_reply, on_error, timeout_ms, self.session._call_flags)
+
+    async def call_awaitable(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
+                             timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
+        """:meth:`call` for asyncio: ``await window.call_awaitable("StackAppend", "(sa{ss})", ("about", {}))``; the
+        loop keeps running while the call is in flight (:mod:`navsession.aio`)."""
+        from . import aio
+        return await aio.call(self.proxy, method, signature, args, timeout_ms, self.session._call_flags,
+                              self.session.context)
+
+    async def apply_async(self, batch: Union[CommandLike, Sequence[CommandLike]], *,
+                          expected_version: Optional[int] = None,
+                          transaction: Optional[Mapping[str, Any]] = None) -> Tuple[int, List[int]]:
+        """:meth:`apply` for asyncio: every command (:mod:`navsession.commands`) without blocking the loop.
+        Cached properties show the new version once :meth:`wait_for_async` (``version=``) returns."""
+        version, started = await self.call_awaitable(
+            "Apply", "(sa{ss})", (batch_json(batch), _options(expected_version, transaction)))
+        return int(version), list(started)
 
     def _change(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = ()) -> int:
         (version, *_rest) = self.call(method, signature, args)

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from navsession import Change
+from navsession import Change, commands, errors
 from navsession.errors import Timeout
 
 
@@ -53,3 +53,33 @@ def test_sync_waits_work_again_after_an_async_wait(navsession_window):
     asyncio.run(navsession_window.wait_for_async(version=0))
     navsession_window.call_async("SwitchModel", "(sa{ss})", ("main", {}))
     navsession_window.wait_for(screen="home")
+
+
+def test_apply_async_changes_the_window_while_other_tasks_run(navsession_window):
+    async def main():
+        ticks = 0
+
+        async def ticker():
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(ticker())
+        version, started = await navsession_window.apply_async([commands.switch_model("main")])
+        await navsession_window.wait_for_async(version=version)
+        task.cancel()
+        return version, started, ticks
+
+    version, started, ticks = asyncio.run(main())
+    assert version == navsession_window.version and started and ticks > 0
+
+
+def test_an_awaited_call_raises_the_typed_error(navsession_window):
+    with pytest.raises(errors.NothingToDismiss):
+        asyncio.run(navsession_window.call_awaitable("Dismiss"))
+
+
+def test_an_awaited_session_call_returns_its_reply(navsession_session):
+    (path,) = asyncio.run(navsession_session.call_awaitable("OpenWindow", "(sa{ss})", ("main", {})))
+    assert path.startswith("/org/navsession/Session1/window/")
