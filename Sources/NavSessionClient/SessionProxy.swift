@@ -160,6 +160,15 @@ public struct SessionProxy: Sendable {
         }
     }
 
+    /// The screens the manifest declares, in its order (property `Screens`).
+    public var screens: [String] {
+        get async throws(NavSessionError) {
+            let value = try await client.property(ObjectPaths.session, ObjectPaths.sessionInterface, NavSessionInterface.Session1.screens)
+            guard let elements = value.arrayElements else { throw .unexpected("Get(Screens)", [value]) }
+            return elements.compactMap(\.string)
+        }
+    }
+
     /// The session version: +1 per window opened or closed (property `Version`).
     public var version: UInt64 {
         get async throws(NavSessionError) {

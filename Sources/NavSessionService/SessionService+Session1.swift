@@ -16,6 +16,8 @@ extension SessionService {
                 Interface.Property(S.windows, .array(.objectPath), get: { _ in try self.windowList() }),
                 Interface.Property(
                     S.scenes, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.sceneNames) }),
+                Interface.Property(
+                    S.screens, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.screenNames) }),
                 Interface.Property(S.version, .uint64, get: { _ in .uint64(self.state.withLock { $0.session.version }) }),
                 Interface.Property(
                     S.applicationID, .string, emitsChangedSignal: .const, get: { _ in .string(self.applicationID) }),

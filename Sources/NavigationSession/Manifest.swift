@@ -162,6 +162,8 @@ public struct Manifest: Hashable, Sendable {
 
     /// Scene names in declaration order (the Session1 `Scenes` property).
     public var sceneNames: [String] { scenes.map(\.name) }
+    /// The declared screens' names, in the manifest's order (Session1 `Screens`).
+    public var screenNames: [String] { screens.map(\.name) }
 
     /// The window configuration every window of this application gets (custom presentation kinds).
     public var windowConfiguration: WindowConfiguration {

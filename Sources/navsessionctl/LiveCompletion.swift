@@ -32,7 +32,8 @@ enum LiveCompletion {
         filtered(ExecOperation.all.map(\.name), prefix)
     }
 
-    /// `exec`'s words: for a SCREEN, the screens in the window's graph; for `present`'s KIND, the kinds.
+    /// `exec`'s words: for a SCREEN, the screens the manifest declares (Session1 `Screens`), then any other screen
+    /// in the window's graph (a manifest with `freeFormScreens`); for `present`'s KIND, the kinds.
     static let execWords = CompletionKind.custom { words, index, prefix in
         guard let (window, operation, position) = execPosition(words, index),
               let argument = argument(of: operation, at: position)
@@ -42,7 +43,8 @@ enum LiveCompletion {
             return filtered(["sheet", "sheet+stack", "cover", "cover+stack", "custom"], prefix)
         case .string("SCREEN"), .words("SCREEN", _):
             return filtered(ask(words) { client in
-                screens(inStateJSON: try await client.window(window.path.rawValue).getStateJSON())
+                try await client.session.screens
+                    + screens(inStateJSON: try await client.window(window.path.rawValue).getStateJSON())
             }, prefix)
         default:
             return []

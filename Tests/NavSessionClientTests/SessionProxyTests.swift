@@ -1,11 +1,19 @@
 import NavSessionClient
 import NavSessionTesting
 import NavigationCore
+import NavigationSession
 import Testing
 
 /// Session1 and org.freedesktop.Application through the typed proxies, against the real daemon.
 @Suite(.timeLimit(.minutes(2)))
 struct SessionProxyTests {
+    @Test func screensAreTheManifestsDeclaredScreensInItsOrder() async throws {
+        let declared = try Manifest.demo().screenNames
+        let screens = try await NavSessionTestDaemon.withDaemon { daemon in try await daemon.session.screens }
+        #expect(screens == declared)
+        #expect(screens.contains("editor"))
+    }
+
     @Test func windowsOpenListAndClose() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let session = daemon.session

@@ -55,6 +55,17 @@ struct LiveCompletionTests {
         }
     }
 
+    /// A screen nothing shows yet (`editor`) is offered too: the manifest's declared screens (Session1 `Screens`).
+    @Test func aPushsScreenCompletesWithTheManifestsDeclaredScreens() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow("main")
+            let result = try await Self.complete(
+                "exec", "positional@2", ["--bus", fixture.address, window, "stack-append", "ed"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.lines == ["editor"], "\(result)")
+        }
+    }
+
     @Test func noDaemonGivesNoCandidatesAndNoError() async throws {
         try await DaemonFixture.with { fixture in
             let result = try await Self.complete(

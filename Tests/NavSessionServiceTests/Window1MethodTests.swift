@@ -272,6 +272,8 @@ import Testing
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("'Windows': <[objectpath '\(window)']>"), "\(result.stdout)")
             #expect(result.stdout.contains("'Scenes': <['main', 'waiting', 'split']>"), "\(result.stdout)")
+            #expect(result.stdout.contains("'Screens': <['"), "\(result.stdout)")
+            #expect(result.stdout.contains("'editor'"), "\(result.stdout)")
             #expect(result.stdout.contains("'Version': <uint64 1>"), "\(result.stdout)")
             #expect(result.stdout.contains("'ApplicationId': <'org.navsession.Demo'>"), "\(result.stdout)")
         }

@@ -205,6 +205,11 @@ class Session:
         return list(self._prop("Scenes"))
 
     @property
+    def screens(self) -> List[str]:
+        """The screens the manifest declares, in its order (``Screens``)."""
+        return list(self._prop("Screens"))
+
+    @property
     def application_id(self) -> str:
         return str(self._prop("ApplicationId"))
 

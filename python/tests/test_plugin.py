@@ -1,5 +1,6 @@
 """The pytest plugin's fixtures: a private bus, the daemon with a manifest, a session, a window."""
 
+import json
 import os
 
 import pytest
@@ -31,6 +32,7 @@ def test_connect_with_no_bus_reaches_the_private_bus(navsession_daemon):
 @pytest.mark.parametrize("navsession_manifest", [os.path.join(os.path.dirname(__file__), "notes.json")])
 def test_parametrizing_the_manifest_fixture_chooses_the_manifest(navsession_session, navsession_manifest):
     assert navsession_session.scenes == ["notes"]
+    assert navsession_session.screens == [screen["name"] for screen in json.load(open(navsession_manifest))["screens"]]
 
 
 def test_a_daemon_that_cannot_start_raises_with_its_output(navsession_bus, tmp_path):
