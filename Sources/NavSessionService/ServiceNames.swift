@@ -16,9 +16,10 @@ struct ServiceNames: Sendable {
     let guardDecided: MemberName
     let settled: MemberName
     let modelChanged: MemberName
-    /// Session1's `Windows` and `Version`.
+    /// Session1's `Windows`, `Version` and `Guards`.
     let windows: MemberName
     let version: MemberName
+    let guards: MemberName
 
     init() throws(ValidationError) {
         sessionPath = try ObjectPath(NavSessionInterface.sessionPath)
@@ -35,5 +36,6 @@ struct ServiceNames: Sendable {
         modelChanged = try MemberName(NavSessionInterface.Window1.modelChanged)
         windows = try MemberName(NavSessionInterface.Session1.windows)
         version = try MemberName(NavSessionInterface.Session1.version)
+        guards = try MemberName(NavSessionInterface.Session1.guards)
     }
 }

@@ -198,11 +198,13 @@ extension SessionService {
     func clientVanished(_ uniqueName: String, on bus: isolated Bus) {
         settlerVanished(uniqueName, on: bus)
         guard state.withLock({ $0.session.isTracking(client: uniqueName) }) else { return }
+        let providedGuards = state.withLock { $0.session.guardRegistrations.values.contains(uniqueName) }
         do {
             let outcome = try perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
             logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")
         } catch {
             logger.warning("closing the windows of \(uniqueName): \(error)")
         }
+        if providedGuards { announceGuards(on: bus) }
     }
 }

@@ -359,27 +359,43 @@ extension SessionService {
         typealias A = Interface.Argument
         let name = A("name", .string)
         return [
-            MethodRow("RegisterGuard", [name], [], .custom { call, _ in
+            MethodRow("RegisterGuard", [name], [], .custom { call, bus in
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
-                try self.withSession { state in
+                let changed = try self.withSession { state in
+                    let before = state.session.guardRegistrations
                     try state.session.registerGuard(call.arguments[0].string ?? "", client: sender.rawValue)
+                    return state.session.guardRegistrations != before
                 }
+                if changed { self.announceGuards(on: bus) }
                 return []
             }),
-            MethodRow("UnregisterGuard", [name], [], .custom { call, _ in
+            MethodRow("UnregisterGuard", [name], [], .custom { call, bus in
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
                 try self.withSession { state in
                     try state.session.unregisterGuard(call.arguments[0].string ?? "", client: sender.rawValue)
                 }
+                self.announceGuards(on: bus)
                 return []
             }),
             MethodRow("ListGuards", [], [A("guards", .dictionary(key: .string, value: .string))], .read { _, state in
-                let registered = state.session.guardRegistrations
-                return [.stringDictionary(Dictionary(uniqueKeysWithValues: self.manifest.guards.keys.map {
-                    ($0, registered[$0] ?? "")
-                }))]
+                [self.guards(state.session)]
             }),
         ]
+    }
+
+    /// Every declared guard → its provider's unique name, `""` for none (`ListGuards`, property `Guards`).
+    func guards(_ session: Session) -> Value {
+        let registered = session.guardRegistrations
+        return .stringDictionary(Dictionary(uniqueKeysWithValues: manifest.guards.keys.map { ($0, registered[$0] ?? "") }))
+    }
+
+    /// Session1 `PropertiesChanged` for `Guards`: a provider registered, unregistered or left the bus.
+    func announceGuards(on bus: isolated Bus) {
+        do {
+            try bus.propertiesChanged([names.guards], interface: names.sessionInterface, at: names.sessionPath)
+        } catch {
+            logger.warning("cannot announce the guards' providers: \(error)")
+        }
     }
 }
 

@@ -18,6 +18,9 @@ extension SessionService {
                     S.scenes, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.sceneNames) }),
                 Interface.Property(
                     S.screens, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.screenNames) }),
+                Interface.Property(
+                    S.guards, .dictionary(key: .string, value: .string),
+                    get: { _ in self.state.withLock { self.guards($0.session) } }),
                 Interface.Property(S.version, .uint64, get: { _ in .uint64(self.state.withLock { $0.session.version }) }),
                 Interface.Property(
                     S.applicationID, .string, emitsChangedSignal: .const, get: { _ in .string(self.applicationID) }),

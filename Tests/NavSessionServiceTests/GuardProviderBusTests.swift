@@ -251,6 +251,23 @@ final class TestGuardProvider: Sendable {
         }
     }
 
+    @Test func theGuardsPropertyNamesTheProviderAndAnnouncesItsRegistrationAndDeparture() async throws {
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
+            let changes = try await fixture.signals(
+                path: DaemonFixture.session, interface: .properties, member: "PropertiesChanged")
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let registered = try #require(await changes.first(within: .seconds(30)) { signal in
+                signal.arguments.count >= 2 && signal.arguments[1].keyedEntries["Guards"] != nil
+            })
+            let name = try #require(registered.arguments[1].keyedEntries["Guards"]?.stringDictionaryValue?["account"])
+            #expect(name.hasPrefix(":"))
+            #expect(try await fixture.property(DaemonFixture.session, DaemonFixture.sessionInterface, "Guards")
+                .stringDictionaryValue == ["account": name])
+            await provider.stop()
+            try await waitUntilUnregistered(fixture)
+        }
+    }
+
     @Test func garbageAnswersCountAsTimeouts() async throws {
         try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
@@ -383,14 +400,21 @@ final class TestGuardProvider: Sendable {
         }
     }
 
-    /// Waits until the daemon forgot the provider that left. No signal announces a registration's end (the
-    /// note on issue 32 says so), so this reads `ListGuards` until it shows no provider, under a bound.
+    /// Waits until the daemon forgot the provider that left: subscribed to Session1 `PropertiesChanged` first, then
+    /// the property read once (it may have gone already), then the signal that says `Guards` has no provider.
     func waitUntilUnregistered(_ fixture: DaemonFixture) async throws {
-        for _ in 0..<200 {
-            if try await fixture.session("ListGuards").first?.stringDictionaryValue == ["account": ""] { return }
-            try await Task.sleep(for: .milliseconds(25))
+        let changes = try await fixture.signals(
+            path: DaemonFixture.session, interface: .properties, member: "PropertiesChanged")
+        if try await fixture.property(DaemonFixture.session, DaemonFixture.sessionInterface, "Guards").stringDictionaryValue
+            == ["account": ""]
+        {
+            return
         }
-        Issue.record("the registration did not go with its provider")
+        let signal = await changes.first(within: .seconds(30)) { signal in
+            signal.arguments.count >= 2 && signal.arguments[1].keyedEntries["Guards"]?.stringDictionaryValue
+                == ["account": ""]
+        }
+        #expect(signal != nil, "the registration did not go with its provider")
     }
 }
 
