@@ -28,6 +28,7 @@ enum DirectParser {
         "graph": GraphCommand.self,
         "plan": PlanCommand.self,
         "guards": GuardsCommand.self,
+        "status": StatusCommand.self,
         "closed": ClosedCommand.self,
         "reopen": ReopenCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // Issue 34, part H

@@ -16,7 +16,7 @@ struct NavSessionCtl: AsyncParsableCommand {
         abstract: "Talk to NavSession and its navigation tools.",
         version: NavSessionRelease.version,
         subcommands: [
-            ListCommand.self, OpenWindowCommand.self, DismissWindowCommand.self, OpenURLCommand.self,
+            StatusCommand.self, ListCommand.self, OpenWindowCommand.self, DismissWindowCommand.self, OpenURLCommand.self,
             ExecCommand.self, StateCommand.self, TreeCommand.self, RoutesCommand.self, WatchCommand.self,
             WaitCommand.self, GraphCommand.self, PlanCommand.self, GuardsCommand.self,
             ClosedCommand.self, ReopenCommand.self,

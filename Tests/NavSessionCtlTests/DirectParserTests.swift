@@ -31,6 +31,7 @@ struct DirectParserTests {
         ["wait", "1", "--version", "3"], ["wait", "1", "--screen", "detail", "--timeout", "5"],
         ["wait", "1", "--closed"], ["wait", "1", "--routes", "[]"], ["wait", "--version=2", "--screen=a", "1"],
         ["graph", "1"], ["graph", "1", "--dot"], ["guards"], ["guards", "--json"], ["--json", "guards"],
+        ["status"], ["status", "--json"], ["--json", "status", "--dest", "org.navsession.Other"],
         ["closed"], ["closed", "--json"], ["reopen"], ["reopen", "3"], ["reopen", "--json", "3"],
         ["plan", "--from", "[]", "--to", "[{\"style\":\"push\",\"screen\":\"a\"}]"],
         ["plan", "--to", "[]", "--from", "[]", "--pretty", "--multi-dismiss", "--pushes-in-one"],
