@@ -215,7 +215,7 @@ class TestHook:
             view.window.close()
         elif len(rest) == 3 and rest[0] == "resize" and rest[1].isdigit() and rest[2].isdigit():
             # window/<n>/resize/<width>/<height>: the user resizes the window (a split collapses when narrow).
-            view.window.set_default_size(int(rest[1]), int(rest[2]))
+            view.resize(int(rest[1]), int(rest[2]))
         elif len(rest) == 3 and rest[0] == "scroll" and rest[1].isdigit() and rest[2].isdigit():
             # window/<n>/scroll/<model>/<y>: the user scrolls the screen of <model> (issue 34, part R).
             page = view.content.widgets.get(int(rest[1]))

@@ -113,6 +113,13 @@ class NavWindowView:
         self.window.connect("notify::default-width", self._resized)
         self.window.connect("notify::default-height", self._resized)
 
+    def resize(self, width: int, height: int) -> None:
+        """Resizes the window as the user would (the test hook): asked again, like a restored size, when the display
+        server's first size for a window mapped moments ago overtakes it."""
+        self._wanted_size = (width, height)
+        self._size_retries = 3
+        self.window.set_default_size(width, height)
+
     def _resized(self, *_: object) -> None:
         width, height = self.window.get_default_size()
         wanted = self._wanted_size
