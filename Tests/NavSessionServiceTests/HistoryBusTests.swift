@@ -75,11 +75,11 @@ import Testing
         script = script.replacing(stop, with: """
             ctl trace export 1 > \(dir)/trace.json
             kill %1 %2; wait
-            .build/debug/navsessiond --private-bus > \(dir)/fresh.env 2> \(dir)/fresh.log &
-            until grep -q DBUS_SESSION_BUS_ADDRESS \(dir)/fresh.env 2>/dev/null; do sleep 0.2; done
-            export "$(cat \(dir)/fresh.env)"
+            exec 3< <(exec .build/debug/navsessiond --private-bus 2> \(dir)/fresh.log); fresh=$!
+            read -r address <&3 || { cat \(dir)/fresh.log; exit 1; }   # the line comes once the name is owned
+            export "$address"
             ctl trace replay \(dir)/trace.json; status=$?
-            kill %1; wait; exit $status
+            kill $fresh; exit $status
             """)
         let file = directory.appendingPathComponent("tour.sh")
         try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
