@@ -71,4 +71,6 @@ struct Backlog {
     var sinceSample = 0
     var sampling = false
     var available = true
+    /// Whether the bus answers `GetConnectionStats` for other connections (what it holds for a peer).
+    var peerStatsAvailable = true
 }

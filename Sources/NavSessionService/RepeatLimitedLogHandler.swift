@@ -1,13 +1,15 @@
 import Logging
 import Synchronization
 
-/// A log handler that writes a warning or error repeated word for word only a few times, so one client
-/// repeating a failing request cannot fill the log (256 failed effects of one batch once wrote 217 KB).
+/// The one mechanism that rate-limits the daemon's log: a notice, warning or error repeated only a few times is
+/// written, so one client repeating a failing request cannot fill the log (256 failed effects of one batch once
+/// wrote 217 KB; 3 200 scheduled batches failing at their deadline once wrote 3 200 lines).
 ///
 /// Within ``interval`` of a line's first occurrence, occurrence 1 is written, then only occurrences 10,
 /// 100, 1 000, … each with `(N more like this suppressed)`, the count of copies not written since the last
 /// one. The first occurrence after the interval is written again, with the count still unreported, and
-/// starts a new interval. Lines are identical when level, message and metadata are; other levels pass
+/// starts a new interval. Lines repeat one another when their level and message are the same (metadata — a window,
+/// an id, a client — varies between repeats and is written with the lines let through); info and debug lines pass
 /// unchanged.
 ///
 /// ```swift
@@ -53,9 +55,8 @@ public struct RepeatLimitedLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        guard event.level == .warning || event.level == .error else { return base.log(event: event) }
-        let metadata = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let key = "\(event.level) \(event.message) \(metadata.joined(separator: " "))"
+        guard event.level >= .notice else { return base.log(event: event) }
+        let key = "\(event.level) \(event.message)"
         let suppressed: Int? = tracker.lines.withLock { lines in
             let now = ContinuousClock.now
             if lines[key] == nil, lines.count >= Self.trackedLines {

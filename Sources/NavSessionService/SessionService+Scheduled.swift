@@ -43,7 +43,8 @@ extension SessionService {
                 timer.task = nil
                 return
             }
-            let delay = max(0, deadline - WallClock.now())
+            // Saturating and clamped: a restored deadline far away wakes the timer once a day, which arms it again.
+            let delay = min(max(0, CheckedNumber.subtracting(deadline, WallClock.now())), 86_400_000)
             timer.task = Task { [weak bus] in
                 // The timer sleeps on the clock, never on a thread; a cancelled sleep ends at once.
                 try? await Task.sleep(for: .milliseconds(delay))

@@ -38,7 +38,7 @@ extension NavigationCommand: Codable {
         "show": ["screen", "params", "transition"],
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
         "transaction": ["payload"],
-        "schedule": ["afterMs", "commands", "id", "overdue", "deadline"], "cancelScheduled": ["id"],
+        "schedule": ["afterMs", "commands", "id", "overdue", "deadline", "author"], "cancelScheduled": ["id"],
         // Issue 34, part F.
         "goForward": ["count"],
         // Issue 34, part R.
@@ -63,7 +63,7 @@ extension NavigationCommand: Codable {
             self = .stackAppend(
                 try c.decode([StackElementSpec].self, forKey: "models"),
                 singleTop: try c.decodeIfPresent(Bool.self, forKey: "singleTop") ?? false)
-        case "stackDropLast": self = .stackDropLast(try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
+        case "stackDropLast": self = .stackDropLast(try c.decodeInteger("count", in: Int.min...Int.max) ?? 1)
         case "stackDropToRoot": self = .stackDropToRoot
         case "stackSetRoot":
             self = .stackSetRoot(
@@ -189,7 +189,7 @@ extension NavigationCommand: Codable {
             self = .transaction(payload)
         case "schedule": self = .schedule(try ScheduleSpec(from: c))
         case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
-        case "goForward": self = .goForward(count: try c.decodeIfPresent(Int.self, forKey: "count") ?? 1)
+        case "goForward": self = .goForward(count: try c.decodeInteger("count", in: Int.min...Int.max) ?? 1)
         // Issue 34, part R: `"model": 0` is the window itself.
         case "setRendererState":
             let model = try c.decode(ModelReference.self, forKey: "model")
@@ -324,7 +324,7 @@ extension RouteMatcher {
         case "screen": self = .screen(try c.decode(String.self, forKey: "screen"))
         case "tag": self = .tag(try c.decode(String.self, forKey: "tag"))
         case "model": self = .model(try c.decode(ModelReference.self, forKey: "model"))
-        default: self = .index(try c.decode(Int.self, forKey: "index"))
+        default: self = .index(try c.decodeInteger(required: "index", in: Int.min...Int.max))
         }
     }
 }
@@ -362,7 +362,7 @@ extension RendererReport: Codable {
         let name = try c.decode(String.self, forKey: "report")
         switch name {
         case "poppedTo":
-            self = .poppedTo(stack: try c.decode(ModelID.self, forKey: "stack"), index: try c.decode(Int.self, forKey: "index"))
+            self = .poppedTo(stack: try c.decode(ModelID.self, forKey: "stack"), index: try c.decodeInteger(required: "index", in: Int.min...Int.max))
         case "dismissedInteractively": self = .dismissedInteractively(try c.decode(ModelID.self, forKey: "model"))
         case "selectedTab":
             self = .selectedTab(tabs: try c.decode(ModelID.self, forKey: "tabs"), tab: try c.decode(String.self, forKey: "tab"))

@@ -35,12 +35,13 @@ extension NavigationWindow {
         guard spec.afterMs <= limits.maxScheduleDelayMs else {
             throw .limitsExceeded("a batch is scheduled after \(spec.afterMs) ms; at most \(limits.maxScheduleDelayMs)")
         }
-        if let deadline = spec.deadline, deadline - wallClock() > Int64(limits.maxScheduleDelayMs) {
+        if let deadline = spec.deadline, CheckedNumber.subtracting(deadline, wallClock()) > Int64(limits.maxScheduleDelayMs) {
             throw .limitsExceeded("a batch is scheduled more than \(limits.maxScheduleDelayMs) ms ahead")
         }
         guard scheduled.count < limits.maxScheduled else {
             throw .limitsExceeded("the window has \(scheduled.count) scheduled batches; at most \(limits.maxScheduled)")
         }
+        if let author = spec.author { try limits.checkName(author, "a scheduled batch's author") }
         if let id = spec.id {
             guard !id.isEmpty else { throw .invalidSpec("a scheduled batch's id is empty") }
             try limits.checkName(id, "a scheduled batch's id")
@@ -51,8 +52,9 @@ extension NavigationWindow {
         let id = spec.id ?? nextScheduleID
         // An assigned id, or the one the window would assign given explicitly (Window1 `Schedule`), moves the counter.
         if id == nextScheduleID, let number = Int(id.dropFirst()) { nextScheduleNumber = number + 1 }
-        let deadline = spec.deadline ?? wallClock() + Int64(spec.afterMs)
-        let batch = ScheduledBatch(id: id, deadline: deadline, model: origin.id, commands: spec.commands, overdue: spec.overdue)
+        let deadline = spec.deadline ?? CheckedNumber.adding(wallClock(), Int64(spec.afterMs))
+        let batch = ScheduledBatch(
+            id: id, deadline: deadline, model: origin.id, commands: spec.commands, overdue: spec.overdue, author: spec.author)
         // A waiting batch is part of the state: its size counts in the window's content (GetState carries it).
         tx.costDelta += ContentCost.of(batch)
         scheduled.append(batch)
@@ -136,6 +138,12 @@ extension NavigationWindow {
                 }
             }
         }
+    }
+
+    /// The batches `author` scheduled lose their author (it left the bus): they run with the session's authority.
+    /// No version, no event. O(scheduled).
+    public func disownScheduled(by author: String) {
+        for index in scheduled.indices where scheduled[index].author == author { scheduled[index].author = nil }
     }
 
     /// Removes scheduled batch `id` without a change (a batch that failed when it ran, or one found overdue with

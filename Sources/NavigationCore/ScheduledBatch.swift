@@ -29,16 +29,22 @@ public struct ScheduleSpec: Hashable, Sendable {
     public var commands: [BatchCommand]
     /// What happens when the deadline passed while the daemon was down.
     public var overdue: OverdueRule
+    /// The client that scheduled the batch (its unique bus name), whose authority the batch carries when it runs
+    /// (Docs/guards.md, "Whose authority a change carries"); the session sets it, whatever the JSON said.
+    /// `nil`: the session's own (in process).
+    public var author: String?
 
     /// Creates a request.
     public init(
-        id: String? = nil, afterMs: Int, commands: [BatchCommand], overdue: OverdueRule = .run, deadline: Int64? = nil
+        id: String? = nil, afterMs: Int, commands: [BatchCommand], overdue: OverdueRule = .run, deadline: Int64? = nil,
+        author: String? = nil
     ) {
         self.id = id
         self.afterMs = afterMs
         self.commands = commands
         self.overdue = overdue
         self.deadline = deadline
+        self.author = author
     }
 }
 
@@ -54,14 +60,20 @@ public struct ScheduledBatch: Hashable, Sendable {
     public var commands: [BatchCommand]
     /// What happens when the deadline passed while the daemon was down.
     public var overdue: OverdueRule
+    /// The client that scheduled it: the batch runs with that client's authority (its marks, its share).
+    public var author: String?
 
     /// Creates a scheduled batch.
-    public init(id: String, deadline: Int64, model: ModelID, commands: [BatchCommand], overdue: OverdueRule = .run) {
+    public init(
+        id: String, deadline: Int64, model: ModelID, commands: [BatchCommand], overdue: OverdueRule = .run,
+        author: String? = nil
+    ) {
         self.id = id
         self.deadline = deadline
         self.model = model
         self.commands = commands
         self.overdue = overdue
+        self.author = author
     }
 
     /// The batch as it runs: entries without `from` run from the scheduling model.
@@ -85,7 +97,7 @@ public enum WallClock {
 }
 
 extension ScheduledBatch: Codable {
-    static let keys = ["id", "deadline", "model", "commands", "overdue"]
+    static let keys = ["id", "deadline", "model", "commands", "overdue", "author"]
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
@@ -93,11 +105,13 @@ extension ScheduledBatch: Codable {
         self.init(
             id: try c.decode(String.self, forKey: "id"), deadline: try c.decode(Int64.self, forKey: "deadline"),
             model: try c.decode(ModelID.self, forKey: "model"), commands: try c.decode([BatchCommand].self, forKey: "commands"),
-            overdue: try c.decodeIfPresent(OverdueRule.self, forKey: "overdue") ?? .run)
+            overdue: try c.decodeIfPresent(OverdueRule.self, forKey: "overdue") ?? .run,
+            author: try c.decodeIfPresent(String.self, forKey: "author"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encodeIfPresent(author, forKey: "author")
         try c.encode(commands, forKey: "commands")
         try c.encode(deadline, forKey: "deadline")
         try c.encode(id, forKey: "id")
@@ -109,14 +123,10 @@ extension ScheduledBatch: Codable {
 extension ScheduleSpec {
     /// Decodes `schedule`'s keys: `afterMs` (or a `deadline` written by the window), `commands`, `id`, `overdue`.
     init(from c: KeyedDecodingContainer<JSONKey>) throws {
-        let deadline = try c.decodeIfPresent(Int64.self, forKey: "deadline")
-        let afterMs = try c.decodeIfPresent(Int.self, forKey: "afterMs")
+        let deadline = try c.decodeInteger("deadline", in: 0...Int.max).map(Int64.init)
+        let afterMs = try c.decodeInteger("afterMs", in: 0...Int.max)
         guard afterMs != nil || deadline != nil else {
             throw DecodingError.dataCorruptedError(forKey: "afterMs", in: c, debugDescription: "schedule needs \"afterMs\"")
-        }
-        guard (afterMs ?? 0) >= 0 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: "afterMs", in: c, debugDescription: "afterMs must be at least 0 (got \(afterMs ?? 0))")
         }
         let commands = try c.decode([BatchCommand].self, forKey: "commands")
         guard !commands.isEmpty else {
@@ -128,11 +138,13 @@ extension ScheduleSpec {
         }
         self.init(
             id: try c.decodeIfPresent(String.self, forKey: "id"), afterMs: afterMs ?? 0, commands: commands,
-            overdue: try c.decodeIfPresent(OverdueRule.self, forKey: "overdue") ?? .run, deadline: deadline)
+            overdue: try c.decodeIfPresent(OverdueRule.self, forKey: "overdue") ?? .run, deadline: deadline,
+            author: try c.decodeIfPresent(String.self, forKey: "author"))
     }
 
     func encode(to c: inout KeyedEncodingContainer<JSONKey>) throws {
         try c.encode(afterMs, forKey: "afterMs")
+        try c.encodeIfPresent(author, forKey: "author")
         try c.encode(commands, forKey: "commands")
         try c.encodeIfPresent(deadline, forKey: "deadline")
         try c.encodeIfPresent(id, forKey: "id")
@@ -150,11 +162,20 @@ extension NavigationCommand {
         }
     }
 
+    /// Whether this command is or contains a `protect` (a scheduled batch that would set a mark).
+    public var protects: Bool {
+        switch self {
+        case .protect: true
+        case .sequence(let commands): commands.contains { $0.protects }
+        default: false
+        }
+    }
+
     /// This command with every `schedule` in it given its absolute deadline (`now + afterMs`) when it has none.
     func fillingDeadline(now: Int64) -> NavigationCommand {
         switch self {
         case .schedule(var spec) where spec.deadline == nil:
-            spec.deadline = now + Int64(spec.afterMs)
+            spec.deadline = CheckedNumber.adding(now, Int64(spec.afterMs))
             return .schedule(spec)
         case .sequence(let commands) where commands.contains(where: { $0.schedules }):
             return .sequence(commands.map { $0.fillingDeadline(now: now) })

@@ -29,6 +29,7 @@ extension Session {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
         try checkWindowsOpened(by: batch, client: client)
+        try checkWindowsDismissed(by: batch, in: number)
         let scene = manifest.scene(window.scene)
         var expanded: [BatchCommand] = []
         for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
@@ -70,6 +71,7 @@ extension Session {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }
         try checkWindowsOpened(by: batch, client: client)
+        try checkWindowsDismissed(by: batch, in: number)
         let scene = manifest.scene(window.scene)
         var expanded: [BatchCommand] = []
         for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
@@ -274,6 +276,7 @@ extension Session {
         var events: [SessionEvent] = []
         // Marks first: a window tied to the same client then closes without its own marks in the way.
         try dropMarks(of: uniqueName, events: &events)
+        forgetScheduledAuthor(uniqueName, events: &events)
         for window in windows where window.closeOnExitOwner == uniqueName {
             try dismissWindow(window.number, guarded: false, events: &events)
         }

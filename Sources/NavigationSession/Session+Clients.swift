@@ -46,6 +46,6 @@ extension Session {
     /// Whether anything in the session belongs to `client`: a close-on-exit tie or a share in use.
     public func isTracking(client: String) -> Bool {
         clientBudgets.knows(client) || providesGuard(client) || windows.contains { $0.closeOnExitOwner == client }
-            || ownsMarks(client)
+            || ownsMarks(client) || authorsScheduled(client)
     }
 }

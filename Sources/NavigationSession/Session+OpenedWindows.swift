@@ -53,3 +53,37 @@ extension Session {
         }
     }
 }
+
+/// A batch's `dismissWindow` commands are effects too: a window its marks keep open would leave the batch
+/// applied and the window where it was, with only a log line to say why. So a batch that would dismiss a protected
+/// window is refused before anything applies. (A window that is not open stays the effect's failure, reported to
+/// the window's watchers as `Effect("effectFailed")`.)
+extension Session {
+    /// Throws `Prevented` (the first mark of the target window) when `batch` dismisses a window with protected
+    /// models — unless the batch removes marks of its own window first (`unprotect`), which the effect then
+    /// checks.
+    func checkWindowsDismissed(by batch: [BatchCommand], in number: WindowNumber) throws(SessionError) {
+        var targets: [String?] = []
+        var unprotects = false
+        func collect(_ command: NavigationCommand) {
+            switch command {
+            case .dismissWindow(let id): targets.append(id)
+            case .unprotect: unprotects = true
+            case .sequence(let commands): commands.forEach(collect)
+            default: break
+            }
+        }
+        batch.forEach { collect($0.command) }
+        for id in targets {
+            guard let target = try? Self.windowNumber(id, default: number), let window = windowsByNumber[target],
+                !window.graph.isClosed, window.graph.protectedCount > 0, !(target == number && unprotects),
+                let first = window.graph.protections.first
+            else { continue }
+            let error = NavigationError.prevented(
+                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
+                owner: first.protection.owner)
+            noteRefusal(error, in: target)
+            throw .navigation(error)
+        }
+    }
+}

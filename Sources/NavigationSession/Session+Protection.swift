@@ -25,6 +25,15 @@ extension Session {
             var stamped: [NavigationCommand] = []
             for inner in commands { stamped.append(try stampingOwner(inner, client: client)) }
             return .sequence(stamped)
+        case .schedule(var spec):
+            // A batch run later carries its author's authority: its marks are the author's, and it may remove
+            // only the author's (Docs/guards.md, "Whose authority a change carries").
+            guard let client else { return command }
+            spec.author = client
+            var stamped: [BatchCommand] = []
+            for entry in spec.commands { stamped.append(try stampingOwner(entry, client: client)) }
+            spec.commands = stamped
+            return .schedule(spec)
         default:
             return command
         }
@@ -37,11 +46,16 @@ extension Session {
         }
     }
 
-    /// Every owner of a mark in the session (a restarted daemon checks that each is still on the bus).
+    /// Every owner of a mark in the session, and every author of a waiting scheduled batch (a restarted daemon
+    /// checks that each is still on the bus).
     public var markOwners: Set<String> {
         var owners: Set<String> = []
         for window in windows where window.graph.protectedCount > 0 {
             for entry in window.graph.protections where !entry.protection.owner.isEmpty { owners.insert(entry.protection.owner) }
+        }
+        for number in scheduledWindows {
+            guard let window = windowsByNumber[number] else { continue }
+            for batch in window.graph.scheduled { if let author = batch.author { owners.insert(author) } }
         }
         return owners
     }

@@ -40,7 +40,12 @@ extension Session {
 
     private func runScheduled(_ id: String, in window: SessionWindow, events: inout [SessionEvent]) {
         // An earlier batch of the same run may have cancelled this one (or finished its model).
-        guard window.graph.scheduledBatch(id) != nil else { return }
+        guard let waiting = window.graph.scheduledBatch(id) else { return }
+        // The batch runs with its author's authority: charged to the author's share, its marks the author's
+        // (stamped when it was scheduled). Docs/guards.md, "Whose authority a change carries".
+        let previous = actingClient
+        actingClient = waiting.author
+        defer { actingClient = previous }
         let before = window.graph.contentCost
         let event: ChangeEvent
         do {
@@ -69,6 +74,41 @@ extension Session {
             logger.error("journaling a scheduled batch's change failed", metadata: ["error": "\(error.message)"])
         }
         afterChange(window, event, events: &events)
+    }
+
+    /// Whether `client` scheduled a batch that still waits. O(scheduled batches).
+    func authorsScheduled(_ client: String) -> Bool {
+        scheduledWindows.contains { number in
+            windowsByNumber[number]?.graph.scheduled.contains { $0.author == client } ?? false
+        }
+    }
+
+    /// `client` left the bus: its waiting batches that would set a mark are dropped (a mark must have an owner who
+    /// can remove it: a mark made for a client that is gone could be removed by no one), journaled and announced as
+    /// `Effect("scheduledFailed")`; its other batches stay and run with the session's authority, their `unprotect`s
+    /// still the author's.
+    func forgetScheduledAuthor(_ client: String, events: inout [SessionEvent]) {
+        for number in scheduledWindows.sorted() {
+            guard let window = windowsByNumber[number] else { continue }
+            for batch in window.graph.scheduled where batch.author == client {
+                guard batch.commands.contains(where: { $0.command.protects }) else { continue }
+                let error = NavigationError.prevented(
+                    model: batch.model, reason: "its author \(client) left the bus; a mark it would set would have no owner",
+                    dialog: nil, owner: client)
+                logger.notice(
+                    "a scheduled batch that would set a mark was dropped: its author left the bus",
+                    metadata: ["window": "\(number)", "id": "\(batch.id)", "author": "\(client)"])
+                window.graph.dropScheduled(batch.id)
+                do {
+                    try persist(.scheduledDropped(window: number, id: batch.id))
+                } catch {
+                    logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
+                }
+                events.append(.trigger(number, name: "scheduledFailed", payload: "\(batch.id): \(error.errorName): \(error.message)"))
+            }
+            window.graph.disownScheduled(by: client)
+            noteScheduled(window)
+        }
     }
 
     /// Keeps ``scheduledWindows`` current for `window` after it changed. O(1).

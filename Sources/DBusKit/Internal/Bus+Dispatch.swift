@@ -314,11 +314,17 @@ extension Bus {
     /// About what an error reply's header and name add to its message.
     static let errorReplyOverhead = 160
 
-    /// Counts a reply against its peer's budget (``ReplyLedger``), and asks the peer for a Ping once it has
-    /// enough unconfirmed bytes for one.
+    /// Counts a reply against its peer's budget (``ReplyLedger``), and once it has enough unconfirmed bytes
+    /// finds out what it read: from the bus (``queuedForPeer(_:)``: what the bus actually still holds for it, so a
+    /// blocking client that reads its replies but never dispatches a Ping is served indefinitely), or, where the
+    /// bus cannot say, from a Ping it answers.
     private func noteReply(_ size: Int, to peer: String?) {
         guard let peer, replyLedger.sent(size, to: peer) else { return }
         Task {
+            if backlog.peerStatsAvailable, let queued = await queuedForPeer(peer) {
+                replyLedger.measured(peer, queued: queued)
+                return
+            }
             let answer: PingAnswer
             do {
                 _ = try await call(
@@ -344,6 +350,32 @@ extension Bus {
     }
 
     private enum PingAnswer { case answered, gone, silent }
+
+    /// The bytes the bus holds for `peer` that it has not read yet (`GetConnectionStats`' `OutgoingBytes`), or nil
+    /// when the bus cannot say (no Stats interface: not asked again) or did not answer. A peer that left counts as
+    /// having read everything (its queue went with it).
+    private func queuedForPeer(_ peer: String) async -> Int? {
+        do {
+            let reply = try await call(
+                destination: .bus, path: ObjectPath(trusted: "/org/freedesktop/DBus"),
+                interface: InterfaceName(trusted: "org.freedesktop.DBus.Debug.Stats"),
+                member: MemberName(trusted: "GetConnectionStats"), arguments: [.string(peer)], timeout: Self.pingTimeout)
+            guard let queued = reply.first?.dictionaryEntries?.first(where: { $0.key.string == "OutgoingBytes" })
+                .flatMap({ $0.value.variantValue?.uint32 })
+            else {
+                backlog.peerStatsAvailable = false
+                return nil
+            }
+            return Int(queued)
+        } catch let error as BusError where error.name == .nameHasNoOwner {
+            return 0
+        } catch let error as BusError where error.name != .noReply {
+            backlog.peerStatsAvailable = false
+            return nil
+        } catch {
+            return nil
+        }
+    }
 
     /// How long a peer has to answer the Ping behind its replies.
     static let pingTimeout: Duration = .seconds(30)

@@ -6,9 +6,12 @@
 /// every client waits. So no peer may have more than ``peerBudget`` bytes of replies in flight, and all peers
 /// together no more than ``totalBudget``.
 ///
-/// A peer shows it read by answering `org.freedesktop.DBus.Peer.Ping`, which every libdbus, GDBus and sd-bus
-/// connection answers by itself: sent behind the replies, its answer proves the replies before it were read.
-/// Any answer counts, an error too; only the bus answering for the peer (it is gone) does not.
+/// What a peer read is learned from the bus: `GetConnectionStats(peer)`'s `OutgoingBytes` is what the bus still
+/// holds for it, so whatever was sent before the question and is not held any more was read — a blocking client
+/// that reads its replies but never dispatches incoming calls is served indefinitely. Where the bus has no Stats
+/// interface, a peer shows it read by answering `org.freedesktop.DBus.Peer.Ping`, which every libdbus, GDBus and
+/// sd-bus connection answers when it dispatches: sent behind the replies, its answer proves the replies before it
+/// were read. Any answer counts, an error too; only the bus answering for the peer (it is gone) does not.
 struct ReplyLedger {
     struct Peer {
         /// Reply bytes sent and not known to be read.
@@ -115,6 +118,17 @@ struct ReplyLedger {
         guard var state = peers[peer], let mark = state.pingMark else { return }
         state.unconfirmed -= mark
         total -= mark
+        state.pingMark = nil
+        peers[peer] = state
+    }
+
+    /// The bus holds `queued` bytes for `peer` now: of what was sent up to the question (its mark), at most that
+    /// much is unread. Replies sent since stay unconfirmed.
+    mutating func measured(_ peer: String, queued: Int) {
+        guard var state = peers[peer], let mark = state.pingMark else { return }
+        let read = mark - min(mark, max(0, queued))
+        state.unconfirmed -= read
+        total -= read
         state.pingMark = nil
         peers[peer] = state
     }

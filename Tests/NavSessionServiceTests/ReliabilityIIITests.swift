@@ -1,0 +1,210 @@
+import DBusKit
+import DBusTestSupport
+import Foundation
+import NavSessionTesting
+import Testing
+
+/// Every way in obeys the same authority and bounds (Docs/reliability.md, "Numbers from input" and Docs/guards.md,
+/// "Whose authority a change carries"): one call cannot crash the daemon, a batch run later cannot do what its
+/// author could not, a batch whose effect cannot happen fails, and a repeated failure is logged a few times only.
+@Suite struct ReliabilityIIITests {
+    static let prevented = "org.navsession.Error.Prevented"
+
+    func call(_ bus: Bus, _ path: String, _ member: String, _ arguments: [Value]) async throws -> [Value] {
+        try await bus.call(
+            destination: try BusName(DaemonFixture.name), path: try ObjectPath(path),
+            interface: try InterfaceName(DaemonFixture.windowInterface), member: try MemberName(member),
+            arguments: arguments, timeout: .seconds(30))
+    }
+
+    /// A logged-in window with an editor sheet the fixture's connection protects: the window and the editor's id.
+    func protectedEditor(_ fixture: DaemonFixture) async throws -> (window: String, editor: UInt64) {
+        let window = try await fixture.openWindow()
+        try await fixture.logIn(window)
+        _ = try await fixture.window(window, "Present", [.string("sheet"), .string("editor"), .params(["id": "1"])])
+        let editor = try await fixture.modelID(window, where: "screen", is: "editor")
+        _ = try await fixture.window(window, "Protect", [.uint64(editor), .string("unsaved text"), .string("")])
+        return (window, editor)
+    }
+
+    /// The window's protection marks (the `Protected` property, decoded).
+    func marks(_ fixture: DaemonFixture, _ window: String) async throws -> [[String: Any]] {
+        let text = try #require(try await fixture.windowProperty(window, "Protected").string)
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    // MARK: One call must not crash the daemon
+
+    @Test(arguments: [UInt64.max, UInt64(Int64.max), UInt64(1) << 63, UInt64(1) << 53 + 1])
+    func scheduleWithAHugeDelayIsLimitsExceededAndTheDaemonStillAnswers(_ afterMs: UInt64) async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            let error = await fixture.error {
+                try await fixture.window(window, "Schedule", [.string(#"[{"command":"goBack"}]"#), .uint64(afterMs)])
+            }
+            #expect(error?.name.rawValue == "org.freedesktop.DBus.Error.LimitsExceeded", "\(String(describing: error))")
+            #expect(try await fixture.version(window) == 0)
+        }
+    }
+
+    @Test(arguments: ["9223372036854775807", "18446744073709551615", "1e300", "-1", "0.5"])
+    func aScheduleCommandWithAnExtremeAfterMsIsRefusedPrecisely(_ number: String) async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            let batch = #"[{"command":"schedule","afterMs":"# + number + #","commands":[{"command":"goBack"}]}]"#
+            let result = try await fixture.gdbus(window, "Apply", [batch, "{}"])
+            #expect(result.status != 0, "\(result)")
+            #expect(
+                result.stderr.contains("LimitsExceeded") || result.stderr.contains("afterMs must be an integer"), "\(result)")
+            #expect(!result.stderr.contains("not valid JSON"), "\(result)")
+            #expect(try await fixture.version(window) == 0)
+        }
+    }
+
+    /// Every numeric argument of every Session1/Window1 method and every integer key of every batch command, driven
+    /// with 0, −1, 2^31, 2^53+1, 2^63−1, 2^64−1, 1e300 and NaN-like strings by `scripts/numeric-extremes` (Python Gio):
+    /// no internal fault, no lost reply, the daemon answers after every call.
+    @Test func everyNumericArgumentTakesTheExtremesWithoutAFaultOrALostReply() async throws {
+        try await DaemonFixture.with { fixture in
+            let script = PrivateBus.repositoryRoot.appendingPathComponent("scripts/numeric-extremes").path
+            let result = try await fixture.run("/usr/bin/python3", [script], timeout: .seconds(300))
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("checked "), "\(result)")
+            #expect(try await fixture.session("ListWindows").isEmpty == false)
+        }
+    }
+
+    // MARK: A batch run later acts with its author's authority
+
+    @Test func aBatchScheduledByAnotherClientCannotRemoveAMarkItDoesNotOwn() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            let effects = try await fixture.signals(
+                path: setup.window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Effect")
+            let other = try await fixture.connect()
+            let batch = #"[{"command":"unprotect","model":\#(setup.editor)},{"command":"dismissAll"}]"#
+            _ = try await call(other, setup.window, "Schedule", [.string(batch), .uint64(50)])
+            let failed = try await first(effects, timeout: .seconds(30)) { $0.arguments.first == .string("scheduledFailed") }
+            #expect("\(failed.arguments)".contains(Self.prevented), "\(failed.arguments)")
+            #expect(try await fixture.modelID(setup.window, where: "screen", is: "editor") == setup.editor)
+            #expect(try await marks(fixture, setup.window).count == 1)
+            await other.close()
+        }
+    }
+
+    @Test func aScheduledProtectIsOwnedByItsAuthorWhoCanRemoveIt() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let changes = try await fixture.signals(
+                path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Changed")
+            let author = try await fixture.connect()
+            let name = try #require(await author.uniqueName?.rawValue)
+            _ = try await call(author, window, "Schedule", [.string(#"[{"command":"protect","reason":"draft"}]"#), .uint64(20)])
+            _ = try await first(changes, timeout: .seconds(30)) { ($0.arguments.dropFirst(2).first?.string ?? "").contains("scheduled") }
+            let owners = try await marks(fixture, window).map { $0["owner"] as? String }
+            #expect(owners == [name], "\(owners)")
+            // Another client cannot remove it; its author can.
+            let model = try #require(try await marks(fixture, window).first?["model"] as? Int)
+            let refused = await fixture.error { try await fixture.window(window, "Unprotect", [.uint64(UInt64(model))]) }
+            #expect(refused?.name.rawValue == Self.prevented)
+            _ = try await call(author, window, "Unprotect", [.uint64(UInt64(model))])
+            #expect(try await marks(fixture, window).isEmpty)
+            await author.close()
+        }
+    }
+
+    @Test func aScheduledProtectWhoseAuthorLeftIsNeverMade() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let effects = try await fixture.signals(
+                path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Effect")
+            let author = try await fixture.connect()
+            _ = try await call(author, window, "Schedule", [.string(#"[{"command":"protect","reason":"draft"}]"#), .uint64(600_000)])
+            await author.close()
+            let dropped = try await first(effects, timeout: .seconds(30)) { $0.arguments.first == .string("scheduledFailed") }
+            #expect("\(dropped.arguments)".contains("left the bus"), "\(dropped.arguments)")
+            let state = try #require(try await fixture.window(window, "GetState").first?.string)
+            #expect(!state.contains("\"scheduled\":[{"), "\(state)")
+            #expect(try await marks(fixture, window).isEmpty)
+            // And the window closes: no mark without an owner holds it.
+            _ = try await fixture.session("DismissWindow", [try .path(window)])
+        }
+    }
+
+    @Test func aScheduledBatchRecordsItsAuthorInTheState() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            let author = try await fixture.connect()
+            let name = try #require(await author.uniqueName?.rawValue)
+            _ = try await call(
+                author, window, "Schedule", [.string(#"[{"command":"goBack"}]"#), .uint64(600_000)])
+            let state = try #require(try await fixture.window(window, "GetState").first?.string)
+            #expect(state.contains(#""author":"\#(name)""#), "\(state)")
+            await author.close()
+        }
+    }
+
+    // MARK: A well-behaved client is served
+
+    /// dbus-python without a main loop: it reads every reply but never dispatches the daemon's `Peer.Ping`.
+    static let blockingClient = #"""
+        import sys, dbus
+        bus = dbus.SessionBus()
+        session = bus.get_object("org.navsession.Demo", "/org/navsession/Session1")
+        path = session.OpenWindow("waiting", dbus.Dictionary({}, signature="ss"), dbus_interface="org.navsession.Session1")
+        window = dbus.Interface(bus.get_object("org.navsession.Demo", path), "org.navsession.Window1")
+        present = '{"command":"present","presentation":{"kind":"sheet","model":{"screen":"detail","params":{"id":"%s"}}}}'
+        for round in range(4):
+            batch = "[" + ",".join(present % (str(round) * 4000) for _ in range(50)) + "]"
+            window.Apply(batch, dbus.Dictionary({}, signature="ss"))
+        total = calls = 0
+        while total < int(sys.argv[1]):
+            total += len(window.GetState(timeout=60))
+            calls += 1
+        print(f"{calls} replies, {total} bytes, all answered")
+        """#
+
+    @Test func aBlockingClientThatReadsItsRepliesIsServedAHundredMegabytes() async throws {
+        try await DaemonFixture.with { fixture in
+            let result = try await fixture.run(
+                "/usr/bin/python3", ["-c", Self.blockingClient, String(100 << 20)], timeout: .seconds(600))
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("all answered"), "\(result)")
+        }
+    }
+
+    // MARK: No silent failure
+
+    @Test func dismissWindowOfAProtectedWindowInABatchFailsTheBatch() async throws {
+        try await DaemonFixture.with { fixture in
+            let setup = try await protectedEditor(fixture)
+            let version = try await fixture.version(setup.window)
+            let result = try await fixture.gdbus(setup.window, "Apply", [#"[{"command":"dismissWindow"}]"#, "{}"])
+            #expect(result.status != 0 && result.stderr.contains(Self.prevented), "\(result)")
+            #expect(try await fixture.version(setup.window) == version)
+            let windows = try await fixture.session("ListWindows")
+            #expect("\(windows)".contains(setup.window))
+        }
+    }
+
+    @Test func scheduledBatchesFailingAtTheirDeadlineAreLoggedAFewTimesOnly() async throws {
+        try await DaemonFixture.with { fixture in
+            let effects = try await fixture.signals(
+                namespace: DaemonFixture.session, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Effect")
+            // A window's scheduled batches are bounded (GraphLimits.maxScheduled): several windows, 40 each.
+            var windows: [String] = []
+            for _ in 0..<5 { windows.append(try await fixture.openWindow("waiting")) }
+            let failing = #"{"command":"schedule","afterMs":300,"commands":[{"command":"goBack"}]}"#
+            for window in windows {
+                let batch = "[" + Array(repeating: failing, count: 40).joined(separator: ",") + "]"
+                _ = try await fixture.window(window, "Apply", [.string(batch), .noParams])
+            }
+            let failures = try await take(200, of: effects, timeout: .seconds(60))
+            #expect(failures.allSatisfy { $0.arguments.first == .string("scheduledFailed") })
+            let lines = fixture.output.split(separator: "\n").filter { $0.contains("a scheduled batch failed at its deadline") }
+            #expect(lines.count == 3, "\(lines.count) lines: \(lines.prefix(5))")
+        }
+    }
+}
