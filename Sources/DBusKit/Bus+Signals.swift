@@ -29,7 +29,19 @@ extension Bus {
             }
             return message
         }
-        noteSignal(wire?.size ?? MessageEncoder.estimatedSize(of: arguments))
+        let size = wire?.size ?? MessageEncoder.estimatedSize(of: arguments)
+        // A unicast signal waits in one peer's queue until it reads: counted against that peer like a reply
+        // (``isBehind(_:)``), not as a broadcast.
+        if let destination { noteReply(size, to: destination.rawValue) } else { noteSignal(size) }
+    }
+
+    /// Whether `peer` has not read at least `bytes` of what this connection sent it (replies and unicast signals),
+    /// as far as the bus last said (or its last answered Ping showed). A service stops sending a peer that is
+    /// behind what it only streams to it (followed changes), so a client that does not read loses its own
+    /// stream, never anyone else's service.
+    public func isBehind(_ peer: BusName, by bytes: Int = 1 << 20) -> Bool {
+        replyLedger.unconfirmed(of: peer.rawValue) >= bytes
+            || (replyLedger.total >= ReplyLedger.totalBudget && replyLedger.unconfirmed(of: peer.rawValue) >= ReplyLedger.pingThreshold)
     }
 
     /// Sends a signal or a reply DBusKit marshalled: `wire`, built in one pass (``WireMessage``), or — when the

@@ -8,9 +8,9 @@ import Synchronization
 /// Within ``interval`` of a line's first occurrence, occurrence 1 is written, then only occurrences 10,
 /// 100, 1 000, … each with `(N more like this suppressed)`, the count of copies not written since the last
 /// one. The first occurrence after the interval is written again, with the count still unreported, and
-/// starts a new interval. Lines repeat one another when their level and message are the same (metadata — a window,
-/// an id, a client — varies between repeats and is written with the lines let through); info and debug lines pass
-/// unchanged.
+/// starts a new interval. A line is a copy of another when level, message and metadata are the same. Lines of
+/// one message whose metadata differs (a window, an id, a client) are limited together too, more loosely: the
+/// first ``burst`` of them are written, then only the 100th, 1 000th, …; info and debug lines pass unchanged.
 ///
 /// ```swift
 /// let logger = Logger(label: "navsessiond") { label in
@@ -20,6 +20,8 @@ import Synchronization
 public struct RepeatLimitedLogHandler: LogHandler {
     /// How long an interval of one repeated line lasts.
     public static let interval: Duration = .seconds(60)
+    /// Lines of one message (any metadata) written freely within an interval.
+    static let burst = 10
     /// Distinct lines tracked at most; beyond it, lines whose interval is over are forgotten first.
     static let trackedLines = 1024
 
@@ -56,26 +58,36 @@ public struct RepeatLimitedLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         guard event.level >= .notice else { return base.log(event: event) }
-        let key = "\(event.level) \(event.message)"
+        let metadata = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let template = "\(event.level) \(event.message)"
+        let key = template + " " + metadata.joined(separator: " ")
         let suppressed: Int? = tracker.lines.withLock { lines in
             let now = ContinuousClock.now
-            if lines[key] == nil, lines.count >= Self.trackedLines {
+            if lines.count >= Self.trackedLines - 1, lines[key] == nil || lines["\u{0}" + template] == nil {
                 lines = lines.filter { now - $0.value.start < Self.interval }
-                if lines.count >= Self.trackedLines { lines = [:] }
+                if lines.count >= Self.trackedLines - 1 { lines = [:] }
             }
-            var repeats = lines[key] ?? Repeats(start: now)
-            if now - repeats.start >= Self.interval {
-                repeats.start = now
-                repeats.occurrences = 0
+            func counted(_ key: String) -> Repeats {
+                var repeats = lines[key] ?? Repeats(start: now)
+                if now - repeats.start >= Self.interval {
+                    repeats.start = now
+                    repeats.occurrences = 0
+                }
+                repeats.occurrences += 1
+                return repeats
             }
-            repeats.occurrences += 1
-            defer { lines[key] = repeats }
-            guard Self.isWritten(occurrence: repeats.occurrences) else {
-                repeats.suppressed += 1
+            let copy = counted(key)
+            var message = counted("\u{0}" + template)
+            lines[key] = copy
+            defer { lines["\u{0}" + template] = message }
+            guard Self.isWritten(occurrence: copy.occurrences),
+                message.occurrences <= Self.burst || Self.isWritten(occurrence: message.occurrences)
+            else {
+                message.suppressed += 1
                 return nil
             }
-            let count = repeats.suppressed
-            repeats.suppressed = 0
+            let count = message.suppressed
+            message.suppressed = 0
             return count
         }
         guard let suppressed else { return }

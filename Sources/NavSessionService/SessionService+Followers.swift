@@ -160,9 +160,22 @@ extension SessionService {
         }
     }
 
-    /// Sends each followed change to its follower alone.
+    /// Sends each followed change to its follower alone. A follower that has not read 1 MiB of what it was sent
+    /// (``Bus/isBehind(_:by:)``: measured from what the bus holds for it) loses its follows: what piles up for a
+    /// client that does not read would otherwise count against the daemon's own queue at the bus and stall every
+    /// client. Its next call is refused while it is behind; it follows again once it reads (Docs/reliability.md).
     func announceFollowed(_ changes: [FollowedChange], on bus: isolated Bus) {
+        var dropped: Set<String> = []
         for change in changes {
+            if dropped.contains(change.follower) { continue }
+            if let name = try? BusName(change.follower), bus.isBehind(name) {
+                dropped.insert(change.follower)
+                state.withLock { $0.followers.drop(client: change.follower) }
+                logger.notice(
+                    "a follower does not read its ModelChanged signals; its follows ended",
+                    metadata: ["client": "\(change.follower)"])
+                continue
+            }
             do {
                 let arguments: [Value] = [
                     .uint64(UInt64(clamping: change.model.rawValue)), .uint64(UInt64(clamping: change.version)),

@@ -13,12 +13,15 @@ struct NonReadingClient {
     /// Starts the client on `address` and returns once it has sent everything.
     static func start(
         address: String, destination: String, path: String, interface: String, member: String, count: Int,
-        match: String = ""
+        match: String = "", argument: UInt64? = nil
     ) async throws -> NonReadingClient {
         let out = Pipe()
         let input = Pipe()
         let process = try ChildProcess.spawn(
-            ["/usr/bin/python3", "-c", script, address, destination, path, interface, member, "\(count)", match],
+            [
+                "/usr/bin/python3", "-c", script, address, destination, path, interface, member, "\(count)", match,
+                argument.map(String.init) ?? "",
+            ],
             environment: ["PATH": "/usr/bin:/bin"], stdin: input.fileHandleForReading.fileDescriptor,
             stdout: out.fileHandleForWriting.fileDescriptor,
             stderr: out.fileHandleForWriting.fileDescriptor)
@@ -40,10 +43,11 @@ struct NonReadingClient {
         _ = await process.terminate(within: .seconds(10))
     }
 
-    /// D-Bus 1.0 marshalling of method calls without arguments (and `AddMatch`'s one string), little-endian.
+    /// D-Bus 1.0 marshalling of method calls without arguments or with one `t` (and `AddMatch`'s one string),
+    /// little-endian.
     static let script = #"""
         import os, socket, struct, sys
-        address, destination, path, interface, member, count, match = sys.argv[1:8]
+        address, destination, path, interface, member, count, match, argument = sys.argv[1:9]
         def socket_path(address):
             for part in address.split(';')[0].split(':', 1)[1].split(','):
                 key, value = part.split('=', 1)
@@ -74,7 +78,10 @@ struct NonReadingClient {
         if match:
             s.sendall(call('/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', 'org.freedesktop.DBus', string(match), 's'))
         for _ in range(int(count)):
-            s.sendall(call(path, interface, member, destination))
+            if argument:
+                s.sendall(call(path, interface, member, destination, struct.pack('<Q', int(argument)), 't'))
+            else:
+                s.sendall(call(path, interface, member, destination))
         print('sent', flush=True)
         # Until its standard input ends: the test closes it, or the test process is gone (a failed test must not
         # leave it holding pipes).

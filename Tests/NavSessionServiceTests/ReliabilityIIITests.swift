@@ -146,6 +146,40 @@ import Testing
         }
     }
 
+    // MARK: Clients that do not read lose their own service
+
+    /// Sixty clients follow one model and never read; a driver makes 8 000 changes of it. Another client's small
+    /// calls on another window are all answered (liveness: each within 30 s, where they once got no answer for
+    /// minutes), and the followers lose their follows.
+    @Test func followersThatNeverReadLoseTheirFollowsAndOthersAreServed() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow("waiting")
+            let model = try await fixture.modelID(window, where: "screen", is: "waiting")
+            var followers: [NonReadingClient] = []
+            for _ in 0..<60 {
+                followers.append(try await NonReadingClient.start(
+                    address: fixture.address, destination: DaemonFixture.name, path: window,
+                    interface: "org.navsession.Window1", member: "FollowModel", count: 1, argument: model))
+            }
+            let other = try await fixture.openWindow("waiting")
+            let probe = try await fixture.connect()
+            let value = String(repeating: "v", count: 1000)
+            for change in 0..<8000 {
+                _ = try await fixture.window(
+                    window, "SetParams", [.uint64(model), .params(["reason": "\(change % 2)\(value)"]), .boolean(false)])
+                if change % 200 == 0 {
+                    _ = try await probe.call(
+                        destination: try BusName(DaemonFixture.name), path: try ObjectPath(other),
+                        interface: try InterfaceName(DaemonFixture.windowInterface), member: try MemberName("GetState"),
+                        timeout: .seconds(30))
+                }
+            }
+            #expect(fixture.output.contains("a follower does not read its ModelChanged signals"), "\(fixture.output.suffix(2000))")
+            for follower in followers { await follower.stop() }
+            await probe.close()
+        }
+    }
+
     // MARK: A well-behaved client is served
 
     /// dbus-python without a main loop: it reads every reply but never dispatches the daemon's `Peer.Ping`.
@@ -204,7 +238,9 @@ import Testing
             let failures = try await take(200, of: effects, timeout: .seconds(60))
             #expect(failures.allSatisfy { $0.arguments.first == .string("scheduledFailed") })
             let lines = fixture.output.split(separator: "\n").filter { $0.contains("a scheduled batch failed at its deadline") }
-            #expect(lines.count == 3, "\(lines.count) lines: \(lines.prefix(5))")
+            // Each line names its own window and id: the first 10 are written, then the 100th.
+            #expect(lines.count == 11, "\(lines.count) lines: \(lines.prefix(12))")
+            #expect(lines.last?.hasSuffix("(89 more like this suppressed)") == true, "\(lines.last ?? "")")
         }
     }
 }

@@ -11,17 +11,18 @@
 See Docs/python.md in the NavSession repository.
 """
 
-from . import commands, documents, errors, specs
+from . import commands, documents, errors, protocol, specs
 from .client import (CALL_TIMEOUT_MS, DEMO_NAME, SESSION_IFACE, SESSION_PATH, WAIT_TIMEOUT, WINDOW_IFACE, Change,
                      ChangeStream, Event, Resync, Session, Window, connect, open_bus)
 from .commands import Command, batch_json
-from .errors import DBusError, NavSessionError, Timeout
+from .errors import DBusError, NavSessionError, ProtocolError, Timeout
 from .specs import Presentation, Route
 
 __version__ = "0.1.0"
 
 __all__ = [
     "connect", "open_bus", "Session", "Window", "Change", "Resync", "Event", "ChangeStream", "Command", "batch_json",
-    "Presentation", "Route", "NavSessionError", "DBusError", "Timeout", "commands", "specs", "errors", "documents", "DEMO_NAME",
+    "Presentation", "Route", "NavSessionError", "DBusError", "Timeout", "ProtocolError", "commands", "specs", "errors",
+    "documents", "protocol", "DEMO_NAME",
     "SESSION_PATH", "SESSION_IFACE", "WINDOW_IFACE", "CALL_TIMEOUT_MS", "WAIT_TIMEOUT",
 ]

@@ -5,6 +5,10 @@ property updates are dispatched by the GLib main context the session was created
 normally the default context) — by a running ``GLib.MainLoop`` / ``Gtk.Application``, by the ``wait_for`` and
 change-stream helpers (which iterate that context until they are satisfied), or, in asyncio code, by
 :mod:`navsession.aio` (which iterates it in an executor thread while something awaits).
+
+Replies, signals and properties are checked before they are decoded (:mod:`navsession.protocol`): what the
+package cannot understand raises :class:`navsession.errors.ProtocolError`; a call whose reply does not come in
+time raises :class:`navsession.errors.Timeout`.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Mapping, Optional
 from gi.repository import Gio, GLib
 
 from . import commands as _commands
+from . import protocol
 from .commands import CommandLike, batch_json
 from .documents import ChangeCause, ClosedWindow, HistoryEntry, Step, WindowSnapshot
-from .errors import NavSessionError, Timeout, from_glib_error
+from .errors import NavSessionError, ProtocolError, Timeout, from_glib_error
 from .specs import Route
 
 DEMO_NAME = "org.navsession.Demo"
@@ -79,9 +84,14 @@ class Change:
 
     @classmethod
     def from_signal(cls, path: str, params: GLib.Variant) -> "Change":
-        version, previous, cause_json, animated, started, finished, steps_json = params.unpack()
-        return cls(path, version, previous, json.loads(cause_json) if cause_json else {}, animated,
-                   tuple(started), tuple(finished), json.loads(steps_json) if steps_json else [],
+        """The change a ``Changed`` signal's arguments describe; :class:`navsession.errors.ProtocolError` when
+        they are not ``(ttsbatats)`` or ``cause_json``/``steps_json`` do not parse or validate."""
+        version, previous, cause_json, animated, started, finished, steps_json = protocol.check_signal(
+            params, "Changed", path, WINDOW_IFACE)
+        where = protocol.detail("Changed", path, WINDOW_IFACE)
+        cause = protocol.decode("Changed.cause_json", cause_json, where, "cause_json") if cause_json else {}
+        steps = protocol.decode("Changed.steps_json", steps_json, where, "steps_json") if steps_json else []
+        return cls(path, version, previous, cause, animated, tuple(started), tuple(finished), steps,
                    cause_json, steps_json)
 
 
@@ -190,11 +200,7 @@ class Session:
     # -- properties (cached, kept current by PropertiesChanged)
 
     def _prop(self, name: str) -> Any:
-        value = self.proxy.get_cached_property(name)
-        if value is None:  # not loaded (the daemon was not running when the proxy was made): ask
-            value = self.call("org.freedesktop.DBus.Properties.Get", "(ss)", (SESSION_IFACE, name))[0]
-            return value
-        return value.unpack()
+        return _property(self.proxy, SESSION_IFACE, name, self._call_flags)
 
     @property
     def version(self) -> int:
@@ -291,9 +297,10 @@ class Session:
              to_routes: Sequence[Union[Route, Mapping[str, Any]]], *, multi_dismiss: bool = False,
              pushes_in_one: bool = False) -> List[List[Route]]:
         """The step planner: the route states S0…Sn from ``from_routes`` to ``to_routes`` (Docs/routing.md)."""
-        (states,) = self.call("Plan", "(ssbb)", (_routes_json(from_routes), _routes_json(to_routes),
-                                                 multi_dismiss, pushes_in_one))
-        return [[Route.from_json(r) for r in state] for state in json.loads(states)]
+        document = _json_reply(self, "Plan", "states", "(ssbb)", (_routes_json(from_routes), _routes_json(to_routes),
+                                                                 multi_dismiss, pushes_in_one))
+        return protocol.convert(protocol.detail("Plan", SESSION_PATH, SESSION_IFACE), "states",
+                                lambda: [[Route.from_json(r) for r in state] for state in document])
 
     def register_guard(self, name: str) -> None:
         self.call("RegisterGuard", "(s)", (name,))
@@ -307,7 +314,7 @@ class Session:
 
     def closed_windows(self) -> List[ClosedWindow]:
         """The recently closed windows, most recent first (``ListClosedWindows``)."""
-        return list(json.loads(self.call("ListClosedWindows")[0]))
+        return list(_json_reply(self, "ListClosedWindows", "closed_json"))
 
     def reopen_window(self, id: str = "") -> "Window":
         """Reopens a recently closed window (``""``: the most recent)."""
@@ -382,12 +389,17 @@ def _call_async(proxy: Gio.DBusProxy, method: str, signature: Optional[str], arg
     def done(source: Gio.DBusProxy, result: Gio.AsyncResult) -> None:
         try:
             reply = source.call_finish(result)
+            values = protocol.check_reply(reply, method, path, interface)
         except GLib.Error as error:
             if on_error is not None:
                 on_error(from_glib_error(error, method, path, interface))
             return
+        except ProtocolError as error:
+            if on_error is not None:
+                on_error(error)
+            return
         if on_reply is not None:
-            on_reply(tuple(reply.unpack()) if reply is not None else ())
+            on_reply(values)
 
     proxy.call(method, parameters, flags, timeout_ms, None, done)
 
@@ -399,34 +411,75 @@ def _call(proxy: Gio.DBusProxy, method: str, signature: Optional[str], args: Seq
         reply = proxy.call_sync(method, parameters, flags, timeout_ms, None)
     except GLib.Error as error:
         raise from_glib_error(error, method, proxy.get_object_path(), proxy.get_interface_name()) from None
-    return tuple(reply.unpack()) if reply is not None else ()
+    return protocol.check_reply(reply, method, proxy.get_object_path(), proxy.get_interface_name())
+
+
+def _property(proxy: Gio.DBusProxy, interface: str, name: str, flags: Gio.DBusCallFlags) -> Any:
+    """A property's value from ``proxy``'s cache, else read with ``Properties.Get`` (not cached: the daemon was
+    not running when the proxy was made, or the property only invalidates); its D-Bus type checked."""
+    path = proxy.get_object_path()
+    value = proxy.get_cached_property(name)
+    if value is None:
+        method = PROPERTIES_IFACE + ".Get"
+        try:
+            reply = proxy.call_sync(method, GLib.Variant("(ss)", (interface, name)), flags, CALL_TIMEOUT_MS, None)
+        except GLib.Error as error:
+            raise from_glib_error(error, method, path, interface) from None
+        if reply is None or reply.get_type_string() != "(v)":
+            got = reply.get_type_string() if reply is not None else "()"
+            raise protocol.fail(protocol.detail(name, path, interface),
+                                f"Properties.Get answered {got}, expected (v)")
+        value = reply.get_child_value(0).get_variant()
+    return protocol.check_property(value, name, path, interface)
+
+
+def _json_reply(target: Union["Session", "Window"], method: str, argument: str, signature: Optional[str] = None,
+                args: Sequence[Any] = ()) -> Any:
+    """Calls ``method`` (reply ``(s)``), parses its JSON and validates it as the document ``method.argument``."""
+    (text,) = target.call(method, signature, args)
+    where = protocol.detail(method, target.proxy.get_object_path(), target.proxy.get_interface_name())
+    return protocol.decode(f"{method}.{argument}", text, where, argument)
 
 
 # -- windows ---------------------------------------------------------------------------------------
 
-def _json_or_none(text: str) -> Any:
-    return json.loads(text) if text else None
+def _as_is(value: Any, _where: Dict[str, Any]) -> Any:
+    return value  # its D-Bus type was checked (protocol.PROPERTY_TYPES)
 
 
-# Python property → (Window1 property, conversion of the unpacked value).
-_WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any], Any]]] = {
-    "scene": ("Scene", str),
-    "title": ("Title", str),
-    "version": ("Version", int),
-    "active_screen": ("ActiveScreen", str),
-    "active_model": ("ActiveModel", int),
-    "current_routes": ("Routes", lambda text: [Route.from_json(r) for r in json.loads(text or "[]")]),
-    "selected_tab": ("SelectedTab", str),
-    "can_go_back": ("CanGoBack", bool),
-    "can_pop": ("CanPop", bool),
-    "can_dismiss": ("CanDismiss", bool),
-    "pending_deep_link": ("PendingDeepLink", str),
-    "active_tag": ("ActiveTag", str),
-    "pending_navigation": ("PendingNavigation", _json_or_none),
-    "protected": ("Protected", _json_or_none),
-    "settled_version": ("SettledVersion", int),
-    "settled_by": ("SettledBy", str),
-    "can_go_forward": ("CanGoForward", bool),
+def _json_or_none(kind: str) -> Callable[[Any, Dict[str, Any]], Any]:
+    """The conversion of a JSON property: ``""`` → ``None``, else the document, validated."""
+
+    def convert(text: Any, where: Dict[str, Any]) -> Any:
+        return protocol.decode(kind, text, where, "its value") if text else None
+
+    return convert
+
+
+def _routes(text: Any, where: Dict[str, Any]) -> List[Route]:
+    document = protocol.decode("Routes", text or "[]", where, "its value")
+    return protocol.convert(where, "its value", lambda: [Route.from_json(r) for r in document])
+
+
+# Python property → (Window1 property, conversion of the unpacked value and the ProtocolError detail).
+_WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any, Dict[str, Any]], Any]]] = {
+    "scene": ("Scene", _as_is),
+    "title": ("Title", _as_is),
+    "version": ("Version", _as_is),
+    "active_screen": ("ActiveScreen", _as_is),
+    "active_model": ("ActiveModel", _as_is),
+    "current_routes": ("Routes", _routes),
+    "selected_tab": ("SelectedTab", _as_is),
+    "can_go_back": ("CanGoBack", _as_is),
+    "can_pop": ("CanPop", _as_is),
+    "can_dismiss": ("CanDismiss", _as_is),
+    "pending_deep_link": ("PendingDeepLink", _as_is),
+    "active_tag": ("ActiveTag", _as_is),
+    "pending_navigation": ("PendingNavigation", _json_or_none("PendingNavigation")),
+    "protected": ("Protected", _json_or_none("Protected")),
+    "settled_version": ("SettledVersion", _as_is),
+    "settled_by": ("SettledBy", _as_is),
+    "can_go_forward": ("CanGoForward", _as_is),
 }
 
 
@@ -436,8 +489,9 @@ class _WindowProperties:
     @staticmethod
     def install(cls: type) -> type:
         for attribute, (dbus_name, convert) in _WINDOW_PROPERTIES.items():
-            def getter(self: "Window", _name: str = dbus_name, _convert: Callable[[Any], Any] = convert) -> Any:
-                return _convert(self.prop(_name))
+            def getter(self: "Window", _name: str = dbus_name,
+                       _convert: Callable[[Any, Dict[str, Any]], Any] = convert) -> Any:
+                return _convert(self.prop(_name), protocol.detail(_name, self.path, WINDOW_IFACE))
             getter.__doc__ = f"The cached ``{dbus_name}`` property (kept current by PropertiesChanged)."
             setattr(cls, attribute, property(getter))
         return cls
@@ -498,12 +552,9 @@ class Window:
         return self._closed or self.proxy.get_name_owner() is None
 
     def prop(self, name: str) -> Any:
-        """A Window1 property by its D-Bus name, from the cache (read from the daemon when not cached)."""
-        value = self.proxy.get_cached_property(name)
-        if value is None:
-            (value,) = self.call("org.freedesktop.DBus.Properties.Get", "(ss)", (WINDOW_IFACE, name))
-            return value
-        return value.unpack()
+        """A Window1 property by its D-Bus name, from the cache (read from the daemon when not cached); a value
+        of another D-Bus type than the interface's raises :class:`navsession.errors.ProtocolError`."""
+        return _property(self.proxy, WINDOW_IFACE, name, self.session._call_flags)
 
     @property
     def properties(self) -> Dict[str, Any]:
@@ -660,11 +711,11 @@ class Window:
 
     def state(self) -> WindowSnapshot:
         """``GetState``: the window snapshot (Docs/state-schema.md)."""
-        snapshot: WindowSnapshot = json.loads(self.call("GetState")[0])
+        snapshot: WindowSnapshot = _json_reply(self, "GetState", "state_json")
         return snapshot
 
     def state_at(self, version: int) -> WindowSnapshot:
-        snapshot: WindowSnapshot = json.loads(self.call("GetStateAt", "(t)", (version,))[0])
+        snapshot: WindowSnapshot = _json_reply(self, "GetStateAt", "state_json", "(t)", (version,))
         return snapshot
 
     def set_state(self, state: Mapping[str, Any]) -> int:
@@ -672,7 +723,9 @@ class Window:
 
     def routes(self) -> List[Route]:
         """``GetRoutes``: the active branch's routes, asked (``current_routes`` is the cached ``Routes``)."""
-        return [Route.from_json(r) for r in json.loads(self.call("GetRoutes")[0])]
+        document = _json_reply(self, "GetRoutes", "routes_json")
+        return protocol.convert(protocol.detail("GetRoutes", self.path, WINDOW_IFACE), "routes_json",
+                                lambda: [Route.from_json(r) for r in document])
 
     def set_routes(self, routes: Sequence[Union[Route, Mapping[str, Any]]]) -> int:
         return self._change("SetRoutes", "(s)", (_routes_json(routes),))
@@ -682,20 +735,30 @@ class Window:
         return str(self.call("GetTree")[0])
 
     def history(self) -> List[HistoryEntry]:
-        return list(json.loads(self.call("GetHistory")[0]))
+        return list(_json_reply(self, "GetHistory", "history_json"))
 
     def trace(self) -> Dict[str, Any]:
-        return dict(json.loads(self.call("ExportTrace")[0]))
+        return dict(_json_reply(self, "ExportTrace", "trace_json"))
 
     # -- signals (GLib main loop)
 
-    def connect_changed(self, callback: Callable[[Change], None]) -> Callable[[], None]:
+    def connect_changed(self, callback: Callable[[Change], None],
+                        on_error: Optional[Callable[[ProtocolError], None]] = None) -> Callable[[], None]:
         """Calls ``callback(change)`` for every ``Changed`` signal as it arrives (no gap handling: see
-        :meth:`follow`). Returns a function that disconnects."""
+        :meth:`follow`). A signal the package cannot understand is ``on_error(ProtocolError)`` (without
+        ``on_error`` the error is raised from the signal handler, which GLib prints). Returns a function that
+        disconnects."""
 
         def on_signal(_proxy: Any, _sender: str, name: str, params: GLib.Variant) -> None:
             if name == "Changed":
-                callback(Change.from_signal(self.path, params))
+                try:
+                    change = Change.from_signal(self.path, params)
+                except ProtocolError as error:
+                    if on_error is None:
+                        raise
+                    on_error(error)
+                    return
+                callback(change)
 
         return _disconnector(self.proxy, self.proxy.connect("g-signal", on_signal))
 
@@ -729,10 +792,13 @@ class Window:
         """The same stream, for ``async for change in window.changes_async()``."""
         return ChangeStream(self, timeout)
 
-    def follow(self, callback: Callable[[Event], None]) -> "ChangeStream":
+    def follow(self, callback: Callable[[Event], None],
+               on_error: Optional[Callable[[NavSessionError], None]] = None) -> "ChangeStream":
         """Calls ``callback(event)`` with each :class:`Change` or :class:`Resync` from the main loop (no thread,
-        no iteration of ours); ``stream.close()`` stops."""
-        return ChangeStream(self, None, callback)
+        no iteration of ours); ``stream.close()`` stops. ``on_error(error)``: a ``Changed`` signal the package
+        could not understand (:class:`navsession.errors.ProtocolError`) or a failed resynchronisation (without
+        it, the error is raised from the signal handler, which GLib prints)."""
+        return ChangeStream(self, None, callback, on_error)
 
     # -- waits
 
@@ -832,17 +898,21 @@ def _options(expected_version: Optional[int], transaction: Optional[Mapping[str,
 class ChangeStream:
     """A window's :class:`Change` events in order; a gap (a ``Changed`` whose ``previous_version`` is not the
     last version seen: a lost signal, a version jump) re-reads the window and yields a :class:`Resync` instead.
-    Versions at or below the last one seen (already covered by a resync) are skipped."""
+    Versions at or below the last one seen (already covered by a resync) are skipped. A ``Changed`` signal the
+    package cannot understand raises :class:`navsession.errors.ProtocolError` in its place (iterating goes on
+    after it: the next change then shows the gap and resynchronises)."""
 
     def __init__(self, window: Window, timeout: Optional[float] = None,
-                 callback: Optional[Callable[[Event], None]] = None) -> None:
+                 callback: Optional[Callable[[Event], None]] = None,
+                 on_error: Optional[Callable[[NavSessionError], None]] = None) -> None:
         self.window = window
         self.timeout = timeout
         self.last_version = window.version
-        self._queue: Deque[Change] = deque()
+        self._queue: Deque[Union[Change, ProtocolError]] = deque()
         self._drop = 0
         self._callback = callback
-        self._disconnect = window.connect_changed(self._on_change)
+        self._on_error = on_error
+        self._disconnect = window.connect_changed(self._on_change, self._on_change)
 
     def drop_next(self, count: int = 1) -> None:
         """For tests: ignore the next ``count`` ``Changed`` signals as if the bus had lost them."""
@@ -857,14 +927,20 @@ class ChangeStream:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _on_change(self, change: Change) -> None:
+    def _on_change(self, change: Union[Change, ProtocolError]) -> None:
         if self._drop:
             self._drop -= 1
             return
         self._queue.append(change)
         if self._callback is not None:
             while True:
-                event = self._take()
+                try:
+                    event = self._take()
+                except NavSessionError as error:
+                    if self._on_error is None:
+                        raise
+                    self._on_error(error)
+                    continue
                 if event is None:
                     break
                 self._callback(event)
@@ -872,6 +948,8 @@ class ChangeStream:
     def _take(self) -> Optional[Event]:
         while self._queue:
             change = self._queue.popleft()
+            if isinstance(change, ProtocolError):
+                raise change
             if change.version <= self.last_version:
                 continue
             if change.previous_version == self.last_version:

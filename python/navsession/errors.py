@@ -5,6 +5,11 @@ Every ``org.navsession.Error.<Name>`` the interface XML documents (``dbus/*.xml`
 ``org.freedesktop.DBus.Error.<Name>`` names the XML documents are subclasses of :class:`DBusError`
 (``navsession.errors.InvalidArgs``). A test compares both tables with the XML, so they cannot drift.
 An error name missing from the tables still raises :class:`NavSessionError` (or :class:`DBusError`) with its name.
+
+Two classes are the package's own: :class:`Timeout` (also a ``TimeoutError``) for a wait that expired and for a
+call whose reply did not come in time (GIO's ``timed-out``, the bus's ``NoReply``), and :class:`ProtocolError` for
+a reply the package could not understand (a wrong D-Bus signature, JSON that does not parse or does not match the
+package's schema for it; see :mod:`navsession.protocol`).
 """
 
 from __future__ import annotations
@@ -60,10 +65,25 @@ class DBusError(NavSessionError):
 
 
 class Timeout(NavSessionError, TimeoutError):
-    """A ``wait_for``/``wait_settled`` (or a change stream's ``timeout``) expired."""
+    """Time ran out: a ``wait_for``/``wait_settled`` (or a change stream's ``timeout``) expired (``name``
+    ``navsession.Timeout``), or a call's reply did not come within its timeout (``name`` the GIO or D-Bus error:
+    ``g-io-error-quark.timed-out``, ``org.freedesktop.DBus.Error.NoReply``…; ``detail`` the call's ``{"method",
+    "path", "interface"}``). ``except TimeoutError`` catches it."""
+
+    def __init__(self, message: str, detail: Optional[Dict[str, Any]] = None, *,
+                 name: str = "navsession.Timeout") -> None:
+        super().__init__(name, message, detail)
+
+
+class ProtocolError(NavSessionError):
+    """``navsession.ProtocolError``: a reply the package could not understand — a wrong D-Bus signature or shape,
+    JSON that does not parse, or JSON that does not validate against the package's schema for that reply (a
+    signal's or property's value likewise). ``message`` names the method (signal, property) and what was wrong;
+    ``detail``: ``{"method", "path", "interface", "problem"}`` and, when a schema refused the JSON, ``"schema"``
+    (``method`` is the signal's or property's name for those)."""
 
     def __init__(self, message: str, detail: Optional[Dict[str, Any]] = None) -> None:
-        super().__init__("navsession.Timeout", message, detail)
+        super().__init__("navsession.ProtocolError", message, detail)
 
 
 def _make(name: str, base: Type[NavSessionError], prefix: str) -> Type[NavSessionError]:
@@ -92,21 +112,43 @@ def error_class(name: str) -> Type[NavSessionError]:
     return NavSessionError if name.startswith(NAVSESSION_PREFIX) else DBusError
 
 
+#: Remote D-Bus error names that mean the reply did not come in time (raised as :class:`Timeout`).
+TIMEOUT_ERROR_NAMES = frozenset({
+    FREEDESKTOP_PREFIX + "NoReply", FREEDESKTOP_PREFIX + "Timeout", FREEDESKTOP_PREFIX + "TimedOut",
+})
+
+
+def _io_error_nick(code: int) -> str:
+    try:
+        return Gio.IOErrorEnum(code).value_nick
+    except ValueError:  # a code this GLib's enum does not know
+        return str(code)
+
+
 def from_glib_error(error: GLib.Error, method: Optional[str] = None, path: Optional[str] = None,
                     interface: Optional[str] = None) -> NavSessionError:
-    """The typed exception for a ``GLib.Error`` a Gio call raised (``Gio.DBusError.get_remote_error``)."""
+    """The typed exception for a ``GLib.Error`` a Gio call raised (``Gio.DBusError.get_remote_error``).
+
+    A call that timed out — GIO's ``timed-out`` (the call's own timeout expired) or the bus's
+    ``org.freedesktop.DBus.Error.NoReply``/``Timeout``/``TimedOut`` — is a :class:`Timeout` (a ``TimeoutError``)."""
+    detail = {"method": method, "path": path, "interface": interface}
     name = Gio.DBusError.get_remote_error(error)
     message = error.message
     if name:
         prefix = f"GDBus.Error:{name}: "
         message = message[len(prefix):] if message.startswith(prefix) else message
+        if name in TIMEOUT_ERROR_NAMES:
+            return Timeout(message, detail, name=name)
     else:
         # A local failure (no reply, connection closed, cancelled): named after its GIO error code.
-        code = Gio.IOErrorEnum(error.code).value_nick if error.domain == "g-io-error-quark" else str(error.code)
+        is_io_error = error.domain == "g-io-error-quark"
+        code = _io_error_nick(error.code) if is_io_error else str(error.code)
         name = f"{error.domain}.{code}"
-    exc = error_class(name)(name, message, {"method": method, "path": path, "interface": interface})
-    return exc
+        if is_io_error and error.code == int(Gio.IOErrorEnum.TIMED_OUT):
+            return Timeout(message, detail, name=name)
+    return error_class(name)(name, message, detail)
 
 
-__all__ = ["NavSessionError", "DBusError", "Timeout", "ERROR_CLASSES", "NAVSESSION_ERROR_NAMES",
-           "FREEDESKTOP_ERROR_NAMES", "error_class", "from_glib_error", *(c.__name__ for c in ERROR_CLASSES.values())]
+__all__ = ["NavSessionError", "DBusError", "Timeout", "ProtocolError", "ERROR_CLASSES", "NAVSESSION_ERROR_NAMES",
+           "FREEDESKTOP_ERROR_NAMES", "TIMEOUT_ERROR_NAMES", "error_class", "from_glib_error",
+           *(c.__name__ for c in ERROR_CLASSES.values())]

@@ -318,7 +318,7 @@ extension Bus {
     /// finds out what it read: from the bus (``queuedForPeer(_:)``: what the bus actually still holds for it, so a
     /// blocking client that reads its replies but never dispatches a Ping is served indefinitely), or, where the
     /// bus cannot say, from a Ping it answers.
-    private func noteReply(_ size: Int, to peer: String?) {
+    func noteReply(_ size: Int, to peer: String?) {
         guard let peer, replyLedger.sent(size, to: peer) else { return }
         Task {
             if backlog.peerStatsAvailable, let queued = await queuedForPeer(peer) {

@@ -62,6 +62,9 @@ struct ReplyLedger {
                 + "read them (and let your D-Bus library answer Peer.Ping) before calling again")
     }
 
+    /// Bytes sent to `peer` and not known to be read.
+    func unconfirmed(of peer: String) -> Int { peers[peer]?.unconfirmed ?? 0 }
+
     /// Why a reply of `size` bytes to `peer` must not be sent now, or nil.
     func refusal(ofReply size: Int, to peer: String?) -> String? {
         guard size > Self.smallReply, let peer else { return nil }
