@@ -105,19 +105,42 @@ extension Session {
     // MARK: Recording
 
     /// Records a journaled change of a window (live, or read back from the journal with its line's `time`).
-    /// O(1), except every ``SessionLimits/historyLength`` changes, when the oldest half is folded into the base.
-    func recordHistory(_ entry: JournalEntry, cause: ChangeCause?, time: Int64?) {
+    /// O(1), except every ``SessionLimits/historyLength`` changes, when the oldest half is folded into the base,
+    /// and when the entries hold more than ``SessionLimits/maxHistoryBytes``, when the oldest are folded until they
+    /// hold half of it (so a window of large changes folds once per half of the bound, not at every change).
+    /// - Parameter encodedBatch: a batch entry's JSON when the caller already has it (its size is the entry's).
+    func recordHistory(_ entry: JournalEntry, cause: ChangeCause?, time: Int64?, encodedBatch: [UInt8]? = nil) {
         guard let version = entry.windowVersion, let window = windowsByNumber[entry.window],
             version > (window.history.entries.last?.version ?? window.history.baseVersion),
             let cause = cause ?? entry.cause
         else { return }
-        window.history.entries.append(WindowHistory.Entry(
-            version: version, time: time, cause: cause, activeScreen: window.activeScreen, redo: entry))
+        window.history.append(WindowHistory.Entry(
+            version: version, time: time, cause: cause, activeScreen: window.activeScreen, redo: entry,
+            bytes: Self.historyBytes(of: entry, encodedBatch: encodedBatch)))
         let length = max(limits.historyLength, 1)
         if window.history.entries.count == length {
             window.history.checkpoint = window.graph.snapshot()
         } else if window.history.entries.count >= 2 * length {
             foldHistory(of: window, keeping: length)
+        }
+        if window.history.bytes > limits.maxHistoryBytes, window.history.entries.count > 1 {
+            var kept = 0
+            var bytes = 0
+            for entry in window.history.entries.reversed() {
+                guard kept == 0 || bytes + entry.bytes <= limits.maxHistoryBytes / 2 else { break }
+                bytes += entry.bytes
+                kept += 1
+            }
+            if kept < window.history.entries.count { foldHistory(of: window, keeping: kept) }
+        }
+    }
+
+    /// About how many bytes a history entry holds: its batch's JSON (with a fixed part for the rest).
+    static func historyBytes(of entry: JournalEntry, encodedBatch: [UInt8]?) -> Int {
+        switch entry {
+        case .batch(_, let batch, _): 128 + (encodedBatch?.count ?? SessionStore.encodeBatch(batch)?.count ?? 0)
+        case .reapply(_, _, _, let batch, _, _): 128 + (SessionStore.encodeBatch(batch)?.count ?? 0)
+        default: 256
         }
     }
 
@@ -132,13 +155,13 @@ extension Session {
         let last = window.history.entries[dropped - 1].version
         if let checkpoint = window.history.checkpoint, checkpoint.version == last {
             window.history.base = checkpoint
-            window.history.entries.removeFirst(dropped)
+            window.history.dropOldest(dropped)
             window.history.checkpoint = window.graph.snapshot()
             return
         }
         do throws(SessionError) {
             window.history.base = try historyReplay(window: window.number).state(at: last)
-            window.history.entries.removeFirst(dropped)
+            window.history.dropOldest(dropped)
         } catch {
             logger.error(
                 "a window's history does not replay; it starts again at the current state",
@@ -169,8 +192,9 @@ extension Session {
                 let cause = entry.cause ?? entry.redo.cause
             else { return WindowHistory(base: snapshot) }
             previous = version
-            history.entries.append(WindowHistory.Entry(
-                version: version, time: entry.time, cause: cause, activeScreen: entry.activeScreen, redo: entry.redo))
+            history.append(WindowHistory.Entry(
+                version: version, time: entry.time, cause: cause, activeScreen: entry.activeScreen, redo: entry.redo,
+                bytes: Self.historyBytes(of: entry.redo, encodedBatch: nil)))
         }
         // The history must reach the saved state, else the file is not one this session wrote.
         guard previous == snapshot.version else { return WindowHistory(base: snapshot) }

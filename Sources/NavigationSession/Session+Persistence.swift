@@ -34,7 +34,7 @@ extension Session {
         guard !replaying else { return }
         // Issue 34, part H: the window's history, with the time written on the journal line too.
         let time: Int64? = entry.windowVersion == nil ? nil : clock.wallMilliseconds()
-        if time != nil { recordHistory(entry, cause: cause, time: time) }
+        if time != nil { recordHistory(entry, cause: cause, time: time, encodedBatch: encodedBatch) }
         guard let store else { return }
         if !store.files.isLocked { try store.files.lock() }
         if let loss = store.lossOfFiles() {

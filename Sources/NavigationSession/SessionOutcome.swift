@@ -118,6 +118,9 @@ public struct SessionLimits: Hashable, Sendable {
     /// Issue 34, part H: changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
     /// state after any of them. The oldest go first (Docs/persistence.md, "History").
     public var historyLength = 64
+    /// Bytes of a window's history entries (their batches' JSON) at most; past it the oldest are folded into the
+    /// history's base until half remains (``historyLength`` bounds the count, this the size).
+    public var maxHistoryBytes = 2 << 20
     /// Bytes of a window's trace (Window1 `ExportTrace`) at most.
     public var maxTraceBytes = 16 << 20
 

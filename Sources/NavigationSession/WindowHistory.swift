@@ -20,11 +20,16 @@ struct WindowHistory: Sendable {
         var activeScreen: String
         /// How to redo it on the state before it.
         var redo: JournalEntry
+        /// About how many bytes it holds (its batch's JSON): what ``SessionLimits/maxHistoryBytes`` bounds.
+        var bytes = 0
     }
 
     /// The window's state at ``baseVersion``.
     var base: WindowSnapshot
-    var entries: [Entry] = []
+    /// Oldest first. Changed only by ``append(_:)`` and ``dropOldest(_:)``, which keep ``bytes``.
+    private(set) var entries: [Entry] = []
+    /// The sum of the entries' ``Entry/bytes``.
+    private(set) var bytes = 0
     /// The window's state after the entry at index `historyLength - 1`, taken when it was recorded: the next base.
     var checkpoint: WindowSnapshot?
 
@@ -33,6 +38,17 @@ struct WindowHistory: Sendable {
     init(base: WindowSnapshot, entries: [Entry] = []) {
         self.base = base
         self.entries = entries
+        bytes = entries.reduce(0) { $0 + $1.bytes }
+    }
+
+    mutating func append(_ entry: Entry) {
+        entries.append(entry)
+        bytes += entry.bytes
+    }
+
+    mutating func dropOldest(_ count: Int) {
+        for entry in entries.prefix(count) { bytes -= entry.bytes }
+        entries.removeFirst(count)
     }
 }
 

@@ -180,6 +180,33 @@ import Testing
         }
     }
 
+    // MARK: History is bounded in bytes
+
+    /// Forty changes of about 110 KB each (push/pop pairs that leave the graph as it was): the window's history
+    /// keeps at most `SessionLimits.maxHistoryBytes` (2 MiB) of them, oldest folded first, and the oldest state it
+    /// lists can still be rebuilt; the saved state stays small.
+    @Test func aWindowsHistoryIsBoundedInBytes() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let id = String(repeating: "h", count: 1000)
+            let pair = #"{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"\#(id)"}}]},{"command":"stackDropLast"}"#
+            let batch = "[" + Array(repeating: pair, count: 100).joined(separator: ",") + "]"
+            for _ in 0..<40 { _ = try await fixture.window(window, "Apply", [.string(batch), .noParams]) }
+            let history = try #require(try await fixture.window(window, "GetHistory").first?.string)
+            #expect(history.utf8.count < 3 << 20, "GetHistory is \(history.utf8.count) bytes")
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [[String: Any]])
+            #expect(entries.count < 40 && entries.count > 1, "\(entries.count) entries")
+            let oldest = try #require(entries.first?["version"] as? Int)
+            let state = try #require(try await fixture.window(window, "GetStateAt", [.uint64(UInt64(oldest))]).first?.string)
+            #expect(state.contains(#""version":\#(oldest)"#))
+            // A clean stop writes the whole session (its windows' histories included) to state.json.
+            try await fixture.stopDaemon()
+            let saved = try FileManager.default.attributesOfItem(atPath: fixture.statePath + "/state.json")[.size] as? Int ?? 0
+            #expect(saved < 8 << 20, "state.json is \(saved) bytes")
+        }
+    }
+
     // MARK: A well-behaved client is served
 
     /// dbus-python without a main loop: it reads every reply but never dispatches the daemon's `Peer.Ping`.
