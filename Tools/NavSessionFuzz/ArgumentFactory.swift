@@ -65,7 +65,8 @@ struct ArgumentFactory {
             .dictionary(key: .string, value: .string, [
                 DictionaryEntry(.string("transaction"), .string(random.chance(0.9) ? #"{"fuzz":1}"# : "[1]")),
             ])
-        case ("version", .uint64): .uint64(UInt64(random.int(0...40)))
+        case ("version", .uint64): .uint64(random.chance(0.95) ? UInt64(random.int(0...40)) : values.uint64(&random))
+        case ("after_ms", .uint64): .uint64(random.chance(0.8) ? UInt64(random.int(0...50)) : values.uint64(&random))
         case ("dialog", .string): .string(random.pick(["", "discardChanges"], or: ""))
         case ("screens", .array(.string)):
             .strings((0..<random.int(1...4)).map { _ in random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home") })

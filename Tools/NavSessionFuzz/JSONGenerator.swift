@@ -4,6 +4,11 @@ import DBusTestSupport
 /// JSON for `Apply` (batches), `ExecuteAt` (one command) and `Plan` (routes): valid documents built from the
 /// vocabulary, and adversarial ones: mutated, deeply nested, malformed, oversized.
 struct JSONGenerator {
+    /// JSON numbers past every range a command's integer accepts: 0, −1, 2^31, 2^53+1, 2^63−1, 2^64−1, 1e300, a
+    /// fraction.
+    static let extremeNumbers = [
+        "0", "-1", "2147483648", "9007199254740993", "9223372036854775807", "18446744073709551615", "1e300", "0.5",
+    ]
     enum Shape {
         case command, batch, routes
     }
@@ -109,12 +114,16 @@ struct JSONGenerator {
             let id = random.pick(["toast", "s1", "s2"], or: "toast")
             guard random.chance(0.7) else { return named("cancelScheduled", [("id", .string(id))]) }
             var members: [(String, GeneratedJSON)] = [
-                ("afterMs", .number(String(random.int(0...50)))),
+                // Mostly short delays; sometimes the extremes every number from input must survive (Docs/reliability.md,
+                // "Numbers from input"): refused precisely, never a trap.
+                ("afterMs", .number(random.chance(0.9) ? String(random.int(0...50)) : random.pick(Self.extremeNumbers, or: "0"))),
                 ("commands", .array([backCommand(&random, ids: ids)])),
             ]
             if random.chance(0.5) { members.append(("id", .string(id))) }
             if random.chance(0.3) { members.append(("overdue", .string(random.pick(["run", "drop"], or: "run")))) }
             return named("schedule", members)
+        case 13 where random.chance(0.2):
+            return named("goForward", [("count", .number(random.pick(Self.extremeNumbers, or: "1")))])
         case 13: return named("trigger", [("name", .string("fuzz")), ("payload", .string(String(random.int(0...99))))])
         case 14:
             let to: GeneratedJSON = random.chance(0.3) ? reference(&random, ids: ids)

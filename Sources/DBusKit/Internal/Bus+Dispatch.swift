@@ -322,7 +322,16 @@ extension Bus {
         guard let peer, replyLedger.sent(size, to: peer) else { return }
         Task {
             if backlog.peerStatsAvailable, let queued = await queuedForPeer(peer) {
+                // What is no longer held was read; the next reply past the threshold asks again.
                 replyLedger.measured(peer, queued: queued)
+                // Something still held (signals it subscribed to count too, so the figure may be more than our
+                // replies): one Ping at a time behind them settles it, without holding up the next question.
+                guard queued > 0, replyLedger.startSidePing(peer) else { return }
+                let mark = replyLedger.unconfirmed(of: peer)
+                let answered = (try? await call(
+                    destination: BusName(trusted: peer), path: .root, interface: .peer,
+                    member: MemberName(trusted: "Ping"), timeout: Self.pingTimeout)) != nil
+                replyLedger.finishedSidePing(peer, confirming: answered ? mark : 0)
                 return
             }
             let answer: PingAnswer

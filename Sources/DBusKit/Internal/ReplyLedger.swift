@@ -8,8 +8,9 @@
 ///
 /// What a peer read is learned from the bus: `GetConnectionStats(peer)`'s `OutgoingBytes` is what the bus still
 /// holds for it, so whatever was sent before the question and is not held any more was read — a blocking client
-/// that reads its replies but never dispatches incoming calls is served indefinitely. Where the bus has no Stats
-/// interface, a peer shows it read by answering `org.freedesktop.DBus.Peer.Ping`, which every libdbus, GDBus and
+/// that reads its replies but never dispatches incoming calls is served indefinitely. Where the bus still holds
+/// something for it (broadcast signals it subscribed to count too, so the figure can exceed our replies) or has no
+/// Stats interface, a peer shows it read by answering `org.freedesktop.DBus.Peer.Ping`, which every libdbus, GDBus and
 /// sd-bus connection answers when it dispatches: sent behind the replies, its answer proves the replies before it
 /// were read. Any answer counts, an error too; only the bus answering for the peer (it is gone) does not.
 struct ReplyLedger {
@@ -18,6 +19,8 @@ struct ReplyLedger {
         var unconfirmed = 0
         /// ``unconfirmed`` when the Ping in flight was sent: what its answer confirms.
         var pingMark: Int?
+        /// Whether a Ping beside the bus's figures is in flight (``startSidePing(_:)``).
+        var sidePing = false
     }
 
     /// A peer past this many unconfirmed bytes is sent a Ping.
@@ -133,6 +136,25 @@ struct ReplyLedger {
         state.unconfirmed -= read
         total -= read
         state.pingMark = nil
+        peers[peer] = state
+    }
+
+    /// Starts the one Ping sent beside the bus's figures (``measured(_:queued:)``); false when one is in flight.
+    mutating func startSidePing(_ peer: String) -> Bool {
+        guard var state = peers[peer], !state.sidePing, state.unconfirmed > 0 else { return false }
+        state.sidePing = true
+        peers[peer] = state
+        return true
+    }
+
+    /// The side Ping ended; `bytes` (what was unconfirmed when it was sent, 0 when it got no answer) were read.
+    /// The bus's figures may have confirmed some of them already: never below 0.
+    mutating func finishedSidePing(_ peer: String, confirming bytes: Int) {
+        guard var state = peers[peer] else { return }
+        state.sidePing = false
+        let read = min(bytes, state.unconfirmed)
+        state.unconfirmed -= read
+        total -= read
         peers[peer] = state
     }
 
