@@ -22,9 +22,14 @@ public struct ClosedWindow: Hashable, Sendable {
     public let closedAt: Int64
     /// Its graph just before it closed (scheduled batches, split state, appearance and all).
     public let snapshot: WindowSnapshot
+    /// The bytes of its snapshot's JSON (the same measure live and after a restart, so a replayed journal keeps the
+    /// same entries): what ``SessionLimits/maxClosedWindowBytes`` bounds.
+    public internal(set) var bytes = 0
 
     /// The entry's id in `ListClosedWindows` and `ReopenWindow`: the number the window had, in decimal (`"3"`).
     public var id: String { String(number) }
+
+    static func bytes(of snapshot: WindowSnapshot) -> Int { (try? JSONOutput.encode(snapshot).count) ?? 0 }
 }
 
 /// One entry of `ListClosedWindows` and of the snapshot file's `closed` list:
@@ -74,7 +79,8 @@ struct StoredClosedWindow: Codable, Hashable {
 
     var closed: ClosedWindow {
         ClosedWindow(
-            number: window, scene: scene, title: title, activeScreen: activeScreen, closedAt: closedAt, snapshot: snapshot)
+            number: window, scene: scene, title: title, activeScreen: activeScreen, closedAt: closedAt, snapshot: snapshot,
+            bytes: ClosedWindow.bytes(of: snapshot))
     }
 }
 
@@ -129,16 +135,29 @@ extension Session {
     /// The closing window's entry, taken before its models finish; `nil` when nothing is remembered.
     func closedEntry(of window: SessionWindow, closedAt: Int64) -> ClosedWindow? {
         guard limits.maxClosedWindows > 0, !window.graph.isClosed else { return nil }
+        let snapshot = window.graph.snapshot()
         return ClosedWindow(
             number: window.number, scene: window.scene, title: (try? title(of: window.number)) ?? "",
-            activeScreen: window.activeScreen, closedAt: closedAt, snapshot: window.graph.snapshot())
+            activeScreen: window.activeScreen, closedAt: closedAt, snapshot: snapshot,
+            bytes: ClosedWindow.bytes(of: snapshot))
     }
 
-    /// Puts `entry` first in the list, dropping the oldest beyond ``SessionLimits/maxClosedWindows``. O(bound).
+    /// Puts `entry` first in the list, dropping the oldest beyond ``SessionLimits/maxClosedWindows`` and
+    /// ``SessionLimits/maxClosedWindowBytes`` (an entry larger than the whole bound is not remembered). O(bound).
     func remember(_ entry: ClosedWindow) {
+        guard entry.bytes <= limits.maxClosedWindowBytes else {
+            logger.notice(
+                "a closed window is too large to remember", metadata: ["window": "\(entry.number)", "bytes": "\(entry.bytes)"])
+            return
+        }
         recentlyClosed.insert(entry, at: 0)
         if recentlyClosed.count > limits.maxClosedWindows {
             recentlyClosed.removeLast(recentlyClosed.count - limits.maxClosedWindows)
+        }
+        var bytes = recentlyClosed.reduce(0) { $0 + $1.bytes }
+        while bytes > limits.maxClosedWindowBytes, let oldest = recentlyClosed.last {
+            bytes -= oldest.bytes
+            recentlyClosed.removeLast()
         }
     }
 
@@ -154,7 +173,9 @@ extension Session {
                 continue
             }
             guard recentlyClosed.count < limits.maxClosedWindows else { break }
-            recentlyClosed.append(entry.closed)
+            let closed = entry.closed
+            guard recentlyClosed.reduce(0, { $0 + $1.bytes }) + closed.bytes <= limits.maxClosedWindowBytes else { break }
+            recentlyClosed.append(closed)
         }
     }
 

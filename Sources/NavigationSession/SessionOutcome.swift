@@ -115,6 +115,9 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessageBytes: RateLimit
     /// (Issue 34, part W) Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
+    /// Bytes (content cost) of the recently closed windows together at most; the oldest go first, and a window
+    /// larger than this is not remembered.
+    public var maxClosedWindowBytes = 8 << 20
     /// Issue 34, part H: changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
     /// state after any of them. The oldest go first (Docs/persistence.md, "History").
     public var historyLength = 64

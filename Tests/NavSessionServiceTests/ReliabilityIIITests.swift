@@ -207,6 +207,31 @@ import Testing
         }
     }
 
+    // MARK: Closed windows are bounded in bytes
+
+    /// Six windows of about 2 MiB each, dismissed: the recently closed list keeps at most
+    /// `SessionLimits.maxClosedWindowBytes` (8 MiB) of them, newest first, and `ListClosedWindows` answers.
+    @Test func recentlyClosedWindowsAreBoundedInBytes() async throws {
+        try await DaemonFixture.with { fixture in
+            let present = #"{"command":"present","presentation":{"kind":"sheet","model":{"screen":"detail","params":{"id":""#
+                + String(repeating: "c", count: 4000) + #""}}}}"#
+            let batch = "[" + Array(repeating: present, count: 55).joined(separator: ",") + "]"
+            var closed: [String] = []
+            for _ in 0..<6 {
+                let window = try await fixture.openWindow("waiting")
+                for _ in 0..<9 { _ = try await fixture.window(window, "Apply", [.string(batch), .noParams]) }
+                _ = try await fixture.session("DismissWindow", [try .path(window)])
+                closed.append(String(window.split(separator: "/").last ?? ""))
+            }
+            let list = try #require(try await fixture.session("ListClosedWindows").first?.string)
+            #expect(list.utf8.count < 9 << 20, "ListClosedWindows is \(list.utf8.count) bytes")
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
+            let ids = entries.compactMap { $0["id"] as? String }
+            #expect(ids.count >= 2 && ids.count < 6, "\(ids)")
+            #expect(ids == Array(closed.reversed().prefix(ids.count)), "newest first: \(ids), closed \(closed)")
+        }
+    }
+
     // MARK: A well-behaved client is served
 
     /// dbus-python without a main loop: it reads every reply but never dispatches the daemon's `Peer.Ping`.
