@@ -193,6 +193,59 @@ extension SessionService {
         }
     }
 
+    /// Subscribes once to every unique name joining the bus and tells the session which process it belongs to
+    /// (``processShare(of:on:)``), so every connection of one process charges one share (Docs/reliability.md).
+    /// A connection's first call can come before the answer: what it charged then moves to its process's share.
+    func watchArrivals(on bus: Bus) async throws {
+        let rule = MatchRule(
+            sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [1: ""])
+        let arrivals = try await bus.signals(matching: rule)
+        Task { [weak bus] in
+            for await signal in arrivals {
+                guard let bus else { return }
+                guard let name = signal.arguments.first?.string, name.hasPrefix(":"),
+                    signal.arguments.dropFirst(2).first?.string == name
+                else { continue }
+                Task { await self.joinProcess(of: name, on: bus) }
+            }
+        }
+        // The connections already on the bus (a daemon started, or restarted, after its clients), without
+        // holding up the start.
+        Task { [weak bus] in
+            guard let bus,
+                let names = try? await bus.call(
+                    destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                    member: try MemberName("ListNames"), timeout: .seconds(25))
+            else { return }
+            for name in names.first?.stringArray ?? [] where name.hasPrefix(":") {
+                await self.joinProcess(of: name, on: bus)
+            }
+        }
+    }
+
+    /// Tells the session `name`'s process (its own name when the bus cannot say, so it is not asked again).
+    func joinProcess(of name: String, on bus: Bus) async {
+        guard name != (await bus.uniqueName)?.rawValue else { return }
+        if state.withLock({ $0.session.knowsProcess(of: name) }) { return }
+        let process = await processShare(of: name, on: bus) ?? name
+        state.withLock { $0.session.join(client: name, process: process) }
+    }
+
+    /// The share key of `name`'s process: `pid:<pid>` from the bus (`GetConnectionUnixProcessID`), else
+    /// `uid:<uid>` (`GetConnectionUnixUser`), else nil (it keeps a share of its own).
+    func processShare(of name: String, on bus: Bus) async -> String? {
+        for (member, prefix) in [("GetConnectionUnixProcessID", "pid:"), ("GetConnectionUnixUser", "uid:")] {
+            guard
+                let reply = try? await bus.call(
+                    destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                    member: try MemberName(member), arguments: [.string(name)], timeout: .seconds(25)),
+                let number = reply.first?.uint32
+            else { continue }
+            return prefix + String(number)
+        }
+        return nil
+    }
+
     /// Closes the windows tied to `uniqueName`, forgets its shares and announces it; nothing for a client
     /// the session never heard of.
     func clientVanished(_ uniqueName: String, on bus: isolated Bus) {

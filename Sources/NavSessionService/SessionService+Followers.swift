@@ -14,7 +14,8 @@ import Synchronization
 /// emptiness check — no signal is built or sent; a broadcast signal per touched model filtered by a match rule
 /// (`arg0='12'`) would be marshalled, written and routed by the bus daemon for every change, followed or not.
 struct ModelFollowers: Sendable {
-    /// At most this many models per client, and this many follows in the session (`LimitsExceeded`).
+    /// At most this many models per client (one peer process: all its connections together), and this many
+    /// follows in the session (`LimitsExceeded`).
     static let maxPerClient = 64
     static let maxTotal = 4096
 
@@ -23,21 +24,30 @@ struct ModelFollowers: Sendable {
     /// Per client: the models it follows.
     private var byClient: [String: [(WindowNumber, ModelID)]] = [:]
     private(set) var total = 0
+    /// Per share (a peer process), its follows; and each following client's share.
+    private var perShare: [String: Int] = [:]
+    private var shareOf: [String: String] = [:]
 
     var isEmpty: Bool { total == 0 }
 
     /// Adds a follow; following the same model again is a no-op.
-    mutating func follow(_ model: ModelID, in window: WindowNumber, by client: String) throws(SessionError) {
+    mutating func follow(
+        _ model: ModelID, in window: WindowNumber, by client: String, share: String? = nil
+    ) throws(SessionError) {
         if byWindow[window]?[model]?.contains(client) == true { return }
-        let mine = byClient[client]?.count ?? 0
+        let share = shareOf[client] ?? share ?? client
+        let mine = perShare[share] ?? 0
         guard mine < Self.maxPerClient else {
-            throw .limitsExceeded("\(client) follows \(mine) models; a client may follow at most \(Self.maxPerClient)")
+            throw .limitsExceeded(
+                "\(client) follows \(mine) models with its process; a client (one process) may follow at most \(Self.maxPerClient)")
         }
         guard total < Self.maxTotal else {
             throw .limitsExceeded("the session has \(total) model follows; at most \(Self.maxTotal)")
         }
         byWindow[window, default: [:]][model, default: []].append(client)
         byClient[client, default: []].append((window, model))
+        shareOf[client] = share
+        perShare[share, default: 0] += 1
         total += 1
     }
 
@@ -48,7 +58,14 @@ struct ModelFollowers: Sendable {
         byWindow[window]?[model] = clients.isEmpty ? nil : clients
         if byWindow[window]?.isEmpty == true { byWindow[window] = nil }
         byClient[client]?.removeAll { $0.0 == window && $0.1 == model }
-        if byClient[client]?.isEmpty == true { byClient[client] = nil }
+        if let share = shareOf[client] {
+            let left = (perShare[share] ?? 1) - 1
+            perShare[share] = left > 0 ? left : nil
+        }
+        if byClient[client]?.isEmpty == true {
+            byClient[client] = nil
+            shareOf[client] = nil
+        }
         total -= 1
     }
 
@@ -144,7 +161,7 @@ extension SessionService {
             let graph = try state.session.window(number).graph
             let model = raw == 0 ? graph.activeModelID : ModelID(rawValue: Int(clamping: raw))
             guard graph.model(model) != nil else { throw SessionError.navigation(.unknownModel(model)) }
-            try state.followers.follow(model, in: number, by: client)
+            try state.followers.follow(model, in: number, by: client, share: state.session.share(of: client))
         }
     }
 

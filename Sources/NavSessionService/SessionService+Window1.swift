@@ -3,6 +3,7 @@ import NavSessionInterface
 import NavigationCore
 import NavigationRouting
 import NavigationSession
+import Synchronization
 
 /// One method of an interface declared as data: its name, arguments and what it runs.
 struct MethodRow: Sendable {
@@ -68,11 +69,24 @@ extension SessionService {
                 if self.hasGuards, self.guardsInPlay, let guarded = try self.runGuarded(row, call, on: bus) {
                     return guarded
                 }
-                let values = try self.run(row.run, call, on: bus)
-                guard let recorder = EmittedDocuments.shared else { return .values(values) }
-                return .values(Self.recorded(values, row.name, row.outputs, recorder))
+                // A client's first call, before the bus told its process: asked now (later calls wait, in order),
+                // so what it creates is charged to its process's share from the first change.
+                if let client = call.client, !self.state.withLock({ $0.session.knowsProcess(of: client) }) {
+                    return .completing {
+                        await self.joinProcess(of: client, on: bus)
+                        return try await self.runPlain(row, call, on: bus)
+                    }
+                }
+                return .values(try self.runPlain(row, call, on: bus))
             }
         }
+    }
+
+    /// A row's synchronous kinds, with the reply's documents recorded in tests.
+    func runPlain(_ row: MethodRow, _ call: MethodCall, on bus: isolated Bus) throws -> [Value] {
+        let values = try run(row.run, call, on: bus)
+        guard let recorder = EmittedDocuments.shared else { return values }
+        return Self.recorded(values, row.name, row.outputs, recorder)
     }
 
     /// Test only: records a reply's JSON arguments (those named `…_json`, and Session1 `Plan`'s `states`) as

@@ -86,6 +86,7 @@ public final class SessionService: Sendable {
     public func export(on bus: Bus) async throws {
         try await exportObjects(on: bus)
         try await watchDepartures(on: bus)
+        try await watchArrivals(on: bus)
         await checkRestoredOwners(on: bus)
         await armRestoredSchedules(on: bus)
     }

@@ -1,8 +1,13 @@
 import NavigationCore
 
-/// What each client (a D-Bus unique name) has created, so one client cannot exhaust what the session
-/// shares between all of them (``SessionLimits/maxClientContentCost``, ``SessionLimits/maxClientWindows``,
-/// ``SessionLimits/clientMessages``, ``SessionLimits/clientMessageBytes``).
+/// What each client has created, so one client cannot exhaust what the session shares between all of them
+/// (``SessionLimits/maxClientContentCost``, ``SessionLimits/maxClientWindows``, ``SessionLimits/clientMessages``,
+/// ``SessionLimits/clientMessageBytes``).
+///
+/// A share belongs to a peer *process*, not to a connection: the daemon tells ``join(_:share:)`` the process of each
+/// connection (`pid:1234` from the bus's `GetConnectionUnixProcessID`, else `uid:1000`), and every unique name of
+/// that process charges one share — so a process with many connections has one share. A connection whose process
+/// is not known (yet) charges a share of its own, merged into its process's when it becomes known.
 ///
 /// Charges are kept per window, so closing a window gives back what it held to whoever created it, and a
 /// shrinking window gives back first to the client that shrank it. Changes the daemon makes itself (the
@@ -19,16 +24,41 @@ struct ClientBudgets {
     private(set) var windows: [String: Int] = [:]
     /// Per client, its `SendMessage` buckets: messages and bytes.
     private var messageBuckets: [String: (count: TokenBucket, bytes: TokenBucket)] = [:]
+    /// Each connection's share (its process), once known.
+    private var shares: [String: String] = [:]
+    /// Per share, its connections on the bus.
+    private var members: [String: Int] = [:]
 
-    /// The content charged to `client` over all windows (0 for no client).
-    func content(of client: String?) -> Int { client.flatMap { content[$0] } ?? 0 }
+    /// Whether ``join(_:share:)`` told `client`'s share.
+    func knowsShare(of client: String) -> Bool { shares[client] != nil }
 
-    /// The open windows `client` opened (0 for no client).
-    func windows(of client: String?) -> Int { client.flatMap { windows[$0] } ?? 0 }
+    /// The share `client` charges: its process's, or its own until that is known.
+    func share(of client: String) -> String { shares[client] ?? client }
 
-    /// Whether anything is recorded for `client`.
+    /// The content charged to `client`'s share over all windows (0 for no client).
+    func content(of client: String?) -> Int { client.flatMap { content[share(of: $0)] } ?? 0 }
+
+    /// The open windows `client`'s share opened (0 for no client).
+    func windows(of client: String?) -> Int { client.flatMap { windows[share(of: $0)] } ?? 0 }
+
+    /// Whether anything is recorded for `client` (its process known counts: it must be forgotten when it leaves).
     func knows(_ client: String) -> Bool {
-        content[client] != nil || windows[client] != nil || messageBuckets[client] != nil
+        shares[client] != nil || content[client] != nil || windows[client] != nil || messageBuckets[client] != nil
+    }
+
+    /// Records that `client` belongs to `share` (its process): what it charged on its own moves there. Bounded
+    /// like the rest: one entry per connection on the bus, forgotten when it leaves.
+    mutating func join(_ client: String, share: String) {
+        guard shares[client] == nil else { return }
+        shares[client] = share
+        members[share, default: 0] += 1
+        if let own = content.removeValue(forKey: client) { content[share, default: 0] += own }
+        if let own = windows.removeValue(forKey: client) { windows[share, default: 0] += own }
+        if let own = messageBuckets.removeValue(forKey: client), messageBuckets[share] == nil { messageBuckets[share] = own }
+        for number in charges.keys {
+            if let own = charges[number]?.removeValue(forKey: client) { charges[number]?[share, default: 0] += own }
+        }
+        for (number, opener) in openers where opener == client { openers[number] = share }
     }
 
     /// Records a change of window `number`'s content by `delta` made by `client` (`nil`: the daemon).
@@ -36,6 +66,7 @@ struct ClientBudgets {
     /// Growth is charged to the client; shrinking gives back first the client's own charge in the window,
     /// then the others' there, largest first, so no charge outlives the content it paid for.
     mutating func record(_ delta: Int, in number: WindowNumber, by client: String?) {
+        let client = client.map(share(of:))
         if delta > 0 {
             guard let client else { return }
             charges[number, default: [:]][client, default: 0] += delta
@@ -61,7 +92,7 @@ struct ClientBudgets {
 
     /// Records that `client` opened window `number`.
     mutating func opened(_ number: WindowNumber, by client: String?) {
-        guard let client else { return }
+        guard let client = client.map(share(of:)) else { return }
         openers[number] = client
         windows[client, default: 0] += 1
     }
@@ -77,12 +108,26 @@ struct ClientBudgets {
 
     /// Forgets every window (a restore starting over).
     mutating func closedAll() {
+        let (shares, members) = (self.shares, self.members)
         self = ClientBudgets()
+        (self.shares, self.members) = (shares, members)
     }
 
-    /// Forgets `client` (it left the bus): what it created stays, counted only in the session's ceiling.
+    /// Forgets `client` (it left the bus); its share goes with the last connection of its process: what it
+    /// created stays, counted only in the session's ceiling.
     mutating func forget(_ client: String) {
-        guard knows(client) else { return }
+        if let share = shares.removeValue(forKey: client) {
+            let left = (members[share] ?? 1) - 1
+            members[share] = left > 0 ? left : nil
+            guard left <= 0 else { return }
+            forgetShare(share)
+            return
+        }
+        forgetShare(client)
+    }
+
+    private mutating func forgetShare(_ client: String) {
+        guard content[client] != nil || windows[client] != nil || messageBuckets[client] != nil else { return }
         content[client] = nil
         windows[client] = nil
         messageBuckets[client] = nil
@@ -94,6 +139,7 @@ struct ClientBudgets {
     mutating func takeMessage(
         of bytes: Int, from client: String, at now: UInt64, limits: SessionLimits
     ) -> String? {
+        let client = share(of: client)
         var buckets = messageBuckets[client]
             ?? (TokenBucket(limits.clientMessages, now: now), TokenBucket(limits.clientMessageBytes, now: now))
         guard buckets.count.allows(1, at: now), buckets.bytes.allows(bytes, at: now) else {

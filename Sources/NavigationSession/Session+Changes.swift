@@ -30,6 +30,7 @@ extension Session {
         }
         try checkWindowsOpened(by: batch, client: client)
         try checkWindowsDismissed(by: batch, in: number)
+        try checkMarkAndScheduleShares(of: batch, client: client)
         let scene = manifest.scene(window.scene)
         var expanded: [BatchCommand] = []
         for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
@@ -72,6 +73,7 @@ extension Session {
         }
         try checkWindowsOpened(by: batch, client: client)
         try checkWindowsDismissed(by: batch, in: number)
+        try checkMarkAndScheduleShares(of: batch, client: client)
         let scene = manifest.scene(window.scene)
         var expanded: [BatchCommand] = []
         for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }

@@ -43,6 +43,60 @@ extension Session {
         }
     }
 
+    /// Records the peer process `client` (a unique name) belongs to (`pid:1234`, else `uid:1000`): every
+    /// connection of one process charges one share (content, windows, messages, marks, scheduled batches).
+    public func join(client: String, process: String) { clientBudgets.join(client, share: process) }
+
+    /// Whether ``join(client:process:)`` told `client`'s process (or that it has none to tell).
+    public func knowsProcess(of client: String) -> Bool { clientBudgets.knowsShare(of: client) }
+
+    /// The share `client` charges: its process's once known.
+    public func share(of client: String) -> String { clientBudgets.share(of: client) }
+
+    /// Throws `LimitsExceeded` naming the share when `batch` would give `client`'s process more marks than
+    /// ``SessionLimits/maxClientMarks`` or more waiting scheduled batches than ``SessionLimits/maxClientScheduled``.
+    /// Free for a batch without `protect` or `schedule`; else O(marks + scheduled batches of the session).
+    func checkMarkAndScheduleShares(of batch: [BatchCommand], client: String?) throws(SessionError) {
+        guard let client else { return }
+        var protects = 0
+        var schedules = 0
+        func count(_ command: NavigationCommand) {
+            switch command {
+            case .protect: protects += 1
+            case .schedule: schedules += 1
+            case .sequence(let commands): commands.forEach(count)
+            default: break
+            }
+        }
+        batch.forEach { count($0.command) }
+        guard protects > 0 || schedules > 0 else { return }
+        let mine = share(of: client)
+        if protects > 0 {
+            var held = 0
+            for window in windows where window.graph.protectedCount > 0 {
+                for entry in window.graph.protections where share(of: entry.protection.owner) == mine { held += 1 }
+            }
+            guard held + protects <= limits.maxClientMarks else {
+                throw .limitsExceeded(
+                    "the client holds \(held) marks; a client (one process) may hold at most \(limits.maxClientMarks) "
+                        + "(per-client mark share)")
+            }
+        }
+        if schedules > 0 {
+            var waiting = 0
+            for number in scheduledWindows {
+                for batch in windowsByNumber[number]?.graph.scheduled ?? [] where batch.author.map(share(of:)) == mine {
+                    waiting += 1
+                }
+            }
+            guard waiting + schedules <= limits.maxClientScheduled else {
+                throw .limitsExceeded(
+                    "the client has \(waiting) scheduled batches waiting; a client (one process) may have at most "
+                        + "\(limits.maxClientScheduled) (per-client schedule share)")
+            }
+        }
+    }
+
     /// Whether anything in the session belongs to `client`: a close-on-exit tie or a share in use.
     public func isTracking(client: String) -> Bool {
         clientBudgets.knows(client) || providesGuard(client) || windows.contains { $0.closeOnExitOwner == client }

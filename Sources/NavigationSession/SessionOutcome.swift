@@ -115,6 +115,11 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessageBytes: RateLimit
     /// (Issue 34, part W) Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
+    /// Protection marks one client (one peer process) may hold at most, over all windows (per-client mark share).
+    public var maxClientMarks = 128
+    /// Scheduled batches one client (one peer process) may have waiting at most, over all windows (per-client
+    /// schedule share).
+    public var maxClientScheduled = 256
     /// Bytes (content cost) of the recently closed windows together at most; the oldest go first, and a window
     /// larger than this is not remembered.
     public var maxClosedWindowBytes = 8 << 20

@@ -58,11 +58,18 @@ import Testing
                 if message.contains("per-client content share") || message.contains("across all windows") { break }
             }
             #expect(refusal?.message.contains("per-client content share") == true, "\(String(describing: refusal))")
-            let other = try await openWaiting(fixture.bus)
-            try await apply(fixture.bus, other, 1)
-            _ = try await call(
-                fixture.bus, DaemonFixture.session, DaemonFixture.sessionInterface, "OpenURL",
-                [.string("navsession-demo://detail/42")])
+            // Another process (shares belong to processes: the test's own connections are one client).
+            let opened = try await fixture.run(
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.session,
+                          "--method", "org.navsession.Session1.OpenWindow", "waiting", "{}"])
+            #expect(opened.status == 0, "\(opened)")
+            let other = opened.stdout.split(separator: "'").dropFirst().first.map(String.init) ?? ""
+            let pushed = try await fixture.gdbus(other, "Apply", [Self.batch(1), "{}"])
+            #expect(pushed.status == 0, "\(pushed)")
+            let url = try await fixture.run(
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.session,
+                          "--method", "org.navsession.Session1.OpenURL", "navsession-demo://detail/42"])
+            #expect(url.status == 0, "\(url)")
             await greedy.close()
         }
     }

@@ -180,6 +180,67 @@ import Testing
         }
     }
 
+    // MARK: One process has one share
+
+    /// A process with three connections (dbus-python, each its own `BusConnection`) fills what it may create: the
+    /// three share one content share, so another process's push and `OpenURL` still go through.
+    @Test func aProcessWithManyConnectionsHasOneContentShare() async throws {
+        try await DaemonFixture.with { fixture in
+            let greedy = #"""
+                import os, dbus
+                present = '{"command":"present","presentation":{"kind":"sheet","model":{"screen":"detail","params":{"id":"%s"}}}}' % ("x" * 4000)
+                batch = "[" + ",".join([present] * 55) + "]"
+                for connection in range(3):
+                    bus = dbus.bus.BusConnection(os.environ["DBUS_SESSION_BUS_ADDRESS"])
+                    session = bus.get_object("org.navsession.Demo", "/org/navsession/Session1")
+                    applied = 0
+                    try:
+                        for _ in range(8):
+                            path = session.OpenWindow("waiting", dbus.Dictionary({}, signature="ss"), dbus_interface="org.navsession.Session1")
+                            window = dbus.Interface(bus.get_object("org.navsession.Demo", path), "org.navsession.Window1")
+                            for _ in range(8):
+                                window.Apply(batch, dbus.Dictionary({}, signature="ss"))
+                                applied += 1
+                    except dbus.DBusException as error:
+                        print(connection, applied, error.get_dbus_message())
+                """#
+            let result = try await fixture.run("/usr/bin/python3", ["-c", greedy], timeout: .seconds(300))
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 3 && lines.allSatisfy { $0.contains("per-client content share") }, "\(result)")
+            // The second and third connections had nothing left of their process's share.
+            #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("1 0 ") || $0.hasPrefix("2 0 ") }, "\(result)")
+            let other = try await fixture.openWindow("waiting")
+            let pushed = try await fixture.gdbus(
+                other, "Present", ["sheet", "detail", "{'id': '\(String(repeating: "y", count: 4000))'}"])
+            #expect(pushed.status == 0, "\(pushed)")
+            let url = try await fixture.run(
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.session,
+                          "--method", "org.navsession.Session1.OpenURL", "navsession-demo://detail/42"])
+            #expect(url.status == 0, "\(url)")
+        }
+    }
+
+    /// 66 connections of one process (this test's) follow one model each: together they may follow 64.
+    @Test func aProcessWithManyConnectionsHasOneFollowShare() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow("waiting")
+            let model = try await fixture.modelID(window, where: "screen", is: "waiting")
+            var connections: [Bus] = []
+            var refused = 0
+            for _ in 0..<66 {
+                let bus = try await fixture.connect()
+                connections.append(bus)
+                do {
+                    _ = try await call(bus, window, "FollowModel", [.uint64(model)])
+                } catch let error as BusError where error.name.rawValue == "org.freedesktop.DBus.Error.LimitsExceeded" {
+                    refused += 1
+                }
+            }
+            #expect(refused >= 2, "\(refused) of 66 follows refused")
+            for bus in connections { await bus.close() }
+        }
+    }
+
     // MARK: History is bounded in bytes
 
     /// Forty changes of about 110 KB each (push/pop pairs that leave the graph as it was): the window's history

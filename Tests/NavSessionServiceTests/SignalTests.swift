@@ -346,7 +346,9 @@ extension Signal {
             let sent = Mutex<[String]>([])
             let marker = await lines.first(within: .seconds(10)) { line in
                 if line.count >= 8, line[0] == "mc", line[7] == "GetRoutes" { return true }
-                if line.count >= 6, line[3] == daemon {
+                // The daemon's own questions to the bus (the process of a connection that joined: the monitor's)
+                // are not part of the change.
+                if line.count >= 6, line[3] == daemon, !(line[0] == "mc" && line[4] == "org.freedesktop.DBus") {
                     sent.withLock { $0.append(line[0] == "sig" && line.count >= 8 ? line[7] : line[0]) }
                 }
                 return false
