@@ -116,7 +116,6 @@ extension SessionService {
     func tryChange(_ change: GuardedChange, rerun: Bool, on bus: isolated Bus) -> GuardedAttempt {
         let result: GuardedAttempt = state.withLock { state in
             let session = state.session
-            if !rerun, session.anyBusy, let number = change.window, session.isBusy(number) { return .queue(number) }
             do {
                 return .done(try session.asking(window: change.window, approvals: change.approvals, rerun: rerun) {
                     try change.attempt(session)
@@ -146,9 +145,35 @@ extension SessionService {
             }
         }
         state.withLock { $0.session.setBusy(number, true) }
+        // A provider that let its last question time out is not asked again for a while: its guard's `onTimeout`
+        // decides at once, so the changes queued behind a hung provider wait for one deadline, not one each.
+        let now = ContinuousClock.now
+        if let until = unresponsiveGuards.withLock({ $0[question.guardName] }), until > now {
+            answered(question, .noAnswer("its provider did not answer its last question in time; not asked again yet"), on: bus)
+            return
+        }
         Task {
             let verdict = await Self.ask(question, on: bus)
+            self.noteResponsiveness(question, verdict)
             self.answered(question, verdict, on: bus)
+        }
+    }
+
+    /// How long a guard whose provider let a question time out is decided by `onTimeout` without asking: ten of
+    /// its deadlines.
+    static let unresponsiveFactor = 10
+    /// How a verdict of a question that timed out begins.
+    static let noAnswerInTime = "no answer within"
+
+    /// Records whether `question`'s provider answered in time (a timeout marks its guard unresponsive).
+    private func noteResponsiveness(_ question: GuardQuestion, _ verdict: Verdict) {
+        unresponsiveGuards.withLock { guards in
+            if case .noAnswer(let why) = verdict, why.hasPrefix(Self.noAnswerInTime) {
+                guards[question.guardName] =
+                    ContinuousClock.now + .milliseconds(question.timeoutMs * Self.unresponsiveFactor)
+            } else {
+                guards[question.guardName] = nil
+            }
         }
     }
 
@@ -178,7 +203,7 @@ extension SessionService {
             default: return .noAnswer("the provider answered \(error.name.rawValue)")
             }
         } catch {
-            return .noAnswer("no answer within \(question.timeoutMs) ms")
+            return .noAnswer("\(noAnswerInTime) \(question.timeoutMs) ms")
         }
         guard values.count == 3, let verdict = values[0].string, let reason = values[1].string,
               let redirect = values[2].string
@@ -366,6 +391,8 @@ extension SessionService {
                     try state.session.registerGuard(call.arguments[0].string ?? "", client: sender.rawValue)
                     return state.session.guardRegistrations != before
                 }
+                // A provider registering is asked again at once, whatever its guard's last question came to.
+                _ = self.unresponsiveGuards.withLock { $0.removeValue(forKey: call.arguments[0].string ?? "") }
                 if changed { self.announceGuards(on: bus) }
                 return []
             }),

@@ -41,6 +41,8 @@ public final class SessionService: Sendable {
     let limits: SessionLimits
     /// Changes waiting for a guard provider's decision, per window (SessionService+GuardProviders.swift).
     let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
+    /// Guards whose provider did not answer its last question in time, until when it is not asked again.
+    let unresponsiveGuards = Mutex<[String: ContinuousClock.Instant]>([:])
     /// The timer of the earliest scheduled batch (Issue 33, part T; SessionService+Scheduled.swift).
     let scheduleTimer = Mutex(ScheduleTimer())
     /// The instance id whose state the daemon keeps (issue 34, part S), or nil.

@@ -153,8 +153,12 @@ extension Session {
         guard !replaying else { return }
         let askedWindow: WindowNumber = guardProviders.asking ?? number
         let canWait: Bool = guardProviders.mayWait && askedWindow == number && effectDepth == 0 && !change.dryRun
-        if !change.dryRun, guardProviders.bypass != number, guardProviders.busy.contains(number) {
-            // An earlier change to this window waits for a provider: this one goes after it, in order.
+        if !change.dryRun, guardProviders.bypass != number, guardProviders.busy.contains(number),
+            coveringGuards(change).contains(where: { guardProviders.providers[$0] != nil })
+        {
+            // An earlier change to this window waits for a provider: one a provider must decide too goes after it,
+            // in order. A change no provider decides applies now: a slow provider holds only what it decides (the
+            // held change, when it runs again, is asked about the window as it then is).
             guard canWait else {
                 throw .denied(guard: "", reason: "window \(number) waits for a guard provider's decision; try again")
             }

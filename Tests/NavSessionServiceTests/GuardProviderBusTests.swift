@@ -339,7 +339,7 @@ final class TestGuardProvider: Sendable {
         }
     }
 
-    @Test func laterChangesToTheWindowWaitBehindTheQuestionInOrder() async throws {
+    @Test func laterChangesAProviderDecidesWaitBehindTheQuestionInOrder() async throws {
         try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
             let provider = try await TestGuardProvider.start(fixture, .gated)
@@ -349,15 +349,58 @@ final class TestGuardProvider: Sendable {
             let secondDone = Mutex(false)
             let second = Task {
                 defer { secondDone.withLock { $0 = true } }
-                return try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
+                return try await pushProfile(fixture, window)
             }
             // A read on the same connection, answered once the daemon has dispatched what was sent before it.
             _ = try await fixture.window(window, "GetState")
-            #expect(secondDone.withLock { $0 } == false, "a change to the window overtook the question")
+            #expect(secondDone.withLock { $0 } == false, "a guarded change to the window overtook the question")
             provider.release()
             #expect(try await first.value.first?.uint64 == before + 1)
             #expect(try await second.value.first?.uint64 == before + 2)
-            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("about"))
+            await provider.stop()
+        }
+    }
+
+    /// A provider that hangs is asked once: the changes queued behind its question are decided by the guard's
+    /// `onTimeout` as soon as that question times out, not one deadline each.
+    @Test func changesQueuedBehindAHungProviderAreDecidedAfterOneDeadline() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .slow(.seconds(120)))
+            let results = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        do {
+                            _ = try await self.pushProfile(fixture, window)
+                            return "applied"
+                        } catch let error as BusError {
+                            return error.name.rawValue
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0 == "org.navsession.Error.Denied" }, "\(results)")
+            let asked = provider.questions.withLock { $0.count }
+            #expect(asked >= 1 && asked <= 2, "the hung provider was asked \(asked) times")
+            await provider.stop()
+        }
+    }
+
+    @Test func aChangeNoProviderDecidesIsNotHeldBehindAQuestion() async throws {
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
+            let window = try await settingsWindow(fixture)
+            let provider = try await TestGuardProvider.start(fixture, .gated)
+            let before = try await fixture.version(window)
+            let first = Task { try await pushProfile(fixture, window) }
+            try await provider.waitForQuestion()
+            // `about` is no guarded screen: it applies while the question is open.
+            let second = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
+            #expect(second.first?.uint64 == before + 1)
+            provider.release()
+            // The held change runs on the window as it now is (asked again: the window moved).
+            #expect(try await first.value.first?.uint64 == before + 2)
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
             await provider.stop()
         }
     }
