@@ -386,9 +386,25 @@ extension SessionService {
         return [
             MethodRow("RegisterGuard", [name], [], .custom { call, bus in
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
+                let guardName = call.arguments[0].string ?? ""
+                // A guard whose manifest names its provider is the owner's alone, and the owner replaces whoever
+                // held it (the name moved to another process).
+                var replacing: String?
+                if let provider = self.manifest.guards[guardName]?.provider {
+                    let owner = self.providerNameOwners.withLock { $0[provider] }
+                    guard owner == sender.rawValue else {
+                        throw BusError(
+                            .accessDenied,
+                            "guard '\(guardName)' may be provided only by the owner of \(provider) (the manifest's provider)")
+                    }
+                    replacing = self.state.withLock { $0.session.guardRegistrations[guardName] }
+                }
                 let changed = try self.withSession { state in
                     let before = state.session.guardRegistrations
-                    try state.session.registerGuard(call.arguments[0].string ?? "", client: sender.rawValue)
+                    if let replacing, replacing != sender.rawValue {
+                        try state.session.unregisterGuard(guardName, client: replacing)
+                    }
+                    try state.session.registerGuard(guardName, client: sender.rawValue)
                     return state.session.guardRegistrations != before
                 }
                 // A provider registering is asked again at once, whatever its guard's last question came to.
@@ -408,6 +424,30 @@ extension SessionService {
                 [self.guards(state.session)]
             }),
         ]
+    }
+
+    /// Follows the owners of the well-known names guards declare as their `provider` (one match rule per name,
+    /// `arg0`), so `RegisterGuard` can check its caller without a round trip.
+    func watchDeclaredProviders(on bus: Bus) async throws {
+        let names = Set(manifest.guards.values.compactMap(\.provider))
+        guard !names.isEmpty else { return }
+        for name in names.sorted() {
+            let rule = MatchRule(
+                sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [0: name])
+            let changes = try await bus.signals(matching: rule)
+            Task { [weak self] in
+                for await signal in changes {
+                    guard let self, let owner = signal.arguments.dropFirst(2).first?.string else { continue }
+                    self.providerNameOwners.withLock { $0[name] = owner.isEmpty ? nil : owner }
+                }
+            }
+            if let owner = try? await bus.call(
+                destination: .bus, path: try ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                member: try MemberName("GetNameOwner"), arguments: [.string(name)], timeout: .seconds(25)
+            ).first?.string {
+                providerNameOwners.withLock { $0[name] = $0[name] ?? owner }
+            }
+        }
     }
 
     /// Every declared guard → its provider's unique name, `""` for none (`ListGuards`, property `Guards`).

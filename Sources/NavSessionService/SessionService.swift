@@ -43,6 +43,8 @@ public final class SessionService: Sendable {
     let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
     /// Guards whose provider did not answer its last question in time, until when it is not asked again.
     let unresponsiveGuards = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// The owner (unique name) of each well-known name a guard declares as its `provider`, as the bus last said.
+    let providerNameOwners = Mutex<[String: String]>([:])
     /// The timer of the earliest scheduled batch (Issue 33, part T; SessionService+Scheduled.swift).
     let scheduleTimer = Mutex(ScheduleTimer())
     /// The instance id whose state the daemon keeps (issue 34, part S), or nil.
@@ -89,6 +91,7 @@ public final class SessionService: Sendable {
         try await exportObjects(on: bus)
         try await watchDepartures(on: bus)
         try await watchArrivals(on: bus)
+        try await watchDeclaredProviders(on: bus)
         await checkRestoredOwners(on: bus)
         await armRestoredSchedules(on: bus)
     }

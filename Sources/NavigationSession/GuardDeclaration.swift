@@ -36,6 +36,9 @@ public struct GuardDeclaration: Hashable, Sendable, Codable {
     public var onAbsent: Fallback
     /// What happens when the provider does not answer in time or answers garbage (default `deny`).
     public var onTimeout: Fallback
+    /// The well-known bus name whose owner alone may provide the guard (`org.example.Accounts`); `nil`: the first
+    /// client to register provides it (announced in Session1 `Guards`).
+    public var provider: String?
 
     /// The bounds of ``timeoutMs``.
     public static let timeoutRange = 1...10_000
@@ -43,8 +46,9 @@ public struct GuardDeclaration: Hashable, Sendable, Codable {
     /// Declares a guard.
     public init(
         screens: [String], when: [Moment] = Moment.allCases, timeoutMs: Int = 500, onAbsent: Fallback = .allow,
-        onTimeout: Fallback = .deny
+        onTimeout: Fallback = .deny, provider: String? = nil
     ) {
+        self.provider = provider
         self.screens = screens
         self.when = when
         self.timeoutMs = timeoutMs
@@ -57,7 +61,7 @@ public struct GuardDeclaration: Hashable, Sendable, Codable {
     /// Whether the guard is asked when a covered model is left.
     public var onLeave: Bool { when.contains(.leave) }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case covers, when, timeoutMs, onAbsent, onTimeout }
+    enum CodingKeys: String, CodingKey, CaseIterable { case covers, when, timeoutMs, onAbsent, onTimeout, provider }
 
     struct Covers: Codable {
         var screens: [String]
@@ -80,6 +84,7 @@ public struct GuardDeclaration: Hashable, Sendable, Codable {
         timeoutMs = try c.decodeIfPresent(Int.self, forKey: .timeoutMs) ?? 500
         onAbsent = try c.decodeIfPresent(Fallback.self, forKey: .onAbsent) ?? .allow
         onTimeout = try c.decodeIfPresent(Fallback.self, forKey: .onTimeout) ?? .deny
+        provider = try c.decodeIfPresent(String.self, forKey: .provider)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -90,6 +95,7 @@ public struct GuardDeclaration: Hashable, Sendable, Codable {
         try c.encode(timeoutMs, forKey: .timeoutMs)
         try c.encode(onAbsent, forKey: .onAbsent)
         try c.encode(onTimeout, forKey: .onTimeout)
+        try c.encodeIfPresent(provider, forKey: .provider)
     }
 }
 
@@ -129,6 +135,11 @@ extension ManifestValidator {
             guard !declaration.when.isEmpty else {
                 throw .invalidValue(key: "\(key).when", detail: "name at least one of \"enter\" and \"leave\"")
             }
+            if let provider = declaration.provider, !Self.isWellKnownBusName(provider) {
+                throw .invalidValue(
+                    key: "\(key).provider",
+                    detail: "'\(provider.prefix(64))' is not a well-known bus name (like org.example.Accounts)")
+            }
             guard GuardDeclaration.timeoutRange.contains(declaration.timeoutMs) else {
                 throw .invalidValue(
                     key: "\(key).timeoutMs",
@@ -140,4 +151,18 @@ extension ManifestValidator {
 
     /// The most guards a manifest declares.
     static let maximumGuards = 64
+
+    /// The D-Bus specification's well-known name: 2+ dot-separated elements of `[A-Za-z0-9_-]`, none empty or
+    /// starting with a digit, at most 255 bytes.
+    static func isWellKnownBusName(_ name: String) -> Bool {
+        let elements = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard name.utf8.count <= 255, elements.count >= 2 else { return false }
+        return elements.allSatisfy { element in
+            guard let first = element.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+            return element.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+        }
+    }
 }

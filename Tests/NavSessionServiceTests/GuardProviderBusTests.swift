@@ -387,6 +387,43 @@ final class TestGuardProvider: Sendable {
         }
     }
 
+    /// The demo with its `account` guard provided only by the owner of `org.navsession.TestAccounts`.
+    static let declaredProvider = NavSessionTestDaemon.Configuration.Manifest.json(
+        Manifest.demoJSON.replacingOccurrences(
+            of: #""onAbsent": "allow", "onTimeout": "deny"}"#,
+            with: #""onAbsent": "allow", "onTimeout": "deny", "provider": "org.navsession.TestAccounts"}"#))
+
+    func registerAccount(_ bus: Bus) async throws {
+        _ = try await bus.call(
+            destination: try BusName(DaemonFixture.name), path: try ObjectPath(DaemonFixture.session),
+            interface: try InterfaceName(DaemonFixture.sessionInterface), member: try MemberName("RegisterGuard"),
+            arguments: [.string("account")], timeout: .seconds(10))
+    }
+
+    @Test func aGuardWithADeclaredProviderRefusesAnyOtherClient() async throws {
+        try await DaemonFixture.with(manifest: Self.declaredProvider) { fixture in
+            let squatter = try await fixture.connect()
+            let error = await fixture.error { try await self.registerAccount(squatter); return [] }
+            #expect(error?.name.rawValue == "org.freedesktop.DBus.Error.AccessDenied", "\(String(describing: error))")
+            #expect(error?.message.contains("org.navsession.TestAccounts") == true)
+            #expect(try await fixture.session("ListGuards").first?.stringDictionaryValue == ["account": ""])
+            await squatter.close()
+        }
+    }
+
+    @Test func theOwnerOfTheDeclaredProviderNameRegisters() async throws {
+        try await DaemonFixture.with(manifest: Self.declaredProvider) { fixture in
+            let owner = try await fixture.connect()
+            _ = try await owner.requestName(try BusName("org.navsession.TestAccounts"))
+            // The daemon learns the new owner from NameOwnerChanged: a call after the name's is handled after it.
+            _ = try await fixture.session("ListGuards")
+            try await registerAccount(owner)
+            let unique = try #require(await owner.uniqueName?.rawValue)
+            #expect(try await fixture.session("ListGuards").first?.stringDictionaryValue == ["account": unique])
+            await owner.close()
+        }
+    }
+
     @Test func aChangeNoProviderDecidesIsNotHeldBehindAQuestion() async throws {
         try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
