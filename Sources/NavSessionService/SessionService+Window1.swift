@@ -59,7 +59,11 @@ extension SessionService {
             }
         default:
             return try Interface.Method.synchronous(row.name, inputs: row.inputs, outputs: row.outputs) { call, bus in
-                if row.refusedWhenBacklogged, bus.isBacklogged {
+                // Only the senders of what fills the backlog (256 KiB of messages recently): a client that sends a
+                // small message now and then is not refused because others flood subscribers that do not read.
+                if row.refusedWhenBacklogged, bus.isBacklogged,
+                    self.state.withLock({ $0.session.sentMessagesRecently(call.client, atLeast: 256 << 10) })
+                {
                     throw BusError(
                         .limitsExceeded,
                         "the bus holds \(bus.backlogBytes) bytes of this service's messages that clients have not read "

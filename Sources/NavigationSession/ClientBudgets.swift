@@ -135,6 +135,14 @@ struct ClientBudgets {
         openers = openers.filter { $0.value != client }
     }
 
+    /// The message bytes `client`'s share spent and has not had refilled at `now`: what it sent recently.
+    mutating func recentMessageBytes(of client: String, at now: UInt64) -> Int {
+        let share = share(of: client)
+        guard var buckets = messageBuckets[share] else { return 0 }
+        defer { messageBuckets[share] = buckets }
+        return buckets.bytes.spent(at: now)
+    }
+
     /// Takes one message of `bytes` from `client`'s buckets at `now`, or says why not (nothing taken then).
     mutating func takeMessage(
         of bytes: Int, from client: String, at now: UInt64, limits: SessionLimits

@@ -97,6 +97,13 @@ extension Session {
         }
     }
 
+    /// Whether `client`'s process sent at least `bytes` of messages recently (its message rate's bucket is down by
+    /// that much): a flood the bus may be holding for subscribers that do not read.
+    public func sentMessagesRecently(_ client: String?, atLeast bytes: Int) -> Bool {
+        guard let client else { return true }
+        return clientBudgets.recentMessageBytes(of: client, at: clock.nanoseconds()) >= bytes
+    }
+
     /// Whether anything in the session belongs to `client`: a close-on-exit tie or a share in use.
     public func isTracking(client: String) -> Bool {
         clientBudgets.knows(client) || providesGuard(client) || windows.contains { $0.closeOnExitOwner == client }

@@ -23,6 +23,12 @@ struct TokenBucket {
         tokens -= Double(amount)
     }
 
+    /// The tokens spent and not yet refilled at `now` (0 for a full bucket).
+    mutating func spent(at now: UInt64) -> Int {
+        refill(at: now)
+        return max(0, limit.burst - Int(tokens))
+    }
+
     private mutating func refill(at now: UInt64) {
         // A clock that went backwards refills nothing rather than trapping on the subtraction.
         let elapsed = now > refilledAt ? Double(now - refilledAt) / 1e9 : 0

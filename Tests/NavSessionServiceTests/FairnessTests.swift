@@ -83,9 +83,13 @@ import Testing
             let measured = await Self.outcome { () async throws -> [Duration] in
                 try #require(await refusals.first(within: .seconds(60)) != nil, "the flood was never refused")
                 let small = try await fixture.openWindow("waiting")
-                return try await Self.smallCalls(100, on: fixture) {
+                let latencies = try await Self.smallCalls(100, on: fixture) {
                     _ = try await fixture.window(small, "GetState")
                 }
+                // Another process's small message goes through: only the flood's senders are refused.
+                let message = try await fixture.gdbus(window, "SendMessage", ["0", "hello", "{'from': 'gdbus'}"])
+                #expect(message.status == 0, "\(message)")
+                return latencies
             }
             stop.stop()
             let counts = await Self.outcome { try await flooding.value }
