@@ -114,25 +114,43 @@ extension Session {
             version > (window.history.entries.last?.version ?? window.history.baseVersion),
             let cause = cause ?? entry.cause
         else { return }
-        window.history.append(WindowHistory.Entry(
+        let added = WindowHistory.Entry(
             version: version, time: time, cause: cause, activeScreen: window.activeScreen, redo: entry,
-            bytes: Self.historyBytes(of: entry, encodedBatch: encodedBatch)))
+            bytes: Self.historyBytes(of: entry, encodedBatch: encodedBatch))
+        window.history.append(added)
+        if windowsByNumber[window.number] === window { historyBytes += added.bytes }
         let length = max(limits.historyLength, 1)
         if window.history.entries.count == length {
             window.history.checkpoint = window.graph.snapshot()
         } else if window.history.entries.count >= 2 * length {
             foldHistory(of: window, keeping: length)
         }
-        if window.history.bytes > limits.maxHistoryBytes, window.history.entries.count > 1 {
-            var kept = 0
-            var bytes = 0
-            for entry in window.history.entries.reversed() {
-                guard kept == 0 || bytes + entry.bytes <= limits.maxHistoryBytes / 2 else { break }
-                bytes += entry.bytes
-                kept += 1
+        if window.history.bytes > limits.maxHistoryBytes { foldHistory(of: window, toBytes: limits.maxHistoryBytes / 2) }
+        // The session's bound: this window's history first (its change grew it), then the largest, to half.
+        if historyBytes > limits.maxSessionHistoryBytes {
+            foldHistory(of: window, toBytes: window.history.bytes / 2)
+            while historyBytes > limits.maxSessionHistoryBytes,
+                let largest = windows.max(by: { $0.history.bytes < $1.history.bytes })
+            {
+                let before = largest.history.bytes
+                foldHistory(of: largest, toBytes: before / 2)
+                guard largest.history.bytes < before else { break }
             }
-            if kept < window.history.entries.count { foldHistory(of: window, keeping: kept) }
         }
+    }
+
+    /// Folds the oldest entries of `window`'s history into its base until its entries hold at most `bytes`
+    /// (the newest entry stays whatever its size).
+    private func foldHistory(of window: SessionWindow, toBytes bytes: Int) {
+        guard window.history.entries.count > 1 else { return }
+        var kept = 0
+        var held = 0
+        for entry in window.history.entries.reversed() {
+            guard kept == 0 || held + entry.bytes <= bytes else { break }
+            held += entry.bytes
+            kept += 1
+        }
+        if kept < window.history.entries.count { foldHistory(of: window, keeping: kept) }
     }
 
     /// About how many bytes a history entry holds: its batch's JSON (with a fixed part for the rest).
@@ -146,11 +164,16 @@ extension Session {
 
     /// Starts a window's history anew at its current state (opened, or loaded whole with `SetState`).
     func restartHistory(of window: SessionWindow) {
+        if windowsByNumber[window.number] === window { historyBytes -= window.history.bytes }
         window.history = WindowHistory(base: window.graph.snapshot())
     }
 
     /// Folds all but the newest `keeping` entries into the base.
     private func foldHistory(of window: SessionWindow, keeping: Int) {
+        let before = window.history.bytes
+        defer {
+            if windowsByNumber[window.number] === window { historyBytes += window.history.bytes - before }
+        }
         let dropped = window.history.entries.count - keeping
         let last = window.history.entries[dropped - 1].version
         if let checkpoint = window.history.checkpoint, checkpoint.version == last {
@@ -166,7 +189,8 @@ extension Session {
             logger.error(
                 "a window's history does not replay; it starts again at the current state",
                 metadata: ["window": "\(window.number)", "error": "\(error.message)"])
-            restartHistory(of: window)
+            // Not restartHistory(of:): the deferred line above counts the bytes this drops.
+            window.history = WindowHistory(base: window.graph.snapshot())
         }
     }
 

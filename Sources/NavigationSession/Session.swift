@@ -61,6 +61,8 @@ public final class Session {
     static let maximumEffectDepth = 8
     /// The windows with scheduled batches waiting (Issue 33, part T; Session+Scheduled.swift).
     var scheduledWindows: Set<WindowNumber> = []
+    /// The bytes of every open window's history entries together (``SessionLimits/maxSessionHistoryBytes``).
+    var historyBytes = 0
     /// Why this session started (issue 34, part S; Session+Restore.swift): Session1 `RestoreReason`.
     public internal(set) var restoreReason: RestoreReason = .pristine
     /// Where the crash-loop guard moved the previous state at start, or nil (Session1 `RestoreSetAside`).
@@ -302,12 +304,16 @@ public final class Session {
         window.graph.wallClock = clock.wallMilliseconds
         installGate(on: window)
         windowsByNumber[window.number] = window
+        historyBytes += window.history.bytes
     }
 
     /// Closes window `number` in memory, its content no longer counted; nothing if it is not open.
     func removeWindow(_ number: WindowNumber) {
         scheduledWindows.remove(number)
-        windowsByNumber.removeValue(forKey: number)?.graph.contentLedger = nil
+        if let removed = windowsByNumber.removeValue(forKey: number) {
+            removed.graph.contentLedger = nil
+            historyBytes -= removed.history.bytes
+        }
         clientBudgets.closed(number)
     }
 
@@ -315,6 +321,7 @@ public final class Session {
         for window in windowsByNumber.values { window.graph.contentLedger = nil }
         windowsByNumber = [:]
         scheduledWindows = []
+        historyBytes = 0
         clientBudgets.closedAll()
     }
 

@@ -129,6 +129,9 @@ public struct SessionLimits: Hashable, Sendable {
     /// Bytes of a window's history entries (their batches' JSON) at most; past it the oldest are folded into the
     /// history's base until half remains (``historyLength`` bounds the count, this the size).
     public var maxHistoryBytes = 2 << 20
+    /// Bytes of all open windows' history entries together at most; past it the changed window's, then the
+    /// largest histories fold to half.
+    public var maxSessionHistoryBytes = 32 << 20
     /// Bytes of a window's trace (Window1 `ExportTrace`) at most.
     public var maxTraceBytes = 16 << 20
 

@@ -68,6 +68,29 @@ struct HistorySessionTests {
         #expect(try session.window(number).history.entries.count < 8)
     }
 
+    @Test func theSessionsHistoriesTogetherStayWithinTheirByteBoundAndTheCountAgrees() throws {
+        var limits = SessionLimits()
+        limits.maxSessionHistoryBytes = 64 << 10
+        let session = try demoSession(limits: limits)
+        let id = String(repeating: "b", count: 2000)
+        let push = #"[{"command":"present","presentation":{"kind":"sheet","model":{"screen":"detail","params":{"id":""#
+            + id + #""}}}},{"command":"dismiss"}]"#
+        var numbers: [WindowNumber] = []
+        for _ in 0..<3 { numbers.append(try #require(try session.openWindow(scene: "waiting").window)) }
+        for round in 0..<60 {
+            try session.apply(window: numbers[round % 3], batchJSON: push)
+            let sum = session.windows.reduce(0) { $0 + $1.history.bytes }
+            #expect(session.historyBytes == sum)
+            #expect(session.historyBytes <= limits.maxSessionHistoryBytes + 4 << 10)
+        }
+        // Every window still lists its newest change, and the oldest state it lists can be rebuilt.
+        for number in numbers {
+            let history = try session.history(window: number)
+            #expect(!history.isEmpty)
+            if let oldest = history.first { #expect(try session.state(window: number, at: oldest.version).version == oldest.version) }
+        }
+    }
+
     @Test func theHistoryComesBackFromTheJournalAfterARestartWithItsTimes() throws {
         let directory = temporaryDirectory()
         let number: WindowNumber
