@@ -333,13 +333,18 @@ struct ManifestValidator {
             for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
         case .schedule(let spec):
             for (index, inner) in spec.commands.enumerated() { try checkCommand(inner.command, at: "\(key).commands[\(index)]") }
+        case .protect, .unprotect:
+            // A mark belongs to the client that set it and only that client may remove it (Docs/guards.md); the
+            // manifest's commands run for whichever change triggered them, so they can do neither.
+            throw .invalidValue(
+                key: key, detail: "the manifest's commands cannot protect or unprotect: a mark belongs to the client that set it")
         case .setRoutes(let routes, _):
             for (index, route) in routes.enumerated() {
                 try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
             }
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
-            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .protect, .unprotect, .setAppearance,
+            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .setAppearance,
             .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,
             .cancelScheduled, .goForward, .setRendererState:
             break

@@ -175,6 +175,21 @@ struct ScheduledSessionTests {
         #expect(throws: ManifestError.self) { try Manifest(json: json) }
     }
 
+    @Test(arguments: ["protect", "unprotect"])
+    func aManifestHandlerThatProtectsOrUnprotectsIsRefused(_ name: String) throws {
+        let command: [String: Any] = name == "protect" ? ["command": name, "reason": "draft"] : ["command": name]
+        var document = try JSONSerialization.jsonObject(with: Data(Manifest.demoJSON.utf8)) as? [String: Any] ?? [:]
+        var screens = document["screens"] as? [[String: Any]] ?? []
+        screens.append(["name": "x", "handlers": ["m": [command]]])
+        document["screens"] = screens
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        #expect {
+            try Manifest(json: json)
+        } throws: { error in
+            "\(error)".contains("a mark belongs to the client that set it")
+        }
+    }
+
     @Test func aManifestHandlerWithAnUnknownKeyIsRefused() throws {
         let json = Manifest.demoJSON.replacingOccurrences(of: #""handlers": {"saved": [{"command": "present","#, with: #""handlers": {"saved": [{"command": "present", "bogus": 1,"#)
         #expect(json != Manifest.demoJSON)
