@@ -18,6 +18,28 @@ extension SessionService {
     /// Questions one change may need at most (several guards, or the window moving between question and
     /// answer); beyond: `Denied`.
     static let maximumQuestions = 4
+    /// Changes one client (one peer process) may have held for providers' decisions at once, over all windows;
+    /// beyond: `LimitsExceeded` (its per-client question share).
+    static let maximumHeldPerClient = 16
+
+    /// Throws `LimitsExceeded` when `client`'s process already has ``maximumHeldPerClient`` changes held.
+    private func checkHeldShare(of client: String?) throws {
+        guard let client else { return }
+        let clients = guardQueues.withLock { queues in
+            queues.values.flatMap { queue in ([queue.head] + queue.waiting).compactMap(\.client) }
+        }
+        guard !clients.isEmpty else { return }
+        let held = state.withLock { state in
+            let share = state.session.share(of: client)
+            return clients.filter { state.session.share(of: $0) == share }.count
+        }
+        guard held < Self.maximumHeldPerClient else {
+            throw BusError(
+                .limitsExceeded,
+                "\(held) of your changes already wait for guard providers' decisions; a client (one process) may have "
+                    + "at most \(Self.maximumHeldPerClient) (per-client question share)")
+        }
+    }
 
     /// One change held for a provider's decision.
     struct GuardedChange: Sendable {
@@ -77,6 +99,7 @@ extension SessionService {
         case .failed(let error):
             throw error
         case .ask(let question):
+            try checkHeldShare(of: call.sender?.rawValue)
             change = GuardedChange(
                 held: try bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window, attempt: attempt,
                 reply: reply, client: call.sender?.rawValue)
@@ -90,6 +113,7 @@ extension SessionService {
                     .limitsExceeded,
                     "\(Self.maximumQueuedChanges) changes to window \(number) already wait for a guard provider's decision")
             }
+            try checkHeldShare(of: call.sender?.rawValue)
             change = GuardedChange(
                 held: try bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window, attempt: attempt,
                 reply: reply, client: call.sender?.rawValue)

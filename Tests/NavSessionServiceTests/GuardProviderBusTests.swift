@@ -424,6 +424,41 @@ final class TestGuardProvider: Sendable {
         }
     }
 
+    /// One process may have 16 changes held for providers at once, over all windows and connections (its question
+    /// share): 24 guarded pushes from two connections of this process, while the provider holds its first answer.
+    @Test func oneProcessHasAtMostSixteenChangesHeldForProviders() async throws {
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
+            let windows = [try await settingsWindow(fixture)]
+            let provider = try await TestGuardProvider.start(fixture, .gated)
+            let other = try await fixture.connect()
+            let results = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        do {
+                            if index % 2 == 0 {
+                                _ = try await self.pushProfile(fixture, windows[0])
+                            } else {
+                                _ = try await other.call(
+                                    destination: BusName(DaemonFixture.name), path: ObjectPath(windows[0]),
+                                    interface: InterfaceName(DaemonFixture.windowInterface), member: MemberName("StackAppend"),
+                                    arguments: [.string("profile"), .noParams], timeout: .seconds(60))
+                            }
+                            return "applied"
+                        } catch let error as BusError {
+                            if error.message.contains("per-client question share") { provider.release() }
+                            return error.message.contains("per-client question share") ? "share" : error.name.rawValue
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == "share" }.count >= 1, "\(results)")
+            #expect(!results.contains("org.freedesktop.DBus.Error.Failed"), "\(results)")
+            await other.close()
+            await provider.stop()
+        }
+    }
+
     @Test func aChangeNoProviderDecidesIsNotHeldBehindAQuestion() async throws {
         try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let window = try await settingsWindow(fixture)
