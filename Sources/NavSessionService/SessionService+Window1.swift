@@ -70,8 +70,13 @@ extension SessionService {
                             + "(at most \(Bus.backlogLimit)); \(row.name) waits until they have")
                 }
                 // Only while a provider is registered or a window waits for one: otherwise the plain path, unchanged.
-                if self.hasGuards, self.guardsInPlay, let guarded = try self.runGuarded(row, call, on: bus) {
-                    return guarded
+                if self.hasGuards, self.guardsInPlay {
+                    // The guarded path holds replies and cannot wait for the bus first: its process is asked now,
+                    // and is known by the time a held change applies (the arrival watcher asked already, mostly).
+                    if let client = call.client, !self.state.withLock({ $0.session.knowsProcess(of: client) }) {
+                        Task { await self.joinProcess(of: client, on: bus) }
+                    }
+                    if let guarded = try self.runGuarded(row, call, on: bus) { return guarded }
                 }
                 // A client's first call, before the bus told its process: asked now (later calls wait, in order),
                 // so what it creates is charged to its process's share from the first change.

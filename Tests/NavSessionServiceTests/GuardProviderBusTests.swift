@@ -374,15 +374,16 @@ final class TestGuardProvider: Sendable {
                             _ = try await self.pushProfile(fixture, window)
                             return "applied"
                         } catch let error as BusError {
-                            return error.name.rawValue
+                            return error.name.rawValue + ": " + error.message
                         }
                     }
                 }
                 return try await group.reduce(into: [String]()) { $0.append($1) }
             }
-            #expect(results.allSatisfy { $0 == "org.navsession.Error.Denied" }, "\(results)")
-            let asked = provider.questions.withLock { $0.count }
-            #expect(asked >= 1 && asked <= 2, "the hung provider was asked \(asked) times")
+            #expect(results.allSatisfy { $0.hasPrefix("org.navsession.Error.Denied") }, "\(results)")
+            // Decided without asking the provider again (its first question timed out).
+            let unasked = results.filter { $0.contains("not asked again yet") }.count
+            #expect(unasked >= 10, "\(unasked) of 12 decided without asking: \(results)")
             await provider.stop()
         }
     }
@@ -429,8 +430,13 @@ final class TestGuardProvider: Sendable {
     @Test func oneProcessHasAtMostSixteenChangesHeldForProviders() async throws {
         try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
             let windows = [try await settingsWindow(fixture)]
-            let provider = try await TestGuardProvider.start(fixture, .gated)
             let other = try await fixture.connect()
+            // Its first change, before a provider registers: the daemon learns its process (this test's) on it.
+            _ = try await other.call(
+                destination: BusName(DaemonFixture.name), path: ObjectPath(windows[0]),
+                interface: InterfaceName(DaemonFixture.windowInterface), member: MemberName("SetTitle"),
+                arguments: [.uint64(0), .string("first")], timeout: .seconds(30))
+            let provider = try await TestGuardProvider.start(fixture, .gated)
             let results = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<24 {
                     group.addTask {
