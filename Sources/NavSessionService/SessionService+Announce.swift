@@ -254,7 +254,11 @@ extension SessionService {
         let providedGuards = state.withLock { $0.session.guardRegistrations.values.contains(uniqueName) }
         do {
             let outcome = try perform(on: bus) { session in try session.clientVanished(uniqueName: uniqueName) }
-            logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")
+            if outcome.closedWindows.isEmpty {
+                logger.debug("\(uniqueName) left the bus")
+            } else {
+                logger.info("\(uniqueName) left the bus; closed \(outcome.closedWindows.count) window(s)")
+            }
         } catch {
             logger.warning("closing the windows of \(uniqueName): \(error)")
         }
