@@ -56,7 +56,7 @@ extension NavSessionTestDaemon {
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: [Value] = []) async throws -> [Value] {
         try await bus.call(
             destination: try BusName(Self.name), path: try ObjectPath(path), interface: try InterfaceName(interface),
-            member: try MemberName(member), arguments: arguments, timeout: .seconds(10))
+            member: try MemberName(member), arguments: arguments, timeout: .seconds(30))
     }
 
     func openWindow(_ scene: String = "main") async throws -> String {

@@ -441,14 +441,11 @@ final class TestGuardProvider: Sendable {
                 for index in 0..<24 {
                     group.addTask {
                         do {
-                            if index % 2 == 0 {
-                                _ = try await self.pushProfile(fixture, windows[0])
-                            } else {
-                                _ = try await other.call(
+                            // Long deadlines: once released, the held changes are asked again one by one.
+                            _ = try await (index % 2 == 0 ? fixture.bus : other).call(
                                     destination: BusName(DaemonFixture.name), path: ObjectPath(windows[0]),
                                     interface: InterfaceName(DaemonFixture.windowInterface), member: MemberName("StackAppend"),
-                                    arguments: [.string("profile"), .noParams], timeout: .seconds(60))
-                            }
+                                    arguments: [.string("profile"), .noParams], timeout: .seconds(120))
                             return "applied"
                         } catch let error as BusError {
                             if error.message.contains("per-client question share") { provider.release() }
