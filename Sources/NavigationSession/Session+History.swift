@@ -162,6 +162,13 @@ extension Session {
         }
     }
 
+    /// Records that a scheduled batch of a window left without a change (failed at its deadline, overdue `drop`, its
+    /// author left): the history's next entry drops it first when replayed. O(1).
+    func recordScheduledDrop(window number: WindowNumber, id: String) {
+        guard let window = windowsByNumber[number] else { return }
+        window.history.pendingDrops.append(id)
+    }
+
     /// Starts a window's history anew at its current state (opened, or loaded whole with `SetState`).
     func restartHistory(of window: SessionWindow) {
         if windowsByNumber[window.number] === window { historyBytes -= window.history.bytes }
@@ -202,8 +209,10 @@ extension Session {
             base: window.history.base,
             entries: window.history.entries.map {
                 StoredHistory.Entry(
-                    redo: $0.redo, activeScreen: $0.activeScreen, time: $0.time, cause: $0.redo.cause == nil ? $0.cause : nil)
-            })
+                    redo: $0.redo, activeScreen: $0.activeScreen, time: $0.time, cause: $0.redo.cause == nil ? $0.cause : nil,
+                    dropped: $0.droppedBefore.isEmpty ? nil : $0.droppedBefore)
+            },
+            dropped: window.history.pendingDrops.isEmpty ? nil : window.history.pendingDrops)
     }
 
     /// The history read back from the snapshot file; without one (an older file), it starts at the saved state.
@@ -218,10 +227,11 @@ extension Session {
             previous = version
             history.append(WindowHistory.Entry(
                 version: version, time: entry.time, cause: cause, activeScreen: entry.activeScreen, redo: entry.redo,
-                bytes: Self.historyBytes(of: entry.redo, encodedBatch: nil)))
+                bytes: Self.historyBytes(of: entry.redo, encodedBatch: nil), droppedBefore: entry.dropped ?? []))
         }
         // The history must reach the saved state, else the file is not one this session wrote.
         guard previous == snapshot.version else { return WindowHistory(base: snapshot) }
+        history.pendingDrops = stored.dropped ?? []
         return history
     }
 
@@ -267,6 +277,7 @@ public struct HistoryReplay: Sendable {
         if each { try body(nil, scratch) }
         for entry in history.entries where entry.version <= version {
             let event: ChangeEvent
+            for id in entry.droppedBefore { scratch.dropScheduled(id) }
             do {
                 event = try Session.redo(entry.redo, on: scratch)
             } catch {

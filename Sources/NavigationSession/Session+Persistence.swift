@@ -35,6 +35,7 @@ extension Session {
         // Issue 34, part H: the window's history, with the time written on the journal line too.
         let time: Int64? = entry.windowVersion == nil ? nil : clock.wallMilliseconds()
         if time != nil { recordHistory(entry, cause: cause, time: time, encodedBatch: encodedBatch) }
+        if case .scheduledDropped(let number, let id) = entry { recordScheduledDrop(window: number, id: id) }
         guard let store else { return }
         if !store.files.isLocked { try store.files.lock() }
         if let loss = store.lossOfFiles() {
@@ -279,6 +280,7 @@ extension Session {
             recordHistory(entry, cause: cause, time: time)
         case .scheduledDropped(let number, let id):
             try existing(number).graph.dropScheduled(id)
+            recordScheduledDrop(window: number, id: id)
         case .closeOnExit(let number, let owner):
             try existing(number).closeOnExitOwner = owner
         case .pendingDeepLink(let number, let url):

@@ -47,16 +47,10 @@ extension Session {
         actingClient = waiting.author
         defer { actingClient = previous }
         let before = window.graph.contentCost
-        let event: ChangeEvent
-        do {
-            event = try window.graph.runScheduled(id, budget: contentBudget(for: window))
-        } catch {
-            noteRefusal(error, in: window.number)
+        func fail(_ name: String, _ message: String) {
             logger.notice(
                 "a scheduled batch failed at its deadline; dropped, nothing changed",
-                metadata: [
-                    "window": "\(window.number)", "id": "\(id)", "error": "\(error.errorName)", "message": "\(error.message)",
-                ])
+                metadata: ["window": "\(window.number)", "id": "\(id)", "error": "\(name)", "message": "\(message)"])
             window.graph.dropScheduled(id)
             do {
                 try persist(.scheduledDropped(window: window.number, id: id))
@@ -64,7 +58,21 @@ extension Session {
                 logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
             }
             // Never only a log line: whoever watches the window learns it (like `reapplyFailed`).
-            events.append(.trigger(window.number, name: "scheduledFailed", payload: "\(id): \(error.errorName): \(error.message)"))
+            events.append(.trigger(window.number, name: "scheduledFailed", payload: "\(id): \(name): \(message)"))
+        }
+        // The author's shares hold at the deadline too (its marks).
+        do throws(SessionError) {
+            try checkMarkAndScheduleShares(of: waiting.commands, client: waiting.author)
+        } catch {
+            fail(error.errorName, error.message)
+            return
+        }
+        let event: ChangeEvent
+        do {
+            event = try window.graph.runScheduled(id, budget: contentBudget(for: window))
+        } catch {
+            noteRefusal(error, in: window.number)
+            fail(error.errorName, error.message)
             return
         }
         charge(window, contentBefore: before)

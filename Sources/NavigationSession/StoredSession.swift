@@ -185,7 +185,7 @@ struct LoadedState {
 }
 
 extension StoredHistory {
-    /// Sorted keys: base, entries; the base written directly (it is a whole window), and each entry too, its `redo`
+    /// Sorted keys: base, dropped (when any), entries; the base written directly (it is a whole window), and each entry too, its `redo`
     /// as the journal writes that line (a batch by the direct batch writer). Every snapshot file carries up to 127
     /// entries per window, so `JSONEncoder` here cost ≈ 40 000 instructions per change at the benchmark's rate of
     /// compaction.
@@ -193,6 +193,10 @@ extension StoredHistory {
         var object = DirectJSON.Object(&out)
         object.key("base", &out)
         try base.appendJSON(to: &out)
+        if let dropped, !dropped.isEmpty {
+            object.key("dropped", &out)
+            out.append(contentsOf: try JSONOutput.encode(dropped))
+        }
         object.key("entries", &out)
         out.append(UInt8(ascii: "["))
         for (index, entry) in entries.enumerated() {
@@ -206,7 +210,7 @@ extension StoredHistory {
 }
 
 extension StoredHistory.Entry {
-    /// Sorted keys: activeScreen, cause (when stored), redo, time (when known).
+    /// Sorted keys: activeScreen, cause (when stored), dropped (when any), redo, time (when known).
     func appendJSON(to out: inout [UInt8]) throws -> Bool {
         var object = DirectJSON.Object(&out)
         object.key("activeScreen", &out)
@@ -214,6 +218,10 @@ extension StoredHistory.Entry {
         if let cause {
             object.key("cause", &out)
             out.append(contentsOf: try JSONOutput.encode(cause))
+        }
+        if let dropped, !dropped.isEmpty {
+            object.key("dropped", &out)
+            out.append(contentsOf: try JSONOutput.encode(dropped))
         }
         object.key("redo", &out)
         if case .batch(let window, let batch, let version) = redo, let encoded = SessionStore.encodeBatch(batch) {

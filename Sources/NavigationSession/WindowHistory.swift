@@ -22,6 +22,9 @@ struct WindowHistory: Sendable {
         var redo: JournalEntry
         /// About how many bytes it holds (its batch's JSON): what ``SessionLimits/maxHistoryBytes`` bounds.
         var bytes = 0
+        /// Scheduled batches dropped without a change (failed at their deadline, overdue `drop`, their author left)
+        /// after the entry before this one: a replay drops them before redoing this one.
+        var droppedBefore: [String] = []
     }
 
     /// The window's state at ``baseVersion``.
@@ -30,6 +33,8 @@ struct WindowHistory: Sendable {
     private(set) var entries: [Entry] = []
     /// The sum of the entries' ``Entry/bytes``.
     private(set) var bytes = 0
+    /// Scheduled batches dropped since the last entry, given to the next one (at most the window's waiting batches).
+    var pendingDrops: [String] = []
     /// The window's state after the entry at index `historyLength - 1`, taken when it was recorded: the next base.
     var checkpoint: WindowSnapshot?
 
@@ -42,6 +47,11 @@ struct WindowHistory: Sendable {
     }
 
     mutating func append(_ entry: Entry) {
+        var entry = entry
+        if !pendingDrops.isEmpty {
+            entry.droppedBefore = pendingDrops + entry.droppedBefore
+            pendingDrops = []
+        }
         entries.append(entry)
         bytes += entry.bytes
     }
@@ -61,10 +71,14 @@ struct StoredHistory: Codable, Hashable {
         var activeScreen: String
         var time: Int64?
         var cause: ChangeCause?
+        /// ``WindowHistory/Entry/droppedBefore`` (absent when none).
+        var dropped: [String]?
     }
 
     var base: WindowSnapshot
     var entries: [Entry]
+    /// ``WindowHistory/pendingDrops``: batches dropped after the last entry (absent when none).
+    var dropped: [String]?
 }
 
 extension JournalEntry {

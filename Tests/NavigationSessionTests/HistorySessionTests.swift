@@ -91,6 +91,28 @@ struct HistorySessionTests {
         }
     }
 
+    /// A scheduled batch that failed at its deadline leaves without a change; its id scheduled again, the states the
+    /// history lists still rebuild — live, after a restart from the journal, and from the snapshot file.
+    @Test(arguments: [false, true])
+    func aScheduledBatchDroppedWithoutAChangeIsDroppedWhenTheHistoryIsRedone(_ compact: Bool) throws {
+        let directory = temporaryDirectory()
+        let number: WindowNumber
+        do {
+            let session = try demoSession(directory: directory)
+            number = try #require(session.openWindow(scene: "waiting").window)
+            let failing = #"[{"command":"schedule","id":"x","afterMs":0,"commands":[{"command":"goBack"}]}]"#
+            try session.apply(window: number, batchJSON: failing)  // version 1
+            session.runDueScheduled(now: .max)  // goBack fails on the waiting screen: dropped, no version
+            if compact { try session.checkpoint() }
+            try session.apply(window: number, batchJSON: #"[{"command":"schedule","id":"x","afterMs":600000,"commands":[{"command":"dismissAll"}]}]"#)
+            #expect(try session.state(window: number, at: 2).version == 2)
+            #expect(try session.state(window: number, at: 1).version == 1)
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.state(window: number, at: 2).version == 2)
+        #expect(try restored.state(window: number, at: 1).version == 1)
+    }
+
     @Test func theHistoryComesBackFromTheJournalAfterARestartWithItsTimes() throws {
         let directory = temporaryDirectory()
         let number: WindowNumber
