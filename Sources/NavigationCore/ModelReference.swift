@@ -49,6 +49,12 @@ extension ModelReference: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let id = try? c.decode(Int.self) {
+            // Model ids start at 1: a command naming 0 or less would otherwise be accepted now and fail later (a
+            // scheduled batch), or be kept in a state its schema refuses.
+            guard id >= 1 else {
+                throw DecodingError.dataCorruptedError(
+                    in: c, debugDescription: "a model id is at least 1 (got \(id)); omit the key for the executing model")
+            }
             self = .id(ModelID(rawValue: id))
             return
         }

@@ -192,9 +192,9 @@ extension NavigationCommand: Codable {
         case "goForward": self = .goForward(count: try c.decodeInteger("count", in: Int.min...Int.max) ?? 1)
         // Issue 34, part R: `"model": 0` is the window itself.
         case "setRendererState":
-            let model = try c.decode(ModelReference.self, forKey: "model")
-            self = .setRendererState(
-                model: model == .id(ModelID(rawValue: 0)) ? nil : model, try c.decode(RendererState.self, forKey: "state"))
+            let model: ModelReference? =
+                (try? c.decode(Int.self, forKey: "model")) == 0 ? nil : try c.decode(ModelReference.self, forKey: "model")
+            self = .setRendererState(model: model, try c.decode(RendererState.self, forKey: "state"))
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
