@@ -119,10 +119,11 @@ extension SessionService {
         }
     }
 
-    /// Sends `Window1.Prevented` for each change a protection mark refused during the failed operation.
-    func announceRefusals(on bus: isolated Bus) {
-        let refusals = state.withLock { $0.session.takeRefusals() }
-        for refusal in refusals {
+    /// Announces what an operation did or refused besides its outcome (``Session/takeSideEffects()``, taken under
+    /// the operation's lock): a `Window1.Prevented` for each change a protection mark refused, then the changes made
+    /// in a refused change's place (a mark's dialog). Every way a change is made calls it, succeeded or failed.
+    func announce(_ sideEffects: (refusals: [ProtectionRefusal], outcome: SessionOutcome?), on bus: isolated Bus) {
+        for refusal in sideEffects.refusals {
             do {
                 try emit(
                     names.prevented, window: refusal.window, on: bus,
@@ -134,6 +135,7 @@ extension SessionService {
                 logger.warning("announcing a refusal in window \(refusal.window): \(error)")
             }
         }
+        if let outcome = sideEffects.outcome { announce(outcome, on: bus) }
     }
 
     func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {

@@ -138,8 +138,10 @@ extension SessionService {
 
     /// One try of a change under the session's lock; announces it when it is applied.
     func tryChange(_ change: GuardedChange, rerun: Bool, on bus: isolated Bus) -> GuardedAttempt {
+        var sideEffects: (refusals: [ProtectionRefusal], outcome: SessionOutcome?) = ([], nil)
         let result: GuardedAttempt = state.withLock { state in
             let session = state.session
+            defer { sideEffects = session.takeSideEffects() }
             do {
                 return .done(try session.asking(window: change.window, approvals: change.approvals, rerun: rerun) {
                     try change.attempt(session)
@@ -150,6 +152,7 @@ extension SessionService {
                 return .failed(ErrorMapping.busError(for: error))
             }
         }
+        announce(sideEffects, on: bus)
         if case .done(let outcome) = result { announce(outcome, on: bus) }
         return result
     }

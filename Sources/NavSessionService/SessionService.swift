@@ -165,6 +165,7 @@ public final class SessionService: Sendable {
         // The earliest scheduled deadline when it moved (Issue 33, part T): compared under the lock already held,
         // so an operation that schedules nothing costs no other lock.
         var moved: Int64??
+        var sideEffects: (refusals: [ProtectionRefusal], outcome: SessionOutcome?) = ([], nil)
         do {
             outcome = try withSession { state in
                 defer {
@@ -173,15 +174,16 @@ public final class SessionService: Sendable {
                         state.armedDeadline = deadline
                         moved = .some(deadline)
                     }
+                    sideEffects = state.session.takeSideEffects()
                 }
                 return try body(state.session)
             }
         } catch {
             if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
-            announceRefusals(on: bus)
-            if let deferred = state.withLock({ $0.session.takeDeferredOutcome() }) { announce(deferred, on: bus) }
+            announce(sideEffects, on: bus)
             throw error
         }
+        announce(sideEffects, on: bus)
         announce(outcome, on: bus)
         if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
         return outcome

@@ -24,6 +24,8 @@ struct ClientBudgets {
     private(set) var windows: [String: Int] = [:]
     /// Per client, its `SendMessage` buckets: messages and bytes.
     private var messageBuckets: [String: (count: TokenBucket, bytes: TokenBucket)] = [:]
+    /// Per client, the history bytes its changes added recently (``SessionLimits/clientHistoryBytes``).
+    private var historyBuckets: [String: TokenBucket] = [:]
     /// Each connection's share (its process), once known.
     private var shares: [String: String] = [:]
     /// Per share, its connections on the bus.
@@ -44,6 +46,7 @@ struct ClientBudgets {
     /// Whether anything is recorded for `client` (its process known counts: it must be forgotten when it leaves).
     func knows(_ client: String) -> Bool {
         shares[client] != nil || content[client] != nil || windows[client] != nil || messageBuckets[client] != nil
+            || historyBuckets[client] != nil
     }
 
     /// Records that `client` belongs to `share` (its process): what it charged on its own moves there. Bounded
@@ -55,6 +58,7 @@ struct ClientBudgets {
         if let own = content.removeValue(forKey: client) { content[share, default: 0] += own }
         if let own = windows.removeValue(forKey: client) { windows[share, default: 0] += own }
         if let own = messageBuckets.removeValue(forKey: client), messageBuckets[share] == nil { messageBuckets[share] = own }
+        if let own = historyBuckets.removeValue(forKey: client), historyBuckets[share] == nil { historyBuckets[share] = own }
         for number in charges.keys {
             if let own = charges[number]?.removeValue(forKey: client) { charges[number]?[share, default: 0] += own }
         }
@@ -127,6 +131,7 @@ struct ClientBudgets {
     }
 
     private mutating func forgetShare(_ client: String) {
+        historyBuckets[client] = nil
         guard content[client] != nil || windows[client] != nil || messageBuckets[client] != nil else { return }
         content[client] = nil
         windows[client] = nil
@@ -160,6 +165,28 @@ struct ClientBudgets {
         buckets.bytes.take(bytes)
         messageBuckets[client] = buckets
         return nil
+    }
+
+    /// Why `client`'s share may not add history now (its recent changes' history bytes are past the burst and
+    /// not yet refilled), or nil. O(1).
+    mutating func historyRefusal(of client: String, at now: UInt64, limits: SessionLimits) -> String? {
+        let share = share(of: client)
+        guard var bucket = historyBuckets[share] else { return nil }
+        defer { historyBuckets[share] = bucket }
+        guard !bucket.allows(1, at: now) else { return nil }
+        return "the client's changes added more than \(limits.clientHistoryBytes.burst) bytes of history recently "
+            + "(at most \(limits.clientHistoryBytes.perSecond) bytes per second after that burst), whether or not "
+            + "they changed the graph (per-client history share)"
+    }
+
+    /// Charges `bytes` of history (a change's entry) to `client`'s share at `now`; the bucket may go below empty
+    /// (the change was admitted before its size was known), and refuses changes until it refills. O(1).
+    mutating func chargeHistory(_ bytes: Int, to client: String, at now: UInt64, limits: SessionLimits) {
+        let share = share(of: client)
+        var bucket = historyBuckets[share] ?? TokenBucket(limits.clientHistoryBytes, now: now)
+        _ = bucket.allows(0, at: now)
+        bucket.take(bytes)
+        historyBuckets[share] = bucket
     }
 
     private mutating func give(_ amount: Int, back client: String) {

@@ -207,6 +207,7 @@ extension Session {
             }
         }
         var events: [SessionEvent] = []
+        try checkHistoryShare()
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
@@ -301,6 +302,7 @@ extension Session {
     ) throws(SessionError) -> ChangeEvent? {
         // `schedule` gets its absolute deadline now, so the journal line replays the same one (Issue 33, part T).
         let batch = replaying ? batch : window.graph.withDeadlines(batch)
+        try checkHistoryShare()
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {

@@ -43,6 +43,22 @@ extension Session {
         }
     }
 
+    /// Throws `LimitsExceeded` when the acting client's process added more history bytes recently than
+    /// ``SessionLimits/clientHistoryBytes`` allows (its changes are refused until the share refills). O(1); free
+    /// for changes the daemon makes itself and for a replay.
+    func checkHistoryShare() throws(SessionError) {
+        guard !replaying, let client = actingClient else { return }
+        if let message = clientBudgets.historyRefusal(of: client, at: clock.nanoseconds(), limits: limits) {
+            throw .limitsExceeded(message)
+        }
+    }
+
+    /// Charges a recorded change's history bytes to the acting client's process (none for the daemon's own).
+    func chargeHistory(_ bytes: Int) {
+        guard !replaying, let client = actingClient else { return }
+        clientBudgets.chargeHistory(bytes, to: client, at: clock.nanoseconds(), limits: limits)
+    }
+
     /// Records the peer process `client` (a unique name) belongs to (`pid:1234`, else `uid:1000`): every
     /// connection of one process charges one share (content, windows, messages, marks, scheduled batches).
     public func join(client: String, process: String) { clientBudgets.join(client, share: process) }

@@ -119,6 +119,7 @@ extension Session {
             bytes: Self.historyBytes(of: entry, encodedBatch: encodedBatch))
         window.history.append(added)
         if windowsByNumber[window.number] === window { historyBytes += added.bytes }
+        chargeHistory(added.bytes)
         let length = max(limits.historyLength, 1)
         if window.history.entries.count == length {
             window.history.checkpoint = window.graph.snapshot()

@@ -89,10 +89,18 @@ extension Session {
         }
     }
 
-    /// The refusals recorded since the last call (the daemon sends one `Window1.Prevented` signal for each).
-    public func takeRefusals() -> [ProtectionRefusal] {
-        defer { refusals = [] }
-        return refusals
+    /// What an operation did or refused besides its outcome, since the last call: the refusals of protection marks
+    /// (one `Window1.Prevented` each) and the changes made while a change failed (a mark's dialog presented in its
+    /// place). The daemon takes them after every operation under the session's lock, whichever way in it came
+    /// (a method, the guarded path, a scheduled run) and whether it succeeded or failed, and announces them before
+    /// the operation's own outcome. O(1) when there is nothing.
+    public func takeSideEffects() -> (refusals: [ProtectionRefusal], outcome: SessionOutcome?) {
+        guard !refusals.isEmpty || !deferredEvents.isEmpty else { return ([], nil) }
+        defer {
+            refusals = []
+            deferredEvents = []
+        }
+        return (refusals, deferredEvents.isEmpty ? nil : outcome(window: nil, events: deferredEvents))
     }
 }
 
@@ -168,13 +176,6 @@ extension Session {
             events.append(.trigger(window.number, name: "reapplyFailed", payload: "\(failure.errorName): \(failure.message)"))
         }
         return outcome(window: window.number, events: events)
-    }
-
-    /// The events of changes made during an operation that failed (a guard's dialog), as an outcome to announce.
-    public func takeDeferredOutcome() -> SessionOutcome? {
-        guard !deferredEvents.isEmpty else { return nil }
-        defer { deferredEvents = [] }
-        return outcome(window: nil, events: deferredEvents)
     }
 }
 

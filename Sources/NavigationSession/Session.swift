@@ -45,7 +45,7 @@ public final class Session {
     /// dialog's re-applying action applies them once (Docs/guards.md). Not persisted.
     var pendingReapply: [WindowNumber: [ModelID: PendingReapply]] = [:]
     /// Events of changes made while an operation failed (a guard's dialog presented in place of a refused change),
-    /// announced by the daemon with the failure (``takeDeferredOutcome()``).
+    /// announced by the daemon after the operation (``takeSideEffects()``).
     var deferredEvents: [SessionEvent] = []
     var presentingGuardDialog = false
     /// The time the per-client rates are measured with.

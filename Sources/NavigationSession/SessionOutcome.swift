@@ -113,6 +113,10 @@ public struct SessionLimits: Hashable, Sendable {
     public var clientMessages: RateLimit
     /// `SendMessage` bytes (name and payload) per client (the "per-client message rate", counted in bytes).
     public var clientMessageBytes: RateLimit
+    /// History bytes (the size of each change's entry, whether or not it changed the graph) one client (one peer
+    /// process) may add: a burst, then a rate (the "per-client history share"); past it the client's changes are
+    /// `LimitsExceeded` until it refills. The windows' and the session's byte bounds still hold for everyone.
+    public var clientHistoryBytes = RateLimit(perSecond: 1 << 20, burst: 8 << 20)
     /// (Issue 34, part W) Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
     /// Protection marks one client (one peer process) may hold at most, over all windows (per-client mark share).

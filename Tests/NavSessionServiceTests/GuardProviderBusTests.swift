@@ -548,3 +548,35 @@ extension Value {
         return result
     }
 }
+
+/// A change refused by a mark takes the guarded path while a provider is registered: what it did in the change's
+/// place is announced like on the plain path.
+extension GuardProviderBusTests {
+    /// Another client's `GoBackToRoot` over the fixture's protected editor (its mark names the dialog `discardChanges`)
+    /// is `Prevented`; the window sends `Prevented` and the `Changed` that presents the dialog, whose version the
+    /// window has.
+    @Test func aMarksRefusalAndItsDialogAreAnnouncedWhileAProviderIsRegistered() async throws {
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "Present", [.string("sheet"), .string("editor"), .params(["id": "1"])])
+            let editor = try await fixture.modelID(window, where: "screen", is: "editor")
+            _ = try await fixture.window(window, "Protect", [.uint64(editor), .string("unsaved"), .string("discardChanges")])
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let interface = try InterfaceName(DaemonFixture.windowInterface)
+            let prevented = try await fixture.signals(path: window, interface: interface, member: "Prevented")
+            let changes = try await fixture.signals(path: window, interface: interface, member: "Changed")
+            let before = try await fixture.version(window)
+            let refused = try await fixture.run(
+                "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
+                          "--method", "org.navsession.Window1.GoBackToRoot"])
+            #expect(refused.status != 0 && refused.stderr.contains("org.navsession.Error.Prevented"), "\(refused)")
+            let signal = await prevented.first(within: .seconds(30)) { _ in true }
+            #expect(signal?.arguments.first == .uint64(editor))
+            let presented = await changes.first(within: .seconds(30)) { $0.arguments.first?.uint64 == before + 1 }
+            #expect(presented?.arguments[2].string?.contains("\"present\"") == true, "\(String(describing: presented))")
+            #expect(try await fixture.version(window) == before + 1)
+            await provider.stop()
+        }
+    }
+}
