@@ -183,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionClientTests",
-            dependencies: ["NavSessionClient", "NavSessionTesting", "NavigationCore", "DBusKit", "navsessiond"],
+            dependencies: ["NavSessionClient", "NavSessionTesting", "NavigationCore", "DBusKit", "DBusTestSupport", "navsessiond"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -218,7 +218,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSessionServiceTests",
-            dependencies: ["NavSessionService", "NavSessionTesting", "DBusKit", "DBusTestSupport", "navsessiond"],
+            dependencies: [
+                "NavSessionService", "NavSessionInterface", "NavSessionTesting", "DBusKit", "DBusTestSupport", "navsessiond",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -228,6 +228,20 @@ public actor Bus {
 
 /// libdbus filter callback; `data` is the unretained `Bus`, which outlives the filter (removed in teardown).
 private let busFilter: DBusHandleMessageFunction = { _, message, data in
+    handleOnBusThread(message, data) { bus, message in bus.filter(message) }
+}
+
+/// Object-tree callback for the "/" fallback; `data` is the unretained `Bus`.
+private let objectMessageFunction: DBusObjectPathMessageFunction = { _, message, data in
+    handleOnBusThread(message, data) { bus, message in bus.receiveMethodCall(message) }
+}
+
+/// What both libdbus callbacks do: hands `message` to `handle` of the unretained `Bus` in `data`, isolated to it
+/// (``Bus/onBusThread(_:)``); a callback without a message or a bus leaves the message to libdbus.
+private func handleOnBusThread(
+    _ message: OpaquePointer?, _ data: UnsafeMutableRawPointer?,
+    _ handle: @Sendable (isolated Bus, OpaquePointer) -> DBusHandlerResult
+) -> DBusHandlerResult {
     guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     let bus = Unmanaged<Bus>.fromOpaque(data).takeUnretainedValue()
     // Raw addresses cross into the isolated closure because OpaquePointer is not Sendable; we stay on this thread.
@@ -236,20 +250,7 @@ private let busFilter: DBusHandleMessageFunction = { _, message, data in
         // Not `Optional.map`: Swift checks the executor dynamically in an isolated closure passed to it (the
         // concurrency runtime's executor comparison and dynamic casts, on every message).
         guard let message = OpaquePointer(bitPattern: address) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-        return bus.filter(message)
-    }
-}
-
-/// Object-tree callback for the "/" fallback; `data` is the unretained `Bus`.
-private let objectMessageFunction: DBusObjectPathMessageFunction = { _, message, data in
-    guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-    let bus = Unmanaged<Bus>.fromOpaque(data).takeUnretainedValue()
-    let address = Int(bitPattern: message)
-    return bus.onBusThread { bus in
-        // Not `Optional.map`: Swift checks the executor dynamically in an isolated closure passed to it (the
-        // concurrency runtime's executor comparison and dynamic casts, on every message).
-        guard let message = OpaquePointer(bitPattern: address) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-        return bus.receiveMethodCall(message)
+        return handle(bus, message)
     }
 }
 

@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// (Issue 34, part W) One entry of `Session1.ListClosedWindows` (``SessionProxy/closedWindows()``): a recently
+/// One entry of `Session1.ListClosedWindows` (``SessionProxy/closedWindows()``): a recently
 /// closed window and its last state.
 public struct ClosedWindowInfo: Decodable, Hashable, Sendable {
     /// Its id for ``SessionProxy/reopenWindow(_:)`` (the number it had, in decimal).

@@ -131,17 +131,17 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case prevented(String)
     /// `org.navsession.Error.VersionMismatch`: `Apply`/`Check` with an expected version the window is not at; nothing was applied.
     case versionMismatch(String)
-    /// `org.navsession.Error.VersionNotKept`: `GetStateAt` of a version outside the window's kept history (Issue 34, part H).
+    /// `org.navsession.Error.VersionNotKept`: `GetStateAt` of a version outside the window's kept history.
     case versionNotKept(String)
     /// `org.navsession.Error.Denied`: a guard provider (or its guard's `onAbsent`/`onTimeout`) refused the change;
     /// the message names the guard and the reason (Docs/guards.md).
     case denied(String)
     /// `org.navsession.Error.UnknownGuard`: the manifest declares no such guard.
     case unknownGuard(String)
-    // Issue 33, part T.
+    // Scheduled commands.
     /// `org.navsession.Error.UnknownScheduled`: no scheduled batch waits under the id (`CancelScheduled`).
     case unknownScheduled(String)
-    // Issue 34, part W.
+    // Recently closed windows.
     /// `org.navsession.Error.UnknownClosedWindow`: no recently closed window has the id (`ReopenWindow`), or none
     /// was closed.
     case unknownClosedWindow(String)
@@ -219,254 +219,16 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The calling task was cancelled.
     case cancelled
 
-    /// The D-Bus names of the daemon's own errors and the standard names with a case of their own.
-    static let knownNames: [String] = [
-        "org.navsession.Error.AlreadyAtRoot",
-        "org.navsession.Error.AlreadyPresenting",
-        "org.navsession.Error.TransitionNotEligible",
-        "org.navsession.Error.BadParameter",
-        "org.navsession.Error.BlockedByDialog",
-        "org.navsession.Error.CannotPresent",
-        "org.navsession.Error.DetachedModel",
-        "org.navsession.Error.DuplicateElement",
-        "org.navsession.Error.EmptyBatch",
-        "org.navsession.Error.EmptyPath",
-        "org.navsession.Error.InvalidBatch",
-        "org.navsession.Error.InvalidCommand",
-        "org.navsession.Error.InvalidCount",
-        "org.navsession.Error.InvalidEffect",
-        "org.navsession.Error.InvalidManifest",
-        "org.navsession.Error.InvalidRoute",
-        "org.navsession.Error.InvalidSnapshot",
-        "org.navsession.Error.InvalidSpec",
-        "org.navsession.Error.InvalidURL",
-        "org.navsession.Error.MalformedURL",
-        "org.navsession.Error.MissingParameter",
-        "org.navsession.Error.NoPresenter",
-        "org.navsession.Error.NoStack",
-        "org.navsession.Error.NoSwitched",
-        "org.navsession.Error.NoTabs",
-        "org.navsession.Error.NotInStack",
-        "org.navsession.Error.NotInsidePresentation",
-        "org.navsession.Error.NotPresented",
-        "org.navsession.Error.NothingToDismiss",
-        "org.navsession.Error.NothingToGoBack",
-        "org.navsession.Error.NothingToGoForward",
-        "org.navsession.Error.NothingToHide",
-        "org.navsession.Error.PresenterIsLeaf",
-        "org.navsession.Error.RouteNotFound",
-        "org.navsession.Error.SlotOccupied",
-        "org.navsession.Error.StaleReport",
-        "org.navsession.Error.StorageFailed",
-        "org.navsession.Error.UnknownAction",
-        "org.navsession.Error.UnknownDialog",
-        "org.navsession.Error.UnknownModel",
-        "org.navsession.Error.UnknownPresentationKind",
-        "org.navsession.Error.UnknownRoute",
-        "org.navsession.Error.UnknownScene",
-        "org.navsession.Error.UnknownScreen",
-        "org.navsession.Error.UnknownTab",
-        "org.navsession.Error.UnknownTag",
-        "org.navsession.Error.DuplicateTag",
-        "org.navsession.Error.ScreenNotInStack",
-        "org.navsession.Error.NoContainer",
-        "org.navsession.Error.UnknownChild",
-        "org.navsession.Error.Prevented",
-        "org.navsession.Error.VersionMismatch",
-        "org.navsession.Error.VersionNotKept",
-        "org.navsession.Error.Denied",
-        "org.navsession.Error.UnknownGuard",
-        "org.navsession.Error.UnknownScheduled",
-        "org.navsession.Error.UnknownClosedWindow",
-        "org.navsession.Error.DuplicateScheduled",
-        "org.navsession.Error.HandlerDepthExceeded",
-        "org.navsession.Error.HandlerCycle",
-        "org.navsession.Error.GuardTaken",
-        "org.navsession.Error.WindowClosed",
-        "org.navsession.Error.WrongKind",
-        "org.navsession.Error.WrongScheme",
-        "org.freedesktop.DBus.Error.InvalidArgs",
-        "org.freedesktop.DBus.Error.UnknownMethod",
-        "org.freedesktop.DBus.Error.UnknownObject",
-        "org.freedesktop.DBus.Error.UnknownInterface",
-        "org.freedesktop.DBus.Error.UnknownProperty",
-        "org.freedesktop.DBus.Error.PropertyReadOnly",
-        "org.freedesktop.DBus.Error.LimitsExceeded",
-        "org.freedesktop.DBus.Error.AccessDenied",
-        "org.freedesktop.DBus.Error.NotSupported",
-        "org.freedesktop.DBus.Error.Failed",
-        "org.freedesktop.DBus.Error.ServiceUnknown",
-        "org.freedesktop.DBus.Error.NameHasNoOwner",
-        "org.freedesktop.DBus.Error.NoReply",
-    ]
-
     /// The error for a D-Bus error name and message: the case of a known name, else ``other(name:message:)``.
     public init(name: String, message: String) {
-        switch name {
-        case "org.navsession.Error.AlreadyAtRoot": self = .alreadyAtRoot(message)
-        case "org.navsession.Error.AlreadyPresenting": self = .alreadyPresenting(message)
-        case "org.navsession.Error.TransitionNotEligible": self = .transitionNotEligible(message)
-        case "org.navsession.Error.BadParameter": self = .badParameter(message)
-        case "org.navsession.Error.BlockedByDialog": self = .blockedByDialog(message)
-        case "org.navsession.Error.CannotPresent": self = .cannotPresent(message)
-        case "org.navsession.Error.DetachedModel": self = .detachedModel(message)
-        case "org.navsession.Error.DuplicateElement": self = .duplicateElement(message)
-        case "org.navsession.Error.EmptyBatch": self = .emptyBatch(message)
-        case "org.navsession.Error.EmptyPath": self = .emptyPath(message)
-        case "org.navsession.Error.InvalidBatch": self = .invalidBatch(message)
-        case "org.navsession.Error.InvalidCommand": self = .invalidCommand(message)
-        case "org.navsession.Error.InvalidCount": self = .invalidCount(message)
-        case "org.navsession.Error.InvalidEffect": self = .invalidEffect(message)
-        case "org.navsession.Error.InvalidManifest": self = .invalidManifest(message)
-        case "org.navsession.Error.InvalidRoute": self = .invalidRoute(message)
-        case "org.navsession.Error.InvalidSnapshot": self = .invalidSnapshot(message)
-        case "org.navsession.Error.InvalidSpec": self = .invalidSpec(message)
-        case "org.navsession.Error.InvalidURL": self = .invalidURL(message)
-        case "org.navsession.Error.MalformedURL": self = .malformedURL(message)
-        case "org.navsession.Error.MissingParameter": self = .missingParameter(message)
-        case "org.navsession.Error.NoPresenter": self = .noPresenter(message)
-        case "org.navsession.Error.NoStack": self = .noStack(message)
-        case "org.navsession.Error.NoSwitched": self = .noSwitched(message)
-        case "org.navsession.Error.NoTabs": self = .noTabs(message)
-        case "org.navsession.Error.NotInStack": self = .notInStack(message)
-        case "org.navsession.Error.NotInsidePresentation": self = .notInsidePresentation(message)
-        case "org.navsession.Error.NotPresented": self = .notPresented(message)
-        case "org.navsession.Error.NothingToDismiss": self = .nothingToDismiss(message)
-        case "org.navsession.Error.NothingToGoBack": self = .nothingToGoBack(message)
-        case "org.navsession.Error.NothingToGoForward": self = .nothingToGoForward(message)
-        case "org.navsession.Error.NothingToHide": self = .nothingToHide(message)
-        case "org.navsession.Error.RouteNotFound": self = .routeNotFound(message)
-        case "org.navsession.Error.PresenterIsLeaf": self = .presenterIsLeaf(message)
-        case "org.navsession.Error.SlotOccupied": self = .slotOccupied(message)
-        case "org.navsession.Error.StaleReport": self = .staleReport(message)
-        case "org.navsession.Error.StorageFailed": self = .storageFailed(message)
-        case "org.navsession.Error.UnknownAction": self = .unknownAction(message)
-        case "org.navsession.Error.UnknownDialog": self = .unknownDialog(message)
-        case "org.navsession.Error.UnknownModel": self = .unknownModel(message)
-        case "org.navsession.Error.UnknownPresentationKind": self = .unknownPresentationKind(message)
-        case "org.navsession.Error.UnknownRoute": self = .unknownRoute(message)
-        case "org.navsession.Error.UnknownScene": self = .unknownScene(message)
-        case "org.navsession.Error.UnknownScreen": self = .unknownScreen(message)
-        case "org.navsession.Error.UnknownTab": self = .unknownTab(message)
-        case "org.navsession.Error.NoContainer": self = .noContainer(message)
-        case "org.navsession.Error.UnknownChild": self = .unknownChild(message)
-        case "org.navsession.Error.UnknownTag": self = .unknownTag(message)
-        case "org.navsession.Error.DuplicateTag": self = .duplicateTag(message)
-        case "org.navsession.Error.ScreenNotInStack": self = .screenNotInStack(message)
-        case "org.navsession.Error.EntryRefused": self = .entryRefused(message)
-        case "org.navsession.Error.Prevented": self = .prevented(message)
-        case "org.navsession.Error.VersionMismatch": self = .versionMismatch(message)
-        case "org.navsession.Error.VersionNotKept": self = .versionNotKept(message)
-        case "org.navsession.Error.Denied": self = .denied(message)
-        case "org.navsession.Error.UnknownGuard": self = .unknownGuard(message)
-        case "org.navsession.Error.UnknownScheduled": self = .unknownScheduled(message)
-        case "org.navsession.Error.UnknownClosedWindow": self = .unknownClosedWindow(message)
-        case "org.navsession.Error.DuplicateScheduled": self = .duplicateScheduled(message)
-        case "org.navsession.Error.HandlerDepthExceeded": self = .handlerDepthExceeded(message)
-        case "org.navsession.Error.HandlerCycle": self = .handlerCycle(message)
-        case "org.navsession.Error.GuardTaken": self = .guardTaken(message)
-        case "org.navsession.Error.WindowClosed": self = .windowClosed(message)
-        case "org.navsession.Error.WrongKind": self = .wrongKind(message)
-        case "org.navsession.Error.WrongScheme": self = .wrongScheme(message)
-        case "org.freedesktop.DBus.Error.InvalidArgs": self = .invalidArgs(message)
-        case "org.freedesktop.DBus.Error.UnknownMethod": self = .unknownMethod(message)
-        case "org.freedesktop.DBus.Error.UnknownObject": self = .unknownObject(message)
-        case "org.freedesktop.DBus.Error.UnknownInterface": self = .unknownInterface(message)
-        case "org.freedesktop.DBus.Error.UnknownProperty": self = .unknownProperty(message)
-        case "org.freedesktop.DBus.Error.PropertyReadOnly": self = .propertyReadOnly(message)
-        case "org.freedesktop.DBus.Error.LimitsExceeded": self = .limitsExceeded(message)
-        case "org.freedesktop.DBus.Error.AccessDenied": self = .accessDenied(message)
-        case "org.freedesktop.DBus.Error.NotSupported": self = .notSupported(message)
-        case "org.freedesktop.DBus.Error.Failed": self = .failed(message)
-        case "org.freedesktop.DBus.Error.ServiceUnknown": self = .serviceUnknown(message)
-        case "org.freedesktop.DBus.Error.NameHasNoOwner": self = .nameHasNoOwner(message)
-        case "org.freedesktop.DBus.Error.NoReply": self = .noReply(message)
-        default: self = .other(name: name, message: message)
-        }
+        self = Self.known(name: name, message: message) ?? .other(name: name, message: message)
     }
 
     /// The D-Bus error name (`org.navsession.Error.NoStack`, …); client-side failures have names under
     /// `org.navsession.Client.Error.` (never sent on the bus).
     public var name: String {
-        switch self {
-        case .alreadyAtRoot: "org.navsession.Error.AlreadyAtRoot"
-        case .alreadyPresenting: "org.navsession.Error.AlreadyPresenting"
-        case .transitionNotEligible: "org.navsession.Error.TransitionNotEligible"
-        case .badParameter: "org.navsession.Error.BadParameter"
-        case .blockedByDialog: "org.navsession.Error.BlockedByDialog"
-        case .cannotPresent: "org.navsession.Error.CannotPresent"
-        case .detachedModel: "org.navsession.Error.DetachedModel"
-        case .duplicateElement: "org.navsession.Error.DuplicateElement"
-        case .emptyBatch: "org.navsession.Error.EmptyBatch"
-        case .emptyPath: "org.navsession.Error.EmptyPath"
-        case .invalidBatch: "org.navsession.Error.InvalidBatch"
-        case .invalidCommand: "org.navsession.Error.InvalidCommand"
-        case .invalidCount: "org.navsession.Error.InvalidCount"
-        case .invalidEffect: "org.navsession.Error.InvalidEffect"
-        case .invalidManifest: "org.navsession.Error.InvalidManifest"
-        case .invalidRoute: "org.navsession.Error.InvalidRoute"
-        case .invalidSnapshot: "org.navsession.Error.InvalidSnapshot"
-        case .invalidSpec: "org.navsession.Error.InvalidSpec"
-        case .invalidURL: "org.navsession.Error.InvalidURL"
-        case .malformedURL: "org.navsession.Error.MalformedURL"
-        case .missingParameter: "org.navsession.Error.MissingParameter"
-        case .noPresenter: "org.navsession.Error.NoPresenter"
-        case .noStack: "org.navsession.Error.NoStack"
-        case .noSwitched: "org.navsession.Error.NoSwitched"
-        case .noTabs: "org.navsession.Error.NoTabs"
-        case .notInStack: "org.navsession.Error.NotInStack"
-        case .notInsidePresentation: "org.navsession.Error.NotInsidePresentation"
-        case .notPresented: "org.navsession.Error.NotPresented"
-        case .nothingToDismiss: "org.navsession.Error.NothingToDismiss"
-        case .nothingToGoBack: "org.navsession.Error.NothingToGoBack"
-        case .nothingToGoForward: "org.navsession.Error.NothingToGoForward"
-        case .nothingToHide: "org.navsession.Error.NothingToHide"
-        case .routeNotFound: "org.navsession.Error.RouteNotFound"
-        case .presenterIsLeaf: "org.navsession.Error.PresenterIsLeaf"
-        case .slotOccupied: "org.navsession.Error.SlotOccupied"
-        case .staleReport: "org.navsession.Error.StaleReport"
-        case .storageFailed: "org.navsession.Error.StorageFailed"
-        case .unknownAction: "org.navsession.Error.UnknownAction"
-        case .unknownDialog: "org.navsession.Error.UnknownDialog"
-        case .unknownModel: "org.navsession.Error.UnknownModel"
-        case .unknownPresentationKind: "org.navsession.Error.UnknownPresentationKind"
-        case .unknownRoute: "org.navsession.Error.UnknownRoute"
-        case .unknownScene: "org.navsession.Error.UnknownScene"
-        case .unknownScreen: "org.navsession.Error.UnknownScreen"
-        case .unknownTab: "org.navsession.Error.UnknownTab"
-        case .noContainer: "org.navsession.Error.NoContainer"
-        case .unknownChild: "org.navsession.Error.UnknownChild"
-        case .unknownTag: "org.navsession.Error.UnknownTag"
-        case .duplicateTag: "org.navsession.Error.DuplicateTag"
-        case .screenNotInStack: "org.navsession.Error.ScreenNotInStack"
-        case .entryRefused: "org.navsession.Error.EntryRefused"
-        case .prevented: "org.navsession.Error.Prevented"
-        case .versionMismatch: "org.navsession.Error.VersionMismatch"
-        case .versionNotKept: "org.navsession.Error.VersionNotKept"
-        case .denied: "org.navsession.Error.Denied"
-        case .unknownGuard: "org.navsession.Error.UnknownGuard"
-        case .unknownScheduled: "org.navsession.Error.UnknownScheduled"
-        case .unknownClosedWindow: "org.navsession.Error.UnknownClosedWindow"
-        case .duplicateScheduled: "org.navsession.Error.DuplicateScheduled"
-        case .handlerDepthExceeded: "org.navsession.Error.HandlerDepthExceeded"
-        case .handlerCycle: "org.navsession.Error.HandlerCycle"
-        case .guardTaken: "org.navsession.Error.GuardTaken"
-        case .windowClosed: "org.navsession.Error.WindowClosed"
-        case .wrongKind: "org.navsession.Error.WrongKind"
-        case .wrongScheme: "org.navsession.Error.WrongScheme"
-        case .invalidArgs: "org.freedesktop.DBus.Error.InvalidArgs"
-        case .unknownMethod: "org.freedesktop.DBus.Error.UnknownMethod"
-        case .unknownObject: "org.freedesktop.DBus.Error.UnknownObject"
-        case .unknownInterface: "org.freedesktop.DBus.Error.UnknownInterface"
-        case .unknownProperty: "org.freedesktop.DBus.Error.UnknownProperty"
-        case .propertyReadOnly: "org.freedesktop.DBus.Error.PropertyReadOnly"
-        case .limitsExceeded: "org.freedesktop.DBus.Error.LimitsExceeded"
-        case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
-        case .notSupported: "org.freedesktop.DBus.Error.NotSupported"
-        case .failed: "org.freedesktop.DBus.Error.Failed"
-        case .serviceUnknown: "org.freedesktop.DBus.Error.ServiceUnknown"
-        case .nameHasNoOwner: "org.freedesktop.DBus.Error.NameHasNoOwner"
-        case .noReply: "org.freedesktop.DBus.Error.NoReply"
+        if let bus = busError { return bus.name }
+        return switch self {
         case .other(let name, _): name
         case .connectionFailed: "org.navsession.Client.Error.ConnectionFailed"
         case .timedOut: "org.navsession.Client.Error.TimedOut"
@@ -479,38 +241,14 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .waitTimedOut: "org.navsession.Client.Error.WaitTimedOut"
         case .settleTimedOut: "org.navsession.Client.Error.SettleTimedOut"
         case .cancelled: "org.navsession.Client.Error.Cancelled"
+        default: ""  // a bus error's case: answered above from the generated table
         }
     }
 
     /// The human-readable message (the daemon's, for errors it replied with).
     public var message: String {
-        switch self {
-        case .alreadyAtRoot(let message), .alreadyPresenting(let message), .transitionNotEligible(let message), .badParameter(let message), .blockedByDialog(let message),
-             .cannotPresent(let message), .detachedModel(let message), .duplicateElement(let message),
-             .emptyBatch(let message), .emptyPath(let message), .invalidBatch(let message),
-             .invalidCommand(let message), .invalidCount(let message), .invalidEffect(let message),
-             .invalidManifest(let message), .invalidRoute(let message), .invalidSnapshot(let message),
-             .invalidSpec(let message), .invalidURL(let message), .malformedURL(let message),
-             .missingParameter(let message), .noPresenter(let message), .noStack(let message),
-             .noSwitched(let message), .noTabs(let message), .notInStack(let message),
-             .notInsidePresentation(let message), .notPresented(let message), .nothingToDismiss(let message),
-             .nothingToHide(let message), .nothingToGoBack(let message), .routeNotFound(let message),
-             .nothingToGoForward(let message),
-             .presenterIsLeaf(let message), .slotOccupied(let message),
-             .staleReport(let message), .storageFailed(let message), .unknownAction(let message),
-             .unknownDialog(let message), .unknownModel(let message), .unknownPresentationKind(let message),
-             .unknownRoute(let message), .unknownScene(let message), .unknownScreen(let message),
-             .unknownTab(let message), .unknownTag(let message), .duplicateTag(let message),
-             .screenNotInStack(let message), .noContainer(let message), .unknownChild(let message), .entryRefused(let message), .prevented(let message), .versionMismatch(let message), .versionNotKept(let message), .windowClosed(let message),
-             .denied(let message), .unknownGuard(let message), .guardTaken(let message),
-             .unknownScheduled(let message), .duplicateScheduled(let message), .handlerDepthExceeded(let message),
-             .handlerCycle(let message), .unknownClosedWindow(let message),
-             .wrongKind(let message), .wrongScheme(let message), .invalidArgs(let message),
-             .unknownMethod(let message), .unknownObject(let message), .unknownInterface(let message),
-             .unknownProperty(let message), .propertyReadOnly(let message), .limitsExceeded(let message),
-             .accessDenied(let message), .notSupported(let message), .failed(let message),
-             .serviceUnknown(let message), .nameHasNoOwner(let message), .noReply(let message):
-            message
+        if let bus = busError { return bus.message }
+        return switch self {
         case .other(_, let message), .connectionFailed(let message), .timedOut(let message),
              .disconnected(let message), .encodingFailed(let message), .decodingFailed(let message),
              .daemonLeft(let message), .settleTimedOut(let message):
@@ -524,6 +262,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
                 + (lastState.map { "; the window was at version \($0.version)" } ?? "")
         case .cancelled:
             "the task was cancelled"
+        default:
+            ""  // a bus error's case: answered above from the generated table
         }
     }
 

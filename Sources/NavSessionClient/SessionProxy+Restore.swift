@@ -1,7 +1,7 @@
 import DBusKit
 import NavSessionInterface
 
-/// Why the daemon started and whose state it keeps (issue 34, part S; Docs/persistence.md, "Restore by reason").
+/// Why the daemon started and whose state it keeps (Docs/persistence.md, "Restore by reason").
 extension SessionProxy {
     /// Why the daemon started: `pristine`, `launch`, `recover` or `restore` (property `RestoreReason`).
     public var restoreReason: String {

@@ -70,7 +70,7 @@ public struct SessionProxy: Sendable {
         return try Reply.version(try await call("Apply", [.objectPath(window.objectPath), .string(json)]), "Apply")
     }
 
-    /// (Issue 34, part W) The recently closed windows, most recent first (`ListClosedWindows`).
+    /// The recently closed windows, most recent first (`ListClosedWindows`).
     public func closedWindows() async throws(NavSessionError) -> [ClosedWindowInfo] {
         try JSONCoding.decode([ClosedWindowInfo].self, from: try await closedWindowsJSON())
     }

@@ -34,28 +34,18 @@ extension NavSessionClient {
         }
         let path = window.objectPath
         let seen = SettleWatch()
-        let stop: DaemonSubscription.Stop? = await withTaskGroup(of: DaemonSubscription.Stop?.self) { group in
-            group.addTask {
-                await subscription.forward { signal in
-                    if NavSessionClient.isRemoval(signal, of: path) {
-                        seen.gone.store(true, ordering: .relaxed)
-                        return false
-                    }
-                    guard signal.path == path, signal.member.rawValue == NavSessionInterface.Window1.settled,
-                          let reported = signal.arguments.first?.uint64, reported >= target
-                    else { return true }
-                    seen.reported.withLock { $0 = reported }
+        let stop: DaemonSubscription.Stop? = await Deadline.race(timeout) {
+            await subscription.forward { signal in
+                if NavSessionClient.isRemoval(signal, of: path) {
+                    seen.gone.store(true, ordering: .relaxed)
                     return false
                 }
+                guard signal.path == path, signal.member.rawValue == NavSessionInterface.Window1.settled,
+                      let reported = signal.arguments.first?.uint64, reported >= target
+                else { return true }
+                seen.reported.withLock { $0 = reported }
+                return false
             }
-            group.addTask {
-                // The deadline of the race, not a poll: the other task reacts to the signal.
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         if let reported = seen.reported.withLock({ $0 }) { return reported }
         if seen.gone.load(ordering: .relaxed) { throw .windowGone(window: window.path) }

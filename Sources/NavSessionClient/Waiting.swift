@@ -49,36 +49,24 @@ extension NavSessionClient {
         let last = LastState(initial)
         let current = try await mappingErrors { try await observe(initial) }
         if predicate(current) { return current }
-        let outcome: Result<Observed, NavSessionError>? = await withTaskGroup(
-            of: Result<Observed, NavSessionError>?.self
-        ) { group in
-            group.addTask {
-                do throws(NavSessionError) {
-                    for try await change in changes {
-                        let snapshot: WindowSnapshot
-                        switch change {
-                        case .resynchronized(let fresh): snapshot = fresh
-                        case .changed: snapshot = try await window.getState()
-                        }
-                        last.set(snapshot)
-                        let value = try await mappingErrors { try await observe(snapshot) }
-                        if predicate(value) { return .success(value) }
+        let outcome: Result<Observed, NavSessionError>? = await Deadline.race(timeout) {
+            do throws(NavSessionError) {
+                for try await change in changes {
+                    let snapshot: WindowSnapshot
+                    switch change {
+                    case .resynchronized(let fresh): snapshot = fresh
+                    case .changed: snapshot = try await window.getState()
                     }
-                    return .failure(Self.endError(changes, window))
-                } catch where error.isUnknownObject {
-                    return .failure(.windowGone(window: window.path))
-                } catch {
-                    return .failure(error)
+                    last.set(snapshot)
+                    let value = try await mappingErrors { try await observe(snapshot) }
+                    if predicate(value) { return .success(value) }
                 }
+                return .failure(Self.endError(changes, window))
+            } catch where error.isUnknownObject {
+                return .failure(.windowGone(window: window.path))
+            } catch {
+                return .failure(error)
             }
-            group.addTask {
-                // The deadline of the race, not a poll: the other task reacts to each change.
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         switch outcome {
         case .success(let value): return value
@@ -96,24 +84,15 @@ extension NavSessionClient {
         let changes = try await changes(of: window)
         guard let initial = changes.initialSnapshot else { return }
         let last = LastState(initial)
-        let outcome: NavSessionError?? = await withTaskGroup(of: NavSessionError??.self) { group in
-            group.addTask {
-                do throws(NavSessionError) {
-                    for try await change in changes {
-                        if case .resynchronized(let snapshot) = change { last.set(snapshot) }
-                    }
-                    return .some(changes.endReason == .windowRemoved ? nil : Self.endError(changes, window))
-                } catch {
-                    return .some(error)
+        let outcome: NavSessionError?? = await Deadline.race(timeout) { () async -> NavSessionError? in
+            do throws(NavSessionError) {
+                for try await change in changes {
+                    if case .resynchronized(let snapshot) = change { last.set(snapshot) }
                 }
+                return changes.endReason == .windowRemoved ? nil : Self.endError(changes, window)
+            } catch {
+                return error
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return .none
-            }
-            let first = await group.next() ?? .none
-            group.cancelAll()
-            return first
         }
         switch outcome {
         case .some(nil): return

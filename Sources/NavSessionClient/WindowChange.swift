@@ -50,7 +50,7 @@ public enum WindowChange: Sendable, Hashable {
             self.stepsJSON = stepsJSON
         }
 
-        /// The change's transaction payload (issue 33, part O: `Apply`'s `transaction` option or the batch's
+        /// The change's transaction payload (`Apply`'s `transaction` option or the batch's
         /// `{"command":"transaction","payload":{…}}` entry), `nil` when it carries none.
         public var transaction: JSONValue? {
             guard causeJSON.contains(#""transaction""#),

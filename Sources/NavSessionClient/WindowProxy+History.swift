@@ -2,7 +2,7 @@ import DBusKit
 import FoundationEssentials
 import NavigationCore
 
-/// Issue 34, part H: a window's history, its state at a version, its trace.
+/// A window's history, its state at a version, its trace.
 extension WindowProxy {
     /// One change of a window's history (`GetHistory`).
     public struct HistoryEntry: Hashable, Sendable, Decodable {

@@ -486,7 +486,7 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("ReportTabSelected", [Self.model(tabs), .string(tab)])
     }
 
-    // MARK: Custom containers (issue 33, part C)
+    // MARK: Custom containers
 
     /// Selects child `index` of the custom container `container` (`nil`: the nearest one at or above the active
     /// model; `SelectChild`). The active branch follows it; the selected child is a no-op.
@@ -578,7 +578,7 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SetParams", [Self.model(model ?? 0), .stringDictionary(params), .boolean(!merge)])
     }
 
-    // MARK: Renderer state (issue 34, part R)
+    // MARK: Renderer state
 
     /// Replaces the renderer state of `model` (nil = the window itself) with `state` (`SetRendererState`); an
     /// empty object clears it. The daemon keeps it with the graph and returns it in ``getState()``
@@ -594,7 +594,7 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SetRendererState", [Self.model(model ?? ModelID(rawValue: 0)), .string(state.json)])
     }
 
-    // MARK: Appearance (issue 33, part A)
+    // MARK: Appearance
 
     /// Changes a live model's appearance override in place (`SetAppearance`): same id, no lifecycle, an
     /// `appearance` step with the resolved appearance. `model` nil = the active model (a tag works:
@@ -664,7 +664,7 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         return ModelID(rawValue: Int(clamping: id))
     }
 
-    // Issue 33, part T: scheduled commands.
+    // Scheduled commands.
 
     /// Runs `batch` after `afterMs` milliseconds as one change from the model active now (`Schedule`); returns the
     /// batch's id (listed in the state's `scheduled` until it runs, is cancelled, or its model finishes).

@@ -20,7 +20,7 @@ public enum NavSessionInterface {
         public static let screens = "Screens"
         /// Every declared guard → its provider's unique name (`""`: none); PropertiesChanged when that changes.
         public static let guards = "Guards"
-        /// Why the daemon started, what the crash-loop guard set aside, the instance (issue 34, part S).
+        /// Why the daemon started, what the crash-loop guard set aside, the instance whose state it keeps.
         public static let restoreReason = "RestoreReason", restoreSetAside = "RestoreSetAside", instance = "Instance"
     }
 
@@ -36,7 +36,7 @@ public enum NavSessionInterface {
             pendingNavigation = "PendingNavigation", protected = "Protected"
         /// Properties of settled versions (`ReportSettled`).
         public static let settledVersion = "SettledVersion", settledBy = "SettledBy"
-        /// Issue 34, part F: `GoForward` would re-enter a route.
+        /// Back and forward: `GoForward` would re-enter a route.
         public static let canGoForward = "CanGoForward"
 
         /// Signals.

@@ -11,7 +11,7 @@ import NavigationSession
 struct ApplyOptions {
     static let names = ["expected_version", "transaction"]
 
-    /// `transaction` (issue 33, part O): a JSON object, as text, carried with the change to every subscriber
+    /// `transaction`: a JSON object, as text, carried with the change to every subscriber
     /// (in `Changed`'s `cause_json`) and kept in the journal; at most ``maxTransactionBytes`` bytes.
     var transaction: JSONValue?
     static let maxTransactionBytes = 4096

@@ -119,11 +119,11 @@ extension SessionService {
         }
     }
 
-    /// Announces what an operation did or refused besides its outcome (``Session/takeSideEffects()``, taken under
-    /// the operation's lock): a `Window1.Prevented` for each change a protection mark refused, then the changes made
-    /// in a refused change's place (a mark's dialog). Every way a change is made calls it, succeeded or failed.
-    func announce(_ sideEffects: (refusals: [ProtectionRefusal], outcome: SessionOutcome?), on bus: isolated Bus) {
-        for refusal in sideEffects.refusals {
+    /// Announces what a change did or refused besides its outcome (``ChangeResult``): a `Window1.Prevented` for each
+    /// change a protection mark refused, then the changes made in a refused change's place (a mark's dialog). Every
+    /// way a change is made calls it before announcing the outcome, whether the change applied or not.
+    func announceSideEffects(of result: ChangeResult, on bus: isolated Bus) {
+        for refusal in result.refusals {
             do {
                 try emit(
                     names.prevented, window: refusal.window, on: bus,
@@ -135,7 +135,7 @@ extension SessionService {
                 logger.warning("announcing a refusal in window \(refusal.window): \(error)")
             }
         }
-        if let outcome = sideEffects.outcome { announce(outcome, on: bus) }
+        if let made = result.madeInstead { announce(made, on: bus) }
     }
 
     func emit(_ member: MemberName, window: WindowNumber, on bus: isolated Bus, _ arguments: [Value]) throws {

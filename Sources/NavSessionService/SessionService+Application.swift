@@ -14,7 +14,7 @@ extension SessionService {
     ///   so a foreign URI (`file:///etc/hostname`) is `InvalidArgs` and nothing is opened.
     /// - `ActivateAction(s, av, a{sv})`: `new-window` (no parameter, or one string: a scene name) opens a
     ///   window; `reopen-window` (no parameter: the most recently closed window, or one string: an id of
-    ///   `Session1.ListClosedWindows`) reopens a closed window (Issue 34, part W); `quit` (no parameter) shuts the
+    ///   `Session1.ListClosedWindows`) reopens a recently closed window; `quit` (no parameter) shuts the
     ///   daemon down cleanly; anything else is `NotSupported`.
     ///
     /// Each activated window gets `Effect("activate", {activation-token, desktop-startup-id})` so its
@@ -22,7 +22,7 @@ extension SessionService {
     func applicationInterface() throws -> Interface {
         let platformData = Interface.Argument("platform_data", .dictionary(key: .string, value: .variant))
         let rows = [
-            MethodRow("Activate", [platformData], [], .custom { call, bus in
+            MethodRow("Activate", inputs: [platformData], outputs: [], .custom { call, bus in
                 let scene = self.manifest.defaultSceneName
                 let outcome = try self.perform(on: bus) { session in
                     if let existing = session.windows.first(where: { $0.scene == scene }) {
@@ -37,7 +37,7 @@ extension SessionService {
                 }
                 return []
             }),
-            MethodRow("Open", [.init("uris", .array(.string)), platformData], [], .custom { call, bus in
+            MethodRow("Open", inputs: [.init("uris", .array(.string)), platformData], outputs: [], .custom { call, bus in
                 let uris = call.arguments[0].stringArray
                 let schemes = self.manifest.router?.schemes ?? []
                 for uri in uris {
@@ -56,7 +56,8 @@ extension SessionService {
                 return []
             }),
             MethodRow(
-                "ActivateAction", [.init("action_name", .string), .init("parameter", .array(.variant)), platformData], [],
+                "ActivateAction", inputs: [.init("action_name", .string), .init("parameter", .array(.variant)), platformData],
+                outputs: [],
                 .custom { call, bus in
                     let parameters = call.arguments[1].arrayElements ?? []
                     switch call.arguments[0].string ?? "" {

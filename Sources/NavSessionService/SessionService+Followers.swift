@@ -4,7 +4,7 @@ import NavigationCore
 import NavigationSession
 import Synchronization
 
-/// Issue 33, part O: per-model observation (swift-navigation's `observe`). A client calls
+/// Per-model observation (swift-navigation's `observe`). A client calls
 /// `Window1.FollowModel(t model)` and receives, as a signal addressed to it alone (a unicast signal: the bus
 /// delivers it to that connection and to no one else), `ModelChanged(t model, t version, s change_json)` for each
 /// change that concerns the model; `UnfollowModel` ends it, and so do the model's end (a last `ModelChanged` with

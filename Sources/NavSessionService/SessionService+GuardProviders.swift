@@ -138,23 +138,21 @@ extension SessionService {
 
     /// One try of a change under the session's lock; announces it when it is applied.
     func tryChange(_ change: GuardedChange, rerun: Bool, on bus: isolated Bus) -> GuardedAttempt {
-        var sideEffects: (refusals: [ProtectionRefusal], outcome: SessionOutcome?) = ([], nil)
-        let result: GuardedAttempt = state.withLock { state in
+        let result = state.withLock { state in
             let session = state.session
-            defer { sideEffects = session.takeSideEffects() }
-            do {
-                return .done(try session.asking(window: change.window, approvals: change.approvals, rerun: rerun) {
-                    try change.attempt(session)
-                })
-            } catch {
-                if let question = session.takeQuestion() { return .ask(question) }
-                if let number = session.takeQueueBehind() { return .queue(number) }
-                return .failed(ErrorMapping.busError(for: error))
+            return session.change(asking: true, window: change.window, approvals: change.approvals, rerun: rerun) {
+                try change.attempt(session)
             }
         }
-        announce(sideEffects, on: bus)
-        if case .done(let outcome) = result { announce(outcome, on: bus) }
-        return result
+        if result.hasSideEffects { announceSideEffects(of: result, on: bus) }
+        switch result.kind {
+        case .applied(let outcome):
+            announce(outcome, on: bus)
+            return .done(outcome)
+        case .refused(let error): return .failed(ErrorMapping.busError(for: error))
+        case .asks(let question): return .ask(question)
+        case .queued(let number): return .queue(number)
+        }
     }
 
     /// Makes `change` the head of its window's queue and asks `question`'s provider.
@@ -408,10 +406,8 @@ extension SessionService {
 
     /// `RegisterGuard(s name)`, `UnregisterGuard(s name)` and `ListGuards() → a{ss}`.
     func guardMethods() -> [MethodRow] {
-        typealias A = Interface.Argument
-        let name = A("name", .string)
-        return [
-            MethodRow("RegisterGuard", [name], [], .custom { call, bus in
+        [
+            MethodRow("RegisterGuard", .custom { call, bus in
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
                 let guardName = call.arguments[0].string ?? ""
                 // A guard whose manifest names its provider is the owner's alone, and the owner replaces whoever
@@ -439,7 +435,7 @@ extension SessionService {
                 if changed { self.announceGuards(on: bus) }
                 return []
             }),
-            MethodRow("UnregisterGuard", [name], [], .custom { call, bus in
+            MethodRow("UnregisterGuard", .custom { call, bus in
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
                 try self.withSession { state in
                     try state.session.unregisterGuard(call.arguments[0].string ?? "", client: sender.rawValue)
@@ -447,7 +443,7 @@ extension SessionService {
                 self.announceGuards(on: bus)
                 return []
             }),
-            MethodRow("ListGuards", [], [A("guards", .dictionary(key: .string, value: .string))], .read { _, state in
+            MethodRow("ListGuards", .read { _, state in
                 [self.guards(state.session)]
             }),
         ]

@@ -2,17 +2,16 @@ import DBusKit
 import NavigationCore
 import NavigationSession
 
-/// Issue 34, part H: a window's history, its state at a version, its trace (Session+History.swift).
+/// Window1's history methods: a window's history, its state at a version, its trace (Session+History.swift).
 extension SessionService {
     func historyMethods() -> [MethodRow] {
-        typealias A = Interface.Argument
         return [
-            MethodRow("GetHistory", [], [A("history_json", .string)], .read { call, state in
+            MethodRow("GetHistory", .read { call, state in
                 [.string(try state.session.historyJSON(window: try Self.number(of: call.path)))]
             }),
             // The kept history is taken in call order; redoing it (up to 2 × historyLength changes) and encoding run
             // off the bus thread, so no other client's call waits for it.
-            MethodRow("GetStateAt", [A("version", .uint64)], [A("state_json", .string)], .deferred { call, state in
+            MethodRow("GetStateAt", .deferred { call, state in
                 let number = try Self.number(of: call.path)
                 let version = Int(clamping: call.arguments[0].uint64 ?? 0)
                 let taken = try state.session.stateReplay(window: number, at: version)
@@ -24,7 +23,7 @@ extension SessionService {
                     return [.string(String(decoding: try snapshot.json(), as: UTF8.self))]
                 }
             }),
-            MethodRow("ExportTrace", [], [A("trace_json", .string)], .deferred { call, state in
+            MethodRow("ExportTrace", .deferred { call, state in
                 let replay = try state.session.historyReplay(window: try Self.number(of: call.path))
                 return { [.string(try replay.traceJSON())] }
             }),

@@ -4,15 +4,14 @@ import NavigationCore
 import NavigationSession
 import Synchronization
 
-/// Scheduled batches on the bus (Issue 33, part T): Window1 `Schedule`/`CancelScheduled`, and the one timer that
+/// Scheduled batches on the bus: Window1 `Schedule`/`CancelScheduled`, and the one timer that
 /// runs the due batches at the earliest deadline of any window (re-armed after every operation whose outcome moved it).
 extension SessionService {
     /// `Schedule(s commands_json, t after_ms) → s id` and `CancelScheduled(s id) → t version`.
     func scheduledMethods() -> [MethodRow] {
-        typealias A = Interface.Argument
         let limits = self.limits
         return [
-            MethodRow("Schedule", [A("commands_json", .string), A("after_ms", .uint64)], [A("id", .string)], .change({ call, session in
+            MethodRow("Schedule", .change({ call, session in
                 let number = try Self.number(of: call.path)
                 let window = try session.window(number)
                 let commands = try Session.scheduledCommands(fromJSON: call.arguments[0].string ?? "", limits: limits)
@@ -26,7 +25,7 @@ extension SessionService {
                 else { return [.string("")] }
                 return [.string(spec.id ?? "")]
             })),
-            MethodRow("CancelScheduled", [A("id", .string)], [A("version", .uint64)], .batch { call, _, _ in
+            MethodRow("CancelScheduled", .batch { call, _, _ in
                 [BatchCommand(.cancelScheduled(call.arguments[0].string ?? ""))]
             }),
         ]

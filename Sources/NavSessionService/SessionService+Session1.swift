@@ -11,7 +11,7 @@ extension SessionService {
         typealias S = NavSessionInterface.Session1
         return try Interface(
             S.name,
-            methods: try session1Methods().map(method),
+            methods: try bound(session1Methods(), to: NavSessionInterface.session1Contract).map(method),
             properties: [
                 Interface.Property(S.windows, .array(.objectPath), get: { _ in try self.windowList() }),
                 Interface.Property(
@@ -24,7 +24,7 @@ extension SessionService {
                 Interface.Property(S.version, .uint64, get: { _ in .uint64(self.state.withLock { $0.session.version }) }),
                 Interface.Property(
                     S.applicationID, .string, emitsChangedSignal: .const, get: { _ in .string(self.applicationID) }),
-                // Issue 34, part S.
+                // Restore by reason: why the daemon started, what was set aside, the instance.
                 Interface.Property(
                     S.restoreReason, .string, emitsChangedSignal: .const,
                     get: { _ in .string(self.state.withLock { $0.session.restoreReason.rawValue }) }),
@@ -35,31 +35,29 @@ extension SessionService {
             ])
     }
 
-    /// Session1's methods, one row each.
+    /// Session1's methods, one row each; their arguments are the contract's (dbus/org.navsession.Session1.xml).
     func session1Methods() -> [MethodRow] {
-        typealias A = Interface.Argument
-        let window = A("window", .objectPath), params = A("params", .dictionary(key: .string, value: .string))
-        return [
-            MethodRow("OpenWindow", [A("scene", .string), params], [window], .change({ call, session in
+        [
+            MethodRow("OpenWindow", .change({ call, session in
                 try session.openWindow(
                     scene: call.arguments[0].string ?? "", params: call.arguments[1].stringDictionary, client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
-            MethodRow("DismissWindow", [window], [], .change({ call, session in
+            MethodRow("DismissWindow", .change({ call, session in
                 try session.dismissWindow(try Self.number(of: call.arguments[0].objectPath ?? call.path))
             }, reply: { _, _ in [] })),
             // A deep link into an open window changes it like a Window1 command.
-            MethodRow("OpenURL", [A("url", .string)], [window], .change({ call, session in
+            MethodRow("OpenURL", .change({ call, session in
                 try session.openURL(call.arguments[0].string ?? "", client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
-            MethodRow("ListWindows", [], [A("windows", .array(.objectPath))], .read { _, state in
+            MethodRow("ListWindows", .read { _, state in
                 [try self.windowList(state.session.windows.map(\.number))]
             }),
-            MethodRow("Apply", [window, A("batch_json", .string)], [A("version", .uint64)], .change({ call, session in
+            MethodRow("Apply", .change({ call, session in
                 try session.apply(
                     window: try Self.number(of: call.arguments[0].objectPath ?? call.path),
                     batchJSON: call.arguments[1].string ?? "", client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
-            MethodRow("SetCloseOnExit", [window, A("enabled", .boolean)], [], .custom { call, _ in
+            MethodRow("SetCloseOnExit", .custom { call, _ in
                 let number = try Self.number(of: call.arguments[0].objectPath ?? call.path)
                 let enabled = call.arguments[1].bool ?? false
                 guard let sender = call.sender else { throw BusError(.invalidArgs, "the call has no sender") }
@@ -70,10 +68,7 @@ extension SessionService {
                 return []
             }),
             MethodRow(
-                "Plan",
-                [A("from_routes", .string), A("to_routes", .string), A("multi_dismiss", .boolean), A("pushes_in_one", .boolean)],
-                [A("states", .string)],
-                .read { call, _ in
+                "Plan", .read { call, _ in
                     let capabilities = RendererCapabilities(
                         multiDismiss: call.arguments[2].bool == true, pushesInOne: call.arguments[3].bool == true)
                     return [.string(try Session.plan(
@@ -83,14 +78,13 @@ extension SessionService {
         ] + guardMethods() + closedWindowMethods()
     }
 
-    /// (Issue 34, part W) Recently closed windows (Session+ClosedWindows.swift).
+    /// Recently closed windows (Session+ClosedWindows.swift).
     func closedWindowMethods() -> [MethodRow] {
-        typealias A = Interface.Argument
-        return [
-            MethodRow("ListClosedWindows", [], [A("closed_json", .string)], .read { _, state in
+        [
+            MethodRow("ListClosedWindows", .read { _, state in
                 [.string(state.session.closedWindowsJSON())]
             }),
-            MethodRow("ReopenWindow", [A("id", .string)], [A("window", .objectPath)], .change({ call, session in
+            MethodRow("ReopenWindow", .change({ call, session in
                 let id = call.arguments[0].string ?? ""
                 return try session.reopenWindow(id.isEmpty ? nil : id, client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),

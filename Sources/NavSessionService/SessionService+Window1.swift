@@ -5,11 +5,13 @@ import NavigationRouting
 import NavigationSession
 import Synchronization
 
-/// One method of an interface declared as data: its name, arguments and what it runs.
+/// One method of an interface as data: its name and what it runs. Its arguments are the contract's
+/// (`dbus/*.xml`, through ``NavSessionInterface/Contract``): ``SessionService/bound(_:to:)`` fills them in, and fails
+/// when a row names no declared method or a declared method has no row.
 struct MethodRow: Sendable {
     let name: String
-    let inputs: [Interface.Argument]
-    let outputs: [Interface.Argument]
+    private(set) var inputs: [Interface.Argument]
+    private(set) var outputs: [Interface.Argument]
     let run: Run
     /// Whether the method only adds to what the bus holds for clients that do not read (a broadcast of the
     /// caller's data, `SendMessage`): refused with `LimitsExceeded` while the bus holds too much of ours
@@ -35,8 +37,14 @@ struct MethodRow: Sendable {
         case custom(@Sendable (MethodCall, isolated Bus) throws -> [Value])
     }
 
+    /// A row of a contract method (its arguments come from the contract when bound).
+    init(_ name: String, _ run: Run, refusedWhenBacklogged: Bool = false) {
+        self.init(name, inputs: [], outputs: [], run, refusedWhenBacklogged: refusedWhenBacklogged)
+    }
+
+    /// A row of a method outside the contract (`org.freedesktop.Application`), with its arguments.
     init(
-        _ name: String, _ inputs: [Interface.Argument] = [], _ outputs: [Interface.Argument] = [], _ run: Run,
+        _ name: String, inputs: [Interface.Argument], outputs: [Interface.Argument], _ run: Run,
         refusedWhenBacklogged: Bool = false
     ) {
         self.name = name
@@ -44,6 +52,37 @@ struct MethodRow: Sendable {
         self.outputs = outputs
         self.run = run
         self.refusedWhenBacklogged = refusedWhenBacklogged
+    }
+
+    /// This row with the arguments `method` declares.
+    func declared(by method: NavSessionInterface.Contract.Method) throws -> MethodRow {
+        var row = self
+        row.inputs = try method.inputs.map { Interface.Argument($0.name, try SignatureType(parsing: $0.signature)) }
+        row.outputs = try method.outputs.map { Interface.Argument($0.name, try SignatureType(parsing: $0.signature)) }
+        return row
+    }
+}
+
+extension SessionService {
+    /// `rows` with their arguments from `contract`: exactly one row per declared method, in the contract's order.
+    /// - Throws: when a row names a method `contract` does not declare, two rows name one, or a declared method has
+    ///   none (a programming error the service's tests meet at once: the daemon cannot export the interface).
+    func bound(_ rows: [MethodRow], to contract: NavSessionInterface.Contract) throws -> [MethodRow] {
+        var byName: [String: MethodRow] = [:]
+        for row in rows {
+            guard contract.method(row.name) != nil else {
+                throw BusError(.failed, "\(contract.name) declares no method \(row.name)")
+            }
+            guard byName.updateValue(row, forKey: row.name) == nil else {
+                throw BusError(.failed, "two rows for \(contract.name).\(row.name)")
+            }
+        }
+        return try contract.methods.map { method in
+            guard let row = byName[method.name] else {
+                throw BusError(.failed, "no handler for \(contract.name).\(method.name)")
+            }
+            return try row.declared(by: method)
+        }
     }
 }
 
@@ -177,7 +216,7 @@ extension SessionService {
     func windowInterface() throws -> Interface {
         try Interface(
             NavSessionInterface.Window1.name,
-            methods: try window1Methods().map(method),
+            methods: try bound(window1Methods(), to: NavSessionInterface.window1Contract).map(method),
             properties: try WindowProperties.rows.map(property),
             signals: try Self.window1Signals())
     }
@@ -201,93 +240,81 @@ extension SessionService {
         }
     }
 
-    /// Window1's methods, one row each (dbus/org.navsession.Window1.xml documents them in this order).
+    /// Window1's methods, one row each; their arguments are the contract's (dbus/org.navsession.Window1.xml).
     func window1Methods() -> [MethodRow] {
-        typealias A = Interface.Argument
-        let screen = A("screen", .string), params = A("params", .dictionary(key: .string, value: .string))
-        let model = A("model", .uint64), kind = A("kind", .string), version = A("version", .uint64)
-        let started = A("started", .array(.uint64))
         let manifest = self.manifest, limits = self.limits
         return [
-            MethodRow("StackAppend", [screen, params], [version], .batch { call, _, _ in one(.stackAppend(try spec(call, 0))) }),
-            MethodRow("StackDropLast", [A("count", .uint32)], [version], .batch { call, _, _ in
+            MethodRow("StackAppend", .batch { call, _, _ in one(.stackAppend(try spec(call, 0))) }),
+            MethodRow("StackDropLast", .batch { call, _, _ in
                 one(.stackDropLast(Int(call.arguments[0].uint32 ?? 0)))
             }),
-            MethodRow("StackDropToRoot", [], [version], .batch { _, _, _ in one(.stackDropToRoot) }),
-            MethodRow("StackSetRoot", [screen, params, A("clear", .boolean)], [version], .batch { call, _, _ in
+            MethodRow("StackDropToRoot", .batch { _, _, _ in one(.stackDropToRoot) }),
+            MethodRow("StackSetRoot", .batch { call, _, _ in
                 one(.stackSetRoot(try spec(call, 0), clear: call.arguments[2].bool ?? false))
             }),
-            MethodRow("StackSetPath", [A("screens", .array(.string))], [version], .batch { call, _, _ in
+            MethodRow("StackSetPath", .batch { call, _, _ in
                 one(.stackSetPath(call.arguments[0].stringArray.map { .spec(.screen($0)) }))
             }),
-            MethodRow("StackReverse", [], [version], .batch { _, _, window in
+            MethodRow("StackReverse", .batch { _, _, window in
                 let origin = window.graph.activeModelID
                 return try ReverseStack().commands(in: window.graph, from: origin).map { BatchCommand($0, from: origin) }
             }),
-            MethodRow("Present", [kind, screen, params], [version], .batch { call, session, window in
+            MethodRow("Present", .batch { call, session, window in
                 one(try present(call, 0, session, window))
             }),
             MethodRow(
-                "PresentAlert", [A("title", .string), A("message", .string), A("actions", .array(.string))], [version],
-                .batch { call, _, _ in one(.present(.alert(try dialog(call, .alert, manifest)))) }),
+                "PresentAlert", .batch { call, _, _ in one(.present(.alert(try dialog(call, .alert, manifest)))) }),
             MethodRow(
-                "PresentConfirmationDialog",
-                [A("title", .string), A("message", .string), A("actions", .array(.string)), A("source_id", .string)],
-                [version],
-                .batch { call, _, _ in
+                "PresentConfirmationDialog", .batch { call, _, _ in
                     let source = call.arguments[3].string ?? ""
                     return one(.present(.confirmationDialog(
                         try dialog(call, .confirmationDialog, manifest), sourceID: source.isEmpty ? nil : source)))
                 }),
-            MethodRow("Dismiss", [], [version], .batch { _, _, _ in one(.dismiss) }),
-            MethodRow("DismissJustFromPresented", [], [version], .batch { _, _, _ in one(.dismissJustFromPresented) }),
-            MethodRow("Hide", [], [version], .batch { _, _, _ in one(.hide) }),
-            MethodRow("GoBack", [], [version], .batch { _, _, _ in one(.goBack) }),
-            MethodRow("GoBackToRoot", [], [version], .batch { _, _, _ in one(.goBackToRoot) }),
-            MethodRow("GoBackTo", [screen], [version], .batch { call, _, _ in
+            MethodRow("Dismiss", .batch { _, _, _ in one(.dismiss) }),
+            MethodRow("DismissJustFromPresented", .batch { _, _, _ in one(.dismissJustFromPresented) }),
+            MethodRow("Hide", .batch { _, _, _ in one(.hide) }),
+            MethodRow("GoBack", .batch { _, _, _ in one(.goBack) }),
+            MethodRow("GoBackToRoot", .batch { _, _, _ in one(.goBackToRoot) }),
+            MethodRow("GoBackTo", .batch { call, _, _ in
                 let name = call.arguments[0].string ?? ""
                 guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
                 return one(.goBackTo(.screen(name)))
             }),
-            MethodRow("DismissAll", [], [version], .batch { _, _, _ in one(.dismissAll) }),
-            // Issue 34, part F: back and forward.
-            MethodRow("GoForward", [], [version], .batch { _, _, _ in one(.goForward) }),
-            MethodRow("TabsSelectItem", [A("tab", .string)], [version], .batch { call, _, _ in
+            MethodRow("DismissAll", .batch { _, _, _ in one(.dismissAll) }),
+            // Back and forward.
+            MethodRow("GoForward", .batch { _, _, _ in one(.goForward) }),
+            MethodRow("TabsSelectItem", .batch { call, _, _ in
                 one(.tabsSelectItem(call.arguments[0].string ?? ""))
             }),
-            MethodRow("SwitchModel", [screen, params], [version], .batch { call, _, _ in one(.switchModel(try spec(call, 0))) }),
+            MethodRow("SwitchModel", .batch { call, _, _ in one(.switchModel(try spec(call, 0))) }),
             MethodRow(
-                "SwitchModelWith", [screen, params, A("save_state", .string), A("restore_state", .string)], [version],
-                .batch { call, _, _ in
+                "SwitchModelWith", .batch { call, _, _ in
                     one(.switchModel(
                         try spec(call, 0), saveState: try tristate(call, 2, "save_state"),
                         restoreState: try tristate(call, 3, "restore_state")))
                 }),
-            MethodRow("ClearSavedState", [screen], [version], .batch { call, _, _ in
+            MethodRow("ClearSavedState", .batch { call, _, _ in
                 let name = call.arguments[0].string ?? ""
                 return one(.clearSavedState(screen: name.isEmpty ? nil : name))
             }),
-            MethodRow("Protect", [model, A("reason", .string), A("dialog", .string)], [version], .batch { call, _, _ in
+            MethodRow("Protect", .batch { call, _, _ in
                 let dialog = call.arguments[2].string ?? ""
                 return one(.protect(
                     model: try optionalID(call.arguments[0]), reason: call.arguments[1].string ?? "",
                     dialog: dialog.isEmpty ? nil : dialog))
             }),
-            MethodRow("Unprotect", [model], [version], .batch { call, _, _ in
+            MethodRow("Unprotect", .batch { call, _, _ in
                 one(.unprotect(model: try optionalID(call.arguments[0])))
             }),
-            MethodRow("StackAppendAt", [model, screen, params], [version], .batch { call, _, _ in
+            MethodRow("StackAppendAt", .batch { call, _, _ in
                 one(.stackAppend(try spec(call, 1)), from: try id(call.arguments[0]))
             }),
-            MethodRow("PresentAt", [model, kind, screen, params], [version], .batch { call, session, window in
+            MethodRow("PresentAt", .batch { call, session, window in
                 one(try present(call, 1, session, window), from: try id(call.arguments[0]))
             }),
-            // Issue 33 (P): present exactly on a model, replacing what it presents.
+            // Present exactly on a model, replacing what it presents.
             MethodRow(
-                "PresentOn",
-                [A("model", .string), kind, screen, params, A("transition", .string), A("replace", .boolean)],
-                [version, started],
-                .change({ call, session in
+                "PresentOn", .change({ call, session in
                     let number = try Self.number(of: call.path)
                     let command = try presentOn(call, session, try session.window(number))
                     return try session.apply(window: number, batch: [BatchCommand(command)], client: call.client)
@@ -295,22 +322,22 @@ extension SessionService {
                     let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                     return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
                 })),
-            MethodRow("Show", [screen, params], [version], .batch { call, _, _ in
+            MethodRow("Show", .batch { call, _, _ in
                 let name = call.arguments[0].string ?? ""
                 guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
                 return one(.show(screen: name, params: call.arguments[1].stringDictionary))
             }),
-            MethodRow("DismissAt", [model], [version], .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
-            MethodRow("DismissJustFromPresentedAt", [model], [version], .batch { call, _, _ in
+            MethodRow("DismissAt", .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
+            MethodRow("DismissJustFromPresentedAt", .batch { call, _, _ in
                 one(.dismissJustFromPresented, from: try id(call.arguments[0]))
             }),
-            MethodRow("HideAt", [model], [version], .batch { call, _, _ in one(.hide, from: try id(call.arguments[0])) }),
-            MethodRow("ExecuteAt", [model, A("command_json", .string)], [version], .change({ call, session in
+            MethodRow("HideAt", .batch { call, _, _ in one(.hide, from: try id(call.arguments[0])) }),
+            MethodRow("ExecuteAt", .change({ call, session in
                 try session.execute(
                     window: try Self.number(of: call.path), commandJSON: call.arguments[1].string ?? "",
                     from: try id(call.arguments[0]), client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
-            MethodRow("Apply", [A("batch_json", .string), Self.applyOptions], [version, started], .change({ call, session in
+            MethodRow("Apply", .change({ call, session in
                 let options = try ApplyOptions(call.arguments[1].stringDictionary)
                 return try session.apply(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
@@ -319,23 +346,22 @@ extension SessionService {
                 let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                 return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
             })),
-            MethodRow("Check", [A("batch_json", .string), Self.applyOptions], [version, started], .read { call, state in
+            MethodRow("Check", .read { call, state in
                 let options = try ApplyOptions(call.arguments[1].stringDictionary)
                 let event = try state.session.dryRun(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
                     expectedVersion: options.expectedVersion, transaction: options.transaction, client: call.client)
                 return [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)]
             }),
-            MethodRow("SetState", [A("state_json", .string)], [version], .change({ call, session in
+            MethodRow("SetState", .change({ call, session in
                 try session.setState(
                     window: try Self.number(of: call.path), stateJSON: call.arguments[0].string ?? "", client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
-            MethodRow("SetRoutes", [A("routes_json", .string)], [version], .batch { call, _, _ in
+            MethodRow("SetRoutes", .batch { call, _, _ in
                 one(.setRoutes(try Session.routes(fromJSON: call.arguments[0].string ?? "", limits: limits)))
             }),
             MethodRow(
-                "SendMessage", [model, A("name", .string), A("payload", .dictionary(key: .string, value: .string))], [],
-                .change({ call, session in
+                "SendMessage", .change({ call, session in
                     let number = try Self.number(of: call.path)
                     let target = try id(call.arguments[0])
                     let message = NavigationMessage(
@@ -345,61 +371,60 @@ extension SessionService {
                         window: number, to: target.rawValue == 0 ? window.graph.activeModelID : target, message,
                         client: call.client)
                 }, reply: { _, _ in [] }), refusedWhenBacklogged: true),
-            MethodRow("ReportPopped", [A("stack", .uint64), A("index", .uint32)], [version], .report { call in
+            MethodRow("ReportPopped", .report { call in
                 .poppedTo(stack: try id(call.arguments[0]), index: Int(call.arguments[1].uint32 ?? 0))
             }),
-            MethodRow("ReportDismissed", [model], [version], .report { call in .dismissedInteractively(try id(call.arguments[0])) }),
-            MethodRow("ReportTabSelected", [A("tabs", .uint64), A("tab", .string)], [version], .report { call in
+            MethodRow("ReportDismissed", .report { call in .dismissedInteractively(try id(call.arguments[0])) }),
+            MethodRow("ReportTabSelected", .report { call in
                 .selectedTab(tabs: try id(call.arguments[0]), tab: call.arguments[1].string ?? "")
             }),
-            MethodRow("ReportActionChosen", [model, A("action", .string)], [version], .report { call in
+            MethodRow("ReportActionChosen", .report { call in
                 .alertActionChosen(alert: try id(call.arguments[0]), action: call.arguments[1].string ?? "")
             }),
-            // Issue 33, part O: settled versions (SessionService+Settled.swift).
-            MethodRow("ReportSettled", [version], [], .custom { call, bus in
+            // Settled versions (SessionService+Settled.swift).
+            MethodRow("ReportSettled", .custom { call, bus in
                 try self.reportSettled(call, on: bus)
                 return []
             }),
-            // Issue 33, part O: per-model observation (SessionService+Followers.swift).
-            MethodRow("FollowModel", [model], [], .custom { call, bus in
+            // Per-model observation (SessionService+Followers.swift).
+            MethodRow("FollowModel", .custom { call, bus in
                 try self.followModel(call, on: bus)
                 return []
             }),
-            MethodRow("UnfollowModel", [model], [], .custom { call, bus in
+            MethodRow("UnfollowModel", .custom { call, bus in
                 try self.unfollowModel(call, on: bus)
                 return []
             }),
-            MethodRow("ReportClosed", [], [], .change({ call, session in
+            MethodRow("ReportClosed", .change({ call, session in
                 try session.dismissWindow(try Self.number(of: call.path))
             }, reply: { _, _ in [] })),
             // The snapshot is taken in call order; encoding it (the expensive part, ≈ 100 ns per byte) runs off
             // the bus thread, so no other client's call waits for a large read.
-            MethodRow("GetState", [], [A("state_json", .string)], .deferred { call, state in
+            MethodRow("GetState", .deferred { call, state in
                 let snapshot = try state.session.window(try Self.number(of: call.path)).graph.snapshot()
                 return { [.string(String(decoding: try snapshot.json(), as: UTF8.self))] }
             }),
-            MethodRow("GetTree", [], [A("tree", .string)], .read { call, state in
+            MethodRow("GetTree", .read { call, state in
                 [.string(try state.session.window(try Self.number(of: call.path)).graph.debugTree())]
             }),
-            MethodRow("GetRoutes", [], [A("routes_json", .string)], .read { call, state in
+            MethodRow("GetRoutes", .read { call, state in
                 [.string(Route.json(try state.session.window(try Self.number(of: call.path)).graph.routes))]
             }),
-            MethodRow("SetParams", [model, params, A("replace", .boolean)], [version], .batch { call, _, _ in
+            MethodRow("SetParams", .batch { call, _, _ in
                 one(.setParams(
                     model: try optionalID(call.arguments[0]), params: call.arguments[1].stringDictionary,
                     merge: !(call.arguments[2].bool ?? false)))
             }),
-            // Issue 33, part A: appearance.
-            MethodRow("SetAppearance", [A("model", .string), A("appearance_json", .string), A("replace", .boolean)], [version],
-                      .batch { call, session, _ in
+            // Appearance.
+            MethodRow("SetAppearance", .batch { call, session, _ in
                 one(.setAppearance(
                     model: try Session.modelReference(text: call.arguments[0].string ?? ""),
                     try session.appearance(json: call.arguments[1].string ?? ""), merge: !(call.arguments[2].bool ?? false)))
             }),
-            MethodRow("SetTitle", [model, A("title", .string)], [version], .batch { call, _, _ in
+            MethodRow("SetTitle", .batch { call, _, _ in
                 one(.setParams(model: try optionalID(call.arguments[0]), params: nil, title: call.arguments[1].string ?? ""))
             }),
-            MethodRow("BringToFront", [screen, A("tag", .string)], [version], .batch { call, _, _ in
+            MethodRow("BringToFront", .batch { call, _, _ in
                 let screen = call.arguments[0].string ?? "", tag = call.arguments[1].string ?? ""
                 switch (screen.isEmpty, tag.isEmpty) {
                 case (false, true): return one(.bringToFront(.screen(screen)))
@@ -407,18 +432,18 @@ extension SessionService {
                 default: throw SessionError.invalidArguments("BringToFront takes a screen or a tag: exactly one non-empty")
                 }
             }),
-            MethodRow("CancelPending", [], [], .change({ call, session in
+            MethodRow("CancelPending", .change({ call, session in
                 try session.cancelPending(window: try Self.number(of: call.path))
             }, reply: { _, _ in [] })),
-            // Issue 33, part C: selectable custom containers.
-            MethodRow("SelectChild", [A("container", .uint64), A("index", .uint32)], [version], .batch { call, _, _ in
+            // Selectable custom containers.
+            MethodRow("SelectChild", .batch { call, _, _ in
                 one(.selectChild(
                     container: try optionalID(call.arguments[0]), child: .index(Int(call.arguments[1].uint32 ?? 0))))
             }),
-            MethodRow("ReportChildSelected", [A("container", .uint64), A("child", .uint64)], [version], .report { call in
+            MethodRow("ReportChildSelected", .report { call in
                 .selectedChild(container: try id(call.arguments[0]), child: try id(call.arguments[1]))
             }),
-            MethodRow("SetColumnVisibility", [A("split", .uint64), A("visibility", .string)], [version], .batch { call, _, _ in
+            MethodRow("SetColumnVisibility", .batch { call, _, _ in
                 let name = call.arguments[1].string ?? ""
                 guard let visibility = ColumnVisibility(rawValue: name) else {
                     throw SessionError.invalidArguments(
@@ -427,51 +452,32 @@ extension SessionService {
                 }
                 return one(.setColumnVisibility(container: try optionalID(call.arguments[0]), visibility: visibility))
             }),
-            MethodRow("ReportCollapsed", [A("split", .uint64), A("collapsed", .boolean)], [version], .report { call in
+            MethodRow("ReportCollapsed", .report { call in
                 .collapsed(split: try id(call.arguments[0]), collapsed: call.arguments[1].bool ?? false)
             }),
-            MethodRow("ModelForTag", [A("tag", .string)], [model], .read { call, state in
+            MethodRow("ModelForTag", .read { call, state in
                 let tag = call.arguments[0].string ?? ""
                 let graph = try state.session.window(try Self.number(of: call.path)).graph
                 guard let id = graph.model(forTag: tag) else { throw SessionError.navigation(.unknownTag(tag)) }
                 return [.uint64(UInt64(clamping: id.rawValue))]
             }),
-            // Issue 34, part R: renderer state (model 0 = the window itself).
-            MethodRow("SetRendererState", [model, A("state_json", .string)], [version], .batch { call, session, _ in
+            // Renderer state (model 0 = the window itself).
+            MethodRow("SetRendererState", .batch { call, session, _ in
                 one(.setRendererState(
                     model: try optionalID(call.arguments[0]),
                     try session.rendererState(json: call.arguments[1].string ?? "")))
             }),
-        ] + scheduledMethods()  // Issue 33, part T
-            + historyMethods()  // Issue 34, part H
+        ] + scheduledMethods()  // Scheduled batches
+            + historyMethods()  // History, state at a version, trace
     }
 
-    /// Window1's signals.
+    /// Window1's signals, as the contract declares them (dbus/org.navsession.Window1.xml).
     static func window1Signals() throws -> [Interface.Signal] {
-        typealias A = Interface.Argument
-        typealias W = NavSessionInterface.Window1
-        return [
+        try NavSessionInterface.window1Contract.signals.map { signal in
             try Interface.Signal(
-                W.changed,
-                arguments: [
-                    A("version", .uint64), A("previous_version", .uint64), A("cause_json", .string),
-                    A("animated", .boolean), A("started", .array(.uint64)), A("finished", .array(.uint64)),
-                    A("steps_json", .string),
-                ]),
-            try Interface.Signal(
-                W.message,
-                arguments: [A("model", .uint64), A("name", .string), A("payload", .dictionary(key: .string, value: .string))]),
-            try Interface.Signal(W.openExternalURL, arguments: [A("url", .string)]),
-            try Interface.Signal(W.effect, arguments: [A("name", .string), A("args", .dictionary(key: .string, value: .string))]),
-            try Interface.Signal(
-                W.prevented, arguments: [A("model", .uint64), A("reason", .string), A("owner", .string), A("dialog", .string)]),
-            try Interface.Signal(
-                W.guardDecided,
-                arguments: [A("guard", .string), A("verdict", .string), A("reason", .string), A("cause_json", .string)]),
-            try Interface.Signal(W.settled, arguments: [A("version", .uint64)]),
-            try Interface.Signal(
-                W.modelChanged, arguments: [A("model", .uint64), A("version", .uint64), A("change_json", .string)]),
-        ]
+                signal.name,
+                arguments: try signal.arguments.map { Interface.Argument($0.name, try SignatureType(parsing: $0.signature)) })
+        }
     }
 }
 

@@ -45,9 +45,9 @@ public final class SessionService: Sendable {
     let unresponsiveGuards = Mutex<[String: ContinuousClock.Instant]>([:])
     /// The owner (unique name) of each well-known name a guard declares as its `provider`, as the bus last said.
     let providerNameOwners = Mutex<[String: String]>([:])
-    /// The timer of the earliest scheduled batch (Issue 33, part T; SessionService+Scheduled.swift).
+    /// The timer of the earliest scheduled batch (SessionService+Scheduled.swift).
     let scheduleTimer = Mutex(ScheduleTimer())
-    /// The instance id whose state the daemon keeps (issue 34, part S), or nil.
+    /// The instance id whose state the daemon keeps, or nil.
     public let instance: String?
 
     /// Loads the session, restoring the state saved in `stateDirectory` if there is one.
@@ -55,7 +55,7 @@ public final class SessionService: Sendable {
     /// - Parameter stateDirectory: where ``SessionStore`` keeps the state; `nil` keeps it in memory only.
     /// - Throws: ``SessionError/storageFailed(_:)`` when the directory cannot be used.
     /// - Parameter restoreReason: why the daemon starts when it is told (`--restore-reason`, the SaveRestore portal);
-    ///   `nil`: from the state directory's marker (issue 34, part S).
+    ///   `nil`: from the state directory's marker (how the last run stopped).
     /// - Parameter instance: the instance id whose state `stateDirectory` holds (Session1 `Instance`), if any.
     public init(
         manifest: Manifest, stateDirectory: String?, logger: Logger = Logger(label: "navsessiond"),
@@ -162,28 +162,31 @@ public final class SessionService: Sendable {
     @discardableResult
     func perform(on bus: isolated Bus, _ body: (Session) throws -> SessionOutcome) throws(BusError) -> SessionOutcome {
         let outcome: SessionOutcome
-        // The earliest scheduled deadline when it moved (Issue 33, part T): compared under the lock already held,
+        // The earliest scheduled deadline when it moved: compared under the lock already held,
         // so an operation that schedules nothing costs no other lock.
         var moved: Int64??
-        var sideEffects: (refusals: [ProtectionRefusal], outcome: SessionOutcome?) = ([], nil)
-        do {
-            outcome = try withSession { state in
-                defer {
-                    let deadline = state.session.nextScheduledDeadline
-                    if deadline != state.armedDeadline {
-                        state.armedDeadline = deadline
-                        moved = .some(deadline)
-                    }
-                    sideEffects = state.session.takeSideEffects()
-                }
-                return try body(state.session)
+        let result = try withSession { state in
+            let session = state.session
+            let result = session.change(asking: false) { try body(session) }
+            let deadline = session.nextScheduledDeadline
+            if deadline != state.armedDeadline {
+                state.armedDeadline = deadline
+                moved = .some(deadline)
             }
-        } catch {
-            if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
-            announce(sideEffects, on: bus)
-            throw error
+            return result
         }
-        announce(sideEffects, on: bus)
+        if result.hasSideEffects { announceSideEffects(of: result, on: bus) }
+        switch result.kind {
+        case .applied(let applied):
+            outcome = applied
+        case .refused(let error):
+            if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
+            throw ErrorMapping.busError(for: error)
+        case .asks, .queued:
+            // Only a change made with `asking: true` can wait for a provider.
+            if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
+            throw BusError(.failed, "a change that may not wait for a guard provider asked one")
+        }
         announce(outcome, on: bus)
         if let deadline = moved { rearmScheduleTimer(deadline, on: bus) }
         return outcome
@@ -196,7 +199,7 @@ public final class SessionService: Sendable {
         try withSession { state in try state.session.close() }
     }
 
-    /// Makes everything durable without stopping (the SaveRestore portal's `SaveHint`; issue 34, part S).
+    /// Makes everything durable without stopping (the SaveRestore portal's `SaveHint`).
     public func checkpoint() throws(BusError) {
         try withSession { state in try state.session.checkpoint() }
     }
@@ -210,9 +213,9 @@ struct ServiceState {
     let session: Session
     /// Property values as last announced, per window (compared after each operation).
     var properties: [WindowNumber: WindowProperties] = [:]
-    /// Clients following one model each (issue 33, part O; SessionService+Followers.swift).
+    /// Clients following one model each (per-model observation; SessionService+Followers.swift).
     var followers = ModelFollowers()
-    /// The scheduled deadline the service's timer is armed for (Issue 33, part T).
+    /// The scheduled deadline the service's timer is armed for.
     var armedDeadline: Int64?
 
     init(session: Session) {

@@ -22,7 +22,7 @@ struct WindowProperties: Sendable, Equatable {
     var protected: String
     var settledVersion: UInt64
     var settledBy: String
-    /// Issue 34, part F: the forward list is not empty (O(1)).
+    /// `CanGoForward`: the forward list is not empty (O(1)).
     var canGoForward: Bool
 
     /// Reads the properties of `window` (O(active branch)).
@@ -74,7 +74,7 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.protected), .string, .true) { .string($0.protected) },
         Row(.init(trusted: W.settledVersion), .uint64, .true) { .uint64($0.settledVersion) },
         Row(.init(trusted: W.settledBy), .string, .true) { .string($0.settledBy) },
-        // Issue 34, part F.
+        // Back and forward.
         Row(.init(trusted: W.canGoForward), .boolean, .true) { .boolean($0.canGoForward) },
     ]
 

@@ -317,7 +317,7 @@ public final class NavSessionTestDaemon: Sendable {
         defer { close(log) }
         var environment = configuration.environment ?? Self.environment(for: nil)
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        // Issue 35, part S: every daemon of a test run records what it emits when the run asks for it
+        // Emitted documents: every daemon of a test run records what it emits when the run asks for it
         // (`scripts/test` sets it; Docs/testing.md, "Schemas"), whatever environment the test gave.
         if environment["NAVSESSION_EMITTED_DOCUMENTS"] == nil,
            let documents = ProcessInfo.processInfo.environment["NAVSESSION_EMITTED_DOCUMENTS"], !documents.isEmpty

@@ -5,9 +5,9 @@
 /// sum or a difference of two such numbers is still needed (a deadline: now + a delay), it saturates instead of
 /// trapping, so no input can make the daemon's arithmetic overflow.
 public enum CheckedNumber {
-    /// `a + b`, saturating at `Int64.min`/`Int64.max`.
+    /// `a + b`, saturating at the type's `min`/`max` (`Int64` for deadlines, `Int` for counts).
     @inlinable
-    public static func adding(_ a: Int64, _ b: Int64) -> Int64 {
+    public static func adding<Number: FixedWidthInteger & SignedInteger>(_ a: Number, _ b: Number) -> Number {
         let (sum, overflow) = a.addingReportingOverflow(b)
         guard overflow else { return sum }
         return b > 0 ? .max : .min
@@ -19,14 +19,6 @@ public enum CheckedNumber {
         let (difference, overflow) = a.subtractingReportingOverflow(b)
         guard overflow else { return difference }
         return b < 0 ? .max : .min
-    }
-
-    /// `a + b`, saturating at `Int.min`/`Int.max`.
-    @inlinable
-    public static func adding(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        guard overflow else { return sum }
-        return b > 0 ? .max : .min
     }
 
     /// `a * b`, saturating at `Int.min`/`Int.max`.

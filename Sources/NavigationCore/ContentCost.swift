@@ -100,7 +100,7 @@ enum ContentCost {
         }
     }
 
-    /// A scheduled batch as the window lists it (Issue 33, part T).
+    /// A scheduled batch as the window lists it.
     static func of(_ batch: ScheduledBatch) -> Int {
         // The author (a bus name, at most 255 bytes, one per batch) is not counted: disowning changes no cost.
         64 + of(batch.id) + batch.commands.reduce(0) { $0 + 24 + of($1.command) }

@@ -125,7 +125,7 @@ public struct GraphLimits: Hashable, Sendable {
             for action in content.actions {
                 try checkName(action.id, "an action id")
                 try checkText(action.title, "an action title")
-                // Issue 33, part T: an action runs from a report, which the journal replays; a deadline computed
+                // No `schedule` in an action: an action runs from a report, which the journal replays; a deadline computed
                 // then would be later than the one first scheduled.
                 guard !action.commands.contains(where: { $0.schedules }) else {
                     throw .invalidSpec("dialog action '\(action.id.prefix(64))' cannot schedule commands")

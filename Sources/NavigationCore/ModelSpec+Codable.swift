@@ -149,7 +149,7 @@ extension PathEntry: Codable {
 extension PresentationSpec: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        // The built-in browser: `{"kind":"browser","url":"https://…"}` (issue 33, part P).
+        // The built-in browser: `{"kind":"browser","url":"https://…"}`.
         if try c.decodeIfPresent(String.self, forKey: "kind") == PresentationSpec.browserKind {
             let url = try c.decode(String.self, forKey: "url")
             if let problem = Self.browserURLProblem(url) {

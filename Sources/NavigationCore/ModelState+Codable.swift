@@ -130,7 +130,7 @@ extension WindowSnapshot: Codable {
             scheduled: try c.decodeIfPresent([ScheduledBatch].self, forKey: "scheduled") ?? [],
             nextScheduleNumber: try c.decodeIfPresent(Int.self, forKey: "nextScheduleNumber") ?? 1,
             rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"))
-        // Issue 34, part F: absent in states written before it.
+        // The forward list: absent in states written before it existed.
         let forward = try c.decodeIfPresent([ForwardEntry].self, forKey: "forward") ?? []
         guard forward.count <= NavigationWindow.maxForwardEntries else {
             throw NavigationError.invalidSnapshot(

@@ -42,7 +42,7 @@ public struct ModelState: Hashable, Sendable {
     public var transition: String?
     /// A split container's column visibility and collapsed form; `nil` for every other model.
     public var splitState: SplitState?
-    /// A renderer's own state for the model (issue 34, part R); `nil` when none is stored.
+    /// A renderer's own state for the model; `nil` when none is stored.
     public var rendererState: RendererState?
 
     /// Creates a model state; used by snapshot decoding and tests.

@@ -8,16 +8,16 @@ extension NavigationCommand: Codable {
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
-        // Issue 33, part A.
+        // Appearance.
         "setAppearance", "setTabBarRule",
-        // Issue 33, part P.
+        // Screen defaults and transitions.
         "show",
         "selectChild", "setColumnVisibility",
         "transaction",
         "schedule", "cancelScheduled",
-        // Issue 34, part F.
+        // Back and forward.
         "goForward",
-        // Issue 34, part R.
+        // Renderer state.
         "setRendererState",
     ]
 
@@ -32,16 +32,16 @@ extension NavigationCommand: Codable {
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
-        // Issue 33, part A.
+        // Appearance.
         "setAppearance": ["model", "tag", "appearance", "merge"], "setTabBarRule": ["stack", "hiddenWhenNotRoot", "animated"],
-        // Issue 33, part P.
+        // Screen defaults and transitions.
         "show": ["screen", "params", "transition"],
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
         "transaction": ["payload"],
         "schedule": ["afterMs", "commands", "id", "overdue", "deadline", "author"], "cancelScheduled": ["id"],
-        // Issue 34, part F.
+        // Back and forward.
         "goForward": ["count"],
-        // Issue 34, part R.
+        // Renderer state.
         "setRendererState": ["model", "state"],
     ]
 
@@ -159,7 +159,7 @@ extension NavigationCommand: Codable {
                 owner: try c.decodeIfPresent(String.self, forKey: "owner"))
         case "unprotect":
             self = .unprotect(model: try Self.model(c), owner: try c.decodeIfPresent(String.self, forKey: "owner"))
-        // Issue 33, part A.
+        // Appearance.
         case "setAppearance":
             self = .setAppearance(
                 model: try Self.model(c), try c.decode(Appearance.self, forKey: "appearance"),
@@ -190,7 +190,7 @@ extension NavigationCommand: Codable {
         case "schedule": self = .schedule(try ScheduleSpec(from: c))
         case "cancelScheduled": self = .cancelScheduled(try c.decode(String.self, forKey: "id"))
         case "goForward": self = .goForward(count: try c.decodeInteger("count", in: Int.min...Int.max) ?? 1)
-        // Issue 34, part R: `"model": 0` is the window itself.
+        // Renderer state: `"model": 0` is the window itself.
         case "setRendererState":
             let model: ModelReference? =
                 (try? c.decode(Int.self, forKey: "model")) == 0 ? nil : try c.decode(ModelReference.self, forKey: "model")
@@ -282,7 +282,7 @@ extension NavigationCommand: Codable {
         case .unprotect(let model, let owner):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encodeIfPresent(owner, forKey: "owner")
-        // Issue 33, part A.
+        // Appearance.
         case .setAppearance(let model, let appearance, let merge):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encode(appearance, forKey: "appearance")
@@ -300,7 +300,7 @@ extension NavigationCommand: Codable {
         case .transaction(let payload): try c.encode(payload, forKey: "payload")
         case .schedule(let spec): try spec.encode(to: &c)
         case .cancelScheduled(let id): try c.encode(id, forKey: "id")
-        // Issue 34, part F.
+        // Back and forward.
         case .goForward(let count): if count != 1 { try c.encode(count, forKey: "count") }
         case .setRendererState(let model, let state):
             try c.encode(model ?? .id(ModelID(rawValue: 0)), forKey: "model")
@@ -384,33 +384,18 @@ extension RendererReport: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        switch self {
-        case .poppedTo(let stack, let index):
-            try c.encode("poppedTo", forKey: "report")
-            try c.encode(stack, forKey: "stack")
-            try c.encode(index, forKey: "index")
-        case .dismissedInteractively(let model):
-            try c.encode("dismissedInteractively", forKey: "report")
-            try c.encode(model, forKey: "model")
-        case .selectedTab(let tabs, let tab):
-            try c.encode("selectedTab", forKey: "report")
-            try c.encode(tabs, forKey: "tabs")
-            try c.encode(tab, forKey: "tab")
-        case .alertActionChosen(let alert, let action):
-            try c.encode("alertActionChosen", forKey: "report")
-            try c.encode(alert, forKey: "alert")
-            try c.encode(action, forKey: "action")
-        case .windowClosed: try c.encode("windowClosed", forKey: "report")
-        case .selectedChild(let container, let child):
-            try c.encode("selectedChild", forKey: "report")
-            try c.encode(container, forKey: "container")
-            try c.encode(child, forKey: "child")
-        case .collapsed(let split, let collapsed):
-            try c.encode("collapsed", forKey: "report")
-            try c.encode(split, forKey: "split")
-            try c.encode(collapsed, forKey: "collapsed")
+        let (name, fields): (String, KeyValuePairs<JSONKey, any Encodable>) = switch self {
+        case .poppedTo(let stack, let index): ("poppedTo", ["stack": stack, "index": index])
+        case .dismissedInteractively(let model): ("dismissedInteractively", ["model": model])
+        case .selectedTab(let tabs, let tab): ("selectedTab", ["tabs": tabs, "tab": tab])
+        case .alertActionChosen(let alert, let action): ("alertActionChosen", ["alert": alert, "action": action])
+        case .windowClosed: ("windowClosed", [:])
+        case .selectedChild(let container, let child): ("selectedChild", ["container": container, "child": child])
+        case .collapsed(let split, let collapsed): ("collapsed", ["split": split, "collapsed": collapsed])
         }
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(name, forKey: "report")
+        for (key, value) in fields { try c.encode(value, forKey: key) }
     }
 }
 

@@ -100,7 +100,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case protect(model: ModelReference? = nil, reason: String, dialog: String? = nil, owner: String? = nil)
     /// Remove a model's mark. Not marked: no change. Fails: a mark owned by another client (`prevented`).
     case unprotect(model: ModelReference? = nil, owner: String? = nil)
-    // Issue 33, part A: appearance.
+    // Appearance.
     /// Change a live model's appearance override in place (`nil` model = the executing model): `merge` (the
     /// default) sets the given keys over the current override, otherwise the override becomes exactly
     /// `appearance` (`{}` clears it back to the screen's declared appearance). Same id, no lifecycle, an
@@ -110,7 +110,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// bar hides while the stack is not at its root, and whether hiding and showing it is animated. A
     /// `tabBarRule` step; equal to the current rule: no change. Fails: no stack, `stack` not a stack.
     case setTabBarRule(stack: ModelReference? = nil, hiddenWhenNotRoot: Bool, animated: Bool = true)
-    // Issue 33, part C: selectable custom containers.
+    // Selectable custom containers.
     /// Select a child of a custom container (`container` nil = the nearest one at or above the executing model):
     /// the active branch follows it; a `selectChild` step. Selected already: no change. Fails:
     /// ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``,
@@ -119,24 +119,24 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// A split container's column visibility (`container` nil = the nearest split); a `columnVisibility` step.
     /// Unchanged: no change. Fails: ``NavigationError/noContainer(from:)``, ``NavigationError/wrongKind(_:expected:)``.
     case setColumnVisibility(container: ModelReference?, visibility: ColumnVisibility)
-    /// Issue 33, part O: a caller-chosen JSON object carried with the change (swift-navigation's
+    /// A caller-chosen JSON object carried with the change (swift-navigation's
     /// `UITransaction`). Changes nothing in the graph: it travels in the batch, so in the journal and in
     /// `Changed`'s `cause_json`. At most one per change, an object of at most ``GraphLimits/maxTextBytes``
     /// bytes as JSON text. JSON: `{"command":"transaction","payload":{…}}`.
     case transaction(JSONValue)
-    // Issue 33, part T: scheduled commands (Docs/navigation-core.md, "Scheduled commands").
+    // Scheduled commands (Docs/navigation-core.md, "Scheduled commands").
     /// Schedule a batch to run later from the executing model, as one change of its own (``ScheduledBatch``).
     /// Fails: a duplicate id (``NavigationError/duplicateScheduled(_:)``), a delay or count over the limits.
     case schedule(ScheduleSpec)
     /// Cancel a scheduled batch. Fails: ``NavigationError/unknownScheduled(_:)``.
     case cancelScheduled(String)
-    // Issue 34, part F: back and forward (Docs/navigation-core.md, "Back and forward").
+    // Back and forward (Docs/navigation-core.md, "Back and forward").
     /// Re-enter the first `count` routes of the window's forward list (what back-like changes removed from
     /// the active branch), in one change: pushes and presentations with new ids, their tags and specs as they
     /// were. JSON: `{"command":"goForward","count"?:2}`. Fails: ``NavigationError/nothingToGoForward(requested:available:)``,
     /// ``NavigationError/invalidCount(_:)`` for a count below 1.
     case goForward(count: Int = 1)
-    // Issue 34, part R: renderer state.
+    // Renderer state.
     /// Store a renderer's own JSON object for a model (`nil` = the window itself; `0` in JSON and on the bus),
     /// replacing what was there; an empty object clears it (``RendererState``). At most
     /// ``RendererState/maxBytes`` bytes as canonical JSON, counted in the window's content cost. Versioned: a

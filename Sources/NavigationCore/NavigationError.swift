@@ -49,7 +49,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// the tab container's back behaviour goes to.
     case nothingToGoBack(from: ModelID)
     /// `goForward` asked for more routes than the forward list holds (none after a push or present, or before
-    /// any back) (Issue 34, part F).
+    /// any back).
     case nothingToGoForward(requested: Int, available: Int)
     /// `goBackTo` found no route below the top matching what it looked for (the text names it).
     case routeNotFound(String)
@@ -121,7 +121,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// The change needs the decision of `guard`'s provider before it can commit; the session layer asks and
     /// applies the change again with the answer (never reaches a D-Bus caller).
     case decisionPending(guard: String)
-    // Issue 33, part T.
+    // Scheduled commands.
     /// `cancelScheduled` named no scheduled batch of the window (it ran, was cancelled, or never was).
     case unknownScheduled(String)
     /// `schedule` gave an id another scheduled batch of the window has.

@@ -1,4 +1,4 @@
-/// Issue 33, part O: which steps concern one model, for clients that follow a model (Window1 `FollowModel`).
+/// Which steps concern one model, for clients that follow a model (Window1 `FollowModel`).
 extension NavigationStep {
     /// Whether this step changes `model` itself: its params or title (`update`) or appearance, its stack path (`push`, `pop`,
     /// `replacePath` of its stack, or its own push or pop), what it presents or its own presentation

@@ -26,7 +26,7 @@ public enum NavigationStep: Hashable, Sendable {
     case replaceRoot(from: ModelID, to: ModelID)
     /// `model`'s params or title changed in place (`setParams`, `singleTop`): same id, no lifecycle.
     case update(model: ModelID)
-    // Issue 33, part A.
+    // Appearance.
     /// `model`'s appearance changed in place (`setAppearance`): `appearance` is what now applies (resolved).
     case appearance(model: ModelID, appearance: Appearance)
     /// `stack`'s tab-bar rule changed (`setTabBarRule`): the tab bar hides while the stack is not at its root
@@ -40,7 +40,7 @@ public enum NavigationStep: Hashable, Sendable {
     /// A split container is shown collapsed (its columns as one stack) / side by side again.
     case collapse(container: ModelID)
     case expand(container: ModelID)
-    // Issue 34, part R.
+    // Renderer state.
     /// The renderer state of `model` (`nil`: the window's own) is now `state` (empty: cleared). Nothing to
     /// redraw: a renderer that did not set it may read it; the one that did ignores it.
     case rendererState(model: ModelID?, state: RendererState)

@@ -1,4 +1,4 @@
-/// Appearance in place (`setAppearance`) and the live tab-bar rule (`setTabBarRule`): issue 33, part A.
+/// Appearance in place (`setAppearance`) and the live tab-bar rule (`setTabBarRule`).
 ///
 /// Neither starts, finishes, suspends nor resumes a model: each is one journaled field change and one step, so the
 /// transaction path (marks, entry conditions, guard providers, limits) has nothing to check beyond it.

@@ -245,6 +245,9 @@ extension NavigationWindow {
 
     private func rollback(nextID startID: Int) {
         for step in tx.undo.reversed() { undo(step) }
+        // A close refused (a guard, a mark) leaves the window open: only a report closes it, and a report on a
+        // closed window throws before it starts, so the window was open when this transaction began.
+        if tx.closing { isClosed = false }
         nextID = startID
         tx = Transaction()
     }
@@ -265,6 +268,7 @@ extension NavigationWindow {
     /// Undoes everything the transaction did since `point`, keeping what it did before.
     func rollback(to point: Savepoint) {
         while tx.undo.count > point.undo { undo(tx.undo.removeLast()) }
+        if tx.closing, !point.closing { isClosed = false }
         tx.created.removeLast(tx.created.count - point.created)
         tx.unlinked.removeLast(tx.unlinked.count - point.unlinked)
         tx.modified.removeLast(tx.modified.count - point.modified)

@@ -94,29 +94,21 @@ extension NavigationWindow {
             select(index, in: split)
             recipient = split.selectedCustomChild
         }
-        if let message, let recipient {
-            tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))
-        }
+        deliver(message, to: recipient, from: origin)
     }
 
     /// `dismiss` with a result: the dismissal (the rule of `dismiss`) and a `result` message to the presenter,
     /// or to the element that becomes the top of a popped stack, in the same change.
     func dismiss(from origin: Node, result: JSONValue) throws(NavigationError) {
         let message = try resultMessage(result)
-        let recipient: ModelID?
-        switch dismissTarget(from: origin) {
-        case .slot(let presenter):
-            clearSlot(presenter)
-            recipient = presenter.id
-        case .path(let stack, let keeping):
-            truncatePath(stack, keeping: keeping)
-            recipient = stack.path.last?.model
-        case nil:
-            throw .nothingToDismiss(from: origin.id)
-        }
-        if let recipient {
-            tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))
-        }
+        deliver(message, to: try dismiss(from: origin), from: origin)
+    }
+
+    /// Sends a `result` message from `origin` to `recipient`, the model that became the top; nothing when
+    /// there is no result or no such model.
+    private func deliver(_ message: NavigationMessage?, to recipient: ModelID?, from origin: Node) {
+        guard let message, let recipient else { return }
+        tx.messages.append(DeliveredMessage(recipient: recipient, sender: origin.id, message: message))
     }
 
     /// The `result` message (its payload the result's JSON text), checked against ``GraphLimits/maxTextBytes``

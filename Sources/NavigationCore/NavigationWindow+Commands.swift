@@ -152,7 +152,7 @@ extension NavigationWindow {
             try schedule(spec, from: origin)
         case .cancelScheduled(let id):
             try cancelScheduled(id)
-        // Issue 34, part F.
+        // Back and forward.
         case .goForward(let count):
             try goForward(count)
         }
@@ -373,11 +373,19 @@ extension NavigationWindow {
         return nil
     }
 
-    private func dismiss(from origin: Node) throws(NavigationError) {
+    /// Carries out `dismiss`; returns the model that becomes the top (the presenter of the dismissed
+    /// presentation, or the new top element of the stack), where `dismiss` with a result sends it.
+    @discardableResult
+    func dismiss(from origin: Node) throws(NavigationError) -> ModelID? {
         switch dismissTarget(from: origin) {
-        case .slot(let presenter): clearSlot(presenter)
-        case .path(let stack, let keeping): truncatePath(stack, keeping: keeping)
-        case nil: throw .nothingToDismiss(from: origin.id)
+        case .slot(let presenter):
+            clearSlot(presenter)
+            return presenter.id
+        case .path(let stack, let keeping):
+            truncatePath(stack, keeping: keeping)
+            return stack.path.last?.model
+        case nil:
+            throw .nothingToDismiss(from: origin.id)
         }
     }
 

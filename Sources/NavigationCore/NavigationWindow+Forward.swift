@@ -1,4 +1,4 @@
-// Issue 34, part F: back and forward (Docs/navigation-core.md, "Back and forward").
+// Back and forward (Docs/navigation-core.md, "Back and forward").
 
 /// One route a back-like change removed from the active branch, as `goForward` creates it again: how it was
 /// shown (pushed or presented in a style, with its transition) and the spec of its model (screen, params,

@@ -1,6 +1,6 @@
 import Logging
 
-/// Message handlers declared in the manifest (Issue 33, part T; Docs/navigation-core.md, "Message handlers"):
+/// Message handlers declared in the manifest (Docs/navigation-core.md, "Message handlers"):
 /// a message sent by `sendMessage` runs, in the same change, the commands of the nearest model up the recipient's
 /// parent chain (the recipient first) whose screen handles the message's name.
 extension NavigationWindow {

@@ -1,4 +1,4 @@
-/// A renderer's own state per window and per model (`setRendererState`): issue 34, part R.
+/// A renderer's own state per window and per model (`setRendererState`).
 ///
 /// Neither starts, finishes, suspends nor resumes a model: one journaled field change, its cost counted in the
 /// window's content (so the window's limits and the session's budget apply), and one `rendererState` step.

@@ -20,7 +20,7 @@ extension NavigationWindow {
         return try transact(cause: .report(report), animated: false, checkingEntry: checkingEntry, waiving: waiving) {
             () throws(NavigationError) in
             switch report {
-            // Issue 34, part F: what the user popped or dismissed is remembered for `goForward`.
+            // What the user popped or dismissed is remembered for `goForward`.
             case .poppedTo, .dismissedInteractively, .selectedTab, .selectedChild:
                 try recordingForward { () throws(NavigationError) in try handle(report) }
             case .alertActionChosen, .collapsed, .windowClosed:

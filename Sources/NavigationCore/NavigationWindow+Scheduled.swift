@@ -1,6 +1,6 @@
 import Logging
 
-/// Scheduled batches (Issue 33, part T): `schedule` / `cancelScheduled`, running one when its deadline comes,
+/// Scheduled batches: `schedule` / `cancelScheduled`, running one when its deadline comes,
 /// and their lifecycle (a batch goes with the model that scheduled it). Docs/navigation-core.md, "Scheduled commands".
 extension NavigationWindow {
     /// The earliest deadline of the window's scheduled batches (ms since the Unix epoch), `nil` when none waits.

@@ -1,4 +1,4 @@
-/// Selectable custom containers (issue 33, part C): `selectChild` and the `selectedChild` report.
+/// Selectable custom containers: `selectChild` and the `selectedChild` report.
 ///
 /// A custom container's active branch is its selected child (``Node/selectedChild``); selecting another child
 /// keeps every child live (no lifecycle, like a tab switch) and records a ``NavigationStep/selectChild(container:child:previous:)``.

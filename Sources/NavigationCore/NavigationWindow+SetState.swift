@@ -22,7 +22,7 @@ extension NavigationWindow {
             tx.undo.append(.root(rootID))
             tx.steps.append(.replaceRoot(from: rootID, to: newRoot.id))
             rootID = newRoot.id
-            // Issue 34, part F: the routes it remembered belong to the graph that went.
+            // The forward list: the routes it remembered belong to the graph that went.
             if !forward.isEmpty { setForward([]) }
         }
     }

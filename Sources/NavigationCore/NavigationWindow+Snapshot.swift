@@ -49,7 +49,7 @@ extension NavigationWindow {
             nodes[model.id] = node
         }
         contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
-        // Issue 34, part F.
+        // The forward list.
         forward = Array(snapshot.forward.prefix(Self.maxForwardEntries))
         rendererState = snapshot.rendererState.flatMap { $0.isEmpty ? nil : $0 }
         contentCost += rendererState?.cost ?? 0

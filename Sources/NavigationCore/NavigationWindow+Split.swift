@@ -1,4 +1,4 @@
-/// The split container (issue 33, part C): a custom container of the built-in kind `split` whose children are its
+/// The split container: a custom container of the built-in kind `split` whose children are its
 /// columns — sidebar and detail, or sidebar, content and detail — each a stack or a screen (NavigationSplitView,
 /// NavigationViewKit's two-column styles, Decompose panels).
 ///

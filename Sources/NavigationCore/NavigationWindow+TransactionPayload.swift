@@ -1,4 +1,4 @@
-/// Issue 33, part O: the transaction payload (swift-navigation's `UITransaction`).
+/// The transaction payload (swift-navigation's `UITransaction`).
 extension NavigationWindow {
     /// A `transaction` command: checks the payload's bounds and that the change carries only one. It changes
     /// nothing in the graph, so a batch of only a transaction is a no-op; the payload travels in the batch

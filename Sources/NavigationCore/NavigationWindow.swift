@@ -58,17 +58,17 @@ public final class NavigationWindow {
     var effectQueue: [QueuedEffect] = []
     var messageQueue: [DeliveredMessage] = []
     var tx = Transaction()
-    // Issue 33, part T: scheduled batches and message handlers (NavigationWindow+Scheduled.swift,
+    // Scheduled batches and message handlers (NavigationWindow+Scheduled.swift,
     // NavigationWindow+Handlers.swift).
     /// The batches waiting for their deadline, in scheduling order (at most ``GraphLimits/maxScheduled``).
     public internal(set) var scheduled: [ScheduledBatch] = []
     /// The number of the next id the window assigns (`s<n>`) to a batch scheduled without one.
     public internal(set) var nextScheduleNumber = 1
-    /// The window's own renderer state (issue 34, part R; ``RendererState``); `nil` when none is stored.
+    /// The window's own renderer state (``RendererState``); `nil` when none is stored.
     public internal(set) var rendererState: RendererState?
     /// The wall clock `schedule` measures deadlines with (ms since the Unix epoch); the session sets its own.
     public var wallClock: @Sendable () -> Int64 = { WallClock.now() }
-    // Issue 34, part F: back and forward (NavigationWindow+Forward.swift).
+    // Back and forward (NavigationWindow+Forward.swift).
     /// What back-like changes removed from the active branch, the next route to re-enter first (at most
     /// ``maxForwardEntries``); `goForward` creates them again.
     public internal(set) var forward: [ForwardEntry] = []

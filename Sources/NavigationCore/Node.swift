@@ -52,7 +52,7 @@ final class Node {
     /// A presented model's renderer transition, set when it is created (never changed afterwards, so it needs
     /// no undo step).
     var transition: String?
-    /// A renderer's own state for the model (issue 34, part R); counted in ``cost``, gone with the model.
+    /// A renderer's own state for the model; counted in ``cost``, gone with the model.
     var rendererState: RendererState?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)

@@ -1,4 +1,4 @@
-/// A renderer's own state for a window or for one model (issue 34, part R): a small JSON object the daemon
+/// A renderer's own state for a window or for one model: a small JSON object the daemon
 /// keeps, persists and returns in snapshots but never reads (GTK's per-window `a{sv}` state, Decompose's
 /// `StateKeeper`, Jetpack's `SavedStateHandle`). A scroll position, a draft's text, a window's size.
 ///

@@ -58,15 +58,15 @@ enum UndoStep {
     case content(Node, params: [String: String], title: String?, cost: Int)
     /// A model's protection mark before the change.
     case protection(Node, Protection?)
-    /// A model's appearance override before the change (issue 33, part A).
+    /// A model's appearance override before the change.
     case appearance(Node, Appearance?)
     /// A stack's tab-bar rule before the change.
     case tabBarRule(Node, hidden: Bool, animated: Bool)
-    /// The window's scheduled batches and id counter before the change (Issue 33, part T).
+    /// The window's scheduled batches and id counter before the change.
     case scheduled([ScheduledBatch], next: Int)
-    /// The window's forward list before the change (Issue 34, part F).
+    /// The window's forward list before the change.
     case forward([ForwardEntry])
-    /// A model's renderer state and cost before the change (issue 34, part R).
+    /// A model's renderer state and cost before the change.
     case rendererState(Node, RendererState?, cost: Int)
     /// The window's own renderer state before the change.
     case windowRendererState(RendererState?)

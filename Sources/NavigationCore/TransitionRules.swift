@@ -1,4 +1,4 @@
-/// How screens are shown when a command does not say (issue 33, part P): each screen's default presentation
+/// How screens are shown when a command does not say: each screen's default presentation
 /// style and transition, rules choosing a transition by the screens navigated from and to, and transitions
 /// allowed only between some screens (SwiftUICoordinator's `Transitionable.isEligible(from:to:)`).
 ///

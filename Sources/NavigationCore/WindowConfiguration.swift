@@ -15,9 +15,9 @@ public struct WindowConfiguration: Hashable, Sendable {
     /// Declared appearances: screen name → the appearance its models have unless they override it (manifest
     /// `screens[].appearance`); a model's resolved appearance is one lookup here. Empty: the built-in defaults.
     public var appearances: [String: Appearance]
-    /// Screen default styles and transitions, and transition rules (issue 33, part P); empty by default.
+    /// Screen default styles and transitions, and transition rules; empty by default.
     public var transitions = TransitionRules()
-    /// Message handlers (Issue 33, part T): screen name → message name → the commands run, in the change that
+    /// Message handlers: screen name → message name → the commands run, in the change that
     /// sends the message, from the nearest model up the recipient's parent chain whose screen handles it
     /// (manifest `screens[].handlers`); empty: messages only go to their recipient.
     public var messageHandlers: [String: [String: [NavigationCommand]]] = [:]

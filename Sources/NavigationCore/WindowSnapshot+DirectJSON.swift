@@ -16,7 +16,7 @@ extension WindowSnapshot {
         var object = DirectJSON.Object(&out)
         object.key("closed", &out)
         out.append(contentsOf: (isClosed ? "true" : "false").utf8)
-        // Issue 34, part F: the forward list, only when not empty.
+        // The forward list, only when not empty.
         if !forward.isEmpty {
             object.key("forward", &out)
             out.append(contentsOf: try JSONOutput.encode(forward))

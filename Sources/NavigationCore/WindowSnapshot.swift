@@ -28,13 +28,13 @@ public struct WindowSnapshot: Hashable, Sendable {
     public let root: ModelID
     /// Every model, in graph pre-order from the root.
     public let models: [ModelState]
-    /// The batches waiting for their deadline (Issue 33, part T), in scheduling order.
+    /// The batches waiting for their deadline, in scheduling order.
     public internal(set) var scheduled: [ScheduledBatch] = []
     /// The number of the next id the window assigns to a batch scheduled without one (`s<n>`).
     public internal(set) var nextScheduleNumber = 1
-    /// The window's forward list (Issue 34, part F): the next route `goForward` re-enters first.
+    /// The window's forward list: the next route `goForward` re-enters first.
     public internal(set) var forward: [ForwardEntry] = []
-    /// The window's own renderer state (issue 34, part R); each model's is in its ``ModelState``.
+    /// The window's own renderer state; each model's is in its ``ModelState``.
     public internal(set) var rendererState: RendererState?
 
     /// Creates and validates a snapshot.

@@ -12,7 +12,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// Test only (issue 35, part S): with `NAVSESSION_EMITTED_DOCUMENTS=DIR` set, the daemon appends every JSON
+/// Test only: with `NAVSESSION_EMITTED_DOCUMENTS=DIR` set, the daemon appends every JSON
 /// document it emits — JSON method replies and signal arguments, journal lines, snapshot files — to
 /// `DIR/emitted-<pid>.jsonl`, one line each: `{"kind":"GetState.state_json","text":"<the document>"}`.
 /// `scripts/validate-documents` checks each against its schema (`schemas/`, table in `schemas/kinds.json`).

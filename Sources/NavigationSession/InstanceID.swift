@@ -1,4 +1,4 @@
-/// An instance id (issue 34, part S): `navsessiond --instance ID`, `NAVSESSION_INSTANCE`, or the SaveRestore
+/// An instance id: `navsessiond --instance ID`, `NAVSESSION_INSTANCE`, or the SaveRestore
 /// portal's `instance-id`. An instance keeps its own state directory, `<application's directory>@<ID>`.
 public enum InstanceID {
     /// The longest id accepted.

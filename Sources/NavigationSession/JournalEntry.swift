@@ -9,7 +9,7 @@ import NavigationCore
 /// `{"op":"pendingCommands","window":1,"batch":[…],"screen":"account","state":"main"}` (Docs/guards.md).
 enum JournalEntry: Hashable, Sendable {
     case open(window: WindowNumber, scene: String, root: ModelSpec, sessionVersion: UInt64)
-    /// `closedAt` (Issue 34, part W): when it closed (wall-clock ms), present when it went to the recently-closed
+    /// `closedAt`: when it closed (wall-clock ms), present when it went to the recently-closed
     /// list; replay puts it there again (lines written before have none: not remembered).
     case dismiss(window: WindowNumber, sessionVersion: UInt64, closedAt: Int64? = nil)
     case batch(window: WindowNumber, batch: [BatchCommand], version: Int)
@@ -21,12 +21,12 @@ enum JournalEntry: Hashable, Sendable {
     /// A change a protection refused, re-applied from its dialog (``NavigationWindow/reapply(closing:action:batch:waiving:)``):
     /// `{"op":"reapply","window":1,"alert":9,"action":"discard","batch":[…],"waiving":[4],"version":14}`.
     case reapply(window: WindowNumber, alert: ModelID, action: String, batch: [BatchCommand], waiving: [ModelID], version: Int)
-    /// A scheduled batch ran at its deadline (Issue 33, part T): `{"op":"scheduledRan","window":1,"id":"toast","version":16}`.
+    /// A scheduled batch ran at its deadline: `{"op":"scheduledRan","window":1,"id":"toast","version":16}`.
     case scheduledRan(window: WindowNumber, id: String, version: Int)
     /// A scheduled batch was dropped without a change (it failed when it ran, or was overdue with `overdue: drop`
     /// after a restart): `{"op":"scheduledDropped","window":1,"id":"toast"}`.
     case scheduledDropped(window: WindowNumber, id: String)
-    /// (Issue 34, part W) A recently closed window reopened under a new number:
+    /// A recently closed window reopened under a new number:
     /// `{"op":"reopen","window":7,"closed":3,"scene":"main","sessionVersion":9}` (`closed`: the number it had).
     case reopen(window: WindowNumber, closed: WindowNumber, scene: String, sessionVersion: UInt64)
 

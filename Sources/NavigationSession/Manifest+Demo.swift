@@ -18,7 +18,7 @@ extension Manifest {
     /// `transitions` rule gives it `fade` when shown from `settings`, and `flip` may only be used from `home` to it.
     /// The built-in `browser` kind needs no declaration.
     /// The guard `account` covers `profile`; it allows everything until a provider registers for it.
-    /// Issue 33, part T: the `main` state's tab container (screen `main`) handles the message `saved` from any model
+    /// Message handlers and scheduled commands: the `main` state's tab container (screen `main`) handles the message `saved` from any model
     /// below it by presenting the `toast` screen in the custom kind `toast` (tag `toast`); Docs/manifest.md shows the
     /// batch that shows a toast and schedules its dismissal.
     public static let demoJSON = #"""

@@ -54,9 +54,9 @@ public struct Manifest: Hashable, Sendable {
     public let defaultSceneName: String
     /// Guards decided by another process (Docs/guards.md, "Guard providers"), by name.
     public let guards: [String: GuardDeclaration]
-    /// Transition rules and eligibility (issue 33, part P); `nil` when the manifest declares none.
+    /// Transition rules and eligibility; `nil` when the manifest declares none.
     public let transitions: TransitionsDeclaration?
-    /// What comes back at start per reason, and the crash-loop guard (issue 34, part S; default: everything).
+    /// What comes back at start per reason, and the crash-loop guard (default: everything).
     public let restore: RestoreDeclaration
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
@@ -189,7 +189,7 @@ public struct Manifest: Hashable, Sendable {
         return configuration
     }
 
-    /// Screen name → message name → handler commands (``ScreenDeclaration/handlers``; Issue 33, part T).
+    /// Screen name → message name → handler commands (``ScreenDeclaration/handlers``).
     public var messageHandlers: [String: [String: [NavigationCommand]]] {
         Dictionary(screens.compactMap { screen in screen.handlers.map { (screen.name, $0) } }) { first, _ in first }
     }
@@ -206,7 +206,7 @@ public struct Manifest: Hashable, Sendable {
         var catalog = Dictionary(screens.map {
             ($0.name, ScreenCatalog.Screen(required: Set($0.required), optional: Set($0.optional)))
         }) { first, _ in first }
-        // The built-in browser's screen (issue 33, part P), unless the manifest declares a screen of that name.
+        // The built-in browser's screen, unless the manifest declares a screen of that name.
         if catalog[PresentationSpec.browserKind] == nil {
             catalog[PresentationSpec.browserKind] = ScreenCatalog.Screen(required: ["url"])
         }

@@ -18,9 +18,9 @@ struct ManifestDocument: Codable {
     var deepLinks: JSONValue?
     var freeFormScreens = false
     var guards: [String: GuardDeclaration] = [:]
-    /// Transition rules and eligibility (issue 33, part P).
+    /// Transition rules and eligibility.
     var transitions: TransitionsDeclaration?
-    /// What comes back at start, per reason, and the crash-loop guard (issue 34, part S).
+    /// What comes back at start, per reason, and the crash-loop guard.
     var restore: RestoreDeclaration?
 
     init(

@@ -73,10 +73,10 @@ struct ManifestValidator {
         }
     }
 
-    /// The most commands one message handler may hold (Issue 33, part T).
+    /// The most commands one message handler may hold.
     static let maximumHandlerCommands = 16
 
-    /// A screen's `handlers` (Issue 33, part T): non-empty message names, each with 1 … ``maximumHandlerCommands``
+    /// A screen's `handlers`: non-empty message names, each with 1 … ``maximumHandlerCommands``
     /// valid commands, none of them `schedule` (a handler runs again when the journal is replayed, and a deadline
     /// computed then would differ).
     private func validateHandlers(of screen: ScreenDeclaration, at key: String) throws(ManifestError) {

@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// Why the daemon starts (Issue 34, part S): Session1 `RestoreReason`, the manifest's `restore` policy key, and
+/// Why the daemon starts: Session1 `RestoreReason`, the manifest's `restore` policy key, and
 /// the SaveRestore portal's `restore-reason` (`PRISTINE` 0, `LAUNCH` 1, `RECOVER` 2, `RESTORE` 3).
 public enum RestoreReason: String, Hashable, Sendable, CaseIterable, Codable {
     /// No previous state (a fresh session, or the portal's `PRISTINE`).

@@ -20,16 +20,16 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// What a change refused by ``requires`` does instead, one change (its commands run from the active
     /// model, expanded like a batch's); `nil` or empty: nothing changes and the navigation just waits.
     public var redirect: [BatchCommand]?
-    /// The appearance the screen's models have unless they override it (issue 33, part A): `backButton`,
+    /// The appearance the screen's models have unless they override it: `backButton`,
     /// `navigationBar`, `tabBar` (booleans) and `titleDisplayMode` (`automatic`, `inline`, `large`); keys left
     /// out keep the built-in default (shown, `automatic`). `nil`: the defaults.
     public var appearance: Appearance?
     /// How ``NavigationCommand/show(screen:params:transition:)`` shows the screen: `push` (the default), `sheet`,
-    /// `cover`, a declared custom kind or `browser` (issue 33, part P).
+    /// `cover`, a declared custom kind or `browser`.
     public var style: String?
     /// The transition the screen gets when neither the command nor a rule names one.
     public var transition: String?
-    /// Message handlers (Issue 33, part T): message name → the commands run, in the change that sends the message,
+    /// Message handlers: message name → the commands run, in the change that sends the message,
     /// from the model of this screen that handles it (the recipient, or the nearest model up its parent chain
     /// whose screen declares a handler for the name; Docs/manifest.md, "Message handlers"). `nil`: none.
     public var handlers: [String: [NavigationCommand]]?

@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// Window1 `SetAppearance`'s arguments (issue 33, part A).
+/// Window1 `SetAppearance`'s arguments.
 extension Session {
     /// Decodes an appearance object (`{"backButton":false,"tabBar":false}`), strictly: unknown keys and wrong
     /// types are errors, naming the key.

@@ -86,7 +86,7 @@ extension Session {
         }
     }
 
-    /// Issue 33, part O: `Apply`'s `transaction` option as the batch's last entry. A batch that carries a
+    /// `Apply`'s `transaction` option as the batch's last entry. A batch that carries a
     /// `transaction` entry already is refused (one payload per change). Only when the option is given.
     static func carry(_ transaction: JSONValue, in batch: inout [BatchCommand]) throws(SessionError) {
         guard batch.transactionPayload == nil else {
@@ -144,7 +144,7 @@ extension Session {
             throw .navigation(error)
         }
         charge(window, contentBefore: before)
-        restartHistory(of: window)  // Issue 34, part H: a whole state is not redone from a journal entry.
+        restartHistory(of: window)  // A whole state is not redone from a journal entry.
         if let store, !replaying {
             do {
                 try store.writeSnapshot(storedState())
@@ -300,7 +300,7 @@ extension Session {
         _ window: SessionWindow, _ batch: [BatchCommand], resumed: PendingNavigation? = nil,
         events: inout [SessionEvent]
     ) throws(SessionError) -> ChangeEvent? {
-        // `schedule` gets its absolute deadline now, so the journal line replays the same one (Issue 33, part T).
+        // `schedule` gets its absolute deadline now, so the journal line replays the same one.
         let batch = replaying ? batch : window.graph.withDeadlines(batch)
         try checkHistoryShare()
         let event: ChangeEvent

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import NavigationCore
 
-/// (Issue 34, part W) A recently closed window, as Session1 `ListClosedWindows` shows it and `ReopenWindow` brings
+/// A recently closed window, as Session1 `ListClosedWindows` shows it and `ReopenWindow` brings
 /// it back: its last state before it closed (the graph before its models finished), scene, title, active screen,
 /// the number it had and when it closed.
 public struct ClosedWindow: Hashable, Sendable {

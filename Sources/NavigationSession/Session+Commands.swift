@@ -35,7 +35,7 @@ extension Session {
             }
             return kind == "alert" ? .alert(content) : .confirmationDialog(content, sourceID: sourceID)
         }
-        // The built-in browser: the screen argument is the URL (issue 33, part P).
+        // The built-in browser: the screen argument is the URL.
         if kind == PresentationSpec.browserKind && !manifest.presentationKinds.contains(kind) {
             if let problem = PresentationSpec.browserURLProblem(screen) {
                 throw .navigation(.invalidBrowserURL(screen, reason: problem))

@@ -34,7 +34,7 @@ struct GuardProviderState {
     var asking: WindowNumber?
     /// The busy window whose queued change is being applied again (it does not queue behind itself).
     var bypass: WindowNumber?
-    /// The question the change just refused raised (read and cleared by the service).
+    /// The question the change just refused raised (``Session/change(asking:window:approvals:rerun:_:)`` returns it).
     var question: GuardQuestion?
     /// The busy window the change just refused must queue behind.
     var queueBehind: WindowNumber?
@@ -76,41 +76,6 @@ extension Session {
     func providesGuard(_ client: String) -> Bool { guardProviders.providers.values.contains(client) }
 
     // MARK: The service's side of a question
-
-    /// Runs `body` as a caller's change to `window` (`nil`: not known before it runs), which may wait for a
-    /// provider: when it needs one's decision, it is refused and ``takeQuestion()`` returns the question.
-    /// `approvals` are the guards already asked for this change (with the version they saw); `rerun` applies a
-    /// queued change of a busy window (it does not queue behind itself).
-    @discardableResult
-    public func asking<T>(
-        window: WindowNumber?, approvals: [String: Int] = [:], rerun: Bool = false, _ body: () throws -> T
-    ) rethrows -> T {
-        guardProviders.mayWait = true
-        guardProviders.asking = window
-        guardProviders.approvals = approvals
-        guardProviders.question = nil
-        guardProviders.queueBehind = nil
-        guardProviders.bypass = rerun ? window : nil
-        defer {
-            guardProviders.mayWait = false
-            guardProviders.asking = nil
-            guardProviders.bypass = nil
-            guardProviders.approvals = [:]
-        }
-        return try body()
-    }
-
-    /// The question the last ``asking(window:approvals:rerun:_:)`` change raised, if it raised one.
-    public func takeQuestion() -> GuardQuestion? {
-        defer { guardProviders.question = nil }
-        return guardProviders.question
-    }
-
-    /// The busy window the last ``asking(window:approvals:rerun:_:)`` change must queue behind, if any.
-    public func takeQueueBehind() -> WindowNumber? {
-        defer { guardProviders.queueBehind = nil }
-        return guardProviders.queueBehind
-    }
 
     /// Marks `window` as waiting for a provider (its later changes queue) or not.
     public func setBusy(_ number: WindowNumber, _ busy: Bool) {

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import NavigationCore
 
-/// Issue 34, part H: each window's recent changes (Window1 `GetHistory`), its state after any of them (`GetStateAt`)
+/// Each window's recent changes (Window1 `GetHistory`), its state after any of them (`GetStateAt`)
 /// and its trace (`ExportTrace`). Docs/persistence.md, "History".
 extension Session {
     /// One change in a window's history (Window1 `GetHistory`).
@@ -244,7 +244,7 @@ extension Session {
     }
 }
 
-/// A window's kept history as values (Issue 34, part H): its base state and the entries after it, with what it
+/// A window's kept history as values: its base state and the entries after it, with what it
 /// takes to redo them. Taken under the session's lock, replayed anywhere (the daemon replays off the bus thread).
 public struct HistoryReplay: Sendable {
     let number: WindowNumber

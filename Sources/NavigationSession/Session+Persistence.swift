@@ -32,7 +32,7 @@ extension Session {
     /// - Parameter cause: the change's cause when the entry alone does not give it back (a scheduled run).
     func persist(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil, cause: ChangeCause? = nil) throws(SessionError) {
         guard !replaying else { return }
-        // Issue 34, part H: the window's history, with the time written on the journal line too.
+        // The window's history, with the time written on the journal line too.
         let time: Int64? = entry.windowVersion == nil ? nil : clock.wallMilliseconds()
         if time != nil { recordHistory(entry, cause: cause, time: time, encodedBatch: encodedBatch) }
         if case .scheduledDropped(let number, let id) = entry { recordScheduledDrop(window: number, id: id) }
@@ -206,11 +206,7 @@ extension Session {
             } catch {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }
-            activityClock += 1
-            insert(SessionWindow(
-                number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
-                lastActivity: activityClock))
-            order.append(number)
+            addWindow(graph, number: number, scene: scene)
         case .dismiss(let number, let sessionVersion, let closedAt):
             let window = try existing(number)
             guard sessionVersion == version + 1 else {
@@ -251,11 +247,7 @@ extension Session {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }
             recentlyClosed.remove(at: index)
-            activityClock += 1
-            insert(SessionWindow(
-                number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
-                lastActivity: activityClock))
-            order.append(number)
+            addWindow(graph, number: number, scene: scene)
         case .batch(let number, let batch, let expected):
             let window = try existing(number)
             // Admitted when it was made: entry conditions are not asked again (the manifest may have changed).

@@ -88,20 +88,6 @@ extension Session {
             return
         }
     }
-
-    /// What an operation did or refused besides its outcome, since the last call: the refusals of protection marks
-    /// (one `Window1.Prevented` each) and the changes made while a change failed (a mark's dialog presented in its
-    /// place). The daemon takes them after every operation under the session's lock, whichever way in it came
-    /// (a method, the guarded path, a scheduled run) and whether it succeeded or failed, and announces them before
-    /// the operation's own outcome. O(1) when there is nothing.
-    public func takeSideEffects() -> (refusals: [ProtectionRefusal], outcome: SessionOutcome?) {
-        guard !refusals.isEmpty || !deferredEvents.isEmpty else { return ([], nil) }
-        defer {
-            refusals = []
-            deferredEvents = []
-        }
-        return (refusals, deferredEvents.isEmpty ? nil : outcome(window: nil, events: deferredEvents))
-    }
 }
 
 /// A change refused by a mark whose dialog was presented in its place.

@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// Window1 `SetRendererState`'s argument (issue 34, part R).
+/// Window1 `SetRendererState`'s argument.
 extension Session {
     /// Decodes a renderer state: a JSON object, strictly (a key given twice in one object is an error, as is
     /// anything but an object), at most ``RendererState/maxBytes`` bytes of text before any work is done.

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import NavigationCore
 
-/// Restore by reason and the crash-loop guard (issue 34, part S; Docs/persistence.md, "Restore by reason").
+/// Restore by reason and the crash-loop guard (Docs/persistence.md, "Restore by reason").
 extension Session {
     /// Decides why the session starts and writes the run's marker: `reason` when given, else from how the last
     /// run ended (no saved state: `pristine`; a clean stop: `launch`; an unclean one: `recover`). After the

@@ -1,7 +1,7 @@
 import Logging
 import NavigationCore
 
-/// Scheduled batches (Issue 33, part T; Docs/navigation-core.md, "Scheduled commands"): the windows' waiting
+/// Scheduled batches (Docs/navigation-core.md, "Scheduled commands"): the windows' waiting
 /// batches are theirs (in their state and snapshots); the session runs the due ones, journals each run or drop,
 /// and applies the overdue rule after a restart. The daemon keeps one timer for ``nextScheduledDeadline``.
 extension Session {
@@ -134,7 +134,7 @@ extension Session {
         for window in windows { applyOverdueRules(to: window) }
     }
 
-    /// ``applyOverdueRules()`` for one window (restored, or reopened: Issue 34, part W).
+    /// ``applyOverdueRules()`` for one window (restored, or reopened from the recently-closed list).
     func applyOverdueRules(to window: SessionWindow) {
         let now = clock.wallMilliseconds()
         noteScheduled(window)

@@ -38,14 +38,14 @@ public final class Session {
     var clientBudgets = ClientBudgets()
     /// The client the change being made is charged to; `nil` while the daemon acts on its own.
     var actingClient: String?
-    /// Changes refused by a protection mark since the daemon last took them (``takeRefusals()``): the
-    /// `Window1.Prevented` signals to send.
+    /// Changes refused by a protection mark during the change being made, returned with its result
+    /// (``change(asking:window:approvals:rerun:_:)``): the `Window1.Prevented` signals to send.
     var refusals: [ProtectionRefusal] = []
     /// Changes refused by a mark whose dialog was presented in their place, by window and dialog model: choosing the
     /// dialog's re-applying action applies them once (Docs/guards.md). Not persisted.
     var pendingReapply: [WindowNumber: [ModelID: PendingReapply]] = [:]
     /// Events of changes made while an operation failed (a guard's dialog presented in place of a refused change),
-    /// announced by the daemon after the operation (``takeSideEffects()``).
+    /// returned with the change's result (``change(asking:window:approvals:rerun:_:)``).
     var deferredEvents: [SessionEvent] = []
     var presentingGuardDialog = false
     /// The time the per-client rates are measured with.
@@ -59,15 +59,15 @@ public final class Session {
     /// Guard providers' registrations and the question being asked (Session+GuardProviders.swift).
     var guardProviders = GuardProviderState()
     static let maximumEffectDepth = 8
-    /// The windows with scheduled batches waiting (Issue 33, part T; Session+Scheduled.swift).
+    /// The windows with scheduled batches waiting (Session+Scheduled.swift).
     var scheduledWindows: Set<WindowNumber> = []
     /// The bytes of every open window's history entries together (``SessionLimits/maxSessionHistoryBytes``).
     var historyBytes = 0
-    /// Why this session started (issue 34, part S; Session+Restore.swift): Session1 `RestoreReason`.
+    /// Why this session started (Session+Restore.swift): Session1 `RestoreReason`.
     public internal(set) var restoreReason: RestoreReason = .pristine
     /// Where the crash-loop guard moved the previous state at start, or nil (Session1 `RestoreSetAside`).
     public internal(set) var restoreSetAside: String?
-    /// (Issue 34, part W) The recently closed windows, most recent first, at most ``SessionLimits/maxClosedWindows``
+    /// The recently closed windows, most recent first, at most ``SessionLimits/maxClosedWindows``
     /// (Session+ClosedWindows.swift).
     var recentlyClosed: [ClosedWindow] = []
 
@@ -95,7 +95,7 @@ public final class Session {
             self.restoreReason = restoreReason ?? .pristine
             return
         }
-        // Issue 34, part S: why we start (and the crash-loop guard) before anything is loaded.
+        // Why we start (and the crash-loop guard) before anything is loaded.
         try beginRun(store, reason: restoreReason)
         try restore(from: store)
         applyOverdueRules()
@@ -252,7 +252,7 @@ public final class Session {
     func windowConfiguration(scene: String) -> WindowConfiguration {
         var configuration = manifest.windowConfiguration(scene: scene)
         configuration.limits = limits.graph
-        // Issue 33, part T: handlers run inside the window, so they are expanded for the scene once, here.
+        // Message handlers run inside the window, so they are expanded for the scene once, here.
         let handlers = manifest.messageHandlers
         if !handlers.isEmpty {
             let declaration = manifest.scene(scene)
@@ -277,12 +277,7 @@ public final class Session {
         let number = nextWindowNumber
         nextWindowNumber += 1
         version += 1
-        activityClock += 1
-        let window = SessionWindow(
-            number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
-            lastActivity: activityClock)
-        insert(window)
-        order.append(number)
+        let window = addWindow(graph, number: number, scene: scene)
         do {
             try persist(entry(number, version))
         } catch {
@@ -294,6 +289,19 @@ public final class Session {
         }
         clientBudgets.opened(number, by: actingClient)
         clientBudgets.record(graph.contentCost, in: number, by: actingClient)
+        return window
+    }
+
+    /// Opens `graph` as window `number` of `scene` (``insert(_:)``), the most recently active and last in the
+    /// window order; journals nothing (``register(_:scene:entry:)`` and the journal replay do).
+    @discardableResult
+    func addWindow(_ graph: NavigationWindow, number: WindowNumber, scene: String) -> SessionWindow {
+        activityClock += 1
+        let window = SessionWindow(
+            number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
+            lastActivity: activityClock)
+        insert(window)
+        order.append(number)
         return window
     }
 
@@ -337,7 +345,7 @@ public final class Session {
             throw .navigation(error)
         }
         let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
-        // Issue 34, part W: its last state, before its models finish (nil when no list is kept).
+        // For the recently-closed list: its last state, before its models finish (nil when no list is kept).
         let closedAt = clock.wallMilliseconds()
         let last = closedEntry(of: window, closedAt: closedAt)
         var closing: ChangeEvent?

@@ -6,7 +6,7 @@ import NavigationCore
 public struct SessionClock: Sendable {
     /// Nanoseconds since an arbitrary fixed point; never decreases.
     public let nanoseconds: @Sendable () -> UInt64
-    /// Wall-clock milliseconds since the Unix epoch: the deadlines of scheduled batches (Issue 33, part T), which
+    /// Wall-clock milliseconds since the Unix epoch: the deadlines of scheduled batches, which
     /// must survive a restart, are absolute.
     public let wallMilliseconds: @Sendable () -> Int64
 

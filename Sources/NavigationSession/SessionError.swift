@@ -71,12 +71,12 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `ReportSettled` of a version the window has not reached (`org.navsession.Error.VersionMismatch`).
     case versionNotReached(window: WindowNumber, version: Int, actual: Int)
     /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
-    /// Issue 34, part H: `GetStateAt` asked for a version the window's history no longer (or never) holds.
+    /// `GetStateAt` asked for a version the window's history no longer (or never) holds.
     case versionNotKept(window: WindowNumber, version: Int, oldest: Int, newest: Int)
     case unknownGuard(String)
     /// Another client already provides the guard.
     case guardTaken(String, provider: String)
-    /// (Issue 34, part W) No recently closed window has this id (Session1 `ReopenWindow`); `""` asks for the most
+    /// No recently closed window has this id (Session1 `ReopenWindow`); `""` asks for the most
     /// recent one, and none was closed.
     case unknownClosedWindow(String)
 

@@ -117,7 +117,7 @@ public struct SessionLimits: Hashable, Sendable {
     /// process) may add: a burst, then a rate (the "per-client history share"); past it the client's changes are
     /// `LimitsExceeded` until it refills. The windows' and the session's byte bounds still hold for everyone.
     public var clientHistoryBytes = RateLimit(perSecond: 1 << 20, burst: 8 << 20)
-    /// (Issue 34, part W) Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
+    /// Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
     /// Protection marks one client (one peer process) may hold at most, over all windows (per-client mark share).
     public var maxClientMarks = 128
@@ -127,7 +127,7 @@ public struct SessionLimits: Hashable, Sendable {
     /// Bytes (content cost) of the recently closed windows together at most; the oldest go first, and a window
     /// larger than this is not remembered.
     public var maxClosedWindowBytes = 8 << 20
-    /// Issue 34, part H: changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
+    /// Changes each window's history lists (Window1 `GetHistory`); `GetStateAt` rebuilds the
     /// state after any of them. The oldest go first (Docs/persistence.md, "History").
     public var historyLength = 64
     /// Bytes of a window's history entries (their batches' JSON) at most; past it the oldest are folded into the

@@ -10,7 +10,7 @@ import NavigationCore
 #endif
 
 /// How the last run in a state directory ended, from the marker file a run writes at start and removes at a clean
-/// stop (issue 34, part S; Docs/persistence.md, "Restore by reason").
+/// stop (Docs/persistence.md, "Restore by reason").
 public enum PreviousStop: Sendable, Equatable {
     /// No saved state: nothing ran here (or nothing was kept).
     case none

@@ -143,7 +143,7 @@ extension SessionStore {
 
     private static var statePathName: String { stateFileName }
 
-    /// Issue 34, part H: the `"time":<ms>` a versioned line ends with (``append(_:encodedBatch:time:)``), else `nil`.
+    /// The `"time":<ms>` a versioned line ends with (``append(_:encodedBatch:time:)``), else `nil`.
     static func trailingTime(_ line: [UInt8]) -> Int64? {
         let key = Array(#","time":"#.utf8)
         guard line.last == UInt8(ascii: "}") else { return nil }

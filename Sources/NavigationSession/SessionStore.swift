@@ -117,7 +117,7 @@ public final class SessionStore {
     ///
     /// - Parameter encodedBatch: for a `.batch` entry, its batch already encoded with ``encodeBatch(_:)``;
     ///   the line is then assembled around it instead of encoding the whole entry again.
-    /// - Parameter time: Issue 34, part H: written as the line's last key, `"time":<ms>` (the history's time).
+    /// - Parameter time: written as the line's last key, `"time":<ms>` (the history's time).
     func append(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil, time: Int64? = nil) throws(SessionError) {
         do {
             if journalFD < 0 { try startJournal(truncating: journalHeaderPending) }

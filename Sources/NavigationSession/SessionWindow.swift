@@ -31,7 +31,7 @@ public final class SessionWindow {
     public internal(set) var settledBy: String?
     /// Recency of the last open or change; the most recent window of a scene receives deep links.
     var lastActivity: UInt64
-    /// Issue 34, part H: its recent changes and the state before them (Session+History.swift).
+    /// Its history: its recent changes and the state before them (Session+History.swift).
     var history: WindowHistory
 
     init(

@@ -21,7 +21,7 @@ struct StoredSession: Codable, Hashable {
     var sessionVersion: UInt64
     var nextWindow: WindowNumber
     var windows: [StoredWindow]
-    /// (Issue 34, part W) The recently closed windows, most recent first; absent when none (and in older files).
+    /// The recently closed windows, most recent first; absent when none (and in older files).
     var closed: [StoredClosedWindow]? = nil
 
     /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
@@ -71,7 +71,7 @@ extension StoredSession {
         object.key("applicationID", &out)
         guard DirectJSON.appendString(applicationID, to: &out) else { return try JSONOutput.encode(self) }
         if let closed {
-            // Issue 34, part W: at most a few windows, written by the encoder (the same bytes wherever it sits).
+            // The recently closed windows: at most a few, written by the encoder (the same bytes wherever it sits).
             object.key("closed", &out)
             out.append(contentsOf: try JSONOutput.encode(closed))
         }
@@ -141,7 +141,7 @@ struct StoredWindow: Codable, Hashable {
     /// A pending navigation of commands (Docs/guards.md); a waiting deep link is `pendingDeepLink`.
     var pendingCommands: StoredPendingCommands?
     var snapshot: WindowSnapshot
-    /// Issue 34, part H: the window's history; absent in files written before it (it then starts at `snapshot`).
+    /// The window's history; absent in files written before histories were kept (it then starts at `snapshot`).
     var history: StoredHistory? = nil
 }
 
@@ -178,7 +178,7 @@ struct StoredPendingCommands: Codable, Hashable {
 struct LoadedState {
     var snapshot: StoredSession?
     var entries: [JournalEntry]
-    /// Issue 34, part H: each entry's `time` (wall-clock milliseconds), `nil` where its line has none.
+    /// Each entry's `time` (wall-clock milliseconds), `nil` where its line has none.
     var times: [Int64?] = []
     /// The smallest window number never seen in any readable state (used after a corrupt start too).
     var nextWindow: WindowNumber

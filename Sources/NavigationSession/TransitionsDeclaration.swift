@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// The manifest's top-level `transitions` (issue 33, part P): rules choosing a transition by the screens navigated
+/// The manifest's top-level `transitions`: rules choosing a transition by the screens navigated
 /// from and to, and transitions allowed only between some screens.
 ///
 /// ```json

@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// Issue 34, part H: a window's recent changes, and what it takes to rebuild the state after any of them.
+/// A window's history: its recent changes, and what it takes to rebuild the state after any of them.
 ///
 /// `base` is the window's state at `baseVersion`; `entries` are the changes after it, oldest first, each with the
 /// journal entry that redoes it. The state after entry *k* is `base` with entries `0...k` redone on a scratch

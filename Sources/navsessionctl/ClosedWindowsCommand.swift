@@ -8,7 +8,7 @@ import Foundation
 import NavSessionClient
 import NavigationCore
 
-/// (Issue 34, part W) `navsessionctl closed [--json]`: Session1.ListClosedWindows.
+/// `navsessionctl closed [--json]`: Session1.ListClosedWindows.
 struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "closed",
@@ -52,7 +52,7 @@ extension ClosedCommand: DirectParsable {
     }
 }
 
-/// (Issue 34, part W) `navsessionctl reopen [ID]`: Session1.ReopenWindow; prints the reopened window's path.
+/// `navsessionctl reopen [ID]`: Session1.ReopenWindow; prints the reopened window's path.
 struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "reopen",

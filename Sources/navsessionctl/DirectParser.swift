@@ -31,7 +31,7 @@ enum DirectParser {
         "status": StatusCommand.self,
         "closed": ClosedCommand.self,
         "reopen": ReopenCommand.self,
-        "history": HistoryCommand.self, "trace": TraceCommand.self,  // Issue 34, part H
+        "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 
     /// The long names swift-argument-parser answers itself wherever they appear: never taken as an exec word.

@@ -146,7 +146,7 @@ struct ExecInvocation: Sendable {
                     }
                     options["expected_version"] = text
                 }
-                // Issue 33, part O: the change's transaction payload, a JSON object (checked by the daemon).
+                // The change's transaction payload, a JSON object (checked by the daemon).
                 if let given = named["transaction"] {
                     guard let text = given, !text.isEmpty else {
                         throw UsageError(description: "--transaction needs a JSON object (--transaction='{\"k\":1}')")

@@ -45,7 +45,7 @@ extension ExecOperation {
                       summary: "Back to the nearest route below the top showing SCREEN."),
         ExecOperation(name: "dismiss-all", member: "DismissAll", target: .window,
                       arguments: [], output: .version, summary: "Dismiss every presentation, keep the stacks."),
-        // Issue 34, part F.
+        // Back and forward.
         ExecOperation(name: "go-forward", member: "GoForward", target: .window,
                       arguments: [], output: .version,
                       summary: "Re-enter the route the last back removed (the forward list)."),
@@ -102,7 +102,7 @@ extension ExecOperation {
                       summary: "Report: the user chose ACTION of the alert or dialog MODEL."),
         ExecOperation(name: "report-closed", member: "ReportClosed", target: .window,
                       arguments: [], output: .nothing, summary: "Report: the user closed the window."),
-        // Issue 33, part O.
+        // Settled versions and per-model observation.
         ExecOperation(name: "report-settled", member: "ReportSettled", target: .window,
                       arguments: [.model("VERSION")], output: .nothing,
                       summary: "Report: the renderer finished animating VERSION (Settled, once per version)."),
@@ -117,7 +117,7 @@ extension ExecOperation {
                       arguments: [], output: .text, summary: "The debug tree."),
         ExecOperation(name: "get-routes", member: "GetRoutes", target: .window,
                       arguments: [], output: .json, summary: "The route view (JSON)."),
-        // Issue 34, part H: history, state at a version, trace.
+        // History, state at a version, trace.
         ExecOperation(name: "get-history", member: "GetHistory", target: .window,
                       arguments: [], output: .json, summary: "The window's recent changes, oldest first (JSON)."),
         ExecOperation(name: "get-state-at", member: "GetStateAt", target: .window,
@@ -142,11 +142,11 @@ extension ExecOperation {
         ExecOperation(name: "set-title", member: "SetTitle", target: .window,
                       arguments: [.model("MODEL"), .string("TITLE")], output: .version,
                       summary: "Update MODEL's title in place (0 = the active model)."),
-        // Issue 33, part A.
+        // Appearance.
         ExecOperation(name: "set-appearance", member: "SetAppearance", target: .window,
                       arguments: [.string("MODEL"), .json("APPEARANCE_JSON"), .flag("replace")], output: .version,
                       summary: "Change MODEL's appearance in place (\"\" = the active model, an id or tag:T); --replace makes it exactly this."),
-        // Issue 34, part R.
+        // Renderer state.
         ExecOperation(name: "set-renderer-state", member: "SetRendererState", target: .window,
                       arguments: [.model("MODEL"), .json("STATE_JSON")], output: .version,
                       summary: "Replace MODEL's renderer state (0 = the window itself) with the JSON object STATE_JSON; {} clears it."),
@@ -164,7 +164,7 @@ extension ExecOperation {
         ExecOperation(name: "cancel-pending", member: "CancelPending", target: .window,
                       arguments: [], output: .nothing,
                       summary: "Drop the navigation waiting for an entry condition (PendingNavigation)."),
-        // Issue 33, part C: selectable custom containers.
+        // Selectable custom containers.
         ExecOperation(name: "select-child", member: "SelectChild", target: .window,
                       arguments: [.model("CONTAINER"), .count("INDEX")], output: .version,
                       summary: "Select child INDEX of CONTAINER (0: the nearest custom container)."),
@@ -177,7 +177,7 @@ extension ExecOperation {
         ExecOperation(name: "report-collapsed", member: "ReportCollapsed", target: .window,
                       arguments: [.model("SPLIT"), .flag("collapsed")], output: .version,
                       summary: "Report: the split is shown collapsed (--collapsed) or side by side."),
-        // Issue 33, part T: scheduled commands.
+        // Scheduled commands.
         ExecOperation(name: "schedule", member: "Schedule", target: .window,
                       arguments: [.json("COMMANDS_JSON"), .model("AFTER_MS")], output: .text,
                       summary: "Run the batch COMMANDS_JSON after AFTER_MS milliseconds; prints its id."),

@@ -3,7 +3,7 @@ import FoundationEssentials
 import NavSessionClient
 import NavigationCore
 
-/// `navsessionctl history WINDOW [--json]`: Window1.GetHistory, one change per line (Issue 34, part H).
+/// `navsessionctl history WINDOW [--json]`: Window1.GetHistory, one change per line.
 struct HistoryCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",

@@ -5,7 +5,7 @@ import Glibc
 import NavSessionClient
 import Synchronization
 
-/// Completion from the running daemon (issue 35, part D), as `systemctl` and `busctl` complete live objects: the
+/// Completion from the running daemon, as `systemctl` and `busctl` complete live objects: the
 /// shell's completion script calls `navsessionctl ---completion …` (swift-argument-parser's
 /// `CompletionKind.custom`), and the closures here ask the daemon named by the `--bus`/`--dest` already typed (else
 /// `DBUS_SESSION_BUS_ADDRESS` and `NAVSESSION_DEST` or the demo) for window numbers, scenes and the screens of a

@@ -20,7 +20,7 @@ struct NavSessionCtl: AsyncParsableCommand {
             ExecCommand.self, StateCommand.self, TreeCommand.self, RoutesCommand.self, WatchCommand.self,
             WaitCommand.self, GraphCommand.self, PlanCommand.self, GuardsCommand.self,
             ClosedCommand.self, ReopenCommand.self,
-            HistoryCommand.self, TraceCommand.self,  // Issue 34, part H
+            HistoryCommand.self, TraceCommand.self,  // History and traces
         ]
     )
 

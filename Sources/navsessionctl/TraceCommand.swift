@@ -5,8 +5,8 @@ import NavSessionClient
 import NavigationCore
 import ProcessSupport
 
-/// `navsessionctl trace export WINDOW|--all` and `navsessionctl trace replay FILE` (Issue 34, part H;
-/// Docs/persistence.md, "Traces"). One command with an action word, so it parses directly like the others.
+/// `navsessionctl trace export WINDOW|--all` and `navsessionctl trace replay FILE`
+/// (Docs/persistence.md, "Traces"). One command with an action word, so it parses directly like the others.
 struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",

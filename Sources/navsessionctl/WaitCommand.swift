@@ -120,7 +120,7 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 
-    /// `--settled`: waits for the `Settled` signal of the version (Issue 33, part O); prints the settled version.
+    /// `--settled`: waits for the `Settled` signal of the version; prints the settled version.
     private func waitSettled(_ deadline: Duration) async throws {
         try await reportingFailures {
             let reached: UInt64 = try await withClient { client in

@@ -77,41 +77,32 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
         let limit = count
         let only = window?.path.rawValue
         let initial = seeded
-        return try await withThrowingTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                var tracker = initial
-                var printed = 0
-                for await signal in events {
-                    guard let event = WatchEvent(signal), only == nil || event.window == only else { continue }
-                    switch event {
-                    case .changed(let window, let version, let previous, _, _, _, _, _):
-                        if let missed = tracker.observe(window, version: version, previous: previous) {
-                            StandardOutput.line(json ? missed.json : missed.text)
-                        }
-                    case .windowAdded(let window, let version):
-                        if let version { tracker.seed(window, version: version) }
-                    case .windowRemoved(let window):
-                        tracker.forget(window)
-                    default:
-                        break
+        return await Self.untilInterrupted(by: interrupts) {
+            var tracker = initial
+            var printed = 0
+            for await signal in events {
+                guard let event = WatchEvent(signal), only == nil || event.window == only else { continue }
+                switch event {
+                case .changed(let window, let version, let previous, _, _, _, _, _):
+                    if let missed = tracker.observe(window, version: version, previous: previous) {
+                        StandardOutput.line(json ? missed.json : missed.text)
                     }
-                    StandardOutput.line(json ? event.json : event.text)
-                    printed += 1
-                    if let limit, printed >= limit { return .done }
+                case .windowAdded(let window, let version):
+                    if let version { tracker.seed(window, version: version) }
+                case .windowRemoved(let window):
+                    tracker.forget(window)
+                default:
+                    break
                 }
-                return .daemonLeft
+                StandardOutput.line(json ? event.json : event.text)
+                printed += 1
+                if let limit, printed >= limit { return .done }
             }
-            group.addTask {
-                for await _ in interrupts { return .done }
-                return .done
-            }
-            let outcome = try await group.next() ?? .done
-            group.cancelAll()
-            return outcome
+            return .daemonLeft
         }
     }
 
-    /// `--model N`: the followed model's changes only (issue 33, part O).
+    /// `--model N`: the followed model's changes only.
     private func watchModel(_ model: UInt64, _ client: NavSessionClient) async throws -> Outcome {
         guard let window else { return .done }
         let proxy = try windowProxy(window, of: client)
@@ -122,28 +113,36 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
         let limit = count
         let number = SessionNames.shortName(of: proxy.path)
         let path = proxy.path
-        return try await withThrowingTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                var printed = 0
-                for await change in changes {
-                    if json {
-                        StandardOutput.line(
-                            #"{"event":"ModelChanged","window":"\#(number)","path":"\#(path)","model":\#(change.model.rawValue),"#
-                                + #""version":\#(change.version),"change":\#(change.changeJSON)}"#)
-                    } else {
-                        StandardOutput.line(
-                            "\(number) ModelChanged model=\(change.model.rawValue) version=\(change.version) change=\(change.changeJSON)")
-                    }
-                    printed += 1
-                    if let limit, printed >= limit { return .done }
+        return await Self.untilInterrupted(by: interrupts) {
+            var printed = 0
+            for await change in changes {
+                if json {
+                    StandardOutput.line(
+                        #"{"event":"ModelChanged","window":"\#(number)","path":"\#(path)","model":\#(change.model.rawValue),"#
+                            + #""version":\#(change.version),"change":\#(change.changeJSON)}"#)
+                } else {
+                    StandardOutput.line(
+                        "\(number) ModelChanged model=\(change.model.rawValue) version=\(change.version) change=\(change.changeJSON)")
                 }
-                return .done
+                printed += 1
+                if let limit, printed >= limit { return .done }
             }
+            return .done
+        }
+    }
+
+    /// Runs `printing` until it returns or a SIGINT/SIGTERM arrives on `interrupts` (``Outcome/done``); the
+    /// other is cancelled. Both `watch` forms end this way.
+    private static func untilInterrupted(
+        by interrupts: AsyncStream<Int32>, _ printing: @escaping @Sendable () async -> Outcome
+    ) async -> Outcome {
+        await withTaskGroup(of: Outcome.self) { group in
+            group.addTask { await printing() }
             group.addTask {
                 for await _ in interrupts { return .done }
                 return .done
             }
-            let outcome = try await group.next() ?? .done
+            let outcome = await group.next() ?? .done
             group.cancelAll()
             return outcome
         }

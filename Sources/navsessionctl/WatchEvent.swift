@@ -17,7 +17,7 @@ enum WatchEvent: Sendable, Equatable {
     case windowAdded(window: String, version: UInt64?)
     /// ObjectManager.InterfacesRemoved for a window.
     case windowRemoved(window: String)
-    /// Window1.Settled (issue 33, part O): a renderer finished animating `version`.
+    /// Window1.Settled: a renderer finished animating `version`.
     case settled(window: String, version: UInt64)
     /// A Changed whose previous version is past the last version seen: changes were missed.
     case missed(window: String, lastSeen: UInt64, previous: UInt64)

@@ -1,4 +1,4 @@
-/// navsessiond's exit statuses, each documented in navsessiond(1), EXIT STATUS (issue 35, part D). The specific
+/// navsessiond's exit statuses, each documented in navsessiond(1), EXIT STATUS. The specific
 /// ones follow sysexits(3), so a supervisor can tell a configuration mistake (which a restart cannot fix) from a
 /// failure that a restart may (Restart=on-failure; `RestartPreventExitStatus=64 65 66 78` in the unit stops the loop for the first).
 enum ExitStatus {

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// What `--private-bus` suggests on stderr once it serves: lines a user pastes into another shell and that run
-/// as printed (issue 35, part D). From a checkout (this binary sits under `<package>/.build/`) `navsessionctl` is
+/// as printed. From a checkout (this binary sits under `<package>/.build/`) `navsessionctl` is
 /// not on the PATH and maybe not built, so the hint is `swift run --package-path <package> navsessionctl list`;
 /// an installed daemon names `navsessionctl` beside it (bare when that directory is on the PATH).
 enum FirstContactHint {

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import NavigationSession
 
-/// Issue 34, part S: the instance and restore reason the daemon starts with, and discarding instances' state.
+/// The instance and restore reason the daemon starts with, and discarding instances' state.
 struct StartOptions {
     /// The instance id (`--instance`, `$NAVSESSION_INSTANCE`, the portal's), or nil for the application's state.
     var instance: String?

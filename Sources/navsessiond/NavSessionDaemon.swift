@@ -78,7 +78,7 @@ struct NavSessionDaemon: ParsableCommand {
     @Flag(help: "Print the built-in demo manifest and exit.")
     var printDemoManifest = false
 
-    // Issue 34, part S: instances, restore reasons, the SaveRestore portal.
+    // Instances, restore reasons, the SaveRestore portal.
     @Option(help: """
         Keep the state of this instance (1-64 letters, digits, '-', '_'): <state directory>@ID. \
         Default: $NAVSESSION_INSTANCE, else the portal's instance id, else the application's own state.
@@ -102,7 +102,7 @@ struct NavSessionDaemon: ParsableCommand {
         StandardStream.write("\(line)\n", to: STDERR_FILENO)
     }
 
-    /// The state directory of `instance`: ``stateDirectory(for:)`` with `@<instance>` appended (issue 34, part S).
+    /// The state directory of `instance`: ``stateDirectory(for:)`` with `@<instance>` appended.
     func stateDirectory(for id: String, instance: String?) -> String {
         let base = stateDirectory(for: id)
         return instance.map { InstanceID.directory(base, instance: $0) } ?? base
@@ -129,7 +129,9 @@ struct NavSessionDaemon: ParsableCommand {
         Self.exit()
     }
 
-    /// Loads, connects, exports, takes the name and serves until told to stop.
+    /// Serves the daemon's whole life: ``start(privateBusDaemon:)``, then ``serveUntilStopped(_:watchers:)``, then
+    /// ``stop(_:_:watchers:)`` (NavSessionDaemon+Lifecycle.swift); or only prints the demo manifest, or only
+    /// checks a manifest.
     func serve() async throws {
         if printDemoManifest {
             print(Manifest.demoJSON)
@@ -140,220 +142,22 @@ struct NavSessionDaemon: ParsableCommand {
             if status != .success { throw status }
             return
         }
-        // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
-        let stop = TerminationSignals.install(exitOnRepeat: true)
-        guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'", status: ExitStatus.usage) }
-        var logger = Logger(label: "navsessiond") { label in
-            RepeatLimitedLogHandler(wrapping: StreamLogHandler.standardError(label: label))
-        }
-        logger.logLevel = level
-        let application = try applicationManifest()
-        let busName: BusName
-        do {
-            busName = try BusName(name ?? application.applicationID)
-        } catch {
-            throw fail("invalid bus name '\(name ?? application.applicationID)': \(error)", status: ExitStatus.usage)
-        }
-        if ephemeral, stateDir != nil { throw fail("--ephemeral and --state-dir exclude each other", status: ExitStatus.usage) }
-        var start = try startOptions()
-        // A private bus is a throwaway: sharing the desktop's saved session with it would restore someone
-        // else's windows into a demo, and write the demo's into theirs.
-        let inMemory = ephemeral || (privateBus && stateDir == nil)
-        // The SaveRestore portal is asked first (issue 34, part S) when it can matter: its instance id and reason
-        // decide which state is loaded and what of it comes back. That needs the bus before the state.
-        let askPortal = saveRestore == "auto" && !inMemory && !privateBus
-        var directory = inMemory ? nil : stateDirectory(for: application.applicationID, instance: start.instance)
-        // Without --replace (and the portal) the state directory's lock comes first: a second daemon on the same
-        // directory stops here, before it touches the bus. With --replace the name comes first (below), so no change
-        // reaches the old daemon after it has saved; the lock is then taken once the old daemon has written everything.
-        var service = replace || askPortal ? nil : try load(application, directory, start, logger: logger)
-        if service != nil { logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")") }
+        // Set by start as soon as the private bus runs, so it is stopped on every way out, a failed start included.
         var daemon: PrivateBusDaemon?
-        let address: BusAddress
-        if privateBus {
-            let started = try config.map { try PrivateBusDaemon.start(configFile: $0) }
-                ?? PrivateBusDaemon.start(configuration: PrivateBusDaemon.sessionConfiguration)
-            daemon = started
-            address = .address(started.address)
-        } else {
-            switch bus {
-            case "session":
-                // Started by bus activation: the bus that started us is the one to serve (D-Bus spec,
-                // "Message Bus Starting Services"), even where DBUS_SESSION_BUS_ADDRESS names another.
-                let starter = ProcessInfo.processInfo.environment["DBUS_STARTER_ADDRESS"] ?? ""
-                address = starter.isEmpty ? .session : .address(starter)
-            case "system": address = .system
-            default: address = .address(bus)
-            }
-        }
         defer { daemon?.stop() }
-
-        let connection: Bus
-        do {
-            connection = try await Bus.connect(address)
-        } catch {
-            throw fail("cannot connect to the \(bus) bus: \(error)")
-        }
-        var portal: SaveRestorePortal.Registration?
-        if let service {
-            try await service.export(on: connection)
-        } else {
-            // Calls that reach us before the state is loaded wait for it instead of finding no objects.
-            await connection.holdIncomingCalls()
-        }
-        // Subscribed before the name is taken, so no SaveHint or Quit sent once we serve is missed.
-        var portalSignals: (saveHints: AsyncStream<Signal>, quits: AsyncStream<Signal>)?
-        if askPortal, let registration = await SaveRestorePortal.register(on: connection, logger: logger) {
-            portal = registration
+        let running = try await start(privateBusDaemon: &daemon)
+        // The group spans serving and stopping: the watchers that wait for the connection to close end only once
+        // stop has closed it, and the group cannot end before its tasks do.
+        let failure = await withTaskGroup(of: String.self, returning: (any Error)?.self) { watchers in
+            let reason = await serveUntilStopped(running, watchers: &watchers)
             do {
-                portalSignals = (
-                    try await SaveRestorePortal.signals("SaveHint", registration.sessionHandle, on: connection),
-                    try await SaveRestorePortal.signals("Quit", registration.sessionHandle, on: connection)
-                )
+                try await stop(running, reason, watchers: &watchers)
+                return nil
             } catch {
-                logger.error("cannot subscribe to the SaveRestore portal's signals: \(error)")
-            }
-            let instance = start.instance ?? registration.instanceID
-            directory = stateDirectory(for: application.applicationID, instance: instance)
-            start = StartOptions(instance: instance, reason: start.reason ?? registration.reason)
-            discard(registration, application: application, logger: logger)
-            if !registration.discardInstanceIDs.isEmpty {
-                await SaveRestorePortal.call(
-                    "DiscardedInstanceIds", registration.sessionHandle,
-                    [.array(.string, registration.discardInstanceIDs.map(Value.string))], on: connection, logger: logger)
+                return error
             }
         }
-        if askPortal, !replace {
-            logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
-            let loaded: SessionService
-            do {
-                loaded = try load(application, directory, start, logger: logger)
-            } catch {
-                await connection.close()
-                throw error
-            }
-            try await loaded.export(on: connection)
-            await connection.releaseIncomingCalls()
-            service = loaded
-        }
-        let options: RequestNameOptions = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
-        let reply = try await connection.requestName(busName, options: options)
-        guard reply == .primaryOwner || reply == .alreadyOwner else {
-            ShutdownDeadline.arm(seconds: 5, reason: "name already owned")
-            let holder = await NameOwner.of(busName, on: connection).map { " by \($0)" } ?? " by another process"
-            await connection.close()
-            throw fail("\(busName) is already owned\(holder) (use --replace to take it over)", status: ExitStatus.nameOwned)
-        }
-        if service == nil {
-            logger.info("session state: \(directory ?? "in memory only (nothing is read or written)")")
-            let loaded = try await loadAfterHandover(application, directory, start, logger: logger)
-            try await loaded.export(on: connection)
-            await connection.releaseIncomingCalls()
-            service = loaded
-        }
-        guard let service else { return }
-        let uniqueName = await connection.uniqueName?.rawValue ?? "?"
-        logger.info("serving \(busName) as \(uniqueName)")
-        if let daemon {
-            // Printed once the name is owned, so a script that waits for this line (the README's tour) can call
-            // the daemon at once. stdout carries only the address (scripts read it with `export $(…)`); the
-            // hint goes to stderr.
-            StandardStream.write("DBUS_SESSION_BUS_ADDRESS=\(daemon.address)\n", to: STDOUT_FILENO)
-            StandardStream.write(FirstContactHint.text(
-                address: daemon.address, busName: busName.rawValue, scene: application.defaultSceneName,
-                executable: FirstContactHint.runningExecutable(), path: ProcessInfo.processInfo.environment["PATH"],
-                fileExists: { FileManager.default.fileExists(atPath: $0) }), to: STDERR_FILENO)
-        }
-        var lostBus = false
-        var nameTaken = false
-
-        await withTaskGroup(of: String.self) { group in
-            group.addTask {
-                for await signal in stop { return TerminationSignals.name(of: signal) }
-                return "signal stream ended"
-            }
-            group.addTask {
-                await connection.disconnected()
-                return "bus disconnected"
-            }
-            group.addTask {
-                for await event in connection.nameEvents where event == .lost(busName) { return "name lost" }
-                return "name events ended"
-            }
-            group.addTask {
-                for await _ in service.quitRequested { return "quit action" }
-                return "quit stream ended"
-            }
-            if let portal, let portalSignals {
-                // SaveHint: everything durable, then SaveHintResponse (within the portal's 3 s). Quit: stop as for
-                // SIGTERM (a snapshot, then exit 0).
-                let handle = portal.sessionHandle
-                let logger = logger
-                group.addTask {
-                    for await hint in portalSignals.saveHints where hint.arguments.first?.objectPath == handle {
-                        do {
-                            try service.checkpoint()
-                            logger.info("made everything durable for the portal's SaveHint")
-                        } catch {
-                            logger.error("could not make the session durable for the portal's SaveHint: \(error)")
-                        }
-                        await SaveRestorePortal.call("SaveHintResponse", handle, on: connection, logger: logger)
-                    }
-                    // Only a closed connection ends the stream: the task that waits for it says so.
-                    await connection.disconnected()
-                    return "bus disconnected"
-                }
-                group.addTask {
-                    for await quit in portalSignals.quits where quit.arguments.first?.objectPath == handle {
-                        return "portal Quit"
-                    }
-                    // Only a closed connection ends the stream: the task that waits for it says so.
-                    await connection.disconnected()
-                    return "bus disconnected"
-                }
-            }
-            var reason = await group.next() ?? "unknown"
-            // Losing the bus is not a request to stop: log it as an error and exit non-zero so that a
-            // supervisor (systemd Restart=on-failure, D-Bus activation) brings the service back.
-            lostBus = reason == "bus disconnected" || reason == "name events ended"
-            if lostBus {
-                logger.error("lost the bus connection (\(reason)); exiting with status 1")
-            } else if reason == "name lost" {
-                // Only a --replace handover of our own is a request to stop; anyone else taking the name is a
-                // fault a supervisor must hear of (and restart us for).
-                let taker = await NameOwner.of(busName, on: connection)
-                if let taker, taker.isReplacingDaemon {
-                    reason = "name handed over to \(taker)"
-                    logger.info("shutting down (\(reason))")
-                } else {
-                    nameTaken = true
-                    logger.error(
-                        "lost \(busName) to \(taker.map(String.init(describing:)) ?? "another process"), which is not a navsessiond --replace; exiting with status \(Self.nameTakenStatus)")
-                }
-            } else {
-                logger.info("shutting down (\(reason))")
-            }
-            ShutdownDeadline.arm(seconds: 5, reason: reason)
-            if let portal, !lostBus {
-                // Saved first, so the portal's Close (a clean stop, as it counts) follows a durable state.
-                do {
-                    try service.checkpoint()
-                } catch {
-                    logger.error("could not write the session snapshot before closing the portal session: \(error)")
-                }
-                await SaveRestorePortal.close(portal.sessionHandle, on: connection, logger: logger)
-            }
-            // Closing the connection releases the name; no ReleaseName round trip that could stall.
-            await connection.close()
-            group.cancelAll()
-        }
-        do {
-            try service.save()
-        } catch {
-            logger.error("could not write the session snapshot at shutdown; the journal keeps every change: \(error)")
-        }
-        if lostBus { throw ExitCode.failure }
-        if nameTaken { throw ExitCode(Self.nameTakenStatus) }
+        if let failure { throw failure }
     }
 
     /// Loads the session from `directory` (taking its lock) or in memory; one line and exit status 1 when it

@@ -8,8 +8,8 @@ import Glibc
 import Logging
 import NavigationSession
 
-/// The desktop's `org.freedesktop.portal.SaveRestore` (v1) as the daemon speaks it (issue 34, part S;
-/// Docs/persistence.md, "The SaveRestore portal").
+/// The desktop's `org.freedesktop.portal.SaveRestore` (v1) as the daemon speaks it
+/// (Docs/persistence.md, "The SaveRestore portal").
 ///
 /// Used only when `org.freedesktop.portal.Desktop` already has an owner on the bus (the daemon does not start a
 /// portal by activation) and answers `Register`; otherwise (Debian 12's xdg-desktop-portal predates the

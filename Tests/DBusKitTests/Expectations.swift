@@ -16,7 +16,8 @@ func connectionError(_ body: () async throws -> [Value]) async -> ConnectionErro
     return error
 }
 
-/// Whether `body` finishes within `timeout`; a test awaiting something that never happens fails instead of hanging.
+/// Whether `body` finishes within the liveness bound of `timeout` (``Liveness/bound(_:)``); a test awaiting
+/// something that never happens fails instead of hanging.
 func completes(within timeout: Duration = .seconds(10), _ body: @escaping @Sendable () async -> Void) async -> Bool {
-    await AsyncStream<Bool>.racing([{ await body(); return true }]).first(within: timeout) ?? false
+    await AsyncStream<Bool>.racing([{ await body(); return true }]).first(within: Liveness.bound(timeout)) ?? false
 }

@@ -205,13 +205,14 @@ struct TestFixture {
         try await client.call(
             destination: try BusName(TestNames.service), path: try ObjectPath(path),
             interface: try interface.map { try InterfaceName($0) }, member: try MemberName(member),
-            arguments: arguments, timeout: .seconds(10))
+            arguments: arguments, timeout: Liveness.bound(.seconds(10)))
     }
 }
 
-/// Awaits the first element of a stream, failing after `timeout` instead of hanging.
+/// Awaits the first element of a stream, failing (nil) after the liveness bound of `timeout`
+/// (``Liveness/bound(_:)``) instead of hanging. For an element that must come, not to check that none does.
 func first<T: Sendable>(
     _ stream: AsyncStream<T>, timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (T) -> Bool = { _ in true }
 ) async -> T? {
-    await stream.first(within: timeout, where: predicate)
+    await stream.first(within: Liveness.bound(timeout), where: predicate)
 }

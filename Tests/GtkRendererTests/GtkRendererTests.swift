@@ -387,9 +387,10 @@ struct GtkRendererTests {
             [try #require(await GtkEnvironment.python()), "-m", "unittest", "discover", "-s", directory.appendingPathComponent("tests").path],
             environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"], stdout: devNull, stderr: handle.fileDescriptor)
         try handle.close()
-        let exit = await process.exit(within: .seconds(60))
+        let bound = Liveness.bound(.seconds(60))
+        let exit = await process.exit(within: bound)
         if exit == nil { process.signal(SIGKILL) }
-        let status = try #require(exit?.shellStatus, "unittest did not finish within 60 s")
+        let status = try #require(exit?.shellStatus, "unittest did not finish within \(bound)")
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(status == 0, "python unittest failed:\n\(text)")
         #expect(text.contains("OK"))
@@ -463,8 +464,12 @@ struct GtkRendererTests {
             try await h.send(Self.window1, w("StackAppend"), "string:detail", "dict:string:string:id,42")
             try await h.waitUntilScreenMatches("detail pushed")
             try await h.click("window/1/close")
+            // The renderer reports the close (and later asks to reopen) asynchronously: wait for the daemon each
+            // time, or an empty screen before the close lands, or after it and before the reopen, would match.
+            try await h.waitForDaemon("window 1 closed") { try await h.windows().isEmpty }
             try await h.waitUntilScreenMatches("the window closed")
             _ = try await h.call(RendererHarness.rendererName, RendererHarness.rendererPath, "org.navsession.GtkRenderer1", "ActivateAction", [.string("reopen-window")])
+            try await h.waitForDaemon("the window reopened") { try await h.windows().count == 1 }
             try await h.waitUntilScreenMatches("the window reopened")
             let reopened = try await h.described(2)
             #expect(reopened["id"] as? String == "window/2")

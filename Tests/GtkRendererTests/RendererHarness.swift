@@ -31,7 +31,7 @@ enum GtkEnvironment {
     private static func canLoadGtk(_ python: String) async -> Bool {
         let result = try? await ToolRunner.run(
             python, ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"],
-            environment: [:], replacingEnvironment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(20))
+            environment: [:], replacingEnvironment: ["PATH": "/usr/bin:/bin"], timeout: Liveness.bound(.seconds(20)))
         return result?.status == 0
     }
 }
@@ -42,6 +42,7 @@ final class RendererHarness: @unchecked Sendable {
     static let rendererName = "org.navsession.GtkRenderer"
     static let session = "/org/navsession/Session1"
     static let rendererPath = "/org/navsession/GtkRenderer"
+    static let window1Interface = "org.navsession.Window1"
 
     let daemon: NavSessionTestDaemon
     var client: Bus { daemon.bus }
@@ -114,11 +115,12 @@ final class RendererHarness: @unchecked Sendable {
                 continuation.finish()
             }
         }
-        let text = await lines.first(within: .seconds(30)) { _ in true } ?? ""
+        let bound = Liveness.bound(.seconds(30))
+        let text = await lines.first(within: bound) { _ in true } ?? ""
         let number = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Int(number) != nil else {
             await process.terminate(within: .seconds(10))
-            throw HarnessError("Xvfb did not report a display within 30 s (got \(text.debugDescription))")
+            throw HarnessError("Xvfb did not report a display within \(bound) (got \(text.debugDescription))")
         }
         return (process, ":\(number)")
     }
@@ -165,14 +167,15 @@ final class RendererHarness: @unchecked Sendable {
     {
         try await client.call(
             destination: try BusName(destination), path: try ObjectPath(path), interface: try InterfaceName(interface),
-            member: try MemberName(member), arguments: arguments, timeout: .seconds(10))
+            member: try MemberName(member), arguments: arguments, timeout: Liveness.bound(.seconds(10)))
     }
 
     /// `dbus-send --print-reply=literal --dest=org.navsession.Demo path interface.member args…`; fails on an error.
     @discardableResult
     func send(_ path: String, _ member: String, _ arguments: String...) async throws -> String {
         let result = try await daemon.run(
-            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(Self.daemonName)", path, member] + arguments)
+            "dbus-send", ["--session", "--print-reply=literal", "--dest=\(Self.daemonName)", path, member] + arguments,
+            timeout: Liveness.bound(.seconds(30)))
         try #require(result.status == 0, "dbus-send \(member) \(arguments): \(result)")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -231,8 +234,9 @@ final class RendererHarness: @unchecked Sendable {
         _ name: String, _ owners: AsyncStream<Signal>, _ message: @escaping @Sendable () -> String = { "" }
     ) async throws {
         if try await client.nameHasOwner(try BusName(name)) { return }
-        let owned = await owners.first(within: .seconds(30)) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
-        try #require(owned != nil, "\(name) was not owned within 30 s. \(message())")
+        let bound = Liveness.bound(.seconds(30))
+        let owned = await owners.first(within: bound) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
+        try #require(owned != nil, "\(name) was not owned within \(bound). \(message())")
     }
 }
 

@@ -124,20 +124,29 @@ extension RendererHarness {
         return windows.map(WindowSummary.init(described:))
     }
 
-    /// Every signal on the private bus from now on: the daemon's (Changed, PropertiesChanged, windows
+    /// Every signal on the private bus from now on: the daemon's (Changed, PropertiesChanged, Settled, windows
     /// coming and going) and the renderer's ScreenChanged (emitted once it has redrawn). Waits re-check
     /// their condition on each, under a deadline, instead of polling.
     func events() async throws -> AsyncStream<Signal> {
         try await client.signals(matching: MatchRule())
     }
 
-    /// Waits until the screen shows the daemon's state (both re-read after each signal), within `timeout`.
+    /// Waits until the screen shows the daemon's state, within the liveness bound of `timeout`
+    /// (``Liveness/bound(_:)``: at least 60 s, times `NAVSESSION_TEST_PATIENCE`).
+    ///
+    /// First the renderer's own word: for every daemon window, its `ReportSettled` of a version at least the
+    /// window's current one, which the daemon announces as a Window1 `Settled` signal (and in `SettledVersion`,
+    /// `SettledBy`) — the renderer reports a version once it has drawn it and its animation has run, so the
+    /// screen is then compared once. Only if that comparison fails (the daemon moved on meanwhile, a window
+    /// went) is it re-read after each signal until the same deadline: the fallback, not the wait.
     @discardableResult
     func waitUntilScreenMatches(
         _ step: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [WindowSummary] {
-        let deadline = ContinuousClock.now + timeout
+        let bound = Liveness.bound(timeout)
+        let deadline = ContinuousClock.now + bound
         let signals = try await events()
+        let unsettled = try await waitUntilSettled(signals, until: deadline)
         var expected: [WindowSummary] = []
         var shown: [WindowSummary] = []
         repeat {
@@ -148,10 +157,58 @@ extension RendererHarness {
                 return shown
             }
         } while await signals.first(within: deadline - ContinuousClock.now) != nil
-        let message = "\(step): the screen did not show the daemon's state within \(timeout)\n  daemon:   \(expected)\n"
-            + "  renderer: \(shown)\nrenderer log:\n\(rendererLog)"
+        let settled = unsettled.isEmpty
+            ? "every window was reported settled at its version"
+            : "not reported settled: \(unsettled.map { "\($0.path) (version \($0.version))" }.joined(separator: ", "))"
+        let message = "\(step): the screen did not show the daemon's state within \(bound); \(settled)\n"
+            + "  daemon:   \(expected)\n  renderer: \(shown)\nrenderer log:\n\(rendererLog)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         throw HarnessError("\(step): screen mismatch")
+    }
+
+    /// Waits, reading `signals` (subscribed before this reads anything, so no report falls in between), until
+    /// the renderer has reported every window the daemon has now settled at its current version or newer: its
+    /// `SettledVersion` at least that version and `SettledBy` naming the renderer (which also covers a window
+    /// still at version 0, whose first report announces no `Settled` but sets `SettledBy`). Re-read on a Window1
+    /// `Settled` signal or a `PropertiesChanged` of a window waited for; a window that goes (`InterfacesRemoved`)
+    /// is no longer waited for. Returns the windows still waited for at `deadline` (empty when all settled).
+    private func waitUntilSettled(
+        _ signals: AsyncStream<Signal>, until deadline: ContinuousClock.Instant
+    ) async throws -> [(path: String, version: UInt64)] {
+        func isSettled(_ properties: [String: Value], at version: UInt64) -> Bool {
+            properties["SettledVersion"]?.uint64 ?? 0 >= version && !(properties["SettledBy"]?.string ?? "").isEmpty
+        }
+        var pending: [String: UInt64] = [:]
+        for window in try await windows() {
+            let properties = try await properties(window)
+            let version = properties["Version"]?.uint64 ?? 0
+            if !isSettled(properties, at: version) { pending[window] = version }
+        }
+        while !pending.isEmpty {
+            let remaining = deadline - ContinuousClock.now
+            let waiting = Set(pending.keys)
+            guard remaining > .zero,
+                let signal = await signals.first(within: remaining, where: { signal in
+                    switch signal.member.rawValue {
+                    case "InterfacesRemoved": return true
+                    case "Settled", "PropertiesChanged": return waiting.contains(signal.path.rawValue)
+                    default: return false
+                    }
+                })
+            else { break }
+            if signal.member.rawValue == "InterfacesRemoved" {
+                let open = Set(try await windows())
+                pending = pending.filter { open.contains($0.key) }
+            } else if let version = pending[signal.path.rawValue] {
+                // Read again rather than taken from the signal: one read says both SettledVersion and SettledBy.
+                if let properties = try? await properties(signal.path.rawValue) {
+                    if isSettled(properties, at: version) { pending[signal.path.rawValue] = nil }
+                } else if !(try await windows()).contains(signal.path.rawValue) {
+                    pending[signal.path.rawValue] = nil
+                }
+            }
+        }
+        return pending.map { (path: $0.key, version: $0.value) }.sorted { $0.path < $1.path }
     }
 
     /// Saves what each top-level window shows after `step` as PNGs in `.build/gtk-renderer-screenshots/`
@@ -170,17 +227,19 @@ extension RendererHarness {
         }
     }
 
-    /// Polls `condition` on the daemon until true, within `timeout`.
+    /// Checks `condition` now and again after each signal on the bus (the daemon's or the renderer's
+    /// ScreenChanged) until it holds, within the liveness bound of `timeout` (``Liveness/bound(_:)``).
     func waitForDaemon(
         _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: () async throws -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
+        let bound = Liveness.bound(timeout)
+        let deadline = ContinuousClock.now + bound
         let signals = try await events()
         repeat {
             if try await condition() { return }
         } while await signals.first(within: deadline - ContinuousClock.now) != nil
-        let message = "the daemon did not reach: \(what) within \(timeout)\nrenderer log:\n\(rendererLog)"
+        let message = "the daemon did not reach: \(what) within \(bound)\nrenderer log:\n\(rendererLog)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         throw HarnessError("timeout: \(what)")
     }

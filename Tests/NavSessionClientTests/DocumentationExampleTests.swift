@@ -1,9 +1,11 @@
+import DBusTestSupport
 import NavSessionClient
 import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// The complete example of Docs/client.md, run against the real daemon (only the connection differs).
+/// The complete example of Docs/client.md, run against the real daemon (only the connection differs, and the
+/// wait's bound, which is the tests' liveness bound rather than the article's 5 s).
 @Suite(.timeLimit(.minutes(2)))
 struct DocumentationExampleTests {
     @Test func theClientArticleExampleRuns() async throws {
@@ -48,7 +50,7 @@ struct DocumentationExampleTests {
 
         // Wait for a state: checked now, then after each change; times out with the last state.
         try await window.dismiss()
-        let snapshot = try await client.wait(for: window, timeout: .seconds(5)) { snapshot in
+        let snapshot = try await client.wait(for: window, timeout: Liveness.bound(.seconds(5))) { snapshot in
             snapshot.models.contains { $0.screen == "detail" } && snapshot.version > result.version
         }
         print("the sheet is gone at v\(snapshot.version)")

@@ -1,17 +1,19 @@
+import DBusTestSupport
 import NavSessionClient
 import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// `wait(for:until:)`, `waitUntilClosed` and `state(of:)`.
+/// `wait(for:until:)`, `waitUntilClosed` and `state(of:)`. Waits for what must happen have liveness bounds
+/// (``Liveness/bound(_:)``); the timeout test keeps its short 300 ms, since it waits for nothing that comes.
 @Suite(.timeLimit(.minutes(2)))
 struct WaitTests {
     @Test func waitReturnsAtOnceWhenTheStateAlreadyHolds() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await daemon.session.openWindow(scene: "main")
-            let snapshot = try await daemon.client.wait(for: window, timeout: .seconds(5)) { $0.version >= 0 }
+            let snapshot = try await daemon.client.wait(for: window, timeout: Liveness.bound(.seconds(5))) { $0.version >= 0 }
             #expect(snapshot == (try await window.getState()))
-            let same = try await daemon.client.wait(for: window, until: { $0.version >= 0 }, timeout: .seconds(5))
+            let same = try await daemon.client.wait(for: window, until: { $0.version >= 0 }, timeout: Liveness.bound(.seconds(5)))
             #expect(same == snapshot)
         }
     }
@@ -20,7 +22,7 @@ struct WaitTests {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await daemon.session.openWindow(scene: "main")
             let target = try await window.version + 3
-            async let reached = daemon.client.wait(for: window, timeout: .seconds(20)) {
+            async let reached = daemon.client.wait(for: window, timeout: Liveness.bound(.seconds(20))) {
                 UInt64($0.version) >= target
             }
             let other = try await daemon.connectClient()
@@ -32,7 +34,7 @@ struct WaitTests {
             let snapshot = try await reached
             #expect(UInt64(snapshot.version) == target)
             let screen = try await daemon.client.wait(
-                for: window, timeout: .seconds(5), observing: { _ in try await window.activeScreen },
+                for: window, timeout: Liveness.bound(.seconds(5)), observing: { _ in try await window.activeScreen },
                 until: { $0 == "profile" })
             #expect(screen == "profile")
         }
@@ -56,15 +58,15 @@ struct WaitTests {
     @Test func waitUntilClosedAndWindowGone() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await daemon.session.openWindow(scene: "waiting")
-            async let closed: Void = daemon.client.waitUntilClosed(window, timeout: .seconds(20))
+            async let closed: Void = daemon.client.waitUntilClosed(window, timeout: Liveness.bound(.seconds(20)))
             let other = try await daemon.connectClient()
             // The waiter subscribes before the dismissal or finds the window gone: both end the wait.
             try await other.session.dismissWindow(other.window(number: window.number ?? 0))
             await other.close()
             try await closed
-            try await daemon.client.waitUntilClosed(window, timeout: .seconds(20))
+            try await daemon.client.waitUntilClosed(window, timeout: Liveness.bound(.seconds(20)))
             do throws(NavSessionError) {
-                _ = try await daemon.client.wait(for: window, timeout: .seconds(20)) { _ in true }
+                _ = try await daemon.client.wait(for: window, timeout: Liveness.bound(.seconds(20))) { _ in true }
                 Issue.record("waited on a closed window")
             } catch {
                 guard case .windowGone = error else { Issue.record("got \(error)"); return }

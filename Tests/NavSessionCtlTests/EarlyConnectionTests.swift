@@ -25,7 +25,7 @@ struct EarlyConnectionTests {
             // The marker: everything navsessionctl sent was routed before it.
             _ = try await daemon.ctl(["routes", "1"])
             let hellos = Mutex(0)
-            let marker = await monitor.lines.first(within: .seconds(10)) { line in
+            let marker = await monitor.lines.first(within: Liveness.bound(.seconds(10))) { line in
                 if line.count >= 8, line[0] == "mc", line[7] == "GetRoutes" { return true }
                 if line.count >= 8, line[0] == "mc", line[7] == "Hello" { hellos.withLock { $0 += 1 } }
                 return false

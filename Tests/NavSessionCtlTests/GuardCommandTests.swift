@@ -52,7 +52,7 @@ struct GuardCommandTests {
             #expect(protected.status == 0, "\(protected)")
             let marked = try #require(UInt64(protected.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(protected)")
             // navsessionctl has left the bus: the daemon drops its mark as a change of its own once it hears so.
-            let dropped = await changes.first(within: .seconds(30)) { $0.arguments.first?.uint64 == marked + 1 }
+            let dropped = await changes.first(within: Liveness.bound(.seconds(30))) { $0.arguments.first?.uint64 == marked + 1 }
             #expect(dropped != nil, "the mark did not go with navsessionctl")
             let state = try await daemon.ctl(["state", "--json", window])
             #expect(state.status == 0 && !state.stdout.contains("\"protection\""), "\(state)")

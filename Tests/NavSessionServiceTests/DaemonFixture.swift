@@ -56,7 +56,7 @@ extension NavSessionTestDaemon {
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: [Value] = []) async throws -> [Value] {
         try await bus.call(
             destination: try BusName(Self.name), path: try ObjectPath(path), interface: try InterfaceName(interface),
-            member: try MemberName(member), arguments: arguments, timeout: .seconds(30))
+            member: try MemberName(member), arguments: arguments, timeout: Liveness.bound(.seconds(30)))
     }
 
     func openWindow(_ scene: String = "main") async throws -> String {
@@ -71,11 +71,14 @@ extension NavSessionTestDaemon {
     }
 }
 
-/// The first element of `stream` matching `predicate`, or a thrown timeout.
+/// The first element of `stream` matching `predicate`, or a thrown timeout after the liveness bound of `timeout`
+/// (``Liveness/bound(_:)``). For a wait for an event that must come; a check that something does not come
+/// uses `stream.first(within:)` with its own short window.
 func first<Element: Sendable>(
     _ stream: AsyncStream<Element>, timeout: Duration, where predicate: @escaping @Sendable (Element) -> Bool
 ) async throws -> Element {
-    try #require(await stream.first(within: timeout, where: predicate), "no matching element within \(timeout)")
+    let bound = Liveness.bound(timeout)
+    return try #require(await stream.first(within: bound, where: predicate), "no matching element within \(bound)")
 }
 
 extension Value {

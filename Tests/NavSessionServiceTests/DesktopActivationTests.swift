@@ -65,10 +65,10 @@ import Testing
             .write(to: applications.appendingPathComponent("org.navsession.Demo.desktop"), atomically: true, encoding: .utf8)
         let environment = ["XDG_DATA_DIRS": data.path, "XDG_DATA_HOME": data.appendingPathComponent("home").path]
         let actions = try await ToolRunner.run(
-            "gapplication", ["list-actions", "org.navsession.Demo"], environment: environment, timeout: .seconds(20))
+            "gapplication", ["list-actions", "org.navsession.Demo"], environment: environment, timeout: Liveness.bound(.seconds(20)))
         #expect(actions.status == 0, "\(actions)")
         #expect(actions.stdout == "new-window\nreopen-window\n", "\(actions)")
-        let apps = try await ToolRunner.run("gapplication", ["list-apps"], environment: environment, timeout: .seconds(20))
+        let apps = try await ToolRunner.run("gapplication", ["list-apps"], environment: environment, timeout: Liveness.bound(.seconds(20)))
         #expect(apps.stdout.contains("org.navsession.Demo"), "\(apps)")
     }
 }

@@ -8,10 +8,11 @@ import Testing
 /// One client does not stop the daemon serving everyone (issue "Reliability II", scenarios 1 and 2): while a
 /// client that never reads asks for large documents, or floods a broadcast its subscribers never read, another
 /// client's small calls are answered. The bound asserted is liveness (every call within
-/// ``FairnessTests/answerBound``, where the daemon used to answer no one for minutes); the latencies measured
-/// on an idle machine are in Docs/reliability.md.
+/// ``FairnessTests/answerBound``, ``Liveness/bound(_:)`` of 5 s, where the daemon used to answer no one for
+/// minutes); the latencies are measured and printed, never asserted (those on an idle machine are in
+/// Docs/reliability.md).
 @Suite(.serialized) struct FairnessTests {
-    static let answerBound: Duration = .seconds(5)
+    static let answerBound: Duration = Liveness.bound(.seconds(5))
 
     /// Scenario 1: a 4 MB window, 60 `GetState` calls by a client that never reads the replies.
     @Test func aClientThatNeverReadsLargeRepliesDoesNotStallOthers() async throws {
@@ -81,7 +82,7 @@ import Testing
             }
             // Measured once the flood is being refused: the bus then holds the most it will of ours.
             let measured = await Self.outcome { () async throws -> [Duration] in
-                try #require(await refusals.first(within: .seconds(60)) != nil, "the flood was never refused")
+                try #require(await refusals.first(within: Liveness.bound(.seconds(60))) != nil, "the flood was never refused")
                 let small = try await fixture.openWindow("waiting")
                 let latencies = try await Self.smallCalls(100, on: fixture) {
                     _ = try await fixture.window(small, "GetState")

@@ -18,7 +18,8 @@ extension DaemonFixture {
     func property(_ path: String, _ interface: String, _ name: String) async throws -> Value {
         let reply = try await bus.call(
             destination: try BusName(Self.name), path: try ObjectPath(path), interface: .properties,
-            member: try MemberName("Get"), arguments: [.string(interface), .string(name)], timeout: .seconds(10))
+            member: try MemberName("Get"), arguments: [.string(interface), .string(name)],
+            timeout: Liveness.bound(.seconds(10)))
         return try #require(reply.first?.variantValue, "Get \(name): \(reply)")
     }
 
@@ -99,10 +100,12 @@ extension DaemonFixture {
     }
 }
 
-/// Elements of `stream` up to and including the first that matches `last`, or a thrown timeout.
+/// Elements of `stream` up to and including the first that matches `last`, or a thrown timeout after the
+/// liveness bound of `timeout` (``Liveness/bound(_:)``).
 func collect<Element: Sendable>(
     _ stream: AsyncStream<Element>, timeout: Duration = .seconds(10), until last: @escaping @Sendable (Element) -> Bool
 ) async throws -> [Element] {
+    let bound = Liveness.bound(timeout)
     // One deadline for the whole collection (AsyncStream.first(within:)), not a sleep of its own.
     let collected = await AsyncStream<[Element]>.racing([{
         var seen: [Element] = []
@@ -111,8 +114,8 @@ func collect<Element: Sendable>(
             if last(element) { return seen }
         }
         return nil
-    }]).first(within: timeout)
-    return try #require(collected, "no terminating element within \(timeout)")
+    }]).first(within: bound)
+    return try #require(collected, "no terminating element within \(bound)")
 }
 
 /// The first `count` elements of `stream`, or a thrown timeout.

@@ -64,7 +64,7 @@ final class TestGuardProvider: Sendable {
 
     /// Waits until the daemon has asked a question (a liveness bound, not a latency one).
     func waitForQuestion() async throws {
-        try #require(await asked.first(within: .seconds(30)) { $0 >= 1 } != nil, "the provider was never asked")
+        try #require(await asked.first(within: Liveness.bound(.seconds(30))) { $0 >= 1 } != nil, "the provider was never asked")
     }
 
     let bus: Bus
@@ -206,7 +206,7 @@ final class TestGuardProvider: Sendable {
             #expect(error?.name.rawValue == "org.navsession.Error.Denied")
             #expect(error?.message.contains("account") == true && error?.message.contains("account locked") == true)
             #expect(try await fixture.version(window) == before)
-            let signal = try #require(await decisions.first(within: .seconds(10)) { _ in true })
+            let signal = try #require(await decisions.first(within: Liveness.bound(.seconds(10))) { _ in true })
             #expect(signal.arguments.prefix(3).map(\.string) == ["account", "deny", "account locked"])
             await provider.stop()
         }
@@ -256,7 +256,7 @@ final class TestGuardProvider: Sendable {
             let changes = try await fixture.signals(
                 path: DaemonFixture.session, interface: .properties, member: "PropertiesChanged")
             let provider = try await TestGuardProvider.start(fixture, .allow)
-            let registered = try #require(await changes.first(within: .seconds(30)) { signal in
+            let registered = try #require(await changes.first(within: Liveness.bound(.seconds(30))) { signal in
                 signal.arguments.count >= 2 && signal.arguments[1].keyedEntries["Guards"] != nil
             })
             let name = try #require(registered.arguments[1].keyedEntries["Guards"]?.stringDictionaryValue?["account"])
@@ -528,7 +528,7 @@ final class TestGuardProvider: Sendable {
         {
             return
         }
-        let signal = await changes.first(within: .seconds(30)) { signal in
+        let signal = await changes.first(within: Liveness.bound(.seconds(30))) { signal in
             signal.arguments.count >= 2 && signal.arguments[1].keyedEntries["Guards"]?.stringDictionaryValue
                 == ["account": ""]
         }
@@ -571,9 +571,9 @@ extension GuardProviderBusTests {
                 "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", window,
                           "--method", "org.navsession.Window1.GoBackToRoot"])
             #expect(refused.status != 0 && refused.stderr.contains("org.navsession.Error.Prevented"), "\(refused)")
-            let signal = await prevented.first(within: .seconds(30)) { _ in true }
+            let signal = await prevented.first(within: Liveness.bound(.seconds(30))) { _ in true }
             #expect(signal?.arguments.first == .uint64(editor))
-            let presented = await changes.first(within: .seconds(30)) { $0.arguments.first?.uint64 == before + 1 }
+            let presented = await changes.first(within: Liveness.bound(.seconds(30))) { $0.arguments.first?.uint64 == before + 1 }
             #expect(presented?.arguments[2].string?.contains("\"present\"") == true, "\(String(describing: presented))")
             #expect(try await fixture.version(window) == before + 1)
             await provider.stop()

@@ -33,7 +33,7 @@ struct NonReadingClient {
             PipeReader.forEachChunk(reading) { continuation.yield(String(decoding: $0, as: UTF8.self)) }
             continuation.finish()
         }
-        let sent = await lines.first(within: .seconds(60)) { $0.contains("sent") }
+        let sent = await lines.first(within: Liveness.bound(.seconds(60))) { $0.contains("sent") }
         try #require(sent != nil, "the non-reading client did not send its calls: \(process.diagnosis)")
         return NonReadingClient(process: process, input: input.fileHandleForWriting)
     }

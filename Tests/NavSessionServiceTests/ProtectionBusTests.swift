@@ -172,7 +172,7 @@ import Testing
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Changed")
             await owner.close()
-            let dropped = await changes.first(within: .seconds(30)) { $0.arguments.first?.uint64 == marked + 1 }
+            let dropped = await changes.first(within: Liveness.bound(.seconds(30))) { $0.arguments.first?.uint64 == marked + 1 }
             #expect(dropped != nil, "the mark goes as a change of its own")
             #expect(try await fixture.version(window) == marked + 1)
             #expect(try await gdbus(fixture, window, window1("GoBack")).ok)
@@ -273,7 +273,7 @@ extension ProtectionBusTests {
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Changed")
             try await fixture.relaunch()
-            let dropped = await changes.first(within: .seconds(30)) { $0.arguments.first?.uint64 == marked + 1 }
+            let dropped = await changes.first(within: Liveness.bound(.seconds(30))) { $0.arguments.first?.uint64 == marked + 1 }
             #expect(dropped != nil, "the restarted daemon drops the mark as a change of its own")
             #expect(try await fixture.windowProperty(window, "Protected") == .string("[]"))
             #expect(try await gdbus(fixture, window, window1("GoBack")).ok)

@@ -268,30 +268,6 @@ import Testing
         }
     }
 
-    /// Batches of about 240 KB that leave the graph as it was still cost their history bytes against their
-    /// process's share (`SessionLimits.clientHistoryBytes`: 8 MiB, then 1 MiB/s): the process's changes are
-    /// refused, naming the share, while another process's small change on the same window is applied.
-    @Test func changesThatChangeNothingStillCostTheirClientsHistoryShare() async throws {
-        try await DaemonFixture.with { fixture in
-            let window = try await fixture.openWindow()
-            try await fixture.logIn(window)
-            let id = String(repeating: "n", count: 2300)
-            let pair = #"{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"\#(id)"}}]},{"command":"stackDropLast"}"#
-            let batch = "[" + Array(repeating: pair, count: 100).joined(separator: ",") + "]"
-            var refusal: String?
-            for _ in 0..<120 where refusal == nil {
-                do {
-                    _ = try await fixture.window(window, "Apply", [.string(batch), .noParams])
-                } catch let error as BusError where error.name.rawValue == "org.freedesktop.DBus.Error.LimitsExceeded" {
-                    refusal = error.message
-                }
-            }
-            #expect(refusal?.contains("per-client history share") == true, "\(refusal ?? "never refused")")
-            let pushed = try await fixture.gdbus(window, "StackAppend", ["detail", "{'id': 'other'}"])
-            #expect(pushed.status == 0, "\(pushed)")
-        }
-    }
-
     // MARK: Closed windows are bounded in bytes
 
     /// Six windows of about 2 MiB each, dismissed: the recently closed list keeps at most

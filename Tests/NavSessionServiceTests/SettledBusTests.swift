@@ -46,7 +46,7 @@ import Testing
             let version = try await fixture.logIn(window)
             let client = try await fixture.connectClient()
             let proxy = try client.window(window)
-            async let waited = client.waitSettled(proxy, version: version, timeout: .seconds(20))
+            async let waited = client.waitSettled(proxy, version: version, timeout: Liveness.bound(.seconds(20)))
             // Reported before or after the wait subscribes: it reads SettledVersion after subscribing.
             _ = try await fixture.window(window, "ReportSettled", [.uint64(version)])
             #expect(try await waited == version)

@@ -344,7 +344,7 @@ extension Signal {
             // A marker call: every message of StackAppend was routed before it.
             _ = try await fixture.window(window, "GetRoutes")
             let sent = Mutex<[String]>([])
-            let marker = await lines.first(within: .seconds(10)) { line in
+            let marker = await lines.first(within: Liveness.bound(.seconds(10))) { line in
                 if line.count >= 8, line[0] == "mc", line[7] == "GetRoutes" { return true }
                 // The daemon's own questions to the bus (the process of a connection that joined: the monitor's)
                 // are not part of the change.

@@ -67,7 +67,7 @@ import Testing
             // Each takeover, and the end, after 20 more acknowledged pushes: every daemon serves under load.
             for round in 1...4 {
                 let target = round * 20
-                let got = await progress.first(within: .seconds(60)) { $0 >= target }
+                let got = await progress.first(within: Liveness.bound(.seconds(60))) { $0 >= target }
                 try #require(got != nil, "the driver did not reach \(target) acknowledged pushes: \(fixture.output)")
                 if round < 4 { try await fixture.relaunch(["--replace"]) }
             }

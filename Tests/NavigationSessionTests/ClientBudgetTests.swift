@@ -224,6 +224,38 @@ import Testing
         try session.sendMessage(window: main, to: model, message, client: Self.alice)
     }
 
+    /// Batches that leave the graph as it was (a push and a pop) still cost their history bytes against the
+    /// client's process (`SessionLimits.clientHistoryBytes`): past the burst its changes are refused, naming the
+    /// share, and change nothing; another client still changes the same window; time refills the share.
+    @Test func changesThatChangeNothingStillCostTheirClientsHistoryShare() throws {
+        let clock = ManualClock()
+        var limits = SessionLimits()
+        limits.clientHistoryBytes = RateLimit(perSecond: 4096, burst: 8192)
+        let session = try demoSession(limits: limits, clock: clock.clock)
+        let main = try loggedIn(session, by: Self.alice)
+        let pair = #"{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"\#(Self.detailID)"}}]},{"command":"stackDropLast"}"#
+        let batch = "[" + Array(repeating: pair, count: 3).joined(separator: ",") + "]"
+        var applied = 0
+        var refusal: SessionError?
+        while refusal == nil, applied < 100 {
+            do {
+                try session.apply(window: main, batchJSON: batch, client: Self.alice)
+                applied += 1
+            } catch {
+                refusal = error
+            }
+        }
+        #expect(applied >= 2 && applied <= 4, "\(applied) batches of about 3 KB within a burst of 8 KB")
+        #expect(refusal?.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+        #expect(refusal?.message.contains("per-client history share") == true, "\(String(describing: refusal))")
+        let before = try session.window(main).version
+        #expect(throws: SessionError.self) { try session.apply(window: main, batchJSON: batch, client: Self.alice) }
+        #expect(try session.window(main).version == before, "a refused change changes nothing")
+        try session.apply(window: main, batchJSON: batch, client: Self.bob)
+        clock.advance(milliseconds: 4000)
+        try session.apply(window: main, batchJSON: batch, client: Self.alice)
+    }
+
     @Test func messagesWithoutAClientAreNotRateLimited() throws {
         let session = try demoSession(limits: SessionLimits(clientMessages: RateLimit(perSecond: 1, burst: 1)))
         let main = try loggedIn(session, by: nil)

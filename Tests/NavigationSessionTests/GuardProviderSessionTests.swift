@@ -78,16 +78,23 @@ struct GuardProviderSessionTests {
         let number = try settings(session)
         try session.registerGuard("account", client: ":1.7")
         let before = try session.window(number).version
-        #expect(throws: SessionError.self) {
-            try session.asking(window: number) { try session.execute(window: number, command: .stackAppend(.screen("profile"))) }
+        let asked = session.change(asking: true, window: number) {
+            try session.execute(window: number, command: .stackAppend(.screen("profile")))
         }
-        let question = try #require(session.takeQuestion())
+        guard case .asks(let question) = asked.kind else {
+            Issue.record("the change was not turned into a question: \(asked.kind)")
+            return
+        }
         #expect(question.guardName == "account" && question.provider == ":1.7" && question.version == before)
         #expect(question.enteredJSON.contains(#""screen":"profile""#) && question.leftJSON == "[]")
         #expect(try session.window(number).version == before)
         // Allowed at that version, the change applies.
-        try session.asking(window: number, approvals: ["account": before]) {
+        let allowed = session.change(asking: true, window: number, approvals: ["account": before]) {
             try session.execute(window: number, command: .stackAppend(.screen("profile")))
+        }
+        guard case .applied = allowed.kind else {
+            Issue.record("the allowed change did not apply: \(allowed.kind)")
+            return
         }
         #expect(try session.window(number).activeScreen == "profile")
     }
@@ -100,6 +107,20 @@ struct GuardProviderSessionTests {
         #expect(throws: SessionError.navigation(.denied(guard: "account", reason: "the change cannot wait for the provider's answer"))) {
             try session.execute(window: number, command: .stackAppend(.screen("profile")))
         }
+    }
+
+    /// A guard refusing a window's close (its provider cannot be asked: `onTimeout` deny) leaves the window open
+    /// and usable, in memory as in its snapshot: the refused close is not half-applied.
+    @Test func aCloseAGuardRefusesLeavesTheWindowOpen() throws {
+        let session = try session(try Manifest.demo())
+        let number = try settings(session)
+        try session.execute(window: number, command: .stackAppend(.screen("profile")))
+        try session.registerGuard("account", client: ":1.7")
+        #expect(throws: SessionError.self) { try session.dismissWindow(number) }
+        #expect(try session.window(number).graph.isClosed == false)
+        #expect(try session.window(number).graph.snapshot().isClosed == false)
+        try session.execute(window: number, command: .present(.sheet(.screen("about"))))
+        #expect(try session.window(number).activeScreen == "about")
     }
 
     @Test func aSecondProviderIsRefusedAndTheRegistrationGoesWithItsClient() throws {
@@ -116,8 +137,13 @@ struct GuardProviderSessionTests {
         let session = try session(try Manifest.demo())
         let number = try settings(session)
         try session.registerGuard("account", client: ":1.7")
-        try session.asking(window: number) { try session.execute(window: number, command: .stackAppend(.screen("about"))) }
-        #expect(session.takeQuestion() == nil)
+        let result = session.change(asking: true, window: number) {
+            try session.execute(window: number, command: .stackAppend(.screen("about")))
+        }
+        guard case .applied = result.kind else {
+            Issue.record("a change no guard covers was not applied at once: \(result.kind)")
+            return
+        }
         #expect(try session.window(number).activeScreen == "about")
     }
 }

@@ -24,6 +24,28 @@ struct ProtectionSessionTests {
         #expect(try session.window(number).graph.model(editor)?.protection?.owner == ":1.5")
     }
 
+    /// A change returns one value: the mark's refusal and the dialog it presented come with the refused change's
+    /// result, and nothing is left for a later change to carry.
+    @Test func aRefusedChangesResultCarriesTheMarksRefusalAndItsDialog() throws {
+        let session = try demoSession()
+        let (number, editor) = try protectedEditor(session)
+        let before = try session.window(number).version
+        let refused = session.change(asking: false) {
+            try session.execute(window: number, command: .goBackToRoot, client: ":1.6")
+        }
+        guard case .refused = refused.kind else {
+            Issue.record("GoBackToRoot over another client's mark was not refused: \(refused.kind)")
+            return
+        }
+        #expect(refused.refusals.map(\.model) == [editor])
+        #expect(refused.madeInstead?.events.contains { if case .changed(number, _, _, _) = $0 { true } else { false } } == true)
+        #expect(try session.window(number).version == before + 1, "the dialog is one change")
+        let next = session.change(asking: false) {
+            try session.execute(window: number, command: .stackAppend(.screen("about")), client: ":1.5")
+        }
+        #expect(!next.hasSideEffects, "the next change carries nothing of the refused one")
+    }
+
     @Test func aReappliedChangeSurvivesAKillThroughTheJournal() throws {
         let directory = temporaryDirectory()
         var before: WindowSnapshot?

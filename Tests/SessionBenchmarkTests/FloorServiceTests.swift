@@ -22,7 +22,7 @@ import Testing
             let binary = directory + "/floor-service"
             let source = PrivateBus.repositoryRoot.appendingPathComponent("Benchmarks/floor/floor-service.c").path
             let flags = try await ToolRunner.run(
-                "pkg-config", ["--cflags", "--libs", "dbus-1"], environment: [:], timeout: .seconds(20))
+                "pkg-config", ["--cflags", "--libs", "dbus-1"], environment: [:], timeout: Liveness.bound(.seconds(20)))
             // -Werror: the benchmark compiles it with -Wall -Wextra, and a warning there is a bug here.
             let compiled = try await ToolRunner.run(
                 "cc",
@@ -40,7 +40,7 @@ import Testing
             let process = try ChildProcess.spawn(
                 [binary, name, directory + "/state"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address],
                 stdout: null, stderr: null)
-            let served = await owners.first(within: .seconds(20)) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
+            let served = await owners.first(within: Liveness.bound(.seconds(20))) { $0.arguments.count == 3 && $0.arguments[2].string != "" }
             await client.close()
             try #require(served != nil, "the floor did not take \(name)")
             return Floor(bus: bus, process: process, state: directory + "/state")
@@ -78,7 +78,7 @@ import Testing
                 member: try MemberName("Changed")))
             try await floor.call(
                 "/org/navsession/Session1", "org.navsession.Session1.OpenURL", ["string:navsession-demo://detail/42"])
-            let signal = try #require(await changed.first(within: .seconds(20)))
+            let signal = try #require(await changed.first(within: Liveness.bound(.seconds(20))))
             #expect(signal.arguments[2] == .string(
                 #"{"commands":[{"command":"stackAppend","from":1,"models":[{"kind":"screen","params":{"id":"42"},"screen":"detail"}]}]}"#))
             await client.close()

@@ -14,7 +14,8 @@ public final class BusMonitor: Sendable {
     }
 
     /// Starts the monitor and returns once it sees every message (a monitor loses its unique name when it
-    /// starts monitoring: that `NameLost` is the sign); nil when that does not happen within 10 s.
+    /// starts monitoring: that `NameLost` is the sign); nil when that does not happen within
+    /// `Liveness.bound(.seconds(10))`.
     public static func start(address: String) async throws -> BusMonitor? {
         let output = Pipe()
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -36,7 +37,7 @@ public final class BusMonitor: Sendable {
             continuation.finish()
         }
         let monitor = BusMonitor(process: process, lines: lines)
-        guard await lines.first(within: .seconds(10), where: { $0.last == "NameLost" }) != nil else {
+        guard await lines.first(within: Liveness.bound(.seconds(10)), where: { $0.last == "NameLost" }) != nil else {
             monitor.stop()
             return nil
         }

@@ -56,9 +56,12 @@ public final class PrivateBus: Sendable {
     /// - Parameters:
     ///   - tool: the executable, looked up in `PATH`.
     ///   - arguments: its arguments (use `--session`, `gdbus … --session`, `busctl --user`).
-    ///   - timeout: after this the tool is killed and the result has `timedOut == true`.
+    ///   - timeout: after this the tool is killed and the result has `timedOut == true`; by default the
+    ///     liveness bound of 20 s (``Liveness/bound(_:)``).
     /// - Returns: exit status, stdout and stderr.
-    public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ToolResult {
+    public func run(
+        _ tool: String, _ arguments: [String], timeout: Duration = Liveness.bound(.seconds(20))
+    ) async throws -> ToolResult {
         try await ToolRunner.run(tool, arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: timeout)
     }
 }

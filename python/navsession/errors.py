@@ -3,7 +3,8 @@
 Every ``org.navsession.Error.<Name>`` the interface XML documents (``dbus/*.xml``) is a subclass of
 :class:`NavSessionError` named ``<Name>`` (``navsession.errors.VersionMismatch``); the
 ``org.freedesktop.DBus.Error.<Name>`` names the XML documents are subclasses of :class:`DBusError`
-(``navsession.errors.InvalidArgs``). A test compares both tables with the XML, so they cannot drift.
+(``navsession.errors.InvalidArgs``). Both tables come from the generated :mod:`navsession.contract`, so they
+cannot drift from the XML.
 An error name missing from the tables still raises :class:`NavSessionError` (or :class:`DBusError`) with its name.
 
 Two classes are the package's own: :class:`Timeout` (also a ``TimeoutError``) for a wait that expired and for a
@@ -18,29 +19,18 @@ from typing import Any, Dict, Optional, Type
 
 from gi.repository import Gio, GLib
 
+from . import contract as _contract
+
 NAVSESSION_PREFIX = "org.navsession.Error."
 FREEDESKTOP_PREFIX = "org.freedesktop.DBus.Error."
 
-#: The ``org.navsession.Error.*`` names of dbus/org.navsession.{Session1,Window1,GuardProvider1}.xml.
-NAVSESSION_ERROR_NAMES = (
-    "AlreadyAtRoot", "AlreadyPresenting", "BadParameter", "BlockedByDialog", "CannotPresent", "Denied",
-    "DetachedModel", "DuplicateElement", "DuplicateScheduled", "DuplicateTag", "EmptyBatch", "EmptyPath",
-    "EntryRefused", "GuardTaken", "HandlerCycle", "HandlerDepthExceeded", "InvalidBatch", "InvalidCommand",
-    "InvalidCount", "InvalidEffect", "InvalidManifest", "InvalidRoute", "InvalidSnapshot", "InvalidSpec",
-    "InvalidURL", "MalformedURL", "MissingParameter", "NoContainer", "NoPresenter", "NoStack", "NoSwitched",
-    "NoTabs", "NotInStack", "NotInsidePresentation", "NotPresented", "NothingToDismiss", "NothingToGoBack",
-    "NothingToGoForward", "NothingToHide", "PresenterIsLeaf", "Prevented", "RouteNotFound", "ScreenNotInStack",
-    "SlotOccupied", "StaleReport", "StorageFailed", "TransitionNotEligible", "UnknownAction", "UnknownChild",
-    "UnknownClosedWindow", "UnknownDialog", "UnknownGuard", "UnknownModel", "UnknownPresentationKind",
-    "UnknownRoute", "UnknownScene", "UnknownScheduled", "UnknownScreen", "UnknownTab", "UnknownTag",
-    "VersionMismatch", "VersionNotKept", "WindowClosed", "WrongKind", "WrongScheme",
-)
+#: The ``org.navsession.Error.*`` names of dbus/org.navsession.{Session1,Window1,GuardProvider1}.xml, from the
+#: contract scripts/generate-interface writes (:mod:`navsession.contract`).
+NAVSESSION_ERROR_NAMES = tuple(n[len(NAVSESSION_PREFIX):] for n in _contract.ERRORS if n.startswith(NAVSESSION_PREFIX))
 
 #: The ``org.freedesktop.DBus.Error.*`` names the XML documents (the D-Bus machinery's and the limits').
-FREEDESKTOP_ERROR_NAMES = (
-    "AccessDenied", "Failed", "InvalidArgs", "LimitsExceeded", "NotSupported", "PropertyReadOnly",
-    "UnknownInterface", "UnknownMethod", "UnknownObject", "UnknownProperty",
-)
+FREEDESKTOP_ERROR_NAMES = tuple(
+    n[len(FREEDESKTOP_PREFIX):] for n in _contract.ERRORS if n.startswith(FREEDESKTOP_PREFIX))
 
 
 class NavSessionError(Exception):
