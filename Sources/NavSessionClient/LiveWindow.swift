@@ -43,11 +43,7 @@ public actor LiveWindow {
         let task = Task { [weak self] in
             do throws(NavSessionError) {
                 for try await change in changes {
-                    let fresh: WindowSnapshot
-                    switch change {
-                    case .resynchronized(let snapshot): fresh = snapshot
-                    case .changed: fresh = try await window.getState()
-                    }
+                    let fresh = try await change.state(of: window)
                     guard let self else { return }
                     await self.update(fresh)
                 }

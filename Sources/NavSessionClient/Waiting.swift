@@ -52,11 +52,7 @@ extension NavSessionClient {
         let outcome: Result<Observed, NavSessionError>? = await Deadline.race(timeout) {
             do throws(NavSessionError) {
                 for try await change in changes {
-                    let snapshot: WindowSnapshot
-                    switch change {
-                    case .resynchronized(let fresh): snapshot = fresh
-                    case .changed: snapshot = try await window.getState()
-                    }
+                    let snapshot = try await change.state(of: window)
                     last.set(snapshot)
                     let value = try await mappingErrors { try await observe(snapshot) }
                     if predicate(value) { return .success(value) }

@@ -18,6 +18,15 @@ public enum WindowChange: Sendable, Hashable {
         }
     }
 
+    /// The window's state after this element: the resynchronisation's snapshot, or `window`'s state read now
+    /// after a change (what ``LiveWindow`` and ``NavSessionClient/wait(for:timeout:observing:until:)`` follow).
+    func state(of window: WindowProxy) async throws(NavSessionError) -> WindowSnapshot {
+        switch self {
+        case .resynchronized(let snapshot): snapshot
+        case .changed: try await window.getState()
+        }
+    }
+
     /// The arguments of one `Window1.Changed` signal.
     public struct Changed: Sendable, Hashable {
         /// The new version.

@@ -13,6 +13,11 @@ public enum JSONString {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `pairs` as a compact JSON object of strings, keys sorted: `{"a":"1","b":""}` (`{}` when empty).
+    package static func object(_ pairs: [String: String]) -> String {
+        "{" + pairs.sorted { $0.key < $1.key }.map { literal($0.key) + ":" + literal($0.value) }.joined(separator: ",") + "}"
+    }
+
     /// Appends ``literal(_:)`` of `text` to `out`, without building a string. The one escaping rule of the
     /// project's JSON: ``DirectJSON`` writes its strings with it too.
     public static func appendLiteral(_ text: String, to out: inout [UInt8]) {

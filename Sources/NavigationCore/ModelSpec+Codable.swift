@@ -35,9 +35,7 @@ extension ModelSpec: Codable {
             content = .tabs(
                 try c.decode([TabSpec].self, forKey: "tabs"),
                 selected: try c.decodeIfPresent(String.self, forKey: "selectedTab"))
-            tabPolicy = TabPolicy(
-                reselect: try c.decodeTagIfPresent(TabReselect.self, forKey: "reselect") ?? .none,
-                backBehavior: try c.decodeTagIfPresent(TabBackBehavior.self, forKey: "backBehavior") ?? .none)
+            tabPolicy = try TabPolicy(from: c)
         case "switched": content = .switched(try c.decode(ModelSpec.self, forKey: "model"))
         case "custom":
             content = .custom(
@@ -89,8 +87,7 @@ extension ModelSpec: Codable {
         case .tabs(let tabs, let selected):
             try c.encode(tabs, forKey: "tabs")
             try c.encodeIfPresent(selected, forKey: "selectedTab")
-            if tabPolicy.reselect != .none { try c.encode(tabPolicy.reselect, forKey: "reselect") }
-            if tabPolicy.backBehavior != .none { try c.encode(tabPolicy.backBehavior, forKey: "backBehavior") }
+            try tabPolicy.encode(into: &c)
         case .switched(let model): try c.encode(model, forKey: "model")
         case .custom(let name, let children, let selected):
             try c.encode(name, forKey: "customKind")

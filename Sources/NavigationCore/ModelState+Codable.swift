@@ -19,10 +19,7 @@ extension ModelState: Codable {
         case "tabs":
             content = .tabs(try c.decode([Tab].self, forKey: "tabs"), selected: try c.decode(String.self, forKey: "selectedTab"))
             tabState = TabState(
-                policy: TabPolicy(
-                    reselect: try c.decodeTagIfPresent(TabReselect.self, forKey: "reselect") ?? .none,
-                    backBehavior: try c.decodeTagIfPresent(TabBackBehavior.self, forKey: "backBehavior") ?? .none),
-                history: try c.decodeIfPresent([String].self, forKey: "tabHistory") ?? [])
+                policy: try TabPolicy(from: c), history: try c.decodeIfPresent([String].self, forKey: "tabHistory") ?? [])
         case "switched": content = .switched(try c.decode(ModelID.self, forKey: "switchedModel"))
         case "alert": content = .alert(try c.decode(DialogContent.self, forKey: "dialog"))
         case "confirmationDialog": content = .confirmationDialog(try c.decode(DialogContent.self, forKey: "dialog"))
@@ -85,10 +82,7 @@ extension ModelState: Codable {
             try c.encode(selected, forKey: "selectedTab")
             // Written only when not the default, so windows without a policy keep their snapshot bytes.
             if let tabState {
-                if tabState.policy.reselect != .none { try c.encode(tabState.policy.reselect, forKey: "reselect") }
-                if tabState.policy.backBehavior != .none {
-                    try c.encode(tabState.policy.backBehavior, forKey: "backBehavior")
-                }
+                try tabState.policy.encode(into: &c)
                 if !tabState.history.isEmpty { try c.encode(tabState.history, forKey: "tabHistory") }
             }
         case .switched(let model): try c.encode(model, forKey: "switchedModel")

@@ -32,9 +32,7 @@ extension NavigationWindow {
     ) throws(NavigationError) {
         let stack: Node
         if let reference {
-            let id = try resolve(reference)
-            stack = try attachedNode(id)
-            guard stack.kind == .stack else { throw .wrongKind(id, expected: "stack") }
+            stack = try attachedStack(try resolve(reference))
         } else {
             stack = try requireStack(from: origin)
         }

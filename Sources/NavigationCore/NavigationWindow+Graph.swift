@@ -21,6 +21,13 @@ extension NavigationWindow {
         }
     }
 
+    /// ``attachedNode(_:)`` that must be a stack (a report's or a command's named stack).
+    func attachedStack(_ id: ModelID) throws(NavigationError) -> Node {
+        let stack = try attachedNode(id)
+        guard stack.kind == .stack else { throw .wrongKind(id, expected: "stack") }
+        return stack
+    }
+
     /// Where a model is: on the live graph, inside a kept branch (the outermost kept root on the way up), or
     /// cut off from the root. O(depth).
     enum Placement {

@@ -61,8 +61,7 @@ extension NavigationWindow {
     private func handle(_ report: RendererReport) throws(NavigationError) {
         switch report {
         case .poppedTo(let stackID, let index):
-            let stack = try attachedNode(stackID)
-            guard stack.kind == .stack else { throw .wrongKind(stackID, expected: "stack") }
+            let stack = try attachedStack(stackID)
             guard index >= 0, index < stack.path.count - 1 else {
                 throw .indexOutOfRange(stack: stackID, index: index, count: stack.path.count)
             }

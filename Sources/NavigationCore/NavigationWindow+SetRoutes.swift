@@ -22,9 +22,7 @@ extension NavigationWindow {
         }
         let start: Node
         if let reference {
-            let stackID = try resolve(reference)
-            start = try attachedNode(stackID)
-            guard start.kind == .stack else { throw .wrongKind(stackID, expected: "stack") }
+            start = try attachedStack(try resolve(reference))
         } else {
             guard let root = nodes[rootID] else { throw .unknownModel(rootID) }
             start = root

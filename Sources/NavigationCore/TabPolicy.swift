@@ -57,3 +57,20 @@ public struct TabState: Hashable, Sendable {
         self.history = history
     }
 }
+
+/// A tab policy's JSON form, the same in a spec and in a snapshot: the tab container object's `"reselect"` and
+/// `"backBehavior"` keys, each written only when not `"none"` (so windows without a policy keep their bytes).
+extension TabPolicy {
+    /// Decodes the two keys of a tab container's object; an absent one is `none`.
+    init(from c: KeyedDecodingContainer<JSONKey>) throws {
+        self.init(
+            reselect: try c.decodeTagIfPresent(TabReselect.self, forKey: "reselect") ?? .none,
+            backBehavior: try c.decodeTagIfPresent(TabBackBehavior.self, forKey: "backBehavior") ?? .none)
+    }
+
+    /// Encodes the keys that differ from the default.
+    func encode(into c: inout KeyedEncodingContainer<JSONKey>) throws {
+        if reselect != .none { try c.encode(reselect, forKey: "reselect") }
+        if backBehavior != .none { try c.encode(backBehavior, forKey: "backBehavior") }
+    }
+}

@@ -181,14 +181,8 @@ extension Session {
 
     /// A graph for a reopened window, checked like a new one (``makeGraph(_:scene:)``).
     func makeGraph(snapshot: WindowSnapshot, scene: String) throws(SessionError) -> NavigationWindow {
-        try checkRoomForWindow()
-        let graph: NavigationWindow
-        do {
-            graph = try NavigationWindow(snapshot: snapshot, configuration: windowConfiguration(scene: scene), logger: logger)
-        } catch {
-            throw .navigation(error)
+        try checkedGraph { () throws(NavigationError) in
+            try NavigationWindow(snapshot: snapshot, configuration: windowConfiguration(scene: scene), logger: logger)
         }
-        if let message = newWindowBudget().overrun(graph.contentCost) { throw .limitsExceeded(message) }
-        return graph
     }
 }

@@ -219,10 +219,18 @@ public final class Session {
     }
 
     func makeGraph(_ root: ModelSpec, scene: String) throws(SessionError) -> NavigationWindow {
+        try checkedGraph { () throws(NavigationError) in
+            try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
+        }
+    }
+
+    /// The graph `make` builds for a new or reopened window, once there is room for one more window
+    /// (``checkRoomForWindow()``) and only when its content fits a new window's budget.
+    func checkedGraph(_ make: () throws(NavigationError) -> NavigationWindow) throws(SessionError) -> NavigationWindow {
         try checkRoomForWindow()
         let graph: NavigationWindow
         do {
-            graph = try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
+            graph = try make()
         } catch {
             throw .navigation(error)
         }

@@ -69,10 +69,7 @@ struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
     var id: String?
 
     func run() async throws {
-        try await reportingFailures {
-            let window = try await withClient { try await $0.session.reopenWindow(id) }
-            StandardOutput.line(WindowPathOutput.line(for: window.path, json: json))
-        }
+        try await printReply({ try await $0.session.reopenWindow(id) }) { WindowPathOutput.line(for: $0.path, json: json) }
     }
 }
 

@@ -102,15 +102,25 @@ extension ConnectingCommand {
         try client.window(argument.path.rawValue)
     }
 
+    /// The run of a command that prints one reply: connects, makes `call`, prints `line(reply)`; every failure
+    /// (of the call or of `line`) becomes the one-line error (``reportingFailures(_:)``).
+    func printReply<Reply: Sendable>(
+        _ call: (NavSessionClient) async throws -> Reply, as line: (Reply) throws -> String
+    ) async throws {
+        try await reportingFailures {
+            let reply = try await withClient(call)
+            StandardOutput.line(try line(reply))
+        }
+    }
+
     /// Prints a window's JSON (state or routes) indented, or on one line when `compact` (`--json`); failures
     /// become the one-line error. Shared by `state` and `routes`.
     func printJSON(
         window: WindowArgument, compact: Bool,
         _ read: @escaping @Sendable (WindowProxy) async throws -> String
     ) async throws {
-        try await reportingFailures {
-            let json = try await withClient { client in try await read(try windowProxy(window, of: client)) }
-            StandardOutput.line(compact ? json : JSONText.pretty(json))
+        try await printReply({ client in try await read(try windowProxy(window, of: client)) }) { json in
+            compact ? json : JSONText.pretty(json)
         }
     }
 }

@@ -86,36 +86,28 @@ struct ExecInvocation: Sendable {
 
         var values: [Value] = []
         var next = positional.startIndex
+        /// The next positional word, for the argument `name`.
+        func nextWord(_ name: String) throws(UsageError) -> String {
+            guard next < positional.endIndex else { throw UsageError(description: "missing \(name)") }
+            defer { next += 1 }
+            return positional[next]
+        }
+        /// The next positional word as a number, for the argument `name` (`what` says which kind, for the error).
+        func nextNumber<Number: FixedWidthInteger>(_ name: String, _ what: String) throws(UsageError) -> Number {
+            let word = try nextWord(name)
+            guard let number = Number(word) else { throw UsageError(description: "\(name) must be \(what), not '\(word)'") }
+            return number
+        }
         for argument in operation.arguments {
             switch argument {
             case .string(let name), .json(let name):
-                guard next < positional.endIndex else { throw UsageError(description: "missing \(name)") }
-                values.append(.string(positional[next]))
-                next += 1
+                values.append(.string(try nextWord(name)))
             case .model(let name):
-                guard next < positional.endIndex else { throw UsageError(description: "missing \(name)") }
-                guard let id = UInt64(positional[next]) else {
-                    throw UsageError(description: "\(name) must be a model id, not '\(positional[next])'")
-                }
-                values.append(.uint64(id))
-                next += 1
+                values.append(.uint64(try nextNumber(name, "a model id")))
             case .count(let name):
-                guard next < positional.endIndex else { throw UsageError(description: "missing \(name)") }
-                guard let count = UInt32(positional[next]) else {
-                    throw UsageError(description: "\(name) must be a number, not '\(positional[next])'")
-                }
-                values.append(.uint32(count))
-                next += 1
+                values.append(.uint32(try nextNumber(name, "a number")))
             case .optionalCount(let name, let defaultValue):
-                if next < positional.endIndex {
-                    guard let count = UInt32(positional[next]) else {
-                        throw UsageError(description: "\(name) must be a number, not '\(positional[next])'")
-                    }
-                    values.append(.uint32(count))
-                    next += 1
-                } else {
-                    values.append(.uint32(defaultValue))
-                }
+                values.append(.uint32(next < positional.endIndex ? try nextNumber(name, "a number") : defaultValue))
             case .parameters:
                 do {
                     values.append(try KeyValueParameters(parsing: Array(positional[next...])).value)

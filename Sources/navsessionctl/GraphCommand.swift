@@ -27,8 +27,7 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
     var window: WindowArgument
 
     func run() async throws {
-        try await reportingFailures {
-            let json = try await withClient { try await windowProxy(window, of: $0).getStateJSON() }
+        try await printReply({ try await windowProxy(window, of: $0).getStateJSON() }) { json in
             let snapshot: WindowSnapshot
             do {
                 snapshot = try JSONDecoder().decode(WindowSnapshot.self, from: Data(json.utf8))
@@ -37,7 +36,7 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
             }
             let name = "window_" + SessionNames.shortName(of: window.path.rawValue)
                 .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-            StandardOutput.line(DotGraph.render(snapshot, name: name))
+            return DotGraph.render(snapshot, name: name)
         }
     }
 }

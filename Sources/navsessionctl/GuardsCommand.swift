@@ -22,13 +22,12 @@ struct GuardsCommand: AsyncParsableCommand, ConnectingCommand {
     func run() async throws {
         try await reportingFailures {
             let guards = try await withClient { client in try await client.session.guards() }
-            let sorted = guards.sorted { $0.key < $1.key }
             if json {
-                StandardOutput.line(
-                    "{" + sorted.map { "\(JSONString.literal($0.key)):\(JSONString.literal($0.value))" }
-                        .joined(separator: ",") + "}")
+                StandardOutput.line(JSONString.object(guards))
             } else {
-                for (name, provider) in sorted { StandardOutput.line("\(name) \(provider.isEmpty ? "-" : provider)") }
+                for (name, provider) in guards.sorted(by: { $0.key < $1.key }) {
+                    StandardOutput.line("\(name) \(provider.isEmpty ? "-" : provider)")
+                }
             }
         }
     }

@@ -19,10 +19,7 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
     var url: String
 
     func run() async throws {
-        try await reportingFailures {
-            let window = try await withClient { try await $0.session.openURL(url) }
-            StandardOutput.line(WindowPathOutput.line(for: window.path, json: json))
-        }
+        try await printReply({ try await $0.session.openURL(url) }) { WindowPathOutput.line(for: $0.path, json: json) }
     }
 }
 

@@ -38,10 +38,9 @@ struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
                     + arguments.map(ValueText.render)).joined(separator: " "))
             return
         }
-        try await reportingFailures {
-            let params = try parsedParameters().dictionary
-            let window = try await withClient { try await $0.session.openWindow(scene: scene, params: params) }
-            StandardOutput.line(WindowPathOutput.line(for: window.path, json: json))
+        let params = try parsedParameters().dictionary
+        try await printReply({ try await $0.session.openWindow(scene: scene, params: params) }) {
+            WindowPathOutput.line(for: $0.path, json: json)
         }
     }
 

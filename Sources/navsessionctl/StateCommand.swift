@@ -58,11 +58,8 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
         } catch {
             throw ValidationError("\(stateFile) is not a window state: \(error)")
         }
-        try await reportingFailures {
-            let version = try await withClient { client in
-                try await windowProxy(window, of: client).setState(snapshot)
-            }
-            StandardOutput.line(json ? "{\"version\":\(version)}" : String(version))
+        try await printReply({ try await windowProxy(window, of: $0).setState(snapshot) }) { version in
+            json ? "{\"version\":\(version)}" : String(version)
         }
     }
 }

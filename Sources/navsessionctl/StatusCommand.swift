@@ -24,11 +24,10 @@ struct StatusCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
-        try await reportingFailures {
-            let (properties, owner) = try await withClient { client in
-                (try await client.session.properties(), try await client.daemonUniqueName())
-            }
-            StandardOutput.line(json ? Self.json(properties, owner: owner) : Self.text(properties, owner: owner))
+        try await printReply({ client in
+            (try await client.session.properties(), try await client.daemonUniqueName())
+        }) { properties, owner in
+            json ? Self.json(properties, owner: owner) : Self.text(properties, owner: owner)
         }
     }
 
@@ -53,13 +52,11 @@ struct StatusCommand: AsyncParsableCommand, ConnectingCommand {
     /// The JSON form: one object, keys in a fixed order.
     static func json(_ p: SessionProperties, owner: String) -> String {
         func strings(_ items: [String]) -> String { "[" + items.map(JSONString.literal).joined(separator: ",") + "]" }
-        let guards = p.guards.sorted { $0.key < $1.key }
-            .map { "\(JSONString.literal($0.key)):\(JSONString.literal($0.value))" }.joined(separator: ",")
         return "{\"applicationId\":\(JSONString.literal(p.applicationID)),\"instance\":\(JSONString.literal(p.instance)),"
             + "\"owner\":\(JSONString.literal(owner)),\"restoreReason\":\(JSONString.literal(p.restoreReason)),"
             + "\"restoreSetAside\":\(JSONString.literal(p.restoreSetAside)),\"version\":\(p.version),"
             + "\"windows\":\(strings(p.windows)),\"scenes\":\(strings(p.scenes)),\"screens\":\(strings(p.screens)),"
-            + "\"guards\":{\(guards)}}"
+            + "\"guards\":\(JSONString.object(p.guards))}"
     }
 }
 

@@ -29,9 +29,8 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
     var window: WindowArgument
 
     func run() async throws {
-        try await reportingFailures {
-            let tree = try await withClient { try await windowProxy(window, of: $0).getTree() }
-            StandardOutput.line(usesColor ? TreeColorizer.colorize(tree) : tree)
+        try await printReply({ try await windowProxy(window, of: $0).getTree() }) { tree in
+            usesColor ? TreeColorizer.colorize(tree) : tree
         }
     }
 

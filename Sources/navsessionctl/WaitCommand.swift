@@ -122,13 +122,9 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
 
     /// `--settled`: waits for the `Settled` signal of the version; prints the settled version.
     private func waitSettled(_ deadline: Duration) async throws {
-        try await reportingFailures {
-            let reached: UInt64 = try await withClient { client in
-                let proxy = try windowProxy(window, of: client)
-                return try await client.waitSettled(proxy, version: version, timeout: deadline)
-            }
-            StandardOutput.line(String(reached))
-        }
+        try await printReply({ client in
+            try await client.waitSettled(try windowProxy(window, of: client), version: version, timeout: deadline)
+        }) { reached in String(reached) }
     }
 
     /// The condition as text, for the timeout line.

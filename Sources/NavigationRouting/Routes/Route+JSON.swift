@@ -60,8 +60,7 @@ extension Route {
     private var jsonObject: String {
         var text = #"{"style":"\#(style.rawValue)","screen":\#(JSONString.literal(screen))"#
         if !params.isEmpty {
-            let pairs = params.sorted { $0.key < $1.key }.map { JSONString.literal($0.key) + ":" + JSONString.literal($0.value) }
-            text += #","params":{"# + pairs.joined(separator: ",") + "}"
+            text += #","params":"# + JSONString.object(params)
         }
         if isPresented { text += #","withNavigation":\#(withNavigation)"# }
         if let transition { text += #","transition":"# + JSONString.literal(transition) }
