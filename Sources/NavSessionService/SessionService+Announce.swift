@@ -172,9 +172,19 @@ extension SessionService {
             Set(state.session.windows.compactMap(\.closeOnExitOwner)).union(state.session.markOwners)
         }
         for owner in owners.sorted() {
-            if let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true { continue }
+            if let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true {
+                // Still here: its process is told now, before the name is requested, so the marks it kept count
+                // in its process's share from the first change (not in a share of its own until it calls).
+                await joinProcess(of: owner, on: bus)
+                continue
+            }
             await clientVanished(owner, on: bus)
         }
+        // The authors of restored scheduled batches still on the bus, for the same reason (schedule shares).
+        let authors = state.withLock { state in
+            Set(state.session.windows.flatMap { $0.graph.scheduled.compactMap(\.author) }).subtracting(owners)
+        }
+        for author in authors.sorted() { await joinProcess(of: author, on: bus) }
     }
 
     /// Subscribes once to every unique name leaving the bus and tells the session (close-on-exit ties,

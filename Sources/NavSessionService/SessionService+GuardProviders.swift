@@ -82,27 +82,35 @@ extension SessionService {
 
     /// Runs a change a caller asked for: at once when no provider must decide (the usual case), else holds the
     /// reply and asks.
+    /// - Parameter alreadyHeld: the caller's reply when it was held before the change could run (its process was
+    ///   not known yet): every outcome is sent through it, and the result is `.held`; errors are still thrown.
     func runGuarded(
         _ call: MethodCall, outputs: [Interface.Argument], window: WindowNumber?, on bus: isolated Bus,
+        alreadyHeld: HeldReply? = nil,
         attempt: @escaping @Sendable (Session) throws -> SessionOutcome,
         reply: @escaping @Sendable (SessionOutcome) throws -> [Value]
     ) throws -> SynchronousReply {
+        func deliver(_ values: [Value]) -> SynchronousReply {
+            guard let alreadyHeld else { return .values(values) }
+            bus.sendHeldReply(alreadyHeld, values: values)
+            return .held
+        }
         guard hasGuards else {
             let outcome = try perform(on: bus) { try attempt($0) }
-            return .values(try ErrorMapping.mapped { try reply(outcome) })
+            return deliver(try ErrorMapping.mapped { try reply(outcome) })
         }
         var change = GuardedChange(
             held: nil, window: window, attempt: attempt, reply: reply, client: call.sender?.rawValue)
         switch tryChange(change, rerun: false, on: bus) {
         case .done(let outcome):
-            return .values(try ErrorMapping.mapped { try reply(outcome) })
+            return deliver(try ErrorMapping.mapped { try reply(outcome) })
         case .failed(let error):
             throw error
         case .ask(let question):
             try checkHeldShare(of: call.sender?.rawValue)
             change = GuardedChange(
-                held: try bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window, attempt: attempt,
-                reply: reply, client: call.sender?.rawValue)
+                held: try alreadyHeld ?? bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window,
+                attempt: attempt, reply: reply, client: call.sender?.rawValue)
             change.questions = 1
             start(question, for: change, on: bus)
             return .held
@@ -115,8 +123,8 @@ extension SessionService {
             }
             try checkHeldShare(of: call.sender?.rawValue)
             change = GuardedChange(
-                held: try bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window, attempt: attempt,
-                reply: reply, client: call.sender?.rawValue)
+                held: try alreadyHeld ?? bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window,
+                attempt: attempt, reply: reply, client: call.sender?.rawValue)
             let queued = guardQueues.withLock { queues -> Bool in
                 guard queues[number] != nil else { return false }
                 queues[number]?.waiting.append(change)

@@ -110,10 +110,16 @@ extension SessionService {
                 }
                 // Only while a provider is registered or a window waits for one: otherwise the plain path, unchanged.
                 if self.hasGuards, self.guardsInPlay {
-                    // The guarded path holds replies and cannot wait for the bus first: its process is asked now,
-                    // and is known by the time a held change applies (the arrival watcher asked already, mostly).
-                    if let client = call.client, !self.state.withLock({ $0.session.knowsProcess(of: client) }) {
-                        Task { await self.joinProcess(of: client, on: bus) }
+                    // The guarded path cannot hold up later calls while it waits (a `.completing` reply would):
+                    // a change of a client whose process the bus has not told yet holds its reply and runs once it
+                    // has, in the client's order, so what it does is charged to its process's shares (marks,
+                    // content, questions), never to a share of its own connection.
+                    if let client = call.client,
+                        !self.state.withLock({ $0.session.knowsProcess(of: client) })
+                            || self.awaitingProcess.withLock({ $0[client] != nil }),
+                        let deferred = try self.runWhenJoined(row, call, client: client, on: bus)
+                    {
+                        return deferred
                     }
                     if let guarded = try self.runGuarded(row, call, on: bus) { return guarded }
                 }
@@ -128,6 +134,44 @@ extension SessionService {
                 return .values(try self.runPlain(row, call, on: bus))
             }
         }
+    }
+
+    /// Holds the reply of a change (a row the guarded path runs) from `client`, whose process is not known yet, and
+    /// runs it once ``joinProcess(of:on:)`` told the session; changes of the same client that arrive meanwhile run
+    /// after it, in arrival order. `nil` for rows that change nothing (they take the plain path).
+    private func runWhenJoined(
+        _ row: MethodRow, _ call: MethodCall, client: String, on bus: isolated Bus
+    ) throws -> SynchronousReply? {
+        switch row.run {
+        case .batch, .report, .change: break
+        case .read, .custom, .deferred: return nil
+        }
+        let held = try bus.holdReply(to: call, outputs: row.outputs.map(\.type))
+        let run: @Sendable (isolated Bus) -> Void = { bus in
+            do {
+                _ = try self.runGuarded(row, call, on: bus, alreadyHeld: held)
+            } catch {
+                bus.sendHeldReply(held, error: error)
+            }
+        }
+        let first = awaitingProcess.withLock { waiting -> Bool in
+            let first = waiting[client] == nil
+            waiting[client, default: []].append(run)
+            return first
+        }
+        if first {
+            Task {
+                await self.joinProcess(of: client, on: bus)
+                self.runAwaitingProcess(of: client, on: bus)
+            }
+        }
+        return .held
+    }
+
+    /// Runs, in order, the changes of `client` that waited for its process to be known.
+    private func runAwaitingProcess(of client: String, on bus: isolated Bus) {
+        let runs = awaitingProcess.withLock { $0.removeValue(forKey: client) ?? [] }
+        for run in runs { run(bus) }
     }
 
     /// A row's synchronous kinds, with the reply's documents recorded in tests.
@@ -179,24 +223,27 @@ extension SessionService {
 
     /// Runs a row's change through the guard providers' path (``runGuarded(_:outputs:window:on:attempt:reply:)``);
     /// `nil` for kinds that change nothing.
-    private func runGuarded(_ row: MethodRow, _ call: MethodCall, on bus: isolated Bus) throws -> SynchronousReply? {
+    private func runGuarded(
+        _ row: MethodRow, _ call: MethodCall, on bus: isolated Bus, alreadyHeld: HeldReply? = nil
+    ) throws -> SynchronousReply? {
         switch row.run {
         case .batch(let build):
             let number = try Self.number(of: call.path)
-            return try runGuarded(call, outputs: row.outputs, window: number, on: bus, attempt: { session in
+            return try runGuarded(call, outputs: row.outputs, window: number, on: bus, alreadyHeld: alreadyHeld, attempt: { session in
                 try session.apply(window: number, batch: try build(call, session, try session.window(number)), client: call.client)
             }, reply: { Self.version($0) })
         case .report(let build):
             let number = try Self.number(of: call.path)
             let report = try ErrorMapping.mapped { try build(call) }
-            return try runGuarded(call, outputs: row.outputs, window: number, on: bus, attempt: { session in
+            return try runGuarded(call, outputs: row.outputs, window: number, on: bus, alreadyHeld: alreadyHeld, attempt: { session in
                 try session.report(window: number, report, client: call.client)
             }, reply: { Self.version($0) })
         case .change(let body, let reply):
             // Window1's own window, or Session1's window argument (Apply, DismissWindow); `nil` for a deep link.
             let number = try? Self.number(of: call.arguments.first?.objectPath ?? call.path)
             return try runGuarded(
-                call, outputs: row.outputs, window: number, on: bus, attempt: { session in try body(call, session) },
+                call, outputs: row.outputs, window: number, on: bus, alreadyHeld: alreadyHeld,
+                attempt: { session in try body(call, session) },
                 reply: { outcome in try reply(call, outcome) })
         case .read, .custom, .deferred:
             return nil

@@ -580,3 +580,62 @@ extension GuardProviderBusTests {
         }
     }
 }
+
+/// While a provider is registered, a change runs on the guarded path; it is still charged to its caller's process.
+extension GuardProviderBusTests {
+    /// One process (a Python script) marks 128 models from one connection, then a new connection of the same
+    /// process sends 12 `Protect`s at once, before the bus has told the daemon whose connection it is: none is
+    /// applied (the process's mark share is 128), and the process holds 128 marks.
+    @Test func aNewConnectionsFirstChangesOnTheGuardedPathChargeItsProcess() async throws {
+        try await DaemonFixture.with(manifest: TestGuardProvider.longDeadline) { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let models = (0..<140).map { #"{"screen":"detail","params":{"id":"\#($0)"}}"# }.joined(separator: ",")
+            _ = try await fixture.window(window, "Apply", [.string(#"[{"command":"stackAppend","models":[\#(models)]}]"#), .noParams])
+            let ids = try await fixture.models(window).filter { ($0["screen"] as? String) == "detail" }
+                .compactMap { ($0["id"] as? NSNumber)?.uint64Value }
+            #expect(ids.count == 140)
+            let provider = try await TestGuardProvider.start(fixture, .allow)
+            let script = #"""
+                import sys
+                from gi.repository import Gio, GLib
+                address, path = sys.argv[1], sys.argv[2]
+                ids = [int(i) for i in sys.argv[3:]]
+                flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+                def protect(connection, model):
+                    return connection.call_sync("org.navsession.Demo", path, "org.navsession.Window1", "Protect",
+                        GLib.Variant("(tss)", (model, "draft", "")), None, Gio.DBusCallFlags.NONE, 60000, None)
+                first = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+                for model in ids[:128]:
+                    protect(first, model)
+                second = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+                loop = GLib.MainLoop()
+                results = []
+                def done(connection, result, model):
+                    try:
+                        connection.call_finish(result)
+                        results.append("ok")
+                    except GLib.Error as error:
+                        results.append(Gio.DBusError.get_remote_error(error) or str(error))
+                    if len(results) == len(ids) - 128:
+                        loop.quit()
+                for model in ids[128:]:
+                    second.call("org.navsession.Demo", path, "org.navsession.Window1", "Protect",
+                        GLib.Variant("(tss)", (model, "draft", "")), None, Gio.DBusCallFlags.NONE, 60000, None, done, model)
+                loop.run()
+                import json
+                marks = first.call_sync("org.navsession.Demo", path, "org.freedesktop.DBus.Properties", "Get",
+                    GLib.Variant("(ss)", ("org.navsession.Window1", "Protected")), None, Gio.DBusCallFlags.NONE,
+                    60000, None).unpack()[0]
+                print(" ".join(sorted(set(results))), results.count("ok"), len(json.loads(marks)))
+                """#
+            let result = try await fixture.run(
+                "/usr/bin/python3", ["-c", script, fixture.address, window] + ids.map(String.init),
+                timeout: Liveness.bound(.seconds(120)))
+            #expect(result.status == 0, "\(result)")
+            // Refused, none applied, and the process holds its 128 marks (they go when the script leaves).
+            #expect(result.stdout.hasPrefix("org.freedesktop.DBus.Error.LimitsExceeded 0 128"), "\(result)")
+            await provider.stop()
+        }
+    }
+}
