@@ -82,7 +82,7 @@ struct ManPageTests {
     @Test func theManifestPageListsExactlyTheManifestsTopLevelKeys() throws {
         let keys = try Self.section("KEYS", of: try Self.page("navsession-manifest.5"))
         let documented = Set(keys.split(separator: "\n").filter { $0.hasPrefix(".It Cm ") }.map { String($0.dropFirst(7)) })
-        let source = try Self.text("Sources/NavigationSession/ManifestDocument.swift")
+        let source = try Self.text("Sources/NavigationSession/Manifest/ManifestDocument.swift")
         let codingKeys = try #require(source.firstMatch(of: #/enum CodingKeys: String, CodingKey, CaseIterable \{([^}]*)\}/#)).1
         let declared = Set(codingKeys.matches(of: #/case ([^\n]+)/#).flatMap {
             // `case schema = "$schema"`: the key as written in JSON is the raw value.

@@ -39,7 +39,7 @@ struct DependencyLinesDocumentationTests {
     @Test(arguments: documents) func theProductsNameThePackageLinesIdentityAndThisRelease(document: String) throws {
         let text = try Self.text(document)
         let package = try #require(Self.packages(in: text).first, "\(document) has no .package(url:from:) line")
-        let release = try Self.text("Sources/NavigationCore/NavSessionRelease.swift")
+        let release = try Self.text("Sources/NavigationCore/Support/NavSessionRelease.swift")
         let version = try #require(release.firstMatch(of: #/static let version = "([^"]+)"/#)).1
         #expect(package.from == version)
         let last = package.url.split(separator: "/").last.map(String.init) ?? ""

@@ -19,7 +19,8 @@ import Testing
 
     static func swiftFiles(under directory: String) throws -> [String] {
         let url = root.appendingPathComponent(directory)
-        let files = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }
+        // Recursive: the big modules keep their files in subfolders by concern.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }.sorted()
         return try files.map { try String(contentsOf: url.appendingPathComponent($0), encoding: .utf8) }
     }
 
@@ -33,7 +34,7 @@ import Testing
             }
         }
         // NavigationError names are built from a suffix per case.
-        let navigation = try text("Sources/NavigationSession/NavigationError+Session.swift")
+        let navigation = try text("Sources/NavigationSession/Session/NavigationError+Session.swift")
         for match in navigation.matches(of: #/suffix = "([A-Za-z]+)"/#) {
             names.insert("org.navsession.Error." + match.output.1)
         }
