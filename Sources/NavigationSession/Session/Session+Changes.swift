@@ -24,6 +24,20 @@ extension Session {
     public func apply(
         window number: WindowNumber, batch: [BatchCommand], client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
+        let (window, expanded) = try admitted(batch, to: number, client: client)
+        return try acting(as: client) { () throws(SessionError) in
+            var events: [SessionEvent] = []
+            try applyChange(window, expanded, events: &events)
+            return outcome(window: number, events: events)
+        }
+    }
+
+    /// The one admission of a batch from `client` to window `number`, for applying it and for its dry run: the
+    /// batch's size, the windows it would open and dismiss, its marks and schedules against the client's shares;
+    /// then its commands expanded for the window's scene with the client stamped as the owner of its marks.
+    func admitted(
+        _ batch: [BatchCommand], to number: WindowNumber, client: String?
+    ) throws(SessionError) -> (SessionWindow, [BatchCommand]) {
         let window = try window(number)
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
@@ -33,12 +47,9 @@ extension Session {
         try checkMarkAndScheduleShares(of: batch, client: client)
         let scene = manifest.scene(window.scene)
         var expanded: [BatchCommand] = []
+        expanded.reserveCapacity(batch.count)
         for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
-        return try acting(as: client) { () throws(SessionError) in
-            var events: [SessionEvent] = []
-            try applyChange(window, expanded, events: &events)
-            return outcome(window: number, events: events)
-        }
+        return (window, expanded)
     }
 
     /// Decodes a JSON array of commands (`Docs/state-schema.md`) and applies it like ``apply(window:batch:)``.
@@ -67,16 +78,7 @@ extension Session {
     ) throws(SessionError) -> ChangeEvent {
         var batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
         if let transaction { try Self.carry(transaction, in: &batch) }
-        let window = try window(number)
-        guard batch.count <= limits.maxBatchCommands else {
-            throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
-        }
-        try checkWindowsOpened(by: batch, client: client)
-        try checkWindowsDismissed(by: batch, in: number)
-        try checkMarkAndScheduleShares(of: batch, client: client)
-        let scene = manifest.scene(window.scene)
-        var expanded: [BatchCommand] = []
-        for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }
+        let (window, expanded) = try admitted(batch, to: number, client: client)
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {
                 return try window.graph.dryRun(expanded, budget: contentBudget(for: window))
