@@ -262,6 +262,11 @@ extension SessionService {
     /// the session never heard of.
     func clientVanished(_ uniqueName: String, on bus: isolated Bus) {
         settlerVanished(uniqueName, on: bus)
+        // Changes it sent that still waited for its process to be known are not made for a client that is gone
+        // (a mark made now would outlive its owner); their held replies are let go.
+        for waiting in awaitingProcess.withLock({ $0.removeValue(forKey: uniqueName) ?? [] }) {
+            bus.sendHeldReply(waiting.held, error: BusError(.failed, "the caller left the bus"))
+        }
         guard state.withLock({ $0.session.isTracking(client: uniqueName) }) else { return }
         let providedGuards = state.withLock { $0.session.guardRegistrations.values.contains(uniqueName) }
         do {

@@ -156,7 +156,7 @@ extension SessionService {
         }
         let first = awaitingProcess.withLock { waiting -> Bool in
             let first = waiting[client] == nil
-            waiting[client, default: []].append(run)
+            waiting[client, default: []].append((held, run))
             return first
         }
         if first {
@@ -171,7 +171,7 @@ extension SessionService {
     /// Runs, in order, the changes of `client` that waited for its process to be known.
     private func runAwaitingProcess(of client: String, on bus: isolated Bus) {
         let runs = awaitingProcess.withLock { $0.removeValue(forKey: client) ?? [] }
-        for run in runs { run(bus) }
+        for waiting in runs { waiting.run(bus) }
     }
 
     /// A row's synchronous kinds, with the reply's documents recorded in tests.

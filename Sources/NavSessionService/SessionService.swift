@@ -43,7 +43,7 @@ public final class SessionService: Sendable {
     let guardQueues = Mutex<[WindowNumber: GuardQueue]>([:])
     /// Changes of clients whose process the bus has not told yet, per client in arrival order (the guarded path
     /// holds their replies until it has: ``runWhenJoined``). Bounded by the bus's held replies.
-    let awaitingProcess = Mutex<[String: [@Sendable (isolated Bus) -> Void]]>([:])
+    let awaitingProcess = Mutex<[String: [(held: HeldReply, run: @Sendable (isolated Bus) -> Void)]]>([:])
     /// Guards whose provider did not answer its last question in time, until when it is not asked again.
     let unresponsiveGuards = Mutex<[String: ContinuousClock.Instant]>([:])
     /// The owner (unique name) of each well-known name a guard declares as its `provider`, as the bus last said.
