@@ -11,7 +11,7 @@ extension SessionService {
         typealias S = NavSessionInterface.Session1
         return try Interface(
             S.name,
-            methods: try bound(session1Methods(), to: NavSessionInterface.session1Contract).map(method),
+            methods: try bound(session1Methods(), to: DeclaredMethods.session1).map(method),
             properties: [
                 Interface.Property(S.windows, .array(.objectPath), get: { _ in try self.windowList() }),
                 Interface.Property(

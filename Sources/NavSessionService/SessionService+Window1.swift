@@ -54,34 +54,69 @@ struct MethodRow: Sendable {
         self.refusedWhenBacklogged = refusedWhenBacklogged
     }
 
-    /// This row with the arguments `method` declares.
-    func declared(by method: NavSessionInterface.Contract.Method) throws -> MethodRow {
+    /// This row with the arguments its method declares.
+    func declared(_ arguments: DeclaredMethods.Arguments) -> MethodRow {
         var row = self
-        row.inputs = try method.inputs.map { Interface.Argument($0.name, try SignatureType(parsing: $0.signature)) }
-        row.outputs = try method.outputs.map { Interface.Argument($0.name, try SignatureType(parsing: $0.signature)) }
+        row.inputs = arguments.inputs
+        row.outputs = arguments.outputs
         return row
     }
 }
 
+/// A contract's methods with their arguments as DBusKit types: parsed once per interface, not once per window
+/// exported (``SessionService/window1Methods``'s rows are bound to it for every window).
+struct DeclaredMethods: Sendable {
+    /// One method's in and out arguments.
+    struct Arguments: Sendable {
+        let inputs: [Interface.Argument]
+        let outputs: [Interface.Argument]
+    }
+
+    /// The interface name.
+    let interface: String
+    /// The methods in the contract's order, with their arguments.
+    let methods: [(name: String, arguments: Arguments)]
+    /// The same, by name.
+    let byName: [String: Arguments]
+
+    init(_ contract: NavSessionInterface.Contract) throws {
+        func parsed(_ arguments: [NavSessionInterface.Contract.Argument]) throws -> [Interface.Argument] {
+            try arguments.map { Interface.Argument($0.name, try SignatureType(parsing: $0.signature)) }
+        }
+        interface = contract.name
+        methods = try contract.methods.map { method in
+            (method.name, Arguments(inputs: try parsed(method.inputs), outputs: try parsed(method.outputs)))
+        }
+        byName = Dictionary(methods.map { ($0.name, $0.arguments) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Window1's, parsed at first use.
+    static let window1 = Result { try DeclaredMethods(NavSessionInterface.window1Contract) }
+    /// Session1's, parsed at first use.
+    static let session1 = Result { try DeclaredMethods(NavSessionInterface.session1Contract) }
+}
+
 extension SessionService {
-    /// `rows` with their arguments from `contract`: exactly one row per declared method, in the contract's order.
-    /// - Throws: when a row names a method `contract` does not declare, two rows name one, or a declared method has
+    /// `rows` with their arguments from `declared`: exactly one row per declared method, in the contract's order.
+    /// O(methods).
+    /// - Throws: when a row names a method the contract does not declare, two rows name one, or a declared method has
     ///   none (a programming error the service's tests meet at once: the daemon cannot export the interface).
-    func bound(_ rows: [MethodRow], to contract: NavSessionInterface.Contract) throws -> [MethodRow] {
+    func bound(_ rows: [MethodRow], to declared: Result<DeclaredMethods, any Error>) throws -> [MethodRow] {
+        let declared = try declared.get()
         var byName: [String: MethodRow] = [:]
         for row in rows {
-            guard contract.method(row.name) != nil else {
-                throw BusError(.failed, "\(contract.name) declares no method \(row.name)")
+            guard declared.byName[row.name] != nil else {
+                throw BusError(.failed, "\(declared.interface) declares no method \(row.name)")
             }
             guard byName.updateValue(row, forKey: row.name) == nil else {
-                throw BusError(.failed, "two rows for \(contract.name).\(row.name)")
+                throw BusError(.failed, "two rows for \(declared.interface).\(row.name)")
             }
         }
-        return try contract.methods.map { method in
+        return try declared.methods.map { method in
             guard let row = byName[method.name] else {
-                throw BusError(.failed, "no handler for \(contract.name).\(method.name)")
+                throw BusError(.failed, "no handler for \(declared.interface).\(method.name)")
             }
-            return try row.declared(by: method)
+            return row.declared(method.arguments)
         }
     }
 }
@@ -263,7 +298,7 @@ extension SessionService {
     func windowInterface() throws -> Interface {
         try Interface(
             NavSessionInterface.Window1.name,
-            methods: try bound(window1Methods(), to: NavSessionInterface.window1Contract).map(method),
+            methods: try bound(window1Methods(), to: DeclaredMethods.window1).map(method),
             properties: try WindowProperties.rows.map(property),
             signals: try Self.window1Signals())
     }
@@ -519,7 +554,10 @@ extension SessionService {
     }
 
     /// Window1's signals, as the contract declares them (dbus/org.navsession.Window1.xml).
-    static func window1Signals() throws -> [Interface.Signal] {
+    static func window1Signals() throws -> [Interface.Signal] { try declaredWindow1Signals.get() }
+
+    /// Window1's signals, parsed once (every window exports them).
+    private static let declaredWindow1Signals = Result {
         try NavSessionInterface.window1Contract.signals.map { signal in
             try Interface.Signal(
                 signal.name,
