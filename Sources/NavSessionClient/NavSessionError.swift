@@ -89,7 +89,7 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case nothingToHide(String)
     /// `org.navsession.Error.PresenterIsLeaf`: An alert or dialog cannot present.
     case presenterIsLeaf(String)
-    /// `org.navsession.Error.RouteNotFound`: `GoBackTo` found no route below the top matching its selector.
+    /// `org.navsession.Error.RouteNotFound`: `GoBackTo` found no route of the active branch matching its selector.
     case routeNotFound(String)
     /// `org.navsession.Error.SlotOccupied`: The presenter already presents a model.
     case slotOccupied(String)

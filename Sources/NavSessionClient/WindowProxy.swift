@@ -201,14 +201,15 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func goBackToRoot() async throws(NavSessionError) -> UInt64 { try await versionCall("GoBackToRoot") }
 
-    /// Back to the nearest route below the top showing `screen` (`GoBackTo`).
+    /// Back to the nearest route showing `screen`, counting from the top (on top: no change) (`GoBackTo`).
     /// - Throws: ``NavSessionError/routeNotFound(_:)``.
     @discardableResult
     public func goBackTo(screen: String) async throws(NavSessionError) -> UInt64 {
         try await versionCall("GoBackTo", [.string(screen)])
     }
 
-    /// Back to the nearest route below the top matching `matcher` (a screen, a model id or a route index).
+    /// Back to the nearest route matching `matcher` (a screen — by name, by value with `params: .equal`, by predicate
+    /// with `.containing` —, a model id or a route index), counting from the top (on top: no change).
     /// - Throws: ``NavSessionError/routeNotFound(_:)``.
     @discardableResult
     public func goBackTo(_ matcher: RouteMatcher) async throws(NavSessionError) -> UInt64 {
@@ -331,6 +332,15 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func show(_ screen: String, params: [String: String] = [:]) async throws(NavSessionError) -> UInt64 {
         try await versionCall("Show", [.string(screen), .stringDictionary(params)])
+    }
+
+    /// React Navigation's `popTo`: back to the nearest element of the active model's stack showing `screen` (the top
+    /// included), its params then set from `params` (merged when `merge`; empty keeps them); not in the stack: it
+    /// takes the top element's place (`PopTo`).
+    /// - Throws: ``NavSessionError/noStack(_:)``, ``NavSessionError/unknownScreen(_:)``.
+    @discardableResult
+    public func popTo(_ screen: String, params: [String: String] = [:], merge: Bool = false) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("PopTo", [.string(screen), .stringDictionary(params), .boolean(merge)])
     }
 
     /// ``dismiss()`` resolving from `model` (`DismissAt`).

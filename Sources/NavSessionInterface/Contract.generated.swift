@@ -400,6 +400,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.RouteNotFound"]
                 ),
                 Contract.Method(
+                    name: "PopTo", inputs: [A("screen", "s"), A("params", "a{ss}"), A("merge", "b")],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.NoStack", "org.navsession.Error.UnknownScreen", "org.freedesktop.DBus.Error.LimitsExceeded", "org.freedesktop.DBus.Error.InvalidArgs"]
+                ),
+                Contract.Method(
                     name: "DismissAll", inputs: [],
                     outputs: [A("version", "t")],
                     errors: []

@@ -68,12 +68,12 @@ extension SessionService {
                 return []
             }),
             MethodRow(
-                "Plan", .read { call, _ in
+                "Plan", .read { call, state in
                     let capabilities = RendererCapabilities(
                         multiDismiss: call.arguments[2].bool == true, pushesInOne: call.arguments[3].bool == true)
                     return [.string(try Session.plan(
                         fromJSON: call.arguments[0].string ?? "", toJSON: call.arguments[1].string ?? "",
-                        capabilities: capabilities, limits: self.limits))]
+                        capabilities: capabilities, limits: self.limits, kinds: state.session.routeKinds))]
                 }),
         ] + guardMethods() + closedWindowMethods()
     }

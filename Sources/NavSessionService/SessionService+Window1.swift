@@ -409,6 +409,12 @@ extension SessionService {
                 guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
                 return one(.show(screen: name, params: call.arguments[1].stringDictionary))
             }),
+            MethodRow("PopTo", .batch { call, _, _ in
+                let name = call.arguments[0].string ?? ""
+                guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+                let params = call.arguments[1].stringDictionary
+                return one(.popTo(screen: name, params: params.isEmpty ? nil : params, merge: call.arguments[2].bool ?? false))
+            }),
             MethodRow("DismissAt", .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
             MethodRow("DismissJustFromPresentedAt", .batch { call, _, _ in
                 one(.dismissJustFromPresented, from: try id(call.arguments[0]))

@@ -42,7 +42,10 @@ extension ExecOperation {
                       summary: "Dismiss every presentation and pop the base stack to its root."),
         ExecOperation(name: "go-back-to", member: "GoBackTo", target: .window,
                       arguments: [.string("SCREEN")], output: .version,
-                      summary: "Back to the nearest route below the top showing SCREEN."),
+                      summary: "Back to the nearest route showing SCREEN (on top: no change)."),
+        ExecOperation(name: "pop-to", member: "PopTo", target: .window,
+                      arguments: [.string("SCREEN"), .parameters, .flag("merge")], output: .version,
+                      summary: "Back to the nearest element showing SCREEN, its params set; else SCREEN replaces the top."),
         ExecOperation(name: "dismiss-all", member: "DismissAll", target: .window,
                       arguments: [], output: .version, summary: "Dismiss every presentation, keep the stacks."),
         // Back and forward.

@@ -139,7 +139,11 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
                 description: "\(label): the window opened at version \(opened), the trace starts at \(trace.initial.version) "
                     + "(replay on a fresh daemon, and a trace that starts at its window's opening)")
         }
-        try compare(try await state(of: window), trace.initial.state, "\(label), initial state (version \(trace.initial.version))")
+        // Mark owners and batch authors are unique bus names: the recording's clients are this replay's one client.
+        var names = ClientNames()
+        try compare(
+            try await state(of: window), trace.initial.state, "\(label), initial state (version \(trace.initial.version))",
+            names: &names)
         for (index, change) in trace.changes.enumerated() {
             let at = "\(label), change \(index + 1) (version \(change.version))"
             let version: UInt64
@@ -151,12 +155,12 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             guard version == UInt64(clamping: change.version) else {
                 throw Difference(description: "\(at): reached version \(version), recorded \(change.version)")
             }
-            try compare(try await state(of: window), change.state, "\(at), state")
+            try compare(try await state(of: window), change.state, "\(at), state", names: &names)
         }
         // The steps as the fresh daemon planned them, from its own trace of the new window.
         let replayed = try JSONDecoder().decode(Trace.self, from: Data(try await window.traceJSON().utf8))
         for (recorded, got) in zip(trace.changes, replayed.changes.suffix(trace.changes.count)) {
-            try compare(got.steps, recorded.steps, "\(label), change at version \(recorded.version), steps")
+            try compare(got.steps, recorded.steps, "\(label), change at version \(recorded.version), steps", names: &names)
         }
     }
 
@@ -184,18 +188,47 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 
-    /// Throws the first difference between `got` and `recorded`, with its JSON path.
-    private func compare(_ got: JSONValue, _ recorded: JSONValue, _ what: String, path: String = "$") throws {
+    /// The recorded clients' unique names and the replaying client's: each recorded name stands for the name that
+    /// first appeared in its place (the replay's one client stands for every client of the recording).
+    struct ClientNames {
+        private var replayedFor: [String: String] = [:]
+
+        /// Whether `got` may stand in the place of `recorded` (a unique name, `:1.2`), remembering the pair.
+        mutating func matches(_ got: String, _ recorded: String) -> Bool {
+            guard got.hasPrefix(":"), recorded.hasPrefix(":") else { return got == recorded }
+            if let known = replayedFor[recorded] { return known == got }
+            replayedFor[recorded] = got
+            return true
+        }
+    }
+
+    /// The keys whose values are clients' unique bus names (a mark's owner, a scheduled batch's author).
+    private static let clientNameKeys: Set<String> = ["owner", "author"]
+
+    /// Throws the first difference between `got` and `recorded`, with its JSON path; clients' unique names (under
+    /// ``clientNameKeys``) compare through `names`.
+    private func compare(
+        _ got: JSONValue, _ recorded: JSONValue, _ what: String, path: String = "$", key: String = "",
+        names: inout ClientNames
+    ) throws {
         switch (got, recorded) {
         case (.object(let a), .object(let b)):
             for key in Set(a.keys).union(b.keys).sorted() {
-                try compare(a[key] ?? .null, b[key] ?? .null, what, path: path + "." + key)
+                try compare(a[key] ?? .null, b[key] ?? .null, what, path: path + "." + key, key: key, names: &names)
             }
         case (.array(let a), .array(let b)):
             guard a.count == b.count else {
                 throw Difference(description: "\(what) differs at \(path): \(a.count) elements replayed, \(b.count) recorded")
             }
-            for (index, (x, y)) in zip(a, b).enumerated() { try compare(x, y, what, path: path + "[\(index)]") }
+            for (index, (x, y)) in zip(a, b).enumerated() {
+                try compare(x, y, what, path: path + "[\(index)]", key: key, names: &names)
+            }
+        case (.string(let a), .string(let b)) where Self.clientNameKeys.contains(key):
+            guard names.matches(a, b) else {
+                throw Difference(
+                    description: "\(what) differs at \(path): replayed client \(a), where the recording's \(b) was "
+                        + "replayed by another name before")
+            }
         default:
             guard got == recorded else {
                 throw Difference(

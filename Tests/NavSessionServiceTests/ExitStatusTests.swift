@@ -33,4 +33,33 @@ struct ExitStatusTests {
             #expect(exit == .exited(69), "\(String(describing: exit)); it wrote:\n\(fixture.output)")
         }
     }
+
+    @Test func anInvalidInstanceIdExitsWithStatus64() async throws {
+        for environment in [["NAVSESSION_INSTANCE": "bad id"], [:]] {
+            let arguments = environment.isEmpty ? ["--instance", "bad id", "--ephemeral"] : ["--ephemeral"]
+            let result = try await ToolRunner.run(
+                try DaemonFixture.binary().path, arguments, environment: environment, timeout: .seconds(30))
+            #expect(result.status == 64, "\(environment) \(arguments): \(result)")
+            #expect(result.stderr.contains("invalid --instance"), "\(result)")
+        }
+    }
+
+    /// The statuses navsessiond(1) lists are the ones Docs/dbus-api.md's table lists.
+    @Test func theManPageAndTheDocsListTheSameExitStatuses() throws {
+        let root = PrivateBus.repositoryRoot
+        let page = try String(contentsOf: root.appendingPathComponent("dist/man/navsessiond.1"), encoding: .utf8)
+        let section = try #require(page.components(separatedBy: ".Sh EXIT STATUS").dropFirst().first?
+            .components(separatedBy: "\n.Sh ").first)
+        let listed = section.split(separator: "\n").filter { $0.hasPrefix(".It ") }.map {
+            $0.dropFirst(4).replacingOccurrences(of: " Ns Ar n", with: "n")
+        }
+        let docs = try String(contentsOf: root.appendingPathComponent("Docs/dbus-api.md"), encoding: .utf8)
+        let table = try #require(docs.components(separatedBy: "| Exit status | When |").dropFirst().first?
+            .components(separatedBy: "\n\n").first)
+        let documented = table.split(separator: "\n").dropFirst().flatMap { row in
+            (row.split(separator: "|").first ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(Set(listed) == Set(documented), "man page \(listed), Docs/dbus-api.md \(documented)")
+        #expect(listed.count >= 9, "\(listed)")
+    }
 }

@@ -179,4 +179,45 @@ import Testing
             #expect(state?["reselect"] as? String == "popToRoot")
         }
     }
+
+    /// FlowStacks' rule through the bus: a screen shown on top is where `GoBackTo` already is.
+    @Test func goBackToTheScreenOnTopChangesNothingAndByValueFindsTheRightOne() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            for id in ["1", "9"] {
+                _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": id])])
+            }
+            _ = try await fixture.gdbus(window, "GoBackTo", ["detail"])
+            #expect(try await fixture.routeSummaries(window) == ["push detail", "push detail"])
+            let apply = try await fixture.gdbus(
+                window, "Apply", [#"[{"command":"goBackTo","screen":"detail","params":{"id":"1"}}]"#, "{}"])
+            #expect(apply.status == 0, "\(apply)")
+            let routes = try json(try await fixture.window(window, "GetRoutes").first?.string) as? [[String: Any]]
+            #expect(routes?.compactMap { ($0["params"] as? [String: String])?["id"] } == ["1"])
+        }
+    }
+
+    /// React Navigation's `popTo` through gdbus: back to the screen with new params (same model), or in place of
+    /// the top when the stack does not show it.
+    @Test func popToGoesBackWithParamsOrReplacesTheTop() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1", "edit": "a"])])
+            let detail = try await fixture.modelID(window, where: "screen", is: "detail")
+            _ = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
+            let merged = try await fixture.gdbus(window, "PopTo", ["detail", "{'id': '2'}", "true"])
+            #expect(merged.status == 0, "\(merged)")
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
+            #expect(try await fixture.modelID(window, where: "screen", is: "detail") == detail)
+            let routes = try json(try await fixture.window(window, "GetRoutes").first?.string) as? [[String: Any]]
+            #expect(routes?.first?["params"] as? [String: String] == ["id": "2", "edit": "a"])
+            let replaced = try await fixture.gdbus(window, "PopTo", ["about", "{}", "false"])
+            #expect(replaced.status == 0, "\(replaced)")
+            #expect(try await fixture.routeSummaries(window) == ["push about"])
+            let empty = try await fixture.gdbus(window, "PopTo", ["", "{}", "false"])
+            #expect(empty.status != 0 && empty.stderr.contains("InvalidArgs"), "\(empty)")
+        }
+    }
 }

@@ -87,4 +87,36 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("identical: 1 window, 9 changes"), "\(result)")
     }
+
+    /// A mark's owner is the recording client's unique name; the replaying client has another, and stands for it.
+    @Test func aTraceWithAMarkReplaysIdenticallyUnderTheReplayingClientsName() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navtrace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dir = directory.path
+        let script = """
+            cd '\(PrivateBus.repositoryRoot.path)'
+            ctl() { .build/debug/navsessionctl "$@"; }
+            exec 3< <(exec .build/debug/navsessiond --private-bus 2> \(dir)/first.log); first=$!
+            read -r address <&3 || { cat \(dir)/first.log; exit 1; }
+            export "$address"
+            ctl open-window main > /dev/null || exit 1
+            ctl exec 1 apply '[{"command":"protect","reason":"draft"},{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"}}]}]' > /dev/null || exit 1
+            ctl trace export 1 > \(dir)/trace.json || exit 1
+            kill $first; wait $first
+            exec 4< <(exec .build/debug/navsessiond --private-bus 2> \(dir)/fresh.log); fresh=$!
+            read -r address <&4 || { cat \(dir)/fresh.log; exit 1; }
+            export "$address"
+            ctl trace replay \(dir)/trace.json; status=$?
+            kill $fresh; exit $status
+            """
+        let file = directory.appendingPathComponent("replay.sh")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let result = try await ToolRunner.run("bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result)")
+        // The mark, and its removal when its owner (the one-shot navsessionctl) left: two changes.
+        #expect(result.stdout.contains("identical: 1 window, 2 changes"), "\(result)")
+        let trace = try String(contentsOfFile: "\(dir)/trace.json", encoding: .utf8)
+        #expect(trace.contains(#""owner":":"#), "the recording names its client: \(trace.prefix(400))")
+    }
 }

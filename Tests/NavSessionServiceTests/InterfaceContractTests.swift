@@ -37,4 +37,19 @@ import Testing
             section.matches(of: #/`(org\.(navsession|freedesktop\.DBus)\.Error\.[A-Za-z]+)`/#).map { String($0.output.1) })
         #expect(documented == Set(NavSessionInterface.ErrorName.all))
     }
+
+    /// Every method, property and signal of the contract is named in Docs/dbus-api.md (`Name` or `Name(…)`), so a
+    /// member added to the XML cannot go undocumented.
+    @Test func everyMemberOfTheContractIsNamedInTheAPIDocs() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("Docs/dbus-api.md"), encoding: .utf8)
+        var missing: [String] = []
+        for file in ["org.navsession.Session1.xml", "org.navsession.Window1.xml"] {
+            let xml = try String(contentsOf: Self.root.appendingPathComponent("dbus/\(file)"), encoding: .utf8)
+            for match in xml.matches(of: #/<(?:method|property|signal) name="(\w+)"/#) {
+                let name = String(match.output.1)
+                if !doc.contains("`\(name)`") && !doc.contains("`\(name)(") { missing.append("\(file): \(name)") }
+            }
+        }
+        #expect(missing == [], "members of the contract Docs/dbus-api.md does not name")
+    }
 }

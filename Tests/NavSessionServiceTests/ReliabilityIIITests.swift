@@ -133,6 +133,30 @@ import Testing
         }
     }
 
+    /// The author leaves while the daemon is down: the restarted daemon learns it from the bus (no departure signal
+    /// was seen) and drops the batch, where it once ran it at the deadline for a share of the gone name's own — a
+    /// mark with no owner on the bus, over its process's mark share.
+    @Test func aScheduledProtectWhoseAuthorLeftWhileTheDaemonWasDownIsNeverMade() async throws {
+        try await DaemonFixture.with { fixture in
+            let process = try #require(fixture.process)
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let author = try await fixture.connect()
+            _ = try await call(author, window, "Schedule", [.string(#"[{"command":"protect","reason":"draft"}]"#), .uint64(4_000)])
+            process.signal(SIGKILL)
+            #expect(await fixture.waitForExit(process))
+            await author.close()
+            let effects = try await fixture.signals(
+                path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Effect")
+            try await fixture.relaunch()
+            let dropped = try await first(effects, timeout: .seconds(30)) { $0.arguments.first == .string("scheduledFailed") }
+            #expect("\(dropped.arguments)".contains("left the bus"), "\(dropped.arguments)")
+            let state = try #require(try await fixture.window(window, "GetState").first?.string)
+            #expect(!state.contains("\"scheduled\":[{"), "\(state)")
+            #expect(try await marks(fixture, window).isEmpty)
+        }
+    }
+
     @Test func aScheduledBatchRecordsItsAuthorInTheState() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()

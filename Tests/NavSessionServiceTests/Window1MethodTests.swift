@@ -312,4 +312,23 @@ import Testing
             #expect(states.count == 2)
         }
     }
+
+    /// A style the manifest does not declare is not a presentation kind: `InvalidArgs` naming it and the kinds there
+    /// are; a declared kind (the demo's `popover`) and the built-in `browser` plan like any presentation.
+    @Test func planRefusesAStyleThatIsNoPresentationKindOfTheManifest() async throws {
+        try await DaemonFixture.with { fixture in
+            let refused = await fixture.error {
+                try await fixture.session(
+                    "Plan", [.string("[]"), .string(#"[{"style":"modal","screen":"a"}]"#), .boolean(false), .boolean(false)])
+            }
+            #expect(refused?.name.rawValue == "org.freedesktop.DBus.Error.InvalidArgs", "\(String(describing: refused))")
+            #expect(refused?.message.contains("to_routes: element 0: unknown style 'modal'") == true)
+            #expect(refused?.message.contains("popover") == true, "the message names the kinds there are")
+            for kind in ["popover", "browser"] {
+                let planned = try await fixture.session(
+                    "Plan", [.string("[]"), .string(#"[{"style":"\#(kind)","screen":"a"}]"#), .boolean(false), .boolean(false)])
+                #expect(planned.first?.string?.contains(#""style":"\#(kind)""#) == true, "\(planned)")
+            }
+        }
+    }
 }

@@ -164,10 +164,53 @@ struct GoBackTests {
         #expect(screens(of: 2, in: window) == ["home", "detail"])
     }
 
-    @Test func goBackToAScreenSkipsTheTopAndFindsTheNearestBelow() throws {
+    /// FlowStacks' rule: the nearest match counting from the top, the top included; a match on top changes nothing.
+    @Test func goBackToAScreenShownOnTopChangesNothing() throws {
         let window = try makeWindow(.stack([home, detail, .screen("more"), detail, detail]))
+        let event = try window.execute(.goBackTo(.screen("detail")))
+        #expect(screens(of: 1, in: window) == ["home", "detail", "more", "detail", "detail"])
+        #expect(event.steps.isEmpty && event.finished.isEmpty)
+    }
+
+    @Test func goBackToAScreenFindsTheNearestMatchFromTheTop() throws {
+        let window = try makeWindow(.stack([home, detail, .screen("more"), detail, .screen("last")]))
         try window.execute(.goBackTo(.screen("detail")))
         #expect(screens(of: 1, in: window) == ["home", "detail", "more", "detail"])
+    }
+
+    /// The screen's value: `[detail{1}, detail{9}, about]` back to `detail{1}` lands on detail 1, not the nearer 9.
+    @Test func goBackToAScreenValueMatchesItsParams() throws {
+        let one = ModelSpec.screen("detail", params: ["id": "1"])
+        let nine = ModelSpec.screen("detail", params: ["id": "9", "tab": "a"])
+        let window = try makeWindow(.stack([home, one, nine, .screen("about")]))
+        try window.execute(.goBackTo(.screen("detail", params: .equal(["id": "1"]))))
+        #expect(window.routes.map(\.params) == [["id": "1"]])
+        #expect(throws: NavigationError.self) {
+            try window.execute(.goBackTo(.screen("detail", params: .equal(["id": "9"]))))
+        }
+    }
+
+    /// A predicate on params: the nearest route whose params include the given pairs.
+    @Test func goBackToAScreenWithParamsContainingMatchesASubset() throws {
+        let one = ModelSpec.screen("detail", params: ["id": "1", "tab": "a"])
+        let nine = ModelSpec.screen("detail", params: ["id": "9", "tab": "b"])
+        let window = try makeWindow(.stack([home, one, nine, .screen("about")]))
+        try window.execute(.goBackTo(.screen("detail", params: .containing(["tab": "a"]))))
+        #expect(window.routes.map(\.params) == [["id": "1", "tab": "a"]])
+    }
+
+    @Test func goBackToTakesParamsOnlyWithAScreen() throws {
+        for json in [
+            #"{"command":"goBackTo","tag":"x","params":{"id":"1"}}"#,
+            #"{"command":"goBackTo","screen":"x","params":{},"paramsContaining":{}}"#,
+        ] {
+            #expect(throws: (any Error).self, "\(json)") { try JSONDecoder().decode(NavigationCommand.self, from: Data(json.utf8)) }
+        }
+        let json = #"{"command":"goBackTo","paramsContaining":{"id":"1"},"screen":"detail"}"#
+        let command = try JSONDecoder().decode(NavigationCommand.self, from: Data(json.utf8))
+        #expect(command == .goBackTo(.screen("detail", params: .containing(["id": "1"]))))
+        let encoded = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
+        #expect(try JSONDecoder().decode(NavigationCommand.self, from: Data(encoded.utf8)) == command)
     }
 
     @Test func goBackToThePresentedStacksRootScreenKeepsThePresentation() throws {

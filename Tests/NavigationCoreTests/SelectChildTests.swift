@@ -17,6 +17,19 @@ struct SelectChildTests {
             ).tagged("segments"))
     }
 
+    /// A presented custom container named by no screen shows its kind in the route view (JSON and Swift alike),
+    /// not the generic tag `custom`.
+    @Test func aPresentedCustomContainerWithoutAScreenIsRoutedUnderItsKind() throws {
+        let json = #"{"kind":"custom","customKind":"carousel","children":[{"kind":"screen","screen":"a"}]}"#
+        let decoded = try JSONDecoder().decode(ModelSpec.self, from: Data(json.utf8))
+        #expect(decoded.screen == "carousel")
+        for spec in [decoded, ModelSpec.custom("carousel", children: [.screen("a")])] {
+            let window = try makeWindow(.stacked(.screen("home")))
+            try window.execute(.present(.sheet(spec)))
+            #expect(window.routes.map(\.screen) == ["carousel"], "\(window.routes)")
+        }
+    }
+
     @Test func withoutSelectedTheLastChildIsSelectedAsBefore() throws {
         let window = try Self.segments()
         #expect(window.model(1)?.content == .custom(kind: "segments", children: [2, 4, 6], selected: 2))

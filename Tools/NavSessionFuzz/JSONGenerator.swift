@@ -202,10 +202,18 @@ struct JSONGenerator {
     }
 
     /// A command that goes back: `dismiss`/`goBack` (sometimes with a `result`), `goBackToRoot`, `dismissAll`,
-    /// `goBackTo`, `dismissJustFromPresented`, `hide`; and `goForward` (issue 34, part F) with or without a
-    /// count (sometimes one below 1 or beyond the list: InvalidCount, NothingToGoForward).
+    /// `goBackTo`, `popTo` (sometimes with params, merged or not), `dismissJustFromPresented`, `hide`; and
+    /// `goForward` with or without a count (sometimes one below 1 or beyond the list: InvalidCount,
+    /// NothingToGoForward).
     func backCommand(_ random: inout SplitMix64, ids: [UInt64]) -> GeneratedJSON {
-        switch random.int(0...6) {
+        switch random.int(0...7) {
+        case 7:
+            var members: [(String, GeneratedJSON)] = [
+                ("command", .string("popTo")), ("screen", .string(random.pick(vocabulary.screenNames, or: "home"))),
+            ]
+            if random.chance(0.4) { members.append(("params", .object([("id", .string(String(random.int(0...3))))]))) }
+            if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
+            return .object(members)
         case 6:
             guard random.chance(0.5) else { return .object([("command", .string("goForward"))]) }
             return .object([("command", .string("goForward")), ("count", .number(String(random.int(0...3))))])
@@ -243,7 +251,11 @@ struct JSONGenerator {
         let count = random.chance(0.1) ? random.int(0...2) : 1
         for _ in 0..<count {
             switch random.int(0...3) {
-            case 0: members.append(("screen", .string(random.pick(vocabulary.screenNames, or: "home"))))
+            case 0:
+                members.append(("screen", .string(random.pick(vocabulary.screenNames, or: "home"))))
+                // The screen's value or a predicate on its params (sometimes both, which the daemon refuses).
+                if random.chance(0.3) { members.append(("params", .object([("id", .string(String(random.int(0...3))))]))) }
+                if random.chance(0.2) { members.append(("paramsContaining", .object([]))) }
             case 1: members.append(("model", ids.isEmpty ? .int(3) : reference(&random, ids: ids)))
             case 2: members.append(("tag", .string(random.pick(Self.tags, or: "inbox"))))
             default: members.append(("index", .int(random.int(0...4))))

@@ -626,6 +626,12 @@ class Window:
         """``Show``: the screen the way the manifest declares it."""
         return self._change("Show", "(sa{ss})", (screen, dict(params or {})))
 
+    def pop_to(self, screen: str, params: Optional[Mapping[str, str]] = None, *, merge: bool = False) -> int:
+        """``PopTo``: React Navigation's ``popTo`` — back to the nearest element showing ``screen`` (the top
+        included), its params set from ``params`` (merged with ``merge``; none keeps them); not in the stack, it
+        takes the top element's place."""
+        return self._change("PopTo", "(sa{ss}b)", (screen, dict(params or {}), merge))
+
     def dismiss(self) -> int:
         return self._change("Dismiss")
 

@@ -152,9 +152,24 @@ def go_back_to_root() -> Command:
 
 
 def go_back_to(*, screen: Optional[str] = None, tag: Optional[str] = None, model: Optional[Reference] = None,
-               index: Optional[int] = None) -> Command:
-    """``goBackTo`` exactly one of ``screen``, ``tag``, ``model`` or ``index`` (the daemon refuses none or several)."""
-    return _command("goBackTo", screen=screen, tag=tag, model=model, index=index)
+               index: Optional[int] = None, params: Optional[Mapping[str, str]] = None,
+               params_containing: Optional[Mapping[str, str]] = None) -> Command:
+    """``goBackTo`` exactly one of ``screen``, ``tag``, ``model`` or ``index`` (the daemon refuses none or several):
+    the nearest matching route counting from the top, the top included (a match on top changes nothing).
+
+    With ``screen``, ``params`` matches the screen's value (its params equal these) and ``params_containing`` is a
+    predicate (its params include these pairs); at most one of the two.
+    """
+    return _command("goBackTo", screen=screen, tag=tag, model=model, index=index,
+                    params=None if params is None else dict(params),
+                    paramsContaining=None if params_containing is None else dict(params_containing))
+
+
+def pop_to(screen: str, params: Optional[Mapping[str, str]] = None, *, merge: bool = False) -> Command:
+    """``popTo`` (React Navigation's ``popTo(name, params, {merge})``): back to the nearest element of the stack
+    showing ``screen`` (the top included), its params then set from ``params`` (merged with ``merge``); not in the
+    stack, it takes the top element's place."""
+    return _command("popTo", screen=screen, params=None if params is None else dict(params), merge=merge or None)
 
 
 def go_forward(count: Optional[int] = None) -> Command:
@@ -269,7 +284,7 @@ def cancel_scheduled(id: str) -> Command:
 __all__ = [
     "Command", "CommandLike", "to_json", "batch_json", "push", "push_all", "pop", "pop_to_root", "set_root",
     "existing", "set_path", "present", "show", "dismiss", "dismiss_just_from_presented", "hide", "dismiss_all",
-    "go_back", "go_back_to_root", "go_back_to", "go_forward", "bring_to_front", "select_tab", "switch_model",
+    "go_back", "go_back_to_root", "go_back_to", "pop_to", "go_forward", "bring_to_front", "select_tab", "switch_model",
     "clear_saved_state", "select_child", "set_column_visibility", "set_tab_bar_rule", "set_routes", "set_params",
     "set_appearance", "protect", "unprotect", "set_renderer_state", "open_window", "dismiss_window", "open_url",
     "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
@@ -277,7 +292,7 @@ __all__ = [
 
 #: Every command name the builders produce (a test compares it with the daemon's list).
 COMMAND_NAMES = frozenset({
-    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "dismiss",
+    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "popTo", "dismiss",
     "dismissJustFromPresented", "hide", "dismissAll", "goBack", "goBackToRoot", "goBackTo", "goForward",
     "bringToFront", "tabsSelectItem", "switchModel", "clearSavedState", "selectChild", "setColumnVisibility",
     "setTabBarRule", "setRoutes", "setParams", "setAppearance", "protect", "unprotect", "setRendererState",

@@ -129,6 +129,7 @@ INTERFACES = {
             'GoBack': {'in': (), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NothingToGoBack',)},
             'GoBackToRoot': {'in': (), 'out': (('version', 't'),), 'errors': ()},
             'GoBackTo': {'in': (('screen', 's'),), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.RouteNotFound',)},
+            'PopTo': {'in': (('screen', 's'), ('params', 'a{ss}'), ('merge', 'b')), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NoStack', 'org.navsession.Error.UnknownScreen', 'org.freedesktop.DBus.Error.LimitsExceeded', 'org.freedesktop.DBus.Error.InvalidArgs')},
             'DismissAll': {'in': (), 'out': (('version', 't'),), 'errors': ()},
             'GoForward': {'in': (), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NothingToGoForward',)},
             'TabsSelectItem': {'in': (('tab', 's'),), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NoTabs', 'org.navsession.Error.UnknownTab')},

@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from gi.repository import GLib
 
+from .contract import INTERFACES
 from .errors import ProtocolError
 
 _NOT_YET = object()
@@ -60,45 +61,22 @@ PROPERTIES_IFACE = "org.freedesktop.DBus.Properties"
 
 # -- D-Bus signatures (dbus/org.navsession.{Session1,Window1}.xml; a test compares them) ------------------------
 
-#: Interface → method → the reply's signature (its out arguments as one tuple type).
+#: Interface → method → the reply's signature (its out arguments as one tuple type), from the generated contract.
 REPLY_SIGNATURES: Dict[str, Dict[str, str]] = {
-    SESSION_IFACE: {
-        "OpenWindow": "(o)", "DismissWindow": "()", "OpenURL": "(o)", "ListWindows": "(ao)", "Apply": "(t)",
-        "SetCloseOnExit": "()", "Plan": "(s)", "RegisterGuard": "()", "UnregisterGuard": "()",
-        "ListGuards": "(a{ss})", "ListClosedWindows": "(s)", "ReopenWindow": "(o)",
-    },
-    WINDOW_IFACE: {
-        **dict.fromkeys((
-            "StackAppend", "StackDropLast", "StackDropToRoot", "StackSetRoot", "StackSetPath", "StackReverse",
-            "Present", "PresentAlert", "PresentConfirmationDialog", "Dismiss", "DismissJustFromPresented", "Hide",
-            "GoBack", "GoBackToRoot", "GoBackTo", "DismissAll", "GoForward", "TabsSelectItem", "SwitchModel",
-            "SwitchModelWith", "ClearSavedState", "Protect", "Unprotect", "StackAppendAt", "PresentAt", "Show",
-            "DismissAt", "DismissJustFromPresentedAt", "HideAt", "ExecuteAt", "SetState", "SetRoutes",
-            "ReportPopped", "ReportDismissed", "ReportTabSelected", "ReportActionChosen", "SetParams",
-            "SetAppearance", "SetTitle", "BringToFront", "ModelForTag", "SelectChild", "ReportChildSelected",
-            "SetColumnVisibility", "ReportCollapsed", "CancelScheduled", "SetRendererState",
-        ), "(t)"),
-        **dict.fromkeys(("PresentOn", "Apply", "Check"), "(tat)"),
-        **dict.fromkeys(("SendMessage", "ReportSettled", "FollowModel", "UnfollowModel", "ReportClosed",
-                         "CancelPending"), "()"),
-        **dict.fromkeys(("GetState", "GetTree", "GetRoutes", "GetHistory", "GetStateAt", "ExportTrace",
-                         "Schedule"), "(s)"),
+    **{
+        interface: {
+            name: "(" + "".join(kind for _, kind in method["out"]) + ")"
+            for name, method in declared["methods"].items()
+        }
+        for interface, declared in INTERFACES.items() if interface in (SESSION_IFACE, WINDOW_IFACE)
     },
     PROPERTIES_IFACE: {"Get": "(v)", "GetAll": "(a{sv})", "Set": "()"},
 }
 
-#: Interface → property → its D-Bus type.
+#: Interface → property → its D-Bus type, from the generated contract.
 PROPERTY_TYPES: Dict[str, Dict[str, str]] = {
-    SESSION_IFACE: {
-        "Windows": "ao", "Scenes": "as", "Screens": "as", "Guards": "a{ss}", "Version": "t", "ApplicationId": "s",
-        "RestoreReason": "s", "RestoreSetAside": "s", "Instance": "s",
-    },
-    WINDOW_IFACE: {
-        "Scene": "s", "Title": "s", "Version": "t", "ActiveScreen": "s", "ActiveModel": "t", "Routes": "s",
-        "SelectedTab": "s", "CanGoBack": "b", "CanPop": "b", "CanDismiss": "b", "PendingDeepLink": "s",
-        "ActiveTag": "s", "PendingNavigation": "s", "Protected": "s", "SettledVersion": "t", "SettledBy": "s",
-        "CanGoForward": "b",
-    },
+    interface: {name: kind for name, (kind, _) in declared["properties"].items()}
+    for interface, declared in INTERFACES.items() if interface in (SESSION_IFACE, WINDOW_IFACE)
 }
 
 #: Interface → signal → its arguments' signature (the signals the package decodes).

@@ -39,6 +39,10 @@ def test_a_dismissal_result_may_be_any_json_value_including_null():
 def test_a_batch_is_compact_json_text():
     assert c.batch_json([c.pop(2), c.go_back_to(screen="home")]) == (
         '[{"command":"stackDropLast","count":2},{"command":"goBackTo","screen":"home"}]')
+    assert c.batch_json(c.go_back_to(screen="detail", params={"id": "1"})) == (
+        '[{"command":"goBackTo","screen":"detail","params":{"id":"1"}}]')
+    assert c.batch_json(c.go_back_to(screen="detail", params_containing={"id": "1"})) == (
+        '[{"command":"goBackTo","screen":"detail","paramsContaining":{"id":"1"}}]')
 
 
 def test_routes_write_withNavigation_for_presentations_only():
@@ -81,6 +85,9 @@ ACCEPTED = {
     "schedule": c.schedule([c.pop()], 60_000, id="later", overdue="drop"),
     "set_tab_bar_rule": c.set_tab_bar_rule(True, animated=False),
     "go_back_to_root": c.go_back_to_root(),
+    "go_back_to_value": c.go_back_to(screen="about", params={}),
+    "go_back_to_predicate": c.go_back_to(screen="about", params_containing={}),
+    "pop_to": c.pop_to("about", {}, merge=True),
     "dismiss_all": c.dismiss_all(),
     "open_window": c.open_window("waiting"),
 }

@@ -27,6 +27,16 @@ def test_a_method_returns_the_new_version_and_the_cached_properties_already_show
     assert navsession_window.routes() == navsession_window.current_routes
 
 
+def test_pop_to_goes_back_to_the_screen_with_merged_params_or_replaces_the_top(navsession_window):
+    navsession_window.switch_model("main")
+    navsession_window.push("detail", {"id": "7", "edit": "1"})
+    navsession_window.push("about")
+    navsession_window.pop_to("detail", {"id": "8"}, merge=True)
+    assert navsession_window.current_routes == [Route("push", "detail", {"id": "8", "edit": "1"})]
+    navsession_window.pop_to("about")
+    assert navsession_window.current_routes == [Route("push", "about")]
+
+
 def test_another_clients_change_reaches_the_cached_properties(navsession_window, navsession_daemon):
     with navsession.connect(navsession_daemon.address, start=False) as second:
         second.window(navsession_window.path).switch_model("main")

@@ -7,7 +7,7 @@ extension NavigationCommand: Codable {
         "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
-        "goBack", "goBackToRoot", "goBackTo", "dismissAll", "protect", "unprotect",
+        "goBack", "goBackToRoot", "goBackTo", "popTo", "dismissAll", "protect", "unprotect",
         // Appearance.
         "setAppearance", "setTabBarRule",
         // Screen defaults and transitions.
@@ -30,12 +30,13 @@ extension NavigationCommand: Codable {
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
         "setRoutes": ["routes", "stack"],
         "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
-        "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys,
+        "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys + RouteMatcher.paramsKeys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
         // Appearance.
         "setAppearance": ["model", "tag", "appearance", "merge"], "setTabBarRule": ["stack", "hiddenWhenNotRoot", "animated"],
         // Screen defaults and transitions.
         "show": ["screen", "params", "transition"],
+        "popTo": ["screen", "params", "merge"],
         "selectChild": ["container", "child"], "setColumnVisibility": ["container", "visibility"],
         "transaction": ["payload"],
         "schedule": ["afterMs", "commands", "id", "overdue", "deadline", "author"], "cancelScheduled": ["id"],
@@ -88,6 +89,11 @@ extension NavigationCommand: Codable {
             self = .show(
                 screen: try c.decode(String.self, forKey: "screen"),
                 params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:], transition: transition)
+        case "popTo":
+            self = .popTo(
+                screen: try c.decode(String.self, forKey: "screen"),
+                params: try c.decodeIfPresent([String: String].self, forKey: "params"),
+                merge: try c.decodeIfPresent(Bool.self, forKey: "merge") ?? false)
         case "dismiss":
             if let result = try c.decodeIfPresent(JSONValue.self, forKey: "result") {
                 self = .dismissReturning(result: result)
@@ -227,7 +233,13 @@ extension NavigationCommand: Codable {
         case .goBack(let result): try c.encodeIfPresent(result, forKey: "result")
         case .goBackTo(let matcher):
             switch matcher {
-            case .screen(let name): try c.encode(name, forKey: "screen")
+            case .screen(let name, let params):
+                try c.encode(name, forKey: "screen")
+                switch params {
+                case .equal(let value)?: try c.encode(value, forKey: "params")
+                case .containing(let value)?: try c.encode(value, forKey: "paramsContaining")
+                case nil: break
+                }
             case .tag(let tag): try c.encode(tag, forKey: "tag")
             case .model(let reference): try c.encode(reference, forKey: "model")
             case .index(let index): try c.encode(index, forKey: "index")
@@ -241,6 +253,10 @@ extension NavigationCommand: Codable {
             try c.encode(screen, forKey: "screen")
             if !params.isEmpty { try c.encode(params, forKey: "params") }
             try c.encodeIfPresent(transition, forKey: "transition")
+        case .popTo(let screen, let params, let merge):
+            try c.encode(screen, forKey: "screen")
+            try c.encodeIfPresent(params, forKey: "params")
+            if merge { try c.encode(merge, forKey: "merge") }
         case .presentOn(let presentation, let on, let replace):
             try c.encode(presentation, forKey: "presentation")
             try c.encode(on, forKey: "on")
@@ -320,8 +336,24 @@ extension RouteMatcher {
                     ? "goBackTo needs one of \"screen\", \"tag\", \"model\" or \"index\""
                     : "goBackTo takes one selector; got \(present.map { "\"\($0)\"" }.joined(separator: " and "))")
         }
+        let refinements = Self.paramsKeys.filter { c.contains(JSONKey($0)) }
+        guard refinements.isEmpty || (present[0] == "screen" && refinements.count == 1) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: "command", in: c,
+                debugDescription: present[0] == "screen"
+                    ? "goBackTo takes \"params\" (the screen's value) or \"paramsContaining\" (a predicate), not both"
+                    : "goBackTo's \"\(refinements[0])\" refines \"screen\" only; got it with \"\(present[0])\"")
+        }
         switch present[0] {
-        case "screen": self = .screen(try c.decode(String.self, forKey: "screen"))
+        case "screen":
+            let name = try c.decode(String.self, forKey: "screen")
+            if let params = try c.decodeIfPresent([String: String].self, forKey: "params") {
+                self = .screen(name, params: .equal(params))
+            } else if let params = try c.decodeIfPresent([String: String].self, forKey: "paramsContaining") {
+                self = .screen(name, params: .containing(params))
+            } else {
+                self = .screen(name)
+            }
         case "tag": self = .tag(try c.decode(String.self, forKey: "tag"))
         case "model": self = .model(try c.decode(ModelReference.self, forKey: "model"))
         default: self = .index(try c.decodeInteger(required: "index", in: Int.min...Int.max))

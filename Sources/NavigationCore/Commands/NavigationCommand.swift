@@ -37,6 +37,13 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// `transition` as for any push or presentation (``TransitionRules``).
     /// JSON: `{"command":"show","screen":"compose","params":{…},"transition"?:"slide"}`.
     case show(screen: String, params: [String: String] = [:], transition: String? = nil)
+    /// React Navigation's `popTo(name, params, {merge})` on the stack of the executing model (walk-up): back to the
+    /// nearest element showing `screen`, counting from the top (the top included: nothing is popped), its params
+    /// then replaced by `params` (merged when `merge`) when given, same id; when no element shows it, a new
+    /// element showing it takes the top element's place (the root's, at the root).
+    /// JSON: `{"command":"popTo","screen":"detail","params"?:{…},"merge"?:true}`.
+    /// Fails: ``NavigationError/noStack(from:)``.
+    case popTo(screen: String, params: [String: String]? = nil, merge: Bool = false)
     /// Dismiss the nearest presentation or pushed element. Fails: ``NavigationError/nothingToDismiss(from:)``.
     case dismiss
     /// `dismiss` plus a `result` message (payload: the result's JSON text) to the presenter, or to the element
@@ -50,7 +57,8 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// Every presentation of the active branch dismissed and every stack of its first layer at its root,
     /// in one change. At the root already: no change.
     case goBackToRoot
-    /// Back to the nearest route below the top of the active branch that matches, across layers.
+    /// Back to the nearest route of the active branch that matches, counting from the top (a match on top changes
+    /// nothing), across layers.
     /// Fails: ``NavigationError/routeNotFound(_:)``.
     case goBackTo(RouteMatcher)
     /// Every presentation of the active branch dismissed, the base stacks kept. Nothing presented: no change.
@@ -176,6 +184,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .stackSetPath: "stackSetPath"
         case .present, .presentOn: "present"
         case .show: "show"
+        case .popTo: "popTo"
         case .dismiss, .dismissReturning: "dismiss"
         case .goBack: "goBack"
         case .goBackToRoot: "goBackToRoot"

@@ -212,16 +212,26 @@ extension NavigationWindow {
         let shown = entry.push == nil && entry.model.kind == .stack
             ? entry.model.path.first.flatMap { nodes[$0.model] } : nil
         switch matcher {
-        case .screen(let name): return (shown ?? entry.model).screen == name
+        case .screen(let name, let params):
+            let model = shown ?? entry.model
+            return model.screen == name && (params?.matches(model.params) ?? true)
         case .model(.id(let id)): return entry.model.id == id || shown?.id == id
         case .model(.tag), .tag, .index: return false
         }
     }
 
-    /// `goBackTo`: back to the nearest route below the top matching `matcher`, across layers; a screen or
-    /// model matcher also matches the base of the branch (the model shown once every route is removed),
-    /// which is then `goBackToRoot`. An index equal to the top route's changes nothing.
+    /// `goBackTo`: back to the nearest route matching `matcher`, counting from the top, across layers; a match on
+    /// top (or an index equal to the top route's) changes nothing, as FlowStacks' `goBackTo`. A screen or model
+    /// matcher also matches the base of the branch (the model shown once every route is removed), which is then
+    /// `goBackToRoot`.
     func goBackTo(_ selector: RouteMatcher) throws(NavigationError) {
+        // Matching costs O(routes × params): the params looked for are bounded like a screen's.
+        if case .screen(_, .equal(let params)?) = selector, params.count > configuration.limits.maxParams {
+            throw .limitsExceeded("goBackTo's params hold \(params.count) pairs; at most \(configuration.limits.maxParams)")
+        }
+        if case .screen(_, .containing(let params)?) = selector, params.count > configuration.limits.maxParams {
+            throw .limitsExceeded("goBackTo's paramsContaining holds \(params.count) pairs; at most \(configuration.limits.maxParams)")
+        }
         // A tag names a model: resolved once (an unknown tag is `unknownTag`), then matched by id.
         let matcher: RouteMatcher
         switch selector {
@@ -238,7 +248,7 @@ extension NavigationWindow {
             }
             target = index
         case .screen, .model, .tag:
-            target = routes.indices.dropLast().last { matches(routes[$0], matcher) }
+            target = routes.indices.last { matches(routes[$0], matcher) }
             if target == nil {
                 guard let base = baseLayer(lastElement: false).last, baseMatches(base, matcher) else {
                     throw .routeNotFound(selector.description)
@@ -253,7 +263,7 @@ extension NavigationWindow {
 
     private func baseMatches(_ base: Node, _ matcher: RouteMatcher) -> Bool {
         switch matcher {
-        case .screen(let name): base.screen == name
+        case .screen(let name, let params): base.screen == name && (params?.matches(base.params) ?? true)
         case .model(.id(let id)): base.id == id
         case .model(.tag), .tag, .index: false
         }

@@ -50,7 +50,11 @@ extension ModelSpec: Codable {
         if kind == "screen" {
             screen = try c.decode(String.self, forKey: "screen")
         } else {
-            screen = try c.decodeIfPresent(String.self, forKey: "screen") ?? kind
+            // A container without a screen name is named by its kind; a custom container by its custom kind
+            // (`split`, as ``ModelSpec/custom(_:children:selected:screen:)`` names it), so its route says which.
+            var unnamed = kind
+            if case .custom(let customKind, _, _) = content { unnamed = customKind }
+            screen = try c.decodeIfPresent(String.self, forKey: "screen") ?? unnamed
         }
         self.init(
             screen: screen,

@@ -51,7 +51,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// `goForward` asked for more routes than the forward list holds (none after a push or present, or before
     /// any back).
     case nothingToGoForward(requested: Int, available: Int)
-    /// `goBackTo` found no route below the top matching what it looked for (the text names it).
+    /// `goBackTo` found no route of the active branch matching what it looked for (the text names it).
     case routeNotFound(String)
     /// `dismissJustFromPresented` or a `presenter` message target outside any presentation.
     case notInsidePresentation(ModelID)

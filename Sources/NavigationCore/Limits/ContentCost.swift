@@ -66,6 +66,7 @@ enum ContentCost {
             }
         case .present(let presentation): return base + of(presentation.model) + (presentation.transition.map(of) ?? 0)
         case .show(let screen, let params, let transition): return base + of(screen) + of(params) + (transition.map(of) ?? 0)
+        case .popTo(let screen, let params, _): return base + of(screen) + (params.map(of) ?? 0)
         case .presentOn(let presentation, let on, _):
             return base + 24 + of(presentation.model) + (presentation.transition.map(of) ?? 0) + of(on)
         case .tabsSelectItem(let tab): return base + of(tab)
@@ -91,7 +92,9 @@ enum ContentCost {
         case .setRendererState(let model, let state): return base + (model.map(of) ?? 0) + state.cost
         case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):
             return base + NavigationWindow.resultText(result).utf8.count
-        case .goBackTo(.screen(let name)): return base + of(name)
+        case .goBackTo(.screen(let name, nil)): return base + of(name)
+        case .goBackTo(.screen(let name, .equal(let params)?)), .goBackTo(.screen(let name, .containing(let params)?)):
+            return base + of(name) + of(params)
         case .setAppearance(let model, _, _): return base + 32 + (model.map(of) ?? 0)
         case .setTabBarRule(let stack, _, _): return base + (stack.map(of) ?? 0)
         case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,

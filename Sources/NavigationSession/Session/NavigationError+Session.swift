@@ -98,7 +98,7 @@ extension NavigationError {
             available == 0
                 ? "nothing to go forward to: the forward list is empty (a push or present clears it)"
                 : "cannot go forward \(requested) routes: the forward list holds \(available)"
-        case .routeNotFound(let what): "no route below the top of the active branch matches \(what)"
+        case .routeNotFound(let what): "no route of the active branch matches \(what)"
         case .notInsidePresentation(let id): "model \(id) is not inside a presentation"
         case .cannotHide(let id): "model \(id) is neither a presented stack's root nor a pushed element"
         case .noTabs(let id): "no tab container at or above model \(id)"

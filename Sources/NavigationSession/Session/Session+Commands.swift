@@ -105,14 +105,20 @@ extension Session {
         return action
     }
 
+    /// The custom presentation kinds a route's style may name here: the manifest's and the built-in `browser`.
+    public var routeKinds: Set<String> { Set(manifest.presentationKinds).union([PresentationSpec.browserKind]) }
+
     /// Plans route states between two JSON route lists (Session1 `Plan`), as JSON.
     ///
     /// Bounded before any work: each JSON text by ``SessionLimits/maxJSONBytes``, each list by
     /// ``SessionLimits/maxPlanRoutes`` and the plan by ``SessionLimits/maxPlannedRouteEntries``.
-    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the argument and the element;
-    ///   ``SessionError/limitsExceeded(_:)``.
+    /// - Parameter kinds: the custom presentation kinds a route's style may name (a manifest's `presentationKinds`
+    ///   and the built-in `browser`); `nil` (a planner without a manifest, `navsessionctl plan`): any kind name.
+    /// - Throws: ``SessionError/invalidArguments(_:)`` naming the argument and the element (also for a style that
+    ///   is none of `push`, `sheet`, `cover` and `kinds`); ``SessionError/limitsExceeded(_:)``.
     public static func plan(
-        fromJSON: String, toJSON: String, capabilities: RendererCapabilities, limits: SessionLimits = SessionLimits()
+        fromJSON: String, toJSON: String, capabilities: RendererCapabilities, limits: SessionLimits = SessionLimits(),
+        kinds: Set<String>? = nil
     ) throws(SessionError) -> String {
         for (name, text) in [("from_routes", fromJSON), ("to_routes", toJSON)] where text.utf8.count > limits.maxJSONBytes {
             throw .limitsExceeded("\(name) is \(text.utf8.count) bytes; at most \(limits.maxJSONBytes)")
@@ -131,6 +137,16 @@ extension Session {
         }
         for (name, list) in [("from_routes", from), ("to_routes", to)] where list.count > limits.maxPlanRoutes {
             throw .limitsExceeded("\(name) has \(list.count) routes; at most \(limits.maxPlanRoutes)")
+        }
+        if let kinds {
+            for (name, list) in [("from_routes", from), ("to_routes", to)] {
+                for (index, route) in list.enumerated() {
+                    guard case .custom(let kind) = route.style, !kinds.contains(kind) else { continue }
+                    throw .invalidArguments(
+                        "\(name): element \(index): unknown style '\(kind)' (expected push, sheet, cover or a presentation "
+                            + "kind: \(kinds.sorted().joined(separator: ", ")))")
+                }
+            }
         }
         let bound = StepPlanner.routeEntryBound(from: from, to: to, capabilities: capabilities.planner)
         guard bound <= limits.maxPlannedRouteEntries else {

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import NavigationCore
+
+/// `popTo`: React Navigation's `popTo(name, params, {merge})` on the executing model's stack.
+struct PopToTests {
+    static func stack(_ screens: [ModelSpec]) throws -> NavigationWindow { try makeWindow(.stack(screens)) }
+    static let home = ModelSpec.screen("home")
+
+    @Test func popsBackToTheNearestElementShowingTheScreen() throws {
+        let window = try Self.stack([Self.home, .screen("detail"), .screen("more"), .screen("detail"), .screen("last")])
+        try window.execute(.popTo(screen: "detail"))
+        #expect(screens(of: 1, in: window) == ["home", "detail", "more", "detail"])
+    }
+
+    @Test func theTopShowingTheScreenGetsItsParamsReplacedSameID() throws {
+        let window = try Self.stack([Self.home, .screen("detail", params: ["id": "1", "tab": "a"])])
+        let top = try #require(window.model(1)?.path?.last?.model)
+        let event = try window.execute(.popTo(screen: "detail", params: ["id": "2"]))
+        #expect(window.model(1)?.path?.last?.model == top)
+        #expect(window.model(top)?.params == ["id": "2"])
+        #expect(event.finished.isEmpty)
+    }
+
+    @Test func mergeKeepsTheParamsNotGiven() throws {
+        let window = try Self.stack([Self.home, .screen("detail", params: ["id": "1", "tab": "a"]), .screen("more")])
+        try window.execute(.popTo(screen: "detail", params: ["id": "2"], merge: true))
+        #expect(window.routes.map(\.params) == [["id": "2", "tab": "a"]])
+    }
+
+    /// Not in the stack: the new screen takes the focused route's place (React's `replace`).
+    @Test func aScreenNotInTheStackReplacesTheTop() throws {
+        let window = try Self.stack([Self.home, .screen("detail"), .screen("more")])
+        let event = try window.execute(.popTo(screen: "about", params: ["from": "x"]))
+        #expect(screens(of: 1, in: window) == ["home", "detail", "about"])
+        #expect(window.routes.last?.params == ["from": "x"])
+        #expect(event.finished.count == 1 && event.started.count == 1)
+    }
+
+    @Test func atTheRootAScreenNotInTheStackReplacesTheRoot() throws {
+        let window = try Self.stack([Self.home])
+        try window.execute(.popTo(screen: "about"))
+        #expect(screens(of: 1, in: window) == ["about"])
+    }
+
+    @Test func theRootShowingTheScreenPopsEverythingAbove() throws {
+        let window = try Self.stack([Self.home, .screen("detail"), .screen("more")])
+        try window.execute(.popTo(screen: "home"))
+        #expect(screens(of: 1, in: window) == ["home"])
+    }
+
+    @Test func withoutAStackOrAScreenNameItFails() throws {
+        let window = try makeWindow(.screen("alone"))
+        #expect(throws: NavigationError.self) { try window.execute(.popTo(screen: "alone")) }
+        let stacked = try Self.stack([Self.home, .screen("detail")])
+        #expect(throws: NavigationError.self) { try stacked.execute(.popTo(screen: "")) }
+        #expect(screens(of: 1, in: stacked) == ["home", "detail"])
+    }
+
+    @Test func itsJSONRoundTrips() throws {
+        for json in [
+            #"{"command":"popTo","screen":"detail"}"#, #"{"command":"popTo","screen":"detail","params":{"id":"1"},"merge":true}"#,
+        ] {
+            let command = try JSONDecoder().decode(NavigationCommand.self, from: Data(json.utf8))
+            let encoded = try JSONEncoder().encode(command)
+            #expect(try JSONDecoder().decode(NavigationCommand.self, from: encoded) == command, "\(json)")
+        }
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(NavigationCommand.self, from: Data(#"{"command":"popTo","screen":"a","count":1}"#.utf8))
+        }
+    }
+
+    /// What `popTo` popped can come back with `goForward`, like any back.
+    @Test func whatItPoppedGoesForward() throws {
+        let window = try Self.stack([Self.home, .screen("detail"), .screen("more")])
+        try window.execute(.popTo(screen: "home"))
+        try window.execute(.goForward(count: 2))
+        #expect(screens(of: 1, in: window) == ["home", "detail", "more"])
+    }
+}
