@@ -165,26 +165,27 @@ extension SessionService {
 
     // MARK: Clients leaving
 
-    /// Closes restored windows whose close-on-exit client is gone and drops marks whose owner is gone (the others are seen leaving by
-    /// ``watchDepartures(on:)``, which must run first).
+    /// Closes restored windows whose close-on-exit client is gone, drops marks whose owner is gone and the marking
+    /// batches of authors that are gone (the others are seen leaving by ``watchDepartures(on:)``, which must run
+    /// first).
+    ///
+    /// Every owner and author still on the bus is joined to its process first, and only then are the gone ones
+    /// handled: handling one is a change, and no change — a scheduled batch that is overdue among them — may be
+    /// checked against the shares while a restored owner still counts in a share of its own (its process's marks
+    /// would be undercounted).
     func checkRestoredOwners(on bus: Bus) async {
         let owners = state.withLock { state in
             Set(state.session.windows.compactMap(\.closeOnExitOwner)).union(state.session.markOwners)
         }
+        var gone: [String] = []
         for owner in owners.sorted() {
             if let name = try? BusName(owner), (try? await bus.nameHasOwner(name)) == true {
-                // Still here: its process is told now, before the name is requested, so the marks it kept count
-                // in its process's share from the first change (not in a share of its own until it calls).
                 await joinProcess(of: owner, on: bus)
-                continue
+            } else {
+                gone.append(owner)
             }
-            await clientVanished(owner, on: bus)
         }
-        // The authors of restored scheduled batches still on the bus, for the same reason (schedule shares).
-        let authors = state.withLock { state in
-            Set(state.session.windows.flatMap { $0.graph.scheduled.compactMap(\.author) }).subtracting(owners)
-        }
-        for author in authors.sorted() { await joinProcess(of: author, on: bus) }
+        for owner in gone { await clientVanished(owner, on: bus) }
     }
 
     /// Subscribes once to every unique name leaving the bus and tells the session (close-on-exit ties,

@@ -35,7 +35,8 @@ extension SessionService {
     /// the one armed for the old deadline). Costs one comparison when nothing is scheduled and no timer is armed.
     func rearmScheduleTimer(_ deadline: Int64?, on bus: isolated Bus) {
         scheduleTimer.withLock { timer in
-            guard timer.deadline != deadline else { return }
+            // Until the restored session's owners are checked (``armRestoredSchedules(on:)``), nothing runs.
+            guard timer.started, timer.deadline != deadline else { return }
             timer.task?.cancel()
             timer.deadline = deadline
             guard let deadline else {
@@ -53,8 +54,10 @@ extension SessionService {
         }
     }
 
-    /// Arms the timer for the batches a restored session holds (at start: no operation has run yet).
+    /// Starts the timer, armed for the batches the restored session holds: after ``checkRestoredOwners(on:)``,
+    /// so no batch runs before its author's and the marks' owners' processes are known.
     func armRestoredSchedules(on bus: isolated Bus) {
+        scheduleTimer.withLock { $0.started = true }
         let deadline = state.withLock { state in
             state.armedDeadline = state.session.nextScheduledDeadline
             return state.armedDeadline
@@ -82,4 +85,6 @@ extension SessionService {
 struct ScheduleTimer: Sendable {
     var deadline: Int64?
     var task: Task<Void, Never>?
+    /// Whether the restored session's owners have been checked: until then the timer is never armed.
+    var started = false
 }

@@ -15,13 +15,18 @@ struct NonReadingClient {
         address: String, destination: String, path: String, interface: String, member: String, count: Int,
         match: String = "", argument: UInt64? = nil
     ) async throws -> NonReadingClient {
+        try await python(
+            script,
+            [address, destination, path, interface, member, "\(count)", match, argument.map(String.init) ?? ""])
+    }
+
+    /// Runs a Python `script` (Debian's python3, with `arguments`) as a client process of its own, and returns once
+    /// it printed `sent`; it runs until its standard input is closed (``stop()``), as the script decides.
+    static func python(_ script: String, _ arguments: [String]) async throws -> NonReadingClient {
         let out = Pipe()
         let input = Pipe()
         let process = try ChildProcess.spawn(
-            [
-                "/usr/bin/python3", "-c", script, address, destination, path, interface, member, "\(count)", match,
-                argument.map(String.init) ?? "",
-            ],
+            ["/usr/bin/python3", "-c", script] + arguments,
             environment: ["PATH": "/usr/bin:/bin"], stdin: input.fileHandleForReading.fileDescriptor,
             stdout: out.fileHandleForWriting.fileDescriptor,
             stderr: out.fileHandleForWriting.fileDescriptor)
@@ -34,7 +39,7 @@ struct NonReadingClient {
             continuation.finish()
         }
         let sent = await lines.first(within: Liveness.bound(.seconds(60))) { $0.contains("sent") }
-        try #require(sent != nil, "the non-reading client did not send its calls: \(process.diagnosis)")
+        try #require(sent != nil, "the client did not send its calls: \(process.diagnosis)")
         return NonReadingClient(process: process, input: input.fileHandleForWriting)
     }
 

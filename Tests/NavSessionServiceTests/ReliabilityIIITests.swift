@@ -157,6 +157,61 @@ import Testing
         }
     }
 
+    /// A process at its mark share schedules one more `protect`, the daemon is killed, and a client of another
+    /// process that held a mark leaves meanwhile. The restarted daemon handles that departure (a change) only after
+    /// it has joined every restored owner to its process, and runs no scheduled batch before: the batch, overdue,
+    /// is refused for the share at its first run — once it ran while the owners were still counted one connection
+    /// each, making a 129th mark (found by the authority fuzz).
+    @Test func anOverdueScheduledProtectIsCheckedAgainstTheWholeProcessAfterARestart() async throws {
+        try await DaemonFixture.with { fixture in
+            let process = try #require(fixture.process)
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let about = Array(repeating: #"{"screen":"about"}"#, count: 130).joined(separator: ",")
+            _ = try await fixture.session("Apply", [try .path(window), .string(#"[{"command":"stackAppend","models":[\#(about)]}]"#)])
+            let ids = try await fixture.models(window).filter { $0["screen"] as? String == "about" }.compactMap { $0["id"] as? Int }
+            try #require(ids.count == 130)
+            // Another process holds one mark, and leaves while the daemon is down.
+            let other = try await NonReadingClient.python(Self.protectAndWait, [fixture.address, window, "\(ids[0])"])
+            // This process: 128 marks on one connection (its share), a protect scheduled on another.
+            let holder = try await fixture.connect()
+            let protects = ids[1...128].map { #"{"command":"protect","model":\#($0),"reason":"held"}"# }.joined(separator: ",")
+            _ = try await holder.call(
+                destination: try BusName(DaemonFixture.name), path: try ObjectPath(DaemonFixture.session),
+                interface: try InterfaceName(DaemonFixture.sessionInterface), member: try MemberName("Apply"),
+                arguments: [try .path(window), .string("[\(protects)]")], timeout: .seconds(30))
+            let author = try await fixture.connect()
+            _ = try await call(
+                author, window, "Schedule", [.string(#"[{"command":"protect","model":\#(ids[129]),"reason":"late"}]"#), .uint64(1500)])
+            #expect(try await marks(fixture, window).count == 129)
+            process.signal(SIGKILL)
+            #expect(await fixture.waitForExit(process))
+            await other.stop()
+            // Past the deadline while the daemon is down: the batch is overdue (its rule: run) at the restart.
+            try await Task.sleep(for: .milliseconds(2000))
+            let effects = try await fixture.signals(
+                path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Effect")
+            try await fixture.relaunch()
+            let failed = try await first(effects, timeout: .seconds(30)) { $0.arguments.first == .string("scheduledFailed") }
+            #expect("\(failed.arguments)".contains("per-client mark share"), "\(failed.arguments)")
+            let owners = try await marks(fixture, window).compactMap { $0["reason"] as? String }
+            #expect(owners.count == 128 && !owners.contains("late"), "\(owners.count) marks: \(Set(owners))")
+            await holder.close()
+            await author.close()
+        }
+    }
+
+    /// A blocking dbus-python client of its own process: `Protect(model)` on a window, then it stays on the bus until
+    /// its standard input closes.
+    static let protectAndWait = #"""
+        import sys, dbus
+        bus = dbus.bus.BusConnection(sys.argv[1])
+        window = bus.get_object("org.navsession.Demo", sys.argv[2])
+        window.Protect(dbus.UInt64(int(sys.argv[3])), "other", "", dbus_interface="org.navsession.Window1")
+        print("sent", flush=True)
+        sys.stdin.read()
+        """#
+
     @Test func aScheduledBatchRecordsItsAuthorInTheState() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
