@@ -161,4 +161,17 @@ struct ManifestTests {
                 scenes: [SceneDeclaration(name: "main", isDefault: true, root: .stacked(.screen("note")))])
         }
     }
+
+    @Test func initialParamsNameDeclaredParamsAndFillARequiredOne() throws {
+        let declared = Manifest.demoJSON.replacingOccurrences(
+            of: #"{"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"]}"#,
+            with: #"{"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"], "initialParams": {"edit": "false"}}"#)
+        #expect(declared != Manifest.demoJSON)
+        let manifest = try Manifest(json: declared)
+        #expect(manifest.windowConfiguration.screens?.screens["detail"]?.initialParams == ["edit": "false"])
+        let unknown = declared.replacingOccurrences(of: #""initialParams": {"edit": "false"}"#, with: #""initialParams": {"edti": "false"}"#)
+        #expect(throws: ManifestError.unknownParameter(key: "screens[5].initialParams.edti", screen: "detail", parameter: "edti")) {
+            try Manifest(json: unknown)
+        }
+    }
 }

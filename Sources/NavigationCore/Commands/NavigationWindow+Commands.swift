@@ -181,8 +181,9 @@ extension NavigationWindow {
         }
         if let index = restoring {
             // The spec still has to be one the window accepts; its content is not used.
-            try configuration.limits.check(spec)
-            try configuration.screens?.check(spec)
+            let completed = configuration.screens?.withInitialParams(spec) ?? spec
+            try configuration.limits.check(completed)
+            try configuration.screens?.check(completed)
             guard let root = takeSaved(index, from: container) else { throw .unknownModel(container.saved[index].model) }
             replaceSwitched(container, with: root, keepOld: keepOld, restored: true)
         } else {

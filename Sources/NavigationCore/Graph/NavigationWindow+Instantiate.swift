@@ -4,7 +4,9 @@ extension NavigationWindow {
     ///
     /// - Parameter mayPresent: whether the model will sit where it may present; a spec that carries a
     ///   presentation elsewhere throws ``NavigationError/cannotPresent(screen:)`` (unless anchored by a sourceID).
-    func instantiate(_ spec: ModelSpec, mayPresent: Bool) throws(NavigationError) -> Node {
+    func instantiate(_ given: ModelSpec, mayPresent: Bool) throws(NavigationError) -> Node {
+        // Every new model enters here: its screen's initial params are merged under the ones it was given.
+        let spec = configuration.screens?.withInitialParams(given) ?? given
         try configuration.limits.check(spec)
         try configuration.screens?.check(spec)
         let node = Node(

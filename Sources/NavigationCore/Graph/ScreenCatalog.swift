@@ -10,11 +10,15 @@ public struct ScreenCatalog: Hashable, Sendable {
         public var required: Set<String>
         /// Parameters that may be present.
         public var optional: Set<String>
+        /// Default values a new model of the screen gets for the keys it is created without (React Navigation's
+        /// `initialParams`).
+        public var initialParams: [String: String]
 
         /// Declares a screen's parameters.
-        public init(required: Set<String> = [], optional: Set<String> = []) {
+        public init(required: Set<String> = [], optional: Set<String> = [], initialParams: [String: String] = [:]) {
             self.required = required
             self.optional = optional
+            self.initialParams = initialParams
         }
     }
 
@@ -23,6 +27,17 @@ public struct ScreenCatalog: Hashable, Sendable {
 
     /// Creates a catalog.
     public init(_ screens: [String: Screen]) { self.screens = screens }
+
+    /// `spec` with its screen's initial params merged under its own (a plain screen only; the spec itself when its
+    /// screen declares none). O(initial params).
+    func withInitialParams(_ spec: ModelSpec) -> ModelSpec {
+        guard case .screen = spec.content, let defaults = screens[spec.screen]?.initialParams, !defaults.isEmpty else {
+            return spec
+        }
+        var spec = spec
+        spec.params.merge(defaults) { given, _ in given }
+        return spec
+    }
 
     /// Throws unless `spec` (a plain screen) is declared and has its required and only declared parameters.
     func check(_ spec: ModelSpec) throws(NavigationError) {

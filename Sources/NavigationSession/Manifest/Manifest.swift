@@ -204,7 +204,8 @@ public struct Manifest: Hashable, Sendable {
     var screenCatalog: ScreenCatalog? {
         guard !freeFormScreens, !screens.isEmpty else { return nil }
         var catalog = Dictionary(screens.map {
-            ($0.name, ScreenCatalog.Screen(required: Set($0.required), optional: Set($0.optional)))
+            ($0.name, ScreenCatalog.Screen(
+                required: Set($0.required), optional: Set($0.optional), initialParams: $0.initialParams ?? [:]))
         }) { first, _ in first }
         // The built-in browser's screen, unless the manifest declares a screen of that name.
         if catalog[PresentationSpec.browserKind] == nil {

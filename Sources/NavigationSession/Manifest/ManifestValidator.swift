@@ -68,6 +68,12 @@ struct ManifestValidator {
                     }
                 }
             }
+            for (name, value) in (screen.initialParams ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard params.contains(name) else {
+                    throw .unknownParameter(key: "\(key).initialParams.\(name)", screen: screen.name, parameter: name)
+                }
+                try checkText(value, at: "\(key).initialParams.\(name)")
+            }
             try validateEntryGuard(of: screen, at: key)
             try validateHandlers(of: screen, at: key)
         }

@@ -33,6 +33,10 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// from the model of this screen that handles it (the recipient, or the nearest model up its parent chain
     /// whose screen declares a handler for the name; Docs/manifest.md, "Message handlers"). `nil`: none.
     public var handlers: [String: [NavigationCommand]]?
+    /// Default parameters (React Navigation's `initialParams`, Jetpack's argument defaults): a model of this screen
+    /// created without one of these keys gets its value, merged under the given ones. Each key is a declared
+    /// parameter; a required one with a default may be left out. `nil`: none.
+    public var initialParams: [String: String]?
 
     /// Declares a screen.
     public init(
@@ -51,7 +55,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, title, required, optional, requires, redirect, appearance, style, transition, handlers
+        case name, title, required, optional, initialParams, requires, redirect, appearance, style, transition, handlers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,6 +64,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         title = try c.decodeIfPresent(String.self, forKey: .title)
         required = try c.decodeIfPresent([String].self, forKey: .required) ?? []
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
+        initialParams = try c.decodeIfPresent([String: String].self, forKey: .initialParams)
         requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
         redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
         appearance = try c.decodeIfPresent(Appearance.self, forKey: .appearance)
@@ -75,6 +80,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(title, forKey: .title)
         if !required.isEmpty { try c.encode(required, forKey: .required) }
         if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
+        try c.encodeIfPresent(initialParams, forKey: .initialParams)
         try c.encodeIfPresent(requires, forKey: .requires)
         try c.encodeIfPresent(redirect, forKey: .redirect)
         try c.encodeIfPresent(appearance, forKey: .appearance)
@@ -89,7 +95,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// - Parameter ignoringMissing: skip the required-parameter check (for entry screens whose
     ///   parameters arrive when a window opens).
     func problem(with params: some Collection<String>, ignoringMissing: Bool = false) -> ParameterProblem? {
-        let given = Set(params)
+        let given = Set(params).union(initialParams?.keys ?? [:].keys)
         if !ignoringMissing, let missing = required.first(where: { !given.contains($0) }) {
             return .missing(missing)
         }
