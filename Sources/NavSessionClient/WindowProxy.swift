@@ -343,6 +343,14 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("PopTo", [.string(screen), .stringDictionary(params), .boolean(merge)])
     }
 
+    /// React Navigation's `pop(count)` with a source: removes `model`'s stack element and the `count - 1` below it,
+    /// keeping the elements above (`PopAt`).
+    /// - Throws: ``NavSessionError/noStack(_:)``, ``NavSessionError/alreadyAtRoot(_:)``, ``NavSessionError/invalidCount(_:)``.
+    @discardableResult
+    public func popAt(_ model: ModelID, count: UInt32 = 1) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("PopAt", [Self.model(model), .uint32(count)])
+    }
+
     /// ``dismiss()`` resolving from `model` (`DismissAt`).
     @discardableResult
     public func dismissAt(_ model: ModelID) async throws(NavSessionError) -> UInt64 {

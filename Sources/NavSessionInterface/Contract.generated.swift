@@ -465,6 +465,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.NoStack", "org.navsession.Error.NoPresenter", "org.navsession.Error.PresenterIsLeaf", "org.navsession.Error.UnknownScreen", "org.navsession.Error.InvalidSpec", "org.navsession.Error.TransitionNotEligible", "org.freedesktop.DBus.Error.InvalidArgs"]
                 ),
                 Contract.Method(
+                    name: "PopAt", inputs: [A("model", "t"), A("count", "u")],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.NoStack", "org.navsession.Error.AlreadyAtRoot", "org.navsession.Error.InvalidCount", "org.navsession.Error.UnknownModel"]
+                ),
+                Contract.Method(
                     name: "DismissAt", inputs: [A("model", "t")],
                     outputs: [A("version", "t")],
                     errors: ["org.navsession.Error.NothingToDismiss", "org.navsession.Error.UnknownModel"]

@@ -416,6 +416,9 @@ extension SessionService {
                 return one(.popTo(screen: name, params: params.isEmpty ? nil : params, merge: call.arguments[2].bool ?? false))
             }),
             MethodRow("DismissAt", .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
+            MethodRow("PopAt", .batch { call, _, _ in
+                one(.pop(count: Int(call.arguments[1].uint32 ?? 0)), from: try id(call.arguments[0]))
+            }),
             MethodRow("DismissJustFromPresentedAt", .batch { call, _, _ in
                 one(.dismissJustFromPresented, from: try id(call.arguments[0]))
             }),

@@ -220,4 +220,22 @@ import Testing
             #expect(empty.status != 0 && empty.stderr.contains("InvalidArgs"), "\(empty)")
         }
     }
+
+    /// React Navigation's `pop` with a source through gdbus: the source's element and the ones below it go, those
+    /// above it stay.
+    @Test func popAtRemovesTheSourceAndTheOnesBelowAndKeepsThoseAbove() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            for screen in ["about", "detail", "about"] {
+                _ = try await fixture.window(window, "StackAppend", [.string(screen), .params(screen == "detail" ? ["id": "1"] : [:])])
+            }
+            let detail = try await fixture.modelID(window, where: "screen", is: "detail")
+            let popped = try await fixture.gdbus(window, "PopAt", ["\(detail)", "2"])
+            #expect(popped.status == 0, "\(popped)")
+            #expect(try await fixture.routeSummaries(window) == ["push about"])
+            let refused = try await fixture.gdbus(window, "PopAt", ["\(detail)", "1"])
+            #expect(refused.status != 0 && refused.stderr.contains("UnknownModel"), "\(refused)")
+        }
+    }
 }

@@ -57,7 +57,12 @@ struct JSONGenerator {
         case 0, 1:
             let models: GeneratedJSON = .array((0..<random.int(1...3)).map { _ in screenSpec(&random) })
             return named("stackAppend", [("models", models)] + (random.chance(0.3) ? [("singleTop", .bool(true))] : []))
-        case 2: return named("stackDropLast", [("count", .int(random.int(1...3)))])
+        case 2:
+            // React Navigation's pop with a source: from a model of the window (its element and those below go).
+            if random.chance(0.3) {
+                return named("pop", [("count", .int(random.int(0...3))), ("from", reference(&random, ids: ids))])
+            }
+            return named("stackDropLast", [("count", .int(random.int(1...3)))])
         case 3: return named("stackDropToRoot")
         case 4: return named("stackSetRoot", [("model", screenSpec(&random)), ("clear", .bool(random.chance(0.5)))])
         case 5:

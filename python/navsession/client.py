@@ -632,6 +632,11 @@ class Window:
         takes the top element's place."""
         return self._change("PopTo", "(sa{ss}b)", (screen, dict(params or {}), merge))
 
+    def pop_at(self, model: int, count: int = 1) -> int:
+        """``PopAt``: React Navigation's ``pop(count)`` with a source — ``model``'s stack element and the
+        ``count - 1`` below it go, the elements above stay."""
+        return self._change("PopAt", "(tu)", (model, count))
+
     def dismiss(self) -> int:
         return self._change("Dismiss")
 

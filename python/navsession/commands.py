@@ -165,6 +165,12 @@ def go_back_to(*, screen: Optional[str] = None, tag: Optional[str] = None, model
                     paramsContaining=None if params_containing is None else dict(params_containing))
 
 
+def pop_at(count: Optional[int] = None) -> Command:
+    """``pop`` (React Navigation's ``pop(count)`` with a source): run it ``.from_(model)``: that model's stack
+    element and the ``count - 1`` below it go, the elements above stay (from the active model: the top)."""
+    return _command("pop", count=count)
+
+
 def pop_to(screen: str, params: Optional[Mapping[str, str]] = None, *, merge: bool = False) -> Command:
     """``popTo`` (React Navigation's ``popTo(name, params, {merge})``): back to the nearest element of the stack
     showing ``screen`` (the top included), its params then set from ``params`` (merged with ``merge``); not in the
@@ -284,7 +290,7 @@ def cancel_scheduled(id: str) -> Command:
 __all__ = [
     "Command", "CommandLike", "to_json", "batch_json", "push", "push_all", "pop", "pop_to_root", "set_root",
     "existing", "set_path", "present", "show", "dismiss", "dismiss_just_from_presented", "hide", "dismiss_all",
-    "go_back", "go_back_to_root", "go_back_to", "pop_to", "go_forward", "bring_to_front", "select_tab", "switch_model",
+    "go_back", "go_back_to_root", "go_back_to", "pop_to", "pop_at", "go_forward", "bring_to_front", "select_tab", "switch_model",
     "clear_saved_state", "select_child", "set_column_visibility", "set_tab_bar_rule", "set_routes", "set_params",
     "set_appearance", "protect", "unprotect", "set_renderer_state", "open_window", "dismiss_window", "open_url",
     "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
@@ -292,7 +298,7 @@ __all__ = [
 
 #: Every command name the builders produce (a test compares it with the daemon's list).
 COMMAND_NAMES = frozenset({
-    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "popTo", "dismiss",
+    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "popTo", "pop", "dismiss",
     "dismissJustFromPresented", "hide", "dismissAll", "goBack", "goBackToRoot", "goBackTo", "goForward",
     "bringToFront", "tabsSelectItem", "switchModel", "clearSavedState", "selectChild", "setColumnVisibility",
     "setTabBarRule", "setRoutes", "setParams", "setAppearance", "protect", "unprotect", "setRendererState",

@@ -88,6 +88,7 @@ ACCEPTED = {
     "go_back_to_value": c.go_back_to(screen="about", params={}),
     "go_back_to_predicate": c.go_back_to(screen="about", params_containing={}),
     "pop_to": c.pop_to("about", {}, merge=True),
+    "pop_at": c.pop_at(1).from_(s.tag("top")),
     "dismiss_all": c.dismiss_all(),
     "open_window": c.open_window("waiting"),
 }

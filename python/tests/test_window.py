@@ -37,6 +37,15 @@ def test_pop_to_goes_back_to_the_screen_with_merged_params_or_replaces_the_top(n
     assert navsession_window.current_routes == [Route("push", "about")]
 
 
+def test_pop_at_removes_the_source_and_keeps_the_routes_above(navsession_window):
+    navsession_window.switch_model("main")
+    navsession_window.push("detail", {"id": "1"})
+    navsession_window.push("about")
+    detail = [m for m in navsession_window.state()["models"] if m.get("screen") == "detail"][0]["id"]
+    navsession_window.pop_at(detail)
+    assert navsession_window.current_routes == [Route("push", "about")]
+
+
 def test_another_clients_change_reaches_the_cached_properties(navsession_window, navsession_daemon):
     with navsession.connect(navsession_daemon.address, start=False) as second:
         second.window(navsession_window.path).switch_model("main")

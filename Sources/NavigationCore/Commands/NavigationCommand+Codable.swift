@@ -4,7 +4,7 @@
 /// message naming the problem (the D-Bus service maps these to `InvalidBatch`/`InvalidCommand`).
 extension NavigationCommand: Codable {
     static let names = [
-        "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
+        "stackAppend", "stackDropLast", "pop", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
         "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "popTo", "dismissAll", "protect", "unprotect",
@@ -23,7 +23,7 @@ extension NavigationCommand: Codable {
 
     /// Each command's own keys besides `"command"`.
     static let fields: [String: [String]] = [
-        "stackAppend": ["models", "singleTop"], "stackDropLast": ["count"], "stackSetRoot": ["model", "clear"],
+        "stackAppend": ["models", "singleTop"], "stackDropLast": ["count"], "pop": ["count"], "stackSetRoot": ["model", "clear"],
         "stackSetPath": ["path"], "present": ["presentation", "on", "replace"], "tabsSelectItem": ["tab"],
         "switchModel": ["model", "saveState", "restoreState"], "clearSavedState": ["screen"],
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
@@ -65,6 +65,7 @@ extension NavigationCommand: Codable {
                 try c.decode([StackElementSpec].self, forKey: "models"),
                 singleTop: try c.decodeIfPresent(Bool.self, forKey: "singleTop") ?? false)
         case "stackDropLast": self = .stackDropLast(try c.decodeInteger("count", in: Int.min...Int.max) ?? 1)
+        case "pop": self = .pop(count: try c.decodeInteger("count", in: Int.min...Int.max) ?? 1)
         case "stackDropToRoot": self = .stackDropToRoot
         case "stackSetRoot":
             self = .stackSetRoot(
@@ -228,6 +229,7 @@ extension NavigationCommand: Codable {
             try c.encode(elements, forKey: "models")
             if singleTop { try c.encode(true, forKey: "singleTop") }
         case .stackDropLast(let count): try c.encode(count, forKey: "count")
+        case .pop(let count): if count != 1 { try c.encode(count, forKey: "count") }
         case .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBackToRoot, .dismissAll: break
         case .dismissReturning(let result): try c.encode(result, forKey: "result")
         case .goBack(let result): try c.encodeIfPresent(result, forKey: "result")

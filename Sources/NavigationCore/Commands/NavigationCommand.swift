@@ -18,6 +18,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     case stackAppend([StackElementSpec], singleTop: Bool = false)
     /// Drop `min(count, path.count - 1)` elements. Fails: no stack, already at root, count < 1.
     case stackDropLast(Int)
+    /// React Navigation's `pop(count)` with a `source`: removes the executing model's element of its stack (the
+    /// element it is or sits in; the top when it is the stack or above it) and the `count - 1` elements below it,
+    /// never the root; the elements above it stay. From the active model it is `stackDropLast`.
+    /// JSON: `{"command":"pop","count"?:2,"from":12}`. Fails: ``NavigationError/noStack(from:)``,
+    /// ``NavigationError/alreadyAtStackRoot(stack:)`` (the element is the root), ``NavigationError/invalidCount(_:)``.
+    case pop(count: Int = 1)
     /// Keep element 0 only. Fails: no stack. At the root already it succeeds and changes nothing.
     case stackDropToRoot
     /// `clear` → path becomes `[model]`; otherwise element 0 is replaced and the rest kept. Fails: no stack.
@@ -179,6 +185,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         switch self {
         case .stackAppend: "stackAppend"
         case .stackDropLast: "stackDropLast"
+        case .pop: "pop"
         case .stackDropToRoot: "stackDropToRoot"
         case .stackSetRoot: "stackSetRoot"
         case .stackSetPath: "stackSetPath"

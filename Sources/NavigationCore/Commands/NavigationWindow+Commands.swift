@@ -77,6 +77,8 @@ extension NavigationWindow {
             goBackToRoot()
         case .goBackTo(let matcher):
             try goBackTo(matcher)
+        case .pop(let count):
+            try pop(count, from: origin)
         case .popTo(let screen, let params, let merge):
             try popTo(screen, params: params, merge: merge, from: origin)
         case .dismissAll:

@@ -104,7 +104,7 @@ extension NavigationWindow {
         case .present(let presentation) where presentation.style.isDialog, .presentOn(let presentation, _, _)
         where presentation.style.isDialog:
             .keeps
-        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .popTo,
+        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .popTo,
             .dismissAll, .dismissJustFromPresented, .hide, .tabsSelectItem, .switchModel, .selectChild:
             .records
         case .stackAppend, .stackSetRoot, .stackSetPath, .present, .presentOn, .show, .setRoutes, .bringToFront:

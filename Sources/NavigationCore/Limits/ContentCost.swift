@@ -97,7 +97,7 @@ enum ContentCost {
             return base + of(name) + of(params)
         case .setAppearance(let model, _, _): return base + 32 + (model.map(of) ?? 0)
         case .setTabBarRule(let stack, _, _): return base + (stack.map(of) ?? 0)
-        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
+        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
             .goBackTo, .dismissAll, .goForward:
             return base
         }

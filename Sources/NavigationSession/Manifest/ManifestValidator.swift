@@ -350,7 +350,7 @@ struct ManifestValidator {
             for (index, route) in routes.enumerated() {
                 try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
             }
-        case .stackDropLast, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
+        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
             .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
             .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .setAppearance,
             .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,

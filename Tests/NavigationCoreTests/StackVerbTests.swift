@@ -3,10 +3,40 @@ import Testing
 
 @testable import NavigationCore
 
-/// `popTo`: React Navigation's `popTo(name, params, {merge})` on the executing model's stack.
-struct PopToTests {
+/// React Navigation's stack verbs on the executing model's stack: `popTo(name, params, {merge})` and `pop(count)`
+/// with a source.
+struct StackVerbTests {
     static func stack(_ screens: [ModelSpec]) throws -> NavigationWindow { try makeWindow(.stack(screens)) }
     static let home = ModelSpec.screen("home")
+
+    /// `[home, a, b, c, d]` (ids 2…6); pop from `b` with count 2 removes `b` and `a`, keeps `c` and `d` above.
+    @Test func popFromASourceRemovesItAndTheOnesBelowAndKeepsThoseAbove() throws {
+        let window = try Self.stack([Self.home, .screen("a"), .screen("b"), .screen("c"), .screen("d")])
+        let b = try #require(window.model(1)?.path?[2].model)
+        let event = try window.execute(.pop(count: 2), from: b)
+        #expect(screens(of: 1, in: window) == ["home", "c", "d"])
+        #expect(event.finished.count == 2)
+    }
+
+    @Test func popNeverRemovesTheRootAndFromTheTopIsAPop() throws {
+        let window = try Self.stack([Self.home, .screen("a"), .screen("b")])
+        let a = try #require(window.model(1)?.path?[1].model)
+        try window.execute(.pop(count: 5), from: a)
+        #expect(screens(of: 1, in: window) == ["home", "b"])
+        try window.execute(.pop())
+        #expect(screens(of: 1, in: window) == ["home"])
+        #expect(throws: NavigationError.self) { try window.execute(.pop()) }
+        #expect(throws: NavigationError.self) { try window.execute(.pop(count: 0)) }
+    }
+
+    /// From a model inside an element (a container pushed on the stack), that element goes.
+    @Test func popFromAModelInsideAnElementRemovesThatElement() throws {
+        let window = try Self.stack([Self.home, .custom("pair", children: [.screen("x"), .screen("y")]), .screen("b")])
+        let pair = try #require(window.model(1)?.path?[1].model)
+        let inner = try #require(window.model(pair)?.children.first)
+        try window.execute(.pop(), from: inner)
+        #expect(screens(of: 1, in: window) == ["home", "b"])
+    }
 
     @Test func popsBackToTheNearestElementShowingTheScreen() throws {
         let window = try Self.stack([Self.home, .screen("detail"), .screen("more"), .screen("detail"), .screen("last")])

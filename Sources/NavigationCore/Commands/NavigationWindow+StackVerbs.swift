@@ -1,0 +1,58 @@
+/// React Navigation's stack verbs on one stack: `popTo(name, params, {merge})`
+/// (``NavigationCommand/popTo(screen:params:merge:)``) and `pop(count)` with a source (``NavigationCommand/pop(count:)``).
+extension NavigationWindow {
+    /// Removes `origin`'s element of its stack and the `count - 1` below it (never the root), keeping those above:
+    /// a pop when it is the top. O(stack depth + depth of `origin` below the stack).
+    func pop(_ count: Int, from origin: Node) throws(NavigationError) {
+        guard count >= 1 else { throw .invalidCount(count) }
+        let stack = try requireStack(from: origin)
+        var index = stack.path.count - 1
+        var current: Node? = origin
+        while let node = current, node.id != stack.id {
+            if node.parent == stack.id, case .path = node.attachment,
+                let position = stack.path.firstIndex(where: { $0.model == node.id })
+            {
+                index = position
+                break
+            }
+            current = parentNode(node)
+        }
+        guard index >= 1 else { throw .alreadyAtStackRoot(stack: stack.id) }
+        let lower = max(index - count + 1, 1)
+        if index == stack.path.count - 1 {
+            truncatePath(stack, keeping: lower)
+            return
+        }
+        var kept: [(Node, String?, isNew: Bool)] = []
+        for (position, element) in stack.path.enumerated() where position < lower || position > index {
+            guard let node = nodes[element.model] else { continue }
+            kept.append((node, element.transition, isNew: false))
+        }
+        replacePath(stack, with: kept)
+    }
+
+    /// Back to the nearest element of `origin`'s stack showing `screen`, counting from the top (the top included),
+    /// then its params set from `params` (merged when `merge`); when none shows it, a new element showing it takes
+    /// the top element's place (the root's when the stack holds only its root). O(stack depth).
+    func popTo(_ screen: String, params: [String: String]?, merge: Bool, from origin: Node) throws(NavigationError) {
+        guard !screen.isEmpty else { throw .invalidSpec("popTo needs a screen name") }
+        try configuration.limits.checkName(screen, "popTo's screen")
+        let stack = try requireStack(from: origin)
+        if let index = stack.path.indices.last(where: { nodes[stack.path[$0].model]?.screen == screen }),
+            let target = nodes[stack.path[index].model]
+        {
+            if index + 1 < stack.path.count { truncatePath(stack, keeping: index + 1) }
+            if let params { try update(target, params: params, title: nil, merge: merge) }
+            return
+        }
+        let spec = ModelSpec.screen(screen, params: params ?? [:])
+        guard stack.path.count > 1 else {
+            replaceStackRoot(stack, with: try instantiate(spec, mayPresent: false))
+            return
+        }
+        truncatePath(stack, keeping: stack.path.count - 1)
+        let element = StackElementSpec(spec)
+        let transitions = try resolvedTransitions(of: [element], on: stack)
+        appendElements(stack, [(try instantiate(spec, mayPresent: false), transitions.first ?? nil)])
+    }
+}
