@@ -2,6 +2,7 @@ import DBusKit
 import DBusTestSupport
 import Foundation
 import NavSessionTesting
+import NavigationSession
 import Testing
 
 /// GoBack, GoBackToRoot, GoBackTo, DismissAll, dismissal with a result and the demo's tab reselect, through
@@ -236,6 +237,44 @@ import Testing
             #expect(try await fixture.routeSummaries(window) == ["push about"])
             let refused = try await fixture.gdbus(window, "PopAt", ["\(detail)", "1"])
             #expect(refused.status != 0 && refused.stderr.contains("UnknownModel"), "\(refused)")
+        }
+    }
+
+    static func tabsManifest(selected: String, backBehavior: String) -> NavSessionTestDaemon.Configuration.Manifest {
+        .json(Manifest.demoJSON.replacingOccurrences(
+            of: #""selectedTab": "home","#, with: #""selectedTab": "\#(selected)", "backBehavior": "\#(backBehavior)","#))
+    }
+
+    /// React Navigation's `initialRoute`: `GoBack` at a tab's root returns to the tab the container started with
+    /// (here `settings`, not the first tab), and `CanGoBack` says so.
+    @Test func initialRouteTabsGoBackToTheTabTheyStartedWith() async throws {
+        try await DaemonFixture.with(manifest: Self.tabsManifest(selected: "settings", backBehavior: "initialRoute")) { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            #expect(try await fixture.windowProperty(window, "SelectedTab") == .string("settings"))
+            #expect(try await !canGoBack(fixture, window))
+            _ = try await fixture.window(window, "TabsSelectItem", [.string("home")])
+            #expect(try await canGoBack(fixture, window))
+            #expect(try await fixture.dbusSendVersion(window, "GoBack").version != nil)
+            #expect(try await fixture.windowProperty(window, "SelectedTab") == .string("settings"))
+            #expect(try await !canGoBack(fixture, window))
+        }
+    }
+
+    /// React Navigation's `fullHistory`: every visit, repeats included.
+    @Test func fullHistoryTabsGoBackThroughEveryVisit() async throws {
+        try await DaemonFixture.with(manifest: Self.tabsManifest(selected: "home", backBehavior: "fullHistory")) { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            for tab in ["settings", "home", "settings"] {
+                _ = try await fixture.window(window, "TabsSelectItem", [.string(tab)])
+            }
+            var visited: [Value] = []
+            while try await canGoBack(fixture, window) {
+                _ = try await fixture.gdbus(window, "GoBack")
+                visited.append(try await fixture.windowProperty(window, "SelectedTab"))
+            }
+            #expect(visited == [.string("home"), .string("settings"), .string("home")])
         }
     }
 }

@@ -22,6 +22,45 @@ struct TabPolicyTests {
         #expect(event.steps == [.pop(stack: 3, models: [10, 9])])
     }
 
+    /// React Navigation's `initialRoute`: back goes to the tab the container started with, not the first.
+    @Test func initialRouteGoesBackToTheTabTheContainerStartedWith() throws {
+        let window = try makeWindow(.switched(.tabs(["a", "b", "c"].map {
+            TabSpec(id: $0, title: $0, model: .stacked(.screen($0)))
+        }, selected: "b", policy: TabPolicy(backBehavior: .initialRoute))))
+        #expect(!window.abilities.canGoBack)
+        try window.execute(.tabsSelectItem("a"))
+        try window.execute(.tabsSelectItem("c"))
+        try window.execute(.goBack(result: nil))
+        #expect(selected(window) == "b")
+        #expect(!window.abilities.canGoBack)
+        // It survives a snapshot.
+        let json = try JSONEncoder().encode(window.snapshot())
+        let restored = try NavigationWindow(snapshot: try JSONDecoder().decode(WindowSnapshot.self, from: json))
+        try restored.execute(.tabsSelectItem("a"))
+        try restored.execute(.goBack(result: nil))
+        #expect(restored.model(2)?.selectedTab == "b")
+    }
+
+    /// React Navigation's `fullHistory`: every visit, repeats included, back takes the newest off.
+    @Test func fullHistoryGoesBackThroughEveryVisitIncludingRepeats() throws {
+        let window = try window(TabPolicy(backBehavior: .fullHistory))
+        for tab in ["b", "a", "b", "c"] { try window.execute(.tabsSelectItem(tab)) }
+        var visited: [String?] = []
+        while window.abilities.canGoBack {
+            try window.execute(.goBack(result: nil))
+            visited.append(selected(window))
+        }
+        #expect(visited == ["b", "a", "b", "a"])
+    }
+
+    @Test func fullHistoryIsBounded() throws {
+        let window = try window(TabPolicy(backBehavior: .fullHistory))
+        for index in 0..<(TabState.maxFullHistory * 2) { try window.execute(.tabsSelectItem(index % 2 == 0 ? "b" : "a")) }
+        #expect(window.model(2)?.tabState?.history.count == TabState.maxFullHistory)
+        let json = try JSONEncoder().encode(window.snapshot())
+        _ = try NavigationWindow(snapshot: try JSONDecoder().decode(WindowSnapshot.self, from: json))
+    }
+
     @Test func reselectingWithoutAPolicyChangesNothing() throws {
         let window = try window(.default)
         try window.execute(.stackAppend(detail))

@@ -244,7 +244,7 @@ struct JSONGenerator {
             ]))
         }
         let reselect = random.pick(["none", "popToRoot"], or: "popToRoot")
-        let back = random.pick(["none", "history", "order", "firstTab"], or: "history")
+        let back = random.pick(["none", "history", "order", "firstTab", "initialRoute", "fullHistory"], or: "history")
         return .object([
             ("kind", .string("tabs")), ("tabs", .array(tabs)), ("reselect", .string(reselect)), ("backBehavior", .string(back)),
         ])

@@ -62,9 +62,12 @@ extension NavigationWindow {
         switch tabs.tabPolicy.backBehavior {
         case .none:
             return nil
-        case .history:
+        case .history, .fullHistory:
             guard let previous = tabs.tabHistory.last, previous != selected else { return nil }
             return .selectTab(tabs: tabs, tab: previous, fromHistory: true)
+        case .initialRoute:
+            guard let initial = tabs.tabHistory.first, initial != selected else { return nil }
+            return .selectTab(tabs: tabs, tab: initial, fromHistory: false)
         case .order:
             guard let index = tabs.tabs.firstIndex(where: { $0.id == selected }), index > 0 else { return nil }
             return .selectTab(tabs: tabs, tab: tabs.tabs[index - 1].id, fromHistory: false)

@@ -229,10 +229,24 @@ extension NavigationWindow {
     /// Selects `tab`; with a `history` back behaviour the tab left is remembered (each tab once, so the
     /// history never holds more entries than the container has tabs) unless `recording` is false (going back).
     func selectTab(_ tabs: Node, _ tab: String, recording: Bool = true) {
-        if tabs.tabPolicy.keepsHistory, tab != tabs.selectedTab {
-            tx.undo.append(.tabHistory(tabs, tabs.tabHistory))
-            tabs.tabHistory.removeAll { $0 == tab || (recording && $0 == tabs.selectedTab) }
-            if recording { tabs.tabHistory.append(tabs.selectedTab) }
+        if tab != tabs.selectedTab {
+            switch tabs.tabPolicy.backBehavior {
+            case .history:
+                tx.undo.append(.tabHistory(tabs, tabs.tabHistory))
+                tabs.tabHistory.removeAll { $0 == tab || (recording && $0 == tabs.selectedTab) }
+                if recording { tabs.tabHistory.append(tabs.selectedTab) }
+            case .fullHistory:
+                // Every visit, repeats included; going back takes the newest off. Bounded, oldest dropped.
+                tx.undo.append(.tabHistory(tabs, tabs.tabHistory))
+                if recording {
+                    tabs.tabHistory.append(tabs.selectedTab)
+                    if tabs.tabHistory.count > TabState.maxFullHistory { tabs.tabHistory.removeFirst() }
+                } else if tabs.tabHistory.last == tab {
+                    tabs.tabHistory.removeLast()
+                }
+            case .none, .order, .firstTab, .initialRoute:
+                break
+            }
         }
         tx.undo.append(.selectedTab(tabs, tabs.selectedTab))
         if tab != tabs.selectedTab { tx.steps.append(.selectTab(tabs: tabs.id, tab: tab, previous: tabs.selectedTab)) }

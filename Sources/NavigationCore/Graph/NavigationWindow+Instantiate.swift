@@ -51,6 +51,8 @@ extension NavigationWindow {
             }
             node.selectedTab = selectedID
             node.tabPolicy = spec.tabPolicy
+            // `initialRoute` goes back to the tab the container started with: kept as its one history entry.
+            if spec.tabPolicy.backBehavior == .initialRoute { node.tabHistory = [selectedID] }
             for (index, tab) in tabs.enumerated() {
                 let child = try instantiate(tab.model, mayPresent: false)
                 node.tabs.append(Tab(id: tab.id, title: tab.title, icon: tab.icon, model: child.id))

@@ -39,8 +39,14 @@ public enum TabBackBehavior: String, Hashable, Sendable, CaseIterable, Codable {
     case history
     /// The tab before this one in the container's order; nothing at the first tab.
     case order
-    /// The first tab; nothing when it is selected (React Navigation's `firstRoute`/`initialRoute`).
+    /// The first tab; nothing when it is selected (React Navigation's `firstRoute`).
     case firstTab
+    /// The tab the container started with, which need not be the first; nothing when it is selected (React
+    /// Navigation's `initialRoute`). The container keeps it as its one history entry.
+    case initialRoute
+    /// The tab selected before this one, every visit counted, repeats included, newest last (React Navigation's
+    /// `fullHistory`); going back takes the newest off. At most ``TabState/maxFullHistory`` visits, oldest dropped.
+    case fullHistory
 }
 
 /// A tab container's policy and selection history, as a snapshot carries them (``ModelState/tabState``).
@@ -48,8 +54,12 @@ public struct TabState: Hashable, Sendable {
     /// The declared policy.
     public var policy: TabPolicy
     /// The tabs selected before the current one, oldest first, each at most once (so never longer than the
-    /// number of tabs); kept only with ``TabBackBehavior/history``.
+    /// number of tabs) with ``TabBackBehavior/history``; every visit (at most ``maxFullHistory``) with
+    /// ``TabBackBehavior/fullHistory``; the tab it started with, alone, with ``TabBackBehavior/initialRoute``.
     public var history: [String]
+
+    /// The most visits a ``TabBackBehavior/fullHistory`` container remembers.
+    public static let maxFullHistory = 64
 
     /// Creates a tab state.
     public init(policy: TabPolicy = .default, history: [String] = []) {

@@ -184,9 +184,21 @@ public struct WindowSnapshot: Hashable, Sendable {
             }
             if let history = model.tabState?.history, !history.isEmpty {
                 let ids = Set(tabs.map(\.id))
-                guard Set(history).count == history.count, history.allSatisfy(ids.contains), !history.contains(selected)
-                else {
-                    throw .invalidSnapshot("tabs \(model.id) has a tab history that is not distinct unselected tabs")
+                switch model.tabState?.policy.backBehavior {
+                case .fullHistory?:
+                    guard history.count <= TabState.maxFullHistory, history.allSatisfy(ids.contains) else {
+                        throw .invalidSnapshot(
+                            "tabs \(model.id) has a tab history of unknown tabs or over \(TabState.maxFullHistory) visits")
+                    }
+                case .initialRoute?:
+                    guard history.count == 1, history.allSatisfy(ids.contains) else {
+                        throw .invalidSnapshot("tabs \(model.id) has an initial tab that is not one of its tabs")
+                    }
+                default:
+                    guard Set(history).count == history.count, history.allSatisfy(ids.contains), !history.contains(selected)
+                    else {
+                        throw .invalidSnapshot("tabs \(model.id) has a tab history that is not distinct unselected tabs")
+                    }
                 }
             }
             result += tabs.map { ($0.model, .tab($0.id)) }
