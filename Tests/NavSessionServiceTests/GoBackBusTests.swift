@@ -164,6 +164,25 @@ import Testing
         }
     }
 
+    /// A pushed screen opens a sheet (presented by the tabs' container, its nearest presenter); the sheet's result
+    /// reaches that screen, not the container.
+    @Test func aSheetsResultReachesThePushedScreenThatOpenedIt() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            let detail = try await fixture.modelID(window, where: "screen", is: "detail")
+            _ = try await fixture.window(window, "Present", [.string("sheet"), .string("about"), .noParams])
+            let messages = try await fixture.signals(
+                path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Message")
+            let result = try await fixture.gdbus(window, "Apply", [#"[{"command":"goBack","result":{"picked":2}}]"#, "{}"])
+            #expect(result.status == 0, "\(result)")
+            let message = try #require(try await take(1, of: messages).first)
+            #expect(message.arguments[0] == .uint64(detail) && message.arguments[1] == .string("result"), "\(message)")
+            #expect(try await fixture.routeSummaries(window) == ["push detail"])
+        }
+    }
+
     @Test func reselectingTheSelectedTabPopsItToItsRoot() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()

@@ -72,9 +72,10 @@ struct GoBackTests {
         #expect(screens(of: 2, in: window) == ["home", "detail"])
     }
 
+    /// Presented from the stack itself (its presenter): the result goes to the presenter.
     @Test func goBackWithAResultDeliversItToThePresenterInTheSameChange() throws {
         let window = try makeWindow(.switched(.stacked(home)))
-        try window.execute(.present(.sheet(.screen("editor"))))
+        try window.execute(.present(.sheet(.screen("editor"))), from: 2)
         _ = window.drainMessages()
         let event = try window.execute(.goBack(result: .object(["saved": .bool(true)])))
         let result = try #require(event.messages.first { $0.message.name == "result" })
@@ -91,13 +92,46 @@ struct GoBackTests {
         #expect(result.message.payload == #""picked""#)
     }
 
-    @Test func dismissWithAResultDeliversItToThePresenter() throws {
+    /// The sheet is presented by the switched container (#1) for the screen that asked for it (`home`, #3): the
+    /// result goes to that screen, as Circuit's answering navigator and go_router's `pop(result)` deliver it.
+    @Test func dismissWithAResultDeliversItToTheScreenThatOpenedIt() throws {
         let window = try makeWindow(.switched(.stacked(home)))
         try window.execute(.present(.sheet(.stacked(.screen("editor")))))
         let event = try window.execute(.dismissReturning(result: .object(["id": .number(7)])))
         let result = try #require(event.messages.first { $0.message.name == "result" })
-        #expect(result.recipient == 2 && result.message.payload == #"{"id":7}"#)
+        #expect(result.recipient == 3 && result.message.payload == #"{"id":7}"#)
         #expect(window.model(2)?.presented == nil)
+    }
+
+    @Test func aPushedScreenReceivesTheResultOfTheSheetItOpenedThroughGoBack() throws {
+        let window = try makeWindow(.switched(.stack([home, detail])))
+        let opener = window.activeModelID
+        try window.execute(.present(.sheet(.screen("editor"))))
+        let event = try window.execute(.goBack(result: .string("saved")))
+        let result = try #require(event.messages.first { $0.message.name == "result" })
+        #expect(result.recipient == opener)
+    }
+
+    /// The opener left the window meanwhile: the result goes to the presenter, as before.
+    @Test func aResultWhoseOpenerIsGoneGoesToThePresenter() throws {
+        let window = try makeWindow(.switched(.stack([home, detail])))
+        let presenter = try #require(window.model(1)?.switchedModel)
+        try window.execute(.present(.sheet(.screen("editor"))))
+        try window.execute(.stackDropLast(1), from: presenter)
+        let event = try window.execute(.dismissReturning(result: .null))
+        let result = try #require(event.messages.first { $0.message.name == "result" })
+        #expect(result.recipient == presenter)
+    }
+
+    /// It survives a snapshot (`resultTo` in the model's state).
+    @Test func theOpenerIsKeptInTheSnapshot() throws {
+        let window = try makeWindow(.switched(.stack([home, detail])))
+        let opener = window.activeModelID
+        try window.execute(.present(.sheet(.screen("editor"))))
+        let json = try JSONEncoder().encode(window.snapshot())
+        let restored = try NavigationWindow(snapshot: try JSONDecoder().decode(WindowSnapshot.self, from: json))
+        let event = try restored.execute(.dismissReturning(result: .null))
+        #expect(event.messages.first { $0.message.name == "result" }?.recipient == opener)
     }
 
     @Test func dismissWithAResultWithNothingToDismissChangesNothing() throws {

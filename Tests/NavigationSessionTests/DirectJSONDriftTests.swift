@@ -41,6 +41,7 @@ struct DirectJSONDriftTests {
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
             "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition", "splitState",
             "rendererState",  // Issue 34, part R
+            "resultTo",  // a presented model's opener
         ])
     }
 

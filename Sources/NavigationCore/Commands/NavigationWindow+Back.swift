@@ -85,8 +85,9 @@ extension NavigationWindow {
         let recipient: ModelID?
         switch target {
         case .dismiss(let presenter):
+            let opener = resultRecipient(presentedBy: presenter)
             clearSlot(presenter)
-            recipient = presenter.id
+            recipient = opener
         case .pop(let stack, let index):
             truncatePath(stack, keeping: index)
             recipient = stack.path.last?.model
@@ -104,7 +105,31 @@ extension NavigationWindow {
     /// or to the element that becomes the top of a popped stack, in the same change.
     func dismiss(from origin: Node, result: JSONValue) throws(NavigationError) {
         let message = try resultMessage(result)
-        deliver(message, to: try dismiss(from: origin), from: origin)
+        let opener = dismissTarget(from: origin).flatMap { target -> ModelID? in
+            if case .slot(let presenter) = target { return resultRecipient(presentedBy: presenter) }
+            return nil
+        }
+        let recipient = try dismiss(from: origin)
+        deliver(message, to: opener ?? recipient, from: origin)
+    }
+
+    /// Where a result of dismissing what `presenter` presents goes: the model that opened it while it stays in the
+    /// window after the dismissal (not inside what is dismissed), else the presenter.
+    func resultRecipient(presentedBy presenter: Node) -> ModelID {
+        guard let slot = presenter.presented, let opener = nodes[slot]?.resultTo, let node = nodes[opener],
+            isAttached(node), !isInside(node, slot)
+        else { return presenter.id }
+        return opener
+    }
+
+    /// Whether `node` is `ancestor` or sits below it. O(depth).
+    private func isInside(_ node: Node, _ ancestor: ModelID) -> Bool {
+        var current: Node? = node
+        while let model = current {
+            if model.id == ancestor { return true }
+            current = parentNode(model)
+        }
+        return false
     }
 
     /// Sends a `result` message from `origin` to `recipient`, the model that became the top; nothing when

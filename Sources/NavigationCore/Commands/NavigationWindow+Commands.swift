@@ -317,6 +317,11 @@ extension NavigationWindow {
         if let occupant = presenter.presented { throw .slotOccupied(presenter: presenter.id, occupant: occupant) }
         try checkActions(of: presentation, from: presenter)
         let child = try instantiatePresentation(presentation, on: presenter)
+        // The model that asked for it (a pushed screen presents through its container): its dismissal's result
+        // goes there, as SwiftUI's and go_router's callers expect.
+        if origin.id != presenter.id, origin.kind != .stack, origin.kind != .tabs, origin.kind != .switched {
+            child.resultTo = origin.id
+        }
         fillSlot(presenter, with: child, style: presentation.style)
     }
 

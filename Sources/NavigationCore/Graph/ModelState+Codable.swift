@@ -52,7 +52,8 @@ extension ModelState: Codable {
             appearanceOverride: try c.decodeIfPresent(Appearance.self, forKey: "appearanceOverride"),
             hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true,
             transition: try c.decodeIfPresent(String.self, forKey: "transition"), splitState: splitState,
-            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"))
+            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"),
+            resultTo: try c.decodeIfPresent(ModelID.self, forKey: "resultTo"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -71,6 +72,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(appearanceOverride, forKey: "appearanceOverride")
         try c.encodeIfPresent(transition, forKey: "transition")
         try c.encodeIfPresent(rendererState, forKey: "rendererState")
+        try c.encodeIfPresent(resultTo, forKey: "resultTo")
         switch content {
         case .screen: break
         case .stack(let path, let hides):

@@ -44,6 +44,8 @@ public struct ModelState: Hashable, Sendable {
     public var splitState: SplitState?
     /// A renderer's own state for the model; `nil` when none is stored.
     public var rendererState: RendererState?
+    /// A presented model's opener, when it is not its presenter: where a result of its dismissal goes.
+    public var resultTo: ModelID?
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
@@ -51,9 +53,11 @@ public struct ModelState: Hashable, Sendable {
         title: String? = nil, presented: ModelID? = nil, content: ModelContent, saved: [SavedBranch] = [],
         tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil,
         appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true,
-        transition: String? = nil, splitState: SplitState? = nil, rendererState: RendererState? = nil
+        transition: String? = nil, splitState: SplitState? = nil, rendererState: RendererState? = nil,
+        resultTo: ModelID? = nil
     ) {
         self.rendererState = rendererState
+        self.resultTo = resultTo
         self.appearance = appearance
         self.appearanceOverride = appearanceOverride
         self.hidesTabBarAnimated = hidesTabBarAnimated

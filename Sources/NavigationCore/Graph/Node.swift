@@ -54,6 +54,9 @@ final class Node {
     var transition: String?
     /// A renderer's own state for the model; counted in ``cost``, gone with the model.
     var rendererState: RendererState?
+    /// A presented model's opener when it is not its presenter (a pushed screen that asked for the presentation):
+    /// the model a result of its dismissal goes to while it is still in the window.
+    var resultTo: ModelID?
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -130,7 +133,7 @@ final class Node {
             tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
             appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated, transition: transition,
             splitState: isSplit ? SplitState(visibility: columnVisibility, collapsed: collapsed) : nil,
-            rendererState: rendererState)
+            rendererState: rendererState, resultTo: resultTo)
     }
 
     /// The state with the appearance that applies, resolved against the screens' declared appearances: written

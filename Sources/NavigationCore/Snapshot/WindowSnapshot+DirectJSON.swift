@@ -63,7 +63,7 @@ extension ModelState {
     ///
     /// Sorted keys of a model: appearance, appearanceOverride, attachment, hidesTabBarAnimated,
     /// hidesTabBarWhenNotAtRoot, id, kind, params, parent, path, presented,
-    /// rendererState, screen, tag, title.
+    /// rendererState, resultTo, screen, tag, title.
     func appendDirectJSON(to out: inout [UInt8]) -> Bool {
         var path: [StackElement]?
         var hidesTabBar = false
@@ -140,6 +140,7 @@ extension ModelState {
             object.key("rendererState", &out)
             out.append(contentsOf: rendererState.json.utf8)
         }
+        object.integer("resultTo", resultTo?.rawValue, &out)
         object.key("screen", &out)
         guard DirectJSON.appendString(screen, to: &out) else { return false }
         if let tag {

@@ -102,6 +102,11 @@ public struct WindowSnapshot: Hashable, Sendable {
             guard model.id.rawValue >= 1, model.id.rawValue < nextModelID else {
                 throw fail("model id \(model.id) is not in 1..<nextModelID (\(nextModelID))")
             }
+            if model.resultTo != nil {
+                guard case .presented = model.attachment else {
+                    throw fail("model \(model.id) names a result recipient but is not presented")
+                }
+            }
             if let transition = model.transition {
                 guard case .presented = model.attachment else {
                     throw fail("model \(model.id) carries a transition but is not presented")
