@@ -71,6 +71,9 @@ extension SessionService {
                 try emit(names.openExternalURL, window: number, on: bus, [.string(url)])
             case .trigger(let number, let name, let payload):
                 try emit(names.effect, window: number, on: bus, [.string(name), .stringDictionary(["payload": payload])])
+            case .changeFailed(let number, let effect, let id, let error):
+                let payload = (id.map { "\($0): " } ?? "") + "\(error.errorName): \(error.message)"
+                try emit(names.effect, window: number, on: bus, [.string(effect), .stringDictionary(["payload": payload])])
             case .effectFailed(let number, let effect, let error):
                 logger.warning("window \(number): effect \(effect) failed: \(error)")
                 // Never only a log line: whoever watches the window learns that the effect failed.

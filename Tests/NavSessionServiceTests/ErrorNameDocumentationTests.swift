@@ -34,7 +34,7 @@ import Testing
             }
         }
         // NavigationError names are built from a suffix per case.
-        let navigation = try text("Sources/NavigationSession/Session/NavigationError+Session.swift")
+        let navigation = try text("Sources/NavSessionService/ErrorNames.swift")
         for match in navigation.matches(of: #/suffix = "([A-Za-z]+)"/#) {
             names.insert("org.navsession.Error." + match.output.1)
         }

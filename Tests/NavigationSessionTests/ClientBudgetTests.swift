@@ -54,7 +54,7 @@ import Testing
             try push(session, main, by: Self.alice)
             Issue.record("expected LimitsExceeded")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
             #expect(error.message.contains("per-client content share"))
         }
         #expect(try session.window(main).graph.snapshot() == before)
@@ -157,7 +157,7 @@ import Testing
             try openWaiting(session, by: Self.alice)
             Issue.record("expected LimitsExceeded")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
             #expect(error.message.contains("per-client window share"))
         }
         try openWaiting(session, by: Self.bob)
@@ -202,7 +202,7 @@ import Testing
             try send(Self.alice)
             Issue.record("expected LimitsExceeded")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
             #expect(error.message.contains("per-client message rate"))
         }
         try send(Self.bob)
@@ -246,7 +246,7 @@ import Testing
             }
         }
         #expect(applied >= 2 && applied <= 4, "\(applied) batches of about 3 KB within a burst of 8 KB")
-        #expect(refusal?.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+        #expect(errorCase(refusal) == "limitsExceeded")
         #expect(refusal?.message.contains("per-client history share") == true, "\(String(describing: refusal))")
         let before = try session.window(main).version
         #expect(throws: SessionError.self) { try session.apply(window: main, batchJSON: batch, client: Self.alice) }

@@ -161,7 +161,6 @@ struct ClosedWindowSessionTests {
         let session = try demoSession()
         #expect(throws: SessionError.unknownClosedWindow("7")) { try session.reopenWindow("7") }
         #expect(throws: SessionError.unknownClosedWindow("")) { try session.reopenWindow() }
-        #expect(SessionError.unknownClosedWindow("7").errorName == "org.navsession.Error.UnknownClosedWindow")
     }
 
     @Test func reopeningBeyondTheWindowLimitIsLimitsExceededAndKeepsTheEntry() throws {

@@ -378,7 +378,7 @@ struct StorageFailureTests {
             try session.openWindow(scene: "waiting")
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.navsession.Error.StorageFailed")
+            #expect(errorCase(error) == "storageFailed")
         }
         #expect(session.windows.map(\.number) == [main])
         try FileManager.default.removeItem(atPath: journal)

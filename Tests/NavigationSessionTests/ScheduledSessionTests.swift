@@ -52,11 +52,11 @@ struct ScheduledSessionTests {
         let version = try session.window(main).version
         wall.set(1_000_010)
         let events = session.runDueScheduled().events
-        guard case .trigger(main, "scheduledFailed", let payload)? = events.first, events.count == 1 else {
+        guard case .changeFailed(main, "scheduledFailed", "s1", let error)? = events.first, events.count == 1 else {
             Issue.record("expected one scheduledFailed: \(events)")
             return
         }
-        #expect(payload.hasPrefix("s1: org.navsession.Error.UnknownTab: "))
+        #expect(errorCase(error) == "unknownTab")
         #expect(try session.window(main).version == version)
         #expect(try session.window(main).graph.scheduled.isEmpty)
         #expect(session.nextScheduledDeadline == nil)
@@ -142,7 +142,7 @@ struct ScheduledSessionTests {
                 window: main,
                 batchJSON: #"[{"command":"schedule","afterMs":10,"commands":[{"command":"stackAppend","models":[{"screen":"detial"}]}]}]"#)
         }
-        #expect(error?.errorName == "org.navsession.Error.UnknownScreen")
+        #expect(errorCase(error) == "unknownScreen")
         #expect(try session.window(main).version == version)
         #expect(session.nextScheduledDeadline == nil)
     }

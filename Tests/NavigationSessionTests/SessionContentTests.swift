@@ -87,7 +87,7 @@ import Testing
             try pushDetail(session, main, 2)
             Issue.record("expected LimitsExceeded")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
             #expect(error.message.contains("across all windows"))
         }
         #expect(try session.window(main).graph.snapshot() == before)
@@ -117,7 +117,7 @@ import Testing
             try session.openWindow(scene: "waiting", params: ["reason": "a"])
             Issue.record("expected LimitsExceeded")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
         }
         #expect(session.windows.count == 1)
         #expect(session.contentLedger.total == summed(session))

@@ -56,7 +56,7 @@ struct SessionDeepLinkTests {
             try session.openURL("navsession-demo://nowhere")
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.navsession.Error.UnknownRoute")
+            #expect(errorCase(error) == "deepLink.unknownRoute")
         }
     }
 
@@ -66,7 +66,7 @@ struct SessionDeepLinkTests {
             try session.openURL("navsession-demo://detail/abc")
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.navsession.Error.BadParameter")
+            #expect(errorCase(error) == "deepLink.badParameterValue")
         }
     }
 
@@ -77,7 +77,7 @@ struct SessionDeepLinkTests {
             try session.openURL(url)
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
         }
     }
 

@@ -67,7 +67,7 @@ struct SessionWindowTests {
             try session.openWindow(scene: "waiting", params: ["colour": "red"])
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.InvalidArgs")
+            #expect(errorCase(error) == "invalidArguments")
             #expect(error.message.contains("colour"))
         }
     }
@@ -105,7 +105,7 @@ struct SessionWindowTests {
             Issue.record("expected an error")
         } catch {
             #expect(error == .unknownWindow(9))
-            #expect(error.errorName == "org.freedesktop.DBus.Error.UnknownObject")
+            #expect(errorCase(error) == "unknownWindow")
         }
     }
 
@@ -126,7 +126,7 @@ struct SessionWindowTests {
             try session.openWindow(scene: "waiting")
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
+            #expect(errorCase(error) == "limitsExceeded")
         }
     }
 
@@ -157,7 +157,7 @@ struct SessionWindowTests {
             try session.apply(window: number, batchJSON: #"[{"command":"fly"}]"#)
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.navsession.Error.InvalidBatch")
+            #expect(errorCase(error) == "invalidBatch")
             #expect(error.message.contains("fly"))
         }
     }
@@ -180,7 +180,7 @@ struct SessionWindowTests {
             try session.execute(window: number, command: .dismiss)
             Issue.record("expected an error")
         } catch {
-            #expect(error.errorName == "org.navsession.Error.NothingToDismiss")
+            #expect(errorCase(error) == "nothingToDismiss")
         }
     }
 

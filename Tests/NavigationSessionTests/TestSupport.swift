@@ -73,3 +73,14 @@ extension SessionWindow {
     /// Screens along the active branch, root first.
     var activeScreens: [String] { graph.activePath.compactMap { graph.model($0)?.screen } }
 }
+
+/// The case a session error is, looking through a failed batch to the failing command's own error, and into a deep
+/// link's (`deepLink.unknownRoute`): what the tests check. The D-Bus name of each case is the service's to give.
+func errorCase(_ error: SessionError?) -> String? {
+    guard let error else { return nil }
+    switch error {
+    case .navigation(let inner): return Mirror(reflecting: inner.innermostCommandError).children.first?.label ?? "\(inner)"
+    case .deepLink(let inner): return "deepLink." + (Mirror(reflecting: inner).children.first?.label ?? "")
+    default: return error.caseName
+    }
+}

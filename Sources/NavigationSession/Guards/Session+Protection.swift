@@ -159,7 +159,7 @@ extension Session {
         afterChange(window, event, events: &events)
         if let failure {
             logger.info("a change re-applied from dialog \(alert) no longer applies: \(failure.message)")
-            events.append(.trigger(window.number, name: "reapplyFailed", payload: "\(failure.errorName): \(failure.message)"))
+            events.append(.changeFailed(window.number, effect: "reapplyFailed", id: nil, .navigation(failure)))
         }
         return outcome(window: window.number, events: events)
     }

@@ -1,70 +1,7 @@
 import NavigationCore
 
-/// D-Bus error names and human messages for every ``NavigationError`` case.
+/// Human messages for every ``NavigationError`` case (their D-Bus names are mapped by the service).
 extension NavigationError {
-    /// A distinct `org.navsession.Error.*` name for every case (the table is in `Docs/manifest.md`).
-    ///
-    /// A failed batch carries the failing command's own name, so a client branches on the real cause
-    /// (`UnknownTab`, `NoStack`, …) whether it sent one command or many; the message names the command.
-    public var errorName: String {
-        let suffix: String
-        switch self {
-        case .batchCommandFailed(_, let inner): return inner.errorName
-        case .actionUnavailable(_, _, let inner): return inner.errorName
-        case .routeFailed(_, let inner): return inner.errorName
-        case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
-        case .unknownModel: suffix = "UnknownModel"
-        case .detachedModel, .savedModel: suffix = "DetachedModel"
-        case .noStack: suffix = "NoStack"
-        case .alreadyAtStackRoot: suffix = "AlreadyAtRoot"
-        case .emptyPath: suffix = "EmptyPath"
-        case .notInStack: suffix = "NotInStack"
-        case .duplicateElement: suffix = "DuplicateElement"
-        case .invalidCount: suffix = "InvalidCount"
-        case .noPresenter: suffix = "NoPresenter"
-        case .slotOccupied: suffix = "SlotOccupied"
-        case .presenterIsLeaf: suffix = "PresenterIsLeaf"
-        case .unknownPresentationKind: suffix = "UnknownPresentationKind"
-        case .cannotPresent, .cannotPresentOn: suffix = "CannotPresent"
-        case .alreadyPresenting: suffix = "AlreadyPresenting"
-        case .invalidBrowserURL: suffix = "InvalidURL"
-        case .transitionNotEligible: suffix = "TransitionNotEligible"
-        case .nothingToDismiss: suffix = "NothingToDismiss"
-        case .nothingToGoBack: suffix = "NothingToGoBack"
-        case .nothingToGoForward: suffix = "NothingToGoForward"
-        case .routeNotFound: suffix = "RouteNotFound"
-        case .notInsidePresentation: suffix = "NotInsidePresentation"
-        case .cannotHide: suffix = "NothingToHide"
-        case .noTabs: suffix = "NoTabs"
-        case .unknownTab: suffix = "UnknownTab"
-        case .noSwitchedModel: suffix = "NoSwitched"
-        case .invalidSpec: suffix = "InvalidSpec"
-        case .invalidURL: suffix = "InvalidURL"
-        case .invalidEffect: suffix = "InvalidEffect"
-        case .emptyBatch: suffix = "EmptyBatch"
-        case .wrongKind: suffix = "WrongKind"
-        case .notPresented: suffix = "NotPresented"
-        case .indexOutOfRange: suffix = "StaleReport"
-        case .unknownAction: suffix = "UnknownAction"
-        case .windowClosed: suffix = "WindowClosed"
-        case .invalidSnapshot: suffix = "InvalidSnapshot"
-        case .unknownScreen: suffix = "UnknownScreen"
-        case .unknownTag: suffix = "UnknownTag"
-        case .duplicateTag: suffix = "DuplicateTag"
-        case .screenNotInStack: suffix = "ScreenNotInStack"
-        case .entryRefused: suffix = "EntryRefused"
-        case .prevented: suffix = "Prevented"
-        case .denied, .decisionPending: suffix = "Denied"
-        case .noContainer: suffix = "NoContainer"
-        case .unknownChild: suffix = "UnknownChild"
-        case .unknownScheduled: suffix = "UnknownScheduled"
-        case .duplicateScheduled: suffix = "DuplicateScheduled"
-        case .handlerDepthExceeded: suffix = "HandlerDepthExceeded"
-        case .handlerCycle: suffix = "HandlerCycle"
-        }
-        return "org.navsession.Error.\(suffix)"
-    }
-
     /// A one-line human message naming the models involved.
     public var message: String {
         switch self {

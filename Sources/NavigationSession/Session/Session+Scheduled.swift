@@ -47,10 +47,10 @@ extension Session {
         actingClient = waiting.author
         defer { actingClient = previous }
         let before = window.graph.contentCost
-        func fail(_ name: String, _ message: String) {
+        func fail(_ error: SessionError) {
             logger.notice(
                 "a scheduled batch failed at its deadline; dropped, nothing changed",
-                metadata: ["window": "\(window.number)", "id": "\(id)", "error": "\(name)", "message": "\(message)"])
+                metadata: ["window": "\(window.number)", "id": "\(id)", "message": "\(error.message)"])
             window.graph.dropScheduled(id)
             do {
                 try persist(.scheduledDropped(window: window.number, id: id))
@@ -58,13 +58,13 @@ extension Session {
                 logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
             }
             // Never only a log line: whoever watches the window learns it (like `reapplyFailed`).
-            events.append(.trigger(window.number, name: "scheduledFailed", payload: "\(id): \(name): \(message)"))
+            events.append(.changeFailed(window.number, effect: "scheduledFailed", id: id, error))
         }
         // The author's shares hold at the deadline too (its marks).
         do throws(SessionError) {
             try checkMarkAndScheduleShares(of: waiting.commands, client: waiting.author)
         } catch {
-            fail(error.errorName, error.message)
+            fail(error)
             return
         }
         let event: ChangeEvent
@@ -72,7 +72,7 @@ extension Session {
             event = try window.graph.runScheduled(id, budget: contentBudget(for: window))
         } catch {
             noteRefusal(error, in: window.number)
-            fail(error.errorName, error.message)
+            fail(.navigation(error))
             return
         }
         charge(window, contentBefore: before)
@@ -112,7 +112,7 @@ extension Session {
                 } catch {
                     logger.error("journaling a dropped scheduled batch failed", metadata: ["error": "\(error.message)"])
                 }
-                events.append(.trigger(number, name: "scheduledFailed", payload: "\(batch.id): \(error.errorName): \(error.message)"))
+                events.append(.changeFailed(number, effect: "scheduledFailed", id: batch.id, .navigation(error)))
             }
             window.graph.disownScheduled(by: client)
             noteScheduled(window)

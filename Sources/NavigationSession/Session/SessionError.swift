@@ -4,7 +4,8 @@ import NavigationRouting
 /// A window's number: `/org/navsession/Session1/window/<n>`. Starts at 1, never reused (persisted).
 public typealias WindowNumber = UInt32
 
-/// Every way a session operation can fail, with a stable D-Bus error name and a human message.
+/// Every way a session operation can fail, with a human message; the service maps each case to a stable D-Bus
+/// error name (`errorName` in NavSessionService, the table below).
 ///
 /// A thrown error means the operation changed nothing, except ``storageFailed(_:)``: the change was
 /// made in memory but could not be written; it is written with the next full snapshot.
@@ -80,47 +81,6 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// recent one, and none was closed.
     case unknownClosedWindow(String)
 
-    /// The D-Bus error name (see the table in the type's documentation).
-    public var errorName: String {
-        switch self {
-        case .unknownScene: "org.navsession.Error.UnknownScene"
-        case .unknownWindow: "org.freedesktop.DBus.Error.UnknownObject"
-        case .unknownDialog: "org.navsession.Error.UnknownDialog"
-        case .invalidArguments: "org.freedesktop.DBus.Error.InvalidArgs"
-        case .limitsExceeded: "org.freedesktop.DBus.Error.LimitsExceeded"
-        case .invalidBatch: "org.navsession.Error.InvalidBatch"
-        case .invalidCommand: "org.navsession.Error.InvalidCommand"
-        case .navigation(let error): error.errorName
-        case .deepLink(let error):
-            switch error {
-            case .urlTooLong: "org.freedesktop.DBus.Error.LimitsExceeded"
-            case .malformedURL: "org.navsession.Error.MalformedURL"
-            case .wrongScheme: "org.navsession.Error.WrongScheme"
-            case .unknownRoute: "org.navsession.Error.UnknownRoute"
-            case .missingParameter: "org.navsession.Error.MissingParameter"
-            case .badParameterValue: "org.navsession.Error.BadParameter"
-            }
-        case .deepLinkApply(let error):
-            switch error {
-            case .windowClosed: "org.navsession.Error.WindowClosed"
-            case .noTabs: "org.navsession.Error.NoTabs"
-            case .unknownTab: "org.navsession.Error.UnknownTab"
-            case .noStack: "org.navsession.Error.NoStack"
-            case .blockedByDialog: "org.navsession.Error.BlockedByDialog"
-            case .pushWithoutNavigation: "org.navsession.Error.InvalidRoute"
-            }
-        case .manifest: "org.navsession.Error.InvalidManifest"
-        case .storageFailed: "org.navsession.Error.StorageFailed"
-        case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
-        case .unreadableState, .unsafeStateDirectory, .stateDirectoryLocked: "org.navsession.Error.StorageFailed"
-        case .versionMismatch, .versionNotReached: "org.navsession.Error.VersionMismatch"
-        case .unknownGuard: "org.navsession.Error.UnknownGuard"
-        case .guardTaken: "org.navsession.Error.GuardTaken"
-        case .unknownClosedWindow: "org.navsession.Error.UnknownClosedWindow"
-        case .versionNotKept: "org.navsession.Error.VersionNotKept"
-        }
-    }
-
     /// A one-line message for people.
     public var message: String {
         switch self {
@@ -158,11 +118,14 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(errorName): \(message)" }
+    /// The case's name (`limitsExceeded`), for logs; the D-Bus name is the service's to give.
+    public var caseName: String { Mirror(reflecting: self).children.first?.label ?? "sessionError" }
 
-    // DeepLinkError is only Equatable, so hashing goes through the name and message.
+    public var description: String { "\(caseName): \(message)" }
+
+    // DeepLinkError is only Equatable, so hashing goes through the case and the message.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(errorName)
+        hasher.combine(caseName)
         hasher.combine(message)
     }
 }

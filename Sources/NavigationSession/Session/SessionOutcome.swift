@@ -23,6 +23,11 @@ public enum SessionEvent: Hashable, Sendable {
     /// An effect enqueued by a command in the window could not be carried out (e.g. `openWindow` of an
     /// unknown scene, or a waiting deep link that no longer applies); logged, never thrown.
     case effectFailed(WindowNumber, Effect, SessionError)
+    /// A change the window was to make could not be made, and nothing changed: a scheduled batch at its deadline
+    /// (`effect` `scheduledFailed`, with its `id`), a change re-applied from a protection's dialog (`reapplyFailed`).
+    /// Announced as Window1 `Effect(effect, {payload: "[<id>: ]<error name>: <message>"})`, the error's D-Bus name
+    /// given by the service, which maps every typed error to its name.
+    case changeFailed(WindowNumber, effect: String, id: String?, SessionError)
 }
 
 /// How the session handled a URL.
