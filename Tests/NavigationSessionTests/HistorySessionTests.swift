@@ -29,6 +29,40 @@ struct HistorySessionTests {
         #expect(json.contains(#""cause":{"commands":[{"command":"goBack"}]},"activeScreen":"home"}]"#), "\(json)")
     }
 
+    /// A renderer's state writes (a scroll position saved 300 times) are not navigation entries: they neither show
+    /// in the history nor push the navigations out of it, and the kept list stays bounded.
+    @Test func rendererStateWritesAreNotNavigationEntries() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 2)
+        let detail = try session.window(number).graph.activeModelID.rawValue
+        for scroll in 0..<300 {
+            try session.apply(
+                window: number,
+                batchJSON: #"[{"command":"setRendererState","model":\#(detail),"state":{"scroll":\#(scroll)}}]"#)
+        }
+        let history = try session.history(window: number)
+        #expect(history.map(\.version) == [1, 2, 3])
+        let window = try session.window(number)
+        #expect(window.history.entries.count <= Session.historyEntriesPerNavigation * 2 * SessionLimits().historyLength)
+        #expect(try session.state(window: number, at: window.version) == window.graph.snapshot())
+        #expect(try session.state(window: number, at: window.version - 1).version == window.version - 1)
+    }
+
+    /// With navigations, the checkpoint folds the history without a replay, whatever renderer writes ride along.
+    @Test func navigationsBetweenRendererWritesFoldAtTwiceTheLength() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 0)
+        let length = SessionLimits().historyLength
+        for step in 0..<(3 * length) {
+            try session.apply(window: number, batchJSON: step % 2 == 0 ? Self.detail : #"[{"command":"goBack"}]"#)
+            try session.apply(window: number, batchJSON: #"[{"command":"setRendererState","model":0,"state":{"w":\#(step)}}]"#)
+        }
+        let history = try session.history(window: number)
+        #expect(history.count == length)
+        #expect(try session.window(number).history.navigations <= 2 * length)
+        #expect(try session.state(window: number, at: history[0].version).version == history[0].version)
+    }
+
     @Test func theStateAtAnEarlierVersionIsTheStateThenAndTheWindowDoesNotChange() throws {
         let session = try demoSession()
         let number = try Self.changed(session, pushes: 2)

@@ -21,11 +21,13 @@ extension Session {
         public var activeScreen: String
     }
 
-    /// The newest ``SessionLimits/historyLength`` changes of a window, oldest first.
+    /// The newest ``SessionLimits/historyLength`` navigation changes of a window, oldest first: a renderer's own
+    /// state writes (``WindowHistory/Entry/navigates``) are not listed (their versions are gaps; `GetStateAt` still
+    /// reaches them). O(kept entries).
     /// - Throws: ``SessionError/unknownWindow(_:)``.
     public func history(window number: WindowNumber) throws(SessionError) -> [HistoryItem] {
         let history = try window(number).history
-        return history.entries.suffix(limits.historyLength).map {
+        return history.entries.filter(\.navigates).suffix(limits.historyLength).map {
             HistoryItem(version: $0.version, time: $0.time, cause: $0.cause, activeScreen: $0.activeScreen)
         }
     }
@@ -104,6 +106,10 @@ extension Session {
 
     // MARK: Recording
 
+    /// How many entries (renderer-state writes included) a window keeps per navigation entry at most: the count bound
+    /// of the whole list, `historyEntriesPerNavigation × 2 × historyLength`.
+    static let historyEntriesPerNavigation = 4
+
     /// Records a journaled change of a window (live, or read back from the journal with its line's `time`).
     /// O(1), except every ``SessionLimits/historyLength`` changes, when the oldest half is folded into the base,
     /// and when the entries hold more than ``SessionLimits/maxHistoryBytes``, when the oldest are folded until they
@@ -120,11 +126,22 @@ extension Session {
         window.history.append(added)
         if windowsByNumber[window.number] === window { historyBytes += added.bytes }
         chargeHistory(added.bytes)
+        // The bound counts navigation entries: a renderer's state writes ride along (bounded below) and never push
+        // navigations out. The checkpoint is the state after the `length`th navigation; at twice that, everything
+        // up to it folds into the base (O(1) amortised, no replay).
         let length = max(limits.historyLength, 1)
-        if window.history.entries.count == length {
+        if added.navigates, window.history.navigations == length {
             window.history.checkpoint = window.graph.snapshot()
-        } else if window.history.entries.count >= 2 * length {
-            foldHistory(of: window, keeping: length)
+        } else if added.navigates, window.history.navigations >= 2 * length,
+            let checkpoint = window.history.checkpoint,
+            let index = window.history.entries.firstIndex(where: { $0.version == checkpoint.version })
+        {
+            foldHistory(of: window, keeping: window.history.entries.count - index - 1)
+        } else if window.history.navigations >= 2 * length
+            || window.history.entries.count >= Self.historyEntriesPerNavigation * 2 * length
+        {
+            // No usable checkpoint (the history was loaded or folded by bytes): half of it, by a replay.
+            foldHistory(of: window, keeping: window.history.entries.count / 2)
         }
         if window.history.bytes > limits.maxHistoryBytes { foldHistory(of: window, toBytes: limits.maxHistoryBytes / 2) }
         // The session's bound: this window's history first (its change grew it), then the largest, to half.

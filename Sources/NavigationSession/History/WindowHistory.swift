@@ -25,6 +25,19 @@ struct WindowHistory: Sendable {
         /// Scheduled batches dropped without a change (failed at their deadline, overdue `drop`, their author left)
         /// after the entry before this one: a replay drops them before redoing this one.
         var droppedBefore: [String] = []
+
+        /// Whether the change navigated: anything but a renderer's own state (`setRendererState` alone, say a
+        /// scroll position), which is kept for the states it leads to but is not a navigation entry: it is not
+        /// listed by `GetHistory` and does not count towards ``SessionLimits/historyLength``.
+        var navigates: Bool {
+            guard case .commands(let batch) = cause else { return true }
+            return !batch.allSatisfy { entry in
+                switch entry.command {
+                case .setRendererState, .transaction: true
+                default: false
+                }
+            }
+        }
     }
 
     /// The window's state at ``baseVersion``.
@@ -33,6 +46,8 @@ struct WindowHistory: Sendable {
     private(set) var entries: [Entry] = []
     /// The sum of the entries' ``Entry/bytes``.
     private(set) var bytes = 0
+    /// How many of the entries navigate (``Entry/navigates``): what ``SessionLimits/historyLength`` counts.
+    private(set) var navigations = 0
     /// Scheduled batches dropped since the last entry, given to the next one (at most the window's waiting batches).
     var pendingDrops: [String] = []
     /// The window's state after the entry at index `historyLength - 1`, taken when it was recorded: the next base.
@@ -44,6 +59,7 @@ struct WindowHistory: Sendable {
         self.base = base
         self.entries = entries
         bytes = entries.reduce(0) { $0 + $1.bytes }
+        navigations = entries.reduce(0) { $0 + ($1.navigates ? 1 : 0) }
     }
 
     mutating func append(_ entry: Entry) {
@@ -54,10 +70,14 @@ struct WindowHistory: Sendable {
         }
         entries.append(entry)
         bytes += entry.bytes
+        if entry.navigates { navigations += 1 }
     }
 
     mutating func dropOldest(_ count: Int) {
-        for entry in entries.prefix(count) { bytes -= entry.bytes }
+        for entry in entries.prefix(count) {
+            bytes -= entry.bytes
+            if entry.navigates { navigations -= 1 }
+        }
         entries.removeFirst(count)
     }
 }
