@@ -40,4 +40,24 @@ import Testing
             #expect(try await detailParams(fixture, window) == ["id": "42", "edit": "false"])
         }
     }
+
+    /// A screen's `identity` (React Navigation's `getId`) through the bus: pushing detail 1 again brings the detail 1
+    /// below the top back up, same model.
+    @Test func pushingAScreenWithTheSameIdentityBringsItToTheTop() async throws {
+        let manifest = NavSessionTestDaemon.Configuration.Manifest.json(
+            Manifest.demoJSON.replacingOccurrences(
+                of: #"{"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"]}"#,
+                with: #"{"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"], "identity": ["id"]}"#))
+        try await DaemonFixture.with(manifest: manifest) { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            let first = try await fixture.modelID(window, where: "screen", is: "detail")
+            _ = try await fixture.window(window, "StackAppend", [.string("about"), .noParams])
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1", "edit": "true"])])
+            #expect(try await fixture.routeSummaries(window) == ["push about", "push detail"])
+            #expect(try await fixture.windowProperty(window, "ActiveModel") == .uint64(first))
+            #expect(try await detailParams(fixture, window) == ["id": "1", "edit": "true"])
+        }
+    }
 }

@@ -108,4 +108,34 @@ struct StackVerbTests {
         try window.execute(.goForward(count: 2))
         #expect(screens(of: 1, in: window) == ["home", "detail", "more"])
     }
+
+    // MARK: A screen's identity (React Navigation's `getId`)
+
+    static func identified() throws -> NavigationWindow {
+        let catalog = ScreenCatalog([
+            "home": .init(), "about": .init(),
+            "profile": .init(required: ["user"], optional: ["tab"], identity: ["user"]),
+        ])
+        return try NavigationWindow(root: .stack([.screen("home")]), configuration: WindowConfiguration(screens: catalog))
+    }
+
+    /// "Navigate to profile 42" with profile 42 below the top brings that very model to the top, params replaced.
+    @Test func pushingAScreenWithTheSameIdentityBringsTheExistingOneToTheTop() throws {
+        let window = try Self.identified()
+        try window.execute(.stackAppend(.screen("profile", params: ["user": "42"])))
+        let profile = window.activeModelID
+        try window.execute(.stackAppend(.screen("about")))
+        let event = try window.execute(.stackAppend(.screen("profile", params: ["user": "42", "tab": "posts"])))
+        #expect(screens(of: 1, in: window) == ["home", "about", "profile"])
+        #expect(window.activeModelID == profile)
+        #expect(window.routes.last?.params == ["user": "42", "tab": "posts"])
+        #expect(event.started.isEmpty && event.finished.isEmpty)
+    }
+
+    @Test func anotherIdentityIsPushedAsANewModel() throws {
+        let window = try Self.identified()
+        try window.execute(.stackAppend(.screen("profile", params: ["user": "42"])))
+        try window.execute(.stackAppend(.screen("profile", params: ["user": "7"])))
+        #expect(window.routes.map(\.params) == [["user": "42"], ["user": "7"]])
+    }
 }

@@ -174,4 +174,15 @@ struct ManifestTests {
             try Manifest(json: unknown)
         }
     }
+
+    @Test func anIdentityNamesDeclaredParamsOnce() throws {
+        let base = #"{"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"]}"#
+        let declared = Manifest.demoJSON.replacingOccurrences(
+            of: base, with: #"{"name": "detail", "title": "Detail", "required": ["id"], "optional": ["edit"], "identity": ["id"]}"#)
+        #expect(try Manifest(json: declared).windowConfiguration.screens?.screens["detail"]?.identity == ["id"])
+        let unknown = declared.replacingOccurrences(of: #""identity": ["id"]"#, with: #""identity": ["ids"]"#)
+        #expect(throws: ManifestError.unknownParameter(key: "screens[5].identity[0]", screen: "detail", parameter: "ids")) {
+            try Manifest(json: unknown)
+        }
+    }
 }

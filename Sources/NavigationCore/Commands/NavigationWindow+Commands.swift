@@ -26,6 +26,11 @@ extension NavigationWindow {
                 elements.removeFirst()
                 if elements.isEmpty { return }
             }
+            // A screen with an identity already on the stack comes to the top (params replaced) instead of again.
+            if let catalog = configuration.screens, elements.contains(where: { catalog.identical($0.model, in: stack.path, nodes: nodes) != nil }) {
+                try appendIdentified(elements, to: stack, catalog: catalog)
+                return
+            }
             // Checked before anything is created, so an oversized request costs nothing.
             try checkDepth(stack.path.count + elements.count)
             let transitions = try resolvedTransitions(of: elements, on: stack)
@@ -486,7 +491,7 @@ extension NavigationWindow {
         return allowed && !rest.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace }
     }
 
-    private func checkDepth(_ count: Int) throws(NavigationError) {
+    func checkDepth(_ count: Int) throws(NavigationError) {
         let limit = configuration.limits.maxStackDepth
         guard count <= limit else { throw .limitsExceeded("a stack would hold \(count) elements; at most \(limit)") }
     }

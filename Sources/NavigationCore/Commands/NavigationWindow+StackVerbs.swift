@@ -55,4 +55,26 @@ extension NavigationWindow {
         let transitions = try resolvedTransitions(of: [element], on: stack)
         appendElements(stack, [(try instantiate(spec, mayPresent: false), transitions.first ?? nil)])
     }
+
+    /// `stackAppend` of elements some of which a screen's identity finds on the stack: in order, each found one is
+    /// moved to the top with its params replaced (same id), each other one pushed. O(depth × elements).
+    func appendIdentified(_ elements: [StackElementSpec], to stack: Node, catalog: ScreenCatalog) throws(NavigationError) {
+        try checkDepth(stack.path.count + elements.count)
+        let transitions = try resolvedTransitions(of: elements, on: stack)
+        for (element, transition) in zip(elements, transitions) {
+            guard let index = catalog.identical(element.model, in: stack.path, nodes: nodes),
+                let existing = nodes[stack.path[index].model]
+            else {
+                appendElements(stack, [(try instantiate(element.model, mayPresent: false), transition)])
+                continue
+            }
+            if index < stack.path.count - 1 {
+                var path = stack.path
+                let moved = path.remove(at: index)
+                path.append(moved)
+                replacePath(stack, with: path.compactMap { entry in nodes[entry.model].map { ($0, entry.transition, isNew: false) } })
+            }
+            try update(existing, params: catalog.withInitialParams(element.model).params, title: element.model.title, merge: false)
+        }
+    }
 }

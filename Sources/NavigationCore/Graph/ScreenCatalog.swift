@@ -13,12 +13,19 @@ public struct ScreenCatalog: Hashable, Sendable {
         /// Default values a new model of the screen gets for the keys it is created without (React Navigation's
         /// `initialParams`).
         public var initialParams: [String: String]
+        /// The parameters that identify a model of the screen (React Navigation's `getId`): pushing the screen with
+        /// the same values brings the element already showing it to the top of its stack instead of a second one.
+        public var identity: [String]
 
         /// Declares a screen's parameters.
-        public init(required: Set<String> = [], optional: Set<String> = [], initialParams: [String: String] = [:]) {
+        public init(
+            required: Set<String> = [], optional: Set<String> = [], initialParams: [String: String] = [:],
+            identity: [String] = []
+        ) {
             self.required = required
             self.optional = optional
             self.initialParams = initialParams
+            self.identity = identity
         }
     }
 
@@ -37,6 +44,19 @@ public struct ScreenCatalog: Hashable, Sendable {
         var spec = spec
         spec.params.merge(defaults) { given, _ in given }
         return spec
+    }
+
+    /// The index of the element of `path` showing the same model as `spec` by its screen's identity (same screen,
+    /// equal values of the identity params, `spec`'s initial params counted), `nil` when its screen declares none or
+    /// no element matches. O(path × identity).
+    func identical(_ spec: ModelSpec, in path: [StackElement], nodes: [ModelID: Node]) -> Int? {
+        guard case .screen = spec.content, spec.presented == nil, let keys = screens[spec.screen]?.identity, !keys.isEmpty
+        else { return nil }
+        let params = withInitialParams(spec).params
+        return path.lastIndex { element in
+            guard let node = nodes[element.model], node.kind == .screen, node.screen == spec.screen else { return false }
+            return keys.allSatisfy { node.params[$0] == params[$0] }
+        }
     }
 
     /// Throws unless `spec` (a plain screen) is declared and has its required and only declared parameters.

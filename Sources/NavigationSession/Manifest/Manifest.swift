@@ -205,7 +205,8 @@ public struct Manifest: Hashable, Sendable {
         guard !freeFormScreens, !screens.isEmpty else { return nil }
         var catalog = Dictionary(screens.map {
             ($0.name, ScreenCatalog.Screen(
-                required: Set($0.required), optional: Set($0.optional), initialParams: $0.initialParams ?? [:]))
+                required: Set($0.required), optional: Set($0.optional), initialParams: $0.initialParams ?? [:],
+                identity: $0.identity ?? []))
         }) { first, _ in first }
         // The built-in browser's screen, unless the manifest declares a screen of that name.
         if catalog[PresentationSpec.browserKind] == nil {

@@ -68,6 +68,13 @@ struct ManifestValidator {
                     }
                 }
             }
+            var identity: Set<String> = []
+            for (position, name) in (screen.identity ?? []).enumerated() {
+                guard params.contains(name) else {
+                    throw .unknownParameter(key: "\(key).identity[\(position)]", screen: screen.name, parameter: name)
+                }
+                guard identity.insert(name).inserted else { throw .duplicateName(key: "\(key).identity[\(position)]", name: name) }
+            }
             for (name, value) in (screen.initialParams ?? [:]).sorted(by: { $0.key < $1.key }) {
                 guard params.contains(name) else {
                     throw .unknownParameter(key: "\(key).initialParams.\(name)", screen: screen.name, parameter: name)

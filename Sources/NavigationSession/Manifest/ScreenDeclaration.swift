@@ -37,6 +37,10 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// created without one of these keys gets its value, merged under the given ones. Each key is a declared
     /// parameter; a required one with a default may be left out. `nil`: none.
     public var initialParams: [String: String]?
+    /// The parameters that identify a model of this screen (React Navigation's `getId`, Jetpack's single top by
+    /// arguments): pushing the screen with the same values for these keys brings the stack's element already showing
+    /// it to the top, its params replaced, instead of pushing a second one. `nil` or empty: every push is new.
+    public var identity: [String]?
 
     /// Declares a screen.
     public init(
@@ -55,7 +59,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, title, required, optional, initialParams, requires, redirect, appearance, style, transition, handlers
+        case name, title, required, optional, initialParams, identity, requires, redirect, appearance, style, transition, handlers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +69,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         required = try c.decodeIfPresent([String].self, forKey: .required) ?? []
         optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
         initialParams = try c.decodeIfPresent([String: String].self, forKey: .initialParams)
+        identity = try c.decodeIfPresent([String].self, forKey: .identity)
         requires = try c.decodeIfPresent(EntryRequirement.self, forKey: .requires)
         redirect = try c.decodeIfPresent([BatchCommand].self, forKey: .redirect)
         appearance = try c.decodeIfPresent(Appearance.self, forKey: .appearance)
@@ -81,6 +86,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         if !required.isEmpty { try c.encode(required, forKey: .required) }
         if !optional.isEmpty { try c.encode(optional, forKey: .optional) }
         try c.encodeIfPresent(initialParams, forKey: .initialParams)
+        try c.encodeIfPresent(identity, forKey: .identity)
         try c.encodeIfPresent(requires, forKey: .requires)
         try c.encodeIfPresent(redirect, forKey: .redirect)
         try c.encodeIfPresent(appearance, forKey: .appearance)
