@@ -596,6 +596,14 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("SetParams", [Self.model(model ?? 0), .stringDictionary(params), .boolean(!merge)])
     }
 
+    /// React Navigation's `pushParams`: `model`'s params become exactly `params` (`nil`: the active model), and
+    /// ``goBack()`` restores the ones it had first (`PushParams`).
+    /// - Throws: ``NavSessionError/unknownModel(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func pushParams(_ params: [String: String], of model: ModelID? = nil) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("PushParams", [Self.model(model ?? 0), .stringDictionary(params)])
+    }
+
     // MARK: Renderer state
 
     /// Replaces the renderer state of `model` (nil = the window itself) with `state` (`SetRendererState`); an

@@ -590,6 +590,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.UnknownModel", "org.navsession.Error.InvalidSpec", "org.freedesktop.DBus.Error.LimitsExceeded"]
                 ),
                 Contract.Method(
+                    name: "PushParams", inputs: [A("model", "t"), A("params", "a{ss}")],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.UnknownModel", "org.navsession.Error.InvalidSpec", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
+                Contract.Method(
                     name: "SetAppearance", inputs: [A("model", "s"), A("appearance_json", "s"), A("replace", "b")],
                     outputs: [A("version", "t")],
                     errors: ["org.navsession.Error.InvalidCommand", "org.navsession.Error.UnknownModel", "org.navsession.Error.UnknownTag", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded"]

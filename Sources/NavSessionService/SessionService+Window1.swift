@@ -506,6 +506,9 @@ extension SessionService {
                     model: try optionalID(call.arguments[0]), params: call.arguments[1].stringDictionary,
                     merge: !(call.arguments[2].bool ?? false)))
             }),
+            MethodRow("PushParams", .batch { call, _, _ in
+                one(.pushParams(model: try optionalID(call.arguments[0]), params: call.arguments[1].stringDictionary))
+            }),
             // Appearance.
             MethodRow("SetAppearance", .batch { call, session, _ in
                 one(.setAppearance(

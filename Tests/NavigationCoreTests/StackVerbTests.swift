@@ -138,4 +138,37 @@ struct StackVerbTests {
         try window.execute(.stackAppend(.screen("profile", params: ["user": "7"])))
         #expect(window.routes.map(\.params) == [["user": "42"], ["user": "7"]])
     }
+
+    // MARK: pushParams (React Navigation)
+
+    @Test func goBackRestoresPushedParamsBeforeItPops() throws {
+        let window = try Self.stack([Self.home, .screen("search", params: ["q": "a"])])
+        let search = window.activeModelID
+        try window.execute(.pushParams(params: ["q": "b"]))
+        try window.execute(.pushParams(params: ["q": "c"]))
+        #expect(window.routes.last?.params == ["q": "c"])
+        try window.execute(.goBack(result: nil))
+        #expect(window.routes.last?.params == ["q": "b"] && window.activeModelID == search)
+        try window.execute(.goBack(result: nil))
+        #expect(window.routes.last?.params == ["q": "a"])
+        #expect(window.abilities.canGoBack)
+        try window.execute(.goBack(result: nil))
+        #expect(screens(of: 1, in: window) == ["home"])
+    }
+
+    @Test func pushedParamsAreBoundedKeptInTheSnapshotAndUndoneWithAFailedBatch() throws {
+        let window = try Self.stack([Self.home, .screen("search", params: ["q": "0"])])
+        for index in 1...(NavigationWindow.maxParamsHistory + 5) { try window.execute(.pushParams(params: ["q": "\(index)"])) }
+        let search = try #require(window.model(window.activeModelID))
+        #expect(search.paramsHistory.count == NavigationWindow.maxParamsHistory)
+        let json = try JSONEncoder().encode(window.snapshot())
+        let restored = try NavigationWindow(snapshot: try JSONDecoder().decode(WindowSnapshot.self, from: json))
+        try restored.execute(.goBack(result: nil))
+        #expect(restored.routes.last?.params == ["q": "\(NavigationWindow.maxParamsHistory + 4)"])
+        #expect(throws: NavigationError.self) {
+            try window.apply([BatchCommand(.pushParams(params: ["q": "x"])), BatchCommand(.stackDropLast(0))])
+        }
+        #expect(window.model(window.activeModelID)?.paramsHistory.count == NavigationWindow.maxParamsHistory)
+        #expect(window.routes.last?.params == ["q": "\(NavigationWindow.maxParamsHistory + 5)"])
+    }
 }

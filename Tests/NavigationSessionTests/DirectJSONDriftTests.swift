@@ -42,6 +42,7 @@ struct DirectJSONDriftTests {
             "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition", "splitState",
             "rendererState",  // Issue 34, part R
             "resultTo",  // a presented model's opener
+            "paramsHistory",  // pushParams; a model with one is left to the Codable path
         ])
     }
 

@@ -152,6 +152,8 @@ struct JSONGenerator {
                 ("params", .object(keys.filter { _ in random.chance(0.5) }.map { ($0, .string(random.pick(["1", "7"], or: "1"))) }))
             ]
             if random.chance(0.5) { members.append(random.chance(0.5) ? ("model", reference(&random, ids: ids)) : ("tag", .string(random.pick(Self.tags, or: "inbox")))) }
+            // React Navigation's pushParams: the same params, kept so goBack restores the earlier ones.
+            if random.chance(0.25) { return named("pushParams", members) }
             if random.chance(0.3) { members.append(("title", .string("Fuzz"))) }
             if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
             return named("setParams", members)

@@ -668,6 +668,11 @@ class Window:
         """``SetParams`` of ``model`` (0: the active model); ``replace``: the params become exactly ``params``."""
         return self._change("SetParams", "(ta{ss}b)", (model, dict(params), replace))
 
+    def push_params(self, model: int, params: Mapping[str, str]) -> int:
+        """``PushParams`` (React Navigation's ``pushParams``): ``model``'s params (0: the active model) become
+        ``params``; ``go_back`` restores the ones it had first."""
+        return self._change("PushParams", "(ta{ss})", (model, dict(params)))
+
     def set_title(self, model: int, title: str) -> int:
         return self._change("SetTitle", "(ts)", (model, title))
 

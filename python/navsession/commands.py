@@ -228,6 +228,12 @@ def set_params(params: Optional[Mapping[str, str]] = None, *, title: Optional[st
     return _command("setParams", model=model, tag=tag, params=params, title=title, merge=merge)
 
 
+def push_params(params: Mapping[str, str], *, model: Optional[Reference] = None, tag: Optional[str] = None) -> Command:
+    """``pushParams`` (React Navigation's ``pushParams``): the params become exactly ``params`` and ``goBack``
+    restores the previous ones first."""
+    return _command("pushParams", model=model, tag=tag, params=dict(params))
+
+
 def set_appearance(appearance: Mapping[str, Any], *, model: Optional[Reference] = None, tag: Optional[str] = None,
                    merge: Optional[bool] = None) -> Command:
     return _command("setAppearance", model=model, tag=tag, appearance=appearance, merge=merge)
@@ -290,7 +296,7 @@ def cancel_scheduled(id: str) -> Command:
 __all__ = [
     "Command", "CommandLike", "to_json", "batch_json", "push", "push_all", "pop", "pop_to_root", "set_root",
     "existing", "set_path", "present", "show", "dismiss", "dismiss_just_from_presented", "hide", "dismiss_all",
-    "go_back", "go_back_to_root", "go_back_to", "pop_to", "pop_at", "go_forward", "bring_to_front", "select_tab", "switch_model",
+    "go_back", "go_back_to_root", "go_back_to", "pop_to", "pop_at", "push_params", "go_forward", "bring_to_front", "select_tab", "switch_model",
     "clear_saved_state", "select_child", "set_column_visibility", "set_tab_bar_rule", "set_routes", "set_params",
     "set_appearance", "protect", "unprotect", "set_renderer_state", "open_window", "dismiss_window", "open_url",
     "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
@@ -298,7 +304,7 @@ __all__ = [
 
 #: Every command name the builders produce (a test compares it with the daemon's list).
 COMMAND_NAMES = frozenset({
-    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "popTo", "pop", "dismiss",
+    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "popTo", "pop", "pushParams", "dismiss",
     "dismissJustFromPresented", "hide", "dismissAll", "goBack", "goBackToRoot", "goBackTo", "goForward",
     "bringToFront", "tabsSelectItem", "switchModel", "clearSavedState", "selectChild", "setColumnVisibility",
     "setTabBarRule", "setRoutes", "setParams", "setAppearance", "protect", "unprotect", "setRendererState",

@@ -46,6 +46,16 @@ def test_pop_at_removes_the_source_and_keeps_the_routes_above(navsession_window)
     assert navsession_window.current_routes == [Route("push", "about")]
 
 
+def test_push_params_then_go_back_restores_the_earlier_params(navsession_window):
+    navsession_window.switch_model("main")
+    navsession_window.push("detail", {"id": "1"})
+    navsession_window.push_params(0, {"id": "2"})
+    assert navsession_window.current_routes == [Route("push", "detail", {"id": "2"})]
+    navsession_window.go_back()
+    assert navsession_window.current_routes == [Route("push", "detail", {"id": "1"})]
+    assert navsession_window.can_go_back is True
+
+
 def test_another_clients_change_reaches_the_cached_properties(navsession_window, navsession_daemon):
     with navsession.connect(navsession_daemon.address, start=False) as second:
         second.window(navsession_window.path).switch_model("main")

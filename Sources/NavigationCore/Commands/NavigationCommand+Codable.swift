@@ -6,7 +6,7 @@ extension NavigationCommand: Codable {
     static let names = [
         "stackAppend", "stackDropLast", "pop", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "dismiss",
         "dismissJustFromPresented", "hide", "tabsSelectItem", "switchModel", "clearSavedState", "openWindow",
-        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "bringToFront",
+        "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "setRoutes", "setParams", "pushParams", "bringToFront",
         "goBack", "goBackToRoot", "goBackTo", "popTo", "dismissAll", "protect", "unprotect",
         // Appearance.
         "setAppearance", "setTabBarRule",
@@ -29,7 +29,7 @@ extension NavigationCommand: Codable {
         "openWindow": ["scene", "params"], "dismissWindow": ["window"], "openURL": ["url"],
         "trigger": ["name", "payload"], "sendMessage": ["name", "payload", "to"], "sequence": ["commands"],
         "setRoutes": ["routes", "stack"],
-        "setParams": ["model", "tag", "params", "title", "merge"], "bringToFront": ["screen", "tag", "model"],
+        "setParams": ["model", "tag", "params", "title", "merge"], "pushParams": ["model", "tag", "params"], "bringToFront": ["screen", "tag", "model"],
         "dismiss": ["result"], "goBack": ["result"], "goBackTo": RouteMatcher.keys + RouteMatcher.paramsKeys,
         "protect": ["model", "tag", "reason", "dialog", "owner"], "unprotect": ["model", "tag", "owner"],
         // Appearance.
@@ -149,6 +149,8 @@ extension NavigationCommand: Codable {
             self = .setParams(
                 model: try Self.model(c), params: params, title: title,
                 merge: try c.decodeIfPresent(Bool.self, forKey: "merge") ?? true)
+        case "pushParams":
+            self = .pushParams(model: try Self.model(c), params: try c.decode([String: String].self, forKey: "params"))
         case "bringToFront":
             let screen = try c.decodeIfPresent(String.self, forKey: "screen")
             switch (screen, try Self.model(c)) {
@@ -290,6 +292,9 @@ extension NavigationCommand: Codable {
             try c.encodeIfPresent(params, forKey: "params")
             try c.encodeIfPresent(title, forKey: "title")
             try c.encode(merge, forKey: "merge")
+        case .pushParams(let model, let params):
+            try c.encodeIfPresent(model, forKey: "model")
+            try c.encode(params, forKey: "params")
         case .bringToFront(.screen(let screen)): try c.encode(screen, forKey: "screen")
         case .bringToFront(.model(let model)): try c.encode(model, forKey: "model")
         case .protect(let model, let reason, let dialog, let owner):

@@ -104,6 +104,12 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// `model` nil = the executing model; `merge` (the default) overwrites the given keys, otherwise the params
     /// become exactly `params`. Fails: unknown model or tag, nothing to change, params the screen does not take.
     case setParams(model: ModelReference? = nil, params: [String: String]?, title: String? = nil, merge: Bool = true)
+    /// React Navigation's `pushParams`: the model's params become exactly `params` (same id, an `update` step) and
+    /// the ones it had are kept, so `goBack` on it restores them before anything else goes back. At most
+    /// ``NavigationWindow/maxParamsHistory`` kept per model, oldest dropped. `model` nil = the executing model.
+    /// JSON: `{"command":"pushParams","params":{"q":"shoes"},"model"?:12}`. Fails: unknown model or tag, params the
+    /// screen does not take.
+    case pushParams(model: ModelReference? = nil, params: [String: String])
     /// Move an existing stack element (the topmost showing a screen, or a model) to the top of its stack,
     /// keeping its id; the elements above it shift down. On top already: no change.
     case bringToFront(BringToFrontTarget)
@@ -210,6 +216,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .sequence: "sequence"
         case .setRoutes: "setRoutes"
         case .setParams: "setParams"
+        case .pushParams: "pushParams"
         case .bringToFront: "bringToFront"
         case .protect: "protect"
         case .unprotect: "unprotect"

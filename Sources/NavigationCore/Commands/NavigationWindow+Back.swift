@@ -19,6 +19,8 @@ extension NavigationWindow {
         case selectTab(tabs: Node, tab: String, fromHistory: Bool)
         /// At the focused column's root of a collapsed split: the column before it (the columns are one stack).
         case selectColumn(split: Node, index: Int)
+        /// The active model's params before its last `pushParams`.
+        case restoreParams(Node)
     }
 
     /// The top of the active branch as `goBack` removes it, or `nil` when `goBack` would change nothing.
@@ -26,6 +28,8 @@ extension NavigationWindow {
     func backTarget() -> BackTarget? {
         // One read of `nodes` for the walk (each read of a class's stored property is an exclusivity check).
         let nodes = self.nodes
+        // Params pushed on the active model come back first (React Navigation's `pushParams`).
+        if let active = nodes[activeModelID], !active.paramsHistory.isEmpty { return .restoreParams(active) }
         guard var current = nodes[rootID] else { return nil }
         var target: BackTarget?
         var slotPresenter: Node?
@@ -97,6 +101,9 @@ extension NavigationWindow {
         case .selectColumn(let split, let index):
             select(index, in: split)
             recipient = split.selectedCustomChild
+        case .restoreParams(let node):
+            try popParams(of: node)
+            recipient = node.id
         }
         deliver(message, to: recipient, from: origin)
     }

@@ -137,6 +137,9 @@ extension NavigationWindow {
             let target = try model.map { reference throws(NavigationError) in try attachedNode(try resolve(reference)) } ?? origin
             guard params != nil || title != nil else { throw .invalidSpec("setParams needs params or a title") }
             try update(target, params: params, title: title, merge: merge)
+        case .pushParams(let model, let params):
+            let target = try model.map { reference throws(NavigationError) in try attachedNode(try resolve(reference)) } ?? origin
+            try pushParams(params, on: target)
         case .bringToFront(let target):
             try bringToFront(target, from: origin)
         case .setRoutes(let routes, let stack):
@@ -433,7 +436,7 @@ extension NavigationWindow {
         switch back {
         case .dismiss(let presenter): canGoBack = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
         case .pop(let stack, let index): canGoBack = !(nodes[stack.path[index].model].map(subtreeIsProtected) ?? false)
-        case .selectTab, .selectColumn, nil: break
+        case .selectTab, .selectColumn, .restoreParams, nil: break
         }
         return WindowAbilities(canGoBack: canGoBack, canPop: canPop, canDismiss: canDismiss)
     }

@@ -109,7 +109,7 @@ extension NavigationWindow {
             .records
         case .stackAppend, .stackSetRoot, .stackSetPath, .present, .presentOn, .show, .setRoutes, .bringToFront:
             .clears
-        case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .setParams,
+        case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .setParams, .pushParams,
             .protect, .unprotect, .setAppearance, .setTabBarRule, .setColumnVisibility, .transaction, .schedule,
             .cancelScheduled, .goForward, .setRendererState:
             .keeps

@@ -77,4 +77,34 @@ extension NavigationWindow {
             try update(existing, params: catalog.withInitialParams(element.model).params, title: element.model.title, merge: false)
         }
     }
+
+    /// How many earlier params `pushParams` keeps per model (the oldest goes first).
+    public static let maxParamsHistory = 32
+
+    /// `pushParams`: `node`'s params become `params` (an `update` step, validated like any), the ones it had kept.
+    func pushParams(_ params: [String: String], on node: Node) throws(NavigationError) {
+        let before = node.paramsHistory
+        let previous = node.params
+        try update(node, params: params, title: nil, merge: false)
+        tx.undo.append(.paramsHistory(node, before))
+        node.paramsHistory.append(previous)
+        if node.paramsHistory.count > Self.maxParamsHistory { node.paramsHistory.removeFirst() }
+        refreshCost(of: node)
+    }
+
+    /// Restores `node`'s params before its last `pushParams` (`goBack`).
+    func popParams(of node: Node) throws(NavigationError) {
+        guard let previous = node.paramsHistory.last else { return }
+        tx.undo.append(.paramsHistory(node, node.paramsHistory))
+        node.paramsHistory.removeLast()
+        try update(node, params: previous, title: nil, merge: false)
+        refreshCost(of: node)
+    }
+
+    /// Recomputes `node`'s content cost after its params history changed (counted in the change's delta).
+    private func refreshCost(of node: Node) {
+        let old = node.cost
+        node.cost = ContentCost.of(node: node)
+        if node.started { tx.costDelta += node.cost - old }
+    }
 }

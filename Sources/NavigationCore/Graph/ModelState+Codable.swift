@@ -53,7 +53,8 @@ extension ModelState: Codable {
             hidesTabBarAnimated: try c.decodeIfPresent(Bool.self, forKey: "hidesTabBarAnimated") ?? true,
             transition: try c.decodeIfPresent(String.self, forKey: "transition"), splitState: splitState,
             rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"),
-            resultTo: try c.decodeIfPresent(ModelID.self, forKey: "resultTo"))
+            resultTo: try c.decodeIfPresent(ModelID.self, forKey: "resultTo"),
+            paramsHistory: try c.decodeIfPresent([[String: String]].self, forKey: "paramsHistory") ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -73,6 +74,7 @@ extension ModelState: Codable {
         try c.encodeIfPresent(transition, forKey: "transition")
         try c.encodeIfPresent(rendererState, forKey: "rendererState")
         try c.encodeIfPresent(resultTo, forKey: "resultTo")
+        if !paramsHistory.isEmpty { try c.encode(paramsHistory, forKey: "paramsHistory") }
         switch content {
         case .screen: break
         case .stack(let path, let hides):

@@ -46,6 +46,8 @@ public struct ModelState: Hashable, Sendable {
     public var rendererState: RendererState?
     /// A presented model's opener, when it is not its presenter: where a result of its dismissal goes.
     public var resultTo: ModelID?
+    /// The params `pushParams` replaced, oldest first (`goBack` restores the newest); empty for most models.
+    public var paramsHistory: [[String: String]]
 
     /// Creates a model state; used by snapshot decoding and tests.
     public init(
@@ -54,8 +56,9 @@ public struct ModelState: Hashable, Sendable {
         tag: String? = nil, tabState: TabState? = nil, protection: Protection? = nil,
         appearance: Appearance? = nil, appearanceOverride: Appearance? = nil, hidesTabBarAnimated: Bool = true,
         transition: String? = nil, splitState: SplitState? = nil, rendererState: RendererState? = nil,
-        resultTo: ModelID? = nil
+        resultTo: ModelID? = nil, paramsHistory: [[String: String]] = []
     ) {
+        self.paramsHistory = paramsHistory
         self.rendererState = rendererState
         self.resultTo = resultTo
         self.appearance = appearance

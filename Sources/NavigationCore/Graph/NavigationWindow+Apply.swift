@@ -224,6 +224,7 @@ extension NavigationWindow {
             case .columnVisibility(let split, let old): split.columnVisibility == old
             case .collapsed(let split, let old): split.collapsed == old
             case .tabHistory(let tabs, let old): tabs.tabHistory == old
+            case .paramsHistory(let node, let old): node.paramsHistory == old
             case .switched(let container, let old): container.switchedModel == old
             case .savedBranches(let container, let old): container.saved == old
             case .hung(let node, let parent, let attachment, let position):
@@ -305,6 +306,7 @@ extension NavigationWindow {
             case .columnVisibility(let split, let old): split.columnVisibility = old
             case .collapsed(let split, let old): split.collapsed = old
             case .tabHistory(let tabs, let old): tabs.tabHistory = old
+            case .paramsHistory(let node, let old): node.paramsHistory = old
             case .switched(let container, let old): container.switchedModel = old
             case .savedBranches(let container, let old): container.saved = old
             case .hung(let node, let parent, let attachment, let position):

@@ -57,6 +57,8 @@ final class Node {
     /// A presented model's opener when it is not its presenter (a pushed screen that asked for the presentation):
     /// the model a result of its dismissal goes to while it is still in the window.
     var resultTo: ModelID?
+    /// The params `pushParams` replaced, oldest first: `goBack` restores the newest before anything else goes back.
+    var paramsHistory: [[String: String]] = []
 
     // Presenter index: counts over strict descendants, and the children whose subtree (self included)
     // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
@@ -133,7 +135,7 @@ final class Node {
             tabState: kind == .tabs ? TabState(policy: tabPolicy, history: tabHistory) : nil, protection: protection,
             appearanceOverride: appearance, hidesTabBarAnimated: hidesTabBarAnimated, transition: transition,
             splitState: isSplit ? SplitState(visibility: columnVisibility, collapsed: collapsed) : nil,
-            rendererState: rendererState, resultTo: resultTo)
+            rendererState: rendererState, resultTo: resultTo, paramsHistory: paramsHistory)
     }
 
     /// The state with the appearance that applies, resolved against the screens' declared appearances: written

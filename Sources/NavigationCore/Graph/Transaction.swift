@@ -56,6 +56,8 @@ enum UndoStep {
     case tags([String: ModelID])
     /// A model's params, title and cost before an update in place.
     case content(Node, params: [String: String], title: String?, cost: Int)
+    /// A model's params history (`pushParams`) before the change.
+    case paramsHistory(Node, [[String: String]])
     /// A model's protection mark before the change.
     case protection(Node, Protection?)
     /// A model's appearance override before the change.

@@ -79,6 +79,7 @@ enum ContentCost {
         case .setRoutes(let routes, _): return routes.reduce(base) { $0 + 24 + of($1.screen) + of($1.params) }
         case .setParams(let model, let params, let title, _):
             return base + (model.map(of) ?? 0) + (params.map(of) ?? 0) + (title.map(of) ?? 0)
+        case .pushParams(let model, let params): return base + (model.map(of) ?? 0) + of(params)
         case .bringToFront(.screen(let screen)): return base + of(screen)
         case .bringToFront(.model(let model)): return base + of(model)
         case .protect(let model, let reason, let dialog, let owner):
@@ -120,6 +121,7 @@ enum ContentCost {
     static func of(node: Node) -> Int {
         var size = modelOverhead + of(node.screen) + of(node.params) + (node.title.map(of) ?? 0) + (node.tag.map(of) ?? 0)
         if let rendererState = node.rendererState { size += rendererState.cost }
+        for params in node.paramsHistory { size += 16 + of(params) }
         switch node.kind {
         case .stack: size += node.path.reduce(0) { $0 + 16 + ($1.transition.map(of) ?? 0) }
         case .tabs: size += node.tabs.reduce(0) { $0 + 16 + of($1.id) + of($1.title) + ($1.icon.map(of) ?? 0) }

@@ -73,6 +73,7 @@ extension NavigationWindow {
         node.transition = model.transition
         node.rendererState = model.rendererState.flatMap { $0.isEmpty ? nil : $0 }
         node.resultTo = model.resultTo
+        node.paramsHistory = model.paramsHistory
         node.started = true
         switch model.attachment {
         case .path(let index), .custom(let index): node.position = index

@@ -76,8 +76,8 @@ extension ModelState {
             hidesTabBar = hides
         default: return false
         }
-        // Kept branches belong to switched containers, which the Codable path writes.
-        guard saved.isEmpty else { return false }
+        // Kept branches belong to switched containers, which the Codable path writes; so does a params history.
+        guard saved.isEmpty, paramsHistory.isEmpty else { return false }
         // Protected models are rare: the Codable path writes their mark.
         guard protection == nil else { return false }
         // Only presented models carry a transition, and the Codable path writes them.

@@ -102,6 +102,9 @@ public struct WindowSnapshot: Hashable, Sendable {
             guard model.id.rawValue >= 1, model.id.rawValue < nextModelID else {
                 throw fail("model id \(model.id) is not in 1..<nextModelID (\(nextModelID))")
             }
+            guard model.paramsHistory.count <= NavigationWindow.maxParamsHistory else {
+                throw fail("model \(model.id) keeps \(model.paramsHistory.count) params; at most \(NavigationWindow.maxParamsHistory)")
+            }
             if model.resultTo != nil {
                 guard case .presented = model.attachment else {
                     throw fail("model \(model.id) names a result recipient but is not presented")

@@ -358,7 +358,7 @@ struct ManifestValidator {
                 try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
             }
         case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .bringToFront,
+            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .pushParams, .bringToFront,
             .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .setAppearance,
             .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,
             .cancelScheduled, .goForward, .setRendererState:
