@@ -30,8 +30,8 @@ struct NavigationStepTests {
         /// Applies one step, recording an issue when the step does not fit the state it is applied to.
         mutating func apply(_ step: NavigationStep) {
             switch step {
-            case .push(let stack, let models): paths[stack, default: []] += models
-            case .pop(let stack, let models):
+            case .push(let stack, let models, _): paths[stack, default: []] += models
+            case .pop(let stack, let models, _):
                 let path = paths[stack] ?? []
                 #expect(Array(path.suffix(models.count).reversed()) == models, "\(step) on \(path)")
                 paths[stack] = Array(path.dropLast(models.count))
@@ -91,7 +91,7 @@ struct NavigationStepTests {
                 let afterIDs = Set(after.models.map(\.id))
                 for step in event.steps {
                     switch step {
-                    case .pop(_, let models): #expect(models.allSatisfy { !afterIDs.contains($0) }, "\(step) pops a model that stays")
+                    case .pop(_, let models, _): #expect(models.allSatisfy { !afterIDs.contains($0) }, "\(step) pops a model that stays")
                     case .dismiss(_, let model, _, _): #expect(!afterIDs.contains(model), "\(step) dismisses a model that stays")
                     default: break
                     }
@@ -117,7 +117,7 @@ struct NavigationStepTests {
         }
         let event = try window.execute(.stackDropToRoot, from: home)
         #expect(event.steps.count == 1)
-        guard case .pop(home, let models) = event.steps.first else { Issue.record("\(event.steps)"); return }
+        guard case .pop(home, let models, _) = event.steps.first else { Issue.record("\(event.steps)"); return }
         #expect(models.count == 1)
     }
 

@@ -171,4 +171,19 @@ struct StackVerbTests {
         #expect(window.model(window.activeModelID)?.paramsHistory.count == NavigationWindow.maxParamsHistory)
         #expect(window.routes.last?.params == ["q": "\(NavigationWindow.maxParamsHistory + 5)"])
     }
+
+    /// Push and pop steps name their elements' transitions, as presentation steps do (`null` for the default).
+    @Test func pushAndPopStepsCarryTheElementsTransitions() throws {
+        let window = try Self.stack([Self.home])
+        let pushed = try window.execute(.stackAppend([
+            StackElementSpec(.screen("a"), transition: "zoom"), StackElementSpec(.screen("b")),
+        ]))
+        guard case .push(_, let models, let transitions)? = pushed.steps.first else { Issue.record("\(pushed.steps)"); return }
+        #expect(transitions == ["zoom", nil] && models.count == 2)
+        #expect(pushed.steps.first?.json.contains(#""transitions":["zoom",null]"#) == true)
+        let popped = try window.execute(.stackDropLast(2))
+        #expect(popped.steps.first?.json.contains(#""transitions":[null,"zoom"]"#) == true, "\(popped.steps)")
+        let plain = try window.execute(.stackAppend(.screen("c")))
+        #expect(plain.steps.first?.json.contains("transitions") == false)
+    }
 }

@@ -105,7 +105,7 @@ struct SessionDeepLinkTests {
         let outcome = try session.openURL("navsession-demo://detail/5/edit")
         // The graph's own path: push the detail, then present the editor's stacked sheet (one layer per step).
         let steps = outcome.steps(of: number)
-        guard steps.count == 2, case .push(_, let pushed) = steps[0], case .present(_, _, .sheet, let nested, _) = steps[1] else {
+        guard steps.count == 2, case .push(_, let pushed, _) = steps[0], case .present(_, _, .sheet, let nested, _) = steps[1] else {
             Issue.record("\(steps)"); return
         }
         #expect(pushed.count == 1 && nested.isEmpty)

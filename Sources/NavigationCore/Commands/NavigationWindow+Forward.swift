@@ -183,7 +183,7 @@ extension NavigationWindow {
     private func recordPops(of stack: Node, undoStart: Int, stepStart: Int) {
         guard tx.steps.count > stepStart else { return }
         for step in tx.steps[stepStart...] {
-            guard case .pop(let popped, _) = step, popped == stack.id else {
+            guard case .pop(let popped, _, _) = step, popped == stack.id else {
                 if !forward.isEmpty { setForward([]) }
                 return
             }

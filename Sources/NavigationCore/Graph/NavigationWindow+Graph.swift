@@ -174,7 +174,12 @@ extension NavigationWindow {
             tx.undo.append(.pathAppended(stack, count: 1))
             link(child, to: stack, as: .path(index: index), position: index)
         }
-        if !elements.isEmpty { tx.steps.append(.push(stack: stack.id, models: elements.map { $0.0.id })) }
+        if !elements.isEmpty {
+            let transitions = elements.map(\.1)
+            tx.steps.append(.push(
+                stack: stack.id, models: elements.map { $0.0.id },
+                transitions: transitions.contains { $0 != nil } ? transitions : []))
+        }
         tx.markModified(stack.id)
     }
 
@@ -182,7 +187,10 @@ extension NavigationWindow {
     func truncatePath(_ stack: Node, keeping keep: Int) {
         guard keep < stack.path.count else { return }
         let dropped = Array(stack.path[keep...])
-        tx.steps.append(.pop(stack: stack.id, models: dropped.reversed().map(\.model)))
+        let transitions = dropped.reversed().map(\.transition)
+        tx.steps.append(.pop(
+            stack: stack.id, models: dropped.reversed().map(\.model),
+            transitions: transitions.contains { $0 != nil } ? transitions : []))
         for element in dropped.reversed() {
             if let child = nodes[element.model] { unlink(child) }
         }

@@ -5,7 +5,7 @@ extension NavigationStep {
     /// (`present`, `dismiss`), its selected tab or child, its split's columns, its tab-bar rule, its switched content, or the root it is. O(size of the step).
     public func concerns(_ model: ModelID) -> Bool {
         switch self {
-        case .push(let stack, let models), .pop(let stack, let models): stack == model || models.contains(model)
+        case .push(let stack, let models, _), .pop(let stack, let models, _): stack == model || models.contains(model)
         case .replacePath(let stack, _, _): stack == model
         case .present(let presenter, let presented, _, _, _), .dismiss(let presenter, let presented, _, _):
             presenter == model || presented == model

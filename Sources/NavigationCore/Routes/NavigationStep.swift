@@ -5,10 +5,12 @@
 /// stays is therefore never dismissed and presented again, and a tab switch is a step of its own.
 /// ``shaped(for:)`` splits them for what a renderer can do in one update.
 public enum NavigationStep: Hashable, Sendable {
-    /// Models pushed onto `stack`, in order.
-    case push(stack: ModelID, models: [ModelID])
-    /// Models popped from `stack`, the top first.
-    case pop(stack: ModelID, models: [ModelID])
+    /// Models pushed onto `stack`, in order; `transitions`: each one's renderer transition, aligned with `models`
+    /// (`nil` = the default), empty when none has one.
+    case push(stack: ModelID, models: [ModelID], transitions: [String?] = [])
+    /// Models popped from `stack`, the top first; `transitions`: the ones they were pushed with (a renderer reverses
+    /// them), aligned with `models`, empty when none has one.
+    case pop(stack: ModelID, models: [ModelID], transitions: [String?] = [])
     /// `stack`'s whole path replaced (`stackSetPath`, `stackSetRoot`); kept models appear in both lists.
     case replacePath(stack: ModelID, from: [ModelID], to: [ModelID])
     /// `model` presented by `presenter`; `nested` are presentations it brings along, bottom-up. `transition`:
@@ -78,7 +80,7 @@ public enum NavigationStep: Hashable, Sendable {
     /// The number of model ids the step carries (what bounds a change's steps).
     public var size: Int {
         switch self {
-        case .push(_, let models), .pop(_, let models): models.count + 1
+        case .push(_, let models, _), .pop(_, let models, _): models.count + 1
         case .replacePath(_, let from, let to): from.count + to.count + 1
         case .present(_, _, _, let nested, _), .dismiss(_, _, let nested, _): 2 + 2 * nested.count
         case .selectTab, .switchContent, .replaceRoot: 2
@@ -95,8 +97,11 @@ public enum NavigationStep: Hashable, Sendable {
         var result: [NavigationStep] = []
         for step in steps {
             switch step {
-            case .push(let stack, let models) where !capabilities.contains(.pushesInOne) && models.count > 1:
-                result.append(contentsOf: models.map { .push(stack: stack, models: [$0]) })
+            case .push(let stack, let models, let transitions) where !capabilities.contains(.pushesInOne) && models.count > 1:
+                result.append(contentsOf: models.indices.map { index in
+                    let transition = transitions.indices.contains(index) ? transitions[index] : nil
+                    return .push(stack: stack, models: [models[index]], transitions: transition == nil ? [] : [transition])
+                })
             case .present(let presenter, let model, let style, let nested, let transition)
                 where !capabilities.contains(.multiDismiss) && !nested.isEmpty:
                 result.append(.present(presenter: presenter, model: model, style: style, nested: [], transition: transition))
@@ -170,6 +175,16 @@ extension NavigationStep {
             member(key)
             JSONString.appendLiteral(value, to: &out)
         }
+        func names(_ key: StaticString, _ values: [String?]) {
+            guard !values.isEmpty else { return }
+            member(key)
+            var array = DirectJSON.Array(&out)
+            for value in values {
+                array.element(&out)
+                if let value { JSONString.appendLiteral(value, to: &out) } else { Self.append("null", to: &out) }
+            }
+            array.close(&out)
+        }
         func nested(_ presentations: [Presentation]) {
             guard !presentations.isEmpty else { return }
             member("nested")
@@ -186,14 +201,16 @@ extension NavigationStep {
             array.close(&out)
         }
         switch self {
-        case .push(let stack, let models):
+        case .push(let stack, let models, let transitions):
             kind("push")
             id("stack", stack)
             ids("models", models)
-        case .pop(let stack, let models):
+            names("transitions", transitions)
+        case .pop(let stack, let models, let transitions):
             kind("pop")
             id("stack", stack)
             ids("models", models)
+            names("transitions", transitions)
         case .replacePath(let stack, let from, let to):
             kind("replacePath")
             id("stack", stack)
