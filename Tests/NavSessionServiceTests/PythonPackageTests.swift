@@ -20,7 +20,8 @@ import Testing
             timeout: .seconds(180))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(" passed"), "\(result)")
-        #expect(!result.stdout.contains("failed") && !result.stdout.contains("error"), "\(result)")
+        // " failed"/" error": the summary's counts (strict xfails, documented differences, read "12 xfailed").
+        #expect(!result.stdout.contains(" failed") && !result.stdout.contains(" error"), "\(result)")
     }
 
     /// A venv with `--system-site-packages` (Debian's gi and pytest) and the package pip-installed from a copy of
