@@ -183,6 +183,25 @@ import Testing
         }
     }
 
+    /// SwiftUI: a sheet goes with the destination that presented it. The detail that opened it is popped from
+    /// under it (a script pops the stack): the sheet is dismissed in the same change.
+    @Test func aSheetGoesWithThePushedScreenThatOpenedIt() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            let detail = try await fixture.models(window).first { $0["screen"] as? String == "detail" }
+            let stack = try #require(detail?["parent"] as? Int)
+            _ = try await fixture.window(window, "Present", [.string("sheet"), .string("about"), .noParams])
+            #expect(try await fixture.routeSummaries(window) == ["push detail", "sheet about"])
+            let before = try await fixture.version(window)
+            let popped = try await fixture.gdbus(window, "ExecuteAt", ["\(stack)", #"{"command":"stackDropLast"}"#])
+            #expect(popped.status == 0, "\(popped)")
+            #expect(try await fixture.version(window) == before + 1, "one change")
+            #expect(try await fixture.routeSummaries(window) == [])
+        }
+    }
+
     @Test func reselectingTheSelectedTabPopsItToItsRoot() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()

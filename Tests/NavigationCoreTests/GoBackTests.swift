@@ -112,15 +112,19 @@ struct GoBackTests {
         #expect(result.recipient == opener)
     }
 
-    /// The opener left the window meanwhile: the result goes to the presenter, as before.
-    @Test func aResultWhoseOpenerIsGoneGoesToThePresenter() throws {
+    /// The screen that opened a sheet is popped from under it: the sheet goes with it, in the same change (SwiftUI's
+    /// sheet goes with the destination that presented it); a sheet the stack itself opened stays.
+    @Test func aSheetGoesWithThePushedScreenThatOpenedIt() throws {
         let window = try makeWindow(.switched(.stack([home, detail])))
-        let presenter = try #require(window.model(1)?.switchedModel)
+        let stack = try #require(window.model(1)?.switchedModel)
         try window.execute(.present(.sheet(.screen("editor"))))
-        try window.execute(.stackDropLast(1), from: presenter)
-        let event = try window.execute(.dismissReturning(result: .null))
-        let result = try #require(event.messages.first { $0.message.name == "result" })
-        #expect(result.recipient == presenter)
+        let event = try window.execute(.stackDropLast(1), from: stack)
+        #expect(window.model(stack)?.presented == nil)
+        #expect(event.steps.first.map { if case .dismiss = $0 { true } else { false } } == true, "\(event.steps)")
+        try window.execute(.stackAppend(.screen("more")))
+        try window.execute(.present(.sheet(.screen("editor"))), from: stack)
+        try window.execute(.stackDropLast(1), from: stack)
+        #expect(window.model(stack)?.presented != nil)
     }
 
     /// It survives a snapshot (`resultTo` in the model's state).

@@ -187,6 +187,7 @@ extension NavigationWindow {
     func truncatePath(_ stack: Node, keeping keep: Int) {
         guard keep < stack.path.count else { return }
         let dropped = Array(stack.path[keep...])
+        dismissPresentations(openedBy: Set(dropped.map(\.model)), above: stack)
         let transitions = dropped.reversed().map(\.transition)
         tx.steps.append(.pop(
             stack: stack.id, models: dropped.reversed().map(\.model),
@@ -197,6 +198,17 @@ extension NavigationWindow {
         stack.path.removeLast(dropped.count)
         tx.undo.append(.pathDropped(stack, dropped))
         tx.markModified(stack.id)
+    }
+
+    /// A presentation opened by one of the `removed` elements of `stack` (its ``Node/resultTo``) goes first, as a
+    /// SwiftUI sheet goes with the destination that presented it: the presenters from `stack` up are looked at.
+    /// O(depth).
+    private func dismissPresentations(openedBy removed: Set<ModelID>, above stack: Node) {
+        var current: Node? = stack
+        while let node = current {
+            if let slot = node.presented, let opener = nodes[slot]?.resultTo, removed.contains(opener) { clearSlot(node) }
+            current = parentNode(node)
+        }
     }
 
     /// Replaces element 0 of a stack with a new model.
@@ -214,6 +226,8 @@ extension NavigationWindow {
     /// Replaces the whole path; kept elements stay alive, removed ones finish, new ones start.
     func replacePath(_ stack: Node, with elements: [(Node, String?, isNew: Bool)]) {
         let keptIDs = Set(elements.lazy.filter { !$0.isNew }.map { $0.0.id })
+        let removed = Set(stack.path.lazy.map(\.model).filter { !keptIDs.contains($0) })
+        if !removed.isEmpty { dismissPresentations(openedBy: removed, above: stack) }
         for element in stack.path where !keptIDs.contains(element.model) {
             if let child = nodes[element.model] { unlink(child) }
         }
