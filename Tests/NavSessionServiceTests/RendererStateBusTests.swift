@@ -107,8 +107,12 @@ import Testing
             let editor = try await Self.pushEditor(fixture, window)
             _ = try await fixture.window(window, "SetRendererState", [.uint64(editor), .string(#"{"draft":"x"}"#)])
             _ = try await fixture.window(window, "StackDropLast", [.uint32(1)])
-            let text = try #require(try await fixture.window(window, "GetState").first?.string)
-            #expect(!text.contains("rendererState"), "\(text)")
+            let state = try await Self.state(fixture, window)
+            let models = try #require(state["models"] as? [[String: Any]])
+            #expect(models.allSatisfy { $0["rendererState"] == nil }, "\(models)")
+            // The forward list keeps it for the screen's return (GoForward).
+            let forward = try #require(state["forward"] as? [[String: Any]])
+            #expect(forward.first?["rendererState"] as? [String: String] == ["draft": "x"], "\(forward)")
         }
     }
 

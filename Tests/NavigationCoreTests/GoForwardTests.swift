@@ -22,6 +22,27 @@ struct GoForwardTests {
         #expect(!window.canGoForward)
     }
 
+    /// The screen's draft (its renderer state) comes back with it, for a push and for a presented stack, and the
+    /// list keeps it across a snapshot.
+    @Test func goForwardGivesTheScreenBackItsRendererState() throws {
+        let window = try makeWindow(.switched(.stack([home, .screen("editor")])))
+        let editor = window.activeModelID
+        try window.execute(.setRendererState(model: .id(editor), RendererState(["draft": .string("Dear Ann,")])))
+        try window.execute(.goBack)
+        #expect(window.forward.first?.rendererState == RendererState(["draft": .string("Dear Ann,")]))
+        let json = try JSONEncoder().encode(window.snapshot())
+        let restored = try NavigationWindow(snapshot: try JSONDecoder().decode(WindowSnapshot.self, from: json))
+        for target in [window, restored] {
+            try target.execute(.goForward)
+            #expect(target.model(target.activeModelID)?.rendererState == RendererState(["draft": .string("Dear Ann,")]))
+        }
+        try window.execute(.present(.sheet(.stacked(.screen("compose")))))
+        try window.execute(.setRendererState(model: .id(window.activeModelID), RendererState(["scroll": .number(3)])))
+        try window.execute(.goBack)
+        try window.execute(.goForward)
+        #expect(window.model(window.activeModelID)?.rendererState == RendererState(["scroll": .number(3)]))
+    }
+
     @Test func goForwardWithAnEmptyListFailsWithNothingToGoForward() throws {
         let window = try makeWindow(.stack([home]))
         expectRejected(window, .nothingToGoForward(requested: 1, available: 0)) { () throws(NavigationError) in

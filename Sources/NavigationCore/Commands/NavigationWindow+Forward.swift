@@ -5,7 +5,8 @@
 /// title, tag, appearance override; a presented stack as its element 0, its later elements being routes of
 /// their own).
 ///
-/// JSON (in a snapshot's `forward` array): `{"style":"push","model":{…spec…},"transition":"fade"}`.
+/// JSON (in a snapshot's `forward` array): `{"style":"push","model":{…spec…},"transition":"fade"}`, with the shown
+/// screen's renderer state when it had one (`"rendererState":{"draft":"…"}`: a back and forward keeps a draft).
 public struct ForwardEntry: Hashable, Sendable {
     /// Pushed, or presented as a sheet, a cover or a custom kind.
     public var style: Route.Style
@@ -15,9 +16,16 @@ public struct ForwardEntry: Hashable, Sendable {
     public var transition: String?
     /// A sheet's detents (empty: the default).
     public var detents: [String]
+    /// The renderer state the shown screen had (a draft, a scroll position), given back to it when it is created
+    /// again; `nil`: none.
+    public var rendererState: RendererState?
 
     /// Creates an entry.
-    public init(style: Route.Style, model: ModelSpec, transition: String? = nil, detents: [String] = []) {
+    public init(
+        style: Route.Style, model: ModelSpec, transition: String? = nil, detents: [String] = [],
+        rendererState: RendererState? = nil
+    ) {
+        self.rendererState = rendererState
         self.style = style
         self.model = model
         self.transition = transition
@@ -67,14 +75,16 @@ extension ForwardEntry: Codable {
         self.init(
             style: try c.decode(Route.Style.self, forKey: "style"), model: try c.decode(ModelSpec.self, forKey: "model"),
             transition: try c.decodeIfPresent(String.self, forKey: "transition"),
-            detents: try c.decodeIfPresent([String].self, forKey: "detents") ?? [])
-        try StrictKeys.check(decoder, allowed: ["style", "model", "transition", "detents"])
+            detents: try c.decodeIfPresent([String].self, forKey: "detents") ?? [],
+            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"))
+        try StrictKeys.check(decoder, allowed: ["style", "model", "transition", "detents", "rendererState"])
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: JSONKey.self)
         if !detents.isEmpty { try c.encode(detents, forKey: "detents") }
         try c.encode(model, forKey: "model")
+        try c.encodeIfPresent(rendererState, forKey: "rendererState")
         try c.encode(style, forKey: "style")
         try c.encodeIfPresent(transition, forKey: "transition")
     }
@@ -194,7 +204,8 @@ extension NavigationWindow {
             guard case .pathDropped(let node, let dropped) = undo, node === stack else { continue }
             removed += dropped.compactMap { element in
                 nodes[element.model].map {
-                    ForwardEntry(style: .push, model: forwardSpec(of: $0), transition: element.transition)
+                    ForwardEntry(
+                        style: .push, model: forwardSpec(of: $0), transition: element.transition, rendererState: $0.rendererState)
                 }
             }
         }
@@ -236,7 +247,11 @@ extension NavigationWindow {
         }
         var detents: [String] = []
         if case .presented(.sheet(let sheetDetents)) = entry.model.attachment { detents = sheetDetents }
-        return ForwardEntry(style: route.style, model: spec, transition: route.transition, detents: detents)
+        let shown = entry.push == nil && entry.model.kind == .stack
+            ? entry.model.path.first.flatMap { nodes[$0.model] } : entry.model
+        return ForwardEntry(
+            style: route.style, model: spec, transition: route.transition, detents: detents,
+            rendererState: shown?.rendererState)
     }
 
     /// The deepest model of the active branch's first layer, each stack read at its element 0.
@@ -294,7 +309,9 @@ extension NavigationWindow {
 
     /// The size of forward entries, each counted as the spec it creates (``ContentCost``).
     static func cost(of entries: [ForwardEntry]) -> Int {
-        entries.reduce(0) { $0 + 16 + ContentCost.of($1.model) + ($1.transition.map(ContentCost.of) ?? 0) }
+        entries.reduce(0) {
+            $0 + 16 + ContentCost.of($1.model) + ($1.transition.map(ContentCost.of) ?? 0) + ($1.rendererState?.cost ?? 0)
+        }
     }
 
     /// `goForward`: the first `count` forward entries are created again on top of the active branch, in
@@ -315,6 +332,8 @@ extension NavigationWindow {
             } else {
                 try perform(.stackAppend([StackElementSpec(entry.model, transition: entry.transition)]), from: from)
             }
+            // The screen shown again gets back what its renderer kept (a draft), as a reopened window does.
+            if let state = entry.rendererState { try perform(.setRendererState(model: .id(activeModelID), state), from: activeModelID) }
         }
     }
 }
