@@ -108,7 +108,10 @@ import Testing
             _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
             let home = try await fixture.modelID(window, where: "screen", is: "home")
             let stack = try #require(try await fixture.models(window).first { ($0["path"] as? [Any])?.count == 2 }?["id"] as? NSNumber)
-            _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
+            // Presented by the stack itself (not by the detail, whose sheet would go with it when it is popped).
+            let sheet = #"{"kind":"sheet","model":{"kind":"stack","path":[{"screen":"editor","params":{"id":"1"}}]}}"#
+            _ = try await fixture.session(
+                "Apply", [try .path(window), .string(#"[{"command":"present","presentation":\#(sheet),"from":\#(stack)}]"#)])
             let changes = try await fixture.signals(
                 path: window, interface: try InterfaceName("org.navsession.Window1"), member: "Changed")
             // A pop under the sheet: the sheet stays, so the only step is the pop.
