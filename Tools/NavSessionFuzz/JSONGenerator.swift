@@ -60,7 +60,11 @@ struct JSONGenerator {
         case 2:
             // React Navigation's pop with a source: from a model of the window (its element and those below go).
             if random.chance(0.3) {
-                return named("pop", [("count", .int(random.int(0...3))), ("from", reference(&random, ids: ids))])
+                // Counts at the extremes too: a count beyond the stack is clamped at its root, below 1 refused.
+                let count: GeneratedJSON = random.chance(0.2)
+                    ? .number(random.pick(["-1", "9223372036854775807", "18446744073709551615", "1e300"], or: "-1"))
+                    : .int(random.int(0...3))
+                return named("pop", [("count", count), ("from", reference(&random, ids: ids))])
             }
             return named("stackDropLast", [("count", .int(random.int(1...3)))])
         case 3: return named("stackDropToRoot")

@@ -210,6 +210,9 @@ extension Session {
         do throws(SessionError) {
             window.history.base = try historyReplay(window: window.number).state(at: last)
             window.history.dropOldest(dropped)
+            // The state after the newest entry: the next fold at twice the length starts from it, without a replay
+            // (after a restart or a fold by bytes, the history would otherwise replay at every fold).
+            window.history.checkpoint = window.graph.snapshot()
         } catch {
             logger.error(
                 "a window's history does not replay; it starts again at the current state",
