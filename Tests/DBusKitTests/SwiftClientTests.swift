@@ -106,7 +106,9 @@ import Testing
         let started = AsyncStream<Void>.makeStream()
         let task = Task {
             started.continuation.yield()
-            return try await fixture.call(client, "Stall", [.uint32(3000)])
+            // Long enough that the reply cannot win the race on a busy machine (the test thread may be held for
+            // seconds between `started` and `cancel()`): a call that ignored the cancellation would wait 20 s.
+            return try await fixture.call(client, "Stall", [.uint32(20_000)])
         }
         _ = await first(started.stream)
         task.cancel()
