@@ -107,6 +107,12 @@ public struct SessionProxy: Sendable {
         _ = try await call("RegisterGuard", [.string(name)])
     }
 
+    /// Says this provider's answers for a guard may have changed (`RefreshGuard`): the daemon drops the answers it
+    /// kept for `Check`, `BeginBack` and the `Can*` properties and asks again.
+    public func refreshGuard(_ name: String) async throws(NavSessionError) {
+        _ = try await call("RefreshGuard", [.string(name)])
+    }
+
     /// Ends this connection's registration for a guard (`UnregisterGuard`).
     /// - Throws: ``NavSessionError/unknownGuard(_:)``, ``NavSessionError/accessDenied(_:)`` (not ours).
     public func unregisterGuard(_ name: String) async throws(NavSessionError) {

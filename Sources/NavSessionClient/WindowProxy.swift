@@ -191,6 +191,29 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await executeAt(nil, .dismissReturning(result: result))
     }
 
+    /// The first phase of a back gesture (`BeginBack`): whether `goBack` would be admitted now — its rule, marks,
+    /// entry conditions and guard providers (waiting for a provider's answer) — changing nothing. Let the gesture
+    /// begin only when this returns; pass `version` to ``commitBack(expectedVersion:)`` when it completes.
+    /// - Returns: the window's version the gesture begins on, and the models `goBack` would finish.
+    /// - Throws: as `goBack`: ``NavSessionError/nothingToGoBack(_:)``, ``NavSessionError/prevented(_:)``,
+    ///   ``NavSessionError/denied(_:)``, ``NavSessionError/entryRefused(_:)``.
+    public func beginBack() async throws(NavSessionError) -> (version: UInt64, finished: [ModelID]) {
+        let reply = try await call("BeginBack")
+        guard reply.count == 2, let version = reply[0].uint64, let ids = reply[1].arrayElements?.compactMap(\.uint64) else {
+            throw .unexpectedReply(member: "BeginBack", signature: reply.map(\.type.description).joined())
+        }
+        return (version, ids.map { ModelID(rawValue: Int(clamping: $0)) })
+    }
+
+    /// The second phase (`CommitBack`): `goBack`, only if the window is still at `expectedVersion` (the version
+    /// ``beginBack()`` returned); a provider's answer `beginBack` got is used without asking again.
+    /// - Throws: ``NavSessionError/versionMismatch(_:)`` (the window changed meanwhile: put the page back), and
+    ///   `goBack`'s.
+    @discardableResult
+    public func commitBack(expectedVersion: UInt64) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("CommitBack", [.uint64(expectedVersion)])
+    }
+
     /// Re-enters the route the last back-like change removed (`GoForward`): created again with new ids, its
     /// tag and spec as they were, in one change. `canGoForward` tells beforehand.
     /// - Throws: ``NavSessionError/nothingToGoForward(_:)``.

@@ -286,6 +286,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.UnknownGuard", "org.freedesktop.DBus.Error.AccessDenied"]
                 ),
                 Contract.Method(
+                    name: "RefreshGuard", inputs: [A("name", "s")],
+                    outputs: [],
+                    errors: ["org.navsession.Error.UnknownGuard", "org.freedesktop.DBus.Error.AccessDenied"]
+                ),
+                Contract.Method(
                     name: "ListGuards", inputs: [],
                     outputs: [A("guards", "a{ss}")],
                     errors: []
@@ -388,6 +393,16 @@ extension NavSessionInterface {
                     name: "GoBack", inputs: [],
                     outputs: [A("version", "t")],
                     errors: ["org.navsession.Error.NothingToGoBack"]
+                ),
+                Contract.Method(
+                    name: "BeginBack", inputs: [],
+                    outputs: [A("version", "t"), A("finished", "at")],
+                    errors: ["org.navsession.Error.NothingToGoBack", "org.navsession.Error.Prevented", "org.navsession.Error.Denied", "org.navsession.Error.EntryRefused"]
+                ),
+                Contract.Method(
+                    name: "CommitBack", inputs: [A("expected_version", "t")],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.VersionMismatch"]
                 ),
                 Contract.Method(
                     name: "GoBackToRoot", inputs: [],

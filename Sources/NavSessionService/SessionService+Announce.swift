@@ -46,6 +46,7 @@ extension SessionService {
             logger.warning("cannot announce property changes: \(error)")
         }
         if !followed.isEmpty { announceFollowed(followed, on: bus) }
+        if hasGuards, !changes.isEmpty { askProbes(of: Array(changes.keys), on: bus) }
     }
 
     /// The signals of one event.

@@ -52,6 +52,9 @@ extension SessionService {
         var approvals: [String: Int] = [:]
         var questions = 0
         var client: String?
+        /// A dry run (`Check`, `BeginBack`): its outcome is replied, never announced; a provider's redirect is
+        /// kept as a verdict, not made.
+        var dryRun = false
     }
 
     /// A window's question in flight and the changes behind it.
@@ -86,7 +89,7 @@ extension SessionService {
     ///   not known yet): every outcome is sent through it, and the result is `.held`; errors are still thrown.
     func runGuarded(
         _ call: MethodCall, outputs: [Interface.Argument], window: WindowNumber?, on bus: isolated Bus,
-        alreadyHeld: HeldReply? = nil,
+        alreadyHeld: HeldReply? = nil, dryRun: Bool = false,
         attempt: @escaping @Sendable (Session) throws -> SessionOutcome,
         reply: @escaping @Sendable (SessionOutcome) throws -> [Value]
     ) throws -> SynchronousReply {
@@ -96,11 +99,11 @@ extension SessionService {
             return .held
         }
         guard hasGuards else {
-            let outcome = try perform(on: bus) { try attempt($0) }
+            let outcome = try dryRun ? withSession { try attempt($0.session) } : perform(on: bus) { try attempt($0) }
             return deliver(try ErrorMapping.mapped { try reply(outcome) })
         }
         var change = GuardedChange(
-            held: nil, window: window, attempt: attempt, reply: reply, client: call.sender?.rawValue)
+            held: nil, window: window, attempt: attempt, reply: reply, client: call.sender?.rawValue, dryRun: dryRun)
         switch tryChange(change, rerun: false, on: bus) {
         case .done(let outcome):
             return deliver(try ErrorMapping.mapped { try reply(outcome) })
@@ -108,9 +111,7 @@ extension SessionService {
             throw error
         case .ask(let question):
             try checkHeldShare(of: call.sender?.rawValue)
-            change = GuardedChange(
-                held: try alreadyHeld ?? bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window,
-                attempt: attempt, reply: reply, client: call.sender?.rawValue)
+            change.held = try alreadyHeld ?? bus.holdReply(to: call, outputs: outputs.map(\.type))
             change.questions = 1
             start(question, for: change, on: bus)
             return .held
@@ -122,9 +123,7 @@ extension SessionService {
                     "\(Self.maximumQueuedChanges) changes to window \(number) already wait for a guard provider's decision")
             }
             try checkHeldShare(of: call.sender?.rawValue)
-            change = GuardedChange(
-                held: try alreadyHeld ?? bus.holdReply(to: call, outputs: outputs.map(\.type)), window: window,
-                attempt: attempt, reply: reply, client: call.sender?.rawValue)
+            change.held = try alreadyHeld ?? bus.holdReply(to: call, outputs: outputs.map(\.type))
             let queued = guardQueues.withLock { queues -> Bool in
                 guard queues[number] != nil else { return false }
                 queues[number]?.waiting.append(change)
@@ -152,10 +151,10 @@ extension SessionService {
                 try change.attempt(session)
             }
         }
-        if result.hasSideEffects { announceSideEffects(of: result, on: bus) }
+        if result.hasSideEffects, !change.dryRun { announceSideEffects(of: result, on: bus) }
         switch result.kind {
         case .applied(let outcome):
-            announce(outcome, on: bus)
+            if !change.dryRun { announce(outcome, on: bus) }
             return .done(outcome)
         case .refused(let error): return .failed(ErrorMapping.busError(for: error))
         case .asks(let question): return .ask(question)
@@ -199,7 +198,7 @@ extension SessionService {
     static let noAnswerInTime = "no answer within"
 
     /// Records whether `question`'s provider answered in time (a timeout marks its guard unresponsive).
-    private func noteResponsiveness(_ question: GuardQuestion, _ verdict: Verdict) {
+    func noteResponsiveness(_ question: GuardQuestion, _ verdict: Verdict) {
         unresponsiveGuards.withLock { guards in
             if case .noAnswer(let why) = verdict, why.hasPrefix(Self.noAnswerInTime) {
                 guards[question.guardName] =
@@ -211,7 +210,7 @@ extension SessionService {
     }
 
     /// Calls the provider's `Decide` with the guard's deadline.
-    private static func ask(_ question: GuardQuestion, on bus: Bus) async -> Verdict {
+    static func ask(_ question: GuardQuestion, on bus: Bus) async -> Verdict {
         typealias P = NavSessionInterface.GuardProvider1
         let values: [Value]
         if let recorder = EmittedDocuments.shared {
@@ -257,6 +256,26 @@ extension SessionService {
         guard let queue = guardQueues.withLock({ $0[number] }), queue.question == question else { return }
         var head = queue.head
         let declaration = manifest.guards[question.guardName]
+        keep(verdict, for: question, on: bus)
+        if head.dryRun {
+            // A dry run replies what the change would get: the kept verdict answers it when it runs again
+            // (allow, deny, redirect); no answer decides as for the change, without telling subscribers.
+            switch verdict {
+            case .allow, .deny, .redirect: resume(head, on: bus)
+            case .noAnswer(let why):
+                logGarbage(question, why)
+                if declaration?.onTimeout == .allow { allowAndRerun(&head, question, on: bus) } else {
+                    refuse(head, question, reason: "the provider gave no answer: \(why)", verdict: nil, on: bus)
+                }
+            case .gone:
+                if declaration?.onAbsent == .deny {
+                    refuse(head, question, reason: "the provider left the bus before answering", verdict: nil, on: bus)
+                } else {
+                    allowAndRerun(&head, question, on: bus)
+                }
+            }
+            return
+        }
         switch verdict {
         case .allow:
             allowAndRerun(&head, question, on: bus)
@@ -316,12 +335,13 @@ extension SessionService {
     }
 
     /// Refuses the head with `Denied`, tells subscribers, and goes on with the queue.
+    /// - Parameter verdict: what `GuardDecided` says; `nil` sends none (a dry run's refusal is the caller's only).
     private func refuse(
-        _ head: GuardedChange, _ question: GuardQuestion, reason: String, verdict: String, on bus: isolated Bus
+        _ head: GuardedChange, _ question: GuardQuestion, reason: String, verdict: String?, on bus: isolated Bus
     ) {
-        send(bus, 
+        send(bus,
             head.held, error: ErrorMapping.busError(for: NavigationError.denied(guard: question.guardName, reason: reason)))
-        announceDecision(question, verdict: verdict, reason: reason, on: bus)
+        if let verdict { announceDecision(question, verdict: verdict, reason: reason, on: bus) }
         next(after: question.window, on: bus)
     }
 
@@ -454,6 +474,7 @@ extension SessionService {
             MethodRow("ListGuards", .read { _, state in
                 [self.guards(state.session)]
             }),
+            refreshGuardMethod(),
         ]
     }
 
@@ -494,6 +515,9 @@ extension SessionService {
         } catch {
             logger.warning("cannot announce the guards' providers: \(error)")
         }
+        // Another provider may answer otherwise: the `Can*` properties are read again.
+        probesAsked.withLock { $0.removeAll() }
+        refreshOffers(on: bus)
     }
 }
 

@@ -14,7 +14,7 @@ extension SessionService {
         let version = Int(clamping: call.arguments[0].uint64 ?? 0)
         let (announced, changes) = try withSession { state in
             let announced = try state.session.reportSettled(window: number, version: version, client: call.client)
-            return (announced, try state.refreshSettled(number))
+            return (announced, try state.refreshProperties(number))
         }
         if announced {
             try emit(names.settled, window: number, on: bus, [.uint64(UInt64(clamping: version))])
@@ -31,7 +31,7 @@ extension SessionService {
             // Its model follows end too (SessionService+Followers.swift).
             state.followers.drop(client: uniqueName)
             return state.session.settlerLeft(uniqueName).compactMap { number in
-                (try? state.refreshSettled(number)).map { (number, $0) }
+                (try? state.refreshProperties(number)).map { (number, $0) }
             }
         }
         for (number, changed) in changes where !changed.isEmpty {
@@ -45,8 +45,8 @@ extension SessionService {
 }
 
 extension ServiceState {
-    /// Recomputes window `number`'s properties after a settled report; returns the ones that changed.
-    mutating func refreshSettled(_ number: WindowNumber) throws(SessionError) -> [(name: MemberName, value: Value)] {
+    /// Recomputes window `number`'s properties (after a settled report, a guard verdict); returns the ones that changed.
+    mutating func refreshProperties(_ number: WindowNumber) throws(SessionError) -> [(name: MemberName, value: Value)] {
         let after = WindowProperties(try session.window(number), session: session)
         defer { properties[number] = after }
         guard let before = properties[number] else { return [] }

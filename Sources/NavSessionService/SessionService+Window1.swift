@@ -29,6 +29,11 @@ struct MethodRow: Sendable {
         case change(
             @Sendable (MethodCall, Session) throws -> SessionOutcome,
             reply: @Sendable (MethodCall, SessionOutcome) throws -> [Value])
+        /// A dry run of a change (`Check`, `BeginBack`): nothing changes and nothing is announced, but a guard provider
+        /// is asked like for the change itself (the reply is held meanwhile) and its answer kept.
+        case dryRun(
+            @Sendable (MethodCall, Session) throws -> ChangeEvent,
+            reply: @Sendable (MethodCall, ChangeEvent) throws -> [Value])
         /// A read, no change: runs under the session's lock.
         case read(@Sendable (MethodCall, inout ServiceState) throws -> [Value])
         /// A reply captured in call order on the bus thread and finished off it (an expensive encoding).
@@ -178,7 +183,7 @@ extension SessionService {
         _ row: MethodRow, _ call: MethodCall, client: String, on bus: isolated Bus
     ) throws -> SynchronousReply? {
         switch row.run {
-        case .batch, .report, .change: break
+        case .batch, .report, .change, .dryRun: break
         case .read, .custom, .deferred: return nil
         }
         let held = try bus.holdReply(to: call, outputs: row.outputs.map(\.type))
@@ -247,6 +252,9 @@ extension SessionService {
         case .change(let body, let reply):
             let outcome = try perform(on: bus) { try body(call, $0) }
             return try ErrorMapping.mapped { try reply(call, outcome) }
+        case .dryRun(let body, let reply):
+            let event = try withSession { state in try body(call, state.session) }
+            return try ErrorMapping.mapped { try reply(call, event) }
         case .read(let read):
             return try withSession { state in try read(call, &state) }
         case .custom(let body):
@@ -280,6 +288,22 @@ extension SessionService {
                 call, outputs: row.outputs, window: number, on: bus, alreadyHeld: alreadyHeld,
                 attempt: { session in try body(call, session) },
                 reply: { outcome in try reply(call, outcome) })
+        case .dryRun(let body, let reply):
+            let number = try Self.number(of: call.path)
+            return try runGuarded(
+                call, outputs: row.outputs, window: number, on: bus, alreadyHeld: alreadyHeld, dryRun: true,
+                attempt: { session in
+                    let event = try body(call, session)
+                    return SessionOutcome(
+                        window: number, windowVersion: event.version, sessionVersion: 0,
+                        events: [.changed(number, event, steps: [], causeJSON: "")])
+                },
+                reply: { outcome in
+                    guard let event = outcome.changes(of: number).first else {
+                        throw BusError(.failed, "a dry run came to no change")
+                    }
+                    return try reply(call, event)
+                })
         case .read, .custom, .deferred:
             return nil
         }
@@ -437,13 +461,25 @@ extension SessionService {
                 let started = outcome.changes(of: try Self.number(of: call.path)).first?.started ?? []
                 return [.uint64(UInt64(clamping: outcome.windowVersion ?? 0)), .modelIDs(started)]
             })),
-            MethodRow("Check", .read { call, state in
+            MethodRow("Check", .dryRun({ call, session in
                 let options = try ApplyOptions(call.arguments[1].stringDictionary)
-                let event = try state.session.dryRun(
+                return try session.dryRun(
                     window: try Self.number(of: call.path), batchJSON: call.arguments[0].string ?? "",
                     expectedVersion: options.expectedVersion, transaction: options.transaction, client: call.client)
-                return [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)]
-            }),
+            }, reply: { _, event in [.uint64(UInt64(clamping: event.version)), .modelIDs(event.started)] })),
+            // The two phases of a back gesture (Docs/guards.md, "Back gestures"): asked before the page moves,
+            // committed only onto the state the user saw.
+            MethodRow("BeginBack", .dryRun({ call, session in
+                try session.dryRun(window: try Self.number(of: call.path), batch: [BatchCommand(.goBack)], client: call.client)
+            }, reply: { _, event in
+                // The version the gesture begins on: GoBack's change is one version after it.
+                [.uint64(UInt64(clamping: max(0, event.version - 1))), .modelIDs(event.finished)]
+            })),
+            MethodRow("CommitBack", .change({ call, session in
+                try session.apply(
+                    window: try Self.number(of: call.path), batch: [BatchCommand(.goBack)],
+                    expectedVersion: Int(clamping: call.arguments[0].uint64 ?? 0), client: call.client)
+            }, reply: { _, outcome in Self.version(outcome) })),
             MethodRow("SetState", .change({ call, session in
                 try session.setState(
                     window: try Self.number(of: call.path), stateJSON: call.arguments[0].string ?? "", client: call.client)

@@ -46,6 +46,9 @@ public final class SessionService: Sendable {
     let awaitingProcess = Mutex<[String: [(held: HeldReply, run: @Sendable (isolated Bus) -> Void)]]>([:])
     /// Guards whose provider did not answer its last question in time, until when it is not asked again.
     let unresponsiveGuards = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// The questions asked for the `Can*` properties, per window, at the window's version they were about: each is
+    /// asked once per version (SessionService+Verdicts.swift).
+    let probesAsked = Mutex<[WindowNumber: Set<GuardQuestion>]>([:])
     /// The owner (unique name) of each well-known name a guard declares as its `provider`, as the bus last said.
     let providerNameOwners = Mutex<[String: String]>([:])
     /// The timer of the earliest scheduled batch (SessionService+Scheduled.swift).

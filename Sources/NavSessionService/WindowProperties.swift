@@ -22,8 +22,11 @@ struct WindowProperties: Sendable, Equatable {
     var protected: String
     var settledVersion: UInt64
     var settledBy: String
-    /// `CanGoForward`: the forward list is not empty (O(1)).
+    /// `CanGoForward`: the forward list is not empty and the move would be admitted.
     var canGoForward: Bool
+    /// A guard provider's question the `Can*` values were read without (``NavigationSession/Session/offers(of:)``):
+    /// the daemon asks it and reads the properties again with the answer. Not a property.
+    var probe: GuardQuestion?
 
     /// Reads the properties of `window` (O(active branch)).
     init(_ window: SessionWindow, session: Session) {
@@ -36,14 +39,16 @@ struct WindowProperties: Sendable, Equatable {
         activeScreen = active?.screen ?? ""
         activeModel = UInt64(clamping: activeID.rawValue)
         selectedTab = window.selectedTab
-        abilities = window.graph.abilities
+        let offers = session.offers(of: window)
+        abilities = offers.abilities
+        canGoForward = offers.canGoForward
+        probe = offers.probe
         pendingDeepLink = window.pendingDeepLink ?? ""
         activeTag = window.graph.activeTag ?? ""
         pendingNavigation = window.pending == nil ? "" : (try? session.pendingNavigationJSON(window: window.number)) ?? ""
         protected = window.graph.protectionsJSON
         settledVersion = UInt64(clamping: window.settledVersion)
         settledBy = window.settledBy ?? ""
-        canGoForward = window.graph.canGoForward
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).

@@ -84,11 +84,12 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
         case .text:
             guard let text = reply.first?.string else { throw Self.unexpected(operation.member, reply) }
             StandardOutput.line(json ? JSONString.literal(text) : text)
-        case .versionAndStarted:
+        case .versionAndStarted, .versionAndFinished:
             guard let version = reply.first?.uint64, reply.count == 2, let ids = reply[1].arrayElements?.compactMap(\.uint64)
             else { throw Self.unexpected(operation.member, reply) }
             let list = ids.map(String.init).joined(separator: ",")
-            StandardOutput.line(json ? "{\"version\":\(version),\"started\":[\(list)]}" : "\(version) started=\(list)")
+            let key = operation.output == .versionAndStarted ? "started" : "finished"
+            StandardOutput.line(json ? "{\"version\":\(version),\"\(key)\":[\(list)]}" : "\(version) \(key)=\(list)")
         }
     }
 }

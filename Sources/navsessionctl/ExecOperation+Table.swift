@@ -48,6 +48,13 @@ extension ExecOperation {
                       summary: "Back to the nearest element showing SCREEN, its params set; else SCREEN replaces the top."),
         ExecOperation(name: "dismiss-all", member: "DismissAll", target: .window,
                       arguments: [], output: .version, summary: "Dismiss every presentation, keep the stacks."),
+        // A back gesture's two phases.
+        ExecOperation(name: "begin-back", member: "BeginBack", target: .window,
+                      arguments: [], output: .versionAndFinished,
+                      summary: "Ask whether go-back would be admitted now (guards asked), changing nothing."),
+        ExecOperation(name: "commit-back", member: "CommitBack", target: .window,
+                      arguments: [.model("VERSION")], output: .version,
+                      summary: "go-back, only if the window is still at VERSION (begin-back's)."),
         // Back and forward.
         ExecOperation(name: "go-forward", member: "GoForward", target: .window,
                       arguments: [], output: .version,

@@ -22,6 +22,8 @@ struct ExecOperation: Sendable {
         case text
         /// A version and the ids of the models started (Window1 Apply, Check).
         case versionAndStarted
+        /// A version and the ids of the models a change would finish (Window1 BeginBack).
+        case versionAndFinished
     }
 
     /// The kebab-case name typed after WINDOW.

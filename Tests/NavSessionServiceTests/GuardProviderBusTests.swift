@@ -26,6 +26,13 @@ final class TestGuardProvider: Sendable {
         case random(seed: UInt64)
         /// Answers allow once ``release()`` is called (with ``longDeadline``, so the question stays open until then).
         case gated
+        /// Answers what `answer` holds at the time of the question ("allow", or a deny reason).
+        case current(CurrentAnswer)
+    }
+
+    /// An answer a test changes while the provider runs.
+    final class CurrentAnswer: Sendable {
+        let verdict = Mutex("allow")
     }
 
     /// The demo manifest with the `account` guard's deadline at 10 s (the most a guard may wait): a gated
@@ -110,6 +117,10 @@ final class TestGuardProvider: Sendable {
             case .gated:
                 await provider.released()
                 return [.string("allow"), .string(""), .string("")]
+            case .current(let answer):
+                let verdict = answer.verdict.withLock { $0 }
+                return verdict == "allow"
+                    ? [.string("allow"), .string(""), .string("")] : [.string("deny"), .string(verdict), .string("")]
             case .wrongSignature: return [.uint32(1)]
             case .unknownVerdict: return [.string("maybe"), .string(""), .string("")]
             case .random:
@@ -190,7 +201,8 @@ final class TestGuardProvider: Sendable {
             let reply = try await fixture.session("OpenURL", [.string("navsession-demo://settings/profile")])
             #expect(reply.first?.objectPath?.rawValue == window)
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("profile"))
-            #expect(provider.questionCount == 1)
+            // Once about entering profile (later questions are about the back move, for CanGoBack).
+            #expect(provider.questions.withLock { $0.filter { $0[4].contains("\"profile\"") }.count } == 1)
             await provider.stop()
         }
     }

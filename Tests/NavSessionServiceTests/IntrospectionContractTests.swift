@@ -172,9 +172,9 @@ private final class IntrospectionParser: NSObject, XMLParserDelegate {
     @Test func contractFilesDeclareTheDocumentedInterfaces() throws {
         let session = try Self.contract("org.navsession.Session1.xml")
         let window = try Self.contract("org.navsession.Window1.xml")
-        #expect(session.interfaces["org.navsession.Session1"]?.methods.count == 12)  // + ListClosedWindows, ReopenWindow (issue 34, W)
-        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 17)  // + SettledVersion, SettledBy (issue 33, O), CanGoForward (issue 34, F)
-        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 8)  // + Settled, ModelChanged (issue 33, O)
+        #expect(session.interfaces["org.navsession.Session1"]?.methods.count == 13)  // ListClosedWindows, ReopenWindow, RefreshGuard among them
+        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 17)  // SettledVersion, SettledBy, CanGoForward among them
+        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 8)  // Settled, ModelChanged among them
     }
 
     @Test func gdbusIntrospectListsSessionAndWindowMembers() async throws {

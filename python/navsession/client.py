@@ -305,6 +305,10 @@ class Session:
     def register_guard(self, name: str) -> None:
         self.call("RegisterGuard", "(s)", (name,))
 
+    def refresh_guard(self, name: str) -> None:
+        """``RefreshGuard``: this provider's answers for ``name`` may have changed; the daemon asks again."""
+        self.call("RefreshGuard", "(s)", (name,))
+
     def unregister_guard(self, name: str) -> None:
         self.call("UnregisterGuard", "(s)", (name,))
 
@@ -657,6 +661,16 @@ class Window:
 
     def go_forward(self) -> int:
         return self._change("GoForward")
+
+    def begin_back(self) -> Tuple[int, List[int]]:
+        """``BeginBack``: whether ``go_back`` would be admitted now (guards asked), changing nothing. Returns the
+        version the gesture begins on (for ``commit_back``) and the models ``go_back`` would finish."""
+        version, finished = self.call("BeginBack")
+        return int(version), list(finished)
+
+    def commit_back(self, expected_version: int) -> int:
+        """``CommitBack``: ``go_back`` only if the window is still at ``expected_version`` (else VersionMismatch)."""
+        return self._change("CommitBack", "(t)", (expected_version,))
 
     def select_tab(self, tab: str) -> int:
         return self._change("TabsSelectItem", "(s)", (tab,))

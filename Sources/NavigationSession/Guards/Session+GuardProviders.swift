@@ -20,8 +20,50 @@ public struct GuardQuestion: Sendable, Hashable {
     public let timeoutMs: Int
 }
 
+/// A provider's answer as the session keeps it, so a question asked once is not asked again about the same window
+/// version (Docs/guards.md, "One answer to \"may this happen?\""): `Check`, `BeginBack` and the `Can*` properties
+/// read it, and a change the provider allowed in a dry run commits without a second question.
+public enum GuardVerdict: Sendable, Hashable {
+    /// The provider allowed the change.
+    case allow
+    /// The provider denied it, with its reason.
+    case deny(String)
+    /// The provider would make another batch instead.
+    case redirect
+}
+
+/// What a kept verdict answered: one question about a window at one version, without the version.
+struct VerdictKey: Hashable {
+    let guardName: String
+    let cause: String
+    let entered: String
+    let left: String
+
+    init(_ question: GuardQuestion) {
+        guardName = question.guardName
+        cause = question.causeJSON
+        entered = question.enteredJSON
+        left = question.leftJSON
+    }
+}
+
+/// The verdicts kept for one window: only those about its version ``version`` (a change makes them stale).
+struct WindowVerdicts {
+    var version: Int
+    var entries: [VerdictKey: GuardVerdict] = [:]
+}
+
 /// The provider side of guards, kept by the session: registrations and the state of the change being asked.
 struct GuardProviderState {
+    /// Verdicts kept per window, for the window's current version only (at most ``maximumKept`` each).
+    var verdicts: [WindowNumber: WindowVerdicts] = [:]
+    /// Verdicts one window keeps at most (a `Check` of many different batches cannot grow it further).
+    static let maximumKept = 32
+    /// Whether the change being made is a dry run for the `Can*` properties: a question no verdict answers is not
+    /// asked (nobody waits); the move is offered and ``probe`` says what to ask.
+    var probing = false
+    /// The first question a probing dry run could not answer from the kept verdicts.
+    var probe: GuardQuestion?
     /// The provider of each guard that has one: guard name → unique bus name.
     var providers: [String: String] = [:]
     /// Guards whose provider allowed the change now being applied again, with the window version they saw.
@@ -51,6 +93,7 @@ extension Session {
             return
         }
         guardProviders.providers[name] = client
+        forgetVerdicts(of: name)
     }
 
     /// Unregisters `client` as the provider of guard `name` (Session1 `UnregisterGuard`).
@@ -61,6 +104,7 @@ extension Session {
             throw .accessDenied("\(client) is not the provider of guard '\(name)'")
         }
         guardProviders.providers[name] = nil
+        forgetVerdicts(of: name)
     }
 
     /// The registered providers: guard name → unique bus name.
@@ -69,7 +113,78 @@ extension Session {
     /// Forgets the guards `client` provides (it left the bus). O(guards).
     func forgetGuards(of client: String) {
         guard providesGuard(client) else { return }
+        for (name, provider) in guardProviders.providers where provider == client { forgetVerdicts(of: name) }
         guardProviders.providers = guardProviders.providers.filter { $0.value != client }
+    }
+
+    // MARK: Kept verdicts
+
+    /// Keeps a provider's answer to `question` for dry runs and the `Can*` properties while the window stays at the
+    /// version asked about.
+    public func remember(_ verdict: GuardVerdict, for question: GuardQuestion) {
+        guard guardProviders.providers[question.guardName] == question.provider else { return }
+        var kept = guardProviders.verdicts[question.window] ?? WindowVerdicts(version: question.version)
+        if kept.version != question.version { kept = WindowVerdicts(version: question.version) }
+        if kept.entries.count >= GuardProviderState.maximumKept { kept.entries.removeAll() }
+        kept.entries[VerdictKey(question)] = verdict
+        guardProviders.verdicts[question.window] = kept
+    }
+
+    /// Drops the kept answers of guard `name` (its provider changed, or said its answers changed:
+    /// Session1 `RefreshGuard`). O(kept verdicts).
+    public func forgetVerdicts(of name: String) {
+        for (number, kept) in guardProviders.verdicts {
+            guardProviders.verdicts[number]?.entries = kept.entries.filter { $0.key.guardName != name }
+        }
+    }
+
+    /// The kept answer to `question`, if the window is still at the version it was about.
+    func keptVerdict(_ question: GuardQuestion) -> GuardVerdict? {
+        guard let kept = guardProviders.verdicts[question.window], kept.version == question.version else { return nil }
+        return kept.entries[VerdictKey(question)]
+    }
+
+    /// Whether a provider is registered for guard `name`.
+    public func hasProvider(_ name: String) -> Bool { guardProviders.providers[name] != nil }
+
+    // MARK: What a renderer may offer
+
+    /// What a renderer may offer in `window` right now (Window1 `CanGoBack`, `CanPop`, `CanDismiss`,
+    /// `CanGoForward`): the moves' own rules and marks (``NavigationWindow/abilities``), and, while a guard provider
+    /// is registered or the manifest declares entry conditions, the answer the move would get — entry conditions
+    /// and the providers' kept verdicts, read from a dry run of the move. A provider's question no kept verdict
+    /// answers is not waited for: the move is offered, and `probe` is the question to ask (the daemon asks it and
+    /// reads the properties again with the answer). Without providers or conditions: O(depth), no dry run.
+    public func offers(of window: SessionWindow) -> (abilities: WindowAbilities, canGoForward: Bool, probe: GuardQuestion?) {
+        let graph = window.graph
+        var abilities = graph.abilities
+        var canGoForward = graph.canGoForward
+        let providers = !guardProviders.providers.isEmpty
+        guard providers || !graph.configuration.entryRequirements.isEmpty, !graph.isClosed else {
+            return (abilities, canGoForward, nil)
+        }
+        guardProviders.probing = true
+        guardProviders.probe = nil
+        defer {
+            guardProviders.probing = false
+            guardProviders.probe = nil
+        }
+        func allowed(_ command: NavigationCommand) -> Bool {
+            do {
+                _ = try graph.dryRun([BatchCommand(command)])
+                return true
+            } catch {
+                return false
+            }
+        }
+        if providers, abilities.canGoBack, !allowed(.goBack) {
+            // Rare: the move back is refused. Its two renderer forms are read on their own.
+            abilities = WindowAbilities(
+                canGoBack: false, canPop: abilities.canPop && allowed(.stackDropLast(1)),
+                canDismiss: abilities.canDismiss && allowed(.dismiss))
+        }
+        if canGoForward, !allowed(.goForward) { canGoForward = false }
+        return (abilities, canGoForward, guardProviders.probe)
     }
 
     /// Whether `client` provides a guard.
@@ -117,8 +232,11 @@ extension Session {
         // A replay re-applies what was decided when it was journaled.
         guard !replaying else { return }
         let askedWindow: WindowNumber = guardProviders.asking ?? number
-        let canWait: Bool = guardProviders.mayWait && askedWindow == number && effectDepth == 0 && !change.dryRun
-        if !change.dryRun, guardProviders.bypass != number, guardProviders.busy.contains(number),
+        // A dry run waits for an answer only on the guarded path (`Check`, `BeginBack`: the caller's reply is held);
+        // a change waits unless it is an effect of another change.
+        let canWait: Bool = guardProviders.mayWait && askedWindow == number && effectDepth == 0 && !guardProviders.probing
+        if !guardProviders.probing, !change.dryRun || canWait, guardProviders.bypass != number,
+            guardProviders.busy.contains(number),
             coveringGuards(change).contains(where: { guardProviders.providers[$0] != nil })
         {
             // An earlier change to this window waits for a provider: one a provider must decide too goes after it,
@@ -137,8 +255,26 @@ extension Session {
                 if declaration.onAbsent == .deny { throw .denied(guard: name, reason: "no provider is registered") }
                 continue
             }
-            // `Check` cannot wait: it reports what is known without asking.
-            if change.dryRun { continue }
+            let question = GuardQuestion(
+                guardName: name, provider: provider, window: number, version: change.version,
+                causeJSON: JSONOutput.string(change.cause), enteredJSON: Self.touchedJSON(change.entered),
+                leftJSON: Self.touchedJSON(change.left), timeoutMs: declaration.timeoutMs)
+            // The provider's answer to this very question, kept: a dry run takes it whatever it was; a change takes
+            // an allow (a deny or a redirect is asked again, so the caller and subscribers hear it from the provider).
+            switch keptVerdict(question) {
+            case .allow?: continue
+            case .deny(let reason)? where change.dryRun: throw .denied(guard: name, reason: reason)
+            case .redirect? where change.dryRun:
+                throw .denied(guard: name, reason: "its provider would make another change instead (a redirect)")
+            default: break
+            }
+            // The `Can*` properties do not wait: the move is offered until the provider's answer is kept.
+            if guardProviders.probing {
+                if guardProviders.probe == nil { guardProviders.probe = question }
+                continue
+            }
+            // A dry run off the guarded path (nobody holds its reply) reports what is known without asking.
+            if change.dryRun && !canWait { continue }
             guard canWait else {
                 // A change nobody waits for (an effect of another change, a client leaving) gets no answer.
                 if declaration.onTimeout == .deny {
@@ -146,10 +282,7 @@ extension Session {
                 }
                 continue
             }
-            guardProviders.question = GuardQuestion(
-                guardName: name, provider: provider, window: number, version: change.version,
-                causeJSON: JSONOutput.string(change.cause), enteredJSON: Self.touchedJSON(change.entered),
-                leftJSON: Self.touchedJSON(change.left), timeoutMs: declaration.timeoutMs)
+            guardProviders.question = question
             throw .decisionPending(guard: name)
         }
     }

@@ -20,10 +20,17 @@ extension Session {
     /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)`` (also when its
     ///   `openWindow` commands would open more windows than may be open), ``SessionError/navigation(_:)``
     ///   (nothing applied), ``SessionError/storageFailed(_:)``.
+    /// - Parameter expectedVersion: a compare-and-set, as for ``apply(window:batchJSON:expectedVersion:transaction:client:)``.
     @discardableResult
     public func apply(
-        window number: WindowNumber, batch: [BatchCommand], client: String? = nil
+        window number: WindowNumber, batch: [BatchCommand], expectedVersion: Int? = nil, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
+        if let expectedVersion {
+            let actual = try window(number).version
+            guard expectedVersion == actual else {
+                throw .versionMismatch(window: number, expected: expectedVersion, actual: actual)
+            }
+        }
         let (window, expanded) = try admitted(batch, to: number, client: client)
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
@@ -78,6 +85,14 @@ extension Session {
     ) throws(SessionError) -> ChangeEvent {
         var batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
         if let transaction { try Self.carry(transaction, in: &batch) }
+        return try dryRun(window: number, batch: batch, client: client)
+    }
+
+    /// What ``apply(window:batch:expectedVersion:client:)`` would do with `batch`, without doing it (`Check`,
+    /// `BeginBack`).
+    public func dryRun(
+        window number: WindowNumber, batch: [BatchCommand], client: String? = nil
+    ) throws(SessionError) -> ChangeEvent {
         let (window, expanded) = try admitted(batch, to: number, client: client)
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {
