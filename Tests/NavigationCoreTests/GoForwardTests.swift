@@ -3,11 +3,11 @@ import Testing
 
 @testable import NavigationCore
 
-/// Issue 34, part F: the forward list and `goForward`.
+/// The forward list and `goForward`.
 struct GoForwardTests {
     func routeScreens(_ window: NavigationWindow) -> [String] { window.routes.map { "\($0.style.rawValue) \($0.screen)" } }
 
-    @Test func goBackRemembersThePopAndGoForwardPushesItAgainWithANewID() throws {
+    @Test func goBackRemembersThePopAndGoForwardPushesTheSameModelAgain() throws {
         let window = try makeWindow(.stack([home, .screen("detail", params: ["id": "7"], title: "Seven", tag: "seven")]))
         #expect(!window.canGoForward)
         try window.execute(.goBack)
@@ -15,11 +15,41 @@ struct GoForwardTests {
         #expect(window.forward.map(\.route) == [.push("detail", params: ["id": "7"])])
         let event = try window.execute(.goForward)
         let created = try #require(event.started.first)
-        #expect(created != 3, "ids are never reused")
+        #expect(created == 3, "the model comes back as itself")
         #expect(event.steps == [.push(stack: 1, models: [created])])
         #expect(window.model(created)?.tag == "seven" && window.model(created)?.title == "Seven")
         #expect(window.model(created)?.params == ["id": "7"])
         #expect(!window.canGoForward)
+    }
+
+    /// A presented stack, a pushed tabs container and their children come back with the ids they had, also from a
+    /// snapshot; an id held by another model is never taken (a fresh one instead).
+    @Test func goForwardGivesBackTheIdsOfAPresentedStackAndAContainersChildren() throws {
+        let window = try makeWindow(.switched(.stack([home])))
+        try window.execute(.present(.sheet(.stacked(.screen("compose")))))
+        let sheet = window.routes.count
+        #expect(sheet == 1)
+        let before = window.snapshot().models.map(\.id)
+        try window.execute(.goBack)
+        let removed = Set(before).subtracting(window.snapshot().models.map(\.id))
+        #expect(removed.count == 2)
+        let json = try JSONEncoder().encode(window.snapshot())
+        let restored = try NavigationWindow(snapshot: try JSONDecoder().decode(WindowSnapshot.self, from: json))
+        for target in [window, restored] {
+            let event = try target.execute(.goForward)
+            #expect(Set(event.started) == removed)
+            #expect(Set(target.snapshot().models.map(\.id)) == Set(before))
+        }
+        try window.execute(.goBack)
+        let home = try #require(window.snapshot().models.first { $0.screen == "home" }?.id)
+        try window.execute(.stackAppend([StackElementSpec(.tabs([
+            TabSpec(id: "a", title: "A", model: .stacked(.screen("one"))),
+            TabSpec(id: "b", title: "B", model: .stacked(.screen("two"))),
+        ]))]), from: home)
+        let withTabs = window.snapshot().models.map(\.id)
+        try window.execute(.stackDropLast(1), from: home)
+        try window.execute(.goForward)
+        #expect(Set(window.snapshot().models.map(\.id)) == Set(withTabs))
     }
 
     /// The screen's draft (its renderer state) comes back with it, for a push and for a presented stack, and the

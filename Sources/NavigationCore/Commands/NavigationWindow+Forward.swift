@@ -19,13 +19,17 @@ public struct ForwardEntry: Hashable, Sendable {
     /// The renderer state the shown screen had (a draft, a scroll position), given back to it when it is created
     /// again; `nil`: none.
     public var rendererState: RendererState?
+    /// The ids the models had, in the order ``model`` creates them: they come back as themselves (same ids, so a
+    /// client's reference to one stays good). Empty: fresh ids (an entry written before ids were kept).
+    public var ids: [ModelID]
 
     /// Creates an entry.
     public init(
         style: Route.Style, model: ModelSpec, transition: String? = nil, detents: [String] = [],
-        rendererState: RendererState? = nil
+        rendererState: RendererState? = nil, ids: [ModelID] = []
     ) {
         self.rendererState = rendererState
+        self.ids = ids
         self.style = style
         self.model = model
         self.transition = transition
@@ -76,13 +80,15 @@ extension ForwardEntry: Codable {
             style: try c.decode(Route.Style.self, forKey: "style"), model: try c.decode(ModelSpec.self, forKey: "model"),
             transition: try c.decodeIfPresent(String.self, forKey: "transition"),
             detents: try c.decodeIfPresent([String].self, forKey: "detents") ?? [],
-            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"))
-        try StrictKeys.check(decoder, allowed: ["style", "model", "transition", "detents", "rendererState"])
+            rendererState: try c.decodeIfPresent(RendererState.self, forKey: "rendererState"),
+            ids: try c.decodeIfPresent([ModelID].self, forKey: "ids") ?? [])
+        try StrictKeys.check(decoder, allowed: ["style", "model", "transition", "detents", "rendererState", "ids"])
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: JSONKey.self)
         if !detents.isEmpty { try c.encode(detents, forKey: "detents") }
+        if !ids.isEmpty { try c.encode(ids, forKey: "ids") }
         try c.encode(model, forKey: "model")
         try c.encodeIfPresent(rendererState, forKey: "rendererState")
         try c.encode(style, forKey: "style")
@@ -132,7 +138,7 @@ extension NavigationWindow {
         case .keeps:
             try perform(command, from: id)
         case .records:
-            try recordingForward { () throws(NavigationError) in try perform(command, from: id) }
+            try recordingForward(from: id) { () throws(NavigationError) in try perform(command, from: id) }
         case .clears:
             let before = tx.undo.count
             try perform(command, from: id)
@@ -145,11 +151,12 @@ extension NavigationWindow {
     /// list; when the branch is another one (another tab, another switched model), the list is cleared.
     /// O(length of the active branch), only for the commands and reports that go back; entries are built for
     /// the removed routes only (their models are still in the graph's table until the change commits).
-    func recordingForward(_ body: () throws(NavigationError) -> Void) throws(NavigationError) {
+    /// - Parameter origin: the model the command runs from (`nil`: a renderer report, which names its stack).
+    func recordingForward(from origin: ModelID? = nil, _ body: () throws(NavigationError) -> Void) throws(NavigationError) {
         // The common back — popping the stack the active model tops, nothing presented on it — reads what it removed
         // from the change's own undo log: O(removed), not O(branch), so a pop at depth 10 000 costs what one at
-        // depth 1 does.
-        if let stack = activeTopStack() {
+        // depth 1 does. A command from another model (a pop of an outer stack from its element) reads the branch.
+        if origin == nil || origin == activeModelID, let stack = activeTopStack() {
             let undoStart = tx.undo.count
             let stepStart = tx.steps.count
             try body()
@@ -205,7 +212,8 @@ extension NavigationWindow {
             removed += dropped.compactMap { element in
                 nodes[element.model].map {
                     ForwardEntry(
-                        style: .push, model: forwardSpec(of: $0), transition: element.transition, rendererState: $0.rendererState)
+                        style: .push, model: forwardSpec(of: $0), transition: element.transition,
+                        rendererState: $0.rendererState, ids: forwardIDs(of: $0))
                 }
             }
         }
@@ -236,14 +244,17 @@ extension NavigationWindow {
     /// The entry that creates a removed route again.
     private func forwardEntry(_ entry: RouteEntry, _ route: Route) -> ForwardEntry {
         let spec: ModelSpec
+        let ids: [ModelID]
         if entry.push == nil, entry.model.kind == .stack, let first = entry.model.path.first.flatMap({ nodes[$0.model] }) {
             var stack = ModelSpec.stacked(forwardSpec(of: first))
             stack.tag = entry.model.tag
             stack.appearance = entry.model.appearance
             stack.hidesTabBarAnimated = entry.model.hidesTabBarAnimated
             spec = stack
+            ids = [entry.model.id] + forwardIDs(of: first)
         } else {
             spec = forwardSpec(of: entry.model)
+            ids = forwardIDs(of: entry.model)
         }
         var detents: [String] = []
         if case .presented(.sheet(let sheetDetents)) = entry.model.attachment { detents = sheetDetents }
@@ -251,7 +262,7 @@ extension NavigationWindow {
             ? entry.model.path.first.flatMap { nodes[$0.model] } : entry.model
         return ForwardEntry(
             style: route.style, model: spec, transition: route.transition, detents: detents,
-            rendererState: shown?.rendererState)
+            rendererState: shown?.rendererState, ids: ids)
     }
 
     /// The deepest model of the active branch's first layer, each stack read at its element 0.
@@ -297,6 +308,20 @@ extension NavigationWindow {
         return spec
     }
 
+    /// The ids of the models ``forwardSpec(of:)`` describes, in the order instantiating that spec creates them
+    /// (a model, then its children: a stack's element 0, every tab, the switched child, the custom children).
+    private func forwardIDs(of node: Node) -> [ModelID] {
+        var ids = [node.id]
+        switch node.kind {
+        case .screen, .alert, .confirmationDialog: break
+        case .stack: if let first = node.path.first.flatMap({ nodes[$0.model] }) { ids += forwardIDs(of: first) }
+        case .tabs: for tab in node.tabs { if let child = nodes[tab.model] { ids += forwardIDs(of: child) } }
+        case .switched: if let child = node.switchedModel.flatMap({ nodes[$0] }) { ids += forwardIDs(of: child) }
+        case .custom: for child in node.customChildren.compactMap({ nodes[$0] }) { ids += forwardIDs(of: child) }
+        }
+        return ids
+    }
+
     /// Replaces the forward list, journaled (undone with the change).
     ///
     /// The list is not part of ``contentCost``: going back must never be refused for the window's limits or a
@@ -310,14 +335,16 @@ extension NavigationWindow {
     /// The size of forward entries, each counted as the spec it creates (``ContentCost``).
     static func cost(of entries: [ForwardEntry]) -> Int {
         entries.reduce(0) {
-            $0 + 16 + ContentCost.of($1.model) + ($1.transition.map(ContentCost.of) ?? 0) + ($1.rendererState?.cost ?? 0)
+            $0 + 16 + 8 * $1.ids.count + ContentCost.of($1.model) + ($1.transition.map(ContentCost.of) ?? 0)
+                + ($1.rendererState?.cost ?? 0)
         }
     }
 
     /// `goForward`: the first `count` forward entries are created again on top of the active branch, in
     /// order, each from the active model as it is after the one before (a push onto its stack, a presentation
-    /// by its nearest presenter), as one change; they leave the list. New models get new ids (a window never
-    /// reuses an id); tags come back with them.
+    /// by its nearest presenter), as one change; they leave the list. The models come back as themselves: the ids
+    /// they had (``ForwardEntry/ids``; an id is never given to another model), their tags, params and renderer
+    /// state.
     func goForward(_ count: Int) throws(NavigationError) {
         guard count >= 1 else { throw .invalidCount(count) }
         guard count <= forward.count else {
@@ -327,6 +354,8 @@ extension NavigationWindow {
         setForward(Array(forward.dropFirst(count)))
         for entry in entries {
             let from = activeModelID
+            returningIDs = entry.ids[...]
+            defer { returningIDs = [] }
             if let style = entry.presentationStyle {
                 try perform(.present(PresentationSpec(style: style, model: entry.model, transition: entry.transition)), from: from)
             } else {

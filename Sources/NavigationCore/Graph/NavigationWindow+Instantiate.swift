@@ -9,10 +9,7 @@ extension NavigationWindow {
         let spec = configuration.screens?.withInitialParams(given) ?? given
         try configuration.limits.check(spec)
         try configuration.screens?.check(spec)
-        let node = Node(
-            id: ModelID(rawValue: nextID), screen: spec.screen, params: spec.params, title: spec.title,
-            kind: spec.kind)
-        nextID += 1
+        let node = Node(id: takeID(), screen: spec.screen, params: spec.params, title: spec.title, kind: spec.kind)
         nodes[node.id] = node
         tx.created.append(node)
         tx.undo.append(.created(node.id))
@@ -96,6 +93,18 @@ extension NavigationWindow {
     func instantiatePresentation(_ presentation: PresentationSpec, on presenter: Node) throws(NavigationError) -> Node {
         guard !configuration.transitions.isEmpty else { return try instantiatePresentation(presentation) }
         return try instantiatePresentation(presentation.with(transition: try resolvedTransition(of: presentation, on: presenter)))
+    }
+
+    /// The id of the next model created: a returning model's own (``returningIDs``, when it is free and was
+    /// allocated before), else a fresh one. A window never gives one model's id to another.
+    private func takeID() -> ModelID {
+        if let returning = returningIDs.popFirst(), returning.rawValue >= 1, returning.rawValue < nextID,
+            nodes[returning] == nil
+        {
+            return returning
+        }
+        defer { nextID += 1 }
+        return ModelID(rawValue: nextID)
     }
 
     /// Validates the style/content pairing and creates the presented model.

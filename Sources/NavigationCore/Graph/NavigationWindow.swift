@@ -24,6 +24,9 @@ public final class NavigationWindow {
     /// The root model; it is never removed and never finished.
     public internal(set) var rootID: ModelID
     var nextID: Int
+    /// Ids a re-created route takes back, in creation order (`goForward`: the models back removed come back as
+    /// themselves); empty otherwise. Set and cleared around one command.
+    var returningIDs: ArraySlice<ModelID> = []
     /// The sum of the models' content costs: an upper estimate of the bytes every message describing
     /// the whole window carries (`GetState`, the route view). Bounded by ``GraphLimits/maxContentCost``.
     public internal(set) var contentCost = 0 {
