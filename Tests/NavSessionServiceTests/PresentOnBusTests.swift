@@ -50,13 +50,21 @@ import Testing
         }
     }
 
-    @Test func presentOnAStackElementIsRefusedAsCannotPresent() async throws {
+    /// SwiftUI's `.sheet` on a destination: the pushed screen presents (hosted by its nearest presenter on its
+    /// behalf), and the sheet goes when the screen is popped.
+    @Test func aPushedScreenPresentsWithGdbusAndItsSheetGoesWhenItIsPopped() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            let home = try await fixture.modelID(window, where: "screen", is: "home")
-            let result = try await fixture.gdbus(window, "PresentOn", ["\(home)", "sheet", "about", "{}", "", "false"])
-            #expect(result.stderr.contains("org.navsession.Error.CannotPresent"), "\(result)")
+            _ = try await fixture.window(window, "StackAppend", [.string("detail"), .params(["id": "1"])])
+            let detail = try await fixture.modelID(window, where: "screen", is: "detail")
+            let result = try await fixture.gdbus(window, "PresentOn", ["\(detail)", "sheet", "about", "{}", "", "false"])
+            #expect(result.status == 0, "\(result)")
+            #expect(try await fixture.routeSummaries(window) == ["push detail", "sheet about"])
+            let about = try await fixture.models(window).first { $0["screen"] as? String == "about" }
+            #expect(about?["resultTo"] as? Int == Int(detail))
+            _ = try await fixture.window(window, "PopAt", [.uint64(detail), .uint32(1)])
+            #expect(try await fixture.routeSummaries(window) == [])
         }
     }
 

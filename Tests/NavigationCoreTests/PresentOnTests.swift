@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Issue 33 (P): `present` with `on` (exactly on a model, `replace`) and presentation transitions.
+/// `present` with `on` (exactly on a model, `replace`) and presentation transitions.
 struct PresentOnTests {
     /// switched #1 → stack #2 (the switched model: a presenter) → home #3; `first` (#4) is presented on #2.
     func window() throws -> NavigationWindow {
@@ -61,11 +61,33 @@ struct PresentOnTests {
         }
     }
 
-    @Test func presentOnAStackElementIsRefusedAsCannotPresent() throws {
+    @Test func presentOnAStackElementWhosePresenterIsBusyIsRefusedAsAlreadyPresenting() throws {
         let window = try window()
-        expectRejected(window, .cannotPresentOn(3, screen: "home")) {
+        expectRejected(window, .alreadyPresenting(model: 2, presented: 4, screen: "first")) {
             () throws(NavigationError) in try window.execute(.presentOn(.sheet(.screen("second")), on: .tag("home")))
         }
+    }
+
+    /// SwiftUI's destinations present: a pushed screen's presentation is hosted by its nearest presenter on its
+    /// behalf, its result goes to the screen, and it goes when the screen is popped.
+    @Test func aPushedScreenPresentsThroughItsPresenterAndThePresentationGoesWhenItIsPopped() throws {
+        // switched #1 → stack #2 → home #3, detail #4.
+        let window = try makeWindow(.switched(.stack([home, .screen("detail")])))
+        let event = try window.execute(.presentOn(.sheet(.screen("picker")), on: .id(4)))
+        #expect(event.steps == [.present(presenter: 2, model: 5, style: .sheet(detents: []), nested: [])])
+        #expect(window.model(5)?.resultTo == 4)
+        let popped = try window.execute(.stackDropLast(1), from: 3)
+        #expect(Set(popped.finished) == [4, 5])
+        #expect(window.model(2)?.presented == nil)
+        #expect(window.verifyPresenterIndex())
+    }
+
+    @Test func theResultOfAPresentationAPushedScreenAskedForGoesToThatScreen() throws {
+        let window = try makeWindow(.switched(.stack([home, .screen("detail")])))
+        try window.execute(.presentOn(.sheet(.screen("picker")), on: .id(4)))
+        let event = try window.execute(.dismissReturning(result: .object(["colour": .string("red")])), from: 5)
+        let delivered = try #require(event.messages.first { $0.message.name == NavigationMessage.resultName })
+        #expect(delivered.recipient == 4)
     }
 
     @Test func presentOnAnAlertIsRefusedAsALeaf() throws {

@@ -1023,3 +1023,31 @@ def test_jetpack_clear_back_stack_discards_the_saved_state(navsession_window):
     window.switch_model("main")
     assert window.selected_tab == "home" and window.current_routes == []
     assert tab_stack(window, "home") == ["home"]
+
+
+# =====================================================================================================================
+# SwiftUI / SwiftUINavigation: a destination presents (`.sheet(item:)` on a pushed view), its sheet goes when it is
+# popped, and a result comes back to it; SwiftUINavigation's PresentOnGivenModelNavigationCommand on that view.
+# =====================================================================================================================
+
+# `.sheet` attached to a pushed destination: the sheet shows; popping the destination takes the sheet with it.
+def test_swiftui_a_pushed_destinations_sheet_goes_when_it_is_popped(navsession_window):
+    window = navsession_window
+    [detail] = pushes(window, ("detail", {"id": "1"}))
+    window.apply([c.present(s.sheet("about"), on=detail)])
+    assert window.current_routes == [push("detail", {"id": "1"}), sheet("about")]
+    window.apply([c.pop(1).from_(detail)])
+    assert window.current_routes == []
+
+
+# The presented view's dismiss with a value reaches the destination that presented it (a binding or callback in
+# SwiftUI; NavSession's `result` message to the opener).
+def test_swiftui_a_pushed_destinations_sheet_returns_its_result_to_it(navsession_window):
+    window = navsession_window
+    [detail] = pushes(window, ("detail", {"id": "1"}))
+    window.apply([c.present(s.sheet("about"), on=detail)])
+    about = window.active_model
+    state = window.state()
+    assert next(m for m in state["models"] if m["id"] == about).get("resultTo") == detail
+    window.apply([c.go_back(result={"picked": "red"})])
+    assert window.current_routes == [push("detail", {"id": "1"})] and window.active_model == detail

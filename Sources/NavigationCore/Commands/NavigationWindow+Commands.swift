@@ -335,9 +335,29 @@ extension NavigationWindow {
 
     /// `present` with `on`: exactly on `presenter`; with `replace`, its current presentation is dismissed first
     /// (a `dismiss` step, its models finish on commit) and the new one presented (a `present` step).
-    private func present(_ presentation: PresentationSpec, on presenter: Node, replace: Bool) throws(NavigationError) {
-        if presenter.kind == .alert || presenter.kind == .confirmationDialog { throw .presenterIsLeaf(presenter.id) }
-        guard canPresent(presenter) else { throw .cannotPresentOn(presenter.id, screen: presenter.screen) }
+    ///
+    /// A model that holds no presentation slot of its own — a pushed screen, a tab's or a column's root — presents as
+    /// SwiftUI's destinations do: its nearest presenter hosts the presentation *on its behalf* (the presentation's
+    /// opener, ``Node/resultTo``, is that model), so a result of its dismissal goes to it and the presentation goes
+    /// when it is popped or otherwise removed.
+    private func present(_ presentation: PresentationSpec, on target: Node, replace: Bool) throws(NavigationError) {
+        if target.kind == .alert || target.kind == .confirmationDialog { throw .presenterIsLeaf(target.id) }
+        let presenter: Node
+        var opener: ModelID?
+        if canPresent(target) {
+            presenter = target
+        } else {
+            switch target.attachment {
+            case .path, .tab, .custom:
+                var host = parentNode(target)
+                while let node = host, !canPresent(node) { host = parentNode(node) }
+                guard let host else { throw .cannotPresentOn(target.id, screen: target.screen) }
+                presenter = host
+                opener = target.id
+            case .root, .switched, .presented, .saved:
+                throw .cannotPresentOn(target.id, screen: target.screen)
+            }
+        }
         if let occupantID = presenter.presented {
             guard replace else {
                 throw .alreadyPresenting(
@@ -347,6 +367,7 @@ extension NavigationWindow {
         }
         try checkActions(of: presentation, from: presenter)
         let child = try instantiatePresentation(presentation, on: presenter)
+        child.resultTo = opener
         fillSlot(presenter, with: child, style: presentation.style)
     }
 
