@@ -731,6 +731,15 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("CancelScheduled", [.string(id)])
     }
 
+    /// Runs a scheduled batch now, as at its deadline (`RunScheduled`): its author's authority; a batch that fails
+    /// is dropped and its error thrown. Returns the new version.
+    /// - Throws: ``NavSessionError/unknownScheduled(_:)``, ``NavSessionError/accessDenied(_:)`` (another client's
+    ///   batch), and the batch's error.
+    @discardableResult
+    public func runScheduled(_ id: String) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("RunScheduled", [.string(id)])
+    }
+
     /// Drops the window's pending navigation (`CancelPending`, Docs/guards.md); nothing when there is none.
     public func cancelPending() async throws(NavSessionError) {
         _ = try await call("CancelPending")

@@ -665,6 +665,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.UnknownScheduled", "org.freedesktop.DBus.Error.UnknownObject"]
                 ),
                 Contract.Method(
+                    name: "RunScheduled", inputs: [A("id", "s")],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.UnknownScheduled", "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.UnknownObject"]
+                ),
+                Contract.Method(
                     name: "SetRendererState", inputs: [A("model", "t"), A("state_json", "s")],
                     outputs: [A("version", "t")],
                     errors: ["org.navsession.Error.InvalidCommand", "org.navsession.Error.UnknownModel", "org.navsession.Error.DetachedModel", "org.freedesktop.DBus.Error.LimitsExceeded", "org.navsession.Error.WindowClosed", "org.freedesktop.DBus.Error.UnknownObject"]

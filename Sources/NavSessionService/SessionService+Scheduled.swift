@@ -7,7 +7,8 @@ import Synchronization
 /// Scheduled batches on the bus: Window1 `Schedule`/`CancelScheduled`, and the one timer that
 /// runs the due batches at the earliest deadline of any window (re-armed after every operation whose outcome moved it).
 extension SessionService {
-    /// `Schedule(s commands_json, t after_ms) → s id` and `CancelScheduled(s id) → t version`.
+    /// `Schedule(s commands_json, t after_ms) → s id`, `CancelScheduled(s id) → t version` and
+    /// `RunScheduled(s id) → t version`.
     func scheduledMethods() -> [MethodRow] {
         let limits = self.limits
         return [
@@ -28,6 +29,10 @@ extension SessionService {
             MethodRow("CancelScheduled", .batch { call, _, _ in
                 [BatchCommand(.cancelScheduled(call.arguments[0].string ?? ""))]
             }),
+            MethodRow("RunScheduled", .change({ call, session in
+                try session.runScheduledNow(
+                    window: try Self.number(of: call.path), id: call.arguments[0].string ?? "", client: call.client)
+            }, reply: { _, outcome in Self.version(outcome) })),
         ]
     }
 

@@ -199,5 +199,8 @@ extension ExecOperation {
                       summary: "Run the batch COMMANDS_JSON after AFTER_MS milliseconds; prints its id."),
         ExecOperation(name: "cancel-scheduled", member: "CancelScheduled", target: .window,
                       arguments: [.string("ID")], output: .version, summary: "Cancel the scheduled batch ID."),
+        ExecOperation(name: "run-scheduled", member: "RunScheduled", target: .window,
+                      arguments: [.string("ID")], output: .version,
+                      summary: "Run the scheduled batch ID now, as at its deadline (yours only)."),
     ]
 }

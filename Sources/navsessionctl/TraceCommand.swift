@@ -144,14 +144,26 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
         try compare(
             try await state(of: window), trace.initial.state, "\(label), initial state (version \(trace.initial.version))",
             names: &names)
+        var previous = trace.initial.state
         for (index, change) in trace.changes.enumerated() {
             let at = "\(label), change \(index + 1) (version \(change.version))"
+            // Scheduled batches the recording dropped before this change (they failed at their deadline): run now,
+            // they fail and are dropped here too.
+            for id in Self.droppedBefore(change, previous: previous) {
+                do {
+                    let version = try await window.runScheduled(id)
+                    throw Difference(
+                        description: "\(at): scheduled batch '\(id)' was dropped in the recording (it failed), but ran "
+                            + "in the replay (version \(version))")
+                } catch is NavSessionError {}
+            }
             let version: UInt64
             do {
                 version = try await apply(change.cause, to: window)
             } catch let error as NavSessionError {
                 throw Difference(description: "\(at): the cause failed: \(error)")
             }
+            previous = change.state
             guard version == UInt64(clamping: change.version) else {
                 throw Difference(description: "\(at): reached version \(version), recorded \(change.version)")
             }
@@ -168,9 +180,57 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
         try JSONDecoder().decode(JSONValue.self, from: Data(try await window.getStateJSON().utf8))
     }
 
+    /// How far ahead a replayed `schedule` is put: its recorded deadline has passed, and the replay runs it
+    /// (`RunScheduled`) where the recording ran it, never by the clock.
+    static let replayedScheduleDelayMs = 3_600_000
+
+    /// `batch` with each `schedule`'s deadline an hour away (compared through ``ClientNames`` like owners).
+    static func deferringSchedules(_ batch: [BatchCommand]) -> [BatchCommand] {
+        batch.map { entry in
+            guard case .schedule(var spec) = entry.command else { return entry }
+            spec.deadline = nil
+            spec.afterMs = replayedScheduleDelayMs
+            var deferred = entry
+            deferred.command = .schedule(spec)
+            return deferred
+        }
+    }
+
+    /// The scheduled batches the recording dropped without a change before `change` (a batch that failed at its
+    /// deadline): waiting in `previous`, gone after `change`, and neither run, cancelled nor finished with its
+    /// model by `change` itself.
+    static func droppedBefore(_ change: Change, previous: JSONValue) -> [String] {
+        func scheduled(_ state: JSONValue) -> [(id: String, model: Int)] {
+            guard case .object(let object) = state, case .array(let entries)? = object["scheduled"] else { return [] }
+            return entries.compactMap { entry in
+                guard case .object(let fields) = entry, case .string(let id)? = fields["id"] else { return nil }
+                if case .number(let model)? = fields["model"] { return (id, Int(model)) }
+                return (id, 0)
+            }
+        }
+        func models(_ state: JSONValue) -> Set<Int> {
+            guard case .object(let object) = state, case .array(let models)? = object["models"] else { return [] }
+            return Set(models.compactMap { model -> Int? in
+                guard case .object(let fields) = model, case .number(let id)? = fields["id"] else { return nil }
+                return Int(id)
+            })
+        }
+        let after = Set(scheduled(change.state).map(\.id))
+        let alive = models(change.state)
+        var explained: Set<String> = []
+        switch change.cause {
+        case .scheduled(let id, _): explained.insert(id)
+        case .commands(let batch):
+            for entry in batch { if case .cancelScheduled(let id) = entry.command { explained.insert(id) } }
+        default: break
+        }
+        return scheduled(previous).filter { !after.contains($0.id) && !explained.contains($0.id) && alive.contains($0.model) }
+            .map(\.id)
+    }
+
     private func apply(_ cause: ChangeCause, to window: WindowProxy) async throws -> UInt64 {
         switch cause {
-        case .commands(let batch): return try await window.apply(batch).version
+        case .commands(let batch): return try await window.apply(Self.deferringSchedules(batch)).version
         case .report(let report):
             switch report {
             case .poppedTo(let stack, let index): return try await window.reportPopped(stack: stack, index: UInt32(clamping: index))
@@ -182,7 +242,8 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             case .windowClosed: throw Difference(description: "a windowClosed report ends the window; nothing to replay")
             }
         case .scheduled(let id, _):
-            throw Difference(description: "scheduled batch '\(id)' runs at its deadline; a trace replay does not wait for it")
+            // Where the recording ran it, not by the clock.
+            return try await window.runScheduled(id)
         case .setState:
             throw Difference(description: "a SetState change is not replayed (its models get fresh ids)")
         }
@@ -193,9 +254,12 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
     struct ClientNames {
         private var replayedFor: [String: String] = [:]
 
-        /// Whether `got` may stand in the place of `recorded` (a unique name, `:1.2`), remembering the pair.
+        /// Whether `got` may stand in the place of `recorded` (a unique name, `:1.2`, or a schedule's
+        /// `deadline N`), remembering the pair.
         mutating func matches(_ got: String, _ recorded: String) -> Bool {
-            guard got.hasPrefix(":"), recorded.hasPrefix(":") else { return got == recorded }
+            let mapped = (got.hasPrefix(":") && recorded.hasPrefix(":"))
+                || (got.hasPrefix("deadline ") && recorded.hasPrefix("deadline "))
+            guard mapped else { return got == recorded }
             if let known = replayedFor[recorded] { return known == got }
             replayedFor[recorded] = got
             return true
@@ -222,6 +286,12 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             }
             for (index, (x, y)) in zip(a, b).enumerated() {
                 try compare(x, y, what, path: path + "[\(index)]", key: key, names: &names)
+            }
+        case (.number(let a), .number(let b)) where key == "deadline":
+            // A replayed schedule's deadline is the replay's (``deferringSchedules``): each recorded deadline stands
+            // for the one replayed in its place.
+            guard names.matches("deadline \(a)", "deadline \(b)") else {
+                throw Difference(description: "\(what) differs at \(path): replayed deadline \(a) where \(b) was replayed otherwise")
             }
         case (.string(let a), .string(let b)) where Self.clientNameKeys.contains(key):
             guard names.matches(a, b) else {

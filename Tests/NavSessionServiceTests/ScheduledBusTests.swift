@@ -4,8 +4,8 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Issue 33, part T through the bus on the demo: Schedule/CancelScheduled and the `schedule` command with dbus-send
-/// and gdbus, the demo's toast with its scheduled dismissal, the `saved` handler that bubbles, and a scheduled batch
+/// Scheduling through the bus on the demo: Schedule/CancelScheduled/RunScheduled and the `schedule` command with
+/// dbus-send and gdbus, the demo's toast with its scheduled dismissal, the `saved` handler that bubbles, and a scheduled batch
 /// surviving SIGKILL.
 @Suite(.serialized) struct ScheduledBusTests {
     static func changes(_ fixture: DaemonFixture, _ window: String) async throws -> AsyncStream<Signal> {
@@ -54,6 +54,58 @@ import Testing
             #expect(try await Self.scheduled(fixture, window).isEmpty)
             let again = try await fixture.gdbus(window, "CancelScheduled", ["later"])
             #expect(again.status != 0 && again.stderr.contains("org.navsession.Error.UnknownScheduled"), "\(again)")
+        }
+    }
+
+    @Test func runScheduledWithGdbusRunsTheBatchNowAsAScheduledChange() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let id = try #require(try await fixture.window(window, "Schedule", [
+                .string(#"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"7"}}]}]"#), .uint64(600_000),
+            ]).first?.string)
+            let changes = try await Self.changes(fixture, window)
+            let before = try await fixture.version(window)
+            #expect(try await fixture.window(window, "RunScheduled", [.string(id)]).first?.uint64 == before + 1)
+            let ran = try await first(changes, timeout: .seconds(30)) { _ in true }
+            #expect(ran.arguments[2].string?.contains(#""scheduled":"\#(id)""#) == true, "\(ran.arguments)")
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("detail"))
+            #expect(try await Self.scheduled(fixture, window).isEmpty)
+            let again = try await fixture.gdbus(window, "RunScheduled", [id])
+            #expect(again.stderr.contains("org.navsession.Error.UnknownScheduled"), "\(again)")
+        }
+    }
+
+    @Test func runScheduledOfAnotherClientsBatchIsAccessDenied() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let id = try #require(try await fixture.window(window, "Schedule", [
+                .string(#"[{"command":"goBack"}]"#), .uint64(600_000),
+            ]).first?.string)
+            // gdbus is another process: not the author.
+            let result = try await fixture.gdbus(window, "RunScheduled", [id])
+            #expect(result.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(result)")
+            #expect(try await Self.scheduled(fixture, window).count == 1)
+        }
+    }
+
+    @Test func aBatchThatFailsWhenRunEarlyIsDroppedAndItsErrorIsTheReply() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let id = try #require(try await fixture.window(window, "Schedule", [
+                .string(#"[{"command":"dismiss"}]"#), .uint64(600_000),
+            ]).first?.string)
+            let effects = try await fixture.signals(
+                path: window, interface: try InterfaceName(DaemonFixture.windowInterface), member: "Effect")
+            let before = try await fixture.version(window)
+            let error = await fixture.error { try await fixture.window(window, "RunScheduled", [.string(id)]) }
+            #expect(error?.name.rawValue == "org.navsession.Error.NothingToDismiss", "\(String(describing: error))")
+            #expect(try await fixture.version(window) == before)
+            #expect(try await Self.scheduled(fixture, window).isEmpty)
+            let effect = try await first(effects, timeout: .seconds(30)) { _ in true }
+            #expect(effect.arguments.first?.string == "scheduledFailed", "\(effect.arguments)")
         }
     }
 

@@ -9,11 +9,16 @@ change-stream helpers (which iterate that context until they are satisfied), or,
 Replies, signals and properties are checked before they are decoded (:mod:`navsession.protocol`): what the
 package cannot understand raises :class:`navsession.errors.ProtocolError`; a call whose reply does not come in
 time raises :class:`navsession.errors.Timeout`.
+
+:meth:`Session.provide_guards` makes the application a guard provider (``org.navsession.GuardProvider1``): the
+daemon's questions are answered on the session's main context, by a callable returning :class:`Allow`,
+:class:`Deny` or :class:`Redirect`.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -23,6 +28,7 @@ from gi.repository import Gio, GLib
 from . import commands as _commands
 from . import protocol
 from .commands import CommandLike, batch_json
+from .contract import INTERFACES
 from .documents import ChangeCause, ClosedWindow, HistoryEntry, Step, WindowSnapshot
 from .errors import NavSessionError, ProtocolError, Timeout, from_glib_error
 from .specs import Route
@@ -32,6 +38,9 @@ SESSION_PATH = "/org/navsession/Session1"
 SESSION_IFACE = "org.navsession.Session1"
 WINDOW_IFACE = "org.navsession.Window1"
 PROPERTIES_IFACE = "org.freedesktop.DBus.Properties"
+GUARD_PROVIDER_IFACE = "org.navsession.GuardProvider1"
+#: Where a guard provider exports ``org.navsession.GuardProvider1`` on its connection.
+GUARD_PROVIDER_PATH = "/org/navsession/GuardProvider1"
 #: How long a call waits for the daemon's reply (milliseconds).
 CALL_TIMEOUT_MS = 25_000
 #: The default timeout of ``wait_for`` and friends (seconds).
@@ -172,12 +181,16 @@ class Session:
         except GLib.Error as error:
             raise from_glib_error(error, "connect", SESSION_PATH, SESSION_IFACE) from None
         self._windows: Dict[str, Window] = {}
+        self._guard_providers: List[GuardProvider] = []
         self._handlers = [self.manager.connect("object-removed", self._on_object_removed)]
 
     # -- lifetime
 
     def close(self) -> None:
-        """Stops following the daemon (and closes the connection when ``connect`` opened it)."""
+        """Stops following the daemon, ends its guard providers (:meth:`provide_guards`) and closes the connection
+        when ``connect`` opened it."""
+        for provider in list(self._guard_providers):
+            provider.close(quiet=True)
         for handler in self._handlers:
             self.manager.disconnect(handler)
         self._handlers = []
@@ -315,6 +328,33 @@ class Session:
     def guards(self) -> Dict[str, str]:
         """Every declared guard and the unique name of its provider (``""``: none)."""
         return dict(self.call("ListGuards")[0])
+
+    def provide_guards(self, names: Union[str, Sequence[str]], decide: Callable[["GuardQuestion"], "Verdict"], *,
+                       on_error: Optional[Callable[["GuardQuestion", Exception], None]] = None) -> "GuardProvider":
+        """Provides the guards ``names`` (Docs/guards.md, "Guard providers"): exports
+        ``org.navsession.GuardProvider1`` at ``/org/navsession/GuardProvider1`` on this session's connection, then
+        registers for each name (``RegisterGuard``). Each ``Decide`` the daemon calls is answered on the session's
+        main context (a running ``GLib.MainLoop``, or the package's waits, must dispatch it) with
+        ``decide(question)``: a :class:`GuardQuestion` in, :class:`Allow`, :class:`Deny` or :class:`Redirect` out,
+        within the guard's ``timeoutMs``.
+
+        ``decide`` raising, or returning anything else, answers the D-Bus error
+        ``org.freedesktop.DBus.Error.Failed`` (the exception's type and text), which the daemon counts as no answer:
+        the guard's ``onTimeout`` decides (the demo's: deny). The exception goes to ``on_error(question,
+        exception)``, else to the ``navsession`` logger. A question the package cannot understand is answered
+        ``org.freedesktop.DBus.Error.InvalidArgs`` without calling ``decide``; a ``Decide`` from any other client
+        than the daemon, ``AccessDenied``.
+
+        Returns a :class:`GuardProvider`: ``close()`` (or leaving its ``with`` block) unregisters and unexports,
+        ``refresh()`` calls ``RefreshGuard``. One provider per connection (a second one raises
+        :class:`navsession.NavSessionError`, ``g-io-error-quark.exists``). A blocking call of this connection
+        that needs one of its own answers (``window.go_back()`` from profile while this process provides
+        ``account``) cannot be answered while it blocks: the guard's ``onTimeout`` decides it; provide from another
+        connection (another :func:`connect`, its own thread and main context) or make such calls with
+        ``call_async``/``apply_async``. Raises :class:`navsession.errors.UnknownGuard`,
+        :class:`navsession.errors.GuardTaken`, :class:`navsession.errors.AccessDenied` (a guard whose manifest
+        entry names another ``provider``): nothing stays registered or exported then."""
+        return GuardProvider(self, [names] if isinstance(names, str) else list(names), decide, on_error)
 
     def closed_windows(self) -> List[ClosedWindow]:
         """The recently closed windows, most recent first (``ListClosedWindows``)."""
@@ -725,6 +765,11 @@ class Window:
     def cancel_scheduled(self, id: str) -> int:
         return self._change("CancelScheduled", "(s)", (id,))
 
+    def run_scheduled(self, id: str) -> int:
+        """``RunScheduled``: the batch now, as at its deadline (its author's authority); a batch that fails is
+        dropped and its error raised."""
+        return self._change("RunScheduled", "(s)", (id,))
+
     def send_message(self, model: int, name: str, payload: Optional[Mapping[str, str]] = None) -> None:
         self.call("SendMessage", "(tsa{ss})", (model, name, dict(payload or {})))
 
@@ -1029,3 +1074,274 @@ class ChangeStream:
                 raise StopAsyncIteration
             await aio.pump(self.window.session.context).until(
                 lambda: bool(self._queue) or self.window.closed, self.timeout, f"a change of {self.window.path}")
+
+
+# -- guard providers -------------------------------------------------------------------------------
+
+_log = logging.getLogger("navsession")
+
+#: The shape of ``Decide``'s ``entered_json``/``left_json`` items, checked when no schema validator checked it.
+_COVERED_MODELS = [{"model": int, "screen": str}]
+
+
+@dataclass(frozen=True)
+class GuardQuestion:
+    """One ``GuardProvider1.Decide`` call: may the change ``cause`` to ``window`` (at ``version``, the version
+    before the change) happen? ``entered``/``left``: the models of the screens the guard covers that the change
+    starts, and finishes or suspends (``[{"model": 12, "screen": "profile"}]``). A question may be about a change
+    that is only checked (``Check``, ``BeginBack``, the ``Can*`` properties): answer it as for the change, without
+    side effects."""
+
+    guard: str
+    window: str
+    version: int
+    cause: ChangeCause
+    entered: List[Dict[str, Any]]
+    left: List[Dict[str, Any]]
+    cause_json: str = field(repr=False, default="")
+    entered_json: str = field(repr=False, default="")
+    left_json: str = field(repr=False, default="")
+
+    @property
+    def window_number(self) -> int:
+        """The window's number (the last element of its path)."""
+        return _window_number(self.window)
+
+    def enters(self, screen: str) -> bool:
+        """The change starts a model of ``screen`` (one the guard covers)."""
+        return any(model.get("screen") == screen for model in self.entered)
+
+    def leaves(self, screen: str) -> bool:
+        """The change finishes or suspends a model of ``screen`` (one the guard covers)."""
+        return any(model.get("screen") == screen for model in self.left)
+
+    @classmethod
+    def from_call(cls, params: GLib.Variant) -> "GuardQuestion":
+        """The question ``Decide``'s arguments ``(sotsss)`` ask; :class:`navsession.errors.ProtocolError` when
+        they are of another type or their JSON does not parse or validate."""
+        where = protocol.detail("Decide", GUARD_PROVIDER_PATH, GUARD_PROVIDER_IFACE)
+        if params is None or params.get_type_string() != "(sotsss)":
+            got = params.get_type_string() if params is not None else "()"
+            raise protocol.fail(where, f"Decide's arguments are {got}, expected (sotsss)")
+        guard, window, version, cause_json, entered_json, left_json = params.unpack()
+        cause = protocol.decode("Decide.cause_json", cause_json, where, "cause_json") if cause_json else {}
+        covered = []
+        for argument, text in (("entered_json", entered_json), ("left_json", left_json)):
+            models = protocol.decode(f"Decide.{argument}", text, where, argument) if text else []
+            problem = protocol.shape_problem(models, _COVERED_MODELS)
+            if problem is not None:
+                raise protocol.fail(where, f"{argument} is not the expected shape: {problem}")
+            covered.append(models)
+        if not isinstance(cause, dict):
+            raise protocol.fail(where, "cause_json is not a JSON object")
+        return cls(guard, window, int(version), cause, covered[0], covered[1], cause_json, entered_json, left_json)
+
+
+class Verdict:
+    """A guard provider's answer: :class:`Allow`, :class:`Deny` or :class:`Redirect`."""
+
+    def reply(self) -> Tuple[str, str, str]:
+        """``Decide``'s reply ``(verdict, reason, redirect_json)``."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Allow(Verdict):
+    """The change may happen (``("allow", "", "")``)."""
+
+    def reply(self) -> Tuple[str, str, str]:
+        return ("allow", "", "")
+
+
+@dataclass(frozen=True)
+class Deny(Verdict):
+    """The change is refused: its caller gets ``org.navsession.Error.Denied`` naming the guard and ``reason``
+    (the daemon keeps 512 characters of it; ``""`` reads "denied")."""
+
+    reason: str = ""
+
+    def reply(self) -> Tuple[str, str, str]:
+        return ("deny", self.reason, "")
+
+
+@dataclass(frozen=True)
+class Redirect(Verdict):
+    """This batch is applied to the window instead of the change, as one change (the caller's reply is its).
+    ``batch``: a command, a list of them (:mod:`navsession.commands` or JSON objects), or the batch's JSON text.
+    A dry run (``Check``, ``BeginBack``) answers ``Denied`` for it."""
+
+    batch: Any
+    batch_json: str = field(init=False, repr=False, compare=True)
+
+    def __post_init__(self) -> None:
+        text = self.batch if isinstance(self.batch, str) else batch_json(self.batch)
+        object.__setattr__(self, "batch_json", text)
+
+    def reply(self) -> Tuple[str, str, str]:
+        return ("redirect", "", self.batch_json)
+
+
+_guard_provider_info: Optional[Gio.DBusInterfaceInfo] = None
+
+
+def guard_provider_interface() -> Gio.DBusInterfaceInfo:
+    """``org.navsession.GuardProvider1``'s introspection data, from the package's contract (the interface XML)."""
+    global _guard_provider_info
+    if _guard_provider_info is None:
+        members = INTERFACES[GUARD_PROVIDER_IFACE]
+        parts = [f'<node><interface name="{GUARD_PROVIDER_IFACE}">']
+        for method, spec in members["methods"].items():
+            args = [f'<arg name="{n}" type="{t}" direction="in"/>' for n, t in spec["in"]]
+            args += [f'<arg name="{n}" type="{t}" direction="out"/>' for n, t in spec["out"]]
+            parts.append(f'<method name="{method}">{"".join(args)}</method>')
+        parts.append("</interface></node>")
+        _guard_provider_info = Gio.DBusNodeInfo.new_for_xml("".join(parts)).interfaces[0]
+    return _guard_provider_info
+
+
+#: Errors of ``UnregisterGuard`` that mean the registration is over already (``close`` ignores them).
+_ENDED = frozenset({"org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.ServiceUnknown",
+                    "org.freedesktop.DBus.Error.NameHasNoOwner", "org.freedesktop.DBus.Error.Disconnected",
+                    "org.freedesktop.DBus.Error.NoReply", "g-io-error-quark.closed"})
+
+
+class GuardProvider:
+    """The guards a :class:`Session` provides (:meth:`Session.provide_guards` makes it). ``close()`` — or the
+    end of its ``with`` block, or the session's ``close()`` — unregisters them and unexports the object;
+    ``refresh()`` tells the daemon the answers may have changed."""
+
+    def __init__(self, session: Session, names: Sequence[str], decide: Callable[[GuardQuestion], Verdict],
+                 on_error: Optional[Callable[[GuardQuestion, Exception], None]] = None) -> None:
+        if not names:
+            raise ValueError("provide_guards needs at least one guard name")
+        self.session = session
+        self.names: Tuple[str, ...] = tuple(names)
+        self.decide = decide
+        self.on_error = on_error
+        self.closed = False
+        self._registered: List[str] = []
+        self._object_id = self._export()
+        session._guard_providers.append(self)
+        try:
+            for name in self.names:
+                session.register_guard(name)
+                self._registered.append(name)
+        except BaseException:
+            self.close(quiet=True)
+            raise
+
+    def __repr__(self) -> str:
+        return f"<navsession.GuardProvider {', '.join(self.names)}{' closed' if self.closed else ''}>"
+
+    def __enter__(self) -> "GuardProvider":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def refresh(self, names: Optional[Sequence[str]] = None) -> None:
+        """``RefreshGuard`` for each of ``names`` (default: all of this provider's): the answers may have changed
+        without the window changing (the form became dirty, or was saved), so the daemon drops the verdicts it
+        kept and asks again for ``CanGoBack`` & co. (``PropertiesChanged`` when they change)."""
+        if self.closed:
+            raise NavSessionError("navsession.Closed", "the guard provider is closed", {"method": "RefreshGuard"})
+        for name in (self.names if names is None else names):
+            self.session.refresh_guard(name)
+
+    def close(self, *, quiet: bool = False) -> None:
+        """Unregisters the guards (``UnregisterGuard``) and unexports the object. A registration that ended
+        already (the daemon left, another process took the guard, the connection closed) is not an error;
+        another failure is raised once everything is undone (``quiet``: never)."""
+        if self.closed:
+            return
+        self.closed = True
+        failure: Optional[NavSessionError] = None
+        connection = self.session.connection
+        for name in reversed(self._registered):
+            if connection.is_closed():
+                break
+            try:
+                self.session.unregister_guard(name)
+            except NavSessionError as error:
+                if error.name not in _ENDED and failure is None:
+                    failure = error
+        self._registered.clear()
+        if self._object_id:
+            connection.unregister_object(self._object_id)
+            self._object_id = 0
+        if self in self.session._guard_providers:
+            self.session._guard_providers.remove(self)
+        if failure is not None and not quiet:
+            raise failure
+
+    # -- internals
+
+    def _export(self) -> int:
+        """Registers the object with the session's context (GDBus dispatches a registered object's calls to the
+        thread-default context of the registering thread)."""
+        connection, context = self.session.connection, self.session.context
+        own = context == GLib.MainContext.ref_thread_default()
+        try:
+            if own:
+                return connection.register_object(GUARD_PROVIDER_PATH, guard_provider_interface(), self._on_call,
+                                                  None, None)
+            if not context.acquire():
+                raise NavSessionError("navsession.ContextBusy",
+                                      "provide_guards: another thread is iterating the session's main context",
+                                      {"method": "provide_guards"})
+            context.push_thread_default()
+            try:
+                return connection.register_object(GUARD_PROVIDER_PATH, guard_provider_interface(), self._on_call,
+                                                  None, None)
+            finally:
+                context.pop_thread_default()
+                context.release()
+        except GLib.Error as error:
+            raise from_glib_error(error, "provide_guards", GUARD_PROVIDER_PATH, GUARD_PROVIDER_IFACE) from None
+
+    def _from_daemon(self, sender: Optional[str]) -> bool:
+        if not sender:
+            return True  # a peer-to-peer connection: only the daemon is there
+        if sender == self.session.name_owner:
+            return True
+        try:  # the cached owner may lag behind (a restarted daemon): ask the bus
+            reply = self.session.connection.call_sync(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                GLib.Variant("(s)", (self.session.name,)), GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE,
+                CALL_TIMEOUT_MS, None)
+        except GLib.Error:
+            return False
+        return bool(sender == reply.unpack()[0])
+
+    def _on_call(self, _connection: Gio.DBusConnection, sender: Optional[str], _path: str, _interface: str,
+                 method: str, params: GLib.Variant, invocation: Gio.DBusMethodInvocation) -> None:
+        if method != "Decide":  # GDBus checks the member and its signature against the interface first
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownMethod", f"no method {method}")
+            return
+        if self.closed:
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownObject", "the guard provider is closed")
+            return
+        if not self._from_daemon(sender):
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.AccessDenied",
+                                         f"only {self.session.name} asks this provider")
+            return
+        try:
+            question = GuardQuestion.from_call(params)
+        except ProtocolError as error:
+            _log.warning("guard provider: %s", error.message)
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", error.message)
+            return
+        try:
+            verdict = self.decide(question)
+            if not isinstance(verdict, Verdict):
+                raise TypeError(f"decide returned {verdict!r}, not navsession.Allow(), Deny(reason) or "
+                                "Redirect(batch)")
+            reply = verdict.reply()
+        except Exception as error:  # noqa: BLE001 - answered as an error, reported below
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.Failed", f"{type(error).__name__}: {error}")
+            if self.on_error is not None:
+                self.on_error(question, error)
+            else:
+                _log.error("guard provider: deciding %s raised", question, exc_info=error)
+            return
+        invocation.return_value(GLib.Variant("(sss)", reply))

@@ -182,6 +182,7 @@ INTERFACES = {
             'ReportCollapsed': {'in': (('split', 't'), ('collapsed', 'b')), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.UnknownModel', 'org.navsession.Error.WrongKind')},
             'Schedule': {'in': (('commands_json', 's'), ('after_ms', 't')), 'out': (('id', 's'),), 'errors': ('org.navsession.Error.InvalidBatch', 'org.freedesktop.DBus.Error.LimitsExceeded', 'org.navsession.Error.DuplicateScheduled', 'org.navsession.Error.WindowClosed', 'org.navsession.Error.UnknownScreen', 'org.navsession.Error.InvalidSpec')},
             'CancelScheduled': {'in': (('id', 's'),), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.UnknownScheduled', 'org.freedesktop.DBus.Error.UnknownObject')},
+            'RunScheduled': {'in': (('id', 's'),), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.UnknownScheduled', 'org.freedesktop.DBus.Error.AccessDenied', 'org.freedesktop.DBus.Error.UnknownObject')},
             'SetRendererState': {'in': (('model', 't'), ('state_json', 's')), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.InvalidCommand', 'org.navsession.Error.UnknownModel', 'org.navsession.Error.DetachedModel', 'org.freedesktop.DBus.Error.LimitsExceeded', 'org.navsession.Error.WindowClosed', 'org.freedesktop.DBus.Error.UnknownObject')},
         },
         'signals': {

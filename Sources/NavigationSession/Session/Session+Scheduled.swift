@@ -38,6 +38,34 @@ extension Session {
         return outcome(window: nil, events: events)
     }
 
+    /// Runs scheduled batch `id` of window `number` now, as at its deadline (Window1 `RunScheduled`: tests, trace
+    /// replays, a "now" button): from its scheduling model, with its author's authority. Only its author (a
+    /// connection of the author's process) may, or any client once it has no author. A batch that fails is dropped
+    /// as at its deadline (journaled, `Effect("scheduledFailed")` announced) and the failure is thrown.
+    /// - Throws: ``SessionError/unknownWindow(_:)``, ``NavigationError/unknownScheduled(_:)``,
+    ///   ``SessionError/accessDenied(_:)``, and the batch's error.
+    public func runScheduledNow(window number: WindowNumber, id: String, client: String?) throws(SessionError) -> SessionOutcome {
+        let window = try window(number)
+        guard let waiting = window.graph.scheduledBatch(id) else { throw .navigation(.unknownScheduled(id)) }
+        if let author = waiting.author, let client, share(of: author) != share(of: client) {
+            throw .accessDenied("scheduled batch '\(id)' is \(author)'s; only its author may run it early")
+        }
+        var events: [SessionEvent] = []
+        // As at its deadline, the batch does not wait for a guard provider: a guard's onTimeout decides.
+        let mayWait = guardProviders.mayWait
+        guardProviders.mayWait = false
+        runScheduled(id, in: window, events: &events)
+        guardProviders.mayWait = mayWait
+        noteScheduled(window)
+        for event in events {
+            if case .changeFailed(number, _, id, let error) = event {
+                deferredEvents.append(contentsOf: events)
+                throw error
+            }
+        }
+        return outcome(window: number, events: events)
+    }
+
     private func runScheduled(_ id: String, in window: SessionWindow, events: inout [SessionEvent]) {
         // An earlier batch of the same run may have cancelled this one (or finished its model).
         guard let waiting = window.graph.scheduledBatch(id) else { return }
