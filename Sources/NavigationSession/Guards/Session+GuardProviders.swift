@@ -183,8 +183,29 @@ extension Session {
                 canGoBack: false, canPop: abilities.canPop && allowed(.stackDropLast(1)),
                 canDismiss: abilities.canDismiss && allowed(.dismiss))
         }
-        if canGoForward, !allowed(.goForward) { canGoForward = false }
+        // Only when the route forward would re-enter a screen that has a condition or a provider-decided guard.
+        if canGoForward, let next = graph.forward.first, enters(next.model, conditioned: graph.configuration.entryRequirements),
+            !allowed(.goForward)
+        {
+            canGoForward = false
+        }
         return (abilities, canGoForward, guardProviders.probe)
+    }
+
+    /// Whether creating `spec` would enter a screen with an entry condition or covered by a guard whose provider is
+    /// registered. O(spec).
+    private func enters(_ spec: ModelSpec, conditioned: [String: String]) -> Bool {
+        if conditioned[spec.screen] != nil { return true }
+        if let names = manifest.guardTable.byScreen[spec.screen], names.contains(where: { guardProviders.providers[$0] != nil }) {
+            return true
+        }
+        switch spec.content {
+        case .screen, .alert, .confirmationDialog: return false
+        case .stack(let path, _): return path.contains { enters($0.model, conditioned: conditioned) }
+        case .tabs(let tabs, _): return tabs.contains { enters($0.model, conditioned: conditioned) }
+        case .switched(let child): return enters(child, conditioned: conditioned)
+        case .custom(_, let children, _): return children.contains { enters($0, conditioned: conditioned) }
+        }
     }
 
     /// Whether `client` provides a guard.
