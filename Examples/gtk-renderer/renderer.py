@@ -26,6 +26,7 @@ import gi  # noqa: E402
 
 gi.require_version("Gtk", "4.0")
 gi.require_version("Graphene", "1.0")
+gi.require_version("Gsk", "4.0")
 
 from gi.repository import GLib  # noqa: E402
 

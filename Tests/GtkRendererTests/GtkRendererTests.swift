@@ -275,6 +275,141 @@ struct GtkRendererTests {
         }
     }
 
+    // MARK: Back in two phases (Docs/guards.md, "Back gestures")
+
+    /// The renderer hook's Swipe: one phase of a drag on window 1's content, through the gesture's own code;
+    /// returns the swipe's state after it.
+    private func swipe(_ h: RendererHarness, _ phase: String, _ x: Double) async throws -> String? {
+        let reply = try await h.call(
+            RendererHarness.rendererName, RendererHarness.rendererPath, "org.navsession.GtkRenderer1", "Swipe",
+            [.string("window/1"), .string(phase), .double(x)])
+        return reply.first?.string
+    }
+
+    /// Window 1's swipe as Describe reads it: `offset` (from the content widget), `active`, `state`.
+    private func swipeShown(_ h: RendererHarness) async throws -> [String: Any] {
+        try #require(try await h.described(1)["swipe"] as? [String: Any])
+    }
+
+    /// How often BeginBack refused a back in the renderer.
+    private func backRefused(_ h: RendererHarness) async throws -> Int? {
+        try await h.describe()["backRefused"] as? Int
+    }
+
+    /// A guard provider on the test bus for the demo's `account` guard (it covers `profile`) that denies every
+    /// question; the caller closes its bus.
+    private func denyingProvider(_ h: RendererHarness) async throws -> Bus {
+        let bus = try await Bus.connect(.address(h.daemon.address))
+        do {
+            typealias A = Interface.Argument
+            let decide = try Interface.Method(
+                "Decide",
+                inputs: [
+                    A("guard", .string), A("window", .objectPath), A("version", .uint64), A("cause_json", .string),
+                    A("entered_json", .string), A("left_json", .string),
+                ],
+                outputs: [A("verdict", .string), A("reason", .string), A("redirect_json", .string)]
+            ) { _ in
+                [.string("deny"), .string("account locked"), .string("")]
+            }
+            try await bus.export(
+                [try Interface("org.navsession.GuardProvider1", methods: [decide])],
+                at: try ObjectPath("/org/navsession/GuardProvider1"))
+            _ = try await bus.call(
+                destination: try BusName(RendererHarness.daemonName), path: try ObjectPath(Self.session),
+                interface: try InterfaceName(Self.session1), member: try MemberName("RegisterGuard"),
+                arguments: [.string("account")], timeout: Liveness.bound(.seconds(10)))
+        } catch {
+            await bus.close()
+            throw error
+        }
+        return bus
+    }
+
+    /// A back a guard provider denies never moves the page: Escape asks BeginBack and commits nothing, and a
+    /// left-edge swipe never lets the page follow the finger; neither resynchronises. Once the provider is gone
+    /// (the guard's onAbsent allows), a swipe past a third of the width goes back (CommitBack).
+    @Test func aBackAGuardProviderDeniesMovesNoPageOnEscapeOrSwipe() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("TabsSelectItem"), "string:settings")
+            try await h.send(Self.window1, w("StackAppend"), "string:profile", "dict:string:string:")
+            try await h.waitUntilScreenMatches("profile pushed")
+            #expect(try await h.property(Self.window1, "CanGoBack")?.bool == true)
+
+            let provider = try await denyingProvider(h)
+            do {
+                // The daemon asks the provider in the background for CanGoBack; the back button follows.
+                try await h.waitForDaemon("CanGoBack false: the provider denies leaving profile") {
+                    try await h.property(Self.window1, "CanGoBack")?.bool == false
+                }
+                try await h.waitUntilScreenMatches("the provider denies back")
+                let version = try #require(try await h.property(Self.window1, "Version")?.uint64)
+                #expect(try await backRefused(h) == 0)
+
+                // Escape: BeginBack is refused, nothing is committed.
+                try await h.click("window/1/escape")
+                try await h.waitForDaemon("Escape refused by BeginBack") { try await backRefused(h) == 1 }
+
+                // A drag from the left edge: BeginBack is asked at the first movement to the right; refused, the
+                // page never follows the finger, and the rest of the drag is ignored.
+                #expect(try await swipe(h, "begin", 4) == "tracking")
+                #expect(try await swipe(h, "update", 300) == "asking")
+                try await h.waitForDaemon("the swipe refused by BeginBack") { try await backRefused(h) == 2 }
+                var shown = try await swipeShown(h)
+                #expect(shown["state"] as? String == "refused" && shown["offset"] as? Double == 0, "\(shown)")
+                #expect(try await swipe(h, "update", 400) == "refused")
+                #expect(try await swipeShown(h)["offset"] as? Double == 0)
+                #expect(try await swipe(h, "end", 400) == "idle")
+
+                // A whole swipe past a third of the width: the hook answers once BeginBack has decided it.
+                let outcome = try await h.call(
+                    RendererHarness.rendererName, RendererHarness.rendererPath, "org.navsession.GtkRenderer1",
+                    "SwipeBack", [.string("window/1"), .double(400)])
+                #expect(outcome.first?.string == "refused")
+                #expect(try await backRefused(h) == 3)
+
+                // Nothing moved: the daemon's window and the renderer's page are where they were.
+                #expect(try await h.property(Self.window1, "Version")?.uint64 == version)
+                #expect(try await h.property(Self.window1, "ActiveScreen")?.string == "profile")
+                let screen = try await h.waitUntilScreenMatches("after the refused backs")
+                #expect(screen.first?.title == "Profile")
+                let window = try await h.described(1)
+                let visible = (window["stacks"] as? [[String: Any]] ?? []).compactMap {
+                    ($0["visible"] as? [String: Any])?["screen"] as? String
+                }
+                #expect(visible.contains("profile"), "\(visible)")
+                shown = try #require(window["swipe"] as? [String: Any])
+                #expect(shown["offset"] as? Double == 0 && shown["active"] as? Bool == false, "\(shown)")
+                // A refusal is the user's answer, not a state the renderer got wrong: no resynchronisation.
+                #expect(try await h.resyncs().values.reduce(0, +) == 0)
+                #expect(h.rendererLog.contains("account locked"))
+            } catch {
+                await provider.close()
+                throw error
+            }
+
+            // The provider leaves: the guard's onAbsent allows, and the same swipe goes back.
+            await provider.close()
+            try await h.waitForDaemon("CanGoBack true once the provider left") {
+                try await h.property(Self.window1, "CanGoBack")?.bool == true
+            }
+            try await h.waitUntilScreenMatches("the provider left")
+            let outcome = try await h.call(
+                RendererHarness.rendererName, RendererHarness.rendererPath, "org.navsession.GtkRenderer1", "SwipeBack",
+                [.string("window/1"), .double(400)])
+            #expect(outcome.first?.string == "committed")
+            try await h.waitForDaemon("the swipe went back to settings") {
+                try await h.property(Self.window1, "ActiveScreen")?.string == "settings"
+            }
+            try await h.waitUntilScreenMatches("after the allowed swipe")
+            #expect(try await swipeShown(h)["offset"] as? Double == 0)
+            #expect(try await backRefused(h) == 3)
+            #expect(try await h.resyncs().values.reduce(0, +) == 0)
+        }
+    }
+
     /// Issue 33 (P): a presentation opens with its transition; the built-in browser shows its URL.
     @Test func aPresentationOpensWithItsTransitionAndTheBrowserShowsItsURL() async throws {
         try await with { h in

@@ -68,9 +68,42 @@ class WindowReporter:
                    self._failed(command.name))
 
     def went_back(self, version: int) -> None:
-        """The user pressed back or Escape: the daemon's goBack (pop, dismiss, or the tabs' back behaviour),
-        only while the window is at the version the user saw (else VersionMismatch: resynchronise)."""
+        """The daemon's goBack (pop, dismiss, or the tabs' back behaviour) in one step, only while the window is at
+        the version the user saw (else VersionMismatch: resynchronise). Back itself goes through begin_back and
+        commit_back; this is for a back a mark refuses, so that the daemon presents the mark's dialog."""
         self._apply_at(c.go_back(), version)
+
+    def begin_back(self, on_allowed: Callable[[int, list[int]], None],
+                   on_refused: Callable[[NavSessionError], None]) -> None:
+        """A back gesture begins (Window1.BeginBack, Docs/guards.md "Back gestures"): the dry run of GoBack with
+        every rule it meets — marks, entry conditions, guard providers (the reply may wait for a provider).
+        ``on_allowed(version, finished)``: the version to commit at and the models the back would finish;
+        ``on_refused(error)``: Denied, Prevented, NothingToGoBack, EntryRefused… — the user's answer, not a state
+        this renderer got wrong, so no resynchronisation: logged and counted (Describe's ``backRefused``)."""
+        window = self.app.windows.get(self.path)
+        if window is None:
+            return
+        log.info("BeginBack on %s", self.path)
+
+        def allowed(reply: tuple) -> None:
+            version, finished = reply
+            log.info("BeginBack on %s allowed at version %d (finishes %s)", self.path, version, list(finished))
+            on_allowed(int(version), [int(m) for m in finished])
+
+        def refused(error: NavSessionError) -> None:
+            log.info("BeginBack on %s refused (%s: %s)", self.path, error.name, error.message)
+            self.app.back_refused += 1
+            on_refused(error)
+            self.app.screen_changed()
+
+        window.call_async("BeginBack", None, (), allowed, refused)
+
+    def commit_back(self, version: int) -> None:
+        """The back gesture completes (Window1.CommitBack): GoBack only if the window is still at ``version``
+        (BeginBack's); VersionMismatch (another client changed the window meanwhile) or any other error
+        resynchronises, like a rejected report. Its effect arrives as Changed."""
+        log.info("CommitBack at version %d on %s", version, self.path)
+        self._call("CommitBack", "(t)", (version,))
 
     def went_forward(self, version: int) -> None:
         """Forward (button, Alt+Right, mouse button 9): the daemon's goForward at the version the user saw."""
@@ -124,6 +157,8 @@ class RendererApp(Gtk.Application):
         # For tests (the hook's DropChanges): ignore Changed as if lost; and how often we resynchronised.
         self.drop_changes = False
         self.resyncs = {"missedChange": 0, "rejectedReport": 0}
+        # How often BeginBack refused a back (button, Escape, swipe): nothing moved (Describe's backRefused).
+        self.back_refused = 0
         # Per window, the timer that reports the version rendered last as settled (ReportSettled).
         self.settle_timers: dict[str, int] = {}
         # Per window, the GetState calls on their way (a renderer-state-only change is skipped only without one).

@@ -3,7 +3,8 @@
 screen → a page (title and parameters); stack → Gtk.Stack of pages (slide left/right); tabs →
 Gtk.StackSwitcher over a Gtk.Stack; switched → Gtk.Stack (crossfade); custom → a segmented switcher over its
 children (the selected one shown), or, for the kind ``split``, its children side by side as columns (the selected
-one is the focused column) that collapse to the focused column alone in a narrow window.
+one is the focused column) that collapse to the focused column alone in a narrow window. The main window's
+content sits in a SwipeFrame, which shifts it right while a back swipe is allowed (swipe.py).
 Visible changes are returned as animator Actions instead of being carried out here.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from gi.repository import Gio, GLib, Gtk, Pango
+from gi.repository import Gio, GLib, Graphene, Gsk, Gtk, Pango
 
 from .animator import Action
 from .graph import Graph
@@ -20,6 +21,47 @@ OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the use
 OnEditorText = Callable[[int, str], None]  # (editor model, its text), as the user types
 OnChildSelected = Callable[[int, int], None]  # (custom container, child model), from the user
 OnCollapsed = Callable[[int, bool], None]  # (split, collapsed), when the window's width crosses the breakpoint
+
+
+class SwipeFrame(Gtk.Widget):
+    """The main window's content area: its one child, given the frame's whole size, drawn and picked ``offset``
+    pixels to the right (a translate in its allocation, so nothing reflows), clipped to the frame. The back swipe
+    (swipe.py) sets the offset only while the daemon allows the back."""
+
+    def __init__(self) -> None:
+        super().__init__(hexpand=True, vexpand=True, overflow=Gtk.Overflow.HIDDEN)
+        self.offset = 0.0
+        self._child: Gtk.Widget | None = None
+        # GTK emits destroy from dispose: a widget must leave no child behind.
+        self.connect("destroy", lambda *_: self.set_child(None))
+
+    def get_child(self) -> Gtk.Widget | None:
+        return self._child
+
+    def set_child(self, child: Gtk.Widget | None) -> None:
+        if child is self._child:
+            return
+        if self._child is not None:
+            self._child.unparent()
+        self._child = child
+        if child is not None:
+            child.set_parent(self)
+
+    def set_offset(self, offset: float) -> None:
+        if offset != self.offset:
+            self.offset = offset
+            self.queue_allocate()
+
+    def do_measure(self, orientation: Gtk.Orientation, for_size: int) -> tuple[int, int, int, int]:
+        if self._child is None or not self._child.get_visible():
+            return 0, 0, -1, -1
+        return self._child.measure(orientation, for_size)
+
+    def do_size_allocate(self, width: int, height: int, baseline: int) -> None:
+        if self._child is None or not self._child.get_visible():
+            return
+        transform = Gsk.Transform.new().translate(Graphene.Point().init(self.offset, 0)) if self.offset else None
+        self._child.allocate(width, height, baseline, transform)
 
 
 class ScreenPage(Gtk.ScrolledWindow):
@@ -412,6 +454,8 @@ def _detach(widget: Gtk.Widget, new_parent: Gtk.Widget) -> None:
         parent.set_child(None)
     elif isinstance(parent, Gtk.Box):
         parent.remove(widget)
+    elif isinstance(parent, SwipeFrame):
+        parent.set_child(None)
     else:
         widget.unparent()
 

@@ -4,6 +4,9 @@
 the user would (ids are listed in Describe); ``Screenshot(s id, s file)`` saves a window as PNG with
 GTK's own renderer (Gtk.WidgetPaintable → Gsk → PNG); ``DropChanges(b)`` makes the renderer ignore
 Changed signals as if they were lost, to test its resynchronisation (Describe counts ``resyncs``).
+``Swipe(s window_id, s phase, d x) → s`` and ``SwipeBack(s window_id, d distance) → s`` drive the left-edge back
+swipe through the same code as its Gtk.GestureDrag (GTK cannot synthesise a pointer drag); Describe shows each
+window's ``swipe`` (offset, state) and counts the refused backs (``backRefused``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,17 @@ INTROSPECTION = f"""
     <method name="Click"><arg name="widget_id" type="s" direction="in"/></method>
     <method name="DropChanges"><arg name="drop" type="b" direction="in"/></method>
     <method name="ActivateAction"><arg name="action" type="s" direction="in"/></method>
+    <method name="Swipe">
+      <arg name="window_id" type="s" direction="in"/>
+      <arg name="phase" type="s" direction="in"/>
+      <arg name="x" type="d" direction="in"/>
+      <arg name="state" type="s" direction="out"/>
+    </method>
+    <method name="SwipeBack">
+      <arg name="window_id" type="s" direction="in"/>
+      <arg name="distance" type="d" direction="in"/>
+      <arg name="outcome" type="s" direction="out"/>
+    </method>
     <method name="Screenshot">
       <arg name="window_id" type="s" direction="in"/>
       <arg name="png_file" type="s" direction="in"/>
@@ -101,6 +115,15 @@ class TestHook:
                     raise HookError(f"no application action {name!r}")
                 self.app.activate_action(name, None)
                 invocation.return_value(None)
+            elif method == "Swipe":
+                window_id, phase, x = params.unpack()
+                state = self.swipe(window_id, phase, x)
+                invocation.return_value(GLib.Variant("(s)", (state,)))
+            elif method == "SwipeBack":
+                # Answered once the swipe is over (BeginBack's answer decides it): its outcome.
+                window_id, distance = params.unpack()
+                self.swipe_back(window_id, distance,
+                                lambda outcome: invocation.return_value(GLib.Variant("(s)", (outcome,))))
             elif method == "DropChanges":
                 self.app.drop_changes = bool(params.unpack()[0])
                 invocation.return_value(None)
@@ -120,7 +143,8 @@ class TestHook:
 
     def describe(self) -> dict[str, Any]:
         views = sorted(self.app.views.values(), key=lambda v: v.number)
-        return {"windows": [self._window(v) for v in views], "resyncs": dict(self.app.resyncs)}
+        return {"windows": [self._window(v) for v in views], "resyncs": dict(self.app.resyncs),
+                "backRefused": self.app.back_refused}
 
     def _window(self, view: "NavWindowView") -> dict[str, Any]:
         prefix = f"window/{view.number}"
@@ -182,6 +206,8 @@ class TestHook:
                        "titleDisplayMode": view.title_mode},
             "stacks": stacks, "tabs": tabs, "switched": switched, "custom": custom, "modals": modals, "dialogs": dialogs,
             "size": list(view.window.get_default_size()),  # issue 34, part R
+            # The back swipe: how far the content is shifted (read from the widget) and the swipe's state.
+            "swipe": {"offset": float(view.frame.offset), "active": view.swipe.active, "state": view.swipe.state},
             "pages": {str(m): _page_state(w) for m, w in view.content.widgets.items() if isinstance(w, ScreenPage)},
             "top": _top_id(view, prefix), "clickable": clickable,
         }
@@ -259,6 +285,49 @@ class TestHook:
                 raise HookError(f"unknown widget id {widget_id!r}")
         else:
             raise HookError(f"unknown widget id {widget_id!r}")
+
+    # -- the back swipe -------------------------------------------------------------------------
+
+    def _view(self, window_id: str) -> "NavWindowView":
+        parts = window_id.split("/")
+        if len(parts) != 2 or parts[0] != "window" or not parts[1].isdigit():
+            raise HookError(f"unknown window id {window_id!r}: expected window/<n>")
+        view = next((v for v in self.app.views.values() if v.number == int(parts[1])), None)
+        if view is None:
+            raise HookError(f"no window {parts[1]} on screen")
+        return view
+
+    def swipe(self, window_id: str, phase: str, x: float) -> str:
+        """One phase of a drag on ``window/<n>``'s content, as its Gtk.GestureDrag reports it: ``begin`` (a press
+        ``x`` px from the content's left edge), ``update`` (moved ``x`` px right since the press; negative: left),
+        ``end`` (let go after ``x`` px), ``cancel``. Returns the swipe's state after it (``idle``, ``tracking``,
+        ``asking``, ``following``, ``refused``)."""
+        view = self._view(window_id)
+        log.info("swipe %s %s %.1f", window_id, phase, x)
+        if phase == "begin":
+            view.swipe.begin(x, 0.0)
+        elif phase == "update":
+            view.swipe.update(x, 0.0)
+        elif phase == "end":
+            view.swipe.end(x, 0.0)
+        elif phase == "cancel":
+            view.swipe.cancel()
+        else:
+            raise HookError(f"unknown swipe phase {phase!r}: expected begin, update, end or cancel")
+        return view.swipe.state
+
+    def swipe_back(self, window_id: str, distance: float, done: Any) -> None:
+        """A whole swipe on ``window/<n>``: pressed at the left edge, moved ``distance`` px right and let go there.
+        ``done(outcome)`` once it is over: ``committed`` (allowed and past a third of the width: CommitBack
+        sent), ``cancelled`` (allowed, short of it), ``refused`` (BeginBack refused: nothing moved), ``ignored``."""
+        view = self._view(window_id)
+        if view.swipe.active:
+            raise HookError(f"a swipe is already in progress in {window_id}")
+        log.info("swipe back %s by %.1f", window_id, distance)
+        view.swipe.when_done(done)
+        if view.swipe.begin(2.0, 0.0):
+            view.swipe.update(distance, 0.0)
+            view.swipe.end(distance, 0.0)
 
     # -- Screenshot -----------------------------------------------------------------------------
 

@@ -1,25 +1,30 @@
 """One navigation window on screen: a top-level GTK window, its modal windows and dialogs.
 
 ``render`` shows a GetState snapshot (plus the Window1 properties); what the user does goes to the
-``Reporter`` — nothing is changed locally before the daemon says so.
+``Reporter`` — nothing is changed locally before the daemon says so. Back (the button, Escape, Alt+Left, the
+mouse's button 8 and the left-edge swipe) asks the daemon first (BeginBack) and goes back only when allowed
+(CommitBack): a refused back never moves the page (Docs/guards.md, "Back gestures").
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from gi.repository import Gtk
 
 from .animator import Action, Animator
-from .content import GraphView
+from .content import GraphView, SwipeFrame
 from .dialogs import DialogWindow, ModalWindow, escape_shortcut, history_bindings
 from .graph import DIALOG_KINDS, Graph
 from .renderer_state import WINDOW, RendererStateKeeper
 from .steps import Plan
+from .swipe import BackSwipe
 
 log = logging.getLogger("gtk-renderer.view")
+
+PREVENTED = "org.navsession.Error.Prevented"
 
 
 class Reporter(Protocol):
@@ -27,6 +32,8 @@ class Reporter(Protocol):
     def dismissed(self, model: int) -> None: ...
     def tab_selected(self, tabs: int, tab: str) -> None: ...
     def went_back(self, version: int) -> None: ...
+    def begin_back(self, on_allowed: Callable[[int, list], None], on_refused: Callable[[Any], None]) -> None: ...
+    def commit_back(self, version: int) -> None: ...
     def went_forward(self, version: int) -> None: ...
     def action_chosen(self, model: int, action: str) -> None: ...
     def closed(self) -> None: ...
@@ -69,6 +76,17 @@ class NavWindowView:
         self.window.set_titlebar(header)
         self.placeholder = Gtk.Label(label="Loading…")
         self.window.set_child(self.placeholder)
+        # The content area (set as the window's child at the first render): it shifts with an allowed back swipe.
+        self.frame = SwipeFrame()
+        self.swipe = BackSwipe(reporter.begin_back, reporter.commit_back, self._content_width,
+                               self._swipe_version, self._swipe_changed)
+        self._on_screen_changed = getattr(app, "screen_changed", None)
+        drag = Gtk.GestureDrag(propagation_phase=Gtk.PropagationPhase.CAPTURE)
+        drag.connect("drag-begin", self._drag_begin)
+        drag.connect("drag-update", self._drag_update)
+        drag.connect("drag-end", self._drag_end)
+        drag.connect("cancel", lambda *_: self.swipe.cancel())
+        self.frame.add_controller(drag)
         self.window.connect("close-request", self._close_request)
         escape_shortcut(self.window, self.escape)
         history_bindings(self.window, self.go_back, self.go_forward)
@@ -96,8 +114,10 @@ class NavWindowView:
             self._restore_size()
         actions: list[Action] = []
         root = self.content.build(graph, graph.root, actions)
-        if self.window.get_child() is not root:
-            self.window.set_child(root)
+        if self.frame.get_child() is not root:
+            self.frame.set_child(root)
+        if self.window.get_child() is not self.frame:
+            self.window.set_child(self.frame)
         self.set_properties(props)
         self._render_chrome(graph)
         self._render_presented(graph, actions)
@@ -195,13 +215,32 @@ class NavWindowView:
     # -- user actions: reports only -------------------------------------------------------------
 
     def go_back(self) -> None:
-        """The header's back button and Escape: the daemon's goBack — it removes whatever is on top (a push, a
-        presentation, an alert), or at a tab's root follows the tabs' backBehavior — at the version shown."""
+        """The header's back button, Escape, Alt+Left and mouse button 8: the daemon's goBack — it removes whatever
+        is on top (a push, a presentation, an alert), or at a tab's root follows the tabs' backBehavior — in two
+        phases that complete at once, as a key press does: BeginBack asks every rule goBack meets (marks, entry
+        conditions, guard providers; CanGoBack may not know a provider's answer yet, so it is asked even when
+        false), and only when it allows, CommitBack at that version — if it is still the version shown. A refusal
+        moves nothing."""
         graph = self.graph
-        # CanGoBack is false while the top is protected: goBack then lets the daemon present the mark's dialog.
-        if graph is None or not (self.props.get("CanGoBack") or self.protected_models()):
+        if graph is None:
             return
-        self.reporter.went_back(graph.version)
+        shown = graph.version
+
+        def allowed(version: int, _finished: list) -> None:
+            if version != shown:
+                # The daemon moved on since the screen the user pressed back on was drawn (its render is coming).
+                log.info("%s: BeginBack answered version %d, the screen shows %d; not going back",
+                         self.path, version, shown)
+                return
+            self.reporter.commit_back(version)
+
+        def refused(error: Any) -> None:
+            # A mark refuses (Prevented); BeginBack presents no dialog. When a mark names one, goBack itself at the
+            # version shown lets the daemon present it (and keep the back for the dialog's re-applying action).
+            if getattr(error, "name", "") == PREVENTED and self.dialog_marks():
+                self.reporter.went_back(shown)
+
+        self.reporter.begin_back(allowed, refused)
 
     def go_forward(self) -> None:
         """The header's forward button, Alt+Right and mouse button 9: the daemon's goForward (the route the
@@ -213,10 +252,18 @@ class NavWindowView:
 
     def protected_models(self) -> set[int]:
         """The models the window's marks protect (the Protected property, Docs/guards.md)."""
+        return {int(mark["model"]) for mark in self._marks()}
+
+    def dialog_marks(self) -> set[int]:
+        """The protected models whose mark names a dialog (``discardChanges``)."""
+        return {int(mark["model"]) for mark in self._marks() if mark.get("dialog")}
+
+    def _marks(self) -> list[dict[str, Any]]:
         try:
-            return {int(mark["model"]) for mark in json.loads(str(self.props.get("Protected", "[]")))}
-        except (ValueError, TypeError, KeyError):
-            return set()
+            marks = json.loads(str(self.props.get("Protected", "[]")))
+            return [m for m in marks if isinstance(m, dict) and isinstance(m.get("model"), int)]
+        except (ValueError, TypeError):
+            return []
 
     def holds_protected(self, model_id: int) -> bool:
         """Whether the presentation `model_id` holds a protected model (itself or below it)."""
@@ -268,6 +315,37 @@ class NavWindowView:
         """Escape in the main window: back, as the back button."""
         self.go_back()
 
+    # -- the left-edge back swipe (swipe.py) ----------------------------------------------------
+
+    def _drag_begin(self, gesture: Gtk.GestureDrag, x: float, y: float) -> None:
+        if not self.swipe.begin(x, y):
+            gesture.set_state(Gtk.EventSequenceState.DENIED)  # not at the edge: the page's widgets have it
+
+    def _drag_update(self, gesture: Gtk.GestureDrag, dx: float, dy: float) -> None:
+        verdict = self.swipe.update(dx, dy)
+        if verdict is True:
+            gesture.set_state(Gtk.EventSequenceState.CLAIMED)  # a back swipe: the widgets under it let go
+        elif verdict is False:
+            gesture.set_state(Gtk.EventSequenceState.DENIED)
+
+    def _drag_end(self, _gesture: Gtk.GestureDrag, dx: float, dy: float) -> None:
+        self.swipe.end(dx, dy)
+
+    def _content_width(self) -> float:
+        return float(self.frame.get_width() or self.window.get_width() or self.window.get_default_size()[0])
+
+    def _swipe_version(self) -> int | None:
+        """The version shown, when a back swipe may begin in the main window: something is shown there and no
+        modal window is on top of it (its back would be the modal's)."""
+        if self.graph is None or self.window.get_child() is not self.frame or self.topmost() is not self.window:
+            return None
+        return self.graph.version
+
+    def _swipe_changed(self) -> None:
+        self.frame.set_offset(self.swipe.offset)
+        if self._on_screen_changed is not None:
+            self._on_screen_changed()
+
     def topmost(self) -> Gtk.Window:
         """The window the user sees on top: the last open modal in graph order, else the main window."""
         graph = self.graph
@@ -286,6 +364,7 @@ class NavWindowView:
 
     def destroy(self) -> None:
         self.closing = True
+        self.swipe.cancel()
         self.keeper.stop()
         self.animator.finish()
         for modal in list(self.modals.values()):
