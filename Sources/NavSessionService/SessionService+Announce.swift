@@ -35,7 +35,12 @@ extension SessionService {
                 logger.warning("cannot announce the session's property changes: \(error)")
             }
         }
-        let (changes, followed) = state.withLock { ($0.refresh(after: outcome), $0.followedChanges(outcome)) }
+        let (changes, followed, probes) = state.withLock { state in
+            let changes = state.refresh(after: outcome)
+            // The guard providers' questions the new `Can*` values were read without (none without a provider).
+            let probes = changes.keys.compactMap { state.properties[$0]?.probe }
+            return (changes, state.followedChanges(outcome), probes)
+        }
         do {
             for (number, change) in changes.sorted(by: { $0.key < $1.key }) {
                 try bus.propertiesChanged(
@@ -46,7 +51,7 @@ extension SessionService {
             logger.warning("cannot announce property changes: \(error)")
         }
         if !followed.isEmpty { announceFollowed(followed, on: bus) }
-        if hasGuards, !changes.isEmpty { askProbes(of: Array(changes.keys), on: bus) }
+        if !probes.isEmpty { askProbes(probes, on: bus) }
     }
 
     /// The signals of one event.

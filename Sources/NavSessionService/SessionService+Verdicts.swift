@@ -30,10 +30,12 @@ extension SessionService {
     /// announces what changed and asks the questions the `Can*` values were read without.
     func refreshOffers(of windows: [WindowNumber]? = nil, on bus: isolated Bus) {
         guard hasGuards else { return }
-        let changes: [(WindowNumber, [(name: MemberName, value: Value)])] = state.withLock { state in
-            (windows ?? state.session.windows.map(\.number)).compactMap { number in
-                (try? state.refreshProperties(number)).map { (number, $0) }
-            }
+        let (changes, probes) = state.withLock { state in
+            let changes: [(WindowNumber, [(name: MemberName, value: Value)])] =
+                (windows ?? state.session.windows.map(\.number)).compactMap { number in
+                    (try? state.refreshProperties(number)).map { (number, $0) }
+                }
+            return (changes, changes.compactMap { state.properties[$0.0]?.probe })
         }
         for (number, changed) in changes where !changed.isEmpty {
             do {
@@ -42,14 +44,12 @@ extension SessionService {
                 logger.warning("cannot announce window \(number)'s abilities: \(error)")
             }
         }
-        askProbes(of: changes.map(\.0), on: bus)
+        askProbes(probes, on: bus)
     }
 
-    /// Asks, in the background, the questions the `Can*` values of `windows` were read without, each once per
-    /// window version; a provider that let its last question time out is not asked (its moves stay offered).
-    func askProbes(of windows: [WindowNumber], on bus: isolated Bus) {
-        guard hasGuards else { return }
-        let probes: [GuardQuestion] = state.withLock { state in windows.compactMap { state.properties[$0]?.probe } }
+    /// Asks, in the background, the questions `Can*` values were read without, each once per window version; a
+    /// provider that let its last question time out is not asked (its moves stay offered).
+    func askProbes(_ probes: [GuardQuestion], on bus: isolated Bus) {
         let now = ContinuousClock.now
         for question in probes {
             let fresh = probesAsked.withLock { asked -> Bool in

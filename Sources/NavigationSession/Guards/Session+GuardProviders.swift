@@ -160,7 +160,7 @@ extension Session {
         var abilities = graph.abilities
         var canGoForward = graph.canGoForward
         let providers = !guardProviders.providers.isEmpty
-        guard providers || !graph.configuration.entryRequirements.isEmpty, !graph.isClosed else {
+        guard providers || (canGoForward && !graph.configuration.entryRequirements.isEmpty), !graph.isClosed else {
             return (abilities, canGoForward, nil)
         }
         guardProviders.probing = true
