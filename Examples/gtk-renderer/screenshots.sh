@@ -59,7 +59,7 @@ settled; shot window/1 gtk-renderer-login.png
 send $W org.navsession.Window1.SwitchModel string:main dict:string:string:
 send $W org.navsession.Window1.StackAppend string:detail dict:string:string:id,42
 settled; shot window/1 gtk-renderer-detail.png
-# Back and forward (issue 34, part F): after GoBack the header shows a Forward button (CanGoForward); GoForward
+# Back and forward: after GoBack the header shows a Forward button (CanGoForward); GoForward
 # pushes the detail again (a new id).
 send $W org.navsession.Window1.GoBack
 settled; shot window/1 gtk-renderer-forward.png
@@ -83,7 +83,7 @@ send $W org.navsession.Window1.PresentConfirmationDialog string:logout string: a
 settled; shot "$(top)" gtk-renderer-logout.png
 # Guards (Docs/guards.md): unsaved text protects the editor; a deep link from elsewhere shows "Discard changes?".
 send $W org.navsession.Window1.Dismiss
-# A presentation with a transition (issue 33, part P): the demo's compose is a sheet with "slide" (from settings
+# A presentation with a transition: the demo's compose is a sheet with "slide" (from settings
 # the manifest's rule makes it "fade"; from home, where the deep link left us, the screen's own "slide").
 send $W org.navsession.Window1.TabsSelectItem string:home
 send $W org.navsession.Window1.Show string:compose dict:string:string:to,ann
@@ -95,7 +95,7 @@ hook Click "$(top)/type/Half-written reply" > /dev/null
 sleep 0.5
 send $S org.navsession.Session1.OpenURL string:navsession-demo://detail/7 2> /dev/null || true
 settled; shot "$(top)" gtk-renderer-guard.png
-# Issue 33, part C: the split scene (a custom container of kind split: mailboxes, messages, a message), its
+# The split scene (a custom container of kind split: mailboxes, messages, a message), its
 # columns side by side in a wide window, the focused column alone in a narrow one.
 send $W org.navsession.Window1.Dismiss 2> /dev/null || true
 W=$S/window/2

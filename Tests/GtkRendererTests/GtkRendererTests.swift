@@ -29,7 +29,7 @@ struct GtkRendererTests {
 
     private func w(_ member: String) -> String { "\(Self.window1Interface).\(member)" }
 
-    /// Issue 33, part A: the editor's declared appearance hides the back button and the tab bar; SetAppearance and
+    /// The editor's declared appearance hides the back button and the tab bar; SetAppearance and
     /// a tab-bar rule change them in place (Docs/renderers.md, "Appearance").
     @Test func showsAppearanceAndTheTabBarRule() async throws {
         try await with { h in
@@ -60,7 +60,7 @@ struct GtkRendererTests {
         }
     }
 
-    /// Issue 34, part F: mouse button 8 and Alt+Left go back, button 9, Alt+Right and the header's forward button
+    /// Mouse button 8 and Alt+Left go back, button 9, Alt+Right and the header's forward button
     /// (shown while CanGoForward) go forward; the daemon re-creates the popped detail each time.
     @Test func mouseButtonsAndAltArrowsGoBackAndForward() async throws {
         try await with { h in
@@ -410,7 +410,7 @@ struct GtkRendererTests {
         }
     }
 
-    /// Issue 33 (P): a presentation opens with its transition; the built-in browser shows its URL.
+    /// A presentation opens with its transition; the built-in browser shows its URL.
     @Test func aPresentationOpensWithItsTransitionAndTheBrowserShowsItsURL() async throws {
         try await with { h in
             try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
@@ -469,7 +469,7 @@ struct GtkRendererTests {
         }
     }
 
-    /// Issue 33, part O: the renderer reports each version settled once its animation has run.
+    /// The renderer reports each version settled once its animation has run.
     @Test func reportsEachVersionSettledAfterItsAnimation() async throws {
         try await with { h in
             try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
@@ -531,7 +531,7 @@ struct GtkRendererTests {
         #expect(text.contains("OK"))
     }
 
-    // Issue 33, part C: the demo's split scene, a custom container of kind split.
+    // The demo's split scene, a custom container of kind split.
     private func customView(_ h: RendererHarness) async throws -> [String: Any] {
         try #require((try await h.described(1)["custom"] as? [[String: Any]])?.first)
     }
@@ -590,7 +590,7 @@ struct GtkRendererTests {
         }
     }
 
-    /// Issue 34, part W: the user closes the window, and the renderer's reopen-window action (Ctrl+Shift+N) brings it
+    /// The user closes the window, and the renderer's reopen-window action (Ctrl+Shift+N) brings it
     /// back with its navigation, as a new window on screen.
     @Test func theReopenWindowShortcutBringsBackAClosedWindowWithItsNavigation() async throws {
         try await with { h in
@@ -612,7 +612,7 @@ struct GtkRendererTests {
         }
     }
 
-    // MARK: Issue 34, part R: renderer state
+    // MARK: Renderer state
 
     /// The daemon's state of window 1 as JSON.
     private func daemonState(_ h: RendererHarness) async throws -> [String: Any] {

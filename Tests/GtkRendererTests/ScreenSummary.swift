@@ -10,7 +10,7 @@ struct WindowSummary: Equatable, CustomStringConvertible {
     var version: UInt64
     var title: String
     var canGoBack: Bool
-    /// Issue 34, part F: the daemon's CanGoForward; the renderer's forward button shown.
+    /// The daemon's CanGoForward; the renderer's forward button shown.
     var canGoForward: Bool
     /// stack model id → the model id of its visible page.
     var stacks: [UInt64: UInt64]

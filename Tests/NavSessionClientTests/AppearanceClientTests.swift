@@ -4,7 +4,7 @@ import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// NavSessionClient's appearance calls against the demo (issue 33, part A).
+/// NavSessionClient's appearance calls against the demo.
 struct AppearanceClientTests {
     private static func loggedIn(_ daemon: NavSessionTestDaemon) async throws -> WindowProxy {
         let window = try await daemon.session.openWindow(scene: "main")
@@ -36,7 +36,7 @@ struct AppearanceClientTests {
     }
 }
 
-/// NavSessionClient's `setRendererState(_:for:)` against the demo (issue 34, part R).
+/// NavSessionClient's `setRendererState(_:for:)` against the demo.
 struct RendererStateClientTests {
     @Test func setRendererStateForAModelAndTheWindowShowsInTheSnapshot() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in

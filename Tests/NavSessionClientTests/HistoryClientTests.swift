@@ -4,7 +4,7 @@ import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// NavSessionClient's history calls against the demo (issue 34, part H).
+/// NavSessionClient's history calls against the demo.
 struct HistoryClientTests {
     @Test func historyAndStateAtGiveTheChangesAndTheEarlierState() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in

@@ -3,7 +3,7 @@ import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// Issue 33 (P): ``WindowProxy/presentOn(_:kind:screen:params:transition:replace:)`` against the real daemon.
+/// ``WindowProxy/presentOn(_:kind:screen:params:transition:replace:)`` against the real daemon.
 @Suite(.timeLimit(.minutes(2)))
 struct PresentOnClientTests {
     @Test func presentOnReplacesAndTheRefusalIsTyped() async throws {

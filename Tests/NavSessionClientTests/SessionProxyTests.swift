@@ -34,7 +34,7 @@ struct SessionProxyTests {
         }
     }
 
-    // Issue 34, part W.
+    // Reopening closed windows.
     @Test func closedWindowsListsAClosedWindowAndReopenWindowBringsItBack() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let session = daemon.session

@@ -62,7 +62,7 @@ struct WindowProxyTests {
         }
     }
 
-    /// Issue 34, part F.
+    /// Going forward: refused with an empty forward list, then re-entering what going back removed.
     @Test func goingForward() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await Self.loggedIn(daemon)
@@ -348,7 +348,7 @@ struct WindowProxyTests {
         }
     }
 
-    // Issue 33, part C: custom and split containers through the client, on the demo's split scene.
+    // Custom and split containers through the client, on the demo's split scene.
     @Test func selectChildFocusesAColumnAndTheSplitCallsReachTheDaemon() async throws {
         try await NavSessionTestDaemon.withDaemon { daemon in
             let window = try await daemon.session.openWindow(scene: "split")

@@ -2,7 +2,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Issue 34, part W: `closed` lists the recently closed windows; `reopen [ID]` reopens one.
+/// `closed` lists the recently closed windows; `reopen [ID]` reopens one.
 @Suite(.timeLimit(.minutes(2)))
 struct ClosedWindowCommandTests {
     @Test func closedListsAClosedWindowAndReopenBringsItBack() async throws {

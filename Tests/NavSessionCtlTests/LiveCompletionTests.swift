@@ -3,7 +3,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Shell completion from the running daemon (issue 35, part D): the completion scripts call
+/// Shell completion from the running daemon: the completion scripts call
 /// `navsessionctl ---completion <subcommand> -- <argument> <word index> <cursor> <words…>` — driven here as the
 /// shells do, against a fixture daemon.
 @Suite(.timeLimit(.minutes(2)))

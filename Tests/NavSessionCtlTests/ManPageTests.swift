@@ -2,7 +2,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-/// The hand-written man pages in `dist/man` (issue 35, part D) against the binaries: every option and subcommand
+/// The hand-written man pages in `dist/man` against the binaries: every option and subcommand
 /// the binary has (`--experimental-dump-help`) is in its page and nothing else, navsession-manifest(5) lists the
 /// manifest's top-level keys, every section a reader expects is there, groff renders them without a warning, and
 /// the examples that can run here do.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 33 (P): `navsessionctl exec … present-on` and `show` against the real daemon.
+/// `navsessionctl exec … present-on` and `show` against the real daemon.
 @Suite(.timeLimit(.minutes(2)))
 struct PresentOnCommandTests {
     @Test func presentOnRefusesWithoutReplaceAndReplacesWithIt() async throws {

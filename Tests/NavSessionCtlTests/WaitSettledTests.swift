@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `navsessionctl wait --settled` and `exec report-settled` (Issue 33, part O).
+/// `navsessionctl wait --settled` and `exec report-settled`.
 @Suite(.timeLimit(.minutes(2)))
 struct WaitSettledTests {
     @Test func waitSettledReturnsWhenTheVersionIsReportedSettled() async throws {
@@ -27,7 +27,7 @@ struct WaitSettledTests {
     }
 }
 
-/// `navsessionctl watch --model N WINDOW` (Issue 33, part O).
+/// `navsessionctl watch --model N WINDOW`: per-model observation.
 @Suite(.timeLimit(.minutes(2)))
 struct WatchModelTests {
     @Test func watchModelPrintsOnlyThatModelsChanges() async throws {

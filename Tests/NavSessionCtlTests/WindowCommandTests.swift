@@ -72,7 +72,7 @@ struct WindowCommandTests {
         }
     }
 
-    /// Issue 34, part F.
+    /// `exec go-forward` re-enters what `go-back` removed, and is refused with an empty forward list.
     @Test func execGoForwardReentersWhatGoBackRemoved() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)
@@ -202,7 +202,7 @@ struct WindowCommandTests {
         }
     }
 
-    /// Issue 33, part A: `exec set-appearance` with the active model (`""`) changes its appearance in place.
+    /// `exec set-appearance` with the active model (`""`) changes its appearance in place.
     @Test func execSetAppearanceChangesTheActiveModelsAppearance() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)
@@ -217,7 +217,7 @@ struct WindowCommandTests {
         }
     }
 
-    /// Issue 34, part R: `exec set-renderer-state 0 JSON` stores the window's own renderer state.
+    /// `exec set-renderer-state 0 JSON` stores the window's own renderer state.
     @Test func execSetRendererStateStoresTheWindowsObject() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await Self.mainWithDetail(daemon)
@@ -255,7 +255,7 @@ struct WindowCommandTests {
         }
     }
 
-    // Issue 33, part C: the split scene through `navsessionctl exec`.
+    // The split scene through `navsessionctl exec`.
     @Test func execSelectsASplitsColumnSetsItsVisibilityAndReportsItCollapsed() async throws {
         try await DaemonFixture.with { daemon in
             let window = try await daemon.openWindow("split")

@@ -127,7 +127,7 @@ import Testing
         await daemon.stop()
     }
 
-    /// Issue 30, scenario 9: one valid-looking line naming window 2^63−1 once left every later
+    /// One valid-looking line naming window 2^63−1 once left every later
     /// `OpenWindow` without a number (the salvaged counter saturated at the top).
     @Test func scenario9AJournalLineWithWindow2To63Minus1IsSetAsideAndWindowsStillOpen() async throws {
         let (daemon, _) = try await Self.prepared()

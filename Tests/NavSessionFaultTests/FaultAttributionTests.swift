@@ -3,8 +3,8 @@ import NavigationCore
 @testable import navsession_load
 import Testing
 
-/// The load tool's verifier attributes what it finds to the fault that started the restore (issue 30,
-/// `navsession-load fault --replaces` / `--second-daemons`).
+/// The load tool's verifier attributes what it finds to the fault that started the restore
+/// (`navsession-load fault --replaces` / `--second-daemons`).
 struct FaultAttributionTests {
     static let login = LoadCommand.switchModel(screen: "main")
 

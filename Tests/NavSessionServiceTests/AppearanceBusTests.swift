@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Appearance and the live tab-bar rule through the bus, on the demo manifest (issue 33, part A): the demo's
+/// Appearance and the live tab-bar rule through the bus, on the demo manifest: the demo's
 /// `editor` declares no back button and no tab bar.
 @Suite(.serialized) struct AppearanceBusTests {
     private static let window1 = "org.navsession.Window1"

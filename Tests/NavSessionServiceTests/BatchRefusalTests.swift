@@ -5,7 +5,7 @@ import NavSessionTesting
 import NavigationSession
 import Testing
 
-/// Issue 30, scenario 10: a batch that cannot do what it asks is refused, not answered with success and a
+/// A batch that cannot do what it asks is refused, not answered with success and a
 /// log full of warnings; and a warning repeated word for word is written a few times, then counted.
 @Suite struct BatchRefusalTests {
     static func batch(_ command: String, count: Int) -> Value {

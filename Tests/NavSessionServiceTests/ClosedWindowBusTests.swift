@@ -5,7 +5,7 @@ import Glibc
 import NavSessionTesting
 import Testing
 
-/// Issue 34, part W: Session1.ListClosedWindows, Session1.ReopenWindow and the Application action `reopen-window`,
+/// Session1.ListClosedWindows, Session1.ReopenWindow and the Application action `reopen-window`,
 /// through the bus with dbus-send and gdbus on the demo manifest.
 @Suite struct ClosedWindowBusTests {
     /// Calls a Session1 method with dbus-send (`--print-reply=literal`).

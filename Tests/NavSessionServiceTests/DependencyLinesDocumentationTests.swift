@@ -2,7 +2,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-/// The `Package.swift` lines Docs/client.md and Docs/testing.md give a depending package (issue 35, part D) name
+/// The `Package.swift` lines Docs/client.md and Docs/testing.md give a depending package name
 /// what this package has: its products, its release, and the identity SwiftPM derives from the URL.
 struct DependencyLinesDocumentationTests {
     static let documents = ["Docs/client.md", "Docs/testing.md"]

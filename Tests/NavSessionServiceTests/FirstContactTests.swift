@@ -4,7 +4,7 @@ import Testing
 @testable import navsessiond
 
 /// The first thing a new user runs (`swift run navsessiond --private-bus`) says what to type next, and that
-/// works as printed (issue 35, part D).
+/// works as printed.
 @Suite(.timeLimit(.minutes(5)))
 struct FirstContactTests {
     /// Starts the checkout's daemon with `--private-bus`, takes the hint's lines from its stderr (between

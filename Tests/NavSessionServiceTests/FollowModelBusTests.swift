@@ -6,7 +6,7 @@ import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// Per-model observation through the bus (`FollowModel` → unicast `ModelChanged`), on the demo (Issue 33, part O).
+/// Per-model observation through the bus (`FollowModel` → unicast `ModelChanged`), on the demo.
 @Suite(.serialized) struct FollowModelBusTests {
     /// A second raw connection that follows `model` of `window` itself, and every `ModelChanged` it receives.
     static func follower(_ fixture: DaemonFixture, _ window: String, _ model: UInt64) async throws

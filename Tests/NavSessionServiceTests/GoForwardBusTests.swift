@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Issue 34, part F: GoForward, CanGoForward and the forward list through the bus (dbus-send and gdbus) on the
+/// GoForward, CanGoForward and the forward list through the bus (dbus-send and gdbus) on the
 /// demo manifest, and after a SIGKILL.
 @Suite struct GoForwardBusTests {
     func canGoForward(_ fixture: DaemonFixture, _ window: String) async throws -> Bool {

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Issue 34, part H through the bus on the demo: GetHistory with dbus-send, GetStateAt with gdbus and its error,
+/// A window's history through the bus on the demo: GetHistory with dbus-send, GetStateAt with gdbus and its error,
 /// the history across SIGKILL, and the README tour recorded, exported and replayed on a fresh daemon.
 @Suite(.serialized) struct HistoryBusTests {
     static func history(_ fixture: DaemonFixture, _ window: String) async throws -> [[String: Any]] {

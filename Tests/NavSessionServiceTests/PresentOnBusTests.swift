@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Issue 33 (P): `PresentOn`, `present` with `on`/`replace` and presentation transitions through the bus, on the demo.
+/// `PresentOn`, `present` with `on`/`replace` and presentation transitions through the bus, on the demo.
 @Suite(.serialized) struct PresentOnBusTests {
     /// A logged-in demo window with `about` presented (by the nearest presenter, the `main` tab container); its id.
     static func windowPresentingAbout(_ fixture: DaemonFixture) async throws -> (window: String, tabs: UInt64, about: UInt64) {
@@ -98,7 +98,7 @@ import Testing
     }
 }
 
-/// Issue 33 (P): a presentation's transition and a replacing `present` survive a SIGKILL (journal) and a restart.
+/// A presentation's transition and a replacing `present` survive a SIGKILL (journal) and a restart.
 @Suite struct PresentationTransitionRestoreTests {
     @Test func aPresentationsTransitionComesBackAfterASigkill() async throws {
         try await DaemonFixture.with { fixture in

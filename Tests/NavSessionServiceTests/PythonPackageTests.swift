@@ -3,8 +3,8 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// The Python package `python/` (issue 35, part P): its own pytest suite against the built daemon, and the
-/// issue's "Done when": `pip install` of the folder into a fresh venv, offline, then the 20-line example script
+/// The Python package `python/`: its own pytest suite against the built daemon, and its acceptance check:
+/// `pip install` of the folder into a fresh venv, offline, then the 20-line example script
 /// follows a window and pushes a screen.
 @Suite struct PythonPackageTests {
     static let python = "/usr/bin/python3"

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Window1.SetRendererState through the bus, on the demo manifest (issue 34, part R).
+/// Window1.SetRendererState through the bus, on the demo manifest.
 @Suite(.serialized) struct RendererStateBusTests {
     private static let window1 = "org.navsession.Window1"
 

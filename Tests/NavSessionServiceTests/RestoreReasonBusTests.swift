@@ -5,7 +5,7 @@ import NavSessionTesting
 import NavigationSession
 import Testing
 
-/// Restore by reason, the crash-loop guard and instances (issue 34, part S), through the bus on the demo manifest
+/// Restore by reason, the crash-loop guard and instances, through the bus on the demo manifest
 /// with a `restore` declaration.
 @Suite struct RestoreReasonBusTests {
     /// The demo with a policy for every reason.

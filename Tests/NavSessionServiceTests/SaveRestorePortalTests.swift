@@ -5,7 +5,7 @@ import NavSessionTesting
 import Synchronization
 import Testing
 
-/// The daemon and the SaveRestore portal (issue 34, part S), against ``SaveRestorePortalStandIn`` on the test's bus.
+/// The daemon and the SaveRestore portal, against ``SaveRestorePortalStandIn`` on the test's bus.
 @Suite struct SaveRestorePortalTests {
     /// Starts the bus without the daemon, the stand-in portal on it, then the daemon.
     func withPortal(

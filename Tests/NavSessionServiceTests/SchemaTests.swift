@@ -6,7 +6,7 @@ import NavSessionTesting
 import NavigationSession
 import Testing
 
-/// Issue 35, part S: the JSON Schemas under `schemas/` — valid draft 2020-12 with resolving `$ref`s, every document
+/// The JSON Schemas under `schemas/` — valid draft 2020-12 with resolving `$ref`s, every document
 /// a broad workload makes the daemon emit valid against its schema, every tagged example in the docs valid (and
 /// accepted by the daemon's own decoders), and a sample of what the daemon refuses refused by the schemas too.
 /// Validation is `scripts/validate-documents` under Debian's python3-jsonschema, one process per check.

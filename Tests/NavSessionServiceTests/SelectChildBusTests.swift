@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Selectable custom containers through the bus (issue 33, part C), on the demo's `split` scene: a custom
+/// Selectable custom containers through the bus, on the demo's `split` scene: a custom
 /// container of kind `split` (1) with the stacks sidebar (2, folders 3), messages (4, messages 5) and detail
 /// (6, message 7); messages is selected.
 @Suite(.serialized) struct SelectChildBusTests {

@@ -5,7 +5,7 @@ import NavSessionClient
 import NavSessionTesting
 import Testing
 
-/// `ReportSettled` → `Settled` through the bus, on the demo manifest (Issue 33, part O).
+/// `ReportSettled` → `Settled` through the bus, on the demo manifest.
 @Suite(.serialized) struct SettledBusTests {
     @Test func reportSettledWithGdbusAnnouncesTheVersionOnceAndSetsTheProperties() async throws {
         try await DaemonFixture.with { fixture in

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// The split container through the bus (issue 33, part C), on the demo's `split` scene: split 1 with the columns
+/// The split container through the bus, on the demo's `split` scene: split 1 with the columns
 /// sidebar (stack 2, folders 3), messages (stack 4, messages 5) and detail (stack 6, message 7), messages focused.
 @Suite(.serialized) struct SplitBusTests {
     static func split(_ fixture: DaemonFixture, _ window: String) async throws -> [String: Any] {

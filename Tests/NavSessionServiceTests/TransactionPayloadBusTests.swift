@@ -6,7 +6,7 @@ import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// `Apply`'s `transaction` option through the bus, on the demo manifest (Issue 33, part O).
+/// `Apply`'s `transaction` option through the bus, on the demo manifest.
 @Suite(.serialized) struct TransactionPayloadBusTests {
     static let append = #"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#
 

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Issue 33 (P): `Show`, screen defaults, the demo's transition rule and eligibility, and the built-in browser
+/// `Show`, screen defaults, the demo's transition rule and eligibility, and the built-in browser
 /// through the bus, on the demo manifest.
 @Suite(.serialized) struct TransitionBusTests {
     @Test func showWithDbusSendPresentsComposeAsASheetWithItsDefaultTransition() async throws {

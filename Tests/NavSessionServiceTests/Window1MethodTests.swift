@@ -231,7 +231,7 @@ import Testing
             #expect(all["Protected"] == .string("[]"))
             #expect(all["SettledVersion"] == .uint64(0))
             #expect(all["SettledBy"] == .string(""))
-            #expect(all["CanGoForward"] == .boolean(false))  // Issue 34, part F
+            #expect(all["CanGoForward"] == .boolean(false))  // nothing on the forward list yet
             #expect(all.count == 17, "\(all.keys.sorted())")
         }
     }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Appearance (issue 33, part A): declared per screen, overridden per model, changed in place; the live tab-bar rule.
+/// Appearance: declared per screen, overridden per model, changed in place; the live tab-bar rule.
 struct AppearanceTests {
     private static let receiptDeclared = Appearance(backButton: false, tabBar: false)
 

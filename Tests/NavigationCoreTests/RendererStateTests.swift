@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// A renderer's own state per window and per model (issue 34, part R).
+/// A renderer's own state per window and per model.
 struct RendererStateTests {
     private static let scroll = RendererState(["scroll": .number(420)])
 
@@ -104,7 +104,7 @@ struct RendererStateTests {
         try plain.execute(.stackDropLast(1))
         #expect(window.model(3) == nil && window.contentCost == plain.contentCost)
         // No model keeps it; the forward list does, to give it back with the screen (`goForward`).
-        #expect(try window.snapshot().models.allSatisfy { $0.rendererState == nil })
+        #expect(window.snapshot().models.allSatisfy { $0.rendererState == nil })
         #expect(window.forward.first?.rendererState == Self.scroll)
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Issue 33, part T: `schedule` / `cancelScheduled` in the window, running a scheduled batch, its lifecycle.
+/// `schedule` / `cancelScheduled` in the window, running a scheduled batch, its lifecycle.
 struct ScheduledBatchTests {
     static let home = ModelSpec.screen("home")
 
@@ -208,7 +208,7 @@ struct ScheduledBatchTests {
     }
 }
 
-/// Issue 33, part T: manifest message handlers run in the window, in the change that sends the message.
+/// Manifest message handlers run in the window, in the change that sends the message.
 struct MessageHandlerTests {
     static func window(_ handlers: [String: [String: [NavigationCommand]]]) throws -> NavigationWindow {
         var configuration = WindowConfiguration()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Selectable custom containers (issue 33, part C): the selected child, `selectChild`, its step and report.
+/// Selectable custom containers: the selected child, `selectChild`, its step and report.
 struct SelectChildTests {
     /// A custom container of kind `segments` (id 1) with three stacks: a (2, root 3), b (4, root 5), c (6, root 7).
     static func segments(selected: Int? = nil) throws -> NavigationWindow {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// The split container (issue 33, part C): columns, push rules, column visibility and the collapsed form.
+/// The split container: columns, push rules, column visibility and the collapsed form.
 struct SplitTests {
     /// Split 1 with the stacks sidebar (2, folders 3), content (4, messages 5) and detail (6, message 7);
     /// the content column is focused.

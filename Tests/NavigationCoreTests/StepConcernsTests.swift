@@ -2,7 +2,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Issue 33, part O: which steps concern one model (what a follower of that model is sent).
+/// Which steps concern one model (what a follower of that model is sent).
 struct StepConcernsTests {
     @Test func aPushConcernsItsStackAndThePushedModelsOnly() {
         let step = NavigationStep.push(stack: 7, models: [12, 13])

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Issue 33, part O: a change's transaction payload (`{"command":"transaction","payload":{…}}`).
+/// A change's transaction payload (`{"command":"transaction","payload":{…}}`).
 struct TransactionPayloadTests {
     static let payload = JSONValue.object(["animation": .string("spring"), "duration": .number(0.3)])
 

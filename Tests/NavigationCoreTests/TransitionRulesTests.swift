@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationCore
 
-/// Issue 33 (P): screen default styles and transitions, transition rules and eligibility, `show`, the browser.
+/// Screen default styles and transitions, transition rules and eligibility, `show`, the browser.
 struct TransitionRulesTests {
     static let rules = TransitionRules(
         rules: [TransitionRules.Rule(from: .init(["home"]), to: .init(["detail"]), transition: "zoom")],

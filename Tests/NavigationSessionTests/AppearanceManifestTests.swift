@@ -4,7 +4,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Manifest `screens[].appearance` (issue 33, part A).
+/// Manifest `screens[].appearance`.
 struct AppearanceManifestTests {
     private func manifest(_ appearance: String) throws -> Manifest {
         try Manifest(json: """
@@ -49,7 +49,7 @@ struct AppearanceManifestTests {
     }
 }
 
-/// An appearance override and a tab-bar rule are journaled and survive a kill (issue 33, part A).
+/// An appearance override and a tab-bar rule are journaled and survive a kill.
 struct AppearancePersistenceTests {
     @Test func anOverrideAndATabBarRuleSurviveAKill() throws {
         let directory = temporaryDirectory()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// What a batch's `openWindow` commands count against the window limit (issue 30, scenario 10).
+/// What a batch's `openWindow` commands count against the window limit.
 @Suite struct BatchWindowLimitTests {
     @Test func aBatchOpeningMoreWindowsThanRemainIsRefusedAndAppliesNothing() throws {
         let session = try demoSession(limits: SessionLimits(maxWindows: 3))

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 34, part W: the recently-closed list and reopening a window from it.
+/// The recently-closed list and reopening a window from it.
 struct ClosedWindowSessionTests {
     /// A logged-in main window showing detail 42 pushed on the home tab.
     func mainOnDetail(_ session: Session) throws -> WindowNumber {

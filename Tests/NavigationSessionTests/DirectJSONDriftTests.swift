@@ -23,11 +23,11 @@ struct DirectJSONDriftTests {
     }
 
     @Test func windowSnapshotHasTheFieldsItsWriterWrites() throws {
-        // WindowSnapshot+DirectJSON.swift, appendJSON(to:) (`scheduled`, `nextScheduleNumber`: Issue 33, part T;
-        // `forward`: Issue 34, part F)
+        // WindowSnapshot+DirectJSON.swift, appendJSON(to:) (`scheduled`, `nextScheduleNumber`: scheduled batches;
+        // `forward`: the forward list)
         #expect(Self.fields(of: try Self.snapshot()) == [
             "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber", "forward",
-            "rendererState",  // Issue 34, part R
+            "rendererState",  // a renderer's own state
         ])
     }
 
@@ -40,7 +40,7 @@ struct DirectJSONDriftTests {
         #expect(Self.fields(of: model) == [
             "id", "parent", "attachment", "screen", "params", "title", "presented", "content", "saved", "tag", "tabState",
             "protection", "appearance", "appearanceOverride", "hidesTabBarAnimated", "transition", "splitState",
-            "rendererState",  // Issue 34, part R
+            "rendererState",  // a renderer's own state
             "resultTo",  // a presented model's opener
             "paramsHistory",  // pushParams; a model with one is left to the Codable path
         ])
@@ -62,7 +62,7 @@ struct DirectJSONDriftTests {
             number: 1, scene: "s", lastActivity: 0, closeOnExitOwner: nil, pendingDeepLink: nil, snapshot: try Self.snapshot())
         #expect(Self.fields(of: window) == [
             "number", "scene", "lastActivity", "closeOnExitOwner", "pendingDeepLink", "pendingCommands", "snapshot",
-            "history",  // Issue 34, part H
+            "history",  // the window's recent changes
         ])
     }
 

@@ -62,7 +62,7 @@ struct DirectJSONTests {
     }
 
     @Test func scheduledBatchesAreJSONEncodersBytes() throws {
-        // Issue 33, part T: `scheduled` and `nextScheduleNumber` sit between the other top-level keys.
+        // `scheduled` and `nextScheduleNumber` sit between the other top-level keys.
         let window = try NavigationWindow(root: ModelSpec.stack([.screen("home"), .screen("detail")]))
         try window.execute(.schedule(ScheduleSpec(afterMs: 5, commands: [BatchCommand(.dismiss, from: .tag("t"))])))
         try window.execute(.schedule(ScheduleSpec(id: "x/y", afterMs: 5, commands: [BatchCommand(.stackDropLast)], overdue: .drop)))
@@ -71,7 +71,7 @@ struct DirectJSONTests {
     }
 
     @Test func historyEntriesAreJSONEncodersBytes() throws {
-        // Issue 34, part H: the snapshot file's history writes each entry directly, a batch's `redo` as the journal does.
+        // The snapshot file's history writes each entry directly, a batch's `redo` as the journal does.
         let window = try NavigationWindow(root: ModelSpec.stack([.screen("home")]))
         let history = StoredHistory(
             base: window.snapshot(),

@@ -3,8 +3,8 @@ import Testing
 
 @testable import NavigationSession
 
-/// What NavigationSession did through full Foundation and now does with FoundationEssentials or POSIX (issue 35,
-/// part Z): the same text and the same errors as before.
+/// What NavigationSession did through full Foundation and now does with FoundationEssentials or POSIX:
+/// the same text and the same errors as before.
 struct FoundationEssentialsPortTests {
     @Test func setAsideTimestampIsUTCInISO8601BasicFormatWithMilliseconds() {
         // 1 800 000 000.25 s after the epoch is 2027-01-15 08:00:00.250 UTC.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 34, part H: a window's history, its state at a version and its trace, through the session.
+/// A window's history, its state at a version and its trace, through the session.
 struct HistorySessionTests {
     static let detail = #"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"}}]}]"#
 

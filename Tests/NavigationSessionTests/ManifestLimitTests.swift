@@ -5,7 +5,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 30, scenario 11: a manifest is bounded like run-time input, says where a key is given twice, and
+/// A manifest is bounded like run-time input, says where a key is given twice, and
 /// loads in linear time.
 struct ManifestLimitTests {
     /// The demo manifest with `count` extra deep-link routes `r<i>` → `detail{id}`.

@@ -71,7 +71,7 @@ struct PersistenceTests {
         #expect(try restored.window(#require(restored.windows.first?.number)).selectedTab == "settings")
     }
 
-    // Issue 33, part C: the split scene's selection, visibility, collapsed form and push rule, from the journal.
+    // The split scene's selection, visibility, collapsed form and push rule, from the journal.
     @Test func aSplitsFocusVisibilityAndCollapsedFormSurviveAKill() throws {
         let directory = temporaryDirectory()
         var before: Picture?

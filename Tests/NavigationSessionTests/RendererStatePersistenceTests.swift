@@ -4,8 +4,7 @@ import Testing
 @testable import NavigationCore
 @testable import NavigationSession
 
-/// Renderer state is journaled with the graph and survives a kill; SetRendererState's text is checked strictly
-/// (issue 34, part R).
+/// Renderer state is journaled with the graph and survives a kill; SetRendererState's text is checked strictly.
 struct RendererStatePersistenceTests {
     @Test func aWindowsAndAModelsRendererStateSurviveAKill() throws {
         let directory = temporaryDirectory()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Restore by reason, the crash-loop guard and instance ids (issue 34, part S), on the session and the manifest.
+/// Restore by reason, the crash-loop guard and instance ids, on the session and the manifest.
 struct RestoreReasonTests {
     /// The demo manifest with `restore` set to `json`.
     static func manifest(restore json: String) throws(ManifestError) -> Manifest {

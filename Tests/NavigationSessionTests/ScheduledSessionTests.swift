@@ -5,7 +5,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 33, part T: the session runs due scheduled batches (on a clock the test sets, no sleeping), journals their
+/// The session runs due scheduled batches (on a clock the test sets, no sleeping), journals their
 /// runs and drops, keeps them across a kill, applies the overdue rule after a restart, and runs manifest handlers.
 struct ScheduledSessionTests {
     /// A wall clock the test moves by hand.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 33, part O: settled versions in the session (Window1 `ReportSettled`).
+/// Settled versions in the session (Window1 `ReportSettled`).
 struct SettledSessionTests {
     @Test func aVersionSettlesOnceAndAnOlderOrTheSameIsANoOp() throws {
         let session = try demoSession()

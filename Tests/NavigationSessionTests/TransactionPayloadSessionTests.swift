@@ -4,7 +4,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 33, part O: `Apply`'s `transaction` option through the session: in the cause, in the journal, across a restart.
+/// `Apply`'s `transaction` option through the session: in the cause, in the journal, across a restart.
 struct TransactionPayloadSessionTests {
     static let payload = JSONValue.object(["source": .string("swipe")])
     static let append = #"[{"command":"stackAppend","models":[{"screen":"about"}]}]"#

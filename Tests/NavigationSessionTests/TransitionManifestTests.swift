@@ -4,7 +4,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 33 (P): the manifest's screen `style`/`transition` and top-level `transitions`, validated with the key at fault.
+/// The manifest's screen `style`/`transition` and top-level `transitions`, validated with the key at fault.
 struct TransitionManifestTests {
     static func error(replacing old: String, with new: String) -> ManifestError? {
         let text = Manifest.demoJSON.replacingOccurrences(of: old, with: new)

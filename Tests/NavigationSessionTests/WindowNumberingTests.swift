@@ -5,7 +5,7 @@ import Testing
 
 @testable import NavigationSession
 
-/// Issue 30, scenario 9: a saved state naming a window number near the top of the range no longer leaves
+/// A saved state naming a window number near the top of the range no longer leaves
 /// the session without numbers; it is set aside as corrupt, and the log says why.
 @Suite struct WindowNumberingTests {
     /// A state directory whose journal opened three `waiting` windows, the third renumbered `number`.

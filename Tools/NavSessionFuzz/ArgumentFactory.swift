@@ -60,12 +60,17 @@ struct ArgumentFactory {
             .string(member == "BringToFront" && scratch.screen != nil ? "" : random.pick(JSONGenerator.tags, or: "inbox"))
         case ("replace", .boolean): .boolean(random.chance(0.3))
         case ("reason", .string): .string("fuzz")
-        // Issue 33, part O: Apply's transaction option, ReportSettled's version.
+        // Apply's transaction option, ReportSettled's version.
         case ("options", .dictionary(.string, .string)) where random.chance(0.2):
             .dictionary(key: .string, value: .string, [
                 DictionaryEntry(.string("transaction"), .string(random.chance(0.9) ? #"{"fuzz":1}"# : "[1]")),
             ])
         case ("version", .uint64): .uint64(random.chance(0.95) ? UInt64(random.int(0...40)) : values.uint64(&random))
+        // CommitBack's version (often the window's, so some gestures commit); RunScheduled's and CancelScheduled's
+        // ids as the daemon gives them ("s1", "s2", …), or an id a `schedule` command named.
+        case ("expected_version", .uint64): .uint64(random.chance(0.95) ? UInt64(random.int(0...40)) : values.uint64(&random))
+        case ("id", .string) where member == "RunScheduled" || member == "CancelScheduled":
+            .string(random.chance(0.8) ? "s\(random.int(1...8))" : strings.make(&random, budget: &budget, words: ["s1", "never"]))
         case ("after_ms", .uint64): .uint64(random.chance(0.8) ? UInt64(random.int(0...50)) : values.uint64(&random))
         case ("dialog", .string): .string(random.pick(["", "discardChanges"], or: ""))
         case ("screens", .array(.string)):
@@ -81,17 +86,17 @@ struct ArgumentFactory {
         case ("save_state", .string), ("restore_state", .string): .string(random.pick(["", "true", "false"], or: ""))
         case ("tab", .string): .string(random.pick(scratch.tabIDs.isEmpty ? vocabulary.tabs : scratch.tabIDs, or: "home"))
         case ("model", .uint64): .uint64(model(&random, &scratch))
-        // Issue 33, part A: SetAppearance's model as text ("" / an id / "tag:…") and its appearance object; part P:
+        // SetAppearance's model as text ("" / an id / "tag:…") and its appearance object; part P:
         // PresentOn's model (the same text form), its transition and replace flag.
         case ("model", .string):
             .string(random.chance(0.4) ? "" : random.chance(0.5) ? String(model(&random, &scratch))
                 : "tag:" + random.pick(JSONGenerator.tags, or: "inbox"))
         case ("appearance_json", .string): .string(json.appearance(&random).text)
-        // Issue 34, part R: SetRendererState's object (its model is the "model" t of every method).
+        // SetRendererState's object (its model is the "model" t of every method).
         case ("state_json", .string): .string(random.chance(0.1) ? "[1]" : json.rendererState(&random).text)
         case ("transition", .string): .string(random.pick(["", "slide", "fade", "zoom"], or: ""))
         case ("replace", .boolean): .boolean(random.chance(0.6))
-        // Issue 33, part C: SelectChild / ReportChildSelected (0 = the nearest custom container).
+        // SelectChild / ReportChildSelected (0 = the nearest custom container).
         case ("container", .uint64): .uint64(random.chance(0.5) ? 0 : model(&random, &scratch))
         case ("child", .uint64): .uint64(model(&random, &scratch))
         case ("split", .uint64): .uint64(random.chance(0.5) ? 0 : model(&random, &scratch))
@@ -109,7 +114,7 @@ struct ArgumentFactory {
                 : .dictionary(key: .string, value: .string, [DictionaryEntry(.string("a"), .string("1")), DictionaryEntry(.string("b"), .string("2"))])
         case ("platform_data", .dictionary(.string, .variant)):
             random.chance(0.5) ? .options([]) : .options([("desktop-startup-id", .string("fuzz_TIME0")), ("activation-token", .string("t"))])
-        // Issue 34, part W: the reopen-window action and ReopenWindow's closed-window id ("" = the most recent).
+        // The reopen-window action and ReopenWindow's closed-window id ("" = the most recent).
         case ("action_name", .string): .string(random.chance(0.7) ? "new-window" : "reopen-window")
         case ("id", .string) where member == "ReopenWindow": .string(random.chance(0.5) ? "" : String(random.int(1...12)))
         case ("parameter", .array(.variant)):

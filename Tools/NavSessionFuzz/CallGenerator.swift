@@ -48,7 +48,8 @@ final class CallGenerator {
         "SelectChild": 1, "ReportChildSelected": 1, "SetColumnVisibility": 0.5, "ReportCollapsed": 0.5,
         "DismissWindow": 0.3, "ReportClosed": 0.1, "Activate": 0.5, "ActivateAction": 0.5, "Open": 0.5,
         "GetManagedObjects": 0.3, "Introspect": 0.3,
-        "GetHistory": 0.5, "GetStateAt": 0.5, "ExportTrace": 0.1,  // Issue 34, part H
+        "GetHistory": 0.5, "GetStateAt": 0.5, "ExportTrace": 0.1,  // history and traces
+        "BeginBack": 2, "CommitBack": 2, "RunScheduled": 1, "RefreshGuard": 0.3,  // back gestures, schedules run early
     ]
 
     init(seed: UInt64, objects: [ObjectDescription], model: SessionModel, factory: ArgumentFactory, settings: Settings) {

@@ -37,13 +37,13 @@ struct JSONGenerator {
             if random.chance(0.2) { members.append(("animated", .bool(random.chance(0.5)))) }
             return .object(members)
         }
-        // Issue 33, part O: a transaction payload rides with some batches (twice, rarely: LimitsExceeded).
+        // A transaction payload rides with some batches (twice, rarely: LimitsExceeded).
         if random.chance(0.1) { entries.append(transaction(&random)) }
         if random.chance(0.01) { entries.append(transaction(&random)) }
         return .array(entries)
     }
 
-    /// `{"command":"transaction","payload":{…}}` (issue 33, part O).
+    /// `{"command":"transaction","payload":{…}}`.
     func transaction(_ random: inout SplitMix64) -> GeneratedJSON {
         .object([("command", .string("transaction")), ("payload", .object([("fuzz", .int(UInt64(random.int(0...99))))]))])
     }
@@ -77,7 +77,7 @@ struct JSONGenerator {
             return named("stackSetPath", [("path", .array(path))])
         case 6: return named("present", [("presentation", presentation(&random))])
         case 7:
-            // Issue 33 (P): exact presentation (`on`, `replace`), presentation transitions, `show`, the browser.
+            // Exact presentation (`on`, `replace`), presentation transitions, `show`, the browser.
             if random.chance(0.25) {
                 let screen = random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home")
                 return named("show", [("screen", .string(screen))] + (random.chance(0.3) ? [("transition", .string("fade"))] : []))
@@ -100,12 +100,12 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("restoreState", .bool(random.chance(0.5)))) }
             return named("switchModel", members)
         case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
-        // Issue 34, part R: a renderer state for the window (0) or a model, sometimes cleared.
+        // A renderer state for the window (0) or a model, sometimes cleared.
         case 12 where random.chance(0.3):
             let model: GeneratedJSON = random.chance(0.4) || ids.isEmpty ? .int(0) : reference(&random, ids: ids)
             return named("setRendererState", [("model", model), ("state", rendererState(&random))])
         case 12: return named("openURL", [("url", .string(urls.valid(&random)))])
-        // Issue 33, part A: appearance in place and the live tab-bar rule.
+        // Appearance in place and the live tab-bar rule.
         case 13 where random.chance(0.5):
             guard random.chance(0.6) else {
                 var members: [(String, GeneratedJSON)] = [("hiddenWhenNotRoot", .bool(random.chance(0.5)))]
@@ -118,7 +118,7 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
             return named("setAppearance", members)
         case 13 where random.chance(0.4):
-            // Issue 33, part T: scheduled batches (short delays, so some run while the fuzzer is still calling; ids
+            // Scheduled batches (short delays, so some run while the fuzzer is still calling; ids
             // from a small pool, so cancellations hit and duplicates collide) and their cancellation.
             let id = random.pick(["toast", "s1", "s2"], or: "toast")
             guard random.chance(0.7) else { return named("cancelScheduled", [("id", .string(id))]) }
@@ -137,7 +137,7 @@ struct JSONGenerator {
         case 14:
             let to: GeneratedJSON = random.chance(0.3) ? reference(&random, ids: ids)
                 : .string(random.pick(["self", "presenter", "parent"], or: "self"))
-            // "saved" runs the demo's handler on its `main` tabs (Issue 33, part T).
+            // "saved" runs the demo's handler on its `main` tabs.
             let name = random.chance(0.3) ? "saved" : "fuzz"
             return named("sendMessage", [("name", .string(name)), ("payload", .string("p")), ("to", to)])
         case 15:
@@ -162,7 +162,7 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("merge", .bool(random.chance(0.5)))) }
             return named("setParams", members)
         case 18 where random.chance(0.15):
-            // Issue 33, part C: selectChild by index, tag or model, on the nearest or a named container.
+            // SelectChild by index, tag or model, on the nearest or a named container.
             var members: [(String, GeneratedJSON)] = []
             if random.chance(0.4) { members.append(("container", reference(&random, ids: ids))) }
             let child: GeneratedJSON = switch random.int(0...2) {
@@ -194,7 +194,7 @@ struct JSONGenerator {
     }
 
     /// An appearance object (Docs/state-schema.md): any subset of its keys.
-    /// A renderer state object (issue 34, part R): empty (clears), small, or nested.
+    /// A renderer state object: empty (clears), small, or nested.
     func rendererState(_ random: inout SplitMix64) -> GeneratedJSON {
         switch random.int(0...2) {
         case 0: .object([])

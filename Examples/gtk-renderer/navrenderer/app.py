@@ -25,7 +25,7 @@ from .testhook import TestHook
 from .window_view import NavWindowView
 
 APPLICATION_ID = "org.navsession.GtkRenderer"
-# Issue 33, part O: a rendered version is reported settled (Window1.ReportSettled) once its animation has run:
+# A rendered version is reported settled (Window1.ReportSettled) once its animation has run:
 # each later step starts STEP_MS after the one before, and a Gtk.Stack transition or a modal's fade lasts 200 ms.
 SETTLE_MS = 250
 
@@ -135,7 +135,7 @@ class WindowReporter:
             self._call("Unprotect", "(t)", (model,))
 
     def renderer_state(self, model: int, state_json: str) -> None:
-        """Issue 34, part R: the window's (model 0) or a screen's renderer state. A model that went meanwhile is
+        """The window's (model 0) or a screen's renderer state. A model that went meanwhile is
         no reason to resynchronise: its state went with it."""
         self._call("SetRendererState", "(ts)", (model, state_json),
                    lambda error: log.info("SetRendererState %d on %s: %s", model, self.path, error.message))
@@ -182,7 +182,7 @@ class RendererApp(Gtk.Application):
         # start=False: the renderer follows the daemon, it never activates it.
         self.session = navsession.Session(connection, self.daemon_name, start=False)
         self.stop_following = self.session.follow_windows(self._window_opened, self.window_removed, self.daemon_gone)
-        # Issue 34, part W: Ctrl+Shift+N / Ctrl+Shift+T reopen the most recently closed window (Session1.ReopenWindow);
+        # Ctrl+Shift+N / Ctrl+Shift+T reopen the most recently closed window (Session1.ReopenWindow);
         # it comes back through InterfacesAdded like any window.
         reopen = Gio.SimpleAction.new("reopen-window", None)
         reopen.connect("activate", lambda *_: self.reopen_window())
@@ -261,7 +261,7 @@ class RendererApp(Gtk.Application):
         view = self.views.get(path)
         if (view is not None and view.graph is not None and not self.fetching.get(path)
                 and only_renderer_state(steps_json)):
-            # Issue 34, part R: renderer state only (ours or another renderer's): nothing to redraw. Only when no
+            # Renderer state only (ours or another renderer's): nothing to redraw. Only when no
             # GetState is on its way: that answer would then look older than the version shown, and be dropped.
             view.rendered_state_only(version)
             self._settle_later(path, version, Plan(animate=False))

@@ -66,7 +66,7 @@ class SwipeFrame(Gtk.Widget):
 
 class ScreenPage(Gtk.ScrolledWindow):
     """One screen, scrollable. Its scroll position and the editor's draft are kept in the model's renderer state
-    (issue 34, part R: ``keeper`` is the window's :class:`~navrenderer.renderer_state.RendererStateKeeper`)."""
+    (``keeper`` is the window's :class:`~navrenderer.renderer_state.RendererStateKeeper`)."""
 
     def __init__(self, on_editor_text: OnEditorText | None = None, keeper: Any = None) -> None:
         super().__init__(hexpand=True, vexpand=True, hscrollbar_policy=Gtk.PolicyType.NEVER)
@@ -91,7 +91,7 @@ class ScreenPage(Gtk.ScrolledWindow):
         self._on_editor_text = on_editor_text
         # The demo's editor: a real text field; unsaved text protects the model (Docs/guards.md).
         self.entry: Gtk.Entry | None = None
-        # The built-in browser (issue 33, part P): its URL and a button opening it in the desktop's browser.
+        # The built-in browser: its URL and a button opening it in the desktop's browser.
         self.open_button: Gtk.Button | None = None
         self.url = ""
 

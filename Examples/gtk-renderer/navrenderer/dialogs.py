@@ -13,7 +13,7 @@ from gi.repository import GLib, Gtk, Pango
 
 Callback = Callable[[], None]
 
-# Issue 33 (P): a presentation's transition name (the `transition` of its `present` step and of its model in
+# A presentation's transition name (the `transition` of its `present` step and of its model in
 # GetState) → the Gtk.Revealer transition its content opens with.  Unknown names fall back to the style's default
 # (Docs/renderers.md, "Transition names").
 REVEALER_TRANSITIONS: dict[str, str] = {
@@ -50,7 +50,7 @@ def escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
 
 
 def history_bindings(window: Gtk.Window, on_back: Callback, on_forward: Callback) -> None:
-    """Issue 34, part F: Alt+Left / Alt+Right and the mouse's back and forward buttons (8 and 9), as in a
+    """Alt+Left / Alt+Right and the mouse's back and forward buttons (8 and 9), as in a
     browser or Files: the daemon's goBack and goForward."""
     controller = Gtk.ShortcutController(scope=Gtk.ShortcutScope.MANAGED)
     for trigger, callback in (("<Alt>Left", on_back), ("<Alt>Right", on_forward)):
@@ -91,7 +91,7 @@ class ModalWindow(Gtk.Window):
         if style == "fullScreenCover":
             self.set_default_size(max(width, 480), max(height, 360))
         elif style == "toast":
-            # Issue 33, part T: the demo's toast kind, small and not modal (a scheduled dismissal hides it).
+            # The demo's toast kind, small and not modal (a scheduled dismissal hides it).
             self.set_modal(False)
             self.set_default_size(280, 96)
         else:

@@ -108,7 +108,7 @@ class Graph:
                 return model_id
         return model_id
 
-    # -- appearance (issue 33, part A; Docs/renderers.md, "Appearance") ------------------------------
+    # -- appearance (Docs/renderers.md, "Appearance") ------------------------------------------------
 
     def appearance(self, model_id: int) -> dict[str, Any]:
         """The appearance that applies to a model: GetState's resolved ``appearance`` (absent: the defaults)."""

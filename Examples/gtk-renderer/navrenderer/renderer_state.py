@@ -1,4 +1,4 @@
-"""What this renderer keeps in the daemon (Window1.SetRendererState, issue 34, part R; Docs/renderers.md,
+"""What this renderer keeps in the daemon (Window1.SetRendererState; Docs/renderers.md,
 "Renderer state"): the window's size in the window's own state (model 0), each screen's scroll position and the
 editor's draft text in the screen's model.
 

@@ -155,7 +155,7 @@ class TestHook:
         clickable = [f"{prefix}/close", f"{prefix}/escape"]
         if view.back_button.get_sensitive() and view.back_button.get_visible():
             clickable.append(f"{prefix}/back")
-        # Issue 34, part F: the forward button, and the history keys and mouse buttons.
+        # The forward button, and the history keys and mouse buttons.
         if view.forward_button.get_visible():
             clickable.append(f"{prefix}/forward")
         clickable += [f"{prefix}/key/alt-left", f"{prefix}/key/alt-right", f"{prefix}/mouse/8", f"{prefix}/mouse/9"]
@@ -205,7 +205,7 @@ class TestHook:
             "chrome": {"navigationBar": view.header.get_visible(), "backButton": view.back_button.get_visible(),
                        "titleDisplayMode": view.title_mode},
             "stacks": stacks, "tabs": tabs, "switched": switched, "custom": custom, "modals": modals, "dialogs": dialogs,
-            "size": list(view.window.get_default_size()),  # issue 34, part R
+            "size": list(view.window.get_default_size()),  # the window's size, kept in its renderer state
             # The back swipe: how far the content is shifted (read from the widget) and the swipe's state.
             "swipe": {"offset": float(view.frame.offset), "active": view.swipe.active, "state": view.swipe.state},
             "pages": {str(m): _page_state(w) for m, w in view.content.widgets.items() if isinstance(w, ScreenPage)},
@@ -243,7 +243,7 @@ class TestHook:
             # window/<n>/resize/<width>/<height>: the user resizes the window (a split collapses when narrow).
             view.resize(int(rest[1]), int(rest[2]))
         elif len(rest) == 3 and rest[0] == "scroll" and rest[1].isdigit() and rest[2].isdigit():
-            # window/<n>/scroll/<model>/<y>: the user scrolls the screen of <model> (issue 34, part R).
+            # window/<n>/scroll/<model>/<y>: the user scrolls the screen of <model>.
             page = view.content.widgets.get(int(rest[1]))
             if not isinstance(page, ScreenPage):
                 raise HookError(f"no screen {rest[1]} in window {parts[1]}")
@@ -488,7 +488,7 @@ def _page(widget: Gtk.Widget | None) -> dict[str, Any] | None:
 
 
 def _page_state(page: ScreenPage) -> dict[str, Any]:
-    """A screen's scroll position and its text field's text (issue 34, part R)."""
+    """A screen's scroll position and its text field's text."""
     return {"scroll": round(page.get_vadjustment().get_value()),
             "draft": page.entry.get_text() if page.entry is not None else None}
 

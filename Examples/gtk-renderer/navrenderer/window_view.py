@@ -52,7 +52,7 @@ class NavWindowView:
         self.props: dict[str, Any] = {}
         self.closing = False
         self.animator = Animator(on_step=getattr(app, "screen_changed", None))
-        # Issue 34, part R: the window's size, each screen's scroll position and the editor's draft, kept in the daemon.
+        # The window's size, each screen's scroll position and the editor's draft, kept in the daemon.
         self.keeper = RendererStateKeeper(reporter.renderer_state)
         self.content = GraphView(reporter.tab_selected, reporter.editor_text, reporter.child_selected, reporter.collapsed,
                                  keeper=self.keeper)
@@ -67,7 +67,7 @@ class NavWindowView:
         self.back_button = Gtk.Button(icon_name="go-previous-symbolic", tooltip_text="Back", sensitive=False)
         self.back_button.connect("clicked", lambda *_: self.go_back())
         header.pack_start(self.back_button)
-        # Issue 34, part F: Forward, shown while the daemon's CanGoForward is true.
+        # Forward, shown while the daemon's CanGoForward is true.
         self.forward_button = Gtk.Button(icon_name="go-next-symbolic", tooltip_text="Forward", visible=False)
         self.forward_button.connect("clicked", lambda *_: self.go_forward())
         header.pack_start(self.forward_button)
@@ -91,7 +91,7 @@ class NavWindowView:
         escape_shortcut(self.window, self.escape)
         history_bindings(self.window, self.go_back, self.go_forward)
         self.window.present()
-        # Issue 34, part R: the size to restore until the display server has applied it (its first configure
+        # The size to restore until the display server has applied it (its first configure
         # may report the initial size after the restored one was asked for), and how often to ask again.
         self._wanted_size: tuple[int, int] | None = None
         self._size_retries = 3

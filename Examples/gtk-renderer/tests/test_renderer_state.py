@@ -1,4 +1,4 @@
-"""Unit tests of the renderer-state keeper (issue 34, part R; no display needed)."""
+"""Unit tests of the renderer-state keeper (no display needed)."""
 
 from __future__ import annotations
 
