@@ -1,6 +1,6 @@
 /*
- * floor-service: the fair floor for navsessiond's per-call cost (issue "Performance: within 1.25x of a C
- * service that honours the same contract").
+ * floor-service: the fair floor for navsessiond's per-call cost (the daemon is held to
+ * within 1.25x of a C service that honours the same contract).
  *
  * A C libdbus service that implements org.navsession.Window1.StackAppend(s, a{ss}) -> t and
  * StackDropLast(u) -> t on /org/navsession/Session1/window/1 with navsessiond's wire contract:

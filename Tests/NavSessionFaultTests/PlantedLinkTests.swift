@@ -4,8 +4,8 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Symbolic links planted at the names the daemon writes in its state directory (issue "Reliability II",
-/// scenario 8): nothing outside the directory is ever written through them.
+/// Symbolic links planted at the names the daemon writes in its state directory: nothing outside the directory
+/// is ever written through them.
 @Suite(.serialized) struct PlantedLinkTests {
     /// A file outside the state directory, with content the test checks afterwards.
     static func victim() throws -> (path: String, content: String) {

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Per-client budgets through the bus (issue "Reliability II", scenario 3): one client filling what it may
+/// Per-client budgets through the bus: one client filling what it may
 /// create no longer exhausts the session's content budget for every other client.
 @Suite struct ClientShareTests {
     /// A model of about 4 KiB: the largest parameter value a window accepts (`GraphLimits.maxTextBytes`).

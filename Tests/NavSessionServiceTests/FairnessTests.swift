@@ -5,7 +5,7 @@ import NavSessionTesting
 import Synchronization
 import Testing
 
-/// One client does not stop the daemon serving everyone (issue "Reliability II", scenarios 1 and 2): while a
+/// One client does not stop the daemon serving everyone: while a
 /// client that never reads asks for large documents, or floods a broadcast its subscribers never read, another
 /// client's small calls are answered. The bound asserted is liveness (every call within
 /// ``FairnessTests/answerBound``, ``Liveness/bound(_:)`` of 5 s, where the daemon used to answer no one for

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// Losing the bus name (issue "Reliability II", scenario 4): only a `navsessiond --replace` handover is a
+/// Losing the bus name: only a `navsessiond --replace` handover is a
 /// request to stop; anyone else taking the name is an error with a documented exit status, so a supervisor
 /// brings the daemon back, and a daemon that cannot get its name says who holds it.
 @Suite(.serialized) struct NameLossTests {

@@ -5,8 +5,8 @@ import NavSessionTesting
 import NavigationCore
 import Testing
 
-/// Regression tests for what one client could once do to the daemon (issue "no client can take the
-/// daemon down"), on a private bus with dbus-daemon's compiled-in limits (dbus/test-session.conf).
+/// Regression tests for what one client could once do to the daemon (no client can take the
+/// daemon down), on a private bus with dbus-daemon's compiled-in limits (dbus/test-session.conf).
 @Suite struct ReliabilityTests {
     static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
 

@@ -4,7 +4,7 @@ import Foundation
 import NavSessionTesting
 import Testing
 
-/// The renderer contract (issue "The renderer contract"), through the bus against the demo manifest:
+/// The renderer contract (Docs/renderers.md), through the bus against the demo manifest:
 /// strict input, visible outcomes, no-op commands, capabilities, dry runs, compare-and-set and created ids.
 @Suite struct RendererContractTests {
     static let navsession = "org.navsession.Error."

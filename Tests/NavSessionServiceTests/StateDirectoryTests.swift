@@ -5,7 +5,7 @@ import NavSessionTesting
 import Synchronization
 import Testing
 
-/// One writer per state directory and a lossless `--replace` (issue "Reliability II", scenarios 5 to 8): a
+/// One writer per state directory and a lossless `--replace`: a
 /// second daemon on the directory is refused naming the holder, a takeover under load loses no acknowledged
 /// change and gives out no version twice, a directory deleted while running is written again in full, and a
 /// directory others may write to is refused.

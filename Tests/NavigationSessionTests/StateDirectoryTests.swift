@@ -6,7 +6,7 @@ import Testing
 @testable import NavigationSession
 
 /// The state directory: one writer (its lock), refused when unsafe, and written again in full when it goes
-/// away while the session runs (issue "Reliability II", scenarios 6 to 8).
+/// away while the session runs.
 struct StateDirectoryTests {
     @Test func aSecondStoreOnALockedDirectoryIsRefusedNamingTheHolder() throws {
         let directory = temporaryDirectory()
