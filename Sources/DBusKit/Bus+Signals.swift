@@ -35,6 +35,43 @@ extension Bus {
         if let destination { noteReply(size, to: destination.rawValue) } else { noteSignal(size) }
     }
 
+    /// Emits one signal unicast to each of `destinations`: marshalled and checked once, then copied per peer (only
+    /// the destination differs; libdbus gives each copy its own serial). A signal many clients follow costs one
+    /// encoding and one check, not one per client.
+    /// - Throws: as ``emit(path:interface:member:arguments:destination:)``; the peers before a failure got it.
+    public func emit(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value], destinations: [BusName]
+    ) throws {
+        guard let first = destinations.first else { return }
+        guard destinations.count > 1,
+            let wire = try WireMessage.build(
+                .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
+                destination: first.rawValue, body: arguments)
+        else {
+            for destination in destinations {
+                try emit(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
+            }
+            return
+        }
+        guard wire.size <= maximumOutgoingMessageSize else {
+            throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
+        }
+        let message = try wire.demarshal()
+        defer { dbus_message_unref(message) }
+        try send(message)
+        noteReply(wire.size, to: first.rawValue)
+        for destination in destinations.dropFirst() {
+            // An unlocked replica with serial 0: libdbus numbers it when it is sent.
+            guard let copy = dbus_message_copy(message) else { throw ConnectionError(.outOfMemory, "cannot copy a signal") }
+            defer { dbus_message_unref(copy) }
+            guard destination.rawValue.withCString({ dbus_message_set_destination(copy, $0) }) != 0 else {
+                throw ConnectionError(.outOfMemory, "cannot address a signal")
+            }
+            try send(copy)
+            noteReply(wire.size - first.rawValue.utf8.count + destination.rawValue.utf8.count, to: destination.rawValue)
+        }
+    }
+
     /// Whether `peer` has not read at least `bytes` of what this connection sent it (replies and unicast signals),
     /// as far as the bus last said (or its last answered Ping showed). A service stops sending a peer that is
     /// behind what it only streams to it (followed changes), so a client that does not read loses its own

@@ -183,16 +183,31 @@ extension SessionService {
     /// client. Its next call is refused while it is behind; it follows again once it reads (Docs/reliability.md).
     func announceFollowed(_ changes: [FollowedChange], on bus: isolated Bus) {
         var dropped: Set<String> = []
-        for change in changes {
-            if dropped.contains(change.follower) { continue }
-            if let name = try? BusName(change.follower), bus.isBehind(name) {
-                dropped.insert(change.follower)
-                state.withLock { $0.followers.drop(client: change.follower) }
-                logger.notice(
-                    "a follower does not read its ModelChanged signals; its follows ended",
-                    metadata: ["client": "\(change.follower)"])
-                continue
+        var index = changes.startIndex
+        // The followers of one model get the same signal, consecutive in `changes`: encoded once for all of them.
+        while index < changes.endIndex {
+            let change = changes[index]
+            var end = index
+            var destinations: [BusName] = []
+            while end < changes.endIndex, changes[end].window == change.window, changes[end].model == change.model,
+                changes[end].version == change.version
+            {
+                let follower = changes[end].follower
+                end += 1
+                if dropped.contains(follower) { continue }
+                guard let name = try? BusName(follower) else { continue }
+                if bus.isBehind(name) {
+                    dropped.insert(follower)
+                    state.withLock { $0.followers.drop(client: follower) }
+                    logger.notice(
+                        "a follower does not read its ModelChanged signals; its follows ended",
+                        metadata: ["client": "\(follower)"])
+                    continue
+                }
+                destinations.append(name)
             }
+            index = end
+            guard !destinations.isEmpty else { continue }
             do {
                 let arguments: [Value] = [
                     .uint64(UInt64(clamping: change.model.rawValue)), .uint64(UInt64(clamping: change.version)),
@@ -200,10 +215,10 @@ extension SessionService {
                 ]
                 try bus.emit(
                     path: try path(of: change.window), interface: names.windowInterface, member: names.modelChanged,
-                    arguments: arguments, destination: try BusName(change.follower))
+                    arguments: arguments, destinations: destinations)
                 if let recorder = EmittedDocuments.shared { Self.recordSignal(names.modelChanged, arguments, recorder) }
             } catch {
-                logger.warning("cannot send ModelChanged to \(change.follower): \(error)")
+                logger.warning("cannot send ModelChanged to \(destinations.map(\.rawValue)): \(error)")
             }
         }
     }

@@ -49,6 +49,26 @@ import Testing
         }
     }
 
+    /// The signal is encoded once and copied per follower: each follower still gets its own, addressed to it.
+    @Test func everyFollowerOfOneModelGetsItsOwnSignal() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            let home = try #require(try await fixture.windowProperty(window, "ActiveModel").uint64)
+            var followers: [(Bus, AsyncStream<Signal>)] = []
+            for _ in 0..<5 { followers.append(try await Self.follower(fixture, window, home)) }
+            _ = try await fixture.window(
+                window, "Apply", [.string(#"[{"command":"setParams","model":\#(home),"title":"Start"}]"#), .noParams])
+            let version = try await fixture.version(window)
+            for (bus, received) in followers {
+                let signal = try await first(received, timeout: .seconds(30)) { _ in true }
+                #expect(signal.arguments.first?.uint64 == home && signal.arguments[1].uint64 == version)
+                #expect(signal.arguments[2].string?.contains(#""title":"Start""#) == true)
+                await bus.close()
+            }
+        }
+    }
+
     @Test func aFollowedModelsEndIsItsLastChange() async throws {
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()

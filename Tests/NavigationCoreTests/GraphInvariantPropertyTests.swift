@@ -14,7 +14,7 @@ struct GraphInvariantPropertyTests {
         let target: ModelID? = pick % 3 == 0 ? nil : ids[pick % ids.count]
         let command: NavigationCommand
         let tag: String? = pick % 4 == 0 ? "t\(pick % 3)" : nil
-        switch op % 19 {
+        switch op % 21 {
         case 0, 1: command = .stackAppend([StackElementSpec(.screen("s\(pick % 5)", tag: tag))], singleTop: pick % 5 == 0)
         case 2: command = .stackDropLast(pick % 3)
         case 3: command = .stackDropToRoot
@@ -42,6 +42,9 @@ struct GraphInvariantPropertyTests {
             command = .stackSetPath(path.reversed().map { .existing(.id($0.model)) } + (pick % 2 == 0 ? [.spec(.screen("n"))] : []))
         case 16: command = .setParams(model: pick % 2 == 0 ? .tag("t\(pick % 3)") : nil, params: ["k": "\(pick % 4)"], merge: pick % 3 != 0)
         case 17: command = pick % 2 == 0 ? .bringToFront(.screen("s\(pick % 5)")) : .bringToFront(.model(.tag("t\(pick % 3)")))
+        // Marks (the subtree mark counts stay exact; a change that would remove a marked model is refused).
+        case 19: command = .protect(model: target.map { .id($0) }, reason: "r\(pick % 3)", owner: nil)
+        case 20: command = .unprotect(model: target.map { .id($0) }, owner: nil)
         case 15:
             let id = target ?? window.activeModelID
             return { w throws(NavigationError) in try w.report(pick % 2 == 0 ? .dismissedInteractively(id) : .alertActionChosen(alert: id, action: pick % 4 == 1 ? "pop" : "ok")) }

@@ -98,6 +98,18 @@ extension NavigationWindow {
         }
     }
 
+    /// Protection marks in the subtree of `node`, itself included. O(1).
+    func marks(in node: Node) -> Int { node.descendantMarks + (node.protection == nil ? 0 : 1) }
+
+    /// Adds `delta` marks at `node` and every ancestor above it. O(depth), only where marks are.
+    func bubbleMarks(from node: Node, _ delta: Int) {
+        var current: Node? = node
+        while let model = current {
+            model.descendantMarks += delta
+            current = parentNode(model)
+        }
+    }
+
     func link(_ child: Node, to parent: Node, as attachment: Attachment, position: Int, journal: Bool = true) {
         child.parent = parent.id
         child.attachment = attachment
@@ -105,6 +117,8 @@ extension NavigationWindow {
         let (presenters, slots) = totals(child)
         updateMembership(of: child, in: parent)
         bubble(from: parent, presenters: presenters, slots: slots)
+        let marks = marks(in: child)
+        if marks != 0 { bubbleMarks(from: parent, marks) }
         if journal { tx.undo.append(.linked(child)) }
     }
 
@@ -114,6 +128,8 @@ extension NavigationWindow {
         parent.presenterChildren.remove(child.id)
         parent.filledSlotChildren.remove(child.id)
         bubble(from: parent, presenters: -presenters, slots: -slots)
+        let marks = marks(in: child)
+        if marks != 0 { bubbleMarks(from: parent, -marks) }
         child.parent = nil
         if journal {
             tx.undo.append(.unlinked(child, parent: parent, attachment: child.attachment, position: child.position))
@@ -384,6 +400,15 @@ extension NavigationWindow {
             presenters[node.id] = sumP + own
             slots[node.id] = sumS + ownSlot
         }
-        return true
+        // Marks: each marked model counts once in every ancestor (kept branches included).
+        var marks: [ModelID: Int] = [:]
+        for node in order where node.protection != nil {
+            var current = parentNode(node)
+            while let ancestor = current {
+                marks[ancestor.id, default: 0] += 1
+                current = parentNode(ancestor)
+            }
+        }
+        return order.allSatisfy { $0.descendantMarks == marks[$0.id] ?? 0 }
     }
 }

@@ -18,7 +18,13 @@ public final class NavigationWindow {
     var tags: [String: ModelID] = [:]
     /// The models carrying a protection mark: a change checks marks only when there are any, and listing
     /// them costs O(marks).
-    var marked: Set<ModelID> = []
+    var marked: Set<ModelID> = [] {
+        didSet { marksRevision &+= 1 }
+    }
+    /// Bumped whenever a mark is set, changed or removed (``protectionsJSON``'s cache key).
+    var marksRevision = 0
+    /// The `Protected` JSON for ``marksRevision``.
+    var cachedProtectionsJSON: (revision: Int, json: String)?
     /// How many models carry a protection mark.
     public var protectedCount: Int { marked.count }
     /// The root model; it is never removed and never finished.

@@ -65,6 +65,9 @@ final class Node {
     // straight to the right model instead of scanning the subtree.
     var descendantPresenters = 0
     var descendantFilledSlots = 0
+    /// Protection marks over strict descendants (kept branches included): whether removing the subtree would
+    /// touch a mark is O(1).
+    var descendantMarks = 0
     var presenterChildren: Set<ModelID> = []
     var filledSlotChildren: Set<ModelID> = []
 

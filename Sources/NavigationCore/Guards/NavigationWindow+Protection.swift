@@ -38,7 +38,10 @@ extension NavigationWindow {
             tx.markModified(node.id)
         }
         if mark == nil { marked.remove(node.id) } else { marked.insert(node.id) }
+        let delta = (mark == nil ? 0 : 1) - (node.protection == nil ? 0 : 1)
         node.protection = mark
+        if delta != 0, let parent = parentNode(node) { bubbleMarks(from: parent, delta) }
+        marksRevision &+= 1
     }
 
     /// Throws ``NavigationError/prevented(model:reason:dialog:owner:)`` when the change would finish or suspend a
@@ -63,8 +66,16 @@ extension NavigationWindow {
     }
 
     /// The marks as JSON (the `Protected` property): `[{"dialog":…,"model":12,"owner":":1.42","reason":…}]`.
+    /// Built once per set of marks: the service reads it after every change.
     public var protectionsJSON: String {
         guard !marked.isEmpty else { return "[]" }
+        if let cached = cachedProtectionsJSON, cached.revision == marksRevision { return cached.json }
+        let json = buildProtectionsJSON()
+        cachedProtectionsJSON = (marksRevision, json)
+        return json
+    }
+
+    private func buildProtectionsJSON() -> String {
         var out = "["
         for (index, entry) in protections.enumerated() {
             if index > 0 { out += "," }
@@ -79,16 +90,7 @@ extension NavigationWindow {
     /// Whether removing or suspending the subtree of `node` would touch a mark (the dry-run-free rule the
     /// abilities use). Free when no model is marked.
     func subtreeIsProtected(_ node: Node) -> Bool {
-        guard protectedCount > 0 else { return false }
-        // Up from each mark rather than down the subtree: `abilities` asks this after every change, and the
-        // subtree a pop or dismissal would remove can be most of the window. O(marks × depth).
-        for id in marked {
-            var current = nodes[id]
-            while let model = current {
-                if model === node { return true }
-                current = parentNode(model)
-            }
-        }
-        return false
+        // The subtree's mark count, kept by link, unlink and every mark set or removed. O(1).
+        protectedCount > 0 && marks(in: node) > 0
     }
 }

@@ -101,7 +101,7 @@ extension NavigationWindow {
         return node
     }
 
-    /// Recomputes every node's presenter counts bottom-up (reverse pre-order).
+    /// Recomputes every node's presenter and mark counts bottom-up (reverse pre-order).
     private func rebuildPresenterIndex() {
         guard let root = nodes[rootID] else { return }
         var order: [Node] = []
@@ -112,9 +112,11 @@ extension NavigationWindow {
             }
         }
         for node in order.reversed() {
-            // A kept branch's root counts in no parent's index (its own subtree's counts are still built).
-            if case .saved = node.attachment { continue }
             guard let parent = parentNode(node) else { continue }
+            // Marks count through kept branches too (removing their holder would touch them).
+            parent.descendantMarks += marks(in: node)
+            // A kept branch's root counts in no parent's presenter index (its own subtree's counts are still built).
+            if case .saved = node.attachment { continue }
             let (presenters, slots) = totals(node)
             parent.descendantPresenters += presenters
             parent.descendantFilledSlots += slots
