@@ -135,7 +135,7 @@ extension NavigationWindow {
     /// limits are checked against the state the change leads to. O(size of the change).
     private func prepareCommit() -> CommitPlan {
         // Models created and kept by the same change start (and are suspended): they stay in the window.
-        let started = tx.created.filter { isInGraph($0) }
+        let started = createdInGraph()
         var removed: [Node] = []
         var seen: Set<ModelID> = []
         let detachedRoots = tx.closing ? closingRoots() : tx.unlinked.filter { $0.parent == nil && $0.id != rootID }
@@ -152,6 +152,35 @@ extension NavigationWindow {
         return CommitPlan(
             started: started, removed: removed, contentCost: contentCost + gained - lost + tx.costDelta, modelCount: modelCount,
             suspended: suspended, resumed: resumed)
+    }
+
+    /// The models the change created that are in the graph when it commits. One model: its walk to the root; many
+    /// (a `setRoutes` building a chain of presentations): each walk stops at a model already answered, so the cost is
+    /// the number of models walked once, not the created models times their depth.
+    private func createdInGraph() -> [Node] {
+        guard tx.created.count > 1 else { return tx.created.filter { isInGraph($0) } }
+        var known: [ModelID: Bool] = [:]
+        known.reserveCapacity(tx.created.count * 2)
+        var path: [Node] = []
+        return tx.created.filter { node in
+            path.removeAll(keepingCapacity: true)
+            var current: Node? = node
+            var answer = false
+            while let model = current {
+                if let cached = known[model.id] {
+                    answer = cached
+                    break
+                }
+                path.append(model)
+                guard let parentID = model.parent else {
+                    answer = model.id == rootID
+                    break
+                }
+                current = nodes[parentID]
+            }
+            for model in path { known[model.id] = answer }
+            return answer
+        }
     }
 
     /// The models this change suspends (in branches it kept that were live before) and resumes (in branches

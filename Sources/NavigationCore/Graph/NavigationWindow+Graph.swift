@@ -70,30 +70,34 @@ extension NavigationWindow {
         }
     }
 
-    /// Presenters and filled presenter slots in the subtree of `node`, itself included.
-    func totals(_ node: Node) -> (presenters: Int, filledSlots: Int) {
+    /// Whether the subtree of `node` (itself included) holds a model that may present, and one whose slot is
+    /// filled: the presenter index's two facts, kept as each parent's sets of the children that have them. O(1).
+    func indexFlags(_ node: Node) -> (presenter: Bool, filledSlot: Bool) {
         let presents = canPresent(node)
-        let own = presents ? 1 : 0
-        let ownSlot = presents && node.presented != nil ? 1 : 0
-        return (node.descendantPresenters + own, node.descendantFilledSlots + ownSlot)
+        return (presents || !node.presenterChildren.isEmpty, (presents && node.presented != nil) || !node.filledSlotChildren.isEmpty)
     }
 
-    private func updateMembership(of child: Node, in parent: Node) {
-        let (presenters, slots) = totals(child)
-        if presenters > 0 { parent.presenterChildren.insert(child.id) } else { parent.presenterChildren.remove(child.id) }
-        if slots > 0 { parent.filledSlotChildren.insert(child.id) } else { parent.filledSlotChildren.remove(child.id) }
+    /// Puts `child` in or out of `parent`'s two sets by its flags; whether either set changed.
+    @discardableResult
+    private func updateMembership(of child: Node, in parent: Node) -> Bool {
+        let (presenter, slot) = indexFlags(child)
+        let presenters = presenter
+            ? parent.presenterChildren.insert(child.id).inserted : parent.presenterChildren.remove(child.id) != nil
+        let slots = slot
+            ? parent.filledSlotChildren.insert(child.id).inserted : parent.filledSlotChildren.remove(child.id) != nil
+        return presenters || slots
     }
 
-    /// Adds a change of descendant counts at `node` and every ancestor above it.
-    private func bubble(from node: Node, presenters: Int, slots: Int) {
-        guard presenters != 0 || slots != 0 else { return }
+    /// After `node`'s flags may have changed: its parent's sets, then upward while an ancestor's flags change.
+    /// Amortised O(1): a presentation added deep in a chain of them changes its presenter's sets and stops there,
+    /// so a change costs nothing in proportion to the depth it happens at. A kept branch's root counts in no
+    /// parent's sets.
+    private func propagateIndex(from node: Node) {
         var current = node
-        current.descendantPresenters += presenters
-        current.descendantFilledSlots += slots
         while let parent = parentNode(current) {
-            updateMembership(of: current, in: parent)
-            parent.descendantPresenters += presenters
-            parent.descendantFilledSlots += slots
+            if case .saved = current.attachment { return }
+            let before = indexFlags(parent)
+            guard updateMembership(of: current, in: parent), indexFlags(parent) != before else { return }
             current = parent
         }
     }
@@ -114,9 +118,7 @@ extension NavigationWindow {
         child.parent = parent.id
         child.attachment = attachment
         child.position = position
-        let (presenters, slots) = totals(child)
-        updateMembership(of: child, in: parent)
-        bubble(from: parent, presenters: presenters, slots: slots)
+        propagateIndex(from: child)
         let marks = marks(in: child)
         if marks != 0 { bubbleMarks(from: parent, marks) }
         if journal { tx.undo.append(.linked(child)) }
@@ -124,10 +126,10 @@ extension NavigationWindow {
 
     func unlink(_ child: Node, journal: Bool = true) {
         guard let parent = parentNode(child) else { return }
-        let (presenters, slots) = totals(child)
-        parent.presenterChildren.remove(child.id)
-        parent.filledSlotChildren.remove(child.id)
-        bubble(from: parent, presenters: -presenters, slots: -slots)
+        let before = indexFlags(parent)
+        let leftPresenters = parent.presenterChildren.remove(child.id) != nil
+        let leftSlots = parent.filledSlotChildren.remove(child.id) != nil
+        if leftPresenters || leftSlots, indexFlags(parent) != before { propagateIndex(from: parent) }
         let marks = marks(in: child)
         if marks != 0 { bubbleMarks(from: parent, -marks) }
         child.parent = nil
@@ -139,15 +141,9 @@ extension NavigationWindow {
 
     /// Sets a slot and accounts for the presenter's own "filled slot" bit.
     func setSlot(_ presenter: Node, to value: ModelID?, journal: Bool = true) {
-        let before = totals(presenter)
         if journal { tx.undo.append(.slot(presenter, presenter.presented)) }
         presenter.presented = value
-        let after = totals(presenter)
-        let delta = after.filledSlots - before.filledSlots
-        if delta != 0, let parent = parentNode(presenter) {
-            updateMembership(of: presenter, in: parent)
-            bubble(from: parent, presenters: 0, slots: delta)
-        }
+        propagateIndex(from: presenter)
         tx.markModified(presenter.id)
     }
 
@@ -163,7 +159,7 @@ extension NavigationWindow {
     /// The presentations inside `subtree` (below its root), bottom-up: what appears or goes with it.
     /// O(size of the subtree), which the change creates or removes anyway.
     func presentations(in subtree: Node) -> [NavigationStep.Presentation] {
-        guard subtree.descendantFilledSlots > 0 || subtree.presented != nil else { return [] }
+        guard !subtree.filledSlotChildren.isEmpty || subtree.presented != nil else { return [] }
         var result: [NavigationStep.Presentation] = []
         preorder(from: subtree) { node in
             guard let slot = node.presented, let child = nodes[slot],
@@ -374,31 +370,20 @@ extension NavigationWindow {
     func verifyPresenterIndex() -> Bool {
         guard let root = nodes[rootID] else { return false }
         var order: [Node] = []
-        // Kept branches too: their own counts stay exact while they wait, and their roots count nowhere.
+        // Kept branches too: their own sets stay exact while they wait, and their roots count nowhere.
         preorder(from: root, includingSaved: true) { order.append($0) }
         guard order.count == nodes.count else { return false }
-        var presenters: [ModelID: Int] = [:]
-        var slots: [ModelID: Int] = [:]
+        // Children before parents: each node's sets are checked against its children's (already checked) flags.
         for node in order.reversed() {
-            let own = canPresent(node) ? 1 : 0
-            let ownSlot = canPresent(node) && node.presented != nil ? 1 : 0
-            var sumP = 0
-            var sumS = 0
-            var expectedP: Set<ModelID> = []
-            var expectedS: Set<ModelID> = []
-            for child in node.children {
-                let p = presenters[child] ?? 0
-                let s = slots[child] ?? 0
-                sumP += p
-                sumS += s
-                if p > 0 { expectedP.insert(child) }
-                if s > 0 { expectedS.insert(child) }
+            var presenters: Set<ModelID> = []
+            var slots: Set<ModelID> = []
+            for id in node.children {
+                guard let child = nodes[id] else { return false }
+                let flags = indexFlags(child)
+                if flags.presenter { presenters.insert(id) }
+                if flags.filledSlot { slots.insert(id) }
             }
-            guard sumP == node.descendantPresenters, sumS == node.descendantFilledSlots,
-                expectedP == node.presenterChildren, expectedS == node.filledSlotChildren
-            else { return false }
-            presenters[node.id] = sumP + own
-            slots[node.id] = sumS + ownSlot
+            guard presenters == node.presenterChildren, slots == node.filledSlotChildren else { return false }
         }
         // Marks: each marked model counts once in every ancestor (kept branches included).
         var marks: [ModelID: Int] = [:]

@@ -60,11 +60,8 @@ final class Node {
     /// The params `pushParams` replaced, oldest first: `goBack` restores the newest before anything else goes back.
     var paramsHistory: [[String: String]] = []
 
-    // Presenter index: counts over strict descendants, and the children whose subtree (self included)
-    // holds a model that may present / a presenter with a filled slot. They let `down(M)` descend
-    // straight to the right model instead of scanning the subtree.
-    var descendantPresenters = 0
-    var descendantFilledSlots = 0
+    // Presenter index: the children whose subtree (self included) holds a model that may present / a presenter
+    // with a filled slot. They let `down(M)` descend straight to the right model instead of scanning the subtree.
     /// Protection marks over strict descendants (kept branches included): whether removing the subtree would
     /// touch a mark is O(1).
     var descendantMarks = 0

@@ -117,11 +117,9 @@ extension NavigationWindow {
             parent.descendantMarks += marks(in: node)
             // A kept branch's root counts in no parent's presenter index (its own subtree's counts are still built).
             if case .saved = node.attachment { continue }
-            let (presenters, slots) = totals(node)
-            parent.descendantPresenters += presenters
-            parent.descendantFilledSlots += slots
-            if presenters > 0 { parent.presenterChildren.insert(node.id) }
-            if slots > 0 { parent.filledSlotChildren.insert(node.id) }
+            let flags = indexFlags(node)
+            if flags.presenter { parent.presenterChildren.insert(node.id) }
+            if flags.filledSlot { parent.filledSlotChildren.insert(node.id) }
         }
     }
 }
