@@ -137,7 +137,8 @@ class NavWindowView:
         """Resizes the window as the user would (the test hook): asked again, like a restored size, when the display
         server's first size for a window mapped moments ago overtakes it."""
         self._wanted_size = (width, height)
-        self._size_retries = 3
+        # A busy machine's display server may answer with its own size several times before ours lands.
+        self._size_retries = 20
         self.window.set_default_size(width, height)
 
     def _resized(self, *_: object) -> None:
