@@ -13,6 +13,24 @@ struct ProtectionTests {
         return window
     }
 
+    /// A presentation goes with the pushed screen that opened it, so a mark in it makes popping that screen
+    /// refused — and the abilities say so (found by the random step tests with marks).
+    @Test func aMarkedPresentationOpenedByTheTopScreenMakesItsPopUnavailable() throws {
+        // switched 1 → stack 2 → home 3, detail 4; the cover 5 is opened by detail 4 (hosted by the stack's presenter).
+        let window = try makeWindow(.switched(.stack([home, .screen("detail")])))
+        try window.execute(.present(.fullScreenCover(.screen("player"))), from: 4)
+        #expect(window.model(5)?.resultTo == 4)
+        try window.execute(.protect(model: .id(5), reason: "playing", owner: nil))
+        expectRejected(window, .prevented(model: 5, reason: "playing", dialog: nil, owner: "")) {
+            () throws(NavigationError) in try window.execute(.stackDropLast(1), from: 3)
+        }
+        // From the active cover: its own dismissal is refused (CanDismiss, CanGoBack false) and so is the pop under it.
+        let abilities = window.abilities
+        #expect(window.activeModelID == 5)
+        #expect(abilities.canPop == ((try? window.dryRun([BatchCommand(.stackDropLast(1))])) != nil))
+        #expect(!abilities.canGoBack && !abilities.canDismiss)
+    }
+
     @Test func protectMarksTheModelAndCountsIt() throws {
         let window = try windowWithProtectedSheet()
         #expect(window.model(3)?.protection == Protection(reason: "unsaved text", dialog: "discardChanges", owner: ":1.7"))

@@ -448,18 +448,35 @@ extension NavigationWindow {
         var canGoBack = back != nil
         // The same rule the commit applies (Docs/guards.md): a move that would finish a marked model is
         // not offered.
-        if let stack, canPop, let top = stack.path.last.flatMap({ nodes[$0.model] }) { canPop = !subtreeIsProtected(top) }
+        if let stack, canPop, let top = stack.path.last { canPop = !popTouchesMark([top.model], of: stack) }
         switch dismissal {
         case .slot(let presenter): canDismiss = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
-        case .path(let stack, let keeping): canDismiss = !stack.path[keeping...].contains { nodes[$0.model].map(subtreeIsProtected) ?? false }
+        case .path(let stack, let keeping): canDismiss = !popTouchesMark(stack.path[keeping...].map(\.model), of: stack)
         case nil: break
         }
         switch back {
         case .dismiss(let presenter): canGoBack = !(presenter.presented.flatMap { nodes[$0] }.map(subtreeIsProtected) ?? false)
-        case .pop(let stack, let index): canGoBack = !(nodes[stack.path[index].model].map(subtreeIsProtected) ?? false)
+        case .pop(let stack, let index): canGoBack = !popTouchesMark(stack.path[index...].map(\.model), of: stack)
         case .selectTab, .selectColumn, .restoreParams, nil: break
         }
         return WindowAbilities(canGoBack: canGoBack, canPop: canPop, canDismiss: canDismiss)
+    }
+
+    /// Whether popping the `removed` elements of `stack` would finish a marked model: in their subtrees, or in a
+    /// presentation one of them opened (it goes with its opener, `dismissPresentations(openedBy:above:)`). The same
+    /// rule the commit applies, read without a dry run. O(removed + depth); only called while some model is marked.
+    private func popTouchesMark(_ removed: [ModelID], of stack: Node) -> Bool {
+        if removed.contains(where: { nodes[$0].map(subtreeIsProtected) ?? false }) { return true }
+        var current: Node? = stack
+        while let node = current {
+            if let slot = node.presented, let presented = nodes[slot], let opener = presented.resultTo,
+                removed.contains(opener), subtreeIsProtected(presented)
+            {
+                return true
+            }
+            current = parentNode(node)
+        }
+        return false
     }
 
     private func hide(_ origin: Node) throws(NavigationError) {
