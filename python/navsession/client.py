@@ -4,7 +4,8 @@ Everything runs on Gio (PyGObject). Calls are synchronous (``call_sync``) unless
 property updates are dispatched by the GLib main context the session was created on (the thread-default one,
 normally the default context) — by a running ``GLib.MainLoop`` / ``Gtk.Application``, by the ``wait_for`` and
 change-stream helpers (which iterate that context until they are satisfied), or, in asyncio code, by
-:mod:`navsession.aio` (which iterates it in an executor thread while something awaits).
+:mod:`navsession.aio` (which iterates it in an executor thread while something awaits). A window's callbacks
+come in the daemon's order, each change's once the cached properties show it (:class:`_WindowSignals`).
 
 Replies, signals and properties are checked before they are decoded (:mod:`navsession.protocol`): what the
 package cannot understand raises :class:`navsession.errors.ProtocolError`; a call whose reply does not come in
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import warnings
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -31,7 +33,7 @@ from .commands import CommandLike, batch_json
 from .contract import INTERFACES
 from .documents import ChangeCause, ClosedWindow, HistoryEntry, Step, WindowSnapshot
 from .errors import NavSessionError, ProtocolError, Timeout, from_glib_error
-from .specs import Route
+from .specs import Reference, Route
 
 DEMO_NAME = "org.navsession.Demo"
 SESSION_PATH = "/org/navsession/Session1"
@@ -196,6 +198,7 @@ class Session:
         self._handlers = []
         for window in list(self._windows.values()):
             window._closed = True
+            window._stop_signals()
         if self._owns_connection and not self.connection.is_closed():
             self.connection.close_sync(None)
 
@@ -248,8 +251,9 @@ class Session:
 
     def call(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
              timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
-        """Calls a Session1 method (or ``interface.Method``) and returns its unpacked reply."""
-        return _call(self.proxy, method, signature, args, timeout_ms, self._call_flags)
+        """Calls a Session1 method (or ``interface.Method``) and returns its unpacked reply. A D-Bus error is
+        raised once the signals the daemon sent before it are dispatched (see :meth:`Window.call`)."""
+        return _call(self.proxy, method, signature, args, timeout_ms, self._call_flags, self.context)
 
     def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
                    on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
@@ -408,6 +412,7 @@ class Session:
         window = self._windows.pop(obj.get_object_path(), None)
         if window is not None:
             window._closed = True
+            window._release_signals()  # a closed window's last Changed has no PropertiesChanged after it
 
 
 def _path(window: Union["Window", str]) -> str:
@@ -449,11 +454,17 @@ def _call_async(proxy: Gio.DBusProxy, method: str, signature: Optional[str], arg
 
 
 def _call(proxy: Gio.DBusProxy, method: str, signature: Optional[str], args: Sequence[Any], timeout_ms: int,
-          flags: Gio.DBusCallFlags) -> Tuple[Any, ...]:
+          flags: Gio.DBusCallFlags, context: Optional[GLib.MainContext] = None) -> Tuple[Any, ...]:
+    """``call_sync``; on a D-Bus error, first dispatches what is pending on ``context``: the signals the daemon
+    sent before its error reply (a refused change's side change — the protection mark's dialog presented in its
+    place — and its ``PropertiesChanged``) were queued there before the reply reached us, so the cached
+    properties describe them when the error is raised."""
     parameters = GLib.Variant(signature, tuple(args)) if signature else None
     try:
         reply = proxy.call_sync(method, parameters, flags, timeout_ms, None)
     except GLib.Error as error:
+        if context is not None:
+            _drain(context)
         raise from_glib_error(error, method, proxy.get_object_path(), proxy.get_interface_name()) from None
     return protocol.check_reply(reply, method, proxy.get_object_path(), proxy.get_interface_name())
 
@@ -546,9 +557,13 @@ class Window:
     ``can_go_back``, ``can_go_forward``, ``current_routes``…), typed methods, the change stream and waits.
 
     A method that changes the window returns the window's new version; the cached properties already describe
-    it when the method returns (the signals that came with the reply are dispatched first) — except in asyncio
-    code while :mod:`navsession.aio` iterates the context in its thread: there ``await
-    window.wait_for_async(version=v)``.
+    it when the method returns (the signals that came with the reply are dispatched first), and a call the daemon
+    refuses raises once the signals sent before its error are dispatched (a protection mark's dialog presented
+    in place of the refused change is in the properties) — except in asyncio code while :mod:`navsession.aio`
+    iterates the context in its thread: there ``await window.wait_for_async(version=v)``.
+
+    In a change callback (:meth:`follow`, :meth:`connect_changed`) the cached properties describe the change
+    being announced: ``window.version == change.version`` (see :class:`_WindowSignals`).
     """
 
     # Declared for type checkers; installed from _WINDOW_PROPERTIES below.
@@ -574,6 +589,7 @@ class Window:
         self.session = session
         self.path = path
         self._closed = False
+        self._signals: Optional[_WindowSignals] = None  # made by the first connect_* (follow, changes…)
         if proxy is None:
             try:
                 proxy = Gio.DBusProxy.new_sync(session.connection, session._proxy_flags, None, session.name, path,
@@ -610,8 +626,10 @@ class Window:
     def call(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
              timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
         """Calls any Window1 method (or ``interface.Method``); returns the unpacked reply; raises the
-        :mod:`navsession.errors` class of the D-Bus error."""
-        return _call(self.proxy, method, signature, args, timeout_ms, self.session._call_flags)
+        :mod:`navsession.errors` class of the D-Bus error — once the signals the daemon sent before the error are
+        dispatched, so a refused change's side change (a protection mark's dialog, presented in its place) is in
+        the cached properties when the error is raised."""
+        return _call(self.proxy, method, signature, args, timeout_ms, self.session._call_flags, self.session.context)
 
     def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
                    on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
@@ -733,11 +751,31 @@ class Window:
     def bring_to_front(self, screen: str = "", tag: str = "") -> int:
         return self._change("BringToFront", "(ss)", (screen, tag))
 
-    def protect(self, model: int, reason: str, dialog: str = "") -> int:
-        return self._change("Protect", "(tss)", (model, reason, dialog))
+    def protect(self, reason: str, *legacy: Any, model: Optional[Reference] = None, tag: Optional[str] = None,
+                dialog: Optional[str] = None) -> int:
+        """Marks a model protected (Docs/guards.md): changes that would finish or suspend it are refused with
+        :class:`navsession.errors.Prevented`; the mark is this connection's. The arguments of
+        :func:`navsession.commands.protect`: ``reason``, then by keyword ``model`` (an id, or ``"tag:…"``; ``None``
+        or 0: the active model), ``tag``, ``dialog`` (a dialog the manifest declares, presented in place of a
+        refused change; ``None``/``""``: none). A numeric model is ``Window1.Protect``; a tag is ``ExecuteAt`` of
+        the ``protect`` command.
 
-    def unprotect(self, model: int) -> int:
-        return self._change("Unprotect", "(t)", (model,))
+        The former order ``protect(model, reason, dialog="")`` (an ``int`` first) still works, with a
+        :class:`DeprecationWarning`."""
+        if legacy or (isinstance(reason, int) and not isinstance(reason, bool)):
+            reason, model, dialog = _legacy_protect(reason, legacy, model, tag, dialog)
+        if not isinstance(reason, str):
+            raise TypeError(f"protect: reason must be a str, not {type(reason).__name__}")
+        if tag is None and (model is None or (isinstance(model, int) and not isinstance(model, bool))):
+            return self._change("Protect", "(tss)", (model or 0, reason, dialog or ""))
+        return self.execute(_commands.protect(reason, model=model, tag=tag, dialog=dialog))
+
+    def unprotect(self, model: Optional[Reference] = None, *, tag: Optional[str] = None) -> int:
+        """Removes this connection's mark (:func:`navsession.commands.unprotect`'s arguments: ``model`` an id or
+        ``"tag:…"``, ``None`` or 0 the active model; or ``tag``). ``unprotect(model_id)`` as before."""
+        if tag is None and (model is None or (isinstance(model, int) and not isinstance(model, bool))):
+            return self._change("Unprotect", "(t)", (model or 0,))
+        return self.execute(_commands.unprotect(model=model, tag=tag))
 
     def execute(self, command: CommandLike, model: int = 0) -> int:
         """``ExecuteAt``: one command from ``model`` (0: the active model)."""
@@ -817,42 +855,46 @@ class Window:
 
     # -- signals (GLib main loop)
 
+    # Every connect_* callback (and follow, changes) is called by the window's _WindowSignals: in the order the
+    # daemon sent the signals, each Changed once the cached properties show its version.
+
     def connect_changed(self, callback: Callable[[Change], None],
                         on_error: Optional[Callable[[ProtocolError], None]] = None) -> Callable[[], None]:
-        """Calls ``callback(change)`` for every ``Changed`` signal as it arrives (no gap handling: see
-        :meth:`follow`). A signal the package cannot understand is ``on_error(ProtocolError)`` (without
-        ``on_error`` the error is raised from the signal handler, which GLib prints). Returns a function that
-        disconnects."""
-
-        def on_signal(_proxy: Any, _sender: str, name: str, params: GLib.Variant) -> None:
-            if name == "Changed":
-                try:
-                    change = Change.from_signal(self.path, params)
-                except ProtocolError as error:
-                    if on_error is None:
-                        raise
-                    on_error(error)
-                    return
-                callback(change)
-
-        return _disconnector(self.proxy, self.proxy.connect("g-signal", on_signal))
+        """Calls ``callback(change)`` for every ``Changed`` signal (no gap handling: see :meth:`follow`), once the
+        cached properties describe the change: the daemon sends ``Changed`` before the ``PropertiesChanged``
+        that goes with it, so the callback waits for that one (no extra call; when it does not come within
+        :data:`PROPERTIES_WAIT`, the properties are read with ``GetAll``). Inside the callback ``window.version ==
+        change.version`` and ``active_screen``, ``can_go_back``… are the state after the change (when one
+        operation made several changes of the window — a waiting deep link resumed by the change — the daemon
+        announces the properties once, after its last ``Changed``: the earlier changes' callbacks see that
+        state). A signal the package cannot understand is ``on_error(ProtocolError)`` (without ``on_error`` the
+        error is raised from the signal handler, which GLib prints). Returns a function that disconnects."""
+        return self._dispatcher().subscribe(_WindowSignals.CHANGED, callback, on_error)
 
     def connect_signal(self, signal: str, callback: Callable[..., None]) -> Callable[[], None]:
-        """Calls ``callback(*args)`` for every ``signal`` (``Message``, ``Effect``, ``Settled``…)."""
-
-        def on_signal(_proxy: Any, _sender: str, name: str, params: GLib.Variant) -> None:
-            if name == signal:
-                callback(*params.unpack())
-
-        return _disconnector(self.proxy, self.proxy.connect("g-signal", on_signal))
+        """Calls ``callback(*args)`` for every ``signal`` (``Message``, ``Effect``, ``Prevented``…), in order with
+        the ``Changed`` callbacks (a ``Message`` sent after a ``Changed`` comes after that change's callbacks)."""
+        return self._dispatcher().subscribe(_WindowSignals.SIGNAL, callback, None, signal)
 
     def connect_properties(self, callback: Callable[[Dict[str, Any]], None]) -> Callable[[], None]:
-        """Calls ``callback(changed)`` (D-Bus name → value) after the cache took a PropertiesChanged."""
+        """Calls ``callback(changed)`` (D-Bus name → value) after the cache took a PropertiesChanged — after the
+        callbacks of the changes it completes."""
+        return self._dispatcher().subscribe(_WindowSignals.PROPERTIES, callback)
 
-        def on_properties(_proxy: Any, changed: GLib.Variant, _invalidated: Any) -> None:
-            callback(changed.unpack())
+    def _dispatcher(self) -> "_WindowSignals":
+        if self._signals is None:
+            self._signals = _WindowSignals(self)
+        return self._signals
 
-        return _disconnector(self.proxy, self.proxy.connect("g-properties-changed", on_properties))
+    def _release_signals(self) -> None:
+        """The window closed: what waits for a PropertiesChanged is delivered now (none will come)."""
+        if self._signals is not None:
+            self._signals.release()
+
+    def _stop_signals(self) -> None:
+        """The session closed: drop what waits, disconnect."""
+        if self._signals is not None:
+            self._signals.stop()
 
     # -- change stream
 
@@ -950,15 +992,293 @@ class Window:
 _WindowProperties.install(Window)
 
 
-def _disconnector(proxy: Gio.DBusProxy, handler: int) -> Callable[[], None]:
-    done = [False]
+#: How long (seconds) a window's ``Changed`` callbacks wait for the ``PropertiesChanged`` that shows the change
+#: before the package reads the properties with ``GetAll`` instead. The daemon sends that signal right after
+#: ``Changed``, in the same pass, so the wait normally ends with the next signal; the bound only matters if it
+#: never comes (a stand-in, a daemon that announces no properties).
+PROPERTIES_WAIT = 1.0
 
-    def disconnect() -> None:
-        if not done[0]:
-            done[0] = True
-            proxy.disconnect(handler)
 
-    return disconnect
+class _Subscriber:
+    __slots__ = ("kind", "callback", "on_error", "name", "active")
+
+    def __init__(self, kind: str, callback: Callable[..., None], on_error: Optional[Callable[..., None]],
+                 name: str) -> None:
+        self.kind = kind
+        self.callback = callback
+        self.on_error = on_error
+        self.name = name
+        self.active = True
+
+
+class _Pending:
+    """One delivery :class:`_WindowSignals` holds: a signal (``name``, ``params``; ``version`` > 0 for a
+    ``Changed``), a ``PropertiesChanged`` (``params``: the changed values) or a deferred ``call``."""
+
+    __slots__ = ("kind", "version", "name", "params", "call")
+
+    def __init__(self, kind: str, version: int = 0, name: str = "", params: Any = None,
+                 call: Optional[Callable[[], None]] = None) -> None:
+        self.kind = kind
+        self.version = version
+        self.name = name
+        self.params = params
+        self.call = call
+
+
+class _WindowSignals:
+    """A window's signals, handed to its subscribers (``connect_changed``, ``connect_signal``,
+    ``connect_properties``; ``follow`` and the change streams through ``connect_changed``) in the order the
+    daemon sent them — except that a ``Changed`` of version N, and everything after it, waits until the proxy's
+    cached ``Version`` is N or more. The daemon sends a change's ``Changed`` first and its ``PropertiesChanged``
+    right after it (one pass on its bus thread), so the wait normally ends with the very next signal and costs no
+    call: inside a change callback the cached properties describe the state after the change.
+
+    Bounded: when the cache has not caught up after :data:`PROPERTIES_WAIT` seconds, an asynchronous ``GetAll``
+    (whose reply comes after every signal the daemon sent before answering it, so it never goes back in time)
+    updates the cache and what waited is delivered; a failed ``GetAll``, the window closing or its daemon leaving
+    the bus deliver at once. Not re-entrant: a callback that dispatches the main context (a method's reply)
+    queues what arrives meanwhile behind itself instead of running it nested."""
+
+    CHANGED, SIGNAL, PROPERTIES, CALL = "changed", "signal", "properties", "call"
+
+    def __init__(self, window: Window) -> None:
+        self.window = window
+        self.proxy = window.proxy
+        self.context = window.session.context
+        self._subscribers: List[_Subscriber] = []
+        self._queue: Deque[_Pending] = deque()
+        self._released = 0  # waiting entries at or below this version are delivered without waiting
+        self._flushing = False
+        self._failures: List[BaseException] = []
+        self._timer: Optional[GLib.Source] = None
+        self._timer_for: Optional[_Pending] = None
+        self._reading = False  # a GetAll is on its way
+        self._generation = 0  # bumped by stop(): a GetAll reply of an earlier generation is ignored
+        self._handlers: List[int] = []
+
+    # -- subscribers
+
+    def subscribe(self, kind: str, callback: Callable[..., None], on_error: Optional[Callable[..., None]] = None,
+                  name: str = "") -> Callable[[], None]:
+        if not self._handlers:
+            self._handlers = [self.proxy.connect("g-signal", self._on_signal),
+                              self.proxy.connect("g-properties-changed", self._on_properties),
+                              self.proxy.connect("notify::g-name-owner", self._on_owner)]
+        subscriber = _Subscriber(kind, callback, on_error, name)
+        self._subscribers.append(subscriber)
+
+        def disconnect() -> None:
+            if subscriber.active:
+                subscriber.active = False
+                self._subscribers.remove(subscriber)
+                if not self._subscribers:
+                    self.stop()
+
+        return disconnect
+
+    def _wants(self, kind: str, name: str = "") -> bool:
+        return any(s.kind == kind and (not name or s.name == name) for s in self._subscribers)
+
+    def defer(self, version: int, call: Callable[[], None]) -> None:
+        """Runs ``call()`` once the cached ``Version`` is ``version`` or more (bounded as a change), before what is
+        queued: for use from a delivery (a change stream's resynchronisation)."""
+        self._queue.appendleft(_Pending(self.CALL, version, call=call))
+        self._flush()
+
+    def release(self) -> None:
+        """Delivers what waits now (the window closed or its daemon left: no PropertiesChanged will come)."""
+        self._released = max([self._released] + [entry.version for entry in self._queue])
+        self._flush()
+
+    def stop(self) -> None:
+        """Drops what waits and disconnects (the last subscriber left, or the session closed)."""
+        self._generation += 1
+        for handler in self._handlers:
+            self.proxy.disconnect(handler)
+        self._handlers = []
+        for subscriber in self._subscribers:
+            subscriber.active = False
+        self._subscribers = []
+        self._queue.clear()
+        self._cancel_timer()
+        self._reading = False
+
+    # -- the proxy's signals
+
+    def _on_signal(self, _proxy: Any, _sender: str, name: str, params: GLib.Variant) -> None:
+        version = 0
+        if name == "Changed":
+            if not (self._wants(self.CHANGED) or self._wants(self.SIGNAL, name)):
+                return
+            if params is not None and params.get_type_string() == protocol.SIGNAL_SIGNATURES[WINDOW_IFACE]["Changed"]:
+                version = params.get_child_value(0).get_uint64()
+        elif not self._wants(self.SIGNAL, name):
+            return
+        self._queue.append(_Pending(self.SIGNAL, version, name, params))
+        self._flush()
+
+    def _on_properties(self, _proxy: Any, changed: GLib.Variant, _invalidated: Any) -> None:
+        if self._wants(self.PROPERTIES):
+            self._queue.append(_Pending(self.PROPERTIES, params=changed.unpack()))
+        self._flush()  # the cache moved: what waited for it may go
+
+    def _on_owner(self, _proxy: Any, _pspec: Any) -> None:
+        if self.proxy.get_name_owner() is None:
+            self.release()
+        else:
+            self._released = 0  # a daemon (re)started: its versions are its own
+
+    # -- delivering
+
+    def _cached_version(self) -> Optional[int]:
+        value = self.proxy.get_cached_property("Version")
+        if value is None or value.get_type_string() != "t":
+            return None  # not cached (reading it asks the daemon: the present) or malformed (reading it raises)
+        return int(value.get_uint64())
+
+    def _ready(self, entry: _Pending) -> bool:
+        if entry.version == 0 or entry.version <= self._released:
+            return True
+        cached = self._cached_version()
+        return cached is None or entry.version <= cached
+
+    def _flush(self) -> None:
+        if self._flushing:
+            return  # a callback dispatched the context: the outer loop goes on after it returns
+        self._flushing = True
+        try:
+            while self._queue:
+                entry = self._queue[0]
+                if not self._ready(entry):
+                    break
+                self._queue.popleft()
+                self._deliver(entry)
+        finally:
+            self._flushing = False
+            failures, self._failures = self._failures, []
+        self._arm()
+        for failure in failures[1:]:
+            _log.error("window %s: a signal callback raised", self.window.path, exc_info=failure)
+        if failures:
+            raise failures[0]  # from the signal handler, as a callback's own exception would be
+
+    def _run(self, callback: Callable[..., None], *args: Any) -> None:
+        try:
+            callback(*args)
+        except Exception as error:  # noqa: BLE001 - raised once the queue is delivered (_flush)
+            self._failures.append(error)
+
+    def _current(self, kind: str, name: str = "") -> List[_Subscriber]:
+        return [s for s in self._subscribers if s.kind == kind and (not name or s.name == name)]
+
+    def _deliver(self, entry: _Pending) -> None:
+        if entry.kind == self.CALL:
+            assert entry.call is not None
+            self._run(entry.call)
+            return
+        if entry.kind == self.PROPERTIES:
+            for subscriber in self._current(self.PROPERTIES):
+                if subscriber.active:
+                    self._run(subscriber.callback, entry.params)
+            return
+        if entry.name == "Changed":
+            subscribers = self._current(self.CHANGED)
+            if subscribers:
+                change: Union[Change, ProtocolError]
+                try:
+                    change = Change.from_signal(self.window.path, entry.params)
+                except ProtocolError as error:
+                    change = error
+                for subscriber in subscribers:
+                    if not subscriber.active:
+                        continue
+                    if isinstance(change, Change):
+                        self._run(subscriber.callback, change)
+                    elif subscriber.on_error is not None:
+                        self._run(subscriber.on_error, change)
+                    else:
+                        self._failures.append(change)
+        for subscriber in self._current(self.SIGNAL, entry.name):
+            if subscriber.active:
+                self._run(subscriber.callback, *(entry.params.unpack() if entry.params is not None else ()))
+
+    # -- the bound
+
+    def _arm(self) -> None:
+        head = self._queue[0] if self._queue else None
+        if head is None or self._reading or self._ready(head):
+            self._cancel_timer()
+            return
+        if self._timer is not None and self._timer_for is head:
+            return
+        self._cancel_timer()
+        source = GLib.timeout_source_new(max(int(PROPERTIES_WAIT * 1000), 0))
+        source.set_callback(self._on_timeout)
+        source.attach(self.context)
+        self._timer, self._timer_for = source, head
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.destroy()
+        self._timer = self._timer_for = None
+
+    def _on_timeout(self, *_: Any) -> bool:
+        self._timer = self._timer_for = None
+        if self._queue and not self._reading and not self._ready(self._queue[0]):
+            self._read_all()
+        return GLib.SOURCE_REMOVE
+
+    def _read_all(self) -> None:
+        """``GetAll``, asynchronously: its reply is dispatched on this context (pushed as the thread default while
+        the call is made, as this may run in an asyncio pump's thread)."""
+        self._reading = True
+        self.context.push_thread_default()
+        try:
+            self.proxy.call(PROPERTIES_IFACE + ".GetAll", GLib.Variant("(s)", (WINDOW_IFACE,)),
+                            self.window.session._call_flags, CALL_TIMEOUT_MS, None, self._on_all, self._generation)
+        finally:
+            self.context.pop_thread_default()
+
+    def _on_all(self, source: Gio.DBusProxy, result: Gio.AsyncResult, generation: int) -> None:
+        if generation != self._generation:
+            return
+        self._reading = False
+        changed: Dict[str, Any] = {}
+        try:
+            reply: Optional[GLib.Variant] = source.call_finish(result)
+        except GLib.Error:
+            reply = None  # the window went, the daemon left…: deliver what waited anyway
+        if reply is not None and reply.get_type_string() == "(a{sv})":
+            values = reply.get_child_value(0)
+            for index in range(values.n_children()):
+                item = values.get_child_value(index)
+                name, value = item.get_child_value(0).get_string(), item.get_child_value(1).get_variant()
+                cached = self.proxy.get_cached_property(name)
+                # Not cached (Routes, announced as invalidated): reading it asks the daemon, so it stays so.
+                if cached is not None and not cached.equal(value):
+                    self.proxy.set_cached_property(name, value)
+                    changed[name] = value.unpack()
+        # Whatever still waits had its PropertiesChanged, if any, sent before this reply: none is coming.
+        self._released = max([self._released] + [entry.version for entry in self._queue])
+        if changed and self._wants(self.PROPERTIES):
+            self._queue.append(_Pending(self.PROPERTIES, params=changed))
+        self._flush()
+
+
+def _legacy_protect(first: Any, legacy: Tuple[Any, ...], model: Optional[Reference], tag: Optional[str],
+                    dialog: Optional[str]) -> Tuple[str, int, Optional[str]]:
+    """``(reason, model, dialog)`` of a call in the former order ``Window.protect(model, reason, dialog="")``,
+    accepted only when it cannot be read otherwise: an ``int`` model first, then the reason (and dialog) as
+    strings, no ``model=``/``tag=`` keyword. Anything else raises ``TypeError``."""
+    if (isinstance(first, int) and not isinstance(first, bool) and 1 <= len(legacy) <= 2
+            and all(isinstance(argument, str) for argument in legacy) and model is None and tag is None
+            and (dialog is None or len(legacy) == 1)):
+        warnings.warn("Window.protect(model, reason, dialog) is deprecated: use protect(reason, model=…, dialog=…), "
+                      "the order of navsession.commands.protect", DeprecationWarning, stacklevel=3)
+        return legacy[0], first, legacy[1] if len(legacy) == 2 else dialog
+    raise TypeError("protect(reason, *, model=None, tag=None, dialog=None) takes the reason first and the rest by "
+                    "keyword (the former protect(model_id, reason, dialog) is read only with an int model first)")
 
 
 def _options(expected_version: Optional[int], transaction: Optional[Mapping[str, Any]]) -> Dict[str, str]:
@@ -975,7 +1295,12 @@ class ChangeStream:
     last version seen: a lost signal, a version jump) re-reads the window and yields a :class:`Resync` instead.
     Versions at or below the last one seen (already covered by a resync) are skipped. A ``Changed`` signal the
     package cannot understand raises :class:`navsession.errors.ProtocolError` in its place (iterating goes on
-    after it: the next change then shows the gap and resynchronises)."""
+    after it: the next change then shows the gap and resynchronises).
+
+    The window's cached properties show each event when it comes: a :class:`Change` is queued once its
+    ``PropertiesChanged`` was applied (see :meth:`Window.connect_changed`), a :class:`Resync` once the
+    properties reached the snapshot's version. ``follow``'s callback sees exactly that state; an iterating loop
+    sees it or a later one (the main context may have dispatched later changes while it waited)."""
 
     def __init__(self, window: Window, timeout: Optional[float] = None,
                  callback: Optional[Callable[[Event], None]] = None,
@@ -987,6 +1312,7 @@ class ChangeStream:
         self._drop = 0
         self._callback = callback
         self._on_error = on_error
+        self._closed = False
         self._disconnect = window.connect_changed(self._on_change, self._on_change)
 
     def drop_next(self, count: int = 1) -> None:
@@ -994,6 +1320,7 @@ class ChangeStream:
         self._drop += count
 
     def close(self) -> None:
+        self._closed = True
         self._disconnect()
 
     def __enter__(self) -> "ChangeStream":
@@ -1018,7 +1345,23 @@ class ChangeStream:
                     continue
                 if event is None:
                     break
-                self._callback(event)
+                if isinstance(event, Resync):
+                    # The snapshot may be ahead of the cached properties (their PropertiesChanged are queued
+                    # on the context, after this delivery): the callback comes once they show its version.
+                    self.window._dispatcher().defer(event.version, lambda e=event: self._follow_resync(e))
+                else:
+                    self._callback(event)
+
+    def _follow_resync(self, event: Resync) -> None:
+        if not self._closed and self._callback is not None:
+            self._callback(event)
+
+    def _caught_up(self, version: int) -> bool:
+        """The cached properties show ``version`` (or cannot: the window closed, ``Version`` not cached)."""
+        if self.window.closed:
+            return True
+        cached = self.window._dispatcher()._cached_version()
+        return cached is None or cached >= version
 
     def _take(self) -> Optional[Event]:
         while self._queue:
@@ -1051,6 +1394,9 @@ class ChangeStream:
         while True:
             event = self._take()
             if event is not None:
+                if isinstance(event, Resync) and not self._caught_up(event.version):
+                    # GetState's reply came after the PropertiesChanged up to the snapshot: they are queued.
+                    _drain(self.window.session.context)
                 return event
             if self.window.closed:
                 self.close()
@@ -1068,6 +1414,12 @@ class ChangeStream:
         while True:
             event = self._take()
             if event is not None:
+                if isinstance(event, Resync) and not self._caught_up(event.version):
+                    try:  # the pump dispatches the PropertiesChanged that came before GetState's reply
+                        await aio.pump(self.window.session.context).until(
+                            lambda: self._caught_up(event.version), PROPERTIES_WAIT, "the resync's properties")
+                    except Timeout:
+                        pass
                 return event
             if self.window.closed:
                 self.close()

@@ -13,7 +13,7 @@ import pytest
 from gi.repository import Gio, GLib
 
 import navsession
-from navsession import errors, protocol
+from navsession import client, errors, protocol
 from navsession import commands as c
 
 STAND_IN_NAME = "org.navsession.StandIn"
@@ -351,6 +351,29 @@ def test_after_a_malformed_Changed_the_stream_resynchronises_on_the_next_change(
     event = next(stream)
     assert isinstance(event, navsession.Resync) and event.version == max(version, 3)
     stream.close()
+
+
+def test_a_Changed_without_PropertiesChanged_is_delivered_after_the_bound_with_GetAll_s_properties(
+        stand_in, monkeypatch):
+    """The stand-in moves to version 2 and says so only with Changed: after client.PROPERTIES_WAIT the package
+    reads GetAll, and the callback sees what it read."""
+    monkeypatch.setattr(client, "PROPERTIES_WAIT", 0.05)
+    session = stand_in(window_properties=dict(WINDOW_PROPERTIES))
+    window = session.window(WINDOW_PATH)
+    seen = []
+    stop = window.connect_changed(lambda change: seen.append((change.version, window.version, window.active_screen)))
+    session.stand_in.properties["Version"] = GLib.Variant("t", 2)
+    session.stand_in.properties["ActiveScreen"] = GLib.Variant("s", "detail")
+    session.stand_in.emit("Changed", "(ttsbatats)", (2, 1, CAUSE, False, [], [], "[]"))
+    context = session.context
+    source = GLib.timeout_source_new(30_000)  # liveness only
+    source.set_callback(lambda *_: seen.append("timed out") or False)
+    source.attach(context)
+    while not seen:
+        context.iteration(True)
+    source.destroy()
+    stop()
+    assert seen == [(2, 2, "detail")]
 
 
 # -- valid replies pass ---------------------------------------------------------------------------------------
