@@ -22,6 +22,8 @@ from navsession import commands as c
 from navsession import errors
 from navsession.testing import find_daemon
 
+from loop_thread import LoopThread
+
 GUARD = "account"
 #: How long a test waits for something that is only eventually true (a property after a background question):
 #: generous, never a latency claim.
@@ -41,24 +43,21 @@ def navsession_manifest(tmp_path_factory):
     return str(path)
 
 
-class ProviderThread:
+class ProviderThread(LoopThread):
     """A guard provider of ``account`` in a thread of its own: its own connection (``navsession.connect``) and main
     context, running a ``GLib.MainLoop``. It answers ``decide(question)`` when given, else ``answer`` as it is when
     asked (``"allow"``, else a deny reason), and records every question."""
 
     def __init__(self, daemon, answer="allow", decide=None):
+        super().__init__("navsession-guard-provider", BOUND)
         self.address = daemon.address
         self.name = daemon.name
         self.answer = answer
         self.decide = decide
         self.questions = []
         self._changed = threading.Condition()
-        self._ready = threading.Event()
-        self._failure = None
-        self._context = None
-        self._loop = None
+        self._session = None
         self.provider = None
-        self._thread = threading.Thread(target=self._run, name="navsession-guard-provider", daemon=True)
 
     def _decide(self, question):
         with self._changed:
@@ -69,30 +68,13 @@ class ProviderThread:
         answer = self.answer
         return navsession.Allow() if answer == "allow" else navsession.Deny(answer)
 
-    def _run(self):
-        self._context = GLib.MainContext()
-        self._context.push_thread_default()
-        session = None
-        try:
-            session = navsession.connect(self.address, self.name, start=False)
-            self.provider = session.provide_guards([GUARD], self._decide)
-            self._loop = GLib.MainLoop(self._context)
-            self._ready.set()
-            self._loop.run()
-        except BaseException as error:  # noqa: BLE001 - reported to the test by start()
-            self._failure = error
-            self._ready.set()
-        finally:
-            if session is not None:
-                session.close()  # closes the provider too (UnregisterGuard)
-            self._context.pop_thread_default()
+    def serve(self):
+        self._session = navsession.connect(self.address, self.name, start=False)
+        self.provider = self._session.provide_guards([GUARD], self._decide)
 
-    def start(self):
-        self._thread.start()
-        assert self._ready.wait(BOUND), "the provider did not start"
-        if self._failure is not None:
-            raise self._failure
-        return self
+    def release(self):
+        if self._session is not None:
+            self._session.close()  # closes the provider too (UnregisterGuard)
 
     def run(self, function):
         """``function()`` on the provider's thread (its main loop); returns its result or raises its exception."""
@@ -128,10 +110,6 @@ class ProviderThread:
             assert self._changed.wait_for(lambda: any(predicate(q) for q in self.questions), BOUND), \
                 f"the provider was never asked such a question (asked: {self.questions})"
 
-    def stop(self):
-        if self._loop is not None:
-            self._loop.quit()
-        self._thread.join(BOUND)
 
 
 @pytest.fixture

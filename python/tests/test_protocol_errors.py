@@ -7,7 +7,6 @@ package's ``Session``/``Window`` are pointed at that name. Valid replies are the
 
 import asyncio
 import json
-import threading
 
 import pytest
 from gi.repository import Gio, GLib
@@ -15,6 +14,8 @@ from gi.repository import Gio, GLib
 import navsession
 from navsession import client, errors, protocol
 from navsession import commands as c
+
+from loop_thread import LoopThread
 
 STAND_IN_NAME = "org.navsession.StandIn"
 SESSION_PATH = "/org/navsession/Session1"
@@ -50,7 +51,7 @@ def interface_xml(name, methods, properties=None):
     return "".join(parts)
 
 
-class StandIn:
+class StandIn(LoopThread):
     """A stand-in for navsessiond: owns ``STAND_IN_NAME`` on ``address`` from a thread with its own main context
     and loop (so the test thread can block in a call meanwhile)."""
 
@@ -60,13 +61,10 @@ class StandIn:
                         "org.navsession.Window1": dict(window_methods or {}),
                         "org.freedesktop.DBus.ObjectManager": {
                             "GetManagedObjects": GLib.Variant("(a{oa{sa{sv}}})", ({},))}}
+        super().__init__("navsession-stand-in", STARTUP_TIMEOUT)
         self.properties = dict(window_properties or {})
         self.connection = None
         self.unanswered = []
-        self._loop = None
-        self._ready = threading.Event()
-        self._failure = None
-        self._thread = threading.Thread(target=self._run, name="navsession-stand-in", daemon=True)
 
     def _objects(self):
         session = "<node>" + interface_xml("org.navsession.Session1", self.answers["org.navsession.Session1"]) \
@@ -88,44 +86,24 @@ class StandIn:
     def _on_get(self, _connection, _sender, _path, _interface, name):
         return self.properties[name]
 
-    def _run(self):
-        context = GLib.MainContext()
-        context.push_thread_default()
-        try:
-            flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
-            self.connection = Gio.DBusConnection.new_for_address_sync(self.address, flags, None, None)
-            for path, xml in self._objects():
-                for info in Gio.DBusNodeInfo.new_for_xml(xml).interfaces:
-                    self.connection.register_object(path, info, self._on_call, self._on_get, None)
-            self.connection.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                      "RequestName", GLib.Variant("(su)", (STAND_IN_NAME, 4)), None,
-                                      Gio.DBusCallFlags.NONE, -1, None)
-            self._loop = GLib.MainLoop(context)
-            self._ready.set()
-            self._loop.run()
-        except BaseException as error:  # noqa: BLE001 - reported to the test by start()
-            self._failure = error
-            self._ready.set()
-        finally:
-            self.unanswered.clear()
-            if self.connection is not None and not self.connection.is_closed():
-                self.connection.close_sync(None)
-            context.pop_thread_default()
+    def serve(self):
+        flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+        self.connection = Gio.DBusConnection.new_for_address_sync(self.address, flags, None, None)
+        for path, xml in self._objects():
+            for info in Gio.DBusNodeInfo.new_for_xml(xml).interfaces:
+                self.connection.register_object(path, info, self._on_call, self._on_get, None)
+        self.connection.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                  "RequestName", GLib.Variant("(su)", (STAND_IN_NAME, 4)), None,
+                                  Gio.DBusCallFlags.NONE, -1, None)
 
-    def start(self):
-        self._thread.start()
-        assert self._ready.wait(STARTUP_TIMEOUT), "the stand-in did not start"
-        if self._failure is not None:
-            raise self._failure
-        return self
+    def release(self):
+        self.unanswered.clear()
+        if self.connection is not None and not self.connection.is_closed():
+            self.connection.close_sync(None)
 
     def emit(self, signal, signature, args):
         self.connection.emit_signal(None, WINDOW_PATH, "org.navsession.Window1", signal, GLib.Variant(signature, args))
 
-    def stop(self):
-        if self._loop is not None:
-            self._loop.quit()
-        self._thread.join(STARTUP_TIMEOUT)
 
 
 @pytest.fixture
