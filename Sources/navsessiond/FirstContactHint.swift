@@ -8,18 +8,24 @@ import Glibc
 #endif
 
 /// What `--private-bus` suggests on stderr once it serves: lines a user pastes into another shell and that run
-/// as printed. From a checkout (this binary sits under `<package>/.build/`) `navsessionctl` is
+/// as printed — a window of the first scene opened, then the open windows listed, so a fresh daemon shows
+/// something; another application's bus name is passed with `--dest`. From a checkout (this binary sits under `<package>/.build/`) `navsessionctl` is
 /// not on the PATH and maybe not built, so the hint is `swift run --package-path <package> navsessionctl list`;
 /// an installed daemon names `navsessionctl` beside it (bare when that directory is on the PATH).
 enum FirstContactHint {
+    /// The bus name navsessionctl talks to by default (the demo's).
+    static let demoName = "org.navsession.Demo"
+
     /// The hint's lines, each ending in a newline, and an empty line after them.
     static func text(address: String, busName: String, scene: String, executable: String?,
                      path: String?, fileExists: (String) -> Bool) -> String {
         let ctl = command(executable: executable, path: path, fileExists: fileExists)
+        // navsessionctl talks to the demo unless told: another application's name goes on each line.
+        let dest = busName == demoName ? "" : " --dest " + quoted(busName)
         return """
             navsessiond: serving \(busName) on a private bus. In another shell:
               export DBUS_SESSION_BUS_ADDRESS=\(quoted(address))
-              \(ctl) list        # or: dbus-send --session --print-reply --dest=\(busName) /org/navsession/Session1 org.navsession.Session1.OpenWindow string:\(scene) dict:string:string:
+              \(ctl) open-window \(quoted(scene))\(dest) && \(ctl) list\(dest)
 
 
             """

@@ -8,8 +8,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5)))
 struct FirstContactTests {
     /// Starts the checkout's daemon with `--private-bus`, takes the hint's lines from its stderr (between
-    /// "In another shell:" and the empty line), opens a window, and runs the lines in another shell (from `/`:
-    /// the hint does not depend on the directory it is pasted in).
+    /// "In another shell:" and the empty line) and runs them in another shell (from `/`: the hint does not depend
+    /// on the directory it is pasted in): they open a window and list it.
     @Test func theBannerHintRunsAsPrintedFromACheckout() async throws {
         let daemon = try DaemonFixture.binary().path
         let script = """
@@ -23,11 +23,6 @@ struct FirstContactTests {
             done
             while IFS= read -r line <&3 && [ -n "$line" ]; do hint+="$line"$'\\n'; done
             printf 'HINT<<%s>>\\n' "$hint"
-            (
-              eval "$(printf '%s' "$hint" | grep '^ *export ')"
-              gdbus call --session --dest org.navsession.Demo --object-path /org/navsession/Session1 \\
-                --method org.navsession.Session1.OpenWindow main '{}' >/dev/null
-            )
             cd /
             # The lines as printed, in another shell. `swift test` (this process) holds the package's build lock
             # until it ends, which a user's second shell never meets (`swift run navsessiond` releases it before
@@ -36,9 +31,20 @@ struct FirstContactTests {
             """
         let result = try await ToolRunner.run("bash", ["-c", script], environment: [:], timeout: .seconds(280))
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("swift run --package-path \(PrivateBus.repositoryRoot.path) navsessionctl list"),
-                "\(result)")
+        let ctl = "swift run --package-path \(PrivateBus.repositoryRoot.path) navsessionctl"
+        #expect(result.stdout.contains("\(ctl) open-window main && \(ctl) list\n"), "\(result)")
         #expect(result.stdout.contains("1 main v0"), "the hint's `list` shows the window: \(result)")
+    }
+
+    @Test func anotherApplicationsHintNamesItsBusName() {
+        let text = FirstContactHint.text(
+            address: "unix:path=/tmp/bus", busName: "org.example.Mail", scene: "inbox", executable: "/usr/bin/navsessiond",
+            path: "/usr/bin", fileExists: { _ in true })
+        #expect(text.contains("navsessionctl open-window inbox --dest org.example.Mail && navsessionctl list --dest org.example.Mail"))
+        let demo = FirstContactHint.text(
+            address: "unix:path=/tmp/bus", busName: "org.navsession.Demo", scene: "main", executable: "/usr/bin/navsessiond",
+            path: "/usr/bin", fileExists: { _ in true })
+        #expect(demo.contains("navsessionctl open-window main && navsessionctl list\n"))
     }
 
     @Test func anInstalledDaemonWhoseDirectoryIsOnThePathSuggestsTheBareCommand() {
