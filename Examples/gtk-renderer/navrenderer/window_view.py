@@ -12,7 +12,7 @@ import json
 import logging
 from typing import Any, Callable, Protocol
 
-from gi.repository import Gtk
+from gi.repository import GLib, Gtk
 
 from .animator import Action, Animator
 from .content import GraphView, SwipeFrame
@@ -140,6 +140,17 @@ class NavWindowView:
         # A busy machine's display server may answer with its own size several times before ours lands.
         self._size_retries = 20
         self.window.set_default_size(width, height)
+        # And a request the display server dropped is asked again until the window has the size (10 s at most).
+        checks = [40]
+
+        def ensure() -> bool:
+            checks[0] -= 1
+            if self.window.get_width() == width or checks[0] <= 0 or self._wanted_size not in (None, (width, height)):
+                return GLib.SOURCE_REMOVE
+            self.window.set_default_size(width, height)
+            return GLib.SOURCE_CONTINUE
+
+        GLib.timeout_add(250, ensure)
 
     def _resized(self, *_: object) -> None:
         width, height = self.window.get_default_size()
