@@ -52,6 +52,11 @@ extension SessionService {
         }
         if !followed.isEmpty { announceFollowed(followed, on: bus) }
         if !probes.isEmpty { askProbes(probes, on: bus) }
+        // The questions asked for a closed window's properties go with it (only while guards are declared).
+        if hasGuards, windowsChanged {
+            let closed = outcome.closedWindows
+            if !closed.isEmpty { probesAsked.withLock { asked in for number in closed { asked[number] = nil } } }
+        }
     }
 
     /// The signals of one event.

@@ -326,6 +326,8 @@ public final class Session {
     /// Closes window `number` in memory, its content no longer counted; nothing if it is not open.
     func removeWindow(_ number: WindowNumber) {
         scheduledWindows.remove(number)
+        // A guard provider's answers about it go with it.
+        guardProviders.verdicts[number] = nil
         if let removed = windowsByNumber.removeValue(forKey: number) {
             removed.graph.contentLedger = nil
             historyBytes -= removed.history.bytes
