@@ -9,7 +9,7 @@ extension SessionService {
             MethodRow("GetHistory", .read { call, state in
                 [.string(try state.session.historyJSON(window: try Self.number(of: call.path)))]
             }),
-            // The kept history is taken in call order; redoing it (up to 2 × historyLength changes) and encoding run
+            // The kept history is taken in call order; redoing it (up to two spans of changes, Session.historySpan) and encoding run
             // off the bus thread, so no other client's call waits for it.
             MethodRow("GetStateAt", .deferred { call, state in
                 let number = try Self.number(of: call.path)

@@ -63,6 +63,29 @@ struct HistorySessionTests {
         #expect(try session.state(window: number, at: history[0].version).version == history[0].version)
     }
 
+    /// A deep window folds its history in spans of a quarter of its models (one snapshot per span, so a
+    /// snapshot's share of a change does not grow with depth); the listed history and every kept state stay right.
+    @Test func aDeepWindowFoldsItsHistoryInSpansThatGrowWithItsModels() throws {
+        let session = try demoSession()
+        let number = try Self.changed(session, pushes: 0)
+        let models = (0..<1_200).map { #"{"screen":"detail","params":{"id":"\#($0)"}}"# }.joined(separator: ",")
+        try session.apply(window: number, batchJSON: #"[{"command":"stackAppend","models":[\#(models)]}]"#)
+        let window = try session.window(number)
+        let span = session.historySpan(of: window)
+        #expect(span == window.graph.modelCount / 4 && span > SessionLimits().historyLength)
+        for step in 0..<(3 * span) {
+            try session.apply(window: number, batchJSON: step % 2 == 0 ? Self.detail : #"[{"command":"goBack"}]"#)
+        }
+        // Folded once (at two spans), not every 64 changes: between one and two spans are kept.
+        #expect(window.history.navigations >= span && window.history.navigations < 2 * span)
+        let history = try session.history(window: number)
+        #expect(history.count == SessionLimits().historyLength)
+        #expect(history.last?.version == window.version)
+        let oldest = try session.keptVersions(window: number).lowerBound
+        #expect(try session.state(window: number, at: oldest).version == oldest)
+        #expect(try session.state(window: number, at: window.version - 1).version == window.version - 1)
+    }
+
     @Test func theStateAtAnEarlierVersionIsTheStateThenAndTheWindowDoesNotChange() throws {
         let session = try demoSession()
         let number = try Self.changed(session, pushes: 2)
@@ -93,12 +116,15 @@ struct HistorySessionTests {
         let history = try session.history(window: number)
         #expect(history.map(\.version) == [18, 19, 20, 21])
         let kept = try session.keptVersions(window: number)
-        #expect(kept.lowerBound <= 17 && kept.lowerBound >= 21 - 2 * 4, "\(kept)")
+        // A span is the length, or a quarter of the window's models when more (this window has about 24).
+        let span = session.historySpan(of: try session.window(number))
+        #expect(span >= 4 && span <= 6)
+        #expect(kept.lowerBound <= 17 && kept.lowerBound >= 21 - 2 * span, "\(kept)")
         let atSeventeen = try session.state(window: number, at: 17)
         #expect(atSeventeen.version == 17)
         #expect(throws: SessionError.self) { try session.state(window: number, at: 1) }
-        // The entries in memory stay below twice the length.
-        #expect(try session.window(number).history.entries.count < 8)
+        // The entries in memory stay below two spans.
+        #expect(try session.window(number).history.entries.count < 2 * span)
     }
 
     @Test func theSessionsHistoriesTogetherStayWithinTheirByteBoundAndTheCountAgrees() throws {

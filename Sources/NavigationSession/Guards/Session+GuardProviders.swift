@@ -278,7 +278,7 @@ extension Session {
             }
             let question = GuardQuestion(
                 guardName: name, provider: provider, window: number, version: change.version,
-                causeJSON: JSONOutput.string(change.cause), enteredJSON: Self.touchedJSON(change.entered),
+                causeJSON: Self.causeJSON(change.cause), enteredJSON: Self.touchedJSON(change.entered),
                 leftJSON: Self.touchedJSON(change.left), timeoutMs: declaration.timeoutMs)
             // The provider's answer to this very question, kept: a dry run takes it whatever it was; a change takes
             // an allow (a deny or a redirect is asked again, so the caller and subscribers hear it from the provider).

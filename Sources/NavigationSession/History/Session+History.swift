@@ -26,10 +26,14 @@ extension Session {
     /// reaches them). O(kept entries).
     /// - Throws: ``SessionError/unknownWindow(_:)``.
     public func history(window number: WindowNumber) throws(SessionError) -> [HistoryItem] {
-        let history = try window(number).history
-        return history.entries.filter(\.navigates).suffix(limits.historyLength).map {
-            HistoryItem(version: $0.version, time: $0.time, cause: $0.cause, activeScreen: $0.activeScreen)
+        let entries = try window(number).history.entries
+        var items: [HistoryItem] = []
+        // From the newest: the kept list can be much longer than the listed one (``historySpan(of:)``).
+        for entry in entries.reversed() where entry.navigates {
+            guard items.count < limits.historyLength else { break }
+            items.append(HistoryItem(version: entry.version, time: entry.time, cause: entry.cause, activeScreen: entry.activeScreen))
         }
+        return items.reversed()
     }
 
     /// `GetHistory`'s JSON: `[{"version":3,"time":1764210000000,"cause":{"commands":[…]},"activeScreen":"detail"}…]`.
@@ -38,7 +42,7 @@ extension Session {
         for (index, item) in try history(window: number).enumerated() {
             if index > 0 { out += "," }
             out += #"{"version":\#(item.version),"time":\#(item.time.map(String.init) ?? "null"),"cause":"#
-            out += JSONOutput.string(item.cause)
+            out += Self.causeJSON(item.cause)
             out += #","activeScreen":"# + JSONOutput.string(item.activeScreen) + "}"
         }
         return out + "]"
@@ -129,16 +133,16 @@ extension Session {
         // The bound counts navigation entries: a renderer's state writes ride along (bounded below) and never push
         // navigations out. The checkpoint is the state after the `length`th navigation; at twice that, everything
         // up to it folds into the base (O(1) amortised, no replay).
-        let length = max(limits.historyLength, 1)
-        if added.navigates, window.history.navigations == length {
+        let span = historySpan(of: window)
+        if added.navigates, window.history.navigations == span {
             window.history.checkpoint = window.graph.snapshot()
-        } else if added.navigates, window.history.navigations >= 2 * length,
+        } else if added.navigates, window.history.navigations >= 2 * span,
             let checkpoint = window.history.checkpoint,
             let index = window.history.entries.firstIndex(where: { $0.version == checkpoint.version })
         {
             foldHistory(of: window, keeping: window.history.entries.count - index - 1)
-        } else if window.history.navigations >= 2 * length
-            || window.history.entries.count >= Self.historyEntriesPerNavigation * 2 * length
+        } else if window.history.navigations >= 2 * span
+            || window.history.entries.count >= Self.historyEntriesPerNavigation * 2 * span
         {
             // No usable checkpoint (the history was loaded or folded by bytes): half of it, by a replay.
             foldHistory(of: window, keeping: window.history.entries.count / 2)
@@ -155,6 +159,15 @@ extension Session {
                 guard largest.history.bytes < before else { break }
             }
         }
+    }
+
+    /// How many navigations a window's history folds at once: ``SessionLimits/historyLength``, or a quarter of the
+    /// window's models when that is more. A fold takes one snapshot of the window (O(models)), so folding at least
+    /// `models / 4` navigations at a time keeps its share of each change constant (about ten thousand instructions
+    /// at any depth) where folding every `historyLength` changes would grow with the window; the entries kept grow
+    /// with the window's size (each about a change's JSON, far less than a model), and the byte bounds still hold.
+    func historySpan(of window: SessionWindow) -> Int {
+        max(limits.historyLength, 1, window.graph.modelCount / 4)
     }
 
     /// Folds the oldest entries of `window`'s history into its base until its entries hold at most `bytes`
@@ -336,7 +349,7 @@ public struct HistoryReplay: Sendable {
             if !first { out += "," }
             first = false
             out += #"{"version":\#(event.version),"time":\#(entry.time.map(String.init) ?? "null"),"cause":"#
-            out += JSONOutput.string(entry.cause)
+            out += Session.causeJSON(entry.cause)
             out += #","activeScreen":"# + JSONOutput.string(entry.activeScreen)
             out += #","steps":"# + NavigationStep.json(steps(of: event))
             out += #","state":"# + state + "}"

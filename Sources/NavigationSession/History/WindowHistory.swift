@@ -4,11 +4,13 @@ import NavigationCore
 ///
 /// `base` is the window's state at `baseVersion`; `entries` are the changes after it, oldest first, each with the
 /// journal entry that redoes it. The state after entry *k* is `base` with entries `0...k` redone on a scratch
-/// window (``Session/state(window:at:)``). The list grows to twice ``SessionLimits/historyLength``, then the oldest
-/// half is folded into `base`: the window's own snapshot taken when the list reached `historyLength` entries
-/// (`checkpoint`, the state after the last entry folded) becomes the base. One snapshot every `historyLength`
-/// changes, nothing redone, O(1) per change otherwise (only a history read back from disk without a checkpoint
-/// folds by redoing, once). ``Session/history(window:)`` lists the newest `historyLength` entries.
+/// window (``Session/state(window:at:)``). The list grows to twice the history's *span* of navigations
+/// (``Session/historySpan(of:)``: ``SessionLimits/historyLength``, or a quarter of the window's models if more),
+/// then the oldest half is folded into `base`: the window's own snapshot taken when the list reached one span
+/// (`checkpoint`, the state after the last entry folded) becomes the base. One O(models) snapshot every span of
+/// changes, nothing redone, O(1) per change otherwise — so a change's share stays the same at any depth (only a
+/// history read back from disk without a checkpoint folds by redoing, once). ``Session/history(window:)`` lists
+/// the newest `historyLength` entries.
 struct WindowHistory: Sendable {
     /// One recorded change.
     struct Entry: Sendable {
@@ -50,7 +52,8 @@ struct WindowHistory: Sendable {
     private(set) var navigations = 0
     /// Scheduled batches dropped since the last entry, given to the next one (at most the window's waiting batches).
     var pendingDrops: [String] = []
-    /// The window's state after the entry at index `historyLength - 1`, taken when it was recorded: the next base.
+    /// The window's state after the entry that completed the first span of navigations, taken when it was recorded:
+    /// the next base.
     var checkpoint: WindowSnapshot?
 
     var baseVersion: Int { base.version }

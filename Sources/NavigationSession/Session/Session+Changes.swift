@@ -369,7 +369,15 @@ extension Session {
     /// `Changed`'s `cause_json` of `event`: `encoded` when the journal line already encoded it, else encoded
     /// here; `""` during a replay, which announces nothing.
     func causeJSON(of event: ChangeEvent, encoded: String? = nil) -> String {
-        replaying ? "" : encoded ?? JSONOutput.string(event.cause)
+        replaying ? "" : encoded ?? Self.causeJSON(event.cause)
+    }
+
+    /// A cause's JSON: a batch's through the journal's direct writer when it can (the same bytes), else encoded.
+    static func causeJSON(_ cause: ChangeCause) -> String {
+        if case .commands(let batch) = cause, let encoded = JournalLine.encodeDirect(batch) {
+            return JournalLine.cause(encodedBatch: encoded)
+        }
+        return JSONOutput.string(cause)
     }
 
     /// The change's graph steps shaped for the window's renderer, within the bound on what one change
