@@ -59,7 +59,7 @@ extension NavigationError {
         case .screenNotInStack: suffix = "ScreenNotInStack"
         case .entryRefused: suffix = "EntryRefused"
         case .prevented: suffix = "Prevented"
-        case .denied, .decisionPending: suffix = "Denied"
+        case .denied, .decisionPending, .undecided: suffix = "Denied"
         case .noContainer: suffix = "NoContainer"
         case .unknownChild: suffix = "UnknownChild"
         case .unknownScheduled: suffix = "UnknownScheduled"

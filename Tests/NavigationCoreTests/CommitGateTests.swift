@@ -2,62 +2,80 @@ import Testing
 
 @testable import NavigationCore
 
-/// The commit gate: what a change enters and leaves is shown to it before the commit, and a refusal rolls
-/// the change back.
+/// The commit gate: a change that enters or leaves a watched screen stops before it commits, as a value its owner
+/// decides about (nothing changed); applied again with that value decided, it commits.
 struct CommitGateTests {
-    final class Seen {
-        var changes: [CommitGate.Change] = []
-    }
-
-    func window(watching screens: [String: CommitGate.Moments], refuse: Bool = false) throws -> (NavigationWindow, Seen) {
+    func window(watching screens: [String: CommitGate.Moments]) throws -> NavigationWindow {
         let window = try NavigationWindow(root: .stacked(.screen("home")))
-        let seen = Seen()
-        window.commitGate = CommitGate(screens: screens) { change throws(NavigationError) in
-            seen.changes.append(change)
-            if refuse { throw .denied(guard: "g", reason: "no") }
+        window.commitGate = CommitGate(screens: screens)
+        return window
+    }
+
+    /// The change the gate stopped, or `nil` when it ran.
+    func stopped(_ body: () throws(NavigationError) -> Void) -> CommitGate.Change? {
+        do throws(NavigationError) {
+            try body()
+            return nil
+        } catch {
+            guard case .undecided(let change) = error else { return nil }
+            return change
         }
-        return (window, seen)
     }
 
-    @Test func aChangeTouchingNoWatchedScreenDoesNotCallTheGate() throws {
-        let (window, seen) = try window(watching: ["profile": [.enter, .leave]])
+    @Test func aChangeTouchingNoWatchedScreenCommitsWithoutStopping() throws {
+        let window = try window(watching: ["profile": [.enter, .leave]])
         try window.execute(.stackAppend(.screen("about")))
-        #expect(seen.changes.isEmpty)
+        #expect(window.version == 1)
     }
 
-    @Test func enteringAWatchedScreenShowsTheNewModelBeforeTheCommit() throws {
-        let (window, seen) = try window(watching: ["profile": [.enter]])
-        let before = window.version
+    @Test func enteringAWatchedScreenStopsWithTheNewModelAndChangesNothing() throws {
+        let window = try window(watching: ["profile": [.enter]])
+        let change = try #require(stopped { () throws(NavigationError) in try window.execute(.stackAppend(.screen("profile"))) })
+        #expect(change.version == 0 && change.left.isEmpty && !change.dryRun)
+        #expect(change.entered.map(\.screen) == ["profile"])
+        #expect(window.version == 0 && window.modelCount == 2)
+    }
+
+    @Test func theDecidedChangeCommitsWithTheIdsItWasShownWith() throws {
+        let window = try window(watching: ["profile": [.enter]])
+        let change = try #require(stopped { () throws(NavigationError) in try window.execute(.stackAppend(.screen("profile"))) })
+        window.commitGate?.decided = change
         let event = try window.execute(.stackAppend(.screen("profile")))
-        let change = try #require(seen.changes.first)
-        #expect(change.version == before && change.left.isEmpty)
-        #expect(change.entered == [CommitGate.Touched(id: try #require(event.started.first), screen: "profile")])
+        #expect(event.started == change.entered.map(\.id))
+        #expect(window.version == 1)
     }
 
-    @Test func leavingIsShownOnlyToAGateWatchingLeave() throws {
-        let (window, seen) = try window(watching: ["profile": [.enter]])
+    @Test func aDecisionLetsOnlyThatChangeThrough() throws {
+        let window = try window(watching: ["profile": [.enter]])
+        let change = try #require(stopped { () throws(NavigationError) in try window.execute(.stackAppend(.screen("profile"))) })
+        window.commitGate?.decided = change
+        let other = stopped { () throws(NavigationError) in
+            try window.execute(.stackAppend(.screen("profile", params: ["id": "2"])))
+        }
+        #expect(other != nil && other != change)
+        #expect(window.version == 0)
+    }
+
+    @Test func leavingStopsOnlyAtAGateWatchingLeave() throws {
+        let window = try window(watching: ["profile": [.enter]])
+        let change = try #require(stopped { () throws(NavigationError) in try window.execute(.stackAppend(.screen("profile"))) })
+        window.commitGate?.decided = change
         try window.execute(.stackAppend(.screen("profile")))
+        window.commitGate?.decided = nil
         try window.execute(.stackDropLast(1))
-        #expect(seen.changes.count == 1)
+        #expect(window.version == 2)
     }
 
-    @Test func aRefusalRollsTheChangeBackAndKeepsTheVersion() throws {
-        let (window, _) = try window(watching: ["profile": [.enter]], refuse: true)
-        let before = window.version
-        #expect(throws: NavigationError.denied(guard: "g", reason: "no")) { try window.execute(.stackAppend(.screen("profile"))) }
-        #expect(window.version == before && window.modelCount == 2)
+    @Test func aDryRunStopsAsOne() throws {
+        let window = try window(watching: ["profile": [.enter]])
+        let change = stopped { () throws(NavigationError) in _ = try window.dryRun([BatchCommand(.stackAppend(.screen("profile")))]) }
+        #expect(change?.dryRun == true)
     }
 
-    @Test func aDryRunIsShownAsOne() throws {
-        let (window, seen) = try window(watching: ["profile": [.enter]])
-        _ = try window.dryRun([BatchCommand(.stackAppend(.screen("profile")))])
-        #expect(seen.changes.first?.dryRun == true)
-    }
-
-    @Test func anAlwaysConsultedGateSeesEveryChange() throws {
-        let (window, seen) = try window(watching: [:])
+    @Test func anAlwaysConsultedGateStopsEveryChange() throws {
+        let window = try window(watching: [:])
         window.commitGate?.alwaysConsulted = true
-        try window.execute(.stackAppend(.screen("about")))
-        #expect(seen.changes.count == 1)
+        #expect(stopped { () throws(NavigationError) in try window.execute(.stackAppend(.screen("about"))) } != nil)
+        #expect(window.version == 0)
     }
 }

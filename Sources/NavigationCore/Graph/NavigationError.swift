@@ -121,6 +121,10 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// The change needs the decision of `guard`'s provider before it can commit; the session layer asks and
     /// applies the change again with the answer (never reaches a D-Bus caller).
     case decisionPending(guard: String)
+    /// The change enters or leaves a screen the window's ``CommitGate`` watches and its owner has not decided about
+    /// it: nothing changed; the owner decides about `change` and, to let it commit, applies it again with
+    /// ``CommitGate/decided`` set to it (never reaches a D-Bus caller).
+    case undecided(CommitGate.Change)
     // Scheduled commands.
     /// `cancelScheduled` named no scheduled batch of the window (it ran, was cancelled, or never was).
     case unknownScheduled(String)

@@ -1,10 +1,13 @@
-/// A check a window's owner runs on a change after it is computed and before it commits (the guard providers
-/// of Docs/guards.md): it sees the models the change enters and leaves and may refuse the change by throwing,
-/// which rolls the change back like any failed command.
+/// The screens a window's owner watches (the guards of Docs/guards.md): a change that enters or leaves one of them
+/// does not commit until its owner has decided about it. The window never calls its owner: it refuses the change
+/// with ``NavigationError/undecided(_:)``, carrying what the change would do (a ``Change``, a value), and rolls it
+/// back like any failed command; the owner decides, and to let it commit sets ``decided`` to that value and applies
+/// the same change again (the window is deterministic: the same change stops at the same point with the same value,
+/// which now passes).
 ///
 /// The window looks only at screens in ``screens``: a change that touches none of them (and a window that is
-/// not ``alwaysConsulted``) commits without calling ``decide`` and without allocating anything.
-public struct CommitGate {
+/// not ``alwaysConsulted``) commits without stopping and without allocating anything.
+public struct CommitGate: Sendable {
     /// The moments a screen is watched at.
     public struct Moments: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
@@ -23,8 +26,8 @@ public struct CommitGate {
         public let screen: String
     }
 
-    /// What a change is about to do, shown to ``decide``.
-    public struct Change {
+    /// What a change is about to do: the value a stopped change carries to the window's owner.
+    public struct Change: Sendable, Hashable {
         /// The window's version before the change.
         public let version: Int
         /// The change's cause (commands, a report, routes, a state…).
@@ -33,26 +36,27 @@ public struct CommitGate {
         public let entered: [Touched]
         /// The models it finishes or suspends whose screens the gate watches on leaving.
         public let left: [Touched]
-        /// Whether this is a dry run (`Check`): nothing will commit.
+        /// Whether this is a dry run (`Check`, an ability): nothing will commit.
         public let dryRun: Bool
     }
 
     /// The screens watched, with their moments.
     public var screens: [String: Moments]
-    /// Consult ``decide`` for every change, covered or not (a window whose earlier change waits for a decision).
+    /// Stop every change, covered or not (a window whose earlier change waits for a decision).
     public var alwaysConsulted = false
-    /// Decides: returns to let the change commit, throws to refuse it (nothing changes).
-    public var decide: (Change) throws(NavigationError) -> Void
+    /// The change the owner has let through: the next change equal to it passes the gate. The owner sets it just
+    /// for applying that change again.
+    public var decided: Change?
 
     /// A gate watching `screens`.
-    public init(screens: [String: Moments], decide: @escaping (Change) throws(NavigationError) -> Void) {
+    public init(screens: [String: Moments]) {
         self.screens = screens
-        self.decide = decide
     }
 }
 
 extension NavigationWindow {
-    /// Runs the commit gate, if any, on the planned change. O(size of the change).
+    /// Stops the planned change at the commit gate, if any covers it, unless it is the change the owner decided to
+    /// let through. O(size of the change).
     func checkGate(started: [Node], removed: [Node], suspended: [Node], cause: ChangeCause, dryRun: Bool)
         throws(NavigationError)
     {
@@ -88,6 +92,7 @@ extension NavigationWindow {
         for node in suspended where gate.screens[node.screen]?.contains(.leave) == true {
             left.append(CommitGate.Touched(id: node.id, screen: node.screen))
         }
-        try gate.decide(CommitGate.Change(version: version, cause: cause, entered: entered, left: left, dryRun: dryRun))
+        let change = CommitGate.Change(version: version, cause: cause, entered: entered, left: left, dryRun: dryRun)
+        guard gate.decided == change else { throw .undecided(change) }
     }
 }

@@ -38,7 +38,9 @@ extension Session {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
-            event = try window.graph.apply(expanded, budget: contentBudget(for: window))
+            event = try gated(window) { () throws(NavigationError) in
+                try window.graph.apply(expanded, budget: contentBudget(for: window))
+            }
         } catch {
             throw .navigation(error)
         }

@@ -94,6 +94,7 @@ extension Session {
         }
         guardProviders.providers[name] = client
         forgetVerdicts(of: name)
+        refreshGates()
     }
 
     /// Unregisters `client` as the provider of guard `name` (Session1 `UnregisterGuard`).
@@ -105,6 +106,7 @@ extension Session {
         }
         guardProviders.providers[name] = nil
         forgetVerdicts(of: name)
+        refreshGates()
     }
 
     /// The registered providers: guard name → unique bus name.
@@ -115,6 +117,7 @@ extension Session {
         guard providesGuard(client) else { return }
         for (name, provider) in guardProviders.providers where provider == client { forgetVerdicts(of: name) }
         guardProviders.providers = guardProviders.providers.filter { $0.value != client }
+        refreshGates()
     }
 
     // MARK: Kept verdicts
@@ -171,7 +174,7 @@ extension Session {
         }
         func allowed(_ command: NavigationCommand) -> Bool {
             do {
-                _ = try graph.dryRun([BatchCommand(command)])
+                _ = try gated(window) { () throws(NavigationError) in try graph.dryRun([BatchCommand(command)]) }
                 return true
             } catch {
                 return false
@@ -230,19 +233,54 @@ extension Session {
     /// Installs the commit gate on a window when the manifest declares guards.
     func installGate(on window: SessionWindow) {
         guard !manifest.guards.isEmpty else { return }
+        var gate = CommitGate(screens: watchedScreens())
+        gate.alwaysConsulted = guardProviders.busy.contains(window.number)
+        window.graph.commitGate = gate
+    }
+
+    /// The screens whose changes the gates stop: those of the guards that could refuse now — a provider is
+    /// registered, or the guard denies without one (`onAbsent: deny`). A guard that would allow anyway costs a
+    /// change nothing (it is not stopped and applied again).
+    private func watchedScreens() -> [String: CommitGate.Moments] {
         var screens: [String: CommitGate.Moments] = [:]
         for (screen, names) in manifest.guardTable.byScreen {
             var moments: CommitGate.Moments = []
             for name in names {
-                guard let declaration = manifest.guards[name] else { continue }
+                guard let declaration = manifest.guards[name],
+                    guardProviders.providers[name] != nil || declaration.onAbsent == .deny
+                else { continue }
                 if declaration.onEnter { moments.insert(.enter) }
                 if declaration.onLeave { moments.insert(.leave) }
             }
-            screens[screen] = moments
+            if !moments.isEmpty { screens[screen] = moments }
         }
-        let number = window.number
-        window.graph.commitGate = CommitGate(screens: screens) { [weak self] change throws(NavigationError) in
-            try self?.decide(change, in: number)
+        return screens
+    }
+
+    /// Gives every window's gate the screens watched now (a provider came or went). O(windows + guarded screens).
+    func refreshGates() {
+        guard !manifest.guards.isEmpty else { return }
+        let screens = watchedScreens()
+        for window in windowsByNumber.values { window.graph.commitGate?.screens = screens }
+    }
+
+    /// Runs a change of `window`'s graph under its commit gate — the one place a guard is asked. A change the gate
+    /// stops comes back as a value (``NavigationError/undecided(_:)``, nothing changed); the session decides about it
+    /// (allow, refuse, or ask a provider and hold the caller) and, to let it commit, applies it again with the
+    /// decision (``CommitGate/decided``). A change no guard covers runs once.
+    func gated<T>(_ window: SessionWindow, _ change: () throws(NavigationError) -> T) throws(NavigationError) -> T {
+        do {
+            return try change()
+        } catch .undecided(let stopped) {
+            try decide(stopped, in: window.number)
+            window.graph.commitGate?.decided = stopped
+            defer { window.graph.commitGate?.decided = nil }
+            do {
+                return try change()
+            } catch .undecided {
+                // The graph is deterministic: the same change stops with the same value. Never expected.
+                throw .denied(guard: "", reason: "the change was not the same when applied again")
+            }
         }
     }
 

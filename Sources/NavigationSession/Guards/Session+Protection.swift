@@ -142,14 +142,17 @@ extension Session {
         let event: ChangeEvent
         var failure: NavigationError?
         do {
-            event = try window.graph.reapply(
-                closing: alert, action: action, batch: batch, waiving: Set(waiving))
+            event = try gated(window) { () throws(NavigationError) in
+                try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
+            }
         } catch {
             failure = error
             batch = []
             waiving = []
             do {
-                event = try window.graph.reapply(closing: alert, action: action, batch: [], waiving: [])
+                event = try gated(window) { () throws(NavigationError) in
+                    try window.graph.reapply(closing: alert, action: action, batch: [], waiving: [])
+                }
             } catch {
                 throw .navigation(error)
             }

@@ -251,21 +251,29 @@ extension Session {
         case .batch(let number, let batch, let expected):
             let window = try existing(number)
             // Admitted when it was made: entry conditions are not asked again (the manifest may have changed).
-            try check(expected, after: { () throws(NavigationError) in try window.graph.apply(batch, checkingEntry: false) }, window)
+            try check(expected, after: { () throws(NavigationError) in
+                try self.gated(window) { () throws(NavigationError) in try window.graph.apply(batch, checkingEntry: false) }
+            }, window)
         case .report(let number, let report, let expected):
             let window = try existing(number)
             try check(
-                expected, after: { () throws(NavigationError) in try window.graph.report(report, checkingEntry: false) }, window)
+                expected, after: { () throws(NavigationError) in
+                    try self.gated(window) { () throws(NavigationError) in try window.graph.report(report, checkingEntry: false) }
+                }, window)
         case .reapply(let number, let alert, let action, let batch, let waiving, let expected):
             let window = try existing(number)
             try check(expected, after: { () throws(NavigationError) in
-                try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
+                try self.gated(window) { () throws(NavigationError) in
+                    try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
+                }
             }, window)
         case .scheduledRan(let number, let id, let expected):
             let window = try existing(number)
             var cause: ChangeCause?
             try check(expected, after: { () throws(NavigationError) in
-                let event = try window.graph.runScheduled(id, checkingEntry: false)
+                let event = try self.gated(window) { () throws(NavigationError) in
+                    try window.graph.runScheduled(id, checkingEntry: false)
+                }
                 cause = event.cause
                 return event
             }, window)

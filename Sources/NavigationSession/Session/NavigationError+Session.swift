@@ -73,6 +73,7 @@ extension NavigationError {
                 + (dialog.map { "; dialog '\($0.prefix(64))' asks the user" } ?? "")
         case .denied(let name, let reason): "guard '\(name)' denied the change: \(reason.prefix(512))"
         case .decisionPending(let name): "guard '\(name)' has not decided yet"
+        case .undecided(let change): "the change (window version \(change.version)) waits for a guard's decision"
         case .noContainer(let id): "no custom container at or above model \(id)"
         case .unknownChild(let container, let child, let count):
             "container \(container) has no child \(child.prefix(80)) (it has \(count) children)"

@@ -96,7 +96,9 @@ extension Session {
         let (window, expanded) = try admitted(batch, to: number, client: client)
         return try acting(as: client) { () throws(SessionError) in
             do throws(NavigationError) {
-                return try window.graph.dryRun(expanded, budget: contentBudget(for: window))
+                return try gated(window) { () throws(NavigationError) in
+                    try window.graph.dryRun(expanded, budget: contentBudget(for: window))
+                }
             } catch {
                 throw .navigation(error)
             }
@@ -155,7 +157,9 @@ extension Session {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
-            event = try window.graph.setState(snapshot, budget: contentBudget(for: window))
+            event = try gated(window) { () throws(NavigationError) in
+                try window.graph.setState(snapshot, budget: contentBudget(for: window))
+            }
         } catch {
             noteRefusal(error, in: number)
             throw .navigation(error)
@@ -228,7 +232,7 @@ extension Session {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
-            event = try window.graph.report(report)
+            event = try gated(window) { () throws(NavigationError) in try window.graph.report(report) }
         } catch {
             noteRefusal(error, in: number)
             throw .navigation(error)
@@ -323,7 +327,9 @@ extension Session {
         let event: ChangeEvent
         let before = window.graph.contentCost
         do {
-            event = try window.graph.apply(batch, budget: contentBudget(for: window))
+            event = try gated(window) { () throws(NavigationError) in
+                try window.graph.apply(batch, budget: contentBudget(for: window))
+            }
         } catch {
             if case .entryRefused(let screen, let state, _) = error {
                 try redirect(window, batch, screen: screen, state: state, resumed: resumed != nil, events: &events)

@@ -97,7 +97,9 @@ extension Session {
         }
         let event: ChangeEvent
         do {
-            event = try window.graph.runScheduled(id, budget: contentBudget(for: window))
+            event = try gated(window) { () throws(NavigationError) in
+                try window.graph.runScheduled(id, budget: contentBudget(for: window))
+            }
         } catch {
             noteRefusal(error, in: window.number)
             fail(.navigation(error))

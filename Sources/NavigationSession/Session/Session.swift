@@ -361,7 +361,9 @@ public final class Session {
         var closing: ChangeEvent?
         if !window.graph.isClosed {
             do {
-                closing = try window.graph.report(.windowClosed, waiving: waived)
+                closing = try gated(window) { () throws(NavigationError) in
+                    try window.graph.report(.windowClosed, waiving: waived)
+                }
             } catch {
                 // A guard refusing the close keeps the window open; anything else cannot stop a close.
                 switch error {
