@@ -49,5 +49,16 @@ struct SessionBenchmarkSmokeTests {
         let tools = try #require(report["tools"] as? [String: Any])
         #expect((tools["milliseconds"] as? [String: Any])?["navsessionctl"] is Double)
         #expect((report["goals"] as? [Any])?.isEmpty == false)
+        // The targets' figures under their stable keys: every key present, `null` when not measured (no callgrind
+        // here: the instruction ratios are null).
+        let headline = try #require(report["headline"] as? [String: Any])
+        #expect(Set(headline.keys) == [
+            "cpu_per_call_ratio", "instructions_per_call_ratio", "depth_10000_over_depth_0", "followers_64_over_0",
+            "marks_64_over_0", "navsessionctl_over_dbus_send",
+        ])
+        let cpu = try #require(headline["cpu_per_call_ratio"] as? [String: Any])
+        #expect(Set(cpu.keys) == ["sequential", "pipelined"])
+        #expect(headline["navsessionctl_over_dbus_send"] is Double)
+        #expect(headline["followers_64_over_0"] is NSNull)
     }
 }

@@ -29,7 +29,37 @@ extension BenchmarkRun {
             }
         }
         result.ratioToFloor = ratio(result.perCall[Target.navsessiond.rawValue], result.perCall[Target.floor.rawValue])
+        countScenarios(into: &result, sources: sources)
         return result
+    }
+
+    /// The daemon's instructions per call in the situations whose cost must not grow with their size: a plain
+    /// window, 64 followers of the changed stack, 64 marked screens, a stack 10 000 deep — each by
+    /// `Benchmarks/callgrind/followers-and-marks.py` (its own bus and daemon under callgrind), so the ratios between
+    /// them come from one run of one build.
+    private func countScenarios(into result: inout Instructions, sources: String) {
+        let script = sources + "/callgrind/followers-and-marks.py"
+        guard FileManager.default.isReadableFile(atPath: script), let daemon = try? locateDaemon() else {
+            progress("callgrind scenarios: \(script) or the daemon is missing; skipped")
+            return
+        }
+        for scenario in Instructions.situations {
+            progress("callgrind: navsessiond with \(scenario.mode) \(scenario.count), \(options.callgrindCalls) calls")
+            do {
+                let run = try Tool.run(
+                    "/usr/bin/python3",
+                    [script, daemon, scenario.mode, String(scenario.count), String(options.callgrindCalls)],
+                    in: workspace)
+                // Its last line: "<mode> <n>: <instructions> instructions per call".
+                guard run.status == 0,
+                    let line = run.stdout.split(separator: "\n").last(where: { $0.hasSuffix("instructions per call") }),
+                    let figure = line.split(separator: " ").dropLast(3).last.flatMap({ Double($0) })
+                else { throw BenchError.failed("exited \(run.status): \(run.stderr.suffix(400))") }
+                result.scenarios[scenario.key] = figure
+            } catch {
+                progress("callgrind: \(scenario.mode) \(scenario.count) failed: \(error)")
+            }
+        }
     }
 
     private func instructionsPerCall(

@@ -35,6 +35,7 @@ extension BenchmarkRun {
             report.milliseconds[name] = values.lowerMedian { $0 }
         }
         report.ratioToGdbus = ratio(report.milliseconds["navsessionctl"], report.milliseconds["gdbus"])
+        report.ratioToDbusSend = ratio(report.milliseconds["navsessionctl"], report.milliseconds["dbus-send"])
         return report
     }
 
