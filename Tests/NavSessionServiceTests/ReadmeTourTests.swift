@@ -39,9 +39,33 @@ import Testing
             #expect(output.contains("1 Changed version=1 previous=0"), "run \(run): the watcher saw the log-in: \(output)")
             #expect(output.contains("org.navsession.Error.NothingToDismiss"), "run \(run): \(output)")
             #expect(output.contains(#""version": 9"#), "run \(run): the final state, after nine changes: \(output)")
+            try Self.checkClaims(output, run: run)
             outputs.append(output)
         }
         #expect(Self.normalized(outputs[0]) == Self.normalized(outputs[1]), "both runs print the same")
+    }
+
+    /// What the tour's comments say, read from its output: the watcher's line for each version and the replies.
+    static func checkClaims(_ output: String, run: Int) throws {
+        func change(_ version: Int) throws -> String {
+            let prefix = "1 Changed version=\(version) previous=\(version - 1) "
+            return String(try #require(output.split(separator: "\n").first { $0.hasPrefix(prefix) }, "run \(run): v\(version)"))
+        }
+        // "Each reply is the new version."
+        for version in 2...4 { #expect(output.contains("   uint64 \(version)\n"), "run \(run): reply \(version)") }
+        // The tree: the alert on the editor's sheet, over the detail pushed on the home tab.
+        #expect(output.contains("alert alert #12 (alert)") && output.contains("screen detail #9 (path[1])"), "run \(run)")
+        // "dismisses the sheet, selects the settings tab and pushes the profile, as one change."
+        let link = try change(6)
+        #expect(link.contains("finished=[10,11]") && link.contains(#""kind":"selectTab""#), "\(link)")
+        #expect(link.contains(#"{"kind":"push","stack":7,"models":[13]}"#), "\(link)")
+        // "the profile stays (same id, no lifecycle), a sheet is added"
+        let routes = try change(7)
+        #expect(routes.contains("started=[14] finished=[]"), "the profile (13) stays: \(routes)")
+        #expect(routes.contains(#"{"kind":"present","presenter":4,"model":14,"style":"sheet"}"#), "\(routes)")
+        // "dismisses the sheet", then "pops the profile"
+        #expect(try change(8).contains(#"finished=[14]"#) && change(8).contains(#""kind":"dismiss""#), "run \(run)")
+        #expect(try change(9).contains(#"finished=[13]"#) && change(9).contains(#""kind":"pop","stack":7"#), "run \(run)")
     }
 
     /// The output without what differs between runs (times, serials, unique names, bus addresses), sorted
