@@ -2,6 +2,7 @@ import ArgumentParser
 import DBusKit
 import NavSessionClient
 import NavigationCore
+import ProcessSupport
 
 /// `navsessionctl exec WINDOW COMMAND ARGS…`: calls one Window1 method (or Session1.Apply) by kebab-case name.
 struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
@@ -22,6 +23,12 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
 
     @Flag(help: "Print the D-Bus call instead of making it.")
     var dryRun = false
+
+    @Flag(help: ArgumentHelp(
+        "After the call, stay connected until SIGINT or SIGTERM (Ctrl-C, kill): what the call made this client own — "
+            + "a protection mark, a followed model, a scheduled batch — lasts while it runs (it goes when a client "
+            + "leaves the bus)."))
+    var hold = false
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
@@ -44,12 +51,17 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
             return
         }
         try await reportingFailures {
-            let reply = try await withClient { client in
-                try await client.call(
+            try await withClient { client in
+                let reply = try await client.call(
                     path: call.path.rawValue, interface: call.interface, member: call.operation.member,
                     arguments: call.arguments)
+                try print(reply, of: call.operation)
+                if hold {
+                    let interrupts = TerminationSignals.install()
+                    StandardError.write("navsessionctl: holding the connection; SIGINT or SIGTERM lets go\n")
+                    for await _ in interrupts { break }
+                }
             }
-            try print(reply, of: call.operation)
         }
     }
 
@@ -96,12 +108,13 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
 
 extension ExecCommand: DirectParsable {
     static let directShape = DirectShape(
-        options: ConnectionOption.names, flags: ["json", "dry-run"], positionals: 2...2, passthroughAfter: 2)
+        options: ConnectionOption.names, flags: ["json", "dry-run", "hold"], positionals: 2...2, passthroughAfter: 2)
 
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
         setConnection(from: words)
         json = words.flag("json")
         dryRun = words.flag("dry-run")
+        hold = words.flag("hold")
         window = try words.positional(0)
         command = try words.positional(1)
         self.words = words.passthrough

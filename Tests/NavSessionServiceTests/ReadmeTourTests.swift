@@ -7,9 +7,12 @@ import Testing
 /// pasted again (a fresh session each time, no race with the previous run's files or the watcher).
 @Suite(.serialized) struct ReadmeTourTests {
     /// The first ```sh block after "## Two-minute tour".
-    static func tour() throws -> String {
+    static func tour() throws -> String { try shellBlock(after: "## Two-minute tour") }
+
+    /// The first ```sh block after `heading` in README.md.
+    static func shellBlock(after heading: String) throws -> String {
         let readme = try String(contentsOf: PrivateBus.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "## Two-minute tour"))
+        let section = try #require(readme.range(of: heading))
         let rest = readme[section.upperBound...]
         let start = try #require(rest.range(of: "```sh\n"))
         let end = try #require(rest[start.upperBound...].range(of: "```"))
@@ -43,6 +46,26 @@ import Testing
             outputs.append(output)
         }
         #expect(Self.normalized(outputs[0]) == Self.normalized(outputs[1]), "both runs print the same")
+    }
+
+    /// "Try a guard from the shell", as printed: the held mark refuses `go-back` and shows the manifest's dialog,
+    /// "Keep editing" keeps the detail, "Discard" runs the refused move.
+    @Test func theGuardSectionWorksAsPrinted() async throws {
+        let script = try Self.shellBlock(after: "## Try a guard from the shell")
+        #expect(script.contains("exec --hold 1 protect"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navguard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("guard.sh")
+        try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
+        let result = try await ToolRunner.run("bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(120))
+        let output = result.stdout + result.stderr
+        #expect(result.status == 0, "\(result)")
+        let refusals = output.components(separatedBy: "org.navsession.Error.Prevented: model #9 is protected (unsaved draft)")
+        #expect(refusals.count == 3, "two refused go-backs: \(output)")
+        #expect(output.contains("alert alert #10 (alert)"), "the dialog: \(output)")
+        #expect(!output.contains("UnknownModel") && !output.contains("timed out"), "\(output)")
+        #expect(output.contains("back home"), "\(output)")
     }
 
     /// What the tour's comments say, read from its output: the watcher's line for each version and the replies.

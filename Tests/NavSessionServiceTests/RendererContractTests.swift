@@ -67,18 +67,32 @@ import Testing
         try await DaemonFixture.with { fixture in
             let window = try await fixture.openWindow()
             try await fixture.logIn(window)
-            // "discardChanges" dismisses the editor it guards: from the home screen there is nothing to dismiss.
-            let refused = await fixture.error {
-                try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
-            }
+            // An action that dismisses: from the home screen there is nothing to dismiss.
+            let alert = #"[{"command":"present","presentation":{"kind":"alert","title":"Close?","actions":"#
+                + #"[{"id":"close","title":"Close","commands":[{"command":"dismiss"}]}]}}]"#
+            let refused = await fixture.error { try await fixture.window(window, "Apply", [.string(alert), .noParams]) }
             #expect(refused?.name.rawValue == Self.navsession + "NothingToDismiss")
-            #expect(refused?.message.contains("action 'discard'") == true, "\(String(describing: refused))")
+            #expect(refused?.message.contains("action 'close'") == true, "\(String(describing: refused))")
             _ = try await fixture.window(window, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "1"])])
-            let shown = try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
-            let alert = try await fixture.windowProperty(window, "ActiveModel")
-            _ = try await fixture.window(window, "ReportActionChosen", [alert, .string("discard")])
+            let shown = try await fixture.window(window, "Apply", [.string(alert), .noParams])
+            let active = try await fixture.windowProperty(window, "ActiveModel")
+            _ = try await fixture.window(window, "ReportActionChosen", [active, .string("close")])
             #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
             #expect(shown.first?.uint64 != nil)
+        }
+    }
+
+    /// "discardChanges" re-applies the change its mark refused; its own `dismiss` is only the fallback when no
+    /// change is kept, so it is not tried up front: presented from the home screen, "Discard" closes it alone.
+    @Test func aDiscardDialogIsPresentedAnywhereAndItsFallbackClosesItAloneWhereItCannotRun() async throws {
+        try await DaemonFixture.with { fixture in
+            let window = try await fixture.openWindow()
+            try await fixture.logIn(window)
+            _ = try await fixture.window(window, "Present", [.string("alert"), .string("discardChanges"), .noParams])
+            let alert = try await fixture.windowProperty(window, "ActiveModel")
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("alert"))
+            _ = try await fixture.window(window, "ReportActionChosen", [alert, .string("discard")])
+            #expect(try await fixture.windowProperty(window, "ActiveScreen") == .string("home"))
         }
     }
 

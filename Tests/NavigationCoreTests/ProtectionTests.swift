@@ -31,6 +31,31 @@ struct ProtectionTests {
         #expect(!abilities.canGoBack && !abilities.canDismiss)
     }
 
+    /// A discard dialog whose "Discard" re-applies the refused change (its own commands only a fallback) can be
+    /// presented where those commands could not run — over a pushed screen, where there is nothing to dismiss.
+    static let discard = PresentationSpec.alert(DialogContent(title: "Discard changes?", actions: [
+        DialogAction(id: "discard", title: "Discard", role: .destructive, commands: [.dismiss], reapply: true),
+        DialogAction(id: "keep", title: "Keep editing", role: .cancel),
+    ]))
+
+    @Test func aReapplyingActionIsNotTriedWhenItsDialogIsPresented() throws {
+        let window = try makeWindow(.switched(.stack([home, .screen("detail")])))
+        try window.execute(.present(Self.discard), from: 4)
+        #expect(window.model(5)?.kind == .alert)
+        // An ordinary action with the same commands is still tried, and refused.
+        let plain = PresentationSpec.alert(DialogContent(title: "?", actions: [DialogAction(id: "x", title: "X", commands: [.dismiss])]))
+        try window.execute(.dismiss, from: 5)
+        #expect(navigationError { () throws(NavigationError) in try window.execute(.present(plain), from: 4) } != nil)
+    }
+
+    @Test func aReapplyingActionWhoseCommandsNoLongerRunClosesItsDialogAlone() throws {
+        let window = try makeWindow(.switched(.stack([home, .screen("detail")])))
+        try window.execute(.present(Self.discard), from: 4)
+        let event = try window.report(.alertActionChosen(alert: 5, action: "discard"))
+        #expect(event.finished == [5])
+        #expect(window.contains(4) && window.activeModelID == 4)
+    }
+
     @Test func protectMarksTheModelAndCountsIt() throws {
         let window = try windowWithProtectedSheet()
         #expect(window.model(3)?.protection == Protection(reason: "unsaved text", dialog: "discardChanges", owner: ":1.7"))

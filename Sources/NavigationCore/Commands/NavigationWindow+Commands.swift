@@ -373,14 +373,17 @@ extension NavigationWindow {
 
     /// A dialog whose action cannot run from where it is presented would fail only when the user chooses
     /// it; each action's commands are tried from the presenter now (in the state they will run in, since
-    /// the dialog's slot is cleared first) and undone.
+    /// the dialog's slot is cleared first) and undone. A re-applying action is not tried: shown for a refused
+    /// change, it re-applies that change instead of running its commands (Docs/guards.md, "The dialog path"),
+    /// and its commands are only what it does when no change is kept (after a restart), where a failure
+    /// closes the dialog alone.
     private func checkActions(of presentation: PresentationSpec, from presenter: Node) throws(NavigationError) {
         let content: DialogContent
         switch presentation.model.content {
         case .alert(let dialog), .confirmationDialog(let dialog): content = dialog
         default: return
         }
-        for action in content.actions where !action.commands.isEmpty {
+        for action in content.actions where !action.commands.isEmpty && !action.reapply {
             let point = savepoint()
             defer { rollback(to: point) }
             do throws(NavigationError) {

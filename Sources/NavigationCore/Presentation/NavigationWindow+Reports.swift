@@ -92,8 +92,18 @@ extension NavigationWindow {
             // the presenter, not on the vanishing alert; observers only see the committed end state.
             clearSlot(presenter)
             tx.messages.append(DeliveredMessage(recipient: presenter.id, sender: alertID, message: .actionChosen(actionID)))
-            for command in action.commands {
-                try run(command, from: presenter.id)
+            guard action.reapply else {
+                for command in action.commands { try run(command, from: presenter.id) }
+                return
+            }
+            // A re-applying action's commands run only when its refused change is not kept (a restart dropped it);
+            // commands that no longer run from here close the dialog alone, as a kept change that no longer applies
+            // does (they were not checked when it was presented).
+            let point = savepoint()
+            do throws(NavigationError) {
+                for command in action.commands { try run(command, from: presenter.id) }
+            } catch {
+                rollback(to: point)
             }
         case .selectedChild(let containerID, let child):
             let container = try attachedNode(containerID)
