@@ -7,6 +7,11 @@ Needs Debian's python3-gi and gir1.2-gtk-4.0, a display, DBUS_SESSION_BUS_ADDRES
 navsessiond serves, and the navsession package: run from a checkout, the repository's python/ folder is put
 first on sys.path (so the renderer and the package always match); elsewhere, the installed package
 (pip install ./python).
+
+Everything but what is specific to the reference lives in the package's GTK binding, navsession.gtk: this program
+is a navsession.gtk.NavigationApp that registers no page factories (every screen is navrenderer's placeholder
+page), opens no window of its own and never starts the daemon, plus its automation hook (navrenderer/testhook.py,
+org.navsession.GtkRenderer1) and screenshots (navrenderer/screenshot.py).
 """
 
 from __future__ import annotations
@@ -22,15 +27,39 @@ if os.path.isfile(os.path.join(CHECKOUT_PACKAGE, "navsession", "__init__.py")):
     sys.path.insert(0, os.path.normpath(CHECKOUT_PACKAGE))
 sys.path.insert(0, HERE)
 
-import gi  # noqa: E402
+from gi.repository import Gio  # noqa: E402
 
-gi.require_version("Gtk", "4.0")
-gi.require_version("Graphene", "1.0")
-gi.require_version("Gsk", "4.0")
+from navsession.gtk import NavigationApp  # noqa: E402
+from navrenderer.placeholder import ScreenPage  # noqa: E402
+from navrenderer.testhook import TestHook  # noqa: E402
 
-from gi.repository import GLib  # noqa: E402
+APPLICATION_ID = "org.navsession.GtkRenderer"
 
-from navrenderer.app import RendererApp  # noqa: E402
+
+class RendererApp(NavigationApp):
+    """The binding as the reference renderer: the placeholder page for every screen (its editor protects itself
+    with the demo's ``discardChanges``), following the daemon's windows only, and the test hook on the bus."""
+
+    def __init__(self, daemon_name: str) -> None:
+        super().__init__(APPLICATION_ID, daemon_name, fallback=ScreenPage, discard_dialog="discardChanges",
+                         open_window=False, start_daemon=False, flags=Gio.ApplicationFlags.NON_UNIQUE)
+        self.hook: TestHook | None = None
+
+    def do_startup(self) -> None:
+        NavigationApp.do_startup(self)
+        connection = self.get_dbus_connection()
+        if connection is not None:
+            self.hook = TestHook(self, connection)
+
+    def do_shutdown(self) -> None:
+        if self.hook is not None:
+            self.hook.stop()
+        NavigationApp.do_shutdown(self)
+
+    def screen_changed(self) -> None:
+        """Something on screen may have changed: the hook's ScreenChanged (once the main loop is idle)."""
+        if self.hook is not None:
+            self.hook.screen_changed()
 
 
 def main() -> int:
@@ -41,10 +70,8 @@ def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="gtk-renderer: %(name)s: %(message)s", stream=sys.stderr)
-    app = RendererApp(args.app_id)
-    for signal in (2, 15):  # SIGINT, SIGTERM: quit cleanly (releases the bus name, closes the windows)
-        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal, lambda *_: (app.quit(), GLib.SOURCE_REMOVE)[1])
-    return app.run([sys.argv[0]])
+    # SIGINT and SIGTERM quit cleanly (NavigationApp.run): the bus name goes, the windows close.
+    return RendererApp(args.app_id).run([sys.argv[0]])
 
 
 if __name__ == "__main__":

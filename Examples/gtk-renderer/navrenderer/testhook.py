@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from gi.repository import Gio, GLib, Gtk
 
-from .content import CustomView, ScreenPage, StackView, SwitchedView, TabsView
-from .dialogs import DialogWindow, ModalWindow
+from navsession.gtk.content import CustomView, StackView, SwitchedView, TabsView
+from navsession.gtk.dialogs import DialogWindow, ModalWindow
+from navsession.gtk.pages import PageHost, Placeholder
+
+from .placeholder import ScreenPage
 from .screenshot import ScreenshotError, save_png
 
 if TYPE_CHECKING:
-    from .app import RendererApp
-    from .window_view import NavWindowView
+    from navsession.gtk import NavigationApp, NavWindowView
 
 BUS_NAME = "org.navsession.GtkRenderer"
 OBJECT_PATH = "/org/navsession/GtkRenderer"
@@ -65,7 +67,7 @@ class HookError(Exception):
 
 
 class TestHook:
-    def __init__(self, app: "RendererApp", connection: Gio.DBusConnection) -> None:
+    def __init__(self, app: "NavigationApp", connection: Gio.DBusConnection) -> None:
         self.app = app
         self.connection = connection
         self._pending_notify = False
@@ -208,7 +210,7 @@ class TestHook:
             "size": list(view.window.get_default_size()),  # the window's size, kept in its renderer state
             # The back swipe: how far the content is shifted (read from the widget) and the swipe's state.
             "swipe": {"offset": float(view.frame.offset), "active": view.swipe.active, "state": view.swipe.state},
-            "pages": {str(m): _page_state(w) for m, w in view.content.widgets.items() if isinstance(w, ScreenPage)},
+            "pages": {str(m): _page_state(p) for m, p in view.pages().items() if isinstance(p, Placeholder)},
             "top": _top_id(view, prefix), "clickable": clickable,
         }
 
@@ -244,8 +246,8 @@ class TestHook:
             view.resize(int(rest[1]), int(rest[2]))
         elif len(rest) == 3 and rest[0] == "scroll" and rest[1].isdigit() and rest[2].isdigit():
             # window/<n>/scroll/<model>/<y>: the user scrolls the screen of <model>.
-            page = view.content.widgets.get(int(rest[1]))
-            if not isinstance(page, ScreenPage):
+            page = view.pages().get(int(rest[1]))
+            if not isinstance(page, Placeholder):
                 raise HookError(f"no screen {rest[1]} in window {parts[1]}")
             page.scroll_to(float(rest[2]))
         elif len(rest) == 2 and rest[0] == "tab":
@@ -482,15 +484,18 @@ def _walk(widget: Gtk.Widget | None, stacks: list[dict[str, Any]], tabs: list[di
 def _page(widget: Gtk.Widget | None) -> dict[str, Any] | None:
     if widget is None:
         return None
-    if isinstance(widget, ScreenPage):
-        return {"model": widget.model_id, "screen": widget.screen, "title": widget.heading.get_label()}
+    if isinstance(widget, PageHost):
+        page = widget.page
+        title = page.heading.get_label() if isinstance(page, Placeholder) else page.context.title
+        return {"model": widget.model_id, "screen": widget.screen, "title": title}
     return {"model": getattr(widget, "model_id", 0), "container": type(widget).__name__}
 
 
-def _page_state(page: ScreenPage) -> dict[str, Any]:
+def _page_state(page: Placeholder) -> dict[str, Any]:
     """A screen's scroll position and its text field's text."""
-    return {"scroll": round(page.get_vadjustment().get_value()),
-            "draft": page.entry.get_text() if page.entry is not None else None}
+    entry = page.entry if isinstance(page, ScreenPage) else None
+    return {"scroll": round(page.scroller.get_vadjustment().get_value()),
+            "draft": entry.get_text() if entry is not None else None}
 
 
 def _children(widget: Gtk.Widget) -> list[Gtk.Widget]:

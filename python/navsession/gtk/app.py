@@ -1,44 +1,52 @@
 """The GTK application: one NavWindowView per navigation window, kept in step with the daemon.
 
 ObjectManager → windows open and close; Changed → steps (how) + GetState (what); user → reports. The D-Bus side
-is the navsession package (python/ in this repository): Session.follow_windows, Window.connect_changed,
-Window.connect_properties and Window.call_async, all on the application's main loop.
+is the navsession package: Session.follow_windows, Window.connect_changed, Window.connect_properties and
+Window.call_async, all on the application's main loop — nothing here blocks on the daemon.
+
+:class:`NavigationApp` is the ``Gtk.Application`` an application runs (or subclasses: the reference renderer adds
+its test hook so): it follows every window of one daemon, shows each with the pages its factories make
+(pages.py), and reports what the user does. It never changes what is shown before the daemon says so: a report
+(ReportPopped, ReportTabSelected…) or a two-phase back (BeginBack, CommitBack) goes out, and the daemon's
+``Changed`` brings the new state; a rejected report resynchronises the window from ``GetState``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Callable
+import os
+import signal
+import sys
+from typing import Any, Callable, Mapping, Sequence
 
 from gi.repository import Gio, GLib, Gtk
 
 import navsession
 from navsession import NavSessionError
 from navsession import commands as c
+from navsession.commands import CommandLike
 
-from . import content
 from .animator import STEP_MS
+from .pages import BUILTIN_PAGES, Page, PageContext, PageFactory, Placeholder, make_page
+from .probe import REPORT_ENV, TestProbe
 from .renderer_state import only_renderer_state
 from .steps import Plan, parse_steps
-from .testhook import TestHook
 from .window_view import NavWindowView
 
-APPLICATION_ID = "org.navsession.GtkRenderer"
 # A rendered version is reported settled (Window1.ReportSettled) once its animation has run:
 # each later step starts STEP_MS after the one before, and a Gtk.Stack transition or a modal's fade lasts 200 ms.
 SETTLE_MS = 250
 
-log = logging.getLogger("gtk-renderer")
+log = logging.getLogger("navsession.gtk")
 
 
 class WindowReporter:
     """Sends one window's renderer reports; a rejected report resynchronises the window."""
 
-    def __init__(self, app: "RendererApp", path: str) -> None:
+    def __init__(self, app: "NavigationApp", path: str) -> None:
         self.app = app
         self.path = path
-        self.protected: set[int] = set()
 
     def _failed(self, method: str) -> Callable[[NavSessionError], None]:
         def failed(error: NavSessionError) -> None:
@@ -79,7 +87,7 @@ class WindowReporter:
         every rule it meets — marks, entry conditions, guard providers (the reply may wait for a provider).
         ``on_allowed(version, finished)``: the version to commit at and the models the back would finish;
         ``on_refused(error)``: Denied, Prevented, NothingToGoBack, EntryRefused… — the user's answer, not a state
-        this renderer got wrong, so no resynchronisation: logged and counted (Describe's ``backRefused``)."""
+        the application got wrong, so no resynchronisation: logged and counted (Describe's ``backRefused``)."""
         window = self.app.windows.get(self.path)
         if window is None:
             return
@@ -124,15 +132,47 @@ class WindowReporter:
     def collapsed(self, split: int, collapsed: bool) -> None:
         self._send("ReportCollapsed", "(tb)", (split, collapsed))
 
-    def editor_text(self, model: int, text: str) -> None:
-        """The demo's editor: unsaved text protects it with the discardChanges dialog; cleared text unprotects.
-        The mark is this renderer's (its bus name): it goes when the renderer exits (Docs/guards.md)."""
-        if text and model not in self.protected:
-            self.protected.add(model)
-            self._call("Protect", "(tss)", (model, "unsaved text", "discardChanges"))
-        elif not text and model in self.protected:
-            self.protected.discard(model)
-            self._call("Unprotect", "(t)", (model,))
+    def protect(self, model: int, reason: str, dialog: str) -> None:
+        """A page protects its model (Window1.Protect, the member ``navsession.Window.protect`` calls for a model
+        id; here without blocking). The mark is this application's connection's: it goes when the application
+        exits (Docs/guards.md). A dialog the manifest does not declare (UnknownDialog) is logged and the mark made
+        without one; any other refusal resynchronises, like a rejected report."""
+        log.info("Protect model %d (%r, dialog %r) on %s", model, reason, dialog, self.path)
+
+        def failed(error: NavSessionError) -> None:
+            if dialog and error.name == "org.navsession.Error.UnknownDialog":
+                log.warning("Protect on %s: the manifest declares no dialog %r (%s); protecting without a dialog",
+                            self.path, dialog, error.message)
+                self._call("Protect", "(tss)", (model, reason, ""))
+            else:
+                self._failed("Protect")(error)
+
+        self._call("Protect", "(tss)", (model, reason, dialog), failed)
+
+    def unprotect(self, model: int) -> None:
+        """A page removes its mark (Window1.Unprotect)."""
+        log.info("Unprotect model %d on %s", model, self.path)
+        self._call("Unprotect", "(t)", (model,))
+
+    def navigate(self, batch: Sequence[CommandLike], expected_version: int | None,
+                 on_done: Callable[[int], None] | None, on_error: Callable[[NavSessionError], None] | None) -> None:
+        """A page's commands (Window1.Apply); a refusal is the page's to handle (logged without ``on_error``), not a
+        reason to resynchronise: the screen shows the daemon's state either way."""
+        window = self.app.windows.get(self.path)
+        if window is None:
+            return
+        options = {"expected_version": str(expected_version)} if expected_version is not None else {}
+
+        def failed(error: NavSessionError) -> None:
+            if on_error is not None:
+                on_error(error)
+            else:
+                log.warning("Apply %s on %s refused (%s: %s)", c.batch_json(list(batch)), self.path, error.name,
+                            error.message)
+
+        log.info("apply %s on %s", c.batch_json(list(batch)), self.path)
+        window.call_async("Apply", "(sa{ss})", (c.batch_json(list(batch)), options),
+                          (lambda reply: on_done(int(reply[0]))) if on_done is not None else None, failed)
 
     def renderer_state(self, model: int, state_json: str) -> None:
         """The window's (model 0) or a screen's renderer state. A model that went meanwhile is
@@ -144,17 +184,53 @@ class WindowReporter:
         self._send("ReportActionChosen", "(ts)", (model, action))
 
     def closed(self) -> None:
+        """The user closed the window (its close button): the daemon dismisses it (ReportClosed)."""
+        self.app.closed_by_user.add(self.path)
         self._send("ReportClosed")
 
 
-class RendererApp(Gtk.Application):
-    def __init__(self, daemon_name: str) -> None:
-        super().__init__(application_id=APPLICATION_ID, flags=Gio.ApplicationFlags.NON_UNIQUE)
-        self.daemon_name = daemon_name
+class NavigationApp(Gtk.Application):
+    """A GTK application whose windows follow navsessiond: one top-level window per navigation window of the
+    daemon owning ``bus_name``, each screen drawn by the page factory registered for it.
+
+    ``pages`` maps screen names to factories (:data:`~navsession.gtk.PageFactory`): a :class:`Page` subclass, or
+    any callable taking a :class:`PageContext` and returning a ``Gtk.Widget``. A screen without one shows
+    ``fallback`` (default: :class:`Placeholder`; the built-in ``browser`` screen has a page of its own).
+
+    - ``application_id``: the ``Gtk.Application`` id — not the daemon's name (``bus_name``, the manifest's
+      ``id``): a unique application owns its id on the bus.
+    - ``discard_dialog``: the manifest dialog a page's :meth:`Page.protect` names by default (``None``: none);
+      the daemon presents it in place of a change the mark refuses.
+    - ``open_window``: when activated with no navigation window open, open one of ``scene`` (default: the
+      manifest's first scene); ``False`` only follows (the reference renderer).
+    - ``quit_when_closed``: quit once the user closed the last window (default: as ``open_window``; a window the
+      daemon closes, or a daemon restart, never quits the application).
+    - ``start_daemon``: let the bus activate the daemon when nothing owns ``bus_name``.
+    - ``flags``: the ``Gio.ApplicationFlags`` (default: a unique application).
+
+    Everything runs on the GTK main loop; :meth:`run` also quits cleanly on SIGINT and SIGTERM (the bus name and
+    the windows are released, the page's marks go). :meth:`screen_changed` is called whenever something shown may
+    have changed — override it to observe the screen (the reference renderer's test hook does)."""
+
+    def __init__(self, application_id: str, bus_name: str = navsession.DEMO_NAME,
+                 pages: Mapping[str, PageFactory] | None = None, *, fallback: PageFactory = Placeholder,
+                 discard_dialog: str | None = "discardChanges", open_window: bool = True, scene: str | None = None,
+                 quit_when_closed: bool | None = None, start_daemon: bool = True,
+                 flags: Gio.ApplicationFlags = Gio.ApplicationFlags.FLAGS_NONE) -> None:
+        super().__init__(application_id=application_id, flags=flags)
+        self.daemon_name = bus_name
+        self.pages: dict[str, PageFactory] = dict(pages or {})
+        self.fallback = fallback
+        self.discard_dialog = discard_dialog
+        self.open_window = open_window
+        self.scene = scene
+        self.quit_when_closed = open_window if quit_when_closed is None else quit_when_closed
+        # The windows the user closed (ReportClosed sent): their removal may end the application.
+        self.closed_by_user: set[str] = set()
+        self.start_daemon = start_daemon
         self.views: dict[str, NavWindowView] = {}
         self.last_version: dict[str, int] = {}
-        self.hook: TestHook | None = None
-        # For tests (the hook's DropChanges): ignore Changed as if lost; and how often we resynchronised.
+        # For tests (a test hook's DropChanges): ignore Changed as if lost; and how often we resynchronised.
         self.drop_changes = False
         self.resyncs = {"missedChange": 0, "rejectedReport": 0}
         # How often BeginBack refused a back (button, Escape, swipe): nothing moved (Describe's backRefused).
@@ -168,19 +244,59 @@ class RendererApp(Gtk.Application):
         self.windows: dict[str, navsession.Window] = {}
         self.window_signals: dict[str, list[Callable[[], None]]] = {}
         self.stop_following: Callable[[], None] | None = None
+        # NAVSESSION_GTK_TEST_REPORT: what each settled version shows, for tests (probe.py).
+        self.probe: TestProbe | None = None
+
+    # -- pages ----------------------------------------------------------------------------------
+
+    def factory_for(self, screen: str) -> PageFactory:
+        """The factory of ``screen``: the application's, else a built-in page's, else ``fallback``."""
+        return self.pages.get(screen) or BUILTIN_PAGES.get(screen) or self.fallback
+
+    def make_page(self, context: PageContext) -> Page:
+        """Makes and starts the page of a screen model that appears (a failing factory shows a
+        :class:`~navsession.gtk.pages.FailedPage`, logged)."""
+        return make_page(self.factory_for(context.screen), context)
+
+    def window_proxy(self, path: str) -> navsession.Window:
+        """The :class:`navsession.Window` of a window path."""
+        window = self.windows.get(path)
+        if window is None:
+            if self.session is None:
+                raise RuntimeError("the application has not started")
+            window = self.session.window(path)
+        return window
 
     # -- Gtk.Application ------------------------------------------------------------------------
+
+    def run(self, argv: Sequence[str] | None = None) -> int:  # type: ignore[override]
+        """Runs the application (``argv`` default: the program's name only, so GTK parses no options); SIGINT and
+        SIGTERM quit it cleanly."""
+        if argv is None:
+            argv = [sys.argv[0] if sys.argv and sys.argv[0] else "navsession-app"]
+        sources = [GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, number, self._quit_on_signal)
+                   for number in (signal.SIGINT, signal.SIGTERM)]
+        try:
+            return int(Gtk.Application.run(self, list(argv)))
+        finally:
+            for source in sources:
+                GLib.source_remove(source)
+
+    def _quit_on_signal(self, *_: object) -> bool:
+        self.quit()
+        return GLib.SOURCE_CONTINUE
 
     def do_startup(self) -> None:
         Gtk.Application.do_startup(self)
         self.hold()  # keep running with no navigation window open
         connection = self.get_dbus_connection()
         if connection is None:
-            raise SystemExit("gtk-renderer: no session bus (DBUS_SESSION_BUS_ADDRESS)")
-        self.hook = TestHook(self, connection)
-        content.on_transition_end = self.screen_changed
-        # start=False: the renderer follows the daemon, it never activates it.
-        self.session = navsession.Session(connection, self.daemon_name, start=False)
+            raise SystemExit(f"{self.get_application_id()}: no session bus (DBUS_SESSION_BUS_ADDRESS)")
+        report = os.environ.get(REPORT_ENV)
+        if report:
+            self.probe = TestProbe(self, connection, report)
+        # start_daemon=False: only follow the daemon, never activate it (the reference renderer).
+        self.session = navsession.Session(connection, self.daemon_name, start=self.start_daemon)
         self.stop_following = self.session.follow_windows(self._window_opened, self.window_removed, self.daemon_gone)
         # Ctrl+Shift+N / Ctrl+Shift+T reopen the most recently closed window (Session1.ReopenWindow);
         # it comes back through InterfacesAdded like any window.
@@ -196,7 +312,23 @@ class RendererApp(Gtk.Application):
                                     lambda error: log.info("ReopenWindow: %s: %s", error.name, error.message))
 
     def do_activate(self) -> None:
-        pass
+        """Launched (again): with ``open_window``, opens a window of ``scene`` when the daemon has none, else
+        brings the application's windows to the front (without ``open_window`` it does nothing: the windows
+        come and go with the daemon's)."""
+        if not self.open_window or self.session is None:
+            return
+        if self.windows:
+            for view in self.views.values():
+                view.topmost().present()
+            return
+        try:
+            scene = self.scene or self.session.scenes[0]
+        except (NavSessionError, IndexError) as error:
+            log.warning("no scene to open a window of: %s", error)
+            return
+        log.info("opening a window of %s", scene)
+        self.session.call_async("OpenWindow", "(sa{ss})", (scene, {}), None,
+                                lambda error: log.warning("OpenWindow(%s): %s: %s", scene, error.name, error.message))
 
     def do_shutdown(self) -> None:
         if self.stop_following is not None:
@@ -204,8 +336,11 @@ class RendererApp(Gtk.Application):
             self.stop_following = None
         for path in list(self.window_signals):
             self._disconnect(path)
-        if self.hook:
-            self.hook.stop()
+        for view in list(self.views.values()):
+            view.destroy()
+        self.views.clear()
+        if self.probe is not None:
+            self.probe.stop()
         Gtk.Application.do_shutdown(self)
 
     # -- the session's windows (Session.follow_windows) -----------------------------------------
@@ -244,6 +379,11 @@ class RendererApp(Gtk.Application):
             log.info("window %s closed", path)
             view.destroy()
         self.screen_changed()
+        if path in self.closed_by_user:
+            self.closed_by_user.discard(path)
+            if self.quit_when_closed and not self.views:
+                log.info("the last window was closed: quitting")
+                self.quit()
 
     def window_changed(self, path: str, version: int, previous: int, animated: bool, steps_json: str) -> None:
         if self.drop_changes:
@@ -276,9 +416,8 @@ class RendererApp(Gtk.Application):
             self.screen_changed()
 
     def screen_changed(self) -> None:
-        """Something on screen may have changed: tell the test hook (ScreenChanged)."""
-        if self.hook is not None:
-            self.hook.screen_changed()
+        """Something on screen may have changed (a render, a property, an animation step, the end of a
+        transition, a restored scroll offset). Does nothing; override it to observe the screen."""
 
     def daemon_gone(self) -> None:
         self.last_version.clear()
@@ -350,7 +489,10 @@ class RendererApp(Gtk.Application):
         def settled() -> bool:
             self.settle_timers.pop(path, None)
             window = self.windows.get(path)
-            if path in self.views and window is not None:
+            view = self.views.get(path)
+            if view is not None and self.probe is not None:
+                self.probe.settled(view, version)  # written before ReportSettled goes: a test seeing it finds it
+            if view is not None and window is not None:
                 window.call_async("ReportSettled", "(t)", (version,), None,
                                   lambda error: log.info("ReportSettled %d on %s: %s", version, path, error.message))
             return GLib.SOURCE_REMOVE

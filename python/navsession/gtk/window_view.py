@@ -1,7 +1,9 @@
 """One navigation window on screen: a top-level GTK window, its modal windows and dialogs.
 
 ``render`` shows a GetState snapshot (plus the Window1 properties); what the user does goes to the
-``Reporter`` — nothing is changed locally before the daemon says so. Back (the button, Escape, Alt+Left, the
+``Reporter`` — nothing is changed locally before the daemon says so. Each screen is the page the application's
+factory made for it (pages.py); the view is what those pages reach the window through (:class:`PageServices`:
+protection marks, renderer state, commands). Back (the button, Escape, Alt+Left, the
 mouse's button 8 and the left-edge swipe) asks the daemon first (BeginBack) and goes back only when allowed
 (CommitBack): a refused back never moves the page (Docs/guards.md, "Back gestures").
 """
@@ -10,19 +12,26 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from gi.repository import GLib, Gtk
+
+from navsession import NavSessionError
+from navsession.commands import CommandLike
 
 from .animator import Action, Animator
 from .content import GraphView, SwipeFrame
 from .dialogs import DialogWindow, ModalWindow, escape_shortcut, history_bindings
 from .graph import DIALOG_KINDS, Graph
+from .pages import Page, PageContext, model_params
 from .renderer_state import WINDOW, RendererStateKeeper
 from .steps import Plan
 from .swipe import BackSwipe
 
-log = logging.getLogger("gtk-renderer.view")
+if TYPE_CHECKING:
+    from .app import NavigationApp
+
+log = logging.getLogger("navsession.gtk.view")
 
 PREVENTED = "org.navsession.Error.Prevented"
 
@@ -37,25 +46,33 @@ class Reporter(Protocol):
     def went_forward(self, version: int) -> None: ...
     def action_chosen(self, model: int, action: str) -> None: ...
     def closed(self) -> None: ...
-    def editor_text(self, model: int, text: str) -> None: ...
+    def protect(self, model: int, reason: str, dialog: str) -> None: ...
+    def unprotect(self, model: int) -> None: ...
+    def navigate(self, batch: Sequence[CommandLike], expected_version: int | None,
+                 on_done: Callable[[int], None] | None, on_error: Callable[[NavSessionError], None] | None) -> None: ...
     def child_selected(self, container: int, child: int) -> None: ...
     def collapsed(self, split: int, collapsed: bool) -> None: ...
     def renderer_state(self, model: int, state_json: str) -> None: ...
 
 
 class NavWindowView:
-    def __init__(self, app: Gtk.Application, path: str, number: int, reporter: Reporter) -> None:
+    """One navigation window: its GTK window, the widgets of its graph, its modal windows and dialogs."""
+
+    def __init__(self, app: "NavigationApp", path: str, number: int, reporter: Reporter) -> None:
+        self.app = app
         self.path = path
         self.number = number
         self.reporter = reporter
         self.graph: Graph | None = None
         self.props: dict[str, Any] = {}
         self.closing = False
-        self.animator = Animator(on_step=getattr(app, "screen_changed", None))
-        # The window's size, each screen's scroll position and the editor's draft, kept in the daemon.
+        self.animator = Animator(on_step=app.screen_changed)
+        # The dialog a page's protect() names by default (the application's; a dialog its manifest declares).
+        self.discard_dialog: str | None = app.discard_dialog
+        # The window's size and each page's state (scroll positions, drafts, selections…), kept in the daemon.
         self.keeper = RendererStateKeeper(reporter.renderer_state)
-        self.content = GraphView(reporter.tab_selected, reporter.editor_text, reporter.child_selected, reporter.collapsed,
-                                 keeper=self.keeper)
+        self.content = GraphView(reporter.tab_selected, self._make_page, reporter.child_selected, reporter.collapsed,
+                                 on_changed=app.screen_changed)
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
         self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)
@@ -80,7 +97,7 @@ class NavWindowView:
         self.frame = SwipeFrame()
         self.swipe = BackSwipe(reporter.begin_back, reporter.commit_back, self._content_width,
                                self._swipe_version, self._swipe_changed)
-        self._on_screen_changed = getattr(app, "screen_changed", None)
+        self._on_screen_changed = app.screen_changed
         drag = Gtk.GestureDrag(propagation_phase=Gtk.PropagationPhase.CAPTURE)
         drag.connect("drag-begin", self._drag_begin)
         drag.connect("drag-update", self._drag_update)
@@ -95,6 +112,40 @@ class NavWindowView:
         # may report the initial size after the restored one was asked for), and how often to ask again.
         self._wanted_size: tuple[int, int] | None = None
         self._size_retries = 3
+
+    # -- pages (PageServices) -------------------------------------------------------------------
+
+    def _make_page(self, graph: Graph, model_id: int) -> Page:
+        """The page of a screen model that appears: the application's factory for its screen, with its context."""
+        model = graph[model_id]
+        context = PageContext(model_id=model_id, screen=str(model.get("screen", "")),
+                              params=model_params(model),
+                              title=graph.screen_title(model_id), state=self.keeper.object(model_id),
+                              window=self.app.window_proxy(self.path), app=self.app, services=self)
+        return self.app.make_page(context)
+
+    def pages(self) -> dict[int, Page]:
+        """The page of every screen shown (or kept by a stack), by model id."""
+        return self.content.pages()
+
+    def protect(self, model: int, reason: str, dialog: str) -> None:
+        self.reporter.protect(model, reason, dialog)
+
+    def unprotect(self, model: int) -> None:
+        self.reporter.unprotect(model)
+
+    def save_state(self, model: int, make: Callable[[], dict[str, Any] | None]) -> None:
+        self.keeper.produce(model, make)
+
+    def screen_changed(self) -> None:
+        self.app.screen_changed()
+
+    def navigate(self, batch: Sequence[CommandLike], expected_version: int | None,
+                 on_done: Callable[[int], None] | None, on_error: Callable[[NavSessionError], None] | None) -> None:
+        self.reporter.navigate(batch, expected_version, on_done, on_error)
+
+    def shown_version(self) -> int | None:
+        return self.graph.version if self.graph is not None else None
 
     # -- rendering ------------------------------------------------------------------------------
 
@@ -379,6 +430,7 @@ class NavWindowView:
         self.swipe.cancel()
         self.keeper.stop()
         self.animator.finish()
+        self.content.close()
         for modal in list(self.modals.values()):
             modal.closing = True
         self.modals.clear()

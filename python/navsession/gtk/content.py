@@ -1,6 +1,7 @@
 """Widgets for the non-presented part of a window's graph, kept by model id across renders.
 
-screen → a page (title and parameters); stack → Gtk.Stack of pages (slide left/right); tabs →
+screen → a :class:`~navsession.gtk.pages.PageHost` holding the page the application's factory made for it
+(pages.py); stack → Gtk.Stack of pages (slide left/right); tabs →
 Gtk.StackSwitcher over a Gtk.Stack; switched → Gtk.Stack (crossfade); custom → a segmented switcher over its
 children (the selected one shown), or, for the kind ``split``, its children side by side as columns (the selected
 one is the focused column) that collapse to the focused column alone in a narrow window. The main window's
@@ -10,17 +11,23 @@ Visible changes are returned as animator Actions instead of being carried out he
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
-from gi.repository import Gio, GLib, Graphene, Gsk, Gtk, Pango
+from gi.repository import GLib, Graphene, Gsk, Gtk
 
 from .animator import Action
 from .graph import Graph
+from .pages import Page, PageHost, model_params
 
 OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the user
-OnEditorText = Callable[[int, str], None]  # (editor model, its text), as the user types
+MakePage = Callable[[Graph, int], Page]  # (graph, screen model) → the page the application's factory made
+OnChanged = Callable[[], None]  # something shown changed without a D-Bus event (a transition ended)
 OnChildSelected = Callable[[int, int], None]  # (custom container, child model), from the user
 OnCollapsed = Callable[[int, bool], None]  # (split, collapsed), when the window's width crosses the breakpoint
+
+
+def _nothing() -> None:
+    pass
 
 
 class SwipeFrame(Gtk.Widget):
@@ -64,129 +71,16 @@ class SwipeFrame(Gtk.Widget):
         self._child.allocate(width, height, baseline, transform)
 
 
-class ScreenPage(Gtk.ScrolledWindow):
-    """One screen, scrollable. Its scroll position and the editor's draft are kept in the model's renderer state
-    (``keeper`` is the window's :class:`~navrenderer.renderer_state.RendererStateKeeper`)."""
-
-    def __init__(self, on_editor_text: OnEditorText | None = None, keeper: Any = None) -> None:
-        super().__init__(hexpand=True, vexpand=True, hscrollbar_policy=Gtk.PolicyType.NEVER)
-        self.box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12, valign=Gtk.Align.CENTER,
-                           halign=Gtk.Align.CENTER, margin_top=24, margin_bottom=24, margin_start=24, margin_end=24)
-        self.set_child(self.box)
-        self.keeper = keeper
-        self.rows: Gtk.Label | None = None
-        self._pending_scroll: float | None = None
-        self._restored = False
-        adjustment = self.get_vadjustment()
-        adjustment.connect("changed", self._range_changed)
-        adjustment.connect("value-changed", self._scrolled)
-        self.model_id = 0
-        self.screen = ""
-        self.heading = Gtk.Label()
-        self.heading.add_css_class("title-1")
-        self.details = Gtk.Label(wrap=True, wrap_mode=Pango.WrapMode.WORD_CHAR, justify=Gtk.Justification.CENTER)
-        self.details.add_css_class("dim-label")
-        self.box.append(self.heading)
-        self.box.append(self.details)
-        self._on_editor_text = on_editor_text
-        # The demo's editor: a real text field; unsaved text protects the model (Docs/guards.md).
-        self.entry: Gtk.Entry | None = None
-        # The built-in browser: its URL and a button opening it in the desktop's browser.
-        self.open_button: Gtk.Button | None = None
-        self.url = ""
-
-    def update(self, graph: Graph, model_id: int) -> None:
-        model = graph[model_id]
-        self.model_id = model_id
-        self.screen = str(model.get("screen", ""))
-        self.heading.set_label(graph.screen_title(model_id))
-        params = model.get("params") or {}
-        lines = [f"screen “{self.screen}” · model {model_id}"]
-        lines += [f"{key} = {value}" for key, value in sorted(params.items())]
-        self.details.set_label("\n".join(lines))
-        if self.screen == "browser":
-            self.url = str(params.get("url", ""))
-            self.heading.set_label("Browser")
-            self.details.set_label(self.url)
-            if self.open_button is None:
-                self.open_button = Gtk.Button(label="Open in browser")
-                self.open_button.add_css_class("suggested-action")
-                self.open_button.connect("clicked", self._open_url)
-                self.box.append(self.open_button)
-        if self.screen == "detail" and self.rows is None:
-            # Enough lines to scroll: the scroll position is what the renderer keeps per screen.
-            self.rows = Gtk.Label(label="\n".join(f"Line {n} of the details" for n in range(1, 61)))
-            self.box.append(self.rows)
-        if self.screen == "editor" and self.entry is None:
-            self.entry = Gtk.Entry(placeholder_text="Type here: unsaved text protects the editor", width_chars=36)
-            self.entry.connect("changed", self._text_changed)
-            self.box.append(self.entry)
-            draft = self.keeper.get(model_id, "draft") if self.keeper is not None else None
-            if isinstance(draft, str) and draft:
-                self.entry.set_text(draft)  # the draft kept before a restart (it protects the editor again)
-        if not self._restored and self.keeper is not None:
-            self._restored = True
-            scroll = self.keeper.get(model_id, "scroll")
-            if isinstance(scroll, (int, float)) and scroll > 0:
-                self._pending_scroll = float(scroll)
-                self._range_changed(self.get_vadjustment())
-
-    def _range_changed(self, adjustment: Gtk.Adjustment) -> None:
-        """Applies a kept scroll position once the page is tall enough to show it."""
-        pending = self._pending_scroll
-        if pending is not None and adjustment.get_upper() - adjustment.get_page_size() >= pending:
-            # Not during the allocation that emitted "changed": a value set then moves the scrollbar, not the page.
-            GLib.idle_add(self._apply_scroll, adjustment, pending)
-
-    def _apply_scroll(self, adjustment: Gtk.Adjustment, value: float) -> bool:
-        if self._pending_scroll is not None:
-            self._pending_scroll = None
-            adjustment.set_value(value)
-            self.queue_allocate()
-            _transition_ended()  # what Describe reads changed without a D-Bus event: ScreenChanged
-        return GLib.SOURCE_REMOVE
-
-    def _scrolled(self, adjustment: Gtk.Adjustment) -> None:
-        if self._pending_scroll is not None or self.keeper is None or not self.model_id:
-            return
-        value = round(adjustment.get_value())
-        self.keeper.set(self.model_id, "scroll", value if value > 0 else None)
-
-    def scroll_to(self, value: float) -> None:
-        """What the user's scrolling does (the test hook's ``scroll``)."""
-        self.get_vadjustment().set_value(value)
-
-    def _open_url(self, _button: Gtk.Button) -> None:
-        # No WebKit: the desktop's browser shows the page (xdg-open through GIO).
-        try:
-            Gio.AppInfo.launch_default_for_uri(self.url, None)
-        except GLib.Error:
-            pass
-
-    def _text_changed(self, entry: Gtk.Entry) -> None:
-        if self.keeper is not None:
-            self.keeper.set(self.model_id, "draft", entry.get_text() or None)
-        if self._on_editor_text is not None:
-            self._on_editor_text(self.model_id, entry.get_text())
-
-
-# Called when a stack transition ends and its old pages are pruned (the app points it at the test hook's
-# ScreenChanged), since what Describe reads changes then without any D-Bus event.
-on_transition_end: Callable[[], None] | None = None
-
-
-def _transition_ended() -> None:
-    if on_transition_end is not None:
-        on_transition_end()
-
-
 class StackView(Gtk.Stack):
     """A navigation stack: one child per path element, named by model id, the last one visible."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_changed: OnChanged = _nothing) -> None:
         super().__init__(hexpand=True, vexpand=True, transition_duration=200)
         self.model_id = 0
         self.path: list[int] = []
+        # Called when a transition ended and its old pages are pruned: what is shown changed then without any
+        # D-Bus event (the application's screen_changed).
+        self._on_changed = on_changed
         self.connect("notify::transition-running", lambda *_: self.prune())
 
     def prune(self) -> None:
@@ -200,7 +94,7 @@ class StackView(Gtk.Stack):
             if self.get_page(child).get_name() not in keep:
                 self.remove(child)
             child = following
-        _transition_ended()
+        self._on_changed()
 
 
 class TabsView(Gtk.Box):
@@ -284,10 +178,13 @@ class TabsView(Gtk.Box):
 
 
 class SwitchedView(Gtk.Stack):
-    def __init__(self) -> None:
+    """A switched container: its shown model, crossfading when it switches."""
+
+    def __init__(self, on_changed: OnChanged = _nothing) -> None:
         super().__init__(hexpand=True, vexpand=True, transition_duration=200)
         self.model_id = 0
         self.shown = 0
+        self._on_changed = on_changed
         self.connect("notify::transition-running", lambda *_: self.prune())
 
     def prune(self) -> None:
@@ -299,7 +196,7 @@ class SwitchedView(Gtk.Stack):
             if self.get_page(child).get_name() != str(self.shown):
                 self.remove(child)
             child = following
-        _transition_ended()
+        self._on_changed()
 
 
 class CustomView(Gtk.Box):
@@ -312,11 +209,13 @@ class CustomView(Gtk.Box):
 
     COLLAPSE_WIDTH = 600
 
-    def __init__(self, on_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None) -> None:
+    def __init__(self, on_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None,
+                 on_changed: OnChanged = _nothing) -> None:
         super().__init__(orientation=Gtk.Orientation.VERTICAL, spacing=6)
+        self._on_changed = on_changed
         self.model_id = 0
         self.kind = "custom"
-        # A split's column visibility and the collapsed form the daemon has (this renderer reports its own).
+        # A split's column visibility and the collapsed form the daemon has (the binding reports its own).
         self.visibility = "automatic"
         self.reported_collapsed = False
         self.measured = False
@@ -414,7 +313,7 @@ class CustomView(Gtk.Box):
     def _relayout(self) -> bool:
         self._apply()
         self._report_collapsed()
-        _transition_ended()
+        self._on_changed()
         return False
 
     def _toggled(self, button: Gtk.ToggleButton, child_id: int) -> None:
@@ -461,42 +360,63 @@ def _detach(widget: Gtk.Widget, new_parent: Gtk.Widget) -> None:
 
 
 class GraphView:
-    """Builds and updates the widget of any model; one per navigation window."""
+    """Builds and updates the widget of any model; one per navigation window.
 
-    def __init__(self, on_tab_selected: OnTabSelected, on_editor_text: OnEditorText | None = None,
+    Containers are this module's views; a screen is a :class:`~navsession.gtk.pages.PageHost` around the page
+    ``make_page`` returns for it (the application's factory for the screen, else the placeholder), made once per
+    model and told about new params or a new title afterwards. ``widgets`` maps model ids to what was built."""
+
+    def __init__(self, on_tab_selected: OnTabSelected, make_page: MakePage,
                  on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None,
-                 keeper: Any = None) -> None:
-        self._on_editor_text = on_editor_text
-        self.keeper = keeper
+                 on_changed: OnChanged = _nothing) -> None:
+        self._make_page = make_page
         self._on_child_selected = on_child_selected
         self._on_collapsed = on_collapsed
+        self._on_changed = on_changed
         self.widgets: dict[int, Gtk.Widget] = {}
         self._on_tab_selected = on_tab_selected
 
     def forget_missing(self, graph: Graph) -> None:
+        """Drops the widgets of models the graph no longer has; their pages are closed (their models finished)."""
         for model_id in [i for i in self.widgets if i not in graph]:
-            del self.widgets[model_id]
+            widget = self.widgets.pop(model_id)
+            if isinstance(widget, PageHost):
+                widget.close()
+
+    def close(self) -> None:
+        """The window goes: every page is closed."""
+        for widget in self.widgets.values():
+            if isinstance(widget, PageHost):
+                widget.close()
+        self.widgets.clear()
+
+    def pages(self) -> dict[int, Page]:
+        """The page of every screen built, by model id."""
+        return {model_id: w.page for model_id, w in self.widgets.items() if isinstance(w, PageHost)}
 
     def build(self, graph: Graph, model_id: int, actions: list[Action]) -> Gtk.Widget:
         kind = graph.kind(model_id)
         widget = self.widgets.get(model_id)
-        wanted = {"stack": StackView, "tabs": TabsView, "switched": SwitchedView, "custom": CustomView}.get(kind, ScreenPage)
+        wanted = {"stack": StackView, "tabs": TabsView, "switched": SwitchedView, "custom": CustomView}.get(kind, PageHost)
         if not isinstance(widget, wanted):
+            if isinstance(widget, PageHost):
+                widget.close()
             if wanted is TabsView:
                 widget = TabsView(self._on_tab_selected)
-            elif wanted is ScreenPage:
-                widget = ScreenPage(self._on_editor_text, self.keeper)
+            elif wanted is PageHost:
+                widget = PageHost(self._make_page(graph, model_id))
             elif wanted is CustomView:
-                widget = CustomView(self._on_child_selected, self._on_collapsed)
+                widget = CustomView(self._on_child_selected, self._on_collapsed, self._on_changed)
             else:
-                widget = wanted()
+                widget = wanted(self._on_changed)
             self.widgets[model_id] = widget
             fresh = True
         else:
             fresh = False
         widget.model_id = model_id  # type: ignore[attr-defined]
-        if isinstance(widget, ScreenPage):
-            widget.update(graph, model_id)
+        if isinstance(widget, PageHost):
+            if not fresh:
+                widget.refresh(model_params(graph[model_id]), graph.screen_title(model_id))
         elif isinstance(widget, StackView):
             self._stack(graph, widget, fresh, actions)
         elif isinstance(widget, TabsView):

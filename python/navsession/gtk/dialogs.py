@@ -35,7 +35,7 @@ TRANSITION_MS = 250
 
 def revealer_transition(name: str | None, style: str) -> Gtk.RevealerTransitionType:
     """The revealer transition for a transition name; the style's default (a sheet slides up, anything else
-    crossfades) for no name or one this renderer does not know; types this GTK lacks fall back to CROSSFADE."""
+    crossfades) for no name or one the binding does not know; types this GTK lacks fall back to CROSSFADE."""
     default = "SLIDE_UP" if style == "sheet" else "CROSSFADE"
     wanted = REVEALER_TRANSITIONS.get(name or "", default)
     return getattr(Gtk.RevealerTransitionType, wanted, Gtk.RevealerTransitionType.CROSSFADE)

@@ -18,7 +18,7 @@ from .steps import Plan
 
 STEP_MS = 260  # a little more than Gtk.Stack's default 200 ms transition
 
-log = logging.getLogger("gtk-renderer.animator")
+log = logging.getLogger("navsession.gtk.animator")
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Optional
 
-log = logging.getLogger("gtk-renderer.swipe")
+log = logging.getLogger("navsession.gtk.swipe")
 
 EDGE_PX = 24.0  # a press this close to the left edge may start a back swipe
 START_PX = 8.0  # the movement after which a press at the edge is a swipe (right) or not (left, or vertical)

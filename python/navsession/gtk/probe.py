@@ -1,0 +1,218 @@
+"""What an application's tests see of its windows: ``NAVSESSION_GTK_TEST_REPORT=<file>``.
+
+With the variable set, a :class:`~navsession.gtk.NavigationApp` appends one JSON line to the file for every
+version of a window it has finished showing — written just before it reports the version settled
+(``Window1.ReportSettled``), so a test that waits for the window's ``SettledVersion`` (``window.wait_settled(v)``)
+finds the line without polling the file::
+
+    {"bus": ":1.7", "window": "/org/navsession/Session1/window/1", "version": 3,
+     "page": {"model": 4, "screen": "note", "page": "NotePage", "factory": "NotePage", "widget": "GtkBox",
+              "name": "GtkBox", "inWindow": true, "title": "Note", "params": {"id": "2"},
+              "state": {"draft": "Dear Ann,"}, "protected": true},
+     "modals": [{"model": 9, "style": "sheet", "page": {...}}],
+     "dialogs": [{"model": 11, "kind": "alert", "title": "Discard changes?", "message": "",
+                  "actions": ["discard", "keep"], "visible": true}]}
+
+``page`` is the page the window's base shows (its visible screen), ``modals`` each presented sheet or cover with
+the page it shows, ``dialogs`` each alert and confirmation dialog; ``widget`` and ``name`` are the GType name and
+``Gtk.Widget.get_name()`` of the widget the page's factory built, ``inWindow`` whether that widget is in a window's
+widget tree, ``state`` what the page would save as renderer state now, ``protected`` whether the page protects its
+model, ``bus`` the application's unique bus name.
+
+The application also exports, on its own connection (at that unique name), ``org.navsession.gtk.TestProbe1`` at
+``/org/navsession/gtk/TestProbe`` to act as the user where GTK cannot be driven from outside:
+
+| method | what |
+|---|---|
+| ``Describe() → s`` | a JSON list of the lines above for every window, as they are now |
+| ``Type(o window, t model, s key, s text)`` | sets the text of the page's text field ``key`` (a renderer-state key, ``draft``, ``draft#2``, ``draft:subject``; ``""``: the first) as typing does |
+| ``ActivateRow(o window, t model, u index)`` | activates row ``index`` of the page's first ``Gtk.ListBox`` (a click or Enter on it) |
+| ``Close(o window)`` | closes the window as its close button does |
+
+Nothing of this exists without the variable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from gi.repository import Gio, GLib, Gtk
+
+from .dialogs import DialogWindow, ModalWindow
+from .pages import Page, PageHost, WidgetPage
+from .widget_state import DRAFT, tracked
+
+if TYPE_CHECKING:
+    from .app import NavigationApp
+    from .window_view import NavWindowView
+
+REPORT_ENV = "NAVSESSION_GTK_TEST_REPORT"
+OBJECT_PATH = "/org/navsession/gtk/TestProbe"
+INTERFACE = "org.navsession.gtk.TestProbe1"
+ERROR = "org.navsession.gtk.TestProbe.Error"
+
+INTROSPECTION = f"""
+<node>
+  <interface name="{INTERFACE}">
+    <method name="Describe"><arg name="windows_json" type="s" direction="out"/></method>
+    <method name="Type">
+      <arg name="window" type="o" direction="in"/>
+      <arg name="model" type="t" direction="in"/>
+      <arg name="key" type="s" direction="in"/>
+      <arg name="text" type="s" direction="in"/>
+    </method>
+    <method name="ActivateRow">
+      <arg name="window" type="o" direction="in"/>
+      <arg name="model" type="t" direction="in"/>
+      <arg name="index" type="u" direction="in"/>
+    </method>
+    <method name="Close"><arg name="window" type="o" direction="in"/></method>
+  </interface>
+</node>
+"""
+
+log = logging.getLogger("navsession.gtk.probe")
+
+
+class ProbeError(Exception):
+    pass
+
+
+class TestProbe:
+    """Writes the report lines and answers the probe's methods (see the module's documentation)."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, app: "NavigationApp", connection: Gio.DBusConnection, report: str) -> None:
+        self.app = app
+        self.connection = connection
+        self.report = report
+        info = Gio.DBusNodeInfo.new_for_xml(INTROSPECTION).interfaces[0]
+        self._registration = connection.register_object(OBJECT_PATH, info, self._on_call, None, None)
+
+    def stop(self) -> None:
+        if self._registration:
+            self.connection.unregister_object(self._registration)
+            self._registration = 0
+
+    # -- the report -----------------------------------------------------------------------------
+
+    def settled(self, view: "NavWindowView", version: int) -> None:
+        """Appends the line of ``view`` at ``version`` (the version it has finished showing)."""
+        line = self.describe(view)
+        line["version"] = version
+        try:
+            with open(self.report, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(line, sort_keys=True) + "\n")
+        except OSError as error:
+            log.warning("could not write %s: %s", self.report, error)
+
+    def describe(self, view: "NavWindowView") -> dict[str, Any]:
+        graph = view.graph
+        line: dict[str, Any] = {"bus": self.connection.get_unique_name(), "window": view.path,
+                                "version": graph.version if graph is not None else None,
+                                "page": None, "modals": [], "dialogs": []}
+        if graph is None:
+            return line
+        line["page"] = _page(view, graph.visible_leaf(graph.root))
+        for model_id, modal in view.modals.items():
+            if isinstance(modal, DialogWindow):
+                line["dialogs"].append({
+                    "model": model_id, "kind": modal.kind, "title": modal.headline.get_label(),
+                    "message": modal.message.get_label(), "actions": list(modal.buttons),
+                    "visible": modal.get_visible()})
+            elif isinstance(modal, ModalWindow) and model_id in graph:
+                line["modals"].append({"model": model_id, "style": modal.style, "visible": modal.get_visible(),
+                                       "page": _page(view, graph.visible_leaf(model_id))})
+        return line
+
+    # -- the methods ----------------------------------------------------------------------------
+
+    def _on_call(self, _c: Gio.DBusConnection, _sender: str, _path: str, _iface: str, method: str,
+                 params: GLib.Variant, invocation: Gio.DBusMethodInvocation) -> None:
+        try:
+            if method == "Describe":
+                views = sorted(self.app.views.values(), key=lambda v: v.number)
+                text = json.dumps([self.describe(v) for v in views], sort_keys=True)
+                invocation.return_value(GLib.Variant("(s)", (text,)))
+            elif method == "Type":
+                window, model, key, text = params.unpack()
+                self._type(self._page_of(window, model), key, text)
+                invocation.return_value(None)
+            elif method == "ActivateRow":
+                window, model, index = params.unpack()
+                self._activate_row(self._page_of(window, model), index)
+                invocation.return_value(None)
+            elif method == "Close":
+                (window,) = params.unpack()
+                view = self.app.views.get(window)
+                if view is None:
+                    raise ProbeError(f"no window {window} on screen")
+                invocation.return_value(None)
+                view.window.close()  # close-request: the application reports it (ReportClosed)
+            else:
+                invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownMethod", method)
+        except ProbeError as error:
+            invocation.return_dbus_error(ERROR, str(error))
+        except Exception as error:  # report, never crash the application from a test call
+            log.exception("%s failed", method)
+            invocation.return_dbus_error(ERROR, f"{type(error).__name__}: {error}")
+
+    def _page_of(self, window: str, model: int) -> Page:
+        view = self.app.views.get(window)
+        if view is None:
+            raise ProbeError(f"no window {window} on screen")
+        page = view.pages().get(int(model))
+        if page is None:
+            raise ProbeError(f"no page of model {model} in {window}")
+        return page
+
+    @staticmethod
+    def _type(page: Page, key: str, text: str) -> None:
+        fields = [(k, w) for k, kind, w in tracked(page.widget) if kind == DRAFT]
+        field = next((w for k, w in fields if k == key), None) if key else (fields[0][1] if fields else None)
+        if field is None:
+            raise ProbeError(f"no text field {key or 'at all'} in the page of model {page.model_id}")
+        if isinstance(field, Gtk.TextView):
+            field.get_buffer().set_text(text, -1)
+        else:
+            field.set_text(text)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _activate_row(page: Page, index: int) -> None:
+        pending = [page.widget] if page.widget is not None else []
+        while pending:
+            widget = pending.pop(0)
+            if isinstance(widget, Gtk.ListBox):
+                row = widget.get_row_at_index(index)
+                if row is None:
+                    raise ProbeError(f"the list of model {page.model_id} has no row {index}")
+                widget.select_row(row)
+                row.emit("activate")
+                return
+            child = widget.get_first_child()
+            while child is not None:
+                pending.append(child)
+                child = child.get_next_sibling()
+        raise ProbeError(f"no Gtk.ListBox in the page of model {page.model_id}")
+
+
+def _page(view: "NavWindowView", model_id: int) -> dict[str, Any] | None:
+    host = view.content.widgets.get(model_id)
+    if not isinstance(host, PageHost):
+        return None
+    page = host.page
+    widget = page.widget
+    factory = page.factory if isinstance(page, WidgetPage) else type(page)
+    try:
+        state: Any = page.save_state()
+    except Exception as error:  # the application's save_state: reported, not raised
+        state = {"error": f"{type(error).__name__}: {error}"}
+    return {"model": model_id, "screen": page.screen, "page": type(page).__name__,
+            "factory": getattr(factory, "__name__", type(factory).__name__),
+            "widget": widget.__gtype__.name if widget is not None else None,
+            "name": widget.get_name() if widget is not None else None,
+            "inWindow": widget is not None and isinstance(widget.get_root(), Gtk.Window),
+            "title": page.context.title, "params": dict(page.params), "state": state, "protected": page.protected}
