@@ -4,13 +4,15 @@
  *
  * A C libdbus service that implements org.navsession.Window1.StackAppend(s, a{ss}) -> t and
  * StackDropLast(u) -> t on /org/navsession/Session1/window/1 with navsessiond's wire contract:
- *   - before the reply, one journal line of the same shape written with write(2), and once the journal holds at
+ *   - before the reply, one journal line of the same shape (with its "time", wall-clock milliseconds) written with
+ *     write(2), and once the journal holds at
  *     least 256 lines and as many bytes as the last snapshot, a full snapshot written to a temporary file,
  *     fsync(2)ed and renamed (then the journal restarts);
  *   - Changed(t version, t previous_version, s cause_json, b animated, at started, at finished, s steps_json)
  *     with the same cause and steps JSON navsessiond sends;
  *   - org.freedesktop.DBus.Properties.PropertiesChanged with the Window1 properties whose value changed
- *     (Version, Title, ActiveScreen, ActiveModel, CanGoBack, CanPop) and Routes listed as invalidated
+ *     (Version, Title — the demo manifest's titles, "Home"/"Detail" —, ActiveScreen, ActiveModel, CanGoBack, CanPop,
+ *     CanGoForward: a pop leaves a forward entry, a push clears it) and Routes listed as invalidated
  *     (EmitsChangedSignal=invalidates: its value grows with the window);
  *   - then the reply; the same error names for a count of 0 (InvalidCount) and a pop at the root
  *     (AlreadyAtRoot);
@@ -31,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define WINDOW_PATH "/org/navsession/Session1/window/1"
@@ -122,6 +126,7 @@ typedef struct {
     char **screens;
     size_t depth, capacity;
     unsigned long long next_id, version;
+    int can_go_forward;
     int journal_fd, journal_lines;
     size_t journal_bytes, snapshot_bytes;
     char *directory;
@@ -223,7 +228,10 @@ static void journal(const Text *batch)
     Text line = {0};
     text_fmt(&line, "{\"batch\":");
     text_add(&line, batch->data, batch->length);
-    text_fmt(&line, ",\"op\":\"batch\",\"version\":%llu,\"window\":1}\n", window.version);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    long long milliseconds = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    text_fmt(&line, ",\"op\":\"batch\",\"version\":%llu,\"window\":1,\"time\":%lld}\n", window.version, milliseconds);
     write_all(window.journal_fd, line.data, line.length, "floor-service: journal");
     window.journal_bytes += line.length;
     free(line.data);
@@ -259,7 +267,8 @@ static dbus_bool_t append_ids(DBusMessageIter *args, const unsigned long long *i
 
 /* Changed, then PropertiesChanged (only what changed), like navsessiond's announcement of one change. */
 static void announce(DBusConnection *conn, const Text *cause, const unsigned long long *started, size_t started_count,
-                     const unsigned long long *finished, size_t finished_count, const Text *steps, int back_changed)
+                     const unsigned long long *finished, size_t finished_count, const Text *steps, int back_changed,
+                     int forward_changed)
 {
     DBusMessage *changed = dbus_message_new_signal(WINDOW_PATH, WINDOW_INTERFACE, "Changed");
     DBusMessageIter args;
@@ -283,18 +292,24 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
     DBusMessageIter pargs, dict, invalidated;
     const char *interface = WINDOW_INTERFACE;
     const char *screen = window.screens[window.depth - 1];
+    /* The manifest's title of the screen: its name capitalised ("home" -> "Home"). */
+    char title_buffer[256];
+    snprintf(title_buffer, sizeof title_buffer, "%s", screen);
+    title_buffer[0] = (char)toupper((unsigned char)title_buffer[0]);
+    const char *title = title_buffer;
     dbus_uint64_t active = window.ids[window.depth - 1];
-    dbus_bool_t can_go_back = window.depth > 1;
+    dbus_bool_t can_go_back = window.depth > 1, can_go_forward = window.can_go_forward != 0;
     const char *routes = "Routes";
     dbus_message_iter_init_append(properties, &pargs);
     dbus_bool_t ok = dbus_message_iter_append_basic(&pargs, DBUS_TYPE_STRING, &interface)
         && dbus_message_iter_open_container(&pargs, DBUS_TYPE_ARRAY, "{sv}", &dict)
         && append_variant(&dict, "Version", DBUS_TYPE_UINT64, &version)
-        && append_variant(&dict, "Title", DBUS_TYPE_STRING, &screen)
+        && append_variant(&dict, "Title", DBUS_TYPE_STRING, &title)
         && append_variant(&dict, "ActiveScreen", DBUS_TYPE_STRING, &screen)
         && append_variant(&dict, "ActiveModel", DBUS_TYPE_UINT64, &active)
         && (!back_changed || (append_variant(&dict, "CanGoBack", DBUS_TYPE_BOOLEAN, &can_go_back)
                               && append_variant(&dict, "CanPop", DBUS_TYPE_BOOLEAN, &can_go_back)))
+        && (!forward_changed || append_variant(&dict, "CanGoForward", DBUS_TYPE_BOOLEAN, &can_go_forward))
         && dbus_message_iter_close_container(&pargs, &dict)
         && dbus_message_iter_open_container(&pargs, DBUS_TYPE_ARRAY, "s", &invalidated)
         && dbus_message_iter_append_basic(&invalidated, DBUS_TYPE_STRING, &routes)
@@ -330,7 +345,9 @@ static void push_screen(DBusConnection *conn, Text *batch, const char *screen)
     text_add(&cause, batch->data, batch->length);
     text_str(&cause, "}");
     text_fmt(&steps, "[{\"kind\":\"push\",\"stack\":%d,\"models\":[%llu]}]", STACK_ID, id);
-    announce(conn, &cause, &id, 1, NULL, 0, &steps, window.depth == 2);
+    int forward_changed = window.can_go_forward;
+    window.can_go_forward = 0;
+    announce(conn, &cause, &id, 1, NULL, 0, &steps, window.depth == 2, forward_changed);
     free(batch->data);
     free(cause.data);
     free(steps.data);
@@ -423,7 +440,9 @@ static DBusMessage *stack_drop_last(DBusConnection *conn, DBusMessage *call)
     text_str(&cause, "{\"commands\":");
     text_add(&cause, batch.data, batch.length);
     text_str(&cause, "}");
-    announce(conn, &cause, NULL, 0, finished, dropped, &steps, window.depth == 1);
+    int forward_changed = !window.can_go_forward;
+    window.can_go_forward = 1;
+    announce(conn, &cause, NULL, 0, finished, dropped, &steps, window.depth == 1, forward_changed);
     free(finished);
     free(batch.data);
     free(cause.data);
