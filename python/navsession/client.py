@@ -252,8 +252,10 @@ class Session:
     def call(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
              timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
         """Calls a Session1 method (or ``interface.Method``) and returns its unpacked reply. A D-Bus error is
-        raised once the signals the daemon sent before it are dispatched (see :meth:`Window.call`)."""
-        return _call(self.proxy, method, signature, args, timeout_ms, self._call_flags, self.context)
+        raised once the signals the daemon sent before it are dispatched (see :meth:`Window.call`); so is a reply."""
+        reply = _call(self.proxy, method, signature, args, timeout_ms, self._call_flags, self.context)
+        self._sync()
+        return reply
 
     def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
                    on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
@@ -628,8 +630,12 @@ class Window:
         """Calls any Window1 method (or ``interface.Method``); returns the unpacked reply; raises the
         :mod:`navsession.errors` class of the D-Bus error — once the signals the daemon sent before the error are
         dispatched, so a refused change's side change (a protection mark's dialog, presented in its place) is in
-        the cached properties when the error is raised."""
-        return _call(self.proxy, method, signature, args, timeout_ms, self.session._call_flags, self.session.context)
+        the cached properties when the error is raised. A reply likewise: the signals that came before it are
+        dispatched first, so after any change made through ``call`` the cached properties describe it, as after
+        the named methods."""
+        reply = _call(self.proxy, method, signature, args, timeout_ms, self.session._call_flags, self.session.context)
+        self.session._sync()
+        return reply
 
     def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
                    on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
@@ -658,7 +664,6 @@ class Window:
 
     def _change(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = ()) -> int:
         (version, *_rest) = self.call(method, signature, args)
-        self.session._sync()
         return int(version)
 
     # -- the daily methods (each returns the new version)
@@ -814,7 +819,38 @@ class Window:
     def report_settled(self, version: int) -> None:
         """``ReportSettled``: a renderer finished showing ``version``."""
         self.call("ReportSettled", "(t)", (version,))
-        self.session._sync()
+
+    # -- what the user did (renderer reports; each returns the new version)
+
+    def report_popped(self, stack: int, index: int) -> int:
+        """``ReportPopped``: the user went back in ``stack`` to element ``index`` (a back gesture the renderer let
+        happen)."""
+        return self._change("ReportPopped", "(tu)", (stack, index))
+
+    def report_dismissed(self, model: int) -> int:
+        """``ReportDismissed``: the user dismissed the presented ``model`` (a sheet swiped down)."""
+        return self._change("ReportDismissed", "(t)", (model,))
+
+    def report_tab_selected(self, tabs: int, tab: str) -> int:
+        """``ReportTabSelected``: the user selected ``tab`` of the tabs ``tabs``."""
+        return self._change("ReportTabSelected", "(ts)", (tabs, tab))
+
+    def report_action_chosen(self, dialog: int, action: str) -> int:
+        """``ReportActionChosen``: the user chose ``action`` of the alert or dialog ``dialog`` (a mark's
+        re-applying action re-applies the change it refused)."""
+        return self._change("ReportActionChosen", "(ts)", (dialog, action))
+
+    def report_child_selected(self, container: int, child: int) -> int:
+        """``ReportChildSelected``: the user selected ``child`` of a custom container (a split's column)."""
+        return self._change("ReportChildSelected", "(tt)", (container, child))
+
+    def report_collapsed(self, split: int, collapsed: bool) -> int:
+        """``ReportCollapsed``: the split ``split`` collapsed to one column (or expanded again)."""
+        return self._change("ReportCollapsed", "(tb)", (split, collapsed))
+
+    def report_closed(self) -> None:
+        """``ReportClosed``: the user closed the window."""
+        self.call("ReportClosed")
 
     def close(self) -> None:
         """Closes the window (``Session1.DismissWindow``)."""

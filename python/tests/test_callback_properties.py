@@ -230,3 +230,15 @@ def test_another_client_sees_the_dialog_of_a_change_it_had_refused(navsession_wi
         with pytest.raises(errors.Prevented):
             other.go_back()
         assert other.version == before + 1 and other.active_screen == "alert"
+
+
+def test_properties_describe_a_change_made_through_call_or_a_report_when_it_returns(navsession_window):
+    """``Window.call`` (any method) and the report methods dispatch what came before the reply: the properties
+    describe the change when they return, as after the named change methods."""
+    window = navsession_window
+    (version,) = window.call("StackAppend", "(sa{ss})", ("detail", {"id": "7"}))
+    assert window.version == version and window.active_screen == "detail"
+    version = window.present("alert", "discardChanges")
+    dialog = window.active_model
+    version = window.report_action_chosen(dialog, "keep")
+    assert window.version == version and window.active_screen == "detail"

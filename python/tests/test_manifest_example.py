@@ -112,10 +112,10 @@ def routes(window):
 
 
 def choose(window, dialog, action):
-    """``ReportActionChosen``: the user chose ``action`` in the alert ``dialog``. (``Window.call`` returns without
-    dispatching the ``PropertiesChanged`` that came before the reply, unlike the change methods: wait for them.)"""
-    (version,) = window.call("ReportActionChosen", "(ts)", (dialog, action))
-    window.wait_for(version=version, timeout=BOUND)
+    """``ReportActionChosen``: the user chose ``action`` in the alert ``dialog``; the properties describe the
+    change when it returns."""
+    version = window.report_action_chosen(dialog, action)
+    assert window.version == version
     return version
 
 
