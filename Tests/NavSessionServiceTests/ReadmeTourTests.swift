@@ -22,20 +22,9 @@ import Testing
     @Test func theTourWorksTwiceInARow() async throws {
         let script = try Self.tour()
         #expect(script.contains("navsessiond --private-bus"))
-        // `swift build` has already run (this is `swift test`); a shell function keeps the line as printed
-        // without starting a second build inside this one. A function, not a stub executable in PATH: a file
-        // this process writes can be held open for writing by a child another test forks at that moment,
-        // and executing it then fails with ETXTBSY ("Text file busy").
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navtour-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("tour.sh")
-        try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
-
         var outputs: [String] = []
         for run in 1...2 {
-            let result = try await ToolRunner.run(
-                "bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
+            let result = try await Self.run(script, timeout: .seconds(60))
             #expect(result.status == 0, "run \(run): \(result)")
             let output = result.stdout + result.stderr
             #expect(output.contains(#"object path "/org/navsession/Session1/window/1""#), "run \(run): \(output)")
@@ -48,17 +37,26 @@ import Testing
         #expect(Self.normalized(outputs[0]) == Self.normalized(outputs[1]), "both runs print the same")
     }
 
+    /// Runs a README block as printed, from the repository root, with a bare `PATH`. `swift build` has already run
+    /// (this is `swift test`); a shell function keeps the block's `swift build` line as printed without starting a
+    /// second build inside this one. A function, not a stub executable in PATH: a file this process writes can be
+    /// held open for writing by a child another test forks at that moment, and executing it then fails with
+    /// ETXTBSY ("Text file busy").
+    static func run(_ script: String, timeout: Duration) async throws -> ToolResult {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("block.sh")
+        try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
+        return try await ToolRunner.run("bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: timeout)
+    }
+
     /// "Try a guard from the shell", as printed: the held mark refuses `go-back` and shows the manifest's dialog,
     /// "Keep editing" keeps the detail, "Discard" runs the refused move.
     @Test func theGuardSectionWorksAsPrinted() async throws {
         let script = try Self.shellBlock(after: "## Try a guard from the shell")
         #expect(script.contains("exec --hold 1 protect"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navguard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("guard.sh")
-        try ("swift() { :; }\ncd '\(PrivateBus.repositoryRoot.path)'\n" + script).write(to: file, atomically: true, encoding: .utf8)
-        let result = try await ToolRunner.run("bash", [file.path], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(120))
+        let result = try await Self.run(script, timeout: .seconds(120))
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(result)")
         let refusals = output.components(separatedBy: "org.navsession.Error.Prevented: model #9 is protected (unsaved draft)")

@@ -17,7 +17,7 @@ from gi.repository import GLib, Graphene, Gsk, Gtk
 
 from .animator import Action
 from .graph import Graph
-from .pages import Page, PageHost, model_params
+from .pages import Page, PageHost, SingleChild, model_params
 
 OnTabSelected = Callable[[int, str], None]  # (tabs model, tab id), from the user
 MakePage = Callable[[Graph, int], Page]  # (graph, screen model) → the page the application's factory made
@@ -30,7 +30,7 @@ def _nothing() -> None:
     pass
 
 
-class SwipeFrame(Gtk.Widget):
+class SwipeFrame(SingleChild, Gtk.Widget):
     """The main window's content area: its one child, given the frame's whole size, drawn and picked ``offset``
     pixels to the right (a translate in its allocation, so nothing reflows), clipped to the frame. The back swipe
     (swipe.py) sets the offset only while the daemon allows the back."""
@@ -38,21 +38,10 @@ class SwipeFrame(Gtk.Widget):
     def __init__(self) -> None:
         super().__init__(hexpand=True, vexpand=True, overflow=Gtk.Overflow.HIDDEN)
         self.offset = 0.0
-        self._child: Gtk.Widget | None = None
-        # GTK emits destroy from dispose: a widget must leave no child behind.
-        self.connect("destroy", lambda *_: self.set_child(None))
-
-    def get_child(self) -> Gtk.Widget | None:
-        return self._child
+        self._adopt_on_destroy()
 
     def set_child(self, child: Gtk.Widget | None) -> None:
-        if child is self._child:
-            return
-        if self._child is not None:
-            self._child.unparent()
-        self._child = child
-        if child is not None:
-            child.set_parent(self)
+        self._adopt(child)
 
     def set_offset(self, offset: float) -> None:
         if offset != self.offset:

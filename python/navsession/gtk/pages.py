@@ -385,7 +385,32 @@ def make_page(factory: PageFactory, context: PageContext) -> Page:
         return failed
 
 
-class PageHost(Gtk.Widget):
+class SingleChild:
+    """What a widget with one child of its own does (mixed into a ``Gtk.Widget`` subclass): keep it, take it from
+    any parent it had, give it back when replaced — and on ``destroy`` (GTK emits it from dispose) leave no child
+    behind."""
+
+    _child: Gtk.Widget | None = None
+
+    def _adopt_on_destroy(self) -> None:
+        self.connect("destroy", lambda *_: self._adopt(None))  # type: ignore[attr-defined]
+
+    def get_child(self) -> Gtk.Widget | None:
+        return self._child
+
+    def _adopt(self, child: Gtk.Widget | None) -> None:
+        if child is self._child:
+            return
+        if self._child is not None:
+            self._child.unparent()
+        self._child = child
+        if child is not None:
+            if child.get_parent() is not None:
+                child.unparent()
+            child.set_parent(self)
+
+
+class PageHost(SingleChild, Gtk.Widget):
     """The widget a screen's model is in the window: it holds the page's widget and gives it all of its space
     (``Gtk.BinLayout``), so containers move the host and never the application's widget."""
 
@@ -394,25 +419,8 @@ class PageHost(Gtk.Widget):
         self.page = page
         self.model_id = page.model_id
         self.screen = page.screen
-        self._child: Gtk.Widget | None = None
-        # GTK emits destroy from dispose: a widget must leave no child behind.
-        self.connect("destroy", lambda *_: self._set_child(None))
-        self._set_child(page.widget)
-
-    def get_child(self) -> Gtk.Widget | None:
-        return self._child
-
-    def _set_child(self, child: Gtk.Widget | None) -> None:
-        if child is self._child:
-            return
-        if self._child is not None:
-            self._child.unparent()
-        self._child = child
-        if child is not None:
-            parent = child.get_parent()
-            if parent is not None:
-                child.unparent()
-            child.set_parent(self)
+        self._adopt_on_destroy()
+        self._adopt(page.widget)
 
     def refresh(self, params: dict[str, str], title: str) -> None:
         """The model as the latest render has it: the page updates (and may have a new widget)."""
@@ -421,7 +429,7 @@ class PageHost(Gtk.Widget):
         except Exception:
             log.exception("%s.update failed (screen %r, model %d)", type(self.page).__name__, self.screen,
                           self.model_id)
-        self._set_child(self.page.widget)
+        self._adopt(self.page.widget)
 
     def close(self) -> None:
         """The model finished: the page closes."""
