@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Instructions per stack-pair call of an installed navsessiond under callgrind, with N followers of the changed
-stack, N pushed screens, or those N screens marked (Docs/performance.md, "After Fidelity").
+stack, N pushed screens, or those N screens marked (Docs/performance-history.md, "After Fidelity"; Docs/performance.md, "Current figures").
 
     Benchmarks/callgrind/followers-and-marks.py NAVSESSIOND none 0 1000
     Benchmarks/callgrind/followers-and-marks.py NAVSESSIOND followers 64 1000

@@ -409,7 +409,7 @@ struct Report: Codable {
             lines.append("")
         }
         if !goals.isEmpty {
-            lines.append("targets (Docs/performance.md, \"Targets\"):")
+            lines.append("targets (Docs/performance.md, \"Current figures\"):")
             for goal in goals {
                 let verdict = goal.met.map { $0 ? "met" : "NOT met" } ?? "not measured"
                 lines.append("  " + pad(goal.name, 50) + padLeft(format(goal.value, 2), 7)
