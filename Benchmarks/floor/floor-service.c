@@ -12,7 +12,8 @@
  *     with the same cause and steps JSON navsessiond sends;
  *   - org.freedesktop.DBus.Properties.PropertiesChanged with the Window1 properties whose value changed
  *     (Version, Title — the demo manifest's titles, "Home"/"Detail" —, ActiveScreen, ActiveModel, CanGoBack, CanPop,
- *     CanGoForward: a pop leaves a forward entry, a push clears it) and Routes listed as invalidated
+ *     CanGoForward: a pop leaves a forward entry, a push clears it; CanUndo once there is a change, UndoLabel:
+ *     "Undo open Detail" after a push, "Undo close Detail" after a pop) and Routes listed as invalidated
  *     (EmitsChangedSignal=invalidates: its value grows with the window);
  *   - then the reply; the same error names for a count of 0 (InvalidCount) and a pop at the root
  *     (AlreadyAtRoot);
@@ -126,7 +127,8 @@ typedef struct {
     char **screens;
     size_t depth, capacity;
     unsigned long long next_id, version;
-    int can_go_forward;
+    int can_go_forward, can_undo;
+    char undo_label[300];
     int journal_fd, journal_lines;
     size_t journal_bytes, snapshot_bytes;
     char *directory;
@@ -268,7 +270,7 @@ static dbus_bool_t append_ids(DBusMessageIter *args, const unsigned long long *i
 /* Changed, then PropertiesChanged (only what changed), like navsessiond's announcement of one change. */
 static void announce(DBusConnection *conn, const Text *cause, const unsigned long long *started, size_t started_count,
                      const unsigned long long *finished, size_t finished_count, const Text *steps, int back_changed,
-                     int forward_changed)
+                     int forward_changed, const char *undo_verb, const char *undo_screen)
 {
     DBusMessage *changed = dbus_message_new_signal(WINDOW_PATH, WINDOW_INTERFACE, "Changed");
     DBusMessageIter args;
@@ -298,7 +300,18 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
     title_buffer[0] = (char)toupper((unsigned char)title_buffer[0]);
     const char *title = title_buffer;
     dbus_uint64_t active = window.ids[window.depth - 1];
-    dbus_bool_t can_go_back = window.depth > 1, can_go_forward = window.can_go_forward != 0;
+    dbus_bool_t can_go_back = window.depth > 1, can_go_forward = window.can_go_forward != 0, can_undo = TRUE;
+    /* UndoLabel: what Undo would take back, in the manifest's titles. */
+    char label_buffer[300];
+    snprintf(label_buffer, sizeof label_buffer, "Undo %s %s", undo_verb, undo_screen);
+    size_t title_at = 5 + strlen(undo_verb) + 1;
+    if (title_at < sizeof label_buffer)
+        label_buffer[title_at] = (char)toupper((unsigned char)label_buffer[title_at]);
+    int undo_changed = !window.can_undo;
+    int label_changed = strcmp(label_buffer, window.undo_label) != 0;
+    window.can_undo = 1;
+    memcpy(window.undo_label, label_buffer, sizeof label_buffer);
+    const char *undo_label = window.undo_label;
     const char *routes = "Routes";
     dbus_message_iter_init_append(properties, &pargs);
     dbus_bool_t ok = dbus_message_iter_append_basic(&pargs, DBUS_TYPE_STRING, &interface)
@@ -310,6 +323,8 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
         && (!back_changed || (append_variant(&dict, "CanGoBack", DBUS_TYPE_BOOLEAN, &can_go_back)
                               && append_variant(&dict, "CanPop", DBUS_TYPE_BOOLEAN, &can_go_back)))
         && (!forward_changed || append_variant(&dict, "CanGoForward", DBUS_TYPE_BOOLEAN, &can_go_forward))
+        && (!undo_changed || append_variant(&dict, "CanUndo", DBUS_TYPE_BOOLEAN, &can_undo))
+        && (!label_changed || append_variant(&dict, "UndoLabel", DBUS_TYPE_STRING, &undo_label))
         && dbus_message_iter_close_container(&pargs, &dict)
         && dbus_message_iter_open_container(&pargs, DBUS_TYPE_ARRAY, "s", &invalidated)
         && dbus_message_iter_append_basic(&invalidated, DBUS_TYPE_STRING, &routes)
@@ -347,7 +362,7 @@ static void push_screen(DBusConnection *conn, Text *batch, const char *screen)
     text_fmt(&steps, "[{\"kind\":\"push\",\"stack\":%d,\"models\":[%llu]}]", STACK_ID, id);
     int forward_changed = window.can_go_forward;
     window.can_go_forward = 0;
-    announce(conn, &cause, &id, 1, NULL, 0, &steps, window.depth == 2, forward_changed);
+    announce(conn, &cause, &id, 1, NULL, 0, &steps, window.depth == 2, forward_changed, "open", screen);
     free(batch->data);
     free(cause.data);
     free(steps.data);
@@ -426,6 +441,8 @@ static DBusMessage *stack_drop_last(DBusConnection *conn, DBusMessage *call)
     size_t dropped = count < window.depth - 1 ? count : window.depth - 1;
     unsigned long long *finished = malloc(dropped * sizeof *finished);
     Text batch = {0}, cause = {0}, steps = {0};
+    char closed[256]; /* the screen the pop closes (UndoLabel: "Undo close <title>") */
+    snprintf(closed, sizeof closed, "%s", window.screens[window.depth - 1]);
     text_fmt(&steps, "[{\"kind\":\"pop\",\"stack\":%d,\"models\":[", STACK_ID);
     for (size_t i = 0; i < dropped; i++) {
         finished[i] = window.ids[window.depth - 1 - i];
@@ -442,7 +459,7 @@ static DBusMessage *stack_drop_last(DBusConnection *conn, DBusMessage *call)
     text_str(&cause, "}");
     int forward_changed = !window.can_go_forward;
     window.can_go_forward = 1;
-    announce(conn, &cause, NULL, 0, finished, dropped, &steps, window.depth == 1, forward_changed);
+    announce(conn, &cause, NULL, 0, finished, dropped, &steps, window.depth == 1, forward_changed, "close", closed);
     free(finished);
     free(batch.data);
     free(cause.data);

@@ -43,6 +43,8 @@ extension NavSessionError {
         "org.navsession.Error.NothingToGoBack",
         "org.navsession.Error.NothingToGoForward",
         "org.navsession.Error.NothingToHide",
+        "org.navsession.Error.NothingToRedo",
+        "org.navsession.Error.NothingToUndo",
         "org.navsession.Error.PresenterIsLeaf",
         "org.navsession.Error.Prevented",
         "org.navsession.Error.RouteNotFound",
@@ -126,6 +128,8 @@ extension NavSessionError {
         case "org.navsession.Error.NothingToGoBack": .nothingToGoBack(message)
         case "org.navsession.Error.NothingToGoForward": .nothingToGoForward(message)
         case "org.navsession.Error.NothingToHide": .nothingToHide(message)
+        case "org.navsession.Error.NothingToRedo": .nothingToRedo(message)
+        case "org.navsession.Error.NothingToUndo": .nothingToUndo(message)
         case "org.navsession.Error.PresenterIsLeaf": .presenterIsLeaf(message)
         case "org.navsession.Error.Prevented": .prevented(message)
         case "org.navsession.Error.RouteNotFound": .routeNotFound(message)
@@ -211,6 +215,8 @@ extension NavSessionError {
         case .nothingToGoBack(let message): ("org.navsession.Error.NothingToGoBack", message)
         case .nothingToGoForward(let message): ("org.navsession.Error.NothingToGoForward", message)
         case .nothingToHide(let message): ("org.navsession.Error.NothingToHide", message)
+        case .nothingToRedo(let message): ("org.navsession.Error.NothingToRedo", message)
+        case .nothingToUndo(let message): ("org.navsession.Error.NothingToUndo", message)
         case .presenterIsLeaf(let message): ("org.navsession.Error.PresenterIsLeaf", message)
         case .prevented(let message): ("org.navsession.Error.Prevented", message)
         case .routeNotFound(let message): ("org.navsession.Error.RouteNotFound", message)

@@ -85,6 +85,10 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case nothingToGoBack(String)
     /// `org.navsession.Error.NothingToGoForward`: `GoForward` found the forward list empty or shorter than asked.
     case nothingToGoForward(String)
+    /// `org.navsession.Error.NothingToUndo`: `Undo` found no change to take back.
+    case nothingToUndo(String)
+    /// `org.navsession.Error.NothingToRedo`: `Redo` found no undone change (a change since an undo clears them).
+    case nothingToRedo(String)
     /// `org.navsession.Error.NothingToHide`: The model is neither a presented stack's root nor a pushed element.
     case nothingToHide(String)
     /// `org.navsession.Error.PresenterIsLeaf`: An alert or dialog cannot present.

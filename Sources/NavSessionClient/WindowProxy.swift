@@ -740,6 +740,23 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await versionCall("RunScheduled", [.string(id)])
     }
 
+    /// Takes back the window's newest change not yet undone (`Undo`, Docs/desktop.md): the window back in the state
+    /// before it, the same models with the same ids, params and renderer state; returns the new version.
+    /// - Throws: ``NavSessionError/nothingToUndo(_:)``, ``NavSessionError/prevented(_:)`` (a mark on a model it
+    ///   would close), ``NavSessionError/denied(_:)`` (a guard).
+    @discardableResult
+    public func undo() async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Undo", [])
+    }
+
+    /// Makes the most recently undone change again (`Redo`); any other change since the undo empties what can be
+    /// redone.
+    /// - Throws: ``NavSessionError/nothingToRedo(_:)``, ``NavSessionError/prevented(_:)``, ``NavSessionError/denied(_:)``.
+    @discardableResult
+    public func redo() async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Redo", [])
+    }
+
     /// Drops the window's pending navigation (`CancelPending`, Docs/guards.md); nothing when there is none.
     public func cancelPending() async throws(NavSessionError) {
         _ = try await call("CancelPending")

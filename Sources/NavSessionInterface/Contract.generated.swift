@@ -102,6 +102,10 @@ extension NavSessionInterface {
         public static let nothingToGoForward = "org.navsession.Error.NothingToGoForward"
         /// `org.navsession.Error.NothingToHide`.
         public static let nothingToHide = "org.navsession.Error.NothingToHide"
+        /// `org.navsession.Error.NothingToRedo`.
+        public static let nothingToRedo = "org.navsession.Error.NothingToRedo"
+        /// `org.navsession.Error.NothingToUndo`.
+        public static let nothingToUndo = "org.navsession.Error.NothingToUndo"
         /// `org.navsession.Error.PresenterIsLeaf`.
         public static let presenterIsLeaf = "org.navsession.Error.PresenterIsLeaf"
         /// `org.navsession.Error.Prevented`.
@@ -205,6 +209,8 @@ extension NavSessionInterface {
             nothingToGoBack,
             nothingToGoForward,
             nothingToHide,
+            nothingToRedo,
+            nothingToUndo,
             presenterIsLeaf,
             prevented,
             routeNotFound,
@@ -304,6 +310,11 @@ extension NavSessionInterface {
                     name: "ReopenWindow", inputs: [A("id", "s")],
                     outputs: [A("window", "o")],
                     errors: ["org.navsession.Error.UnknownClosedWindow", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
+                Contract.Method(
+                    name: "UndoCloseWindow", inputs: [A("id", "s")],
+                    outputs: [A("window", "o")],
+                    errors: []
                 ),
             ],
             signals: [
@@ -428,6 +439,16 @@ extension NavSessionInterface {
                     name: "GoForward", inputs: [],
                     outputs: [A("version", "t")],
                     errors: ["org.navsession.Error.NothingToGoForward"]
+                ),
+                Contract.Method(
+                    name: "Undo", inputs: [],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.NothingToUndo", "org.navsession.Error.Prevented", "org.navsession.Error.Denied", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
+                Contract.Method(
+                    name: "Redo", inputs: [],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.NothingToRedo", "org.navsession.Error.Prevented", "org.navsession.Error.Denied", "org.freedesktop.DBus.Error.LimitsExceeded"]
                 ),
                 Contract.Method(
                     name: "TabsSelectItem", inputs: [A("tab", "s")],
@@ -703,6 +724,9 @@ extension NavSessionInterface {
                 Contract.Property(name: "SettledVersion", signature: "t", writable: false),
                 Contract.Property(name: "SettledBy", signature: "s", writable: false),
                 Contract.Property(name: "CanGoForward", signature: "b", writable: false),
+                Contract.Property(name: "CanUndo", signature: "b", writable: false),
+                Contract.Property(name: "CanRedo", signature: "b", writable: false),
+                Contract.Property(name: "UndoLabel", signature: "s", writable: false),
             ],
             commonErrors: ["org.navsession.Error.DetachedModel", "org.navsession.Error.UnknownScreen", "org.navsession.Error.InvalidSpec", "org.navsession.Error.EntryRefused", "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded", "org.navsession.Error.StorageFailed", "org.navsession.Error.WindowClosed", "org.navsession.Error.Denied", "org.freedesktop.DBus.Error.Failed", "org.navsession.Error.InvalidSnapshot", "org.navsession.Error.InvalidManifest", "org.navsession.Error.InvalidEffect"]
         )

@@ -38,6 +38,9 @@ public enum NavSessionInterface {
         public static let settledVersion = "SettledVersion", settledBy = "SettledBy"
         /// Back and forward: `GoForward` would re-enter a route.
         public static let canGoForward = "CanGoForward"
+        public static let canUndo = "CanUndo"
+        public static let canRedo = "CanRedo"
+        public static let undoLabel = "UndoLabel"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",

@@ -110,6 +110,8 @@ extension SessionError {
         case .guardTaken: "org.navsession.Error.GuardTaken"
         case .unknownClosedWindow: "org.navsession.Error.UnknownClosedWindow"
         case .versionNotKept: "org.navsession.Error.VersionNotKept"
+        case .nothingToUndo: "org.navsession.Error.NothingToUndo"
+        case .nothingToRedo: "org.navsession.Error.NothingToRedo"
         }
     }
 }

@@ -84,11 +84,13 @@ extension SessionService {
             MethodRow("ListClosedWindows", .read { _, state in
                 [.string(state.session.closedWindowsJSON())]
             }),
-            MethodRow("ReopenWindow", .change({ call, session in
+        ] + ["ReopenWindow", "UndoCloseWindow"].map { name in
+            // UndoCloseWindow is ReopenWindow under the name of the window-level undo.
+            MethodRow(name, .change({ call, session in
                 let id = call.arguments[0].string ?? ""
                 return try session.reopenWindow(id.isEmpty ? nil : id, client: call.client)
-            }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
-        ]
+            }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] }))
+        }
     }
 
     /// The open windows' paths as an `ao` (of `numbers`, else read under the session's lock).

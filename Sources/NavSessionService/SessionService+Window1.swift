@@ -389,6 +389,13 @@ extension SessionService {
             MethodRow("DismissAll", .batch { _, _, _ in one(.dismissAll) }),
             // Back and forward.
             MethodRow("GoForward", .batch { _, _, _ in one(.goForward) }),
+            // Undo and redo (Session+Undo.swift): the window back in a state its history keeps.
+            MethodRow("Undo", .change({ call, session in
+                try session.undo(window: try Self.number(of: call.path), client: call.client)
+            }, reply: { _, outcome in Self.version(outcome) })),
+            MethodRow("Redo", .change({ call, session in
+                try session.redo(window: try Self.number(of: call.path), client: call.client)
+            }, reply: { _, outcome in Self.version(outcome) })),
             MethodRow("TabsSelectItem", .batch { call, _, _ in
                 one(.tabsSelectItem(call.arguments[0].string ?? ""))
             }),

@@ -24,6 +24,10 @@ struct WindowProperties: Sendable, Equatable {
     var settledBy: String
     /// `CanGoForward`: the forward list is not empty and the move would be admitted.
     var canGoForward: Bool
+    /// `CanUndo`, `CanRedo`, `UndoLabel` (Session+Undo.swift).
+    var canUndo: Bool
+    var canRedo: Bool
+    var undoLabel: String
     /// A guard provider's question the `Can*` values were read without (``NavigationSession/Session/offers(of:)``):
     /// the daemon asks it and reads the properties again with the answer. Not a property.
     var probe: GuardQuestion?
@@ -49,6 +53,8 @@ struct WindowProperties: Sendable, Equatable {
         protected = window.graph.protectionsJSON
         settledVersion = UInt64(clamping: window.settledVersion)
         settledBy = window.settledBy ?? ""
+        (canUndo, canRedo) = session.undoAbilities(of: window)
+        undoLabel = canUndo ? session.undoLabel(of: window) : ""
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -81,6 +87,10 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.settledBy), .string, .true) { .string($0.settledBy) },
         // Back and forward.
         Row(.init(trusted: W.canGoForward), .boolean, .true) { .boolean($0.canGoForward) },
+        // Undo and redo.
+        Row(.init(trusted: W.canUndo), .boolean, .true) { .boolean($0.canUndo) },
+        Row(.init(trusted: W.canRedo), .boolean, .true) { .boolean($0.canRedo) },
+        Row(.init(trusted: W.undoLabel), .string, .true) { .string($0.undoLabel) },
     ]
 
     private typealias W = NavSessionInterface.Window1

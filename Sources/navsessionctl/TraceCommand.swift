@@ -246,6 +246,8 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             return try await window.runScheduled(id)
         case .setState:
             throw Difference(description: "a SetState change is not replayed (its models get fresh ids)")
+        case .undo: return try await window.undo()
+        case .redo: return try await window.redo()
         }
     }
 

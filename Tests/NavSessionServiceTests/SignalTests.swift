@@ -42,8 +42,8 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "PendingDeepLink", "PendingNavigation",
-                            "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "Version"])
+                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "CanRedo", "CanUndo", "PendingDeepLink", "PendingNavigation",
+                            "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 17, "\(properties.keys.sorted())")
+            #expect(properties.count == 20, "\(properties.keys.sorted())")
         }
     }
 
@@ -107,7 +107,7 @@ extension Signal {
             let changed = changes[0].changedProperties
             #expect(changes[0].arguments[0] == .string("org.navsession.Window1"))
             // The first push also makes a back action possible.
-            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "CanGoBack", "CanPop", "Title", "Version"])
+            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "CanGoBack", "CanPop", "Title", "UndoLabel", "Version"])
             #expect(changed["CanGoBack"] == .boolean(true))
             #expect(changed["Version"] == .uint64(version))
             #expect(changed["ActiveScreen"] == .string("detail"))
@@ -145,7 +145,7 @@ extension Signal {
             let seen = try await fixture.signalsBeforeMarker(signals).filter { $0.path.rawValue == window }
             let changes = seen.filter { $0.memberName == "PropertiesChanged" }
             try #require(changes.count == 1, "\(changes)")
-            #expect(changes[0].changedProperties.keys.sorted() == ["Title", "Version"])
+            #expect(changes[0].changedProperties.keys.sorted() == ["Title", "UndoLabel", "Version"])
             #expect(changes[0].changedProperties["Title"] == .string("Order 1"))
             let changed = try #require(seen.first { $0.memberName == "Changed" })
             #expect(changed.arguments[6] == .string(#"[{"kind":"update","model":\#(detail)}]"#))
@@ -162,7 +162,7 @@ extension Signal {
                 .filter { $0.memberName == "PropertiesChanged" && $0.path.rawValue == window }
             try #require(changes.count == 1, "\(changes)")
             let changed = changes[0].changedProperties
-            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "SelectedTab", "Title", "Version"])
+            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "SelectedTab", "Title", "UndoLabel", "Version"])
             #expect(changed["SelectedTab"] == .string("settings"))
             #expect(changed["ActiveScreen"] == .string("settings"))
         }

@@ -232,7 +232,10 @@ import Testing
             #expect(all["SettledVersion"] == .uint64(0))
             #expect(all["SettledBy"] == .string(""))
             #expect(all["CanGoForward"] == .boolean(false))  // nothing on the forward list yet
-            #expect(all.count == 17, "\(all.keys.sorted())")
+            // The log-in can be undone.
+            #expect(all["CanUndo"] == .boolean(true) && all["CanRedo"] == .boolean(false))
+            #expect(all["UndoLabel"] == .string("Undo switch to Home"))
+            #expect(all.count == 20, "\(all.keys.sorted())")
         }
     }
 

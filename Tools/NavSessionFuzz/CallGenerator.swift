@@ -50,6 +50,7 @@ final class CallGenerator {
         "GetManagedObjects": 0.3, "Introspect": 0.3,
         "GetHistory": 0.5, "GetStateAt": 0.5, "ExportTrace": 0.1,  // history and traces
         "BeginBack": 2, "CommitBack": 2, "RunScheduled": 1, "RefreshGuard": 0.3,  // back gestures, schedules run early
+        "Undo": 2, "Redo": 1.5, "UndoCloseWindow": 0.3,  // undo and redo
     ]
 
     init(seed: UInt64, objects: [ObjectDescription], model: SessionModel, factory: ArgumentFactory, settings: Settings) {

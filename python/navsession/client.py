@@ -537,6 +537,9 @@ _WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any, Dict[str, Any]], Any]]] 
     "settled_version": ("SettledVersion", _as_is),
     "settled_by": ("SettledBy", _as_is),
     "can_go_forward": ("CanGoForward", _as_is),
+    "can_undo": ("CanUndo", _as_is),
+    "can_redo": ("CanRedo", _as_is),
+    "undo_label": ("UndoLabel", _as_is),
 }
 
 
@@ -586,6 +589,9 @@ class Window:
     settled_version: int
     settled_by: str
     can_go_forward: bool
+    can_undo: bool
+    can_redo: bool
+    undo_label: str
 
     def __init__(self, session: Session, path: str, proxy: Optional[Gio.DBusProxy] = None) -> None:
         self.session = session
@@ -724,6 +730,15 @@ class Window:
 
     def go_forward(self) -> int:
         return self._change("GoForward")
+
+    def undo(self) -> int:
+        """``Undo``: the newest change not yet undone taken back — the window back in the state before it, the
+        same models with the same ids, params and renderer state (``can_undo``, ``undo_label``)."""
+        return self._change("Undo")
+
+    def redo(self) -> int:
+        """``Redo``: the most recently undone change made again (``can_redo``); any other change clears it."""
+        return self._change("Redo")
 
     def begin_back(self) -> Tuple[int, List[int]]:
         """``BeginBack``: whether ``go_back`` would be admitted now (guards asked), changing nothing. Returns the

@@ -438,7 +438,8 @@ extension RendererReport: Codable {
     }
 }
 
-/// `{"commands":[…]}`, `{"report":{…}}`, `{"setState":true}` or `{"commands":[…],"scheduled":"toast"}`.
+/// `{"commands":[…]}`, `{"report":{…}}`, `{"setState":true}`, `{"commands":[…],"scheduled":"toast"}`, `{"undo":7}`
+/// or `{"redo":7}`.
 extension ChangeCause: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
@@ -448,6 +449,10 @@ extension ChangeCause: Codable {
             self = .scheduled(id: id, try c.decode([BatchCommand].self, forKey: "commands"))
         } else if try c.decodeIfPresent(Bool.self, forKey: "setState") == true {
             self = .setState
+        } else if let version = try c.decodeIfPresent(Int.self, forKey: "undo") {
+            self = .undo(version: version)
+        } else if let version = try c.decodeIfPresent(Int.self, forKey: "redo") {
+            self = .redo(version: version)
         } else {
             self = .commands(try c.decode([BatchCommand].self, forKey: "commands"))
         }
@@ -459,6 +464,8 @@ extension ChangeCause: Codable {
         case .commands(let batch): try c.encode(batch, forKey: "commands")
         case .report(let report): try c.encode(report, forKey: "report")
         case .setState: try c.encode(true, forKey: "setState")
+        case .undo(let version): try c.encode(version, forKey: "undo")
+        case .redo(let version): try c.encode(version, forKey: "redo")
         case .scheduled(let id, let batch):
             try c.encode(batch, forKey: "commands")
             try c.encode(id, forKey: "scheduled")

@@ -29,4 +29,9 @@ public enum ChangeCause: Hashable, Sendable {
     case setState
     /// A scheduled batch whose deadline came (`id`), run from its scheduling model (`schedule` command).
     case scheduled(id: String, [BatchCommand])
+    /// The change that made `version` undone: the window back in the state before it (Window1 `Undo`,
+    /// ``NavigationWindow/restore(_:cause:budget:dryRun:)``).
+    case undo(version: Int)
+    /// The change that made `version` made again after an undo: the window in the state after it (Window1 `Redo`).
+    case redo(version: Int)
 }

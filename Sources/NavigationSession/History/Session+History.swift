@@ -104,6 +104,7 @@ extension Session {
         case .reapply(_, let alert, let action, let batch, let waiving, _):
             return try graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
         case .scheduledRan(_, let id, _): return try graph.runScheduled(id, checkingEntry: false)
+        case .restore(_, let cause, let snapshot, _): return try graph.restore(snapshot, cause: cause)
         default: throw .invalidSnapshot("journal entry \(entry) changes no window version")
         }
     }

@@ -28,6 +28,18 @@ struct WindowHistory: Sendable {
         /// after the entry before this one: a replay drops them before redoing this one.
         var droppedBefore: [String] = []
 
+        /// Whether `Undo` can take the change back: it navigated, and not only by marks or schedules (a mark is its
+        /// owner's authority, a scheduled batch its author's: undoing them would take back no navigation).
+        var undoable: Bool {
+            guard case .commands(let batch) = cause else { return navigates }
+            return !batch.allSatisfy { entry in
+                switch entry.command {
+                case .setRendererState, .transaction, .protect, .unprotect, .schedule, .cancelScheduled: true
+                default: false
+                }
+            }
+        }
+
         /// Whether the change navigated: anything but a renderer's own state (`setRendererState` alone, say a
         /// scroll position), which is kept for the states it leads to but is not a navigation entry: it is not
         /// listed by `GetHistory` and does not count towards ``SessionLimits/historyLength``.
@@ -52,6 +64,13 @@ struct WindowHistory: Sendable {
     private(set) var navigations = 0
     /// Scheduled batches dropped since the last entry, given to the next one (at most the window's waiting batches).
     var pendingDrops: [String] = []
+    /// The versions of the changes `Undo` can take back, oldest first: every navigation entry's, an undone one
+    /// moved to ``redoable`` (Window1 `Undo`/`Redo`, Docs/desktop.md). Derived from the entries' causes, so the
+    /// stacks survive a restart with the history.
+    private(set) var undoable: [Int] = []
+    /// The versions of the undone changes `Redo` makes again, the most recently undone last; any other change
+    /// empties it.
+    private(set) var redoable: [Int] = []
     /// The window's state after the entry that completed the first span of navigations, taken when it was recorded:
     /// the next base.
     var checkpoint: WindowSnapshot?
@@ -63,6 +82,7 @@ struct WindowHistory: Sendable {
         self.entries = entries
         bytes = entries.reduce(0) { $0 + $1.bytes }
         navigations = entries.reduce(0) { $0 + ($1.navigates ? 1 : 0) }
+        for entry in entries { noteUndo(entry) }
     }
 
     mutating func append(_ entry: Entry) {
@@ -74,6 +94,23 @@ struct WindowHistory: Sendable {
         entries.append(entry)
         bytes += entry.bytes
         if entry.navigates { navigations += 1 }
+        noteUndo(entry)
+    }
+
+    /// Keeps ``undoable`` and ``redoable`` with one more entry. O(1).
+    private mutating func noteUndo(_ entry: Entry) {
+        switch entry.cause {
+        case .undo(let version):
+            if undoable.last == version { undoable.removeLast() }
+            redoable.append(version)
+        case .redo(let version):
+            if redoable.last == version { redoable.removeLast() }
+            undoable.append(version)
+        default:
+            guard entry.undoable else { return }
+            undoable.append(entry.version)
+            redoable.removeAll()
+        }
     }
 
     mutating func dropOldest(_ count: Int) {
@@ -82,6 +119,10 @@ struct WindowHistory: Sendable {
             if entry.navigates { navigations -= 1 }
         }
         entries.removeFirst(count)
+        // An undo needs the state before its change, a redo the state after it: both within the kept range.
+        let base = baseVersion
+        undoable.removeAll { $0 - 1 < base }
+        redoable.removeAll { $0 < base }
     }
 }
 
@@ -109,7 +150,7 @@ extension JournalEntry {
     var windowVersion: Int? {
         switch self {
         case .batch(_, _, let version), .report(_, _, let version), .reapply(_, _, _, _, _, let version),
-            .scheduledRan(_, _, let version):
+            .scheduledRan(_, _, let version), .restore(_, _, _, let version):
             version
         default: nil
         }
@@ -121,6 +162,7 @@ extension JournalEntry {
         case .batch(_, let batch, _): .commands(batch)
         case .report(_, let report, _): .report(report)
         case .reapply(_, let alert, let action, _, _, _): .report(.alertActionChosen(alert: alert, action: action))
+        case .restore(_, let cause, _, _): cause
         default: nil
         }
     }

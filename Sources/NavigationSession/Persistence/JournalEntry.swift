@@ -29,13 +29,16 @@ enum JournalEntry: Hashable, Sendable {
     /// A recently closed window reopened under a new number:
     /// `{"op":"reopen","window":7,"closed":3,"scene":"main","sessionVersion":9}` (`closed`: the number it had).
     case reopen(window: WindowNumber, closed: WindowNumber, scene: String, sessionVersion: UInt64)
+    /// The window brought back to a state it was in (an undo or a redo), that state whole, so the line redoes it
+    /// alone: `{"op":"restore","window":1,"cause":{"undo":7},"snapshot":{…},"version":9}`.
+    case restore(window: WindowNumber, cause: ChangeCause, snapshot: WindowSnapshot, version: Int)
 
     var window: WindowNumber {
         switch self {
         case .open(let window, _, _, _), .dismiss(let window, _, _), .batch(let window, _, _),
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
             .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
-            .scheduledDropped(let window, _), .reopen(let window, _, _, _):
+            .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _):
             window
         }
     }
@@ -44,7 +47,7 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed
+        case closedAt, closed, cause, snapshot
     }
 
     init(from decoder: any Decoder) throws {
@@ -92,6 +95,10 @@ extension JournalEntry: Codable {
                 window: window, closed: try c.decode(WindowNumber.self, forKey: .closed),
                 scene: try c.decode(String.self, forKey: .scene),
                 sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
+        case "restore":
+            self = .restore(
+                window: window, cause: try c.decode(ChangeCause.self, forKey: .cause),
+                snapshot: try c.decode(WindowSnapshot.self, forKey: .snapshot), version: try c.decode(Int.self, forKey: .version))
         default:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown journal op '\(op)'")
         }
@@ -148,6 +155,11 @@ extension JournalEntry: Codable {
             try c.encode(closed, forKey: .closed)
             try c.encode(scene, forKey: .scene)
             try c.encode(sessionVersion, forKey: .sessionVersion)
+        case .restore(_, let cause, let snapshot, let version):
+            try c.encode("restore", forKey: .op)
+            try c.encode(cause, forKey: .cause)
+            try c.encode(snapshot, forKey: .snapshot)
+            try c.encode(version, forKey: .version)
         }
     }
 }

@@ -267,6 +267,11 @@ extension Session {
                     try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
                 }
             }, window)
+        case .restore(let number, let cause, let snapshot, let expected):
+            let window = try existing(number)
+            try check(expected, after: { () throws(NavigationError) in
+                try self.gated(window) { () throws(NavigationError) in try window.graph.restore(snapshot, cause: cause) }
+            }, window)
         case .scheduledRan(let number, let id, let expected):
             let window = try existing(number)
             var cause: ChangeCause?

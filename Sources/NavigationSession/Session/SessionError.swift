@@ -33,6 +33,8 @@ public typealias WindowNumber = UInt32
 /// | `guardTaken` | `org.navsession.Error.GuardTaken` |
 /// | `unknownClosedWindow` | `org.navsession.Error.UnknownClosedWindow` |
 /// | `versionNotKept` | `org.navsession.Error.VersionNotKept` |
+/// | `nothingToUndo` | `org.navsession.Error.NothingToUndo` |
+/// | `nothingToRedo` | `org.navsession.Error.NothingToRedo` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String, suggestion: String? = nil)
@@ -71,9 +73,13 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case versionMismatch(window: WindowNumber, expected: Int, actual: Int)
     /// `ReportSettled` of a version the window has not reached (`org.navsession.Error.VersionMismatch`).
     case versionNotReached(window: WindowNumber, version: Int, actual: Int)
-    /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
     /// `GetStateAt` asked for a version the window's history no longer (or never) holds.
     case versionNotKept(window: WindowNumber, version: Int, oldest: Int, newest: Int)
+    /// `Undo` with no change to take back (none made, all undone, or older than the kept history).
+    case nothingToUndo(window: WindowNumber)
+    /// `Redo` with no undone change to make again (none undone, or a change since).
+    case nothingToRedo(window: WindowNumber)
+    /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
     case unknownGuard(String)
     /// Another client already provides the guard.
     case guardTaken(String, provider: String)
@@ -115,6 +121,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
                 : "no recently closed window '\(id.prefix(64))' (ListClosedWindows lists them)"
         case .versionNotKept(let window, let version, let oldest, let newest):
             "window \(window) keeps the states of versions \(oldest) to \(newest), not \(version)"
+        case .nothingToUndo(let window): "window \(window) has no change to undo"
+        case .nothingToRedo(let window): "window \(window) has no undone change to redo (a change since an undo clears it)"
         }
     }
 

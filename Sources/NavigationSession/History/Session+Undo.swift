@@ -1,0 +1,88 @@
+import NavigationCore
+
+/// Undo and redo of any change of a window (Window1 `Undo`, `Redo`; Docs/desktop.md): the window brought back to a
+/// state its history keeps, as one change that keeps the models' identities (``NavigationWindow/restore(_:cause:budget:dryRun:)``).
+extension Session {
+    /// Takes back the newest change of window `number` not yet undone: the window back in the state before it.
+    /// - Parameter client: the caller, whose authority the change has (marks, guards, its content share).
+    /// - Throws: ``SessionError/nothingToUndo(window:)``, ``SessionError/unknownWindow(_:)``,
+    ///   ``SessionError/navigation(_:)`` (a mark, a guard, a limit), ``SessionError/storageFailed(_:)``.
+    @discardableResult
+    public func undo(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in
+            let window = try window(number)
+            guard let version = window.history.undoable.last else { throw .nothingToUndo(window: number) }
+            return try restore(window, toStateAt: version - 1, cause: .undo(version: version))
+        }
+    }
+
+    /// Makes the most recently undone change of window `number` again: the window in the state after it.
+    /// - Throws: ``SessionError/nothingToRedo(window:)`` and what ``undo(window:client:)`` throws.
+    @discardableResult
+    public func redo(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in
+            let window = try window(number)
+            guard let version = window.history.redoable.last else { throw .nothingToRedo(window: number) }
+            return try restore(window, toStateAt: version, cause: .redo(version: version))
+        }
+    }
+
+    /// Whether `Undo` / `Redo` have something to do in `window` (`CanUndo`, `CanRedo`). O(1).
+    public func undoAbilities(of window: SessionWindow) -> (canUndo: Bool, canRedo: Bool) {
+        (!window.history.undoable.isEmpty, !window.history.redoable.isEmpty)
+    }
+
+    /// `UndoLabel`: what `Undo` would take back, in the manifest's titles — "Undo open Detail", "Undo close
+    /// Editor", "Undo switch to Settings" — or `""` when there is nothing to undo. O(1) (the entries are found by
+    /// version from the newest end).
+    public func undoLabel(of window: SessionWindow) -> String {
+        guard let version = window.history.undoable.last,
+            let index = window.history.entries.lastIndex(where: { $0.version == version })
+        else { return "" }
+        let entries = window.history.entries
+        let after = entries[index].activeScreen
+        let before = index > 0 ? entries[index - 1].activeScreen : nil
+        func title(_ screen: String?) -> String {
+            guard let screen else { return "" }
+            return manifest.screensByName[screen]?.title ?? screen
+        }
+        let verb: String
+        switch entries[index].cause {
+        case .commands(let batch), .scheduled(_, let batch):
+            switch batch.first?.command {
+            case .stackAppend, .present, .presentOn, .show, .stackSetRoot, .goForward: verb = "open " + title(after)
+            case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .dismissAll, .dismissJustFromPresented,
+                .goBack, .goBackTo, .goBackToRoot, .popTo, .hide:
+                verb = "close " + title(before)
+            case .tabsSelectItem, .switchModel, .selectChild: verb = "switch to " + title(after)
+            case .setParams, .pushParams: verb = "edit " + title(after)
+            default: verb = "change"
+            }
+        case .report(.poppedTo), .report(.dismissedInteractively): verb = "close " + title(before)
+        case .report(.selectedTab), .report(.selectedChild): verb = "switch to " + title(after)
+        default: verb = "change"
+        }
+        return "Undo " + (verb.hasSuffix(" ") ? String(verb.dropLast()) : verb)
+    }
+
+    private func restore(_ window: SessionWindow, toStateAt target: Int, cause: ChangeCause) throws(SessionError) -> SessionOutcome {
+        let number = window.number
+        let snapshot = try state(window: number, at: target)
+        var events: [SessionEvent] = []
+        try checkHistoryShare()
+        let before = window.graph.contentCost
+        let event: ChangeEvent
+        do {
+            event = try gated(window) { () throws(NavigationError) in
+                try window.graph.restore(snapshot, cause: cause, budget: contentBudget(for: window))
+            }
+        } catch {
+            noteRefusal(error, in: number)
+            throw .navigation(error)
+        }
+        charge(window, contentBefore: before)
+        try persist(.restore(window: number, cause: cause, snapshot: snapshot, version: event.version))
+        afterChange(window, event, events: &events)
+        return outcome(window: number, events: events)
+    }
+}
