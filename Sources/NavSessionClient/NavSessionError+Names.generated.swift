@@ -64,6 +64,7 @@ extension NavSessionError {
         "org.navsession.Error.UnknownScene",
         "org.navsession.Error.UnknownScheduled",
         "org.navsession.Error.UnknownScreen",
+        "org.navsession.Error.UnknownSession",
         "org.navsession.Error.UnknownTab",
         "org.navsession.Error.UnknownTag",
         "org.navsession.Error.VersionMismatch",
@@ -149,6 +150,7 @@ extension NavSessionError {
         case "org.navsession.Error.UnknownScene": .unknownScene(message)
         case "org.navsession.Error.UnknownScheduled": .unknownScheduled(message)
         case "org.navsession.Error.UnknownScreen": .unknownScreen(message)
+        case "org.navsession.Error.UnknownSession": .unknownSession(message)
         case "org.navsession.Error.UnknownTab": .unknownTab(message)
         case "org.navsession.Error.UnknownTag": .unknownTag(message)
         case "org.navsession.Error.VersionMismatch": .versionMismatch(message)
@@ -236,6 +238,7 @@ extension NavSessionError {
         case .unknownScene(let message): ("org.navsession.Error.UnknownScene", message)
         case .unknownScheduled(let message): ("org.navsession.Error.UnknownScheduled", message)
         case .unknownScreen(let message): ("org.navsession.Error.UnknownScreen", message)
+        case .unknownSession(let message): ("org.navsession.Error.UnknownSession", message)
         case .unknownTab(let message): ("org.navsession.Error.UnknownTab", message)
         case .unknownTag(let message): ("org.navsession.Error.UnknownTag", message)
         case .versionMismatch(let message): ("org.navsession.Error.VersionMismatch", message)

@@ -89,6 +89,8 @@ public enum NavSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     case nothingToUndo(String)
     /// `org.navsession.Error.NothingToRedo`: `Redo` found no undone change (a change since an undo clears them).
     case nothingToRedo(String)
+    /// `org.navsession.Error.UnknownSession`: no named session has this name.
+    case unknownSession(String)
     /// `org.navsession.Error.NothingToHide`: The model is neither a presented stack's root nor a pushed element.
     case nothingToHide(String)
     /// `org.navsession.Error.PresenterIsLeaf`: An alert or dialog cannot present.

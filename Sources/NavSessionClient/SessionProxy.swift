@@ -92,6 +92,31 @@ public struct SessionProxy: Sendable {
         return WindowProxy(client: client, objectPath: try Reply.path(reply, "ReopenWindow"))
     }
 
+    /// Saves `windows` (every open window when empty) under `name` (`SaveSession`, Docs/desktop.md).
+    /// - Throws: ``NavSessionError/invalidArgs(_:)``, ``NavSessionError/unknownObject(_:)``, ``NavSessionError/limitsExceeded(_:)``.
+    public func saveSession(_ name: String, windows: [WindowProxy] = []) async throws(NavSessionError) {
+        _ = try await call("SaveSession", [.string(name), .array(.objectPath, windows.map { .objectPath($0.objectPath) })])
+    }
+
+    /// `ListSessions`' reply: a JSON array of `{"name","savedAt","windows":[{"activeScreen","scene","title"}]}`.
+    public func sessionsJSON() async throws(NavSessionError) -> String {
+        try Reply.string(try await call("ListSessions"), "ListSessions")
+    }
+
+    /// Opens every window saved under `name` (`OpenSession`); the new windows in the saved order.
+    /// - Throws: ``NavSessionError/unknownSession(_:)``, ``NavSessionError/invalidArgs(_:)``, ``NavSessionError/limitsExceeded(_:)``.
+    public func openSession(_ name: String) async throws(NavSessionError) -> [WindowProxy] {
+        let reply = try await call("OpenSession", [.string(name)])
+        guard let elements = reply.first?.arrayElements else { throw .unexpected("OpenSession", reply) }
+        return elements.compactMap(\.objectPath).map { WindowProxy(client: client, objectPath: $0) }
+    }
+
+    /// Deletes the session saved under `name` (`DeleteSession`).
+    /// - Throws: ``NavSessionError/unknownSession(_:)``.
+    public func deleteSession(_ name: String) async throws(NavSessionError) {
+        _ = try await call("DeleteSession", [.string(name)])
+    }
+
     /// Ties the window to this connection (`SetCloseOnExit`): it closes when this client leaves the bus.
     /// - Throws: ``NavSessionError/unknownObject(_:)``; ``NavSessionError/accessDenied(_:)`` when another
     ///   client holds the tie.

@@ -144,6 +144,8 @@ extension NavSessionInterface {
         public static let unknownScheduled = "org.navsession.Error.UnknownScheduled"
         /// `org.navsession.Error.UnknownScreen`.
         public static let unknownScreen = "org.navsession.Error.UnknownScreen"
+        /// `org.navsession.Error.UnknownSession`.
+        public static let unknownSession = "org.navsession.Error.UnknownSession"
         /// `org.navsession.Error.UnknownTab`.
         public static let unknownTab = "org.navsession.Error.UnknownTab"
         /// `org.navsession.Error.UnknownTag`.
@@ -230,6 +232,7 @@ extension NavSessionInterface {
             unknownScene,
             unknownScheduled,
             unknownScreen,
+            unknownSession,
             unknownTab,
             unknownTag,
             versionMismatch,
@@ -315,6 +318,26 @@ extension NavSessionInterface {
                     name: "UndoCloseWindow", inputs: [A("id", "s")],
                     outputs: [A("window", "o")],
                     errors: []
+                ),
+                Contract.Method(
+                    name: "SaveSession", inputs: [A("name", "s"), A("windows", "ao")],
+                    outputs: [],
+                    errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
+                Contract.Method(
+                    name: "ListSessions", inputs: [],
+                    outputs: [A("sessions_json", "s")],
+                    errors: []
+                ),
+                Contract.Method(
+                    name: "OpenSession", inputs: [A("name", "s")],
+                    outputs: [A("windows", "ao")],
+                    errors: ["org.navsession.Error.UnknownSession", "org.navsession.Error.UnknownScene", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
+                Contract.Method(
+                    name: "DeleteSession", inputs: [A("name", "s")],
+                    outputs: [],
+                    errors: ["org.navsession.Error.UnknownSession"]
                 ),
             ],
             signals: [

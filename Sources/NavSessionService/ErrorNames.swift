@@ -112,6 +112,7 @@ extension SessionError {
         case .versionNotKept: "org.navsession.Error.VersionNotKept"
         case .nothingToUndo: "org.navsession.Error.NothingToUndo"
         case .nothingToRedo: "org.navsession.Error.NothingToRedo"
+        case .unknownSession: "org.navsession.Error.UnknownSession"
         }
     }
 }

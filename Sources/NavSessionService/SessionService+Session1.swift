@@ -75,7 +75,7 @@ extension SessionService {
                         fromJSON: call.arguments[0].string ?? "", toJSON: call.arguments[1].string ?? "",
                         capabilities: capabilities, limits: self.limits, kinds: state.session.routeKinds))]
                 }),
-        ] + guardMethods() + closedWindowMethods()
+        ] + guardMethods() + closedWindowMethods() + namedSessionMethods()
     }
 
     /// Recently closed windows (Session+ClosedWindows.swift).
@@ -91,6 +91,37 @@ extension SessionService {
                 return try session.reopenWindow(id.isEmpty ? nil : id, client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] }))
         }
+    }
+
+    /// Named sessions (Session+NamedSessions.swift).
+    func namedSessionMethods() -> [MethodRow] {
+        [
+            MethodRow("SaveSession", .custom { call, _ in
+                let name = call.arguments[0].string ?? ""
+                var numbers: [WindowNumber] = []
+                for value in call.arguments[1].arrayElements ?? [] {
+                    guard let path = value.objectPath else { throw BusError(.invalidArgs, "windows must be object paths") }
+                    numbers.append(try Self.number(of: path))
+                }
+                try self.withSession { state in try state.session.saveSession(name, windows: numbers) }
+                return []
+            }),
+            MethodRow("ListSessions", .read { _, state in [.string(state.session.namedSessionsJSON())] }),
+            MethodRow("OpenSession", .change({ call, session in
+                try session.openSession(call.arguments[0].string ?? "", client: call.client)
+            }, reply: { _, outcome in
+                let opened = outcome.events.compactMap { event -> WindowNumber? in
+                    if case .windowOpened(let number, _) = event { return number }
+                    return nil
+                }
+                return [.array(.objectPath, try opened.map { .objectPath(try self.path(of: $0)) })]
+            })),
+            MethodRow("DeleteSession", .custom { call, _ in
+                let name = call.arguments[0].string ?? ""
+                try self.withSession { state in try state.session.deleteSession(name) }
+                return []
+            }),
+        ]
     }
 
     /// The open windows' paths as an `ao` (of `numbers`, else read under the session's lock).

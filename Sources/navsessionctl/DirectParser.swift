@@ -31,6 +31,7 @@ enum DirectParser {
         "status": StatusCommand.self,
         "closed": ClosedCommand.self,
         "reopen": ReopenCommand.self,
+        "session": SessionCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 

@@ -33,6 +33,7 @@ struct DirectParserTests {
         ["graph", "1"], ["graph", "1", "--dot"], ["guards"], ["guards", "--json"], ["--json", "guards"],
         ["status"], ["status", "--json"], ["--json", "status", "--dest", "org.navsession.Other"],
         ["closed"], ["closed", "--json"], ["reopen"], ["reopen", "3"], ["reopen", "--json", "3"],
+        ["session", "save", "work"], ["session", "save", "work", "1", "3"], ["session", "open", "--json", "work"],
         ["plan", "--from", "[]", "--to", "[{\"style\":\"push\",\"screen\":\"a\"}]"],
         ["plan", "--to", "[]", "--from", "[]", "--pretty", "--multi-dismiss", "--pushes-in-one"],
         ["history", "1"], ["history", "1", "--json"], ["state", "1", "--at", "3"], ["state", "--at=0", "--json", "2"],

@@ -53,6 +53,7 @@ struct DirectJSONDriftTests {
             generation: 0, sessionVersion: 0, nextWindow: 1, windows: [])
         #expect(Self.fields(of: session) == [
             "format", "formatVersion", "applicationID", "generation", "sessionVersion", "nextWindow", "windows", "closed",
+            "sessions",  // the named sessions
         ])
     }
 

@@ -252,10 +252,10 @@ class Session:
     def call(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
              timeout_ms: int = CALL_TIMEOUT_MS) -> Tuple[Any, ...]:
         """Calls a Session1 method (or ``interface.Method``) and returns its unpacked reply. A D-Bus error is
-        raised once the signals the daemon sent before it are dispatched (see :meth:`Window.call`); so is a reply."""
-        reply = _call(self.proxy, method, signature, args, timeout_ms, self._call_flags, self.context)
-        self._sync()
-        return reply
+        raised once the signals the daemon sent before it are dispatched (see :meth:`Window.call`). A reply is
+        returned as it comes: nothing else is dispatched (a guard provider's ``Decide`` waiting on this context is
+        not run inside the call)."""
+        return _call(self.proxy, method, signature, args, timeout_ms, self._call_flags, self.context)
 
     def call_async(self, method: str, signature: Optional[str] = None, args: Sequence[Any] = (),
                    on_reply: Optional[Callable[[Tuple[Any, ...]], None]] = None,
@@ -371,6 +371,31 @@ class Session:
         (path,) = self.call("ReopenWindow", "(s)", (id,))
         self._sync()
         return self.window(path)
+
+    def undo_close_window(self, id: str = "") -> "Window":
+        """``UndoCloseWindow``: :meth:`reopen_window` under the name of the window-level undo."""
+        (path,) = self.call("UndoCloseWindow", "(s)", (id,))
+        return self.window(path)
+
+    # -- named sessions (Docs/desktop.md)
+
+    def save_session(self, name: str, windows: Sequence[Union["Window", str]] = ()) -> None:
+        """``SaveSession``: the windows' navigation (every open window when none is named) saved under ``name``,
+        replacing what was saved under it; survives a restart."""
+        self.call("SaveSession", "(sao)", (name, [_path(window) for window in windows]))
+
+    def sessions(self) -> List[Dict[str, Any]]:
+        """``ListSessions``: ``[{"name", "savedAt", "windows": [{"activeScreen", "scene", "title"}]}]`` by name."""
+        return list(_json_reply(self, "ListSessions", "sessions_json"))
+
+    def open_session(self, name: str) -> List["Window"]:
+        """``OpenSession``: every window saved under ``name`` opened again (new numbers, the same navigation)."""
+        (paths,) = self.call("OpenSession", "(s)", (name,))
+        return [self.window(path) for path in paths]
+
+    def delete_session(self, name: str) -> None:
+        """``DeleteSession``."""
+        self.call("DeleteSession", "(s)", (name,))
 
     # -- following the windows (GLib main loop)
 

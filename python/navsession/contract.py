@@ -74,6 +74,7 @@ ERRORS = (
     'org.navsession.Error.UnknownScene',
     'org.navsession.Error.UnknownScheduled',
     'org.navsession.Error.UnknownScreen',
+    'org.navsession.Error.UnknownSession',
     'org.navsession.Error.UnknownTab',
     'org.navsession.Error.UnknownTag',
     'org.navsession.Error.VersionMismatch',
@@ -100,6 +101,10 @@ INTERFACES = {
             'ListClosedWindows': {'in': (), 'out': (('closed_json', 's'),), 'errors': ()},
             'ReopenWindow': {'in': (('id', 's'),), 'out': (('window', 'o'),), 'errors': ('org.navsession.Error.UnknownClosedWindow', 'org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.LimitsExceeded')},
             'UndoCloseWindow': {'in': (('id', 's'),), 'out': (('window', 'o'),), 'errors': ()},
+            'SaveSession': {'in': (('name', 's'), ('windows', 'ao')), 'out': (), 'errors': ('org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.UnknownObject', 'org.freedesktop.DBus.Error.LimitsExceeded')},
+            'ListSessions': {'in': (), 'out': (('sessions_json', 's'),), 'errors': ()},
+            'OpenSession': {'in': (('name', 's'),), 'out': (('windows', 'ao'),), 'errors': ('org.navsession.Error.UnknownSession', 'org.navsession.Error.UnknownScene', 'org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.LimitsExceeded')},
+            'DeleteSession': {'in': (('name', 's'),), 'out': (), 'errors': ('org.navsession.Error.UnknownSession',)},
         },
         'signals': {
         },

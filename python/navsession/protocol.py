@@ -171,6 +171,8 @@ SHAPES: Dict[str, Any] = {
     "ExportTrace.trace_json": dict,
     "ListClosedWindows.closed_json": [{"id": str, "window": _int, "scene": str, "activeScreen": str,
                                        "closedAt": _int, "snapshot": _SNAPSHOT}],
+    "ListSessions.sessions_json": [{"name": str, "savedAt": _int, "windows": [{"scene": str, "title": str,
+                                                                             "activeScreen": str}]}],
     "Changed.cause_json": dict,
     "Changed.steps_json": [{"kind": str}],
     "Protected": [{"model": _int, "reason": str, "owner": str}],

@@ -32,14 +32,24 @@ enum JournalEntry: Hashable, Sendable {
     /// The window brought back to a state it was in (an undo or a redo), that state whole, so the line redoes it
     /// alone: `{"op":"restore","window":1,"cause":{"undo":7},"snapshot":{…},"version":9}`.
     case restore(window: WindowNumber, cause: ChangeCause, snapshot: WindowSnapshot, version: Int)
+    /// Windows saved under a name (Session1 `SaveSession`), their snapshots whole:
+    /// `{"op":"saveSession","session":{"name":"work","savedAt":…,"windows":[…]}}` (no window: `window` 0).
+    case saveSession(StoredNamedSession)
+    /// A named session deleted: `{"op":"deleteSession","name":"work"}`.
+    case deleteSession(name: String)
+    /// A window opened from a saved snapshot (Session1 `OpenSession`), the snapshot inline so the line opens it alone:
+    /// `{"op":"openSnapshot","window":8,"scene":"main","snapshot":{…},"sessionVersion":12}`.
+    case openSnapshot(window: WindowNumber, scene: String, snapshot: WindowSnapshot, sessionVersion: UInt64)
 
     var window: WindowNumber {
         switch self {
         case .open(let window, _, _, _), .dismiss(let window, _, _), .batch(let window, _, _),
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
             .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
-            .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _):
+            .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _),
+            .openSnapshot(let window, _, _, _):
             window
+        case .saveSession, .deleteSession: 0
         }
     }
 }
@@ -47,13 +57,15 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed, cause, snapshot
+        case closedAt, closed, cause, snapshot, session, name
     }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let window = try c.decode(WindowNumber.self, forKey: .window)
         let op = try c.decode(String.self, forKey: .op)
+        // The session's own entries name no window.
+        let window = op == "saveSession" || op == "deleteSession"
+            ? try c.decodeIfPresent(WindowNumber.self, forKey: .window) ?? 0 : try c.decode(WindowNumber.self, forKey: .window)
         switch op {
         case "open":
             self = .open(
@@ -95,6 +107,15 @@ extension JournalEntry: Codable {
                 window: window, closed: try c.decode(WindowNumber.self, forKey: .closed),
                 scene: try c.decode(String.self, forKey: .scene),
                 sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
+        case "saveSession":
+            self = .saveSession(try c.decode(StoredNamedSession.self, forKey: .session))
+        case "deleteSession":
+            self = .deleteSession(name: try c.decode(String.self, forKey: .name))
+        case "openSnapshot":
+            self = .openSnapshot(
+                window: window, scene: try c.decode(String.self, forKey: .scene),
+                snapshot: try c.decode(WindowSnapshot.self, forKey: .snapshot),
+                sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
         case "restore":
             self = .restore(
                 window: window, cause: try c.decode(ChangeCause.self, forKey: .cause),
@@ -106,7 +127,10 @@ extension JournalEntry: Codable {
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(window, forKey: .window)
+        switch self {
+        case .saveSession, .deleteSession: break
+        default: try c.encode(window, forKey: .window)
+        }
         switch self {
         case .open(_, let scene, let root, let sessionVersion):
             try c.encode("open", forKey: .op)
@@ -154,6 +178,17 @@ extension JournalEntry: Codable {
             try c.encode("reopen", forKey: .op)
             try c.encode(closed, forKey: .closed)
             try c.encode(scene, forKey: .scene)
+            try c.encode(sessionVersion, forKey: .sessionVersion)
+        case .saveSession(let session):
+            try c.encode("saveSession", forKey: .op)
+            try c.encode(session, forKey: .session)
+        case .deleteSession(let name):
+            try c.encode("deleteSession", forKey: .op)
+            try c.encode(name, forKey: .name)
+        case .openSnapshot(_, let scene, let snapshot, let sessionVersion):
+            try c.encode("openSnapshot", forKey: .op)
+            try c.encode(scene, forKey: .scene)
+            try c.encode(snapshot, forKey: .snapshot)
             try c.encode(sessionVersion, forKey: .sessionVersion)
         case .restore(_, let cause, let snapshot, let version):
             try c.encode("restore", forKey: .op)

@@ -85,7 +85,8 @@ extension Session {
                     pendingCommands: StoredPendingCommands($0.pending),
                     snapshot: $0.graph.snapshot(), history: storedHistory(of: $0))
             },
-            closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init))
+            closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init),
+            sessions: savedSessions.isEmpty ? nil : savedSessions.map(StoredNamedSession.init))
     }
 
     func restore(from store: SessionStore) throws(SessionError) {
@@ -129,6 +130,8 @@ extension Session {
             version = snapshot.sessionVersion
             nextWindowNumber = snapshot.nextWindow
             restoreClosed(snapshot.closed ?? [])
+            savedSessions = []
+            for stored in snapshot.sessions ?? [] { replaySaved(stored) }
             for stored in snapshot.windows {
                 guard manifest.scene(stored.scene) != nil else {
                     logger.warning(
@@ -267,6 +270,30 @@ extension Session {
                     try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
                 }
             }, window)
+        case .saveSession(let stored):
+            replaySaved(stored)
+        case .deleteSession(let name):
+            savedSessions.removeAll { $0.name == name }
+        case .openSnapshot(let number, let scene, let snapshot, let sessionVersion):
+            guard sessionVersion == version + 1 else {
+                throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+            }
+            guard number >= nextWindowNumber, WindowNumbering.isStorable(number) else {
+                throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber) or is out of range")
+            }
+            version = sessionVersion
+            nextWindowNumber = number + 1
+            guard manifest.scene(scene) != nil else {
+                dropped.insert(number)
+                return
+            }
+            let graph: NavigationWindow
+            do {
+                graph = try NavigationWindow(snapshot: snapshot, configuration: windowConfiguration(scene: scene), logger: logger)
+            } catch {
+                throw ReplayFailure(reason: "window \(number): \(error.message)")
+            }
+            addWindow(graph, number: number, scene: scene)
         case .restore(let number, let cause, let snapshot, let expected):
             let window = try existing(number)
             try check(expected, after: { () throws(NavigationError) in

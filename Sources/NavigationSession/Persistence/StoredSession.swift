@@ -23,6 +23,8 @@ struct StoredSession: Codable, Hashable {
     var windows: [StoredWindow]
     /// The recently closed windows, most recent first; absent when none (and in older files).
     var closed: [StoredClosedWindow]? = nil
+    /// The named sessions, by name; absent when none (and in older files).
+    var sessions: [StoredNamedSession]? = nil
 
     /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
     /// would overflow when counted on), a `nextWindow` above ``WindowNumbering/highestStored`` + 1 (numbering
@@ -66,7 +68,8 @@ extension StoredSession {
     func json() throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + windows.reduce(0) { $0 + $1.snapshot.models.count * 160 })
-        // Sorted keys: applicationID, closed, format, formatVersion, generation, nextWindow, sessionVersion, windows.
+        // Sorted keys: applicationID, closed, format, formatVersion, generation, nextWindow, sessionVersion, sessions,
+        // windows.
         var object = DirectJSON.Object(&out)
         object.key("applicationID", &out)
         guard DirectJSON.appendString(applicationID, to: &out) else { return try JSONOutput.encode(self) }
@@ -85,6 +88,11 @@ extension StoredSession {
         DirectJSON.appendInteger(nextWindow, to: &out)
         object.key("sessionVersion", &out)
         DirectJSON.appendInteger(sessionVersion, to: &out)
+        if let sessions {
+            // The named sessions: a few, written by the encoder (the same bytes wherever it sits).
+            object.key("sessions", &out)
+            out.append(contentsOf: try JSONOutput.encode(sessions))
+        }
         object.key("windows", &out)
         var array = DirectJSON.Array(&out)
         for window in windows {

@@ -70,6 +70,8 @@ public final class Session {
     /// The recently closed windows, most recent first, at most ``SessionLimits/maxClosedWindows``
     /// (Session+ClosedWindows.swift).
     var recentlyClosed: [ClosedWindow] = []
+    /// The named sessions, by name (Session+NamedSessions.swift).
+    var savedSessions: [NamedSession] = []
 
     /// Creates a session, restoring the state saved in `store` (if any).
     ///

@@ -35,6 +35,7 @@ public typealias WindowNumber = UInt32
 /// | `versionNotKept` | `org.navsession.Error.VersionNotKept` |
 /// | `nothingToUndo` | `org.navsession.Error.NothingToUndo` |
 /// | `nothingToRedo` | `org.navsession.Error.NothingToRedo` |
+/// | `unknownSession` | `org.navsession.Error.UnknownSession` |
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manifest declares no scene with this name.
     case unknownScene(String, suggestion: String? = nil)
@@ -79,6 +80,8 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case nothingToUndo(window: WindowNumber)
     /// `Redo` with no undone change to make again (none undone, or a change since).
     case nothingToRedo(window: WindowNumber)
+    /// No named session has this name (Session1 `OpenSession`, `DeleteSession`).
+    case unknownSession(String)
     /// The manifest declares no guard of this name (Session1 `RegisterGuard`, `UnregisterGuard`).
     case unknownGuard(String)
     /// Another client already provides the guard.
@@ -123,6 +126,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             "window \(window) keeps the states of versions \(oldest) to \(newest), not \(version)"
         case .nothingToUndo(let window): "window \(window) has no change to undo"
         case .nothingToRedo(let window): "window \(window) has no undone change to redo (a change since an undo clears it)"
+        case .unknownSession(let name): "no session is saved as '\(name.prefix(64))' (ListSessions lists them)"
         }
     }
 

@@ -122,6 +122,10 @@ public struct SessionLimits: Hashable, Sendable {
     /// process) may add: a burst, then a rate (the "per-client history share"); past it the client's changes are
     /// `LimitsExceeded` until it refills. The windows' and the session's byte bounds still hold for everyone.
     public var clientHistoryBytes = RateLimit(perSecond: 1 << 20, burst: 8 << 20)
+    /// Named sessions kept at most (Session1 `SaveSession`).
+    public var maxNamedSessions = 32
+    /// Bytes of the named sessions' snapshots together at most.
+    public var maxNamedSessionBytes = 16 << 20
     /// Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
     /// Protection marks one client (one peer process) may hold at most, over all windows (per-client mark share).

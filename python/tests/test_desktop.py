@@ -1,4 +1,4 @@
-"""Window.undo / redo and the can_undo, can_redo, undo_label properties against the real daemon."""
+"""Window.undo / redo, the can_undo, can_redo, undo_label properties, and named sessions against the real daemon."""
 import pytest
 
 from navsession import errors
@@ -30,3 +30,17 @@ def test_a_change_after_an_undo_leaves_nothing_to_redo(navsession_window):
     with pytest.raises(errors.NavSessionError) as raised:
         window.redo()
     assert "NothingToRedo" in type(raised.value).__name__ or "NothingToRedo" in str(raised.value)
+
+
+def test_a_saved_session_opens_again_with_the_same_routes(navsession_session, navsession_window):
+    session, window = navsession_session, navsession_window
+    window.push("detail", {"id": "7"})
+    routes = [(r.style, r.screen) for r in window.routes()]
+    session.save_session("work", [window])
+    assert [s["name"] for s in session.sessions()] == ["work"]
+    session.dismiss_window(window)
+    (opened,) = session.open_session("work")
+    assert opened.path != window.path
+    assert [(r.style, r.screen) for r in opened.routes()] == routes
+    session.delete_session("work")
+    assert session.sessions() == []
