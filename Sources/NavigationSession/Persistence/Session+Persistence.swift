@@ -179,6 +179,38 @@ extension Session {
         return failure
     }
 
+    /// Replays a window opening (`open`, `openSnapshot`): the session version and number follow on, and the window
+    /// made by `make` is added — unless its scene is no longer declared (the number stays used; it is dropped).
+    private func replayOpen(
+        _ number: WindowNumber, scene: String, sessionVersion: UInt64, dropped: inout Set<WindowNumber>,
+        make: (WindowConfiguration) throws(NavigationError) -> NavigationWindow
+    ) throws(ReplayFailure) {
+        guard sessionVersion == version + 1 else {
+            throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+        }
+        guard number >= nextWindowNumber else {
+            throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber)")
+        }
+        guard WindowNumbering.isStorable(number) else {
+            throw ReplayFailure(
+                reason: "window \(number) is outside the numbers a saved state may name "
+                    + "(1...\(WindowNumbering.highestStored), WindowNumbering)")
+        }
+        version = sessionVersion
+        nextWindowNumber = number + 1
+        guard manifest.scene(scene) != nil else {
+            dropped.insert(number)
+            return
+        }
+        let graph: NavigationWindow
+        do {
+            graph = try make(windowConfiguration(scene: scene))
+        } catch {
+            throw ReplayFailure(reason: "window \(number): \(error.message)")
+        }
+        addWindow(graph, number: number, scene: scene)
+    }
+
     private func replay(_ entry: JournalEntry, dropped: inout Set<WindowNumber>, time: Int64?) throws(ReplayFailure) {
         func existing(_ number: WindowNumber) throws(ReplayFailure) -> SessionWindow {
             guard let window = windowsByNumber[number] else { throw ReplayFailure(reason: "no window \(number)") }
@@ -186,30 +218,9 @@ extension Session {
         }
         switch entry {
         case .open(let number, let scene, let root, let sessionVersion):
-            guard sessionVersion == version + 1 else {
-                throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+            try replayOpen(number, scene: scene, sessionVersion: sessionVersion, dropped: &dropped) { configuration throws(NavigationError) in
+                try NavigationWindow(root: root, configuration: configuration, logger: logger)
             }
-            guard number >= nextWindowNumber else {
-                throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber)")
-            }
-            guard WindowNumbering.isStorable(number) else {
-                throw ReplayFailure(
-                    reason: "window \(number) is outside the numbers a saved state may name "
-                        + "(1...\(WindowNumbering.highestStored), WindowNumbering)")
-            }
-            version = sessionVersion
-            nextWindowNumber = number + 1
-            guard manifest.scene(scene) != nil else {
-                dropped.insert(number)
-                return
-            }
-            let graph: NavigationWindow
-            do {
-                graph = try NavigationWindow(root: root, configuration: windowConfiguration(scene: scene), logger: logger)
-            } catch {
-                throw ReplayFailure(reason: "window \(number): \(error.message)")
-            }
-            addWindow(graph, number: number, scene: scene)
         case .dismiss(let number, let sessionVersion, let closedAt):
             let window = try existing(number)
             guard sessionVersion == version + 1 else {
@@ -275,25 +286,9 @@ extension Session {
         case .deleteSession(let name):
             savedSessions.removeAll { $0.name == name }
         case .openSnapshot(let number, let scene, let snapshot, let sessionVersion):
-            guard sessionVersion == version + 1 else {
-                throw ReplayFailure(reason: "session version \(sessionVersion) does not follow \(version)")
+            try replayOpen(number, scene: scene, sessionVersion: sessionVersion, dropped: &dropped) { configuration throws(NavigationError) in
+                try NavigationWindow(snapshot: snapshot, configuration: configuration, logger: logger)
             }
-            guard number >= nextWindowNumber, WindowNumbering.isStorable(number) else {
-                throw ReplayFailure(reason: "window \(number) reuses a number below \(nextWindowNumber) or is out of range")
-            }
-            version = sessionVersion
-            nextWindowNumber = number + 1
-            guard manifest.scene(scene) != nil else {
-                dropped.insert(number)
-                return
-            }
-            let graph: NavigationWindow
-            do {
-                graph = try NavigationWindow(snapshot: snapshot, configuration: windowConfiguration(scene: scene), logger: logger)
-            } catch {
-                throw ReplayFailure(reason: "window \(number): \(error.message)")
-            }
-            addWindow(graph, number: number, scene: scene)
         case .restore(let number, let cause, let snapshot, let expected):
             let window = try existing(number)
             try check(expected, after: { () throws(NavigationError) in
