@@ -85,6 +85,30 @@ struct GtkRendererTests {
         }
     }
 
+    /// Ctrl+Z undoes the window's last change — a dismissed sheet comes back as the same model — and Ctrl+Shift+Z
+    /// redoes it; the renderer shows each state whole.
+    @Test func ctrlZUndoesADismissalToTheSameSheetAndCtrlShiftZRedoesIt() async throws {
+        try await with { h in
+            try await h.send(Self.session, "\(Self.session1).OpenWindow", "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("SwitchModel"), "string:main", "dict:string:string:")
+            try await h.send(Self.window1, w("Present"), "string:sheet+stack", "string:editor", "dict:string:string:id,7")
+            try await h.waitUntilScreenMatches("editor presented")
+            let editor = try await h.property(Self.window1, "ActiveModel")
+            try await h.send(Self.window1, w("Dismiss"))
+            try await h.waitUntilScreenMatches("editor dismissed")
+            try await h.click("window/1/key/ctrl-z")
+            try await h.waitForDaemon("Ctrl+Z brings the editor back") {
+                try await h.property(Self.window1, "ActiveModel") == editor
+            }
+            try await h.waitUntilScreenMatches("after Ctrl+Z")
+            try await h.click("window/1/key/ctrl-shift-z")
+            try await h.waitForDaemon("Ctrl+Shift+Z dismisses it again") {
+                try await h.property(Self.window1, "ActiveScreen")?.string == "home"
+            }
+            try await h.waitUntilScreenMatches("after Ctrl+Shift+Z")
+        }
+    }
+
     @Test func followsTheDemoFlow() async throws {
         try await with { h in
             try await h.waitUntilScreenMatches("no window yet")

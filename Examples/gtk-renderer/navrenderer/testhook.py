@@ -233,9 +233,10 @@ class TestHook:
             if not view.forward_button.get_visible():
                 raise HookError(f"{widget_id} is not shown")
             view.forward_button.emit("clicked")
-        elif len(rest) == 2 and rest[0] == "key" and rest[1] in ("alt-left", "alt-right"):
-            # window/<n>/key/alt-left|alt-right: the shortcut of the top window, as the keys would run it.
-            _shortcut(view.topmost(), "<Alt>Left" if rest[1] == "alt-left" else "<Alt>Right")
+        elif len(rest) == 2 and rest[0] == "key" and rest[1] in KEYS:
+            # window/<n>/key/alt-left|alt-right|ctrl-z|ctrl-shift-z: the shortcut of the top window, as the keys
+            # would run it.
+            _shortcut(view.topmost(), KEYS[rest[1]])
         elif len(rest) == 2 and rest[0] == "mouse" and rest[1] in ("8", "9"):
             # window/<n>/mouse/8|9: the mouse's back or forward button pressed on the top window.
             _mouse_button(view.topmost(), int(rest[1]))
@@ -354,6 +355,10 @@ def _press(button: Gtk.Button, widget_id: str) -> None:
     if not button.get_sensitive() or not button.get_visible():
         raise HookError(f"{widget_id} is not sensitive")
     button.emit("clicked")
+
+
+#: The keys a test presses (``window/<n>/key/<name>``): their shortcut triggers.
+KEYS = {"alt-left": "<Alt>Left", "alt-right": "<Alt>Right", "ctrl-z": "<Control>z", "ctrl-shift-z": "<Control><Shift>z"}
 
 
 def _escape(window: Gtk.Window) -> None:

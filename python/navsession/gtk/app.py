@@ -117,6 +117,14 @@ class WindowReporter:
         """Forward (button, Alt+Right, mouse button 9): the daemon's goForward at the version the user saw."""
         self._apply_at(c.go_forward(), version)
 
+    def undo(self) -> None:
+        """Ctrl+Z (Window1.Undo); a refusal is logged, nothing moves (no resync: nothing was shown ahead)."""
+        self._call("Undo", None, (), lambda error: log.info("Undo on %s refused: %s", self.path, error.message))
+
+    def redo(self) -> None:
+        """Ctrl+Shift+Z (Window1.Redo)."""
+        self._call("Redo", None, (), lambda error: log.info("Redo on %s refused: %s", self.path, error.message))
+
     def popped(self, stack: int, index: int) -> None:
         self._send("ReportPopped", "(tu)", (stack, index))
 

@@ -49,11 +49,19 @@ def escape_shortcut(window: Gtk.Window, on_escape: Callback) -> None:
     window.add_controller(controller)
 
 
-def history_bindings(window: Gtk.Window, on_back: Callback, on_forward: Callback) -> None:
+def history_bindings(window: Gtk.Window, on_back: Callback, on_forward: Callback,
+                     on_undo: Callback | None = None, on_redo: Callback | None = None) -> None:
     """Alt+Left / Alt+Right and the mouse's back and forward buttons (8 and 9), as in a
-    browser or Files: the daemon's goBack and goForward."""
+    browser or Files: the daemon's goBack and goForward; Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y), as in an editor or a
+    GNOME application: the daemon's Undo and Redo of the window's last change. A focused text field keeps its own
+    Ctrl+Z (the shortcut is managed: it runs only when no widget handled the key)."""
     controller = Gtk.ShortcutController(scope=Gtk.ShortcutScope.MANAGED)
-    for trigger, callback in (("<Alt>Left", on_back), ("<Alt>Right", on_forward)):
+    bindings: list[tuple[str, Callback]] = [("<Alt>Left", on_back), ("<Alt>Right", on_forward)]
+    if on_undo is not None:
+        bindings.append(("<Control>z", on_undo))
+    if on_redo is not None:
+        bindings += [("<Control><Shift>z", on_redo), ("<Control>y", on_redo)]
+    for trigger, callback in bindings:
         controller.add_shortcut(Gtk.Shortcut.new(
             Gtk.ShortcutTrigger.parse_string(trigger),
             Gtk.CallbackAction.new(lambda *_, c=callback: (c(), True)[1])))

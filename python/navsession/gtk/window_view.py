@@ -106,7 +106,7 @@ class NavWindowView:
         self.frame.add_controller(drag)
         self.window.connect("close-request", self._close_request)
         escape_shortcut(self.window, self.escape)
-        history_bindings(self.window, self.go_back, self.go_forward)
+        history_bindings(self.window, self.go_back, self.go_forward, self.undo, self.redo)
         self.window.present()
         # The size to restore until the display server has applied it (its first configure
         # may report the initial size after the restored one was asked for), and how often to ask again.
@@ -262,7 +262,7 @@ class NavWindowView:
                         lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m),
                         transition=graph[model_id].get("transition"))
                 self.modals[model_id] = modal
-                history_bindings(modal, self.go_back, self.go_forward)
+                history_bindings(modal, self.go_back, self.go_forward, self.undo, self.redo)
                 ids = frozenset({model_id, graph.parent(model_id) or 0})
                 if isinstance(modal, ModalWindow):
                     actions.append(Action("present", ids, lambda a, w=modal: w.present() if a else w.show_at_once()))
@@ -312,6 +312,17 @@ class NavWindowView:
         if graph is None or not self.props.get("CanGoForward"):
             return
         self.reporter.went_forward(graph.version)
+
+    def undo(self) -> None:
+        """Ctrl+Z: the daemon's Undo of the window's last change (the same models come back; Docs/desktop.md);
+        nothing while CanUndo is false. A refusal (a mark, a guard) changes nothing; its effect arrives as Changed."""
+        if self.props.get("CanUndo"):
+            self.reporter.undo()
+
+    def redo(self) -> None:
+        """Ctrl+Shift+Z, Ctrl+Y: the daemon's Redo; nothing while CanRedo is false."""
+        if self.props.get("CanRedo"):
+            self.reporter.redo()
 
     def protected_models(self) -> set[int]:
         """The models the window's marks protect (the Protected property, Docs/guards.md)."""
