@@ -17,7 +17,9 @@ import Testing
                 "NAVSESSIOND": try DaemonFixture.binary().path, "PYTHONPATH": Self.package.path,
                 "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1",
             ],
-            timeout: .seconds(180))
+            // A liveness bound, not a latency: the suite runs GTK applications under Xvfb, and beside eight busy
+            // loops on two cores it takes several minutes.
+            timeout: Liveness.bound(.seconds(900)))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(" passed"), "\(result)")
         // " failed"/" error": the summary's counts (strict xfails, documented differences, read "12 xfailed").
