@@ -408,3 +408,33 @@ def test_closing_the_last_window_closes_it_in_the_daemon_and_quits_the_applicati
     # ReportClosed: the daemon dismisses the window; its removal was the user's last window, so the app quits.
     app.until(lambda: app.exited and window.closed, "the window closed and the application quit", running=False)
     assert navsession_session.windows() == []
+
+
+def test_the_probe_clicks_a_dialogs_action_and_a_pages_button(
+        notes_app: Callable[[], NotesApp], navsession_session: navsession.Session) -> None:
+    app = notes_app()
+    window = app.first_window(navsession_session)
+    bus = app.shown(window, window.version)["bus"]
+    window.push("note", {"id": "3"})
+    note = window.active_model
+    assert app.shown(window, window.version)["page"]["model"] == note
+    app.probe(bus, "Type", "(otss)", (window.path, note, "", "a gift"))
+    app.until(lambda: mark(window, note), "the note protected")
+    with pytest.raises(errors.Prevented):
+        window.pop()
+    [dialog] = app.shown(window, window.version)["dialogs"]
+
+    # Click on a dialog's action (by its id): "Keep editing" closes the dialog, the note and its text stay.
+    app.probe(bus, "Click", "(ots)", (window.path, dialog["model"], "keep"))
+    app.until(lambda: window.active_screen == "note", "the dialog gone")
+    shown = app.shown(window, window.version)
+    assert shown["dialogs"] == [] and shown["page"]["state"] == {"draft": "a gift"}
+    with pytest.raises(GLib.Error, match="no button 'Send'"):
+        app.probe(bus, "Click", "(ots)", (window.path, note, "Send"))
+
+    # Click on a page's button (by its label): the example's Save empties the field (unprotecting) and goes back.
+    app.probe(bus, "Click", "(ots)", (window.path, note, "Save"))
+    app.until(lambda: window.active_screen == "notes", "back on the list after Save")
+    assert mark(window, note) is None
+    app.stop()  # its output is written out when it exits (a file is block-buffered)
+    assert "note 3: a gift" in app.output

@@ -108,6 +108,21 @@ class Graph:
                 return model_id
         return model_id
 
+    def focused_leaf(self, model_id: int) -> int:
+        """The screen the user looks at: as :meth:`visible_leaf`, and also into a custom container's selected
+        child (a split's focused column), which is what a custom container shows collapsed or focused."""
+        seen = 0
+        while seen < len(self.models):
+            seen += 1
+            leaf = self.visible_leaf(model_id)
+            model = self.models[leaf]
+            children = [int(c) for c in model.get("children") or []]
+            if model["kind"] != "custom" or not children:
+                return leaf
+            index = int(model.get("selected", len(children) - 1))
+            model_id = children[index] if 0 <= index < len(children) else children[-1]
+        return model_id
+
     # -- appearance (Docs/renderers.md, "Appearance") ------------------------------------------------
 
     def appearance(self, model_id: int) -> dict[str, Any]:

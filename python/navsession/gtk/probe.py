@@ -13,8 +13,8 @@ finds the line without polling the file::
      "dialogs": [{"model": 11, "kind": "alert", "title": "Discard changes?", "message": "",
                   "actions": ["discard", "keep"], "visible": true}]}
 
-``page`` is the page the window's base shows (its visible screen), ``modals`` each presented sheet or cover with
-the page it shows, ``dialogs`` each alert and confirmation dialog; ``widget`` and ``name`` are the GType name and
+``page`` is the page the window's base shows (its visible screen; in a custom container such as a split, the
+page of its selected child — the focused column), ``modals`` each presented sheet or cover with the page it shows, ``dialogs`` each alert and confirmation dialog; ``widget`` and ``name`` are the GType name and
 ``Gtk.Widget.get_name()`` of the widget the page's factory built, ``inWindow`` whether that widget is in a window's
 widget tree, ``state`` what the page would save as renderer state now, ``protected`` whether the page protects its
 model, ``bus`` the application's unique bus name.
@@ -27,6 +27,7 @@ The application also exports, on its own connection (at that unique name), ``org
 | ``Describe() → s`` | a JSON list of the lines above for every window, as they are now |
 | ``Type(o window, t model, s key, s text)`` | sets the text of the page's text field ``key`` (a renderer-state key, ``draft``, ``draft#2``, ``draft:subject``; ``""``: the first) as typing does |
 | ``ActivateRow(o window, t model, u index)`` | activates row ``index`` of the page's first ``Gtk.ListBox`` (a click or Enter on it) |
+| ``Click(o window, t model, s name)`` | clicks a button: in the page of ``model``, the ``Gtk.Button`` whose widget name (``set_name``) or label is ``name``; in a dialog (``model`` an alert or confirmation dialog), the button of the action ``name`` |
 | ``Close(o window)`` | closes the window as its close button does |
 
 Nothing of this exists without the variable.
@@ -67,6 +68,11 @@ INTROSPECTION = f"""
       <arg name="window" type="o" direction="in"/>
       <arg name="model" type="t" direction="in"/>
       <arg name="index" type="u" direction="in"/>
+    </method>
+    <method name="Click">
+      <arg name="window" type="o" direction="in"/>
+      <arg name="model" type="t" direction="in"/>
+      <arg name="name" type="s" direction="in"/>
     </method>
     <method name="Close"><arg name="window" type="o" direction="in"/></method>
   </interface>
@@ -116,7 +122,7 @@ class TestProbe:
                                 "page": None, "modals": [], "dialogs": []}
         if graph is None:
             return line
-        line["page"] = _page(view, graph.visible_leaf(graph.root))
+        line["page"] = _page(view, graph.focused_leaf(graph.root))
         for model_id, modal in view.modals.items():
             if isinstance(modal, DialogWindow):
                 line["dialogs"].append({
@@ -125,7 +131,7 @@ class TestProbe:
                     "visible": modal.get_visible()})
             elif isinstance(modal, ModalWindow) and model_id in graph:
                 line["modals"].append({"model": model_id, "style": modal.style, "visible": modal.get_visible(),
-                                       "page": _page(view, graph.visible_leaf(model_id))})
+                                       "page": _page(view, graph.focused_leaf(model_id))})
         return line
 
     # -- the methods ----------------------------------------------------------------------------
@@ -144,6 +150,10 @@ class TestProbe:
             elif method == "ActivateRow":
                 window, model, index = params.unpack()
                 self._activate_row(self._page_of(window, model), index)
+                invocation.return_value(None)
+            elif method == "Click":
+                window, model, name = params.unpack()
+                self._click(window, int(model), name)
                 invocation.return_value(None)
             elif method == "Close":
                 (window,) = params.unpack()
@@ -169,6 +179,29 @@ class TestProbe:
             raise ProbeError(f"no page of model {model} in {window}")
         return page
 
+    def _click(self, window: str, model: int, name: str) -> None:
+        """Clicks the button ``name`` of a dialog's actions, or of the page of ``model`` (see the module)."""
+        view = self.app.views.get(window)
+        if view is None:
+            raise ProbeError(f"no window {window} on screen")
+        dialog = view.modals.get(model)
+        if isinstance(dialog, DialogWindow):
+            button = dialog.buttons.get(name)
+            if button is None:
+                raise ProbeError(f"the dialog of model {model} has no action {name!r} (it has {list(dialog.buttons)})")
+            button.emit("clicked")
+            return
+        page = self._page_of(window, model)
+        found = [b for b in _descendants(page.widget)
+                 if isinstance(b, Gtk.Button) and name in (b.get_name(), b.get_label())]
+        if not found:
+            raise ProbeError(f"no button {name!r} in the page of model {model}")
+        if len(found) > 1:
+            raise ProbeError(f"{len(found)} buttons {name!r} in the page of model {model}: name one with set_name")
+        if not found[0].is_sensitive():
+            raise ProbeError(f"the button {name!r} in the page of model {model} is insensitive")
+        found[0].emit("clicked")
+
     @staticmethod
     def _type(page: Page, key: str, text: str) -> None:
         fields = [(k, w) for k, kind, w in tracked(page.widget) if kind == DRAFT]
@@ -182,9 +215,7 @@ class TestProbe:
 
     @staticmethod
     def _activate_row(page: Page, index: int) -> None:
-        pending = [page.widget] if page.widget is not None else []
-        while pending:
-            widget = pending.pop(0)
+        for widget in _descendants(page.widget):
             if isinstance(widget, Gtk.ListBox):
                 row = widget.get_row_at_index(index)
                 if row is None:
@@ -192,11 +223,21 @@ class TestProbe:
                 widget.select_row(row)
                 row.emit("activate")
                 return
-            child = widget.get_first_child()
-            while child is not None:
-                pending.append(child)
-                child = child.get_next_sibling()
         raise ProbeError(f"no Gtk.ListBox in the page of model {page.model_id}")
+
+
+def _descendants(root: Gtk.Widget | None) -> list[Gtk.Widget]:
+    """``root`` and every widget below it, breadth first (the order ActivateRow finds "the first" list in)."""
+    found: list[Gtk.Widget] = []
+    pending = [root] if root is not None else []
+    while pending:
+        widget = pending.pop(0)
+        found.append(widget)
+        child = widget.get_first_child()
+        while child is not None:
+            pending.append(child)
+            child = child.get_next_sibling()
+    return found
 
 
 def _page(view: "NavWindowView", model_id: int) -> dict[str, Any] | None:
