@@ -72,6 +72,71 @@ import Testing
         }
     }
 
+    /// Drives the GTK example from a directory outside the repository with the venv's Python (only the installed
+    /// package): Xvfb, the application, then its report once the daemon's window is settled; prints the shown page.
+    static let gtkDriver = #"""
+        import json, os, signal, subprocess, sys
+        from gi.repository import GLib
+        import navsession
+        print("package", navsession.__file__)
+        os.chdir(sys.argv[1])
+        read, write = os.pipe()
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                pass_fds=(write,), stderr=subprocess.DEVNULL)
+        os.close(write)
+        display = os.read(read, 64).decode().strip()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(DISPLAY=":" + display, GDK_BACKEND="x11", GTK_A11Y="none", NO_AT_BRIDGE="1",
+                   NAVSESSION_GTK_TEST_REPORT=os.path.abspath("report.jsonl"))
+        app = subprocess.Popen([sys.executable, "notes_app.py"], env=env)
+        try:
+            session = navsession.connect(os.environ["DBUS_SESSION_BUS_ADDRESS"], "org.example.Notes", start=False)
+            found = []
+            stop = session.follow_windows(found.append, lambda _path: None)
+            expired = []
+            GLib.timeout_add_seconds(120, lambda: expired.append(True) or False)
+            while not found and not expired and app.poll() is None:
+                GLib.MainContext.default().iteration(True)
+            stop()
+            window = found[0]
+            # SettledBy names the renderer that reported: empty until the application has shown the window.
+            window.wait_for(lambda w: w.settled_by and w.settled_version >= w.version, timeout=120)
+            lines = [json.loads(line) for line in open("report.jsonl", encoding="utf-8") if line.strip()]
+            print("page", json.dumps(lines[-1]["page"], sort_keys=True))
+        finally:
+            app.send_signal(signal.SIGTERM)
+            app.wait(timeout=120)
+            xvfb.terminate()
+        """#
+
+    /// The GTK example of Docs/python.md ("Your own widgets"), written outside the repository and run with only the
+    /// installed package (a venv, no PYTHONPATH): it shows its own widgets for its screens under Xvfb.
+    @Test func theDocumentsGTKExampleShowsItsWidgetsFromTheInstalledPackageOutsideTheRepository() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { return }
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let venv = try await Self.installedVenv(in: scratch)
+        let docs = try String(
+            contentsOf: PrivateBus.repositoryRoot.appendingPathComponent("Docs/python.md"), encoding: .utf8)
+        let section = try #require(docs.range(of: "## Your own widgets: navsession.gtk")).upperBound
+        func block(_ language: String) throws -> String {
+            let start = try #require(docs[section...].range(of: "```\(language)\n")).upperBound
+            let end = try #require(docs[start...].range(of: "```")).lowerBound
+            return String(docs[start..<end])
+        }
+        let app = scratch.appendingPathComponent("app")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try block("python").write(to: app.appendingPathComponent("notes_app.py"), atomically: true, encoding: .utf8)
+        let configuration = try DaemonFixture.serviceConfiguration(manifest: .json(try block("json")))
+        try await DaemonFixture.withDaemon(configuration) { daemon in
+            let run = try await daemon.run("\(venv)/bin/python", ["-c", Self.gtkDriver, app.path], timeout: Liveness.bound(.seconds(300)))
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("package \(venv)"), "the installed package: \(run.stdout)")
+            #expect(run.stdout.contains(#""factory": "note_list""#) && run.stdout.contains(#""widget": "GtkScrolledWindow""#),
+                    "the list screen drawn by the application's own function: \(run)")
+        }
+    }
+
     /// Installed, the plugin loads through its pytest11 entry point: the Python example runs with no `-p` and no
     /// PYTHONPATH.
     @Test func theInstalledPackagesPluginRunsThePythonExample() async throws {
