@@ -44,6 +44,34 @@ import Testing
         return ticks
     }
 
+    /// `SetState` of a state as large as the JSON bound allows costs about eight times an eighth of it: the state
+    /// is built by `SetRoutes` (pushes and presentations with navigation), read back with `GetState`, and loaded whole.
+    @Test func setStateCostsInProportionToItsModels() async throws {
+        try await DaemonFixture.with { fixture in
+            let pid = try #require(fixture.process?.pid)
+            let window = try await fixture.openWindow()
+            _ = try await fixture.logIn(window)
+            func state(routes count: Int) async throws -> String {
+                _ = try await fixture.window(window, "SetRoutes", [.string(Self.routes(count))])
+                let text = try #require(try await fixture.window(window, "GetState").first?.string)
+                _ = try await fixture.window(window, "SetRoutes", [.string("[]")])
+                return text
+            }
+            let small = try await state(routes: 150), large = try await state(routes: 1_200)
+            #expect(large.utf8.count < 256 << 10, "within the JSON bound: \(large.utf8.count) bytes")
+            func cost(_ text: String) async throws -> Int {
+                let before = Self.cpuTicks(pid)
+                _ = try await fixture.window(window, "SetState", [.string(text)])
+                return Self.cpuTicks(pid) - before
+            }
+            var smallTicks = 0
+            for _ in 0..<4 { smallTicks += try await cost(small) }
+            let largeTicks = try await cost(large)
+            for _ in 0..<4 { smallTicks += try await cost(small) }
+            #expect(largeTicks <= 3 * max(smallTicks, 10), "1 200 routes' state: \(largeTicks) ticks; 8 × 150: \(smallTicks)")
+        }
+    }
+
     @Test func setRoutesCostsInProportionToItsRoutesAndOthersAreAnsweredAfterTheLargest() async throws {
         try await DaemonFixture.with { fixture in
             let pid = try #require(fixture.process?.pid)
