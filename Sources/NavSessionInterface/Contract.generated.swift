@@ -346,6 +346,7 @@ extension NavSessionInterface {
                 Contract.Property(name: "Windows", signature: "ao", writable: false),
                 Contract.Property(name: "Scenes", signature: "as", writable: false),
                 Contract.Property(name: "Screens", signature: "as", writable: false),
+                Contract.Property(name: "ScreenTitles", signature: "a{ss}", writable: false),
                 Contract.Property(name: "Guards", signature: "a{ss}", writable: false),
                 Contract.Property(name: "Version", signature: "t", writable: false),
                 Contract.Property(name: "ApplicationId", signature: "s", writable: false),

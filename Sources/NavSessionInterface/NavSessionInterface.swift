@@ -18,6 +18,8 @@ public enum NavSessionInterface {
         public static let windows = "Windows", scenes = "Scenes", version = "Version", applicationID = "ApplicationId"
         /// The screens the manifest declares: what a command may name (completion, editors, renderers).
         public static let screens = "Screens"
+        /// The manifest's screen titles (`a{ss}`), for renderers that show a model other than the active one.
+        public static let screenTitles = "ScreenTitles"
         /// Every declared guard → its provider's unique name (`""`: none); PropertiesChanged when that changes.
         public static let guards = "Guards"
         /// Why the daemon started, what the crash-loop guard set aside, the instance whose state it keeps.

@@ -19,6 +19,9 @@ extension SessionService {
                 Interface.Property(
                     S.screens, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.screenNames) }),
                 Interface.Property(
+                    S.screenTitles, .dictionary(key: .string, value: .string), emitsChangedSignal: .const,
+                    get: { _ in .stringDictionary(self.manifest.screenTitles) }),
+                Interface.Property(
                     S.guards, .dictionary(key: .string, value: .string),
                     get: { _ in self.state.withLock { self.guards($0.session) } }),
                 Interface.Property(S.version, .uint64, get: { _ in .uint64(self.state.withLock { $0.session.version }) }),

@@ -232,6 +232,11 @@ class Session:
         return list(self._prop("Screens"))
 
     @property
+    def screen_titles(self) -> Dict[str, str]:
+        """Screen name → the title the manifest declares for it (``ScreenTitles``; screens without one are absent)."""
+        return dict(self._prop("ScreenTitles"))
+
+    @property
     def application_id(self) -> str:
         return str(self._prop("ApplicationId"))
 

@@ -112,6 +112,7 @@ INTERFACES = {
             'Windows': ('ao', 'read'),
             'Scenes': ('as', 'read'),
             'Screens': ('as', 'read'),
+            'ScreenTitles': ('a{ss}', 'read'),
             'Guards': ('a{ss}', 'read'),
             'Version': ('t', 'read'),
             'ApplicationId': ('s', 'read'),

@@ -33,3 +33,17 @@ def test_the_focused_leaf_follows_a_custom_containers_selected_child() -> None:
     assert snapshot(0).focused_leaf(1) == 4
     assert snapshot(1).focused_leaf(8) == 9  # without a custom container: the visible leaf
     assert snapshot(5).focused_leaf(1) == 7  # a selection out of range: the last child
+
+
+def test_a_model_without_a_title_shows_its_screens_title_from_the_manifest():
+    from navsession.gtk.graph import Graph
+    state = {"version": 1, "root": 1, "models": [
+        {"id": 1, "kind": "stack", "screen": "stack", "path": [{"model": 2}], "attachment": {"type": "root"}},
+        {"id": 2, "kind": "screen", "screen": "compose", "parent": 1, "attachment": {"type": "path", "index": 0}}]}
+    assert Graph.from_state(state).screen_title(2) == "Compose"
+    assert Graph.from_state(state, {"compose": "New Note"}).screen_title(2) == "New Note"
+
+
+def test_the_session_lists_the_manifests_screen_titles(navsession_session):
+    titles = navsession_session.screen_titles
+    assert titles["detail"] == "Detail" and "stack" not in titles

@@ -165,6 +165,13 @@ public struct Manifest: Hashable, Sendable {
     /// The declared screens' names, in the manifest's order (Session1 `Screens`).
     public var screenNames: [String] { screens.map(\.name) }
 
+    /// Screen name → the title the manifest declares for it (Session1 `ScreenTitles`); screens without one are absent.
+    public var screenTitles: [String: String] {
+        var titles: [String: String] = [:]
+        for screen in screens { if let title = screen.title { titles[screen.name] = title } }
+        return titles
+    }
+
     /// The window configuration every window of this application gets (custom presentation kinds).
     public var windowConfiguration: WindowConfiguration {
         var configuration = WindowConfiguration(

@@ -248,6 +248,8 @@ class NavigationApp(Gtk.Application):
         # Per window, the GetState calls on their way (a renderer-state-only change is skipped only without one).
         self.fetching: dict[str, int] = {}
         self.session: navsession.Session | None = None  # set in do_startup
+        #: The manifest's screen titles (Session1 ``ScreenTitles``), read once the daemon serves.
+        self.screen_titles: dict[str, str] = {}
         # The daemon's windows (navsession.Window proxies) and, per window, what disconnects its signals.
         self.windows: dict[str, navsession.Window] = {}
         self.window_signals: dict[str, list[Callable[[], None]]] = {}
@@ -306,6 +308,7 @@ class NavigationApp(Gtk.Application):
         # start_daemon=False: only follow the daemon, never activate it (the reference renderer).
         self.session = navsession.Session(connection, self.daemon_name, start=self.start_daemon)
         self.stop_following = self.session.follow_windows(self._window_opened, self.window_removed, self.daemon_gone)
+        self._read_screen_titles()
         # Ctrl+Shift+N / Ctrl+Shift+T reopen the most recently closed window (Session1.ReopenWindow);
         # it comes back through InterfacesAdded like any window.
         reopen = Gio.SimpleAction.new("reopen-window", None)
@@ -353,10 +356,20 @@ class NavigationApp(Gtk.Application):
 
     # -- the session's windows (Session.follow_windows) -----------------------------------------
 
+    def _read_screen_titles(self) -> None:
+        """The manifest's screen titles (Session1 ``ScreenTitles``, const): read once the daemon serves."""
+        if self.screen_titles or self.session is None:
+            return
+        try:
+            self.screen_titles = self.session.screen_titles
+        except (NavSessionError, TypeError, ValueError) as error:  # not serving yet, or an older daemon
+            log.info("no screen titles from %s yet: %s", self.daemon_name, error)
+
     def _window_opened(self, window: navsession.Window) -> None:
         path = window.path
         if path in self.windows:
             return
+        self._read_screen_titles()
         self.windows[path] = window
         self.window_signals[path] = [
             window.connect_changed(lambda change: self.window_changed(

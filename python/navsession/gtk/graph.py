@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 Model = dict[str, Any]
@@ -16,12 +16,14 @@ class Graph:
     root: int
     models: dict[int, Model]
     order: list[int]  # graph pre-order, as GetState lists them
+    #: The manifest's screen titles (Session1 ``ScreenTitles``): a model without its own title shows its screen's.
+    titles: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "Graph":
+    def from_state(cls, state: dict[str, Any], titles: dict[str, str] | None = None) -> "Graph":
         models = {int(m["id"]): m for m in state["models"]}
         return cls(int(state.get("version", 0)), int(state["root"]), models,
-                   [int(m["id"]) for m in state["models"]])
+                   [int(m["id"]) for m in state["models"]], dict(titles or {}))
 
     def __getitem__(self, model_id: int) -> Model:
         return self.models[model_id]
@@ -81,14 +83,15 @@ class Graph:
         return [int(e["model"]) for e in self.models[stack_id].get("path", [])]
 
     def screen_title(self, model_id: int) -> str:
-        """A model's own title, else its screen name made readable."""
+        """A model's own title, else its screen's title in the manifest, else its screen name made readable."""
         model = self.models[model_id]
         if model.get("title"):
             return str(model["title"])
         dialog = model.get("dialog")
         if dialog:
             return str(dialog.get("title", ""))
-        return str(model.get("screen", model["kind"])).replace("_", " ").capitalize()
+        screen = str(model.get("screen", model["kind"]))
+        return self.titles.get(screen) or screen.replace("_", " ").capitalize()
 
     def visible_leaf(self, model_id: int) -> int:
         """The screen a container shows: last stack element, selected tab, switched model."""

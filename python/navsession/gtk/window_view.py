@@ -157,7 +157,7 @@ class NavWindowView:
 
     def render(self, state: dict[str, Any], props: dict[str, Any], plan: Plan) -> None:
         self.animator.finish()
-        graph = Graph.from_state(state)
+        graph = Graph.from_state(state, self.app.screen_titles)
         first = self.graph is None
         self.graph = graph
         self.keeper.seed(state)
