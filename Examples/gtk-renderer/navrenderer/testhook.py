@@ -2,8 +2,11 @@
 
 ``Describe() → s`` is JSON of what is on screen, read from the widgets; ``Click(s id)`` does what
 the user would (ids are listed in Describe); ``Screenshot(s id, s file)`` saves a window as PNG with
-GTK's own renderer (Gtk.WidgetPaintable → Gsk → PNG); ``DropChanges(b)`` makes the renderer ignore
-Changed signals as if they were lost, to test its resynchronisation (Describe counts ``resyncs``).
+GTK's own renderer (Gtk.WidgetPaintable → Gsk → PNG) once it is still (no transition running, its version reported
+settled); ``Summary() → s``, answered once every window is still, is what the screen shows without what varies
+from run to run (model ids, versions, clickable ids) — the structure ``scripts/pictures`` keeps beside each
+picture; ``DropChanges(b)`` makes the renderer ignore Changed signals as if they were lost, to test its
+resynchronisation (Describe counts ``resyncs``).
 ``Swipe(s window_id, s phase, d x) → s`` and ``SwipeBack(s window_id, d distance) → s`` drive the left-edge back
 swipe through the same code as its Gtk.GestureDrag (GTK cannot synthesise a pointer drag); Describe shows each
 window's ``swipe`` (offset, state) and counts the refused backs (``backRefused``).
@@ -22,7 +25,7 @@ from navsession.gtk.dialogs import DialogWindow, ModalWindow
 from navsession.gtk.pages import PageHost, Placeholder
 
 from .placeholder import ScreenPage
-from .screenshot import ScreenshotError, save_png
+from .screenshot import save_png, still, when_still
 
 if TYPE_CHECKING:
     from navsession.gtk import NavigationApp, NavWindowView
@@ -36,6 +39,7 @@ INTROSPECTION = f"""
 <node>
   <interface name="{INTERFACE}">
     <method name="Describe"><arg name="screen_json" type="s" direction="out"/></method>
+    <method name="Summary"><arg name="summary_json" type="s" direction="out"/></method>
     <method name="Click"><arg name="widget_id" type="s" direction="in"/></method>
     <method name="DropChanges"><arg name="drop" type="b" direction="in"/></method>
     <method name="ActivateAction"><arg name="action" type="s" direction="in"/></method>
@@ -106,6 +110,8 @@ class TestHook:
         try:
             if method == "Describe":
                 invocation.return_value(GLib.Variant("(s)", (json.dumps(self.describe(), sort_keys=True),)))
+            elif method == "Summary":
+                self.still_summary(invocation)
             elif method == "Click":
                 self.click(params.unpack()[0])
                 invocation.return_value(None)
@@ -130,9 +136,16 @@ class TestHook:
                 self.app.drop_changes = bool(params.unpack()[0])
                 invocation.return_value(None)
             elif method == "Screenshot":
+                # Answered once saved (the window still first, see screenshot()).
                 window_id, path = params.unpack()
-                self.screenshot(window_id, path)
-                invocation.return_value(None)
+
+                def saved(error: str | None) -> None:
+                    if error is None:
+                        invocation.return_value(None)
+                    else:
+                        invocation.return_dbus_error(ERROR, error)
+
+                self.screenshot(window_id, path, saved)
             else:
                 invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownMethod", method)
         except HookError as error:
@@ -186,7 +199,7 @@ class TestHook:
                 modal_id = f"{prefix}/modal/{model_id}"
                 _walk(modal.content(), stacks, tabs, switched)
                 modals.append({"id": modal_id, "model": model_id, "style": modal.style, "transition": modal.transition,
-                               "revealed": modal.revealer.get_reveal_child(),
+                               "page": _page(modal.content()), "revealed": modal.revealer.get_reveal_child(),
                                "title": modal.title_label.get_label(), "transientFor": parent_id,
                                "modal": modal.get_modal(), "back": {"id": f"{modal_id}/back",
                                                                       "sensitive": modal.back_button.get_sensitive()}})
@@ -213,6 +226,27 @@ class TestHook:
             "pages": {str(m): _page_state(p) for m, p in view.pages().items() if isinstance(p, Placeholder)},
             "top": _top_id(view, prefix), "clickable": clickable,
         }
+
+    def still_summary(self, invocation: Gio.DBusMethodInvocation) -> None:
+        """Answers Summary once every window on screen is still (no transition or reveal running, its size the same
+        from frame to frame, no version waiting to be reported settled): the summary of what stays on screen, not
+        of a moment in a crossfade."""
+        windows = [w for v in sorted(self.app.views.values(), key=lambda v: v.number)
+                   for w in [v.window, *v.modals.values()] if w.get_visible()]
+        result: list[str] = []
+
+        def done(error: str | None) -> None:
+            if error is None:
+                invocation.return_value(GLib.Variant("(s)", (result[0],)))
+            else:
+                invocation.return_dbus_error(ERROR, error)
+
+        if not windows:
+            result.append(json.dumps(summary(self.describe()), sort_keys=True))
+            done(None)
+            return
+        when_still(windows[0], lambda: result.append(json.dumps(summary(self.describe()), sort_keys=True)), done,
+                   busy=lambda: bool(self.app.settle_timers) or not all(still(w) for w in windows[1:]))
 
     # -- Click ----------------------------------------------------------------------------------
 
@@ -334,8 +368,11 @@ class TestHook:
 
     # -- Screenshot -----------------------------------------------------------------------------
 
-    def screenshot(self, window_id: str, path: str) -> None:
-        """Saves the GTK window ``window/<n>`` or ``window/<n>/modal|dialog/<model>`` as a PNG."""
+    def screenshot(self, window_id: str, path: str, done: Any) -> None:
+        """Saves the GTK window ``window/<n>`` or ``window/<n>/modal|dialog/<model>`` as a PNG once it is still —
+        mapped, its size the same from frame to frame, no stack transition or reveal running, its navigation
+        window's version reported settled — and a frame has been painted since; then ``done(None)``, or
+        ``done(message)``."""
         parts = window_id.split("/")
         view = next((v for v in self.app.views.values() if len(parts) > 1 and str(v.number) == parts[1]), None)
         if view is None:
@@ -345,10 +382,67 @@ class TestHook:
             window = view.modals.get(int(parts[3]))  # type: ignore[assignment]
             if window is None:
                 raise HookError(f"no modal {window_id!r}")
-        try:
-            save_png(window, path)
-        except ScreenshotError as error:
-            raise HookError(str(error)) from error
+        when_still(window, lambda: save_png(window, path), done, busy=lambda: view.path in self.app.settle_timers)
+
+
+# -- Summary --------------------------------------------------------------------------------------------------
+
+def summary(described: dict[str, Any]) -> dict[str, Any]:
+    """What Describe says the screen shows, as the same flow shows it on every run: per window its title, chrome,
+    back and forward, size, tabs, the visible page of each stack and switched view (by screen, not model id),
+    custom containers (the split's columns by the screen each shows, which are visible, whether collapsed), sheets
+    and dialogs (style, title, buttons with their roles), each page's scroll and draft, and which window is on top.
+    Model ids, versions, clickable ids, swipe and resync counters are left out: they vary with timing, not with
+    what is drawn. The Swift tests' ``WindowSummary`` checks its core (title, back and forward, stacks, tabs, sheets,
+    dialogs) against the daemon's state."""
+    return {"windows": [_window_summary(w) for w in described.get("windows", [])]}
+
+
+def _window_summary(window: dict[str, Any]) -> dict[str, Any]:
+    screens: dict[int, str] = {}  # model id → what it shows (a screen, or a container's type)
+
+    def name(page: dict[str, Any] | None) -> str | None:
+        if page is None:
+            return None
+        shown = page.get("screen") or page.get("container")
+        screens.setdefault(page.get("model", 0), shown)
+        return shown
+
+    stacks = []
+    for stack in window.get("stacks", []):
+        visible = name(stack.get("visible"))
+        stacks.append({"visible": visible, "pages": [name(p) for p in stack.get("pages", [])]})
+        screens[stack.get("model", 0)] = visible or "stack"
+    switched = [{"visible": name(s.get("visible"))} for s in window.get("switched", [])]
+    tabs = [{"selected": t["selected"], "tabs": [[tab["id"], tab["title"]] for tab in t["tabs"]],
+             "switcher": t["switcher"]} for t in window.get("tabs", [])]
+    custom = []
+    for container in window.get("custom", []):
+        children = container.get("children", [])
+        custom.append({"kind": container["kind"], "collapsed": container["collapsed"],
+                       "columns": [screens.get(c) for c in children],
+                       "selected": children.index(container["selected"]) if container["selected"] in children
+                       else None,
+                       "visibleColumns": [children.index(c) for c in container.get("visibleColumns", [])
+                                          if c in children]})
+    modals = [{"style": m["style"], "title": m["title"], "transition": m["transition"], "modal": m["modal"],
+               "shows": name(m.get("page")), "back": m["back"]["sensitive"], "on": _kind_of(m["transientFor"])}
+              for m in window.get("modals", [])]
+    dialogs = [{"kind": d["kind"], "title": d["title"], "message": d["message"], "on": _kind_of(d["transientFor"]),
+                "buttons": [{"action": b["action"], "label": b["label"], "role": b["role"], "styles": b["styles"],
+                             "sensitive": b["sensitive"]} for b in d["buttons"]]} for d in window.get("dialogs", [])]
+    pages = sorted(({"screen": screens.get(int(model), "?"), **state}
+                    for model, state in window.get("pages", {}).items()), key=lambda p: json.dumps(p, sort_keys=True))
+    return {"window": window["id"], "title": window["title"], "visible": window["visible"],
+            "back": window["back"]["sensitive"], "forward": window["forward"]["visible"], "chrome": window["chrome"],
+            "size": window["size"], "tabs": tabs, "stacks": stacks, "switched": switched, "custom": custom,
+            "modals": modals, "dialogs": dialogs, "pages": pages, "top": _kind_of(window["top"])}
+
+
+def _kind_of(window_id: str) -> str:
+    """``window/1`` → ``window``, ``window/1/modal/7`` → ``modal``, ``window/1/dialog/9`` → ``dialog``."""
+    parts = window_id.split("/")
+    return parts[2] if len(parts) > 2 else "window"
 
 
 def _press(button: Gtk.Button, widget_id: str) -> None:

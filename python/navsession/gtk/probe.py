@@ -29,17 +29,21 @@ The application also exports, on its own connection (at that unique name), ``org
 | ``ActivateRow(o window, t model, u index)`` | activates row ``index`` of the page's first ``Gtk.ListBox`` (a click or Enter on it) |
 | ``Click(o window, t model, s name)`` | clicks a button: in the page of ``model``, the ``Gtk.Button`` whose widget name (``set_name``) or label is ``name``; in a dialog (``model`` an alert or confirmation dialog), the button of the action ``name`` |
 | ``Close(o window)`` | closes the window as its close button does |
+| ``Screenshot(o window, t model, s png_file)`` | saves a PNG of the window (``model`` 0) or of the sheet, cover or dialog that presents ``model``, drawn by GTK itself (``Gtk.WidgetPaintable`` → Gsk → PNG), answered once saved: first it waits until that GTK window is still — mapped, its size the same from frame to frame, no stack transition or reveal running, no version of the window waiting to be reported settled — and a frame has been painted since (an error after 10 s) |
 
-Nothing of this exists without the variable.
+Nothing of this exists without the variable. ``scripts/pictures`` makes the Notes application's pictures in
+Docs/images with ``Screenshot``; :func:`save_png` and :func:`when_still` are what the reference renderer's
+``Screenshot`` uses too.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from gi.repository import Gio, GLib, Gtk
+from gi.repository import Gdk, Gio, GLib, Graphene, Gtk
 
 from .dialogs import DialogWindow, ModalWindow
 from .pages import Page, PageHost, WidgetPage
@@ -75,6 +79,11 @@ INTROSPECTION = f"""
       <arg name="name" type="s" direction="in"/>
     </method>
     <method name="Close"><arg name="window" type="o" direction="in"/></method>
+    <method name="Screenshot">
+      <arg name="window" type="o" direction="in"/>
+      <arg name="model" type="t" direction="in"/>
+      <arg name="png_file" type="s" direction="in"/>
+    </method>
   </interface>
 </node>
 """
@@ -162,6 +171,25 @@ class TestProbe:
                     raise ProbeError(f"no window {window} on screen")
                 invocation.return_value(None)
                 view.window.close()  # close-request: the application reports it (ReportClosed)
+            elif method == "Screenshot":
+                window, model, path = params.unpack()
+                view = self.app.views.get(window)
+                if view is None:
+                    raise ProbeError(f"no window {window} on screen")
+                target: Optional[Gtk.Window] = view.window
+                if int(model) != 0:
+                    target = view.modals.get(int(model))
+                    if target is None or not target.get_visible():
+                        raise ProbeError(f"no sheet, cover or dialog of model {model} open in {window}")
+
+                def saved(error: Optional[str]) -> None:
+                    if error is None:
+                        invocation.return_value(None)
+                    else:
+                        invocation.return_dbus_error(ERROR, error)
+
+                when_still(target, lambda: save_png(target, path), saved,
+                           busy=lambda: view.path in self.app.settle_timers)
             else:
                 invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownMethod", method)
         except ProbeError as error:
@@ -224,6 +252,164 @@ class TestProbe:
                 row.emit("activate")
                 return
         raise ProbeError(f"no Gtk.ListBox in the page of model {page.model_id}")
+
+
+# -- screenshots ------------------------------------------------------------------------------------------------
+
+#: How long :func:`when_still` waits for a window to be still (milliseconds).
+STILL_BOUND_MS = 10_000
+
+
+class ScreenshotError(Exception):
+    pass
+
+
+def still(window: Gtk.Window) -> bool:
+    """Whether ``window`` is mapped with no ``Gtk.Stack`` transition running and no ``Gtk.Revealer`` on its way
+    (:func:`when_still` also waits for its size to stay the same from one frame to the next)."""
+    if not window.get_mapped() or window.get_width() <= 0 or window.get_height() <= 0:
+        return False
+    for widget in _descendants(window):
+        if isinstance(widget, Gtk.Stack) and widget.get_transition_running():
+            return False
+        if isinstance(widget, Gtk.Revealer) and widget.get_reveal_child() != widget.get_child_revealed():
+            return False
+    return True
+
+
+def when_still(window: Gtk.Window, action: Callable[[], None], done: Callable[[Optional[str]], None], *,
+               busy: Callable[[], bool] = lambda: False, bound_ms: int = STILL_BOUND_MS) -> None:
+    """Runs ``action`` once ``window`` is :func:`still`, ``busy()`` is false and the window's size has stayed the same
+    for two frames in a row and one more frame has been painted, then ``done(None)``; ``done(message)`` when
+    ``action`` raises or after ``bound_ms``. Driven by the window's frame clock (a tick callback keeps it ticking
+    meanwhile): nothing sleeps."""
+    state: dict[str, Any] = {"calm": 0, "tick": 0, "paint": 0, "clock": None, "timer": 0, "over": False,
+                             "size": None}
+
+    def calm() -> bool:
+        size, state["size"] = state["size"], (window.get_width(), window.get_height())
+        return still(window) and not busy() and size == state["size"]
+
+    def finish(error: Optional[str]) -> None:
+        if state["over"]:
+            return
+        state["over"] = True
+        if state["tick"]:
+            window.remove_tick_callback(state["tick"])
+        if state["paint"] and state["clock"] is not None:
+            state["clock"].disconnect(state["paint"])
+        if state["timer"]:
+            GLib.source_remove(state["timer"])
+        done(error)
+
+    def painted(_clock: Gdk.FrameClock) -> None:
+        if state["over"]:
+            return
+        if not calm():  # moved again between the frames: wait on
+            state["clock"].disconnect(state["paint"])
+            state["paint"], state["calm"] = 0, 0
+            state["tick"] = window.add_tick_callback(tick)
+            return
+        try:
+            action()
+        except Exception as error:  # noqa: BLE001 - reported to the caller
+            finish(f"{type(error).__name__}: {error}")
+            return
+        finish(None)
+
+    def tick(_widget: Gtk.Widget, clock: Gdk.FrameClock) -> bool:
+        state["calm"] = state["calm"] + 1 if calm() else 0
+        if state["calm"] < 2:
+            return GLib.SOURCE_CONTINUE
+        state["tick"], state["clock"] = 0, clock
+        state["paint"] = clock.connect("after-paint", painted)
+        window.queue_draw()
+        return GLib.SOURCE_REMOVE
+
+    def expired() -> bool:
+        state["timer"] = 0
+        finish(f"the window was not still within {bound_ms} ms (mapped: {window.get_mapped()}, "
+               f"still: {still(window)}, busy: {busy()})")
+        return GLib.SOURCE_REMOVE
+
+    if not window.get_visible():  # hidden or closed: it will not be drawn again
+        done("the window is not shown")
+        return
+    state["timer"] = GLib.timeout_add(bound_ms, expired)
+    state["tick"] = window.add_tick_callback(tick)
+
+
+def save_png(window: Gtk.Window, path: str) -> None:
+    """Saves ``window`` as a PNG drawn by GTK's own renderer: ``Gtk.WidgetPaintable`` → ``Gtk.Snapshot`` → render
+    node → ``Gsk.Renderer.render_texture`` → ``Gdk.Texture.save_to_png``. No X tools; works under Xvfb.
+
+    PyGObject before 3.44 (Debian 12 has 3.42) cannot carry a ``GskRenderNode`` (a fundamental type) across Python,
+    so there the node step calls the same three GTK functions through ctypes."""
+    width, height = window.get_width(), window.get_height()
+    if width <= 0 or height <= 0:
+        raise ScreenshotError("the window is not mapped yet")
+    snapshot = Gtk.Snapshot()
+    Gtk.WidgetPaintable.new(window).snapshot(snapshot, width, height)
+    renderer = window.get_native().get_renderer()
+    if not _nodes_reach_python():
+        _save_with_ctypes(snapshot, renderer, width, height, path)
+        return
+    node = snapshot.to_node()
+    if node is None:
+        raise ScreenshotError("nothing drawn yet")
+    texture = renderer.render_texture(node, Graphene.Rect().init(0, 0, width, height))
+    if not texture.save_to_png(path):
+        raise ScreenshotError(f"could not write {path}")
+
+
+_nodes_probed: Optional[bool] = None
+
+
+def _nodes_reach_python() -> bool:
+    """Whether this PyGObject can return a render node (tried once, on a throwaway snapshot)."""
+    global _nodes_probed
+    if _nodes_probed is None:
+        probe = Gtk.Snapshot()
+        probe.append_color(Gdk.RGBA(), Graphene.Rect().init(0, 0, 1, 1))
+        try:
+            probe.to_node()
+            _nodes_probed = True
+        except TypeError:
+            _nodes_probed = False
+    return _nodes_probed
+
+
+class _Rect(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_float), ("y", ctypes.c_float), ("width", ctypes.c_float), ("height", ctypes.c_float)]
+
+
+def _pointer(obj: object) -> int:
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return int(get(obj.__gpointer__, None))  # type: ignore[attr-defined]
+
+
+def _save_with_ctypes(snapshot: Gtk.Snapshot, renderer: object, width: int, height: int, path: str) -> None:
+    gtk = ctypes.CDLL("libgtk-4.so.1")
+    p = ctypes.c_void_p
+    gtk.gtk_snapshot_to_node.restype, gtk.gtk_snapshot_to_node.argtypes = p, [p]
+    gtk.gsk_renderer_render_texture.restype = p
+    gtk.gsk_renderer_render_texture.argtypes = [p, p, ctypes.POINTER(_Rect)]
+    gtk.gdk_texture_save_to_png.restype, gtk.gdk_texture_save_to_png.argtypes = ctypes.c_bool, [p, ctypes.c_char_p]
+    gtk.gsk_render_node_unref.argtypes = [p]
+    gtk.g_object_unref.argtypes = [p]
+    node = gtk.gtk_snapshot_to_node(_pointer(snapshot))
+    if not node:
+        raise ScreenshotError("nothing drawn yet")
+    try:
+        texture = gtk.gsk_renderer_render_texture(_pointer(renderer), node, ctypes.byref(_Rect(0, 0, width, height)))
+        try:
+            if not gtk.gdk_texture_save_to_png(texture, path.encode()):
+                raise ScreenshotError(f"could not write {path}")
+        finally:
+            gtk.g_object_unref(texture)
+    finally:
+        gtk.gsk_render_node_unref(node)
 
 
 def _descendants(root: Gtk.Widget | None) -> list[Gtk.Widget]:
