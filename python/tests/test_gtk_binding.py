@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 import pytest
+
+import xvfb
 from gi.repository import Gio, GLib
 
 import navsession
@@ -70,49 +70,12 @@ def test_import_navsession_does_not_import_gtk() -> None:
 
 # -- the display --------------------------------------------------------------------------------------------
 
-def _gtk_loads() -> bool:
-    code = "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=BOUND).returncode == 0
-
-
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    """A private X server: ``Xvfb -displayfd`` picks a free display and writes its number once it accepts
-    clients, so reading it is the wait for the server."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None or not _gtk_loads():
-        pytest.skip("needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi gir1.2-gtk-4.0)")
-    read_end, write_end = os.pipe()
-    process = subprocess.Popen([xvfb, "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                               pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_end)
-    try:
-        number = _read_line(read_end, BOUND)
-        if not number.isdigit():
-            pytest.fail(f"Xvfb reported no display within {BOUND} s (read {number!r})")
-        yield f":{number}"
-    finally:
-        os.close(read_end)
-        process.terminate()
-        try:
-            process.wait(timeout=BOUND)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _read_line(fd: int, timeout: float) -> str:
-    """A line from ``fd`` (the display number), waiting on the fd itself; ``""`` when it closes or times out."""
-    text = b""
-    while b"\n" not in text:
-        ready, _, _ = select.select([fd], [], [], timeout)
-        if not ready:
-            break
-        chunk = os.read(fd, 64)
-        if not chunk:
-            break
-        text += chunk
-    return text.decode(errors="replace").strip()
+    """A private X server (python/tests/xvfb.py)."""
+    with xvfb.display(("Gtk",), BOUND, "needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi "
+                      "gir1.2-gtk-4.0)") as name:
+        yield name
 
 
 # -- the daemon and the application -------------------------------------------------------------------------

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import json
 import os
-import select
-import shutil
 import signal
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 import pytest
+
+import xvfb
 from gi.repository import Gio, GLib
 
 import navsession
@@ -80,50 +79,12 @@ def test_the_store_seeds_searches_every_word_and_keeps_long_drafts(tmp_path: Pat
 
 # -- the display ----------------------------------------------------------------------------------------------
 
-def _adw_loads() -> bool:
-    code = ("import gi; gi.require_version('Gtk', '4.0'); gi.require_version('Adw', '1'); "
-            "from gi.repository import Gtk, Adw")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=BOUND).returncode == 0
-
-
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    """A private X server: ``Xvfb -displayfd`` picks a free display and writes its number once it accepts
-    clients, so reading it is the wait for the server."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None or not _adw_loads():
-        pytest.skip("needs Xvfb, GTK 4 and libadwaita for Python (apt-get install xvfb python3-gi "
-                    "gir1.2-gtk-4.0 gir1.2-adw-1)")
-    read_end, write_end = os.pipe()
-    process = subprocess.Popen([xvfb, "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                               pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_end)
-    try:
-        number = _read_line(read_end, BOUND)
-        if not number.isdigit():
-            pytest.fail(f"Xvfb reported no display within {BOUND} s (read {number!r})")
-        yield f":{number}"
-    finally:
-        os.close(read_end)
-        process.terminate()
-        try:
-            process.wait(timeout=BOUND)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _read_line(fd: int, timeout: float) -> str:
-    text = b""
-    while b"\n" not in text:
-        ready, _, _ = select.select([fd], [], [], timeout)
-        if not ready:
-            break
-        chunk = os.read(fd, 64)
-        if not chunk:
-            break
-        text += chunk
-    return text.decode(errors="replace").strip()
+    """A private X server (python/tests/xvfb.py)."""
+    with xvfb.display(("Gtk", "Adw"), BOUND, "needs Xvfb, GTK 4 and libadwaita for Python (apt-get install xvfb "
+                      "python3-gi gir1.2-gtk-4.0 gir1.2-adw-1)") as name:
+        yield name
 
 
 # -- waiting ------------------------------------------------------------------------------------------------
