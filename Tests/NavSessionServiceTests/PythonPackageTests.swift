@@ -36,10 +36,13 @@ import Testing
         let made = try await ToolRunner.run(
             python, ["-m", "venv", "--system-site-packages", venv], environment: offline(scratch), timeout: .seconds(120))
         try #require(made.status == 0, "\(made)")
+        // README's own line, as printed, run where `./python` is the copy, with no index reachable (offline).
+        let readme = try String(contentsOf: PrivateBus.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.firstMatch(of: #/pip install [^`]*\./python/#).map { String($0.output) })
         let installed = try await ToolRunner.run(
-            "\(venv)/bin/pip", ["install", "--no-build-isolation", "--no-index", "--no-deps", source.path],
+            "/bin/bash", ["-c", "cd '\(scratch.path)' && '\(venv)/bin/'\(line)"],
             environment: offline(scratch), timeout: .seconds(180))
-        try #require(installed.status == 0, "\(installed)")
+        try #require(installed.status == 0, "README's '\(line)': \(installed)")
         try FileManager.default.removeItem(at: source)
         return venv
     }
