@@ -574,3 +574,36 @@ def test_a_narrow_window_collapses_the_split_to_its_focused_column(
     window.go_back()
     app.until(lambda: window.active_screen == "notebooks", "the notebooks column focused")
     assert app.shown(window)["page"]["page"] == "NotebooksPage"
+
+
+def test_launched_with_no_daemon_running_it_starts_one_by_dbus_activation(display: str, tmp_path: Path) -> None:
+    """As from its desktop entry: nothing serves org.navsession.Notes, the bus has its service file (what
+    scripts/install puts in share/dbus-1/services), and the application's start activates the daemon."""
+    from navsession.testing import find_bus_config, find_daemon
+    services = tmp_path / "services"
+    services.mkdir()
+    (services / "org.navsession.Notes.service").write_text(
+        "[D-BUS Service]\nName=org.navsession.Notes\n"
+        f"Exec={find_daemon()} --manifest {MANIFEST} --state-dir {tmp_path / 'state'}\n", encoding="utf-8")
+    config = tmp_path / "bus.conf"
+    config.write_text(
+        '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"\n'
+        ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">\n'
+        f"<busconfig><include>{find_bus_config()}</include><servicedir>{services}</servicedir></busconfig>\n",
+        encoding="utf-8")
+    bus = TestBus(str(config)).start()
+    connection = Gio.DBusConnection.new_for_address_sync(
+        bus.address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+        None, None)
+    run = NotesRun(display, tmp_path / "notes.db", tmp_path / "report.jsonl", tmp_path / "app.log", bus.address,
+                   connection)
+    try:
+        session = navsession.connect(bus.address, "org.navsession.Notes", start=False)
+        window = run.first_window(session)
+        assert run.shown(window)["page"] is not None
+        assert session.name_owner is not None
+        session.close()
+    finally:
+        run.stop()
+        connection.close_sync(None)
+        bus.stop()

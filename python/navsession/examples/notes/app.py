@@ -72,6 +72,12 @@ class NotesApp(NavigationApp):
         #: What :func:`main` returns (``EXIT_NO_DAEMON`` when nothing serves ``BUS_NAME``).
         self.exit_status = 0
 
+    def _start_daemon(self) -> bool:
+        """Nothing serves the bus name yet: the bus starts the daemon if it can (an installed service file), as
+        when the application is launched from its desktop entry."""
+        connection = self.get_dbus_connection()
+        return connection is not None and _start_service(connection, BUS_NAME)
+
     # -- Gtk.Application ------------------------------------------------------------------------
 
     def do_startup(self) -> None:
@@ -88,7 +94,7 @@ class NotesApp(NavigationApp):
 
     def do_activate(self) -> None:
         session = self.session
-        if session is None or session.name_owner is None:
+        if session is None or (session.name_owner is None and not self._start_daemon()):
             sys.stderr.write(
                 f"notes: nothing serves {BUS_NAME} on this bus; start the daemon first:\n"
                 f"  navsessiond --name {BUS_NAME}{self._instance_option()}\n"
@@ -161,6 +167,19 @@ class NotesApp(NavigationApp):
         """The colour scheme of the setting ``color-scheme`` (libadwaita's style manager)."""
         scheme = ADW_SCHEMES.get(self.store.setting("color-scheme", "default"), Adw.ColorScheme.DEFAULT)
         Adw.StyleManager.get_default().set_color_scheme(scheme)
+
+
+def _start_service(connection: Gio.DBusConnection, name: str) -> bool:
+    """Asks the bus to start ``name`` (D-Bus activation: the service file scripts/install puts in
+    ``share/dbus-1/services``); ``True`` once something owns it."""
+    try:
+        connection.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                             "StartServiceByName", GLib.Variant("(su)", (name, 0)), GLib.VariantType("(u)"),
+                             Gio.DBusCallFlags.NONE, 60_000, None)
+    except GLib.Error as error:
+        log.info("%s is not activatable here: %s", name, error.message)
+        return False
+    return _has_owner(connection, name)
 
 
 def deliver_to_running(url: str) -> bool:
