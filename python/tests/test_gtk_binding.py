@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import pytest
 
-import xvfb
+import gtk_support
 from gi.repository import Gio, GLib
 
 import navsession
@@ -72,8 +71,8 @@ def test_import_navsession_does_not_import_gtk() -> None:
 
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    """A private X server (python/tests/xvfb.py)."""
-    with xvfb.display(("Gtk",), BOUND, "needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi "
+    """A private X server (python/tests/gtk_support.py)."""
+    with gtk_support.display(("Gtk",), BOUND, "needs Xvfb and GTK 4 for Python (apt-get install xvfb python3-gi "
                       "gir1.2-gtk-4.0)") as name:
         yield name
 
@@ -88,30 +87,13 @@ def navsession_manifest(tmp_path: Path) -> str:
     return str(path)
 
 
-class NotesApp:
+class NotesApp(gtk_support.AppRun):
     """The document's application, run as a program under Xvfb with its report file."""
 
     def __init__(self, script: Path, display: str, report: Path, log: Path,
                  connection: Gio.DBusConnection) -> None:
-        self.report = report
-        self.log = log
-        self.connection = connection  # the test's, on the same bus: for the probe's calls
-        self.exited = False
-        launcher = Gio.SubprocessLauncher.new(Gio.SubprocessFlags.STDERR_MERGE)
-        launcher.set_stdout_file_path(str(log))
-        launcher.unsetenv("WAYLAND_DISPLAY")
-        python_path = os.pathsep.join(p for p in (str(REPOSITORY / "python"), os.environ.get("PYTHONPATH")) if p)
-        for name, value in {"DISPLAY": display, "GDK_BACKEND": "x11", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
-                            "PYTHONPATH": python_path, "PYTHONDONTWRITEBYTECODE": "1",
-                            "NAVSESSION_GTK_TEST_REPORT": str(report),
-                            "DBUS_SESSION_BUS_ADDRESS": os.environ["DBUS_SESSION_BUS_ADDRESS"]}.items():
-            launcher.setenv(name, value, True)
-        self.process = launcher.spawnv([sys.executable, str(script)])
-        self.process.wait_async(None, lambda *_: setattr(self, "exited", True))
-
-    @property
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+        super().__init__([str(script)], display, report, log, os.environ["DBUS_SESSION_BUS_ADDRESS"], connection,
+                         BOUND)
 
     def until(self, condition: Callable[[], Any], what: str, running: bool = True) -> Any:
         """Iterates the main context (the daemon's signals, the application's exit wake it) until ``condition()``
@@ -133,11 +115,6 @@ class NotesApp:
                 context.iteration(True)
         finally:
             source.destroy()
-
-    def lines(self) -> list[dict[str, Any]]:
-        if not self.report.exists():
-            return []
-        return [json.loads(line) for line in self.report.read_text(encoding="utf-8").splitlines() if line.strip()]
 
     def shown(self, window: navsession.Window, version: int) -> dict[str, Any]:
         """What the application shows of ``window`` once it settled ``version`` (or a later one): its report line."""
@@ -161,25 +138,6 @@ class NotesApp:
         """Calls the application's TestProbe1 (acting as the user)."""
         self.connection.call_sync(bus, "/org/navsession/gtk/TestProbe", "org.navsession.gtk.TestProbe1", method,
                                   GLib.Variant(signature, args), None, Gio.DBusCallFlags.NONE, int(BOUND * 1000), None)
-
-    def stop(self) -> None:
-        """SIGTERM (the application quits cleanly), then waits for its exit."""
-        if self.exited:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        context = GLib.MainContext.default()
-        expired = [False]
-        source = GLib.timeout_source_new(int(BOUND * 1000))
-        source.set_callback(lambda *_: expired.__setitem__(0, True) or False)
-        source.attach(context)
-        try:
-            while not self.exited and not expired[0]:
-                context.iteration(True)
-        finally:
-            source.destroy()
-        if not self.exited:
-            self.process.force_exit()
-            pytest.fail(f"the example application did not quit on SIGTERM within {BOUND} s:\n{self.output}")
 
 
 @pytest.fixture

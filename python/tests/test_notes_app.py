@@ -14,16 +14,13 @@ The store's own tests need no display; the rest is skipped without Xvfb, GTK 4 o
 from __future__ import annotations
 
 import json
-import os
-import signal
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 import pytest
 
-import xvfb
+import gtk_support
 from gi.repository import Gio, GLib
 
 import navsession
@@ -81,8 +78,8 @@ def test_the_store_seeds_searches_every_word_and_keeps_long_drafts(tmp_path: Pat
 
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    """A private X server (python/tests/xvfb.py)."""
-    with xvfb.display(("Gtk", "Adw"), BOUND, "needs Xvfb, GTK 4 and libadwaita for Python (apt-get install xvfb "
+    """A private X server (python/tests/gtk_support.py)."""
+    with gtk_support.display(("Gtk", "Adw"), BOUND, "needs Xvfb, GTK 4 and libadwaita for Python (apt-get install xvfb "
                       "python3-gi gir1.2-gtk-4.0 gir1.2-adw-1)") as name:
         yield name
 
@@ -115,40 +112,17 @@ def until(condition: Callable[[], Any], what: str, *, alive: Optional[Callable[[
 
 # -- the application ------------------------------------------------------------------------------------------
 
-class NotesRun:
+class NotesRun(gtk_support.AppRun):
     """One run of ``python -m navsession.examples.notes`` under Xvfb with its report file."""
 
     def __init__(self, display: str, database: Path, report: Path, log: Path, address: str,
                  connection: Gio.DBusConnection) -> None:
-        self.report = report
-        self.log = log
-        self.connection = connection  # the test's, on the same bus: for the probe's calls
-        self.exited = False
-        launcher = Gio.SubprocessLauncher.new(Gio.SubprocessFlags.STDERR_MERGE)
-        launcher.set_stdout_file_path(str(log))
-        launcher.unsetenv("WAYLAND_DISPLAY")
-        python_path = os.pathsep.join(p for p in (str(REPOSITORY / "python"), os.environ.get("PYTHONPATH")) if p)
-        for name, value in {"DISPLAY": display, "GDK_BACKEND": "x11", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
-                            "PYTHONPATH": python_path, "PYTHONDONTWRITEBYTECODE": "1",
-                            "XDG_DATA_HOME": str(database.parent / "data"),
-                            "NAVSESSION_GTK_TEST_REPORT": str(report), "DBUS_SESSION_BUS_ADDRESS": address}.items():
-            launcher.setenv(name, value, True)
-        self.process = launcher.spawnv([sys.executable, "-m", "navsession.examples.notes", "--database",
-                                        str(database), "--verbose"])
-        self.process.wait_async(None, lambda *_: setattr(self, "exited", True))
-
-    @property
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+        super().__init__(["-m", "navsession.examples.notes", "--database", str(database), "--verbose"], display,
+                         report, log, address, connection, BOUND, {"XDG_DATA_HOME": str(database.parent / "data")})
 
     def until(self, condition: Callable[[], Any], what: str, running: bool = True) -> Any:
         return until(condition, what, alive=(lambda: "the application exited" if self.exited else None)
                      if running else None, log=lambda: self.output)
-
-    def lines(self) -> list[dict[str, Any]]:
-        if not self.report.exists():
-            return []
-        return [json.loads(line) for line in self.report.read_text(encoding="utf-8").splitlines() if line.strip()]
 
     def shown(self, window: navsession.Window, version: Optional[int] = None) -> dict[str, Any]:
         """What the application shows of ``window`` once it settled ``version`` (default: the window's version now)
@@ -191,33 +165,12 @@ class NotesRun:
     def activate_row(self, window: navsession.Window, model: int, index: int) -> None:
         self.probe("ActivateRow", "(otu)", (window.path, model, index))
 
-    def _wait_exit(self) -> bool:
-        context = GLib.MainContext.default()
-        expired = [False]
-        source = GLib.timeout_source_new(int(BOUND * 1000))
-        source.set_callback(lambda *_: expired.__setitem__(0, True) or False)
-        source.attach(context)
-        try:
-            while not self.exited and not expired[0]:
-                context.iteration(True)
-        finally:
-            source.destroy()
-        return self.exited
-
     def kill(self) -> None:
         """SIGKILL: a crash."""
         if not self.exited:
             self.process.force_exit()
-            assert self._wait_exit(), "the application survived SIGKILL"
+            assert self.wait_exit(), "the application survived SIGKILL"
 
-    def stop(self) -> None:
-        """SIGTERM (the application quits cleanly), then waits for its exit."""
-        if self.exited:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        if not self._wait_exit():
-            self.process.force_exit()
-            pytest.fail(f"the application did not quit on SIGTERM within {BOUND} s:\n{self.output}")
 
 
 class StatefulDaemon(TestDaemon):
