@@ -106,7 +106,7 @@ extension SessionService {
                     guard let path = value.objectPath else { throw BusError(.invalidArgs, "windows must be object paths") }
                     numbers.append(try Self.number(of: path))
                 }
-                try self.withSession { state in try state.session.saveSession(name, windows: numbers) }
+                try self.withSession { state in try state.session.saveSession(name, windows: numbers, client: call.client) }
                 return []
             }),
             MethodRow("ListSessions", .read { _, state in [.string(state.session.namedSessionsJSON())] }),

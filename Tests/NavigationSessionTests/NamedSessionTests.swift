@@ -47,4 +47,36 @@ struct NamedSessionTests {
         try session.saveSession("a", windows: [])  // replaces
         #expect(throws: SessionError.self) { try session.saveSession("c", windows: []) }
     }
+
+    @Test func oneClientMayHoldOnlyItsShareOfTheNamedSessions() throws {
+        var limits = SessionLimits()
+        limits.maxClientNamedSessions = 2
+        let session = try demoSession(limits: limits)
+        _ = try session.openWindow(scene: "waiting")
+        try session.saveSession("a", windows: [], client: ":1.5")
+        try session.saveSession("b", windows: [], client: ":1.5")
+        try session.saveSession("a", windows: [], client: ":1.5")  // its own, replaced
+        #expect(throws: SessionError.self) { try session.saveSession("c", windows: [], client: ":1.5") }
+        try session.saveSession("c", windows: [], client: ":1.6")  // another client's share
+        #expect(session.namedSessions.map(\.name) == ["a", "b", "c"])
+    }
+
+    /// An undo or redo keeps the whole state it restored in the window's history: the history counts its size (a
+    /// redo bringing back a 3 000-byte sheet counts more than 3 000 bytes), so its byte bounds hold however large
+    /// the window.
+    @Test func aRedoCountsTheStateItRestoredInTheHistorysBytes() throws {
+        let session = try demoSession()
+        let number = try #require(session.openWindow(scene: "waiting").window)
+        let detail = #"{"command":"present","presentation":{"kind":"sheet","model":{"screen":"detail","params":{"id":""#
+            + String(repeating: "x", count: 3000) + #""}}}}"#
+        try session.apply(window: number, batchJSON: "[" + detail + "]")
+        try session.undo(window: number)
+        try session.redo(window: number)
+        let entry = try #require(try session.window(number).history.entries.last)
+        guard case .redo = entry.cause else {
+            Issue.record("not the redo: \(entry.cause)")
+            return
+        }
+        #expect(entry.bytes > 3000, "\(entry.bytes)")
+    }
 }

@@ -190,6 +190,9 @@ extension Session {
         switch entry {
         case .batch(_, let batch, _): 128 + (encodedBatch?.count ?? SessionStore.encodeBatch(batch)?.count ?? 0)
         case .reapply(_, _, _, let batch, _, _): 128 + (SessionStore.encodeBatch(batch)?.count ?? 0)
+        // An undo or redo keeps the whole state it restored: its size, not a fixed part (O(the window), as the
+        // undo itself).
+        case .restore(_, _, let snapshot, _): 128 + ClosedWindow.bytes(of: snapshot)
         default: 256
         }
     }

@@ -126,6 +126,8 @@ public struct SessionLimits: Hashable, Sendable {
     public var maxNamedSessions = 32
     /// Bytes of the named sessions' snapshots together at most.
     public var maxNamedSessionBytes = 16 << 20
+    /// Named sessions one client (one peer process) may have saved at most (its share of ``maxNamedSessions``).
+    public var maxClientNamedSessions = 8
     /// Recently closed windows remembered at most (Session1 `ListClosedWindows`); 0 keeps none.
     public var maxClosedWindows: Int = 10
     /// Protection marks one client (one peer process) may hold at most, over all windows (per-client mark share).

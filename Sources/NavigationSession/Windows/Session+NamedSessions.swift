@@ -22,6 +22,9 @@ public struct NamedSession: Hashable, Sendable {
     public var savedAt: Int64
     /// The windows, in the order they were named.
     public var windows: [Window]
+    /// The share (peer process) of the client that saved it, whose ``SessionLimits/maxClientNamedSessions`` it
+    /// counts in; `nil` when saved by no client.
+    public var savedBy: String?
     /// The bytes of the windows' snapshots as JSON (what ``SessionLimits/maxNamedSessionBytes`` bounds).
     var bytes: Int { windows.reduce(0) { $0 + ClosedWindow.bytes(of: $1.snapshot) } }
 }
@@ -32,14 +35,16 @@ struct StoredNamedSession: Codable, Hashable {
     var name: String
     var savedAt: Int64
     var windows: [NamedSession.Window]
+    var savedBy: String?
 
     init(_ session: NamedSession) {
         name = session.name
         savedAt = session.savedAt
         windows = session.windows
+        savedBy = session.savedBy
     }
 
-    var named: NamedSession { NamedSession(name: name, savedAt: savedAt, windows: windows) }
+    var named: NamedSession { NamedSession(name: name, savedAt: savedAt, windows: windows, savedBy: savedBy) }
 }
 
 extension Session {
@@ -50,9 +55,9 @@ extension Session {
     /// (Session1 `SaveSession`). Journaled: it survives a restart.
     /// - Throws: ``SessionError/invalidArguments(_:)`` (a name outside 1–64 of letters, digits, '-', '_', '.', ' ';
     ///   no window open), ``SessionError/unknownWindow(_:)``, ``SessionError/limitsExceeded(_:)`` (more than
-    ///   ``SessionLimits/maxNamedSessions`` sessions or ``SessionLimits/maxNamedSessionBytes`` bytes),
-    ///   ``SessionError/storageFailed(_:)``.
-    public func saveSession(_ name: String, windows numbers: [WindowNumber]) throws(SessionError) {
+    ///   ``SessionLimits/maxNamedSessions`` sessions or ``SessionLimits/maxNamedSessionBytes`` bytes, or more than
+    ///   ``SessionLimits/maxClientNamedSessions`` saved by `client`'s process), ``SessionError/storageFailed(_:)``.
+    public func saveSession(_ name: String, windows numbers: [WindowNumber], client: String? = nil) throws(SessionError) {
         try Self.checkSessionName(name)
         let chosen = numbers.isEmpty ? order : numbers
         guard !chosen.isEmpty else { throw .invalidArguments("no window is open to save") }
@@ -64,8 +69,13 @@ extension Session {
                 scene: window.scene, title: (try? title(of: number)) ?? "", activeScreen: window.activeScreen,
                 snapshot: window.graph.snapshot()))
         }
-        let session = NamedSession(name: name, savedAt: clock.wallMilliseconds(), windows: saved)
+        let share = client.map(share(of:))
+        let session = NamedSession(name: name, savedAt: clock.wallMilliseconds(), windows: saved, savedBy: share)
         var sessions = savedSessions.filter { $0.name != name }
+        if let share, sessions.count(where: { $0.savedBy == share }) >= limits.maxClientNamedSessions {
+            throw .limitsExceeded(
+                "a client may have saved at most \(limits.maxClientNamedSessions) named sessions (per-client share)")
+        }
         sessions.append(session)
         guard sessions.count <= limits.maxNamedSessions else {
             throw .limitsExceeded("at most \(limits.maxNamedSessions) named sessions; delete one first")
