@@ -339,6 +339,11 @@ extension NavSessionInterface {
                     outputs: [],
                     errors: ["org.navsession.Error.UnknownSession"]
                 ),
+                Contract.Method(
+                    name: "MoveModel", inputs: [A("window", "t"), A("model", "t"), A("to_window", "t"), A("placement_json", "s")],
+                    outputs: [A("to_window", "t"), A("version", "t")],
+                    errors: ["org.freedesktop.DBus.Error.UnknownObject", "org.navsession.Error.UnknownModel", "org.navsession.Error.DetachedModel", "org.navsession.Error.InvalidSpec", "org.navsession.Error.UnknownScene", "org.navsession.Error.Prevented", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
             ],
             signals: [
             ],

@@ -69,6 +69,9 @@ extension SessionService {
                 try bus.unexport(at: try self.path(of: number))
             case .changed(let number, let change, let steps, let causeJSON):
                 try emitChanged(change, steps: steps, window: number, causeJSON: causeJSON, on: bus)
+            case .moved:
+                // Each window's `Changed` carries the move in its cause; follows are carried with the properties.
+                break
             case .message(let number, let delivered):
                 var payload = ["payload": delivered.message.payload]
                 if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }

@@ -69,6 +69,20 @@ struct ModelFollowers: Sendable {
         total -= 1
     }
 
+    /// The follows of `model` in `window` go to `newModel` in `newWindow` (it moved there), each in its follower's
+    /// share as before (no limit is asked again: the count does not change).
+    mutating func carry(_ model: ModelID, in window: WindowNumber, to newModel: ModelID, in newWindow: WindowNumber) {
+        guard let clients = byWindow[window]?[model] else { return }
+        byWindow[window]?[model] = nil
+        if byWindow[window]?.isEmpty == true { byWindow[window] = nil }
+        for client in clients {
+            if let index = byClient[client]?.firstIndex(where: { $0.0 == window && $0.1 == model }) {
+                byClient[client]?[index] = (newWindow, newModel)
+            }
+        }
+        byWindow[newWindow, default: [:]][newModel, default: []].append(contentsOf: clients)
+    }
+
     /// Every follow of `model` ends (it finished).
     mutating func drop(_ model: ModelID, in window: WindowNumber) {
         for client in byWindow[window]?[model] ?? [] { unfollow(model, in: window, by: client) }
@@ -102,18 +116,28 @@ extension ServiceState {
     mutating func followedChanges(_ outcome: SessionOutcome) -> [FollowedChange] {
         guard !followers.isEmpty else { return [] }
         var result: [FollowedChange] = []
+        // Models that moved here from another window (`MoveModel`): their follows came along; the target's change
+        // tells their followers where they came from.
+        var arrived: [WindowNumber: [ModelID: MoveRecord]] = [:]
         for event in outcome.events {
             switch event {
+            case .moved(let record):
+                guard let from = WindowNumber(exactly: record.from), let to = WindowNumber(exactly: record.to) else { continue }
+                for (old, new) in record.ids.sorted(by: { $0.key < $1.key }) where followers.byWindow[from]?[old] != nil {
+                    followers.carry(old, in: from, to: new, in: to)
+                    arrived[to, default: [:]][new] = record
+                }
             case .changed(let number, let change, _, _):
                 guard let followed = followers.byWindow[number] else { continue }
                 let graph = try? session.window(number).graph
                 for (model, clients) in followed.sorted(by: { $0.key < $1.key }) {
                     let steps = change.steps.filter { $0.concerns(model) }
                     let finished = change.finished.contains(model)
-                    guard !steps.isEmpty || finished else { continue }
+                    let moved = arrived[number]?[model]
+                    guard !steps.isEmpty || finished || moved != nil else { continue }
                     let json = Self.changeJSON(
                         model: model, change: change, steps: steps, finished: finished,
-                        state: finished ? nil : graph?.model(model))
+                        state: finished ? nil : graph?.model(model), moved: moved)
                     for client in clients {
                         result.append(FollowedChange(
                             window: number, follower: client, model: model, version: change.version, json: json))
@@ -131,13 +155,20 @@ extension ServiceState {
 
     /// `change_json`: `{"finished":false,"model":12,"params":{…},"steps":[…],"title":"…","transaction":{…},"version":7}`
     /// (`params`/`title` the model's after the change, absent once it finished; `transaction` when the change
-    /// carries one).
+    /// carries one; `moved` — `{"from":1,"model":7,"transaction":"move-1-14"}`, the window and id it had — when it
+    /// arrived with a move, the signal then coming from its new window).
     static func changeJSON(
-        model: ModelID, change: ChangeEvent, steps: [NavigationStep], finished: Bool, state: ModelState?
+        model: ModelID, change: ChangeEvent, steps: [NavigationStep], finished: Bool, state: ModelState?,
+        moved: MoveRecord? = nil
     ) -> String {
         var fields: [String] = [
             #""finished":\#(finished)"#, #""model":\#(model.rawValue)"#,
         ]
+        if let moved, let old = moved.ids.first(where: { $0.value == model })?.key {
+            fields.append(
+                #""moved":{"from":\#(moved.from),"model":\#(old.rawValue),"transaction":"#
+                    + JSONOutput.string(moved.transaction, fallback: "\"\"") + "}")
+        }
         if let state {
             fields.append(#""params":"# + JSONOutput.string(state.params, fallback: "{}"))
         }

@@ -119,6 +119,23 @@ extension SessionService {
                 }
                 return [.array(.objectPath, try opened.map { .objectPath(try self.path(of: $0)) })]
             })),
+            // Move and merge (Session+Move.swift): a branch to another window, or to a new one.
+            MethodRow("MoveModel", .change({ call, session in
+                let number = try Self.windowNumber(call.arguments[0].uint64 ?? 0, "window")
+                let raw = call.arguments[1].uint64 ?? 0
+                guard raw <= UInt64(WindowSnapshot.maxCounter) else {
+                    throw BusError(.invalidArgs, "model \(raw) is not a model id")
+                }
+                let graph = try session.window(number).graph
+                let model = raw == 0 ? graph.activeModelID : ModelID(rawValue: Int(raw))
+                let target = call.arguments[2].uint64 ?? 0
+                return try session.moveModel(
+                    window: number, model: model, to: target == 0 ? 0 : try Self.windowNumber(target, "to_window"),
+                    placementJSON: call.arguments[3].string ?? "", client: call.client)
+            }, reply: { _, outcome in
+                let number = try Self.window(of: outcome)
+                return [.uint64(UInt64(number)), .uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
+            })),
             MethodRow("DeleteSession", .custom { call, _ in
                 let name = call.arguments[0].string ?? ""
                 try self.withSession { state in try state.session.deleteSession(name) }
@@ -130,6 +147,14 @@ extension SessionService {
     /// The open windows' paths as an `ao` (of `numbers`, else read under the session's lock).
     func windowList(_ numbers: [WindowNumber]? = nil) throws -> Value {
         .array(.objectPath, try (numbers ?? windowNumbers()).map { .objectPath(try self.path(of: $0)) })
+    }
+
+    /// A window number given as `t`: 1 up to the highest window number, else `UnknownObject` (no such window).
+    static func windowNumber(_ raw: UInt64, _ name: String) throws(BusError) -> WindowNumber {
+        guard let number = WindowNumber(exactly: raw), number > 0 else {
+            throw BusError(.unknownObject, "\(name) \(raw): no such window")
+        }
+        return number
     }
 
     /// The window an outcome returned (every window-returning operation sets it).

@@ -248,6 +248,8 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             throw Difference(description: "a SetState change is not replayed (its models get fresh ids)")
         case .undo: return try await window.undo()
         case .redo: return try await window.redo()
+        case .moved:
+            throw Difference(description: "a move between windows is not replayed in one window")
         }
     }
 

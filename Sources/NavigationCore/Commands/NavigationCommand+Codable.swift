@@ -19,6 +19,8 @@ extension NavigationCommand: Codable {
         "goForward",
         // Renderer state.
         "setRendererState",
+        // Windows.
+        "moveModel",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -44,6 +46,8 @@ extension NavigationCommand: Codable {
         "goForward": ["count"],
         // Renderer state.
         "setRendererState": ["model", "state"],
+        // Windows.
+        "moveModel": ["model", "tag", "toWindow", "placement"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -204,6 +208,15 @@ extension NavigationCommand: Codable {
             let model: ModelReference? =
                 (try? c.decode(Int.self, forKey: "model")) == 0 ? nil : try c.decode(ModelReference.self, forKey: "model")
             self = .setRendererState(model: model, try c.decode(RendererState.self, forKey: "state"))
+        case "moveModel":
+            let toWindow = try c.decode(Int.self, forKey: "toWindow")
+            guard (0...Int(UInt32.max)).contains(toWindow) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "toWindow", in: c, debugDescription: "toWindow must be a window number (0 = a new window)")
+            }
+            self = .moveModel(
+                model: try Self.model(c), toWindow: toWindow,
+                placement: try c.decodeIfPresent(MovePlacement.self, forKey: "placement") ?? MovePlacement())
         default:
             if let meant = Spelling.closest(to: name, in: Self.names) {
                 throw DecodingError.dataCorruptedError(
@@ -328,6 +341,10 @@ extension NavigationCommand: Codable {
         case .setRendererState(let model, let state):
             try c.encode(model ?? .id(ModelID(rawValue: 0)), forKey: "model")
             try c.encode(state, forKey: "state")
+        case .moveModel(let model, let toWindow, let placement):
+            try c.encodeIfPresent(model, forKey: "model")
+            try c.encode(toWindow, forKey: "toWindow")
+            if placement != MovePlacement() { try c.encode(placement, forKey: "placement") }
         }
     }
 }
@@ -453,6 +470,8 @@ extension ChangeCause: Codable {
             self = .undo(version: version)
         } else if let version = try c.decodeIfPresent(Int.self, forKey: "redo") {
             self = .redo(version: version)
+        } else if let record = try c.decodeIfPresent(MoveRecord.self, forKey: "moved") {
+            self = .moved(record)
         } else {
             self = .commands(try c.decode([BatchCommand].self, forKey: "commands"))
         }
@@ -466,6 +485,7 @@ extension ChangeCause: Codable {
         case .setState: try c.encode(true, forKey: "setState")
         case .undo(let version): try c.encode(version, forKey: "undo")
         case .redo(let version): try c.encode(version, forKey: "redo")
+        case .moved(let record): try c.encode(record, forKey: "moved")
         case .scheduled(let id, let batch):
             try c.encode(batch, forKey: "commands")
             try c.encode(id, forKey: "scheduled")

@@ -162,6 +162,13 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// ``RendererState/maxBytes`` bytes as canonical JSON, counted in the window's content cost. Versioned: a
     /// `rendererState` step, no lifecycle. Equal to what is stored: no change. Fails: unknown model or tag.
     case setRendererState(model: ModelReference?, RendererState)
+    // Windows.
+    /// Move a model with everything under it to another window (`toWindow`; 0 = a new window): Session1 `MoveModel` as
+    /// a command, carried out by the session, alone in its batch; `model` `nil` is the
+    /// entry's executing model. JSON: `{"command":"moveModel","model":7,"toWindow":2,"placement":{"tabs":3}}`
+    /// (``MovePlacement``). Fails elsewhere (in a sequence, a handler, a schedule, beside other commands):
+    /// ``NavigationError/invalidSpec(_:)``.
+    case moveModel(model: ModelReference?, toWindow: Int, placement: MovePlacement)
 
     /// Push one or several models with the same transition.
     public static func stackAppend(_ models: ModelSpec..., transition: String? = nil) -> NavigationCommand {
@@ -229,6 +236,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .cancelScheduled: "cancelScheduled"
         case .goForward: "goForward"
         case .setRendererState: "setRendererState"
+        case .moveModel: "moveModel"
         }
     }
 }

@@ -160,6 +160,11 @@ extension NavigationWindow {
             setColumnVisibility(visibility, of: try split(container, from: origin))
         case .transaction(let payload):
             try carryTransaction(payload)
+        case .moveModel:
+            // Two windows change: the session carries it out, when it is alone in a batch sent to a window.
+            throw .invalidSpec(
+                "moveModel changes two windows: send it alone in a batch, not in a "
+                    + "sequence, a handler, a schedule or beside other commands")
         case .schedule(let spec):
             try schedule(spec, from: origin)
         case .cancelScheduled(let id):

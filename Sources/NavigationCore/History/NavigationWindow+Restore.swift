@@ -24,19 +24,27 @@ extension NavigationWindow {
     ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard tx.undo.isEmpty, tx.created.isEmpty else { throw .invalidSnapshot("a change is in progress") }
-        // The marks are the window's now: carried onto the models that stay, none on those that come back.
+        // The marks are the window's now: carried onto the models that stay, none on those that come back. A move
+        // carries its models' marks (with their owners) in the snapshot, and the models it takes away move, not finish.
         var models = snapshot.models
-        for index in models.indices { models[index].protection = nodes[models[index].id]?.protection }
+        let moving: Bool = if case .moved = cause { true } else { false }
+        if !moving {
+            for index in models.indices { models[index].protection = nodes[models[index].id]?.protection }
+        }
         var marked = WindowSnapshot(
             unchecked: snapshot.version, nextModelID: max(snapshot.nextModelID, nextID), root: snapshot.root,
             models: models, isClosed: false)
         marked.nextScheduleNumber = snapshot.nextScheduleNumber
         marked.rendererState = snapshot.rendererState
+        if moving {
+            marked.scheduled = snapshot.scheduled
+            marked.forward = snapshot.forward
+        }
         let target = try NavigationWindow(snapshot: marked, configuration: configuration, logger: logger)
 
         let finishing = nodes.values.filter { $0.started && target.nodes[$0.id] == nil }
         let starting = target.nodes.values.filter { nodes[$0.id] == nil }
-        for node in finishing.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+        for node in finishing.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where !moving {
             if let protection = node.protection {
                 throw .prevented(model: node.id, reason: protection.reason, dialog: protection.dialog, owner: protection.owner)
             }
@@ -89,8 +97,15 @@ extension NavigationWindow {
         nextID = max(nextID, target.nextID)
         contentCost = target.contentCost
         rendererState = target.rendererState
-        if !forward.isEmpty { forward = [] }
-        if !scheduled.isEmpty, !finishing.isEmpty { cancelScheduled(of: finishing) }
+        if moving {
+            // The snapshot says what stays: the batches and the forward list the move left or brought.
+            forward = target.forward
+            scheduled = target.scheduled
+            nextScheduleNumber = max(nextScheduleNumber, target.nextScheduleNumber)
+        } else {
+            if !forward.isEmpty { forward = [] }
+            if !scheduled.isEmpty, !finishing.isEmpty { cancelScheduled(of: finishing) }
+        }
         let messages = finished.map { DeliveredMessage(recipient: $0, sender: nil, message: .finished) }
         var event = ChangeEvent(
             version: version, cause: cause, animated: false, started: started, finished: finished,

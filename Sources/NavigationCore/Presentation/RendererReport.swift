@@ -34,4 +34,7 @@ public enum ChangeCause: Hashable, Sendable {
     case undo(version: Int)
     /// The change that made `version` made again after an undo: the window in the state after it (Window1 `Redo`).
     case redo(version: Int)
+    /// A model moved between windows with everything under it (Session1 `MoveModel`): the source window's change
+    /// (the branch left) and the target's (it arrived) carry the same record.
+    case moved(MoveRecord)
 }

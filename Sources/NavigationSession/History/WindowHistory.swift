@@ -106,6 +106,11 @@ struct WindowHistory: Sendable {
         case .redo(let version):
             if redoable.last == version { redoable.removeLast() }
             undoable.append(version)
+        case .moved:
+            // A move is not taken back in one window (the models would be in two): it clears both windows' undo and
+            // redo; moving the model back is the way (Docs/desktop.md).
+            undoable.removeAll()
+            redoable.removeAll()
         default:
             guard entry.undoable else { return }
             undoable.append(entry.version)
@@ -146,6 +151,9 @@ struct StoredHistory: Codable, Hashable {
 }
 
 extension JournalEntry {
+    /// Whether it is a move between windows (two windows' changes in one line).
+    var isMove: Bool { if case .move = self { true } else { false } }
+
     /// The window version a versioned change reached; `nil` for the entries that change no window version.
     var windowVersion: Int? {
         switch self {

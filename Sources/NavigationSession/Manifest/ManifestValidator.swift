@@ -363,6 +363,10 @@ struct ManifestValidator {
             .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,
             .cancelScheduled, .goForward, .setRendererState:
             break
+        case .moveModel:
+            // It changes two windows and runs only alone in a batch a client sends.
+            throw .invalidValue(
+                key: key, detail: "the manifest's commands cannot move models between windows (moveModel runs alone in a client's batch)")
         }
     }
 }

@@ -7,7 +7,7 @@ import NavigationCore
 /// `{"op":"report","window":1,"version":13,"report":{…}}`, `{"op":"closeOnExit","window":1,"owner":":1.42"}`,
 /// `{"op":"pendingDeepLink","window":1,"url":"navsession-demo://detail/42"}` (`owner`/`url` absent = cleared),
 /// `{"op":"pendingCommands","window":1,"batch":[…],"screen":"account","state":"main"}` (Docs/guards.md).
-enum JournalEntry: Hashable, Sendable {
+indirect enum JournalEntry: Hashable, Sendable {
     case open(window: WindowNumber, scene: String, root: ModelSpec, sessionVersion: UInt64)
     /// `closedAt`: when it closed (wall-clock ms), present when it went to the recently-closed
     /// list; replay puts it there again (lines written before have none: not remembered).
@@ -40,6 +40,10 @@ enum JournalEntry: Hashable, Sendable {
     /// A window opened from a saved snapshot (Session1 `OpenSession`), the snapshot inline so the line opens it alone:
     /// `{"op":"openSnapshot","window":8,"scene":"main","snapshot":{…},"sessionVersion":12}`.
     case openSnapshot(window: WindowNumber, scene: String, snapshot: WindowSnapshot, sessionVersion: UInt64)
+    /// A model moved between windows (Session1 `MoveModel`): the source's change and the target's (a `restore`, or an
+    /// `openSnapshot` for a new window) in one line, so a crash leaves the move whole or not made:
+    /// `{"op":"move","window":1,"from":{"op":"restore",…},"to":{"op":"restore",…}}`.
+    case move(from: JournalEntry, to: JournalEntry)
 
     var window: WindowNumber {
         switch self {
@@ -49,6 +53,7 @@ enum JournalEntry: Hashable, Sendable {
             .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _),
             .openSnapshot(let window, _, _, _):
             window
+        case .move(let from, _): from.window
         case .saveSession, .deleteSession: 0
         }
     }
@@ -57,7 +62,7 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed, cause, snapshot, session, name
+        case closedAt, closed, cause, snapshot, session, name, from, to
     }
 
     init(from decoder: any Decoder) throws {
@@ -116,6 +121,18 @@ extension JournalEntry: Codable {
                 window: window, scene: try c.decode(String.self, forKey: .scene),
                 snapshot: try c.decode(WindowSnapshot.self, forKey: .snapshot),
                 sessionVersion: try c.decode(UInt64.self, forKey: .sessionVersion))
+        case "move":
+            let from = try c.decode(JournalEntry.self, forKey: .from)
+            let to = try c.decode(JournalEntry.self, forKey: .to)
+            for part in [from, to] {
+                switch part {
+                case .restore, .openSnapshot: continue
+                default:
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .to, in: c, debugDescription: "a move holds a restore and a restore or openSnapshot")
+                }
+            }
+            self = .move(from: from, to: to)
         case "restore":
             self = .restore(
                 window: window, cause: try c.decode(ChangeCause.self, forKey: .cause),
@@ -190,6 +207,10 @@ extension JournalEntry: Codable {
             try c.encode(scene, forKey: .scene)
             try c.encode(snapshot, forKey: .snapshot)
             try c.encode(sessionVersion, forKey: .sessionVersion)
+        case .move(let from, let to):
+            try c.encode("move", forKey: .op)
+            try c.encode(from, forKey: .from)
+            try c.encode(to, forKey: .to)
         case .restore(_, let cause, let snapshot, let version):
             try c.encode("restore", forKey: .op)
             try c.encode(cause, forKey: .cause)

@@ -33,8 +33,13 @@ extension Session {
     func persist(_ entry: JournalEntry, encodedBatch: [UInt8]? = nil, cause: ChangeCause? = nil) throws(SessionError) {
         guard !replaying else { return }
         // The window's history, with the time written on the journal line too.
-        let time: Int64? = entry.windowVersion == nil ? nil : clock.wallMilliseconds()
-        if time != nil { recordHistory(entry, cause: cause, time: time, encodedBatch: encodedBatch) }
+        let time: Int64? = entry.windowVersion == nil && !entry.isMove ? nil : clock.wallMilliseconds()
+        if case .move(let from, let to) = entry {
+            // Each window's history holds its own part.
+            for part in [from, to] where part.windowVersion != nil { recordHistory(part, cause: nil, time: time) }
+        } else if time != nil {
+            recordHistory(entry, cause: cause, time: time, encodedBatch: encodedBatch)
+        }
         if case .scheduledDropped(let number, let id) = entry { recordScheduledDrop(window: number, id: id) }
         guard let store else { return }
         if !store.files.isLocked { try store.files.lock() }
@@ -288,6 +293,12 @@ extension Session {
         case .openSnapshot(let number, let scene, let snapshot, let sessionVersion):
             try replayOpen(number, scene: scene, sessionVersion: sessionVersion, dropped: &dropped) { configuration throws(NavigationError) in
                 try NavigationWindow(snapshot: snapshot, configuration: configuration, logger: logger)
+            }
+        case .move(let from, let to):
+            // Both parts, or (a window gone with its scene) what is left of it.
+            for part in [from, to] where !dropped.contains(part.window) {
+                try replay(part, dropped: &dropped, time: time)
+                if part.windowVersion != nil { recordHistory(part, cause: nil, time: time) }
             }
         case .restore(let number, let cause, let snapshot, let expected):
             let window = try existing(number)

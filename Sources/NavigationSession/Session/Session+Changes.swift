@@ -321,6 +321,11 @@ extension Session {
         _ window: SessionWindow, _ batch: [BatchCommand], resumed: PendingNavigation? = nil,
         events: inout [SessionEvent]
     ) throws(SessionError) -> ChangeEvent? {
+        // A move changes two windows: the session carries it out (it is journaled as a move, never as a batch).
+        if !replaying, let move = Self.soleMove(in: batch) {
+            return try applyMove(
+                window, model: move.model, toWindow: move.toWindow, placement: move.placement, from: move.from, events: &events)
+        }
         // `schedule` gets its absolute deadline now, so the journal line replays the same one.
         let batch = replaying ? batch : window.graph.withDeadlines(batch)
         try checkHistoryShare()

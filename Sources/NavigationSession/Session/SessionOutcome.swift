@@ -14,6 +14,9 @@ public enum SessionEvent: Hashable, Sendable {
     /// needs more than one renderer step, else empty; `causeJSON` is the change's cause as `Changed`'s
     /// `cause_json` carries it (compact, sorted keys, slashes unescaped), encoded once with the journal line.
     case changed(WindowNumber, ChangeEvent, steps: [NavigationStep], causeJSON: String)
+    /// Models moved between windows (`MoveModel`), before the two windows' `changed` events: whoever keeps something
+    /// by model (a follow) carries it to the target window and id.
+    case moved(MoveRecord)
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).
