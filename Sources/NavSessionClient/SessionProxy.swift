@@ -117,6 +117,38 @@ public struct SessionProxy: Sendable {
         _ = try await call("DeleteSession", [.string(name)])
     }
 
+    /// Moves `model` of `window` — a tab, a pushed screen with those above it, or a presented model, with everything
+    /// under it — into `target`, or into a new window when `target` is `nil` (a tear-off) (`MoveModel`,
+    /// Docs/desktop.md "Move and merge"). Both windows' `Changed` carry the move in their cause, ids mapped there.
+    /// - Parameters:
+    ///   - model: the model; `nil` is the window's active model.
+    ///   - placementJSON: where it goes (`{"tabs":3}`, `{"stack":12,"position":1}`, `{"presentOn":7}`,
+    ///     `{"scene":"main"}`); empty: where its form goes.
+    /// - Returns: the target window and its version after the move.
+    /// - Throws: ``NavSessionError/invalidSpec(_:)`` (what cannot move, or cannot go there),
+    ///   ``NavSessionError/unknownModel(_:)``, ``NavSessionError/unknownObject(_:)``, ``NavSessionError/invalidArgs(_:)``,
+    ///   ``NavSessionError/limitsExceeded(_:)``.
+    @discardableResult
+    public func moveModel(
+        _ model: ModelID?, of window: WindowProxy, to target: WindowProxy?, placementJSON: String = ""
+    ) async throws(NavSessionError) -> (window: WindowProxy, version: UInt64) {
+        guard let source = window.number else { throw .invalidArgs("\(window.objectPath) is not a session window") }
+        let to: UInt64
+        if let target {
+            guard let number = target.number else { throw .invalidArgs("\(target.objectPath) is not a session window") }
+            to = number
+        } else {
+            to = 0
+        }
+        let reply = try await call(
+            "MoveModel",
+            [.uint64(source), .uint64(UInt64(clamping: model?.rawValue ?? 0)), .uint64(to), .string(placementJSON)])
+        guard reply.count == 2, let number = reply[0].uint64, let version = reply[1].uint64 else {
+            throw .unexpected("MoveModel", reply)
+        }
+        return (client.window(number: number), version)
+    }
+
     /// Ties the window to this connection (`SetCloseOnExit`): it closes when this client leaves the bus.
     /// - Throws: ``NavSessionError/unknownObject(_:)``; ``NavSessionError/accessDenied(_:)`` when another
     ///   client holds the tie.

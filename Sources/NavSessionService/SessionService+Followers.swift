@@ -116,16 +116,25 @@ extension ServiceState {
     mutating func followedChanges(_ outcome: SessionOutcome) -> [FollowedChange] {
         guard !followers.isEmpty else { return [] }
         var result: [FollowedChange] = []
-        // Models that moved here from another window (`MoveModel`): their follows came along; the target's change
-        // tells their followers where they came from.
-        var arrived: [WindowNumber: [ModelID: MoveRecord]] = [:]
+        // Models that moved here from another window (`MoveModel`): their follows came along, and their followers
+        // hear it at once from the new window (a tear-off's window opens with them: it has no change of its own).
+        var arrived: [WindowNumber: Set<ModelID>] = [:]
         for event in outcome.events {
             switch event {
             case .moved(let record):
-                guard let from = WindowNumber(exactly: record.from), let to = WindowNumber(exactly: record.to) else { continue }
-                for (old, new) in record.ids.sorted(by: { $0.key < $1.key }) where followers.byWindow[from]?[old] != nil {
+                guard let from = WindowNumber(exactly: record.from), let to = WindowNumber(exactly: record.to),
+                    let graph = try? session.window(to).graph
+                else { continue }
+                for (old, new) in record.ids.sorted(by: { $0.key < $1.key }) {
+                    guard let clients = followers.byWindow[from]?[old] else { continue }
                     followers.carry(old, in: from, to: new, in: to)
-                    arrived[to, default: [:]][new] = record
+                    arrived[to, default: []].insert(new)
+                    let change = ChangeEvent(unchangedAt: graph.version, cause: .moved(record), activeModel: graph.activeModelID)
+                    let json = Self.changeJSON(
+                        model: new, change: change, steps: [], finished: false, state: graph.model(new), moved: record)
+                    for client in clients {
+                        result.append(FollowedChange(window: to, follower: client, model: new, version: graph.version, json: json))
+                    }
                 }
             case .changed(let number, let change, _, _):
                 guard let followed = followers.byWindow[number] else { continue }
@@ -133,11 +142,11 @@ extension ServiceState {
                 for (model, clients) in followed.sorted(by: { $0.key < $1.key }) {
                     let steps = change.steps.filter { $0.concerns(model) }
                     let finished = change.finished.contains(model)
-                    let moved = arrived[number]?[model]
-                    guard !steps.isEmpty || finished || moved != nil else { continue }
+                    // One that just arrived was told with the move.
+                    guard !steps.isEmpty || finished, arrived[number]?.contains(model) != true else { continue }
                     let json = Self.changeJSON(
                         model: model, change: change, steps: steps, finished: finished,
-                        state: finished ? nil : graph?.model(model), moved: moved)
+                        state: finished ? nil : graph?.model(model))
                     for client in clients {
                         result.append(FollowedChange(
                             window: number, follower: client, model: model, version: change.version, json: json))

@@ -32,6 +32,7 @@ enum DirectParser {
         "closed": ClosedCommand.self,
         "reopen": ReopenCommand.self,
         "session": SessionCommand.self,
+        "move": MoveCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 

@@ -402,6 +402,32 @@ class Session:
         """``DeleteSession``."""
         self.call("DeleteSession", "(s)", (name,))
 
+    # -- move and merge (Docs/desktop.md)
+
+    def move_model(self, window: Union["Window", int, str], model: int,
+                   to_window: Union["Window", int, str, None] = None,
+                   placement: Optional[Mapping[str, Any]] = None) -> Tuple["Window", int]:
+        """``MoveModel``: ``model`` of ``window`` (0: its active model) moved with everything under it — a tab, a
+        pushed screen with the screens pushed above it, or a presented model with its own presentations — into
+        ``to_window``, or into a new window when ``to_window`` is ``None`` or 0 (a tear-off). ``window`` and
+        ``to_window``: a :class:`Window`, its number or its object path. ``placement``: where it goes (``None``:
+        where its form goes), sent as JSON: ``{"stack": id, "position": n}`` (pushed screens),
+        ``{"tabs": id, "position": n, "tab": "newid", "select": False}`` (a tab), ``{"presentOn": id}`` (a
+        presentation), ``{"scene": "name"}`` (a new window's scene).
+
+        One change in each window, their ``Changed`` signals paired by the cause ``{"moved": {"transaction", "from",
+        "to", "model", "ids", "tab"}}``; ids are kept in a new window and fresh in an existing one (``ids`` maps
+        them). Returns the target :class:`Window` (the new one for a tear-off) and its version. Raises
+        :class:`navsession.errors.InvalidSpec` (the window's root, a stack's root, the last tab, a container of the
+        wrong kind…), :class:`navsession.errors.UnknownModel`, :class:`navsession.errors.DetachedModel`,
+        :class:`navsession.errors.UnknownObject` (no such window), :class:`navsession.errors.InvalidArgs` (the
+        same window)."""
+        placement_json = "" if placement is None else json.dumps(dict(placement), separators=(",", ":"))
+        target = 0 if to_window is None else _number(to_window)
+        number, version = self.call("MoveModel", "(ttts)", (_number(window), model, target, placement_json))
+        self._sync()
+        return self.window(_window_path(int(number))), int(version)
+
     # -- following the windows (GLib main loop)
 
     def follow_windows(self, added: Callable[["Window"], None], removed: Callable[[str], None],
@@ -449,6 +475,22 @@ class Session:
 
 def _path(window: Union["Window", str]) -> str:
     return window.path if isinstance(window, Window) else window
+
+
+def _number(window: Union["Window", int, str]) -> int:
+    """A window's number, from a :class:`Window`, a number or an object path."""
+    if isinstance(window, Window):
+        return window.number
+    if isinstance(window, str):
+        tail = window.rsplit("/", 1)[-1]
+        if not window.startswith(SESSION_PATH + "/window/") or not tail.isdigit():
+            raise ValueError(f"{window!r} is not a window's object path ({SESSION_PATH}/window/<n>)")
+        return int(tail)
+    return int(window)
+
+
+def _window_path(number: int) -> str:
+    return f"{SESSION_PATH}/window/{number}"
 
 
 def _routes_json(routes: Sequence[Union[Route, Mapping[str, Any]]]) -> str:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
 from .specs import JSON, Presentation, Reference, Route, Screen, Spec, _put, _spec
+
+if TYPE_CHECKING:  # the client imports this module
+    from .client import Window
 
 
 @dataclass(frozen=True)
@@ -263,6 +266,19 @@ def dismiss_window(window: Optional[str] = None) -> Command:
     return _command("dismissWindow", window=window)
 
 
+def move_model(model: Optional[Reference] = None, to_window: Union[int, "Window"] = 0,
+               placement: Optional[Mapping[str, Any]] = None) -> Command:
+    """``moveModel``: Session1 ``MoveModel`` from a window's batch, where it must be alone (the daemon refuses it
+    beside other commands, in a ``sequence``, a handler or a schedule). ``model`` (an id or ``"tag:…"``; ``None``:
+    the entry's executing model, the active one by default) moves with everything under it into window
+    ``to_window`` (a number or a :class:`navsession.Window`; 0: a new window); ``placement`` as for
+    :meth:`navsession.Session.move_model` (``{"stack": id, "position": n}``, ``{"tabs": id, "tab": "newid",
+    "select": False}``, ``{"presentOn": id}``, ``{"scene": "name"}``). ``Window.apply`` returns the source
+    window's new version."""
+    number = to_window if isinstance(to_window, int) else to_window.number
+    return _command("moveModel", model=model, toWindow=number, placement=placement)
+
+
 def open_url(url: str) -> Command:
     return _command("openURL", url=url)
 
@@ -298,8 +314,8 @@ __all__ = [
     "existing", "set_path", "present", "show", "dismiss", "dismiss_just_from_presented", "hide", "dismiss_all",
     "go_back", "go_back_to_root", "go_back_to", "pop_to", "pop_at", "push_params", "go_forward", "bring_to_front", "select_tab", "switch_model",
     "clear_saved_state", "select_child", "set_column_visibility", "set_tab_bar_rule", "set_routes", "set_params",
-    "set_appearance", "protect", "unprotect", "set_renderer_state", "open_window", "dismiss_window", "open_url",
-    "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
+    "set_appearance", "protect", "unprotect", "set_renderer_state", "open_window", "dismiss_window", "move_model",
+    "open_url", "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
 ]
 
 #: Every command name the builders produce (a test compares it with the daemon's list).
@@ -308,6 +324,6 @@ COMMAND_NAMES = frozenset({
     "dismissJustFromPresented", "hide", "dismissAll", "goBack", "goBackToRoot", "goBackTo", "goForward",
     "bringToFront", "tabsSelectItem", "switchModel", "clearSavedState", "selectChild", "setColumnVisibility",
     "setTabBarRule", "setRoutes", "setParams", "setAppearance", "protect", "unprotect", "setRendererState",
-    "openWindow", "dismissWindow", "openURL", "trigger", "sendMessage", "sequence", "transaction", "schedule",
-    "cancelScheduled",
+    "openWindow", "dismissWindow", "moveModel", "openURL", "trigger", "sendMessage", "sequence", "transaction",
+    "schedule", "cancelScheduled",
 })

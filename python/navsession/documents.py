@@ -65,9 +65,17 @@ class Step(TypedDict, total=False):
     state: Dict[str, Any]
 
 
+#: A ``Changed``'s ``cause_json`` ``moved`` (Session1 ``MoveModel``), the same in both windows' signals:
+#: ``transaction`` pairs them; ``from``/``to`` the windows' numbers; ``model`` the moved model's id in the source;
+#: ``ids`` each moved model's id in the source → its id in the target (equal in a new window); ``tab`` the tab's id
+#: in the target, for a tab. (The functional form: ``from`` is a Python keyword.)
+MovedCause = TypedDict("MovedCause", {
+    "transaction": str, "from": int, "to": int, "model": int, "ids": Dict[str, int], "tab": NotRequired[str]})
+
+
 class ChangeCause(TypedDict, total=False):
     """``Changed``'s ``cause_json``: ``commands`` or ``report``, with ``scheduled``, ``redirected`` or ``resumed``
-    when they apply (Docs/state-schema.md §4)."""
+    when they apply, or ``moved`` (Docs/state-schema.md §4)."""
 
     commands: List[Dict[str, Any]]
     report: Dict[str, Any]
@@ -75,6 +83,7 @@ class ChangeCause(TypedDict, total=False):
     redirected: Dict[str, Any]
     resumed: Dict[str, Any]
     setState: bool
+    moved: MovedCause
 
 
 class ClosedWindow(TypedDict):
@@ -98,4 +107,4 @@ class HistoryEntry(TypedDict):
     activeScreen: str
 
 
-__all__ = ["Model", "WindowSnapshot", "Step", "ChangeCause", "ClosedWindow", "HistoryEntry"]
+__all__ = ["Model", "WindowSnapshot", "Step", "MovedCause", "ChangeCause", "ClosedWindow", "HistoryEntry"]

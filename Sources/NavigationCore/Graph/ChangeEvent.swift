@@ -57,7 +57,7 @@ public struct ChangeEvent: Hashable, Sendable, Codable {
     }
 
     /// The event of a change that changed nothing (``isNoOp``).
-    init(unchangedAt version: Int, cause: ChangeCause, activeModel: ModelID) {
+    public init(unchangedAt version: Int, cause: ChangeCause, activeModel: ModelID) {
         self.init(
             version: version, cause: cause, animated: false, started: [], finished: [], modified: [], messages: [],
             effects: [], activeModel: activeModel)

@@ -105,6 +105,40 @@ extension WindowSnapshot {
         return (rest, branch)
     }
 
+    /// Whether moving `id` takes the whole window: it is the window's root, or the root of the stack that is.
+    public func movesWholeWindow(_ id: ModelID) -> Bool {
+        guard let rootModel = model(root) else { return false }
+        if id == root { return true }
+        if case .stack(let path, _) = rootModel.content { return path.first?.model == id }
+        return false
+    }
+
+    /// Everything the window holds, as a branch that goes onto another window's stack (the window then closes: a
+    /// browser window whose only tab is dragged into another): a root stack's whole path, or a root screen. Its
+    /// batches and forward list go with it.
+    /// - Throws: ``NavigationError/invalidSpec(_:)`` when the root is another container (move its tabs or children).
+    public func wholeWindowBranch() throws(NavigationError) -> MovedBranch {
+        guard let rootModel = model(root) else { throw .invalidSnapshot("no root") }
+        switch rootModel.content {
+        case .stack(let path, _):
+            let roots = Set(path.map(\.model))
+            var models = self.models.filter { $0.id != root }
+            for index in models.indices where roots.contains(models[index].id) {
+                models[index].parent = nil
+                models[index].attachment = .root
+            }
+            var elements = path
+            if !elements.isEmpty { elements[0].transition = nil }
+            return MovedBranch(form: .stackSuffix(elements), roots: path.map(\.model), models: models, scheduled: scheduled, forward: forward)
+        case .screen:
+            return MovedBranch(
+                form: .stackSuffix([StackElement(model: root)]), roots: [root], models: models, scheduled: scheduled, forward: forward)
+        default:
+            throw .invalidSpec(
+                "model \(root) is the window's root, a \(rootModel.kind.tag) container: move what it holds (a tab, a child)")
+        }
+    }
+
     /// The state with `branch` grafted in at `placement`, its models under fresh ids of this window (the map from
     /// their old ids is returned; a model's id is never given to another, and this window may have used the old
     /// ones), and the moved tab's id here when it is a tab. The batches the branch scheduled do not come along (their

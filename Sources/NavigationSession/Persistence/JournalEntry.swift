@@ -40,8 +40,8 @@ indirect enum JournalEntry: Hashable, Sendable {
     /// A window opened from a saved snapshot (Session1 `OpenSession`), the snapshot inline so the line opens it alone:
     /// `{"op":"openSnapshot","window":8,"scene":"main","snapshot":{…},"sessionVersion":12}`.
     case openSnapshot(window: WindowNumber, scene: String, snapshot: WindowSnapshot, sessionVersion: UInt64)
-    /// A model moved between windows (Session1 `MoveModel`): the source's change and the target's (a `restore`, or an
-    /// `openSnapshot` for a new window) in one line, so a crash leaves the move whole or not made:
+    /// A model moved between windows (Session1 `MoveModel`): the source's change (a `restore`, or a `dismiss` when all it
+    /// held moved) and the target's (a `restore`, or an `openSnapshot` for a new window) in one line, so a crash leaves the move whole or not made:
     /// `{"op":"move","window":1,"from":{"op":"restore",…},"to":{"op":"restore",…}}`.
     case move(from: JournalEntry, to: JournalEntry)
 
@@ -126,10 +126,10 @@ extension JournalEntry: Codable {
             let to = try c.decode(JournalEntry.self, forKey: .to)
             for part in [from, to] {
                 switch part {
-                case .restore, .openSnapshot: continue
+                case .restore, .openSnapshot, .dismiss: continue
                 default:
                     throw DecodingError.dataCorruptedError(
-                        forKey: .to, in: c, debugDescription: "a move holds a restore and a restore or openSnapshot")
+                        forKey: .to, in: c, debugDescription: "a move holds a restore or dismiss and a restore or openSnapshot")
                 }
             }
             self = .move(from: from, to: to)

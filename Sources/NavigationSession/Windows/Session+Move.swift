@@ -88,9 +88,16 @@ extension Session {
         }
         let targetWindow: SessionWindow? = target == 0 ? nil : try window(target)
         try checkHistoryShare()
+        let whole = source.graph.snapshot()
+        if whole.movesWholeWindow(model) {
+            guard let targetWindow else {
+                throw .navigation(.invalidSpec("model \(model) is window \(number)'s whole content: it is a window already"))
+            }
+            return try moveWholeWindow(source, whole, into: targetWindow, model: model, placement: placement, events: &events)
+        }
         let split: (remaining: WindowSnapshot, branch: MovedBranch)
         do {
-            split = try source.graph.snapshot().detaching(model, activeModel: source.graph.activeModelID)
+            split = try whole.detaching(model, activeModel: source.graph.activeModelID)
         } catch {
             throw .navigation(error)
         }
@@ -165,6 +172,51 @@ extension Session {
         events.append(.moved(record))
         afterChange(source, sourceEvent, events: &events)
         return (newNumber, sourceEvent)
+    }
+
+    /// Everything `source` holds goes onto `target`'s stack and `source` closes (it is not remembered as closed: its
+    /// content lives on in `target`), as a browser window closes when its only tab is dragged into another.
+    private func moveWholeWindow(
+        _ source: SessionWindow, _ state: WindowSnapshot, into target: SessionWindow, model: ModelID, placement: MovePlacement,
+        events: inout [SessionEvent]
+    ) throws(SessionError) -> (target: WindowNumber, source: ChangeEvent) {
+        let attached: (state: WindowSnapshot, ids: [ModelID: ModelID], tab: String?)
+        do {
+            let branch = try state.wholeWindowBranch()
+            attached = try target.graph.snapshot().attaching(branch, at: placement, activeModel: target.graph.activeModelID)
+        } catch {
+            throw .navigation(error)
+        }
+        let record = MoveRecord(
+            transaction: "move-\(source.number)-\(source.graph.version + 1)", from: Int(source.number), to: Int(target.number),
+            model: model, ids: attached.ids)
+        try dryRun(target, attached.state, record)
+        // The source closes first: its guards may refuse, and nothing has changed yet.
+        var closing: ChangeEvent
+        do {
+            closing = try gated(source) { () throws(NavigationError) in
+                try source.graph.report(.windowClosed, waiving: Set(source.graph.protections.map(\.model)))
+            }
+        } catch {
+            noteRefusal(error, in: source.number)
+            throw .navigation(error)
+        }
+        // Its renderer learns why it closes: the move, paired with the target's change.
+        closing.cause = .moved(record)
+        let targetEvent = try replace(target, with: attached.state, record)
+        _ = source.graph.drainEffects()
+        _ = source.graph.drainMessages()
+        removeWindow(source.number)
+        order.removeAll { $0 == source.number }
+        version += 1
+        try persist(.move(
+            from: .dismiss(window: source.number, sessionVersion: version),
+            to: .restore(window: target.number, cause: .moved(record), snapshot: attached.state, version: targetEvent.version)))
+        events.append(.moved(record))
+        events.append(.changed(source.number, closing, steps: [], causeJSON: causeJSON(of: closing)))
+        events.append(.windowClosed(source.number, scene: source.scene))
+        afterChange(target, targetEvent, events: &events)
+        return (target.number, closing)
     }
 
     /// Asks `window`'s guards and checks its limits for taking `state`, changing nothing.

@@ -20,7 +20,8 @@ application registered for it (:mod:`navsession.gtk.pages`): a :class:`Page` sub
 ``Gtk.Widget``; screens without one show a :class:`Placeholder`. Nothing changes on screen before the daemon says
 so: the user's back (button, Escape, Alt+Left, mouse button 8, a swipe from the left edge) asks the daemon first
 (``BeginBack``) and goes back only when allowed (``CommitBack``); tabs, segments, dialog buttons and window
-closes are reported; each shown version is reported settled; renderer state — the window's size, each page's
+closes are reported; a tab's context menu moves the tab to a new window or into another window's tabs
+(``MoveModel``); each shown version is reported settled; renderer state — the window's size, each page's
 scroll positions, drafts and selections — is saved in the daemon and restored after a restart.
 
 This subpackage needs PyGObject with GTK 4 (Debian: ``python3-gi``, ``gir1.2-gtk-4.0``); ``import navsession``

@@ -191,6 +191,22 @@ class WindowReporter:
     def action_chosen(self, model: int, action: str) -> None:
         self._send("ReportActionChosen", "(ts)", (model, action))
 
+    def move_model(self, model: int, to_window: int, placement_json: str) -> None:
+        """The user moves ``model`` (a tab) into window ``to_window``, or into a new window for 0 (Session1
+        MoveModel, without blocking). Both windows' ``Changed`` bring the result; a new window comes like any
+        window that opens. A refusal (the last tab, a mark, a guard…) is logged: nothing was shown ahead, so
+        nothing to resynchronise."""
+        session = self.app.session
+        number = int(self.path.rsplit("/", 1)[-1])
+        if session is None:
+            return
+        log.info("MoveModel model %d of %s to window %d (placement %r)", model, self.path, to_window, placement_json)
+        session.call_async(
+            "MoveModel", "(ttts)", (number, model, to_window, placement_json),
+            lambda reply: log.info("MoveModel: model %d is in window %d at version %d", model, reply[0], reply[1]),
+            lambda error: log.warning("MoveModel of model %d of %s refused (%s: %s)", model, self.path, error.name,
+                                      error.message))
+
     def closed(self) -> None:
         """The user closed the window (its close button): the daemon dismisses it (ReportClosed)."""
         self.app.closed_by_user.add(self.path)
@@ -373,7 +389,8 @@ class NavigationApp(Gtk.Application):
         self.windows[path] = window
         self.window_signals[path] = [
             window.connect_changed(lambda change: self.window_changed(
-                path, change.version, change.previous_version, change.animated, change.steps_json)),
+                path, change.version, change.previous_version, change.animated, change.steps_json),
+                lambda error: self.unreadable_change(path, error)),
             window.connect_properties(lambda changed: self.window_properties(path, changed)),
         ]
         self.window_added(path)
@@ -429,6 +446,13 @@ class NavigationApp(Gtk.Application):
             self.screen_changed()
             return
         self._fetch_and_render(path, parse_steps(steps_json, animated))
+
+    def unreadable_change(self, path: str, error: NavSessionError) -> None:
+        """A ``Changed`` the package could not read (a ProtocolError: a cause or steps it does not know): the
+        window changed all the same, so it is shown from GetState, as after a missed change."""
+        log.warning("%s: a Changed could not be read (%s); resynchronising from GetState", path, error.message)
+        self.resyncs["missedChange"] += 1
+        self.resync(path)
 
     def window_properties(self, path: str, changed: dict[str, Any]) -> None:
         view = self.views.get(path)

@@ -2,7 +2,8 @@
 
 screen → a :class:`~navsession.gtk.pages.PageHost` holding the page the application's factory made for it
 (pages.py); stack → Gtk.Stack of pages (slide left/right); tabs →
-Gtk.StackSwitcher over a Gtk.Stack; switched → Gtk.Stack (crossfade); custom → a segmented switcher over its
+Gtk.StackSwitcher over a Gtk.Stack, each tab's button with a context menu (a right-click, or Shift+F10 or the Menu
+key on a focused tab: move the tab to a new window or into another one); switched → Gtk.Stack (crossfade); custom → a segmented switcher over its
 children (the selected one shown), or, for the kind ``split``, its children side by side as columns (the selected
 one is the focused column) that collapse to the focused column alone in a narrow window. The main window's
 content sits in a SwipeFrame, which shifts it right while a back swipe is allowed (swipe.py).
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from gi.repository import GLib, Graphene, Gsk, Gtk
+from gi.repository import Gdk, Gio, GLib, Graphene, Gsk, Gtk
 
 from .animator import Action
 from .graph import Graph
@@ -24,6 +25,11 @@ MakePage = Callable[[Graph, int], Page]  # (graph, screen model) → the page th
 OnChanged = Callable[[], None]  # something shown changed without a D-Bus event (a transition ended)
 OnChildSelected = Callable[[int, int], None]  # (custom container, child model), from the user
 OnCollapsed = Callable[[int, bool], None]  # (split, collapsed), when the window's width crosses the breakpoint
+TabMenu = Callable[[int, str], "Gio.MenuModel | None"]  # (tabs model, tab id) → the tab's context menu, or none
+
+#: The prefix of the window's actions (``navigation.move-model``) the tabs' context menus name: each TabsView has
+#: the window's action group under it, so its menus work in a sheet's window too.
+ACTIONS = "navigation"
 
 
 def _nothing() -> None:
@@ -91,15 +97,23 @@ class TabsView(Gtk.Box):
 
     A click on the switcher is not applied: the stack goes back to the daemon's selected tab and the
     selection is reported; GetState then selects it. A click on the selected tab is reported too (the daemon
-    applies the container's reselect policy: the demo pops the tab to its root)."""
+    applies the container's reselect policy: the demo pops the tab to its root). A right-click on a tab's button
+    opens its context menu (:meth:`open_menu`: what ``tab_menu`` makes for it, whose items name the actions of
+    ``actions``, inserted here under the prefix :data:`ACTIONS`)."""
 
-    def __init__(self, on_selected: OnTabSelected) -> None:
+    def __init__(self, on_selected: OnTabSelected, tab_menu: TabMenu | None = None,
+                 actions: Gio.ActionGroup | None = None) -> None:
         super().__init__(orientation=Gtk.Orientation.VERTICAL)
         self.model_id = 0
         self.selected = ""
         self.tab_models: dict[str, int] = {}
         self._updating = False
         self._on_selected = on_selected
+        self._tab_menu = tab_menu
+        #: The open context menu (a popover parented to this view, pointing at its tab's button), if any.
+        self.menu: Gtk.PopoverMenu | None = None
+        if actions is not None:
+            self.insert_action_group(ACTIONS, actions)
         self._connected: list[Gtk.Widget] = []
         self.stack = Gtk.Stack(hexpand=True, vexpand=True, transition_duration=200)
         self.switcher = Gtk.StackSwitcher(stack=self.stack, halign=Gtk.Align.CENTER, margin_top=6, margin_bottom=6)
@@ -138,7 +152,75 @@ class TabsView(Gtk.Box):
             if not any(button is known for known in self._connected):
                 self._connected.append(button)
                 button.connect("clicked", self._clicked)
+                if self._tab_menu is not None:
+                    secondary = Gtk.GestureClick(button=Gdk.BUTTON_SECONDARY)
+                    secondary.connect("pressed", self._secondary_pressed)
+                    button.add_controller(secondary)
+                    # The keyboard's context-menu keys on a focused tab open the same menu.
+                    keys = Gtk.ShortcutController()
+                    keys.add_shortcut(Gtk.Shortcut.new(Gtk.ShortcutTrigger.parse_string("<Shift>F10|Menu"),
+                                                       Gtk.CallbackAction.new(self._menu_key)))
+                    button.add_controller(keys)
             button = button.get_next_sibling()
+
+    def _secondary_pressed(self, gesture: Gtk.GestureClick, _n: int, _x: float, _y: float) -> None:
+        tab = self.tab_of(gesture.get_widget())
+        if tab is not None and self.open_menu(tab) is not None:
+            gesture.set_state(Gtk.EventSequenceState.CLAIMED)
+
+    def _menu_key(self, button: Gtk.Widget, _args: GLib.Variant | None) -> bool:
+        tab = self.tab_of(button)
+        return tab is not None and self.open_menu(tab) is not None
+
+    def tab_of(self, button: Gtk.Widget | None) -> str | None:
+        """The tab id of a switcher button (its children follow the pages' order)."""
+        child = self.switcher.get_first_child()
+        for name in [p.get_name() for p in _pages(self.stack)]:
+            if child is None:
+                return None
+            if child is button:
+                return name
+            child = child.get_next_sibling()
+        return None
+
+    def open_menu(self, tab: str) -> Gtk.PopoverMenu | None:
+        """Opens ``tab``'s context menu at its button, as a right-click on it does (``None``: the tab has none, or
+        there is no such tab). A menu already open closes first."""
+        self.close_menu()
+        button = self.page_button(tab)
+        model = self._tab_menu(self.model_id, tab) if self._tab_menu is not None and button is not None else None
+        if button is None or model is None or model.get_n_items() == 0:
+            return None
+        popover = Gtk.PopoverMenu.new_from_model(model)
+        popover.set_has_arrow(True)
+        popover.set_parent(self)  # this view outlives the button: a move of this very tab removes the button
+        found, bounds = button.compute_bounds(self)
+        if found:
+            popover.set_pointing_to(Gdk.Rectangle(int(bounds.get_x()), int(bounds.get_y()),
+                                                  int(bounds.get_width()), int(bounds.get_height())))
+        popover.connect("closed", self._menu_closed)
+        self.menu = popover
+        popover.popup()
+        return popover
+
+    def close_menu(self) -> None:
+        """Closes the context menu, if one is open."""
+        popover, self.menu = self.menu, None
+        if popover is not None:
+            popover.popdown()
+            if popover.get_parent() is not None:
+                popover.unparent()
+
+    def _menu_closed(self, popover: Gtk.PopoverMenu) -> None:
+        def unparent() -> bool:
+            # After the chosen item's action ran (a popover closes before its item activates).
+            if self.menu is popover:
+                self.menu = None
+            if popover.get_parent() is not None:
+                popover.unparent()
+            return GLib.SOURCE_REMOVE
+
+        GLib.idle_add(unparent)
 
     def _clicked(self, button: Gtk.Widget) -> None:
         # A click on another tab has already been reported (and the page put back) by _visible_changed.
@@ -357,8 +439,11 @@ class GraphView:
 
     def __init__(self, on_tab_selected: OnTabSelected, make_page: MakePage,
                  on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None,
-                 on_changed: OnChanged = _nothing) -> None:
+                 on_changed: OnChanged = _nothing, tab_menu: TabMenu | None = None,
+                 actions: Gio.ActionGroup | None = None) -> None:
         self._make_page = make_page
+        self._tab_menu = tab_menu
+        self._actions = actions
         self._on_child_selected = on_child_selected
         self._on_collapsed = on_collapsed
         self._on_changed = on_changed
@@ -377,7 +462,14 @@ class GraphView:
         for widget in self.widgets.values():
             if isinstance(widget, PageHost):
                 widget.close()
+            elif isinstance(widget, TabsView):
+                widget.close_menu()
         self.widgets.clear()
+
+    def tabs(self, model_id: int) -> TabsView | None:
+        """The view of tab container ``model_id``, when it was built."""
+        widget = self.widgets.get(model_id)
+        return widget if isinstance(widget, TabsView) else None
 
     def pages(self) -> dict[int, Page]:
         """The page of every screen built, by model id."""
@@ -391,7 +483,7 @@ class GraphView:
             if isinstance(widget, PageHost):
                 widget.close()
             if wanted is TabsView:
-                widget = TabsView(self._on_tab_selected)
+                widget = TabsView(self._on_tab_selected, self._tab_menu, self._actions)
             elif wanted is PageHost:
                 widget = PageHost(self._make_page(graph, model_id))
             elif wanted is CustomView:

@@ -126,6 +126,36 @@ class Graph:
             model_id = children[index] if 0 <= index < len(children) else children[-1]
         return model_id
 
+    def tab_container(self) -> int | None:
+        """The tab container the window's base shows (the first one met going down from the root along what is
+        shown: a stack's top, a switched container's model, a custom container's selected child), or ``None``."""
+        model_id: int | None = self.root
+        seen = 0
+        while model_id is not None and model_id in self.models and seen < len(self.models):
+            seen += 1
+            model = self.models[model_id]
+            kind = model["kind"]
+            if kind == "tabs":
+                return model_id
+            if kind == "stack" and model.get("path"):
+                model_id = int(model["path"][-1]["model"])
+            elif kind == "switched" and model.get("switchedModel") is not None:
+                model_id = int(model["switchedModel"])
+            elif kind == "custom" and model.get("children"):
+                children = [int(c) for c in model["children"]]
+                index = int(model.get("selected", len(children) - 1))
+                model_id = children[index] if 0 <= index < len(children) else children[-1]
+            else:
+                return None
+        return None
+
+    def tab_model(self, tabs_id: int, tab: str) -> int | None:
+        """The model of tab ``tab`` of tab container ``tabs_id``, or ``None``."""
+        model = self.models.get(tabs_id)
+        if model is None or model["kind"] != "tabs":
+            return None
+        return next((int(t["model"]) for t in model.get("tabs") or [] if t["id"] == tab), None)
+
     # -- appearance (Docs/renderers.md, "Appearance") ------------------------------------------------
 
     def appearance(self, model_id: int) -> dict[str, Any]:

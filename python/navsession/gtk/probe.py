@@ -29,6 +29,7 @@ The application also exports, on its own connection (at that unique name), ``org
 | ``ActivateRow(o window, t model, u index)`` | activates row ``index`` of the page's first ``Gtk.ListBox`` (a click or Enter on it) |
 | ``Click(o window, t model, s name)`` | clicks a button: in the page of ``model``, the ``Gtk.Button`` whose widget name (``set_name``) or label is ``name``; in a dialog (``model`` an alert or confirmation dialog), the button of the action ``name`` |
 | ``Close(o window)`` | closes the window as its close button does |
+| ``TabMenu(o window, t tabs, s tab, s choose) → s labels_json`` | opens the context menu of tab ``tab`` of tab container ``tabs`` as a right-click on its button does and answers its items' labels (``[]``: the tab has no menu); with ``choose`` a label, chooses that item (its action runs as a click on it runs it), else closes the menu |
 | ``Screenshot(o window, t model, s png_file)`` | saves a PNG of the window (``model`` 0) or of the sheet, cover or dialog that presents ``model``, drawn by GTK itself (``Gtk.WidgetPaintable`` → Gsk → PNG), answered once saved: first it waits until that GTK window is still — mapped, its size the same from frame to frame, no stack transition or reveal running, no version of the window waiting to be reported settled — and a frame has been painted since (an error after 10 s) |
 
 Nothing of this exists without the variable. ``scripts/pictures`` makes the Notes application's pictures in
@@ -79,6 +80,13 @@ INTROSPECTION = f"""
       <arg name="name" type="s" direction="in"/>
     </method>
     <method name="Close"><arg name="window" type="o" direction="in"/></method>
+    <method name="TabMenu">
+      <arg name="window" type="o" direction="in"/>
+      <arg name="tabs" type="t" direction="in"/>
+      <arg name="tab" type="s" direction="in"/>
+      <arg name="choose" type="s" direction="in"/>
+      <arg name="labels_json" type="s" direction="out"/>
+    </method>
     <method name="Screenshot">
       <arg name="window" type="o" direction="in"/>
       <arg name="model" type="t" direction="in"/>
@@ -171,6 +179,10 @@ class TestProbe:
                     raise ProbeError(f"no window {window} on screen")
                 invocation.return_value(None)
                 view.window.close()  # close-request: the application reports it (ReportClosed)
+            elif method == "TabMenu":
+                window, tabs, tab, choose = params.unpack()
+                labels = self._tab_menu(window, int(tabs), tab, choose)
+                invocation.return_value(GLib.Variant("(s)", (json.dumps(labels),)))
             elif method == "Screenshot":
                 window, model, path = params.unpack()
                 view = self.app.views.get(window)
@@ -229,6 +241,42 @@ class TestProbe:
         if not found[0].is_sensitive():
             raise ProbeError(f"the button {name!r} in the page of model {model} is insensitive")
         found[0].emit("clicked")
+
+    def _tab_menu(self, window: str, tabs: int, tab: str, choose: str) -> list[str]:
+        """Opens a tab's context menu (see the module); chooses the item ``choose`` when given."""
+        view = self.app.views.get(window)
+        if view is None:
+            raise ProbeError(f"no window {window} on screen")
+        tabs_view = view.content.tabs(tabs)
+        if tabs_view is None:
+            raise ProbeError(f"no tab container {tabs} in {window}")
+        if tabs_view.page_button(tab) is None:
+            raise ProbeError(f"no tab {tab!r} in the tab container {tabs} of {window}")
+        popover = tabs_view.open_menu(tab)
+        if popover is None:
+            if choose:
+                raise ProbeError(f"tab {tab!r} has no context menu: no item {choose!r}")
+            return []
+        menu = popover.get_menu_model()
+        items = []
+        for index in range(menu.get_n_items()):
+            label = menu.get_item_attribute_value(index, "label", GLib.VariantType.new("s"))
+            action = menu.get_item_attribute_value(index, "action", GLib.VariantType.new("s"))
+            target = menu.get_item_attribute_value(index, "target", None)
+            items.append((label.get_string() if label else "", action.get_string() if action else "", target))
+        labels = [label for label, _action, _target in items]
+        if not choose:
+            tabs_view.close_menu()
+            return labels
+        chosen = next(((action, target) for label, action, target in items if label == choose), None)
+        if chosen is None:
+            tabs_view.close_menu()
+            raise ProbeError(f"tab {tab!r}'s menu has no item {choose!r} (it has {labels})")
+        # What a click on the item does: the menu closes, its action runs in the menu's place (the tab view's).
+        popover.popdown()
+        if not popover.activate_action(chosen[0], chosen[1]):
+            raise ProbeError(f"the action {chosen[0]} of {choose!r} is not available")
+        return labels
 
     @staticmethod
     def _type(page: Page, key: str, text: str) -> None:

@@ -5,7 +5,9 @@
 factory made for it (pages.py); the view is what those pages reach the window through (:class:`PageServices`:
 protection marks, renderer state, commands). Back (the button, Escape, Alt+Left, the
 mouse's button 8 and the left-edge swipe) asks the daemon first (BeginBack) and goes back only when allowed
-(CommitBack): a refused back never moves the page (Docs/guards.md, "Back gestures").
+(CommitBack): a refused back never moves the page (Docs/guards.md, "Back gestures"). A tab's context menu moves
+the tab to a new window or into another window's tabs (Session1 MoveModel, the action ``navigation.move-model``):
+the daemon's changes bring the result — the new window through the session's windows, like any other.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from gi.repository import GLib, Gtk
+from gi.repository import Gio, GLib, Gtk
 
 from navsession import NavSessionError
 from navsession.commands import CommandLike
 
 from .animator import Action, Animator
-from .content import GraphView, SwipeFrame
+from .content import ACTIONS, GraphView, SwipeFrame
 from .dialogs import DialogWindow, ModalWindow, escape_shortcut, history_bindings
 from .graph import DIALOG_KINDS, Graph
 from .pages import Page, PageContext, model_params
@@ -53,6 +55,7 @@ class Reporter(Protocol):
     def child_selected(self, container: int, child: int) -> None: ...
     def collapsed(self, split: int, collapsed: bool) -> None: ...
     def renderer_state(self, model: int, state_json: str) -> None: ...
+    def move_model(self, model: int, to_window: int, placement_json: str) -> None: ...
 
 
 class NavWindowView:
@@ -71,12 +74,19 @@ class NavWindowView:
         self.discard_dialog: str | None = app.discard_dialog
         # The window's size and each page's state (scroll positions, drafts, selections…), kept in the daemon.
         self.keeper = RendererStateKeeper(reporter.renderer_state)
+        # The window's actions (prefix ACTIONS): move-model (model, to window; 0 = a new one), what a tab's
+        # context menu chooses. In the window and in each tab container's view (a sheet's window has its own).
+        self.actions = Gio.SimpleActionGroup()
+        move = Gio.SimpleAction.new("move-model", GLib.VariantType.new("(tt)"))
+        move.connect("activate", lambda _action, target: self.move_model(*target.unpack()))
+        self.actions.add_action(move)
         self.content = GraphView(reporter.tab_selected, self._make_page, reporter.child_selected, reporter.collapsed,
-                                 on_changed=app.screen_changed)
+                                 on_changed=app.screen_changed, tab_menu=self.tab_menu, actions=self.actions)
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
         self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)
         self.window.set_title(f"NavSession window {number}")
+        self.window.insert_action_group(ACTIONS, self.actions)
         header = Gtk.HeaderBar()
         self.title_label = Gtk.Label(label="…")
         self.title_label.add_css_class("title")
@@ -389,6 +399,39 @@ class NavWindowView:
         """Escape in the main window: back, as the back button."""
         self.go_back()
 
+    # -- moving tabs between windows (Session1 MoveModel) ---------------------------------------
+
+    def tab_menu(self, tabs: int, tab: str) -> Gio.Menu | None:
+        """A tab's context menu: "Move Tab to New Window", and "Move Tab to Window N" for each other window whose
+        base shows tabs; ``None`` for a tab that cannot move (the last one: a tab container keeps one). Each item
+        is the action ``navigation.move-model`` with (the tab's model, the target window; 0: a new one)."""
+        graph = self.graph
+        model = graph.tab_model(tabs, tab) if graph is not None else None
+        if graph is None or model is None or len(graph[tabs].get("tabs") or []) < 2:
+            return None
+        menu = Gio.Menu()
+        menu.append_item(_move_item("Move Tab to New Window", model, 0))
+        for view in sorted(self.app.views.values(), key=lambda v: v.number):
+            if view is not self and not view.closing and view.graph is not None \
+                    and view.graph.tab_container() is not None:
+                menu.append_item(_move_item(f"Move Tab to Window {view.number}", model, view.number))
+        return menu
+
+    def move_model(self, model: int, to_window: int) -> None:
+        """Moves ``model`` (with everything under it) into window ``to_window``, or into a new window for 0
+        (Session1 MoveModel): a tab goes into the tab container the target's base shows, else where its form goes.
+        Nothing changes here before the daemon's ``Changed`` (and, for a new window, the session's new window)."""
+        graph = self.graph
+        if graph is None or model not in graph:
+            return
+        placement: dict[str, Any] = {}
+        if to_window:
+            target = next((v for v in self.app.views.values() if v.number == to_window), None)
+            tabs = target.graph.tab_container() if target is not None and target.graph is not None else None
+            if graph.attachment(model) == "tab" and tabs is not None:
+                placement = {"tabs": tabs}
+        self.reporter.move_model(model, to_window, json.dumps(placement, separators=(",", ":")) if placement else "")
+
     # -- the left-edge back swipe (swipe.py) ----------------------------------------------------
 
     def _drag_begin(self, gesture: Gtk.GestureDrag, x: float, y: float) -> None:
@@ -446,3 +489,9 @@ class NavWindowView:
             modal.closing = True
         self.modals.clear()
         self.window.destroy()
+
+
+def _move_item(label: str, model: int, to_window: int) -> Gio.MenuItem:
+    item = Gio.MenuItem.new(label, None)
+    item.set_action_and_target_value(f"{ACTIONS}.move-model", GLib.Variant("(tt)", (model, to_window)))
+    return item

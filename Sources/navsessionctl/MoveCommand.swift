@@ -1,0 +1,78 @@
+import ArgumentParser
+import DBusKit
+import NavSessionClient
+import NavigationCore
+
+/// `navsessionctl move WINDOW MODEL [TO]`: Session1.MoveModel — a tab, a pushed screen with those above it, or a
+/// presented model, to another window or (TO omitted or `new`) a new one; prints the target window's path and version.
+struct MoveCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Move a model with everything under it to another window, or to a new one.",
+        discussion: """
+            MODEL is a model id (0: the window's active model). TO is a window number or path, or 'new' (the \
+            default) for a new window. --placement names where it goes: '{"tabs":3}', '{"stack":12,"position":1}', \
+            '{"presentOn":7}', '{"scene":"main"}' (Docs/desktop.md, "Move and merge"). Prints the target window's \
+            path and its version ({"window":…,"path":…,"version":…} with --json).
+            """
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+    @Flag(help: OutputFlag.help) var json = false
+
+    @Option(help: "Where it goes, as JSON (default: where its form goes).")
+    var placement = ""
+
+    @Argument(help: "The source window: a number or object path.")
+    var window: WindowArgument
+
+    @Argument(help: "The model id (0: the active model).")
+    var model: UInt64
+
+    @Argument(help: "The target window, or 'new' (default).")
+    var to: String = "new"
+
+    func validate() throws {
+        try validateConnection()
+        _ = try target()
+    }
+
+    /// The target window, `nil` for a new one.
+    private func target() throws -> WindowArgument? {
+        guard to != "new" else { return nil }
+        guard let argument = WindowArgument(argument: to) else {
+            throw ArgumentParser.ValidationError("TO must be a window number, an object path or 'new', not '\(to)'")
+        }
+        return argument
+    }
+
+    func run() async throws {
+        let target = try target()
+        try await printReply({ client in
+            try await client.session.moveModel(
+                model == 0 ? nil : ModelID(rawValue: Int(clamping: model)), of: try windowProxy(window, of: client),
+                to: try target.map { try windowProxy($0, of: client) }, placementJSON: placement)
+        }) { reply in
+            let path = reply.window.path
+            guard json else { return "\(path) \(reply.version)" }
+            return String(WindowPathOutput.line(for: path, json: true).dropLast()) + ",\"version\":\(reply.version)}"
+        }
+    }
+}
+
+extension MoveCommand: DirectParsable {
+    static let directShape = DirectShape(
+        options: ConnectionOption.names.union(["placement"]), flags: ["json"], positionals: 2...3)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        json = words.flag("json")
+        placement = words.option("placement") ?? ""
+        window = try words.positional(0)
+        model = try words.positional(1)
+        to = try words.optionalPositional(2) ?? "new"
+    }
+}
