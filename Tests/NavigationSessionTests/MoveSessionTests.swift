@@ -239,3 +239,51 @@ struct MoveSessionTests {
         #expect(session.windows.count == 2)
     }
 }
+
+/// A crash at any point of a move: the move's one journal line cut at every byte (a write interrupted by SIGKILL)
+/// leaves the moved model in exactly one window when the session comes back — the old place or the new one.
+struct MoveCrashTests {
+    @Test func aMoveCutAtEveryByteOfItsJournalLineLeavesExactlyOneCopy() throws {
+        let directory = temporaryDirectory()
+        let tests = MoveSessionTests()
+        do {
+            let session = try tests.session(directory: directory)
+            let first = try #require(session.openWindow(scene: "browser").window)
+            let second = try #require(session.openWindow(scene: "browser").window)
+            try session.apply(window: first, batchJSON: #"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"7"}}]}]"#)
+            let detail = try session.window(first).graph.activeModelID
+            try session.apply(
+                window: first, batchJSON: #"[{"command":"setRendererState","model":\#(detail.rawValue),"state":{"draft":"x"}}]"#)
+            try session.moveModel(window: first, model: detail, to: second, placementJSON: "")
+        }
+        let journal = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + SessionStore.journalFileName))
+        let text = String(decoding: journal, as: UTF8.self)
+        let range = try #require(text.range(of: #"{"from":"#, options: .backwards) ?? text.range(of: #""op":"move""#))
+        let lineStart = text.utf8.distance(from: text.startIndex, to: text[..<range.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex)
+        let lineEnd = journal.count
+        #expect(lineEnd - lineStart > 100)
+        var outcomes: Set<String> = []
+        var cut = lineStart
+        while cut <= lineEnd {
+            let copy = temporaryDirectory()
+            for name in files(in: directory) where name != SessionStore.journalFileName && !name.hasSuffix(".lock") {
+                try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+            }
+            try journal.prefix(cut).write(to: URL(fileURLWithPath: copy + "/" + SessionStore.journalFileName))
+            let restored = try tests.session(directory: copy)
+            var holders: [WindowNumber] = []
+            for window in restored.windows {
+                let models = window.graph.snapshot().models
+                if models.contains(where: { $0.screen == "detail" && $0.params == ["id": "7"] && $0.rendererState != nil }) {
+                    holders.append(window.number)
+                }
+            }
+            #expect(holders.count == 1, "cut at byte \(cut) of \(lineEnd): the detail is in windows \(holders)")
+            outcomes.insert(holders.map(String.init).joined())
+            try? FileManager.default.removeItem(atPath: copy)
+            // Every byte near the ends, a stride in between (the line's middle is one kind of cut).
+            cut += (cut - lineStart < 64 || lineEnd - cut < 64) ? 1 : 37
+        }
+        #expect(outcomes == ["1", "2"], "both the old and the new place were seen: \(outcomes)")
+    }
+}

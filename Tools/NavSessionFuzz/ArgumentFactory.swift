@@ -49,6 +49,14 @@ struct ArgumentFactory {
             params(for: scratch.screen, &random)
         case ("window", .objectPath):
             .objectPath(window(&random, scratch.window, context))
+        // MoveModel's windows as numbers (mostly open ones, sometimes 0 = a new window, sometimes none) and placement.
+        case ("window", .uint64), ("to_window", .uint64):
+            .uint64(random.chance(0.9) ? windowNumber(&random, scratch.window, context) : random.chance(0.5) ? 0 : values.uint64(&random))
+        case ("placement_json", .string):
+            .string(random.pick(
+                ["", "{}", #"{"scene":"waiting"}"#, #"{"tabs":\#(tabs(&random, &scratch).uint64 ?? 1)}"#,
+                 #"{"stack":\#(stack(&random, &scratch).uint64 ?? 1),"position":1}"#, #"{"presentOn":\#(model(&random, &scratch))}"#,
+                 #"{"stak":1}"#, #"{"position":9007199254740993}"#, "[1]"], or: ""))
         case ("url", .string): .string(urls.valid(&random))
         case ("uris", .array(.string)): .strings((0..<random.int(1...2)).map { _ in urls.valid(&random) })
         case ("batch_json", .string): .string(json.batch(&random, ids: scratch.facts.models).text)
@@ -217,6 +225,11 @@ struct ArgumentFactory {
     private func window(_ random: inout SplitMix64, _ current: ObjectPath?, _ context: ValueGenerator.Context) -> ObjectPath {
         if let current, random.chance(0.7) { return current }
         return random.pick(context.paths.filter { $0.rawValue.contains("/window/") }, or: current ?? .root)
+    }
+
+    /// A window's number (the n of its path) of ``window(_:_:_:)``'s choice.
+    private func windowNumber(_ random: inout SplitMix64, _ current: ObjectPath?, _ context: ValueGenerator.Context) -> UInt64 {
+        UInt64(window(&random, current, context).rawValue.split(separator: "/").last.map(String.init) ?? "") ?? 1
     }
 
     /// A model id the method can use: presented models for ReportDismissed, dialogs for ReportActionChosen,

@@ -99,6 +99,15 @@ struct JSONGenerator {
             if random.chance(0.3) { members.append(("saveState", .bool(random.chance(0.5)))) }
             if random.chance(0.3) { members.append(("restoreState", .bool(random.chance(0.5)))) }
             return named("switchModel", members)
+        // A move to another window or a new one (alone in its batch to apply; beside others it is refused).
+        case 11 where random.chance(0.15):
+            var members: [(String, GeneratedJSON)] = [("toWindow", .number(random.chance(0.9) ? String(random.int(0...4)) : random.pick(Self.extremeNumbers, or: "0")))]
+            if random.chance(0.7), !ids.isEmpty { members.append(("model", reference(&random, ids: ids))) }
+            if random.chance(0.4) {
+                let key = random.pick(["stack", "tabs", "presentOn"], or: "tabs")
+                members.append(("placement", .object([(key, random.chance(0.7) && !ids.isEmpty ? reference(&random, ids: ids) : .int(1))])))
+            }
+            return named("moveModel", members)
         case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
         // A renderer state for the window (0) or a model, sometimes cleared.
         case 12 where random.chance(0.3):
