@@ -250,6 +250,8 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
         case .redo: return try await window.redo()
         case .moved:
             throw Difference(description: "a move between windows is not replayed in one window")
+        case .reloaded:
+            throw Difference(description: "a manifest reload is not replayed")
         }
     }
 

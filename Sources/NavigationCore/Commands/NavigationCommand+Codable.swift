@@ -472,6 +472,8 @@ extension ChangeCause: Codable {
             self = .redo(version: version)
         } else if let record = try c.decodeIfPresent(MoveRecord.self, forKey: "moved") {
             self = .moved(record)
+        } else if try c.decodeIfPresent(Bool.self, forKey: "reloaded") == true {
+            self = .reloaded
         } else {
             self = .commands(try c.decode([BatchCommand].self, forKey: "commands"))
         }
@@ -486,6 +488,7 @@ extension ChangeCause: Codable {
         case .undo(let version): try c.encode(version, forKey: "undo")
         case .redo(let version): try c.encode(version, forKey: "redo")
         case .moved(let record): try c.encode(record, forKey: "moved")
+        case .reloaded: try c.encode(true, forKey: "reloaded")
         case .scheduled(let id, let batch):
             try c.encode(batch, forKey: "commands")
             try c.encode(id, forKey: "scheduled")

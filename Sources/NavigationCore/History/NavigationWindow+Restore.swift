@@ -27,7 +27,12 @@ extension NavigationWindow {
         // The marks are the window's now: carried onto the models that stay, none on those that come back. A move
         // carries its models' marks (with their owners) in the snapshot, and the models it takes away move, not finish.
         var models = snapshot.models
-        let moving: Bool = if case .moved = cause { true } else { false }
+        // A manifest reload keeps the marks too (the application changed, not the owner's mind) and asks no guard.
+        let moving: Bool = switch cause {
+        case .moved, .reloaded: true
+        default: false
+        }
+        let asking: Bool = if case .reloaded = cause { false } else { true }
         if !moving {
             for index in models.indices { models[index].protection = nodes[models[index].id]?.protection }
         }
@@ -55,7 +60,7 @@ extension NavigationWindow {
                 "the state would hold \(target.nodes.count) models of \(target.contentCost) bytes; over the limits")
         }
         try budget?.check(target.contentCost, replacing: contentCost)
-        if let gate = commitGate {
+        if let gate = commitGate, asking {
             var entered: [CommitGate.Touched] = []
             var left: [CommitGate.Touched] = []
             for node in starting.sorted(by: { $0.id.rawValue < $1.id.rawValue })

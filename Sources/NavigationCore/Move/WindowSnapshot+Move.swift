@@ -333,8 +333,23 @@ extension WindowSnapshot {
         }
     }
 
+    /// The same state (version, id counter, root, renderer state) with other models, batches and forward list, not
+    /// validated here: a window made or restored from it validates it (a manifest migration's result).
+    public func replacing(
+        models: [ModelState], scheduled: [ScheduledBatch], forward: [ForwardEntry], root: ModelID? = nil, nextModelID: Int? = nil
+    ) -> WindowSnapshot {
+        var state = WindowSnapshot(
+            unchecked: version, nextModelID: nextModelID ?? self.nextModelID, root: root ?? self.root, models: models,
+            isClosed: isClosed)
+        state.scheduled = scheduled
+        state.nextScheduleNumber = nextScheduleNumber
+        state.forward = forward
+        state.rendererState = rendererState
+        return state
+    }
+
     /// `model` with every id it names taken through `map` (ids outside it are kept).
-    static func remapped(_ model: ModelState, _ map: [ModelID: ModelID]) -> ModelState {
+    public static func remapped(_ model: ModelState, _ map: [ModelID: ModelID]) -> ModelState {
         func m(_ id: ModelID) -> ModelID { map[id] ?? id }
         var model = model
         model.id = m(model.id)

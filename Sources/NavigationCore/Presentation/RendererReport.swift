@@ -37,4 +37,7 @@ public enum ChangeCause: Hashable, Sendable {
     /// A model moved between windows with everything under it (Session1 `MoveModel`): the source window's change
     /// (the branch left) and the target's (it arrived) carry the same record.
     case moved(MoveRecord)
+    /// The application's manifest changed (Session1 `ReloadManifest`, `SIGHUP`, a start with another manifest): models
+    /// renamed, replaced or taken away as it declares (`{"reloaded":true}`).
+    case reloaded
 }

@@ -58,6 +58,12 @@ public struct Manifest: Hashable, Sendable {
     public let transitions: TransitionsDeclaration?
     /// What comes back at start per reason, and the crash-loop guard (default: everything).
     public let restore: RestoreDeclaration
+    /// Screens renamed since the manifest before: old name → the declared screen it is now (a reload or a start with
+    /// this manifest migrates models of the old name; Docs/manifest.md, "Changing the manifest").
+    public let renamed: [String: String]
+    /// Screens removed since the manifest before, with the declared screen that replaces their models (a removed
+    /// screen without one is popped or dismissed).
+    public let fallback: [String: String]
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
     /// Route name → the route's own entry condition (`deepLinks.routes[i].requires`/`redirect`).
@@ -75,7 +81,12 @@ public struct Manifest: Hashable, Sendable {
     ///   presentation kinds).
     public init(json: String) throws(ManifestError) {
         try self.init(document: ManifestDocument.decode(json))
+        self.json = json
     }
+
+    /// The text it was read from (``init(json:)``, ``init(contentsOfFile:)``); `nil` when built from Swift values. The
+    /// state directory keeps it beside the state written under it (Docs/manifest.md, "Changing the manifest").
+    public private(set) var json: String?
 
     /// Reads, parses and validates a manifest file.
     ///
@@ -148,6 +159,8 @@ public struct Manifest: Hashable, Sendable {
         guards = document.guards
         transitions = document.transitions
         restore = document.restore ?? RestoreDeclaration()
+        renamed = document.renamed
+        fallback = document.fallback
         guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }

@@ -22,6 +22,10 @@ struct ManifestDocument: Codable {
     var transitions: TransitionsDeclaration?
     /// What comes back at start, per reason, and the crash-loop guard.
     var restore: RestoreDeclaration?
+    /// Migration from the manifest before (Docs/manifest.md, "Changing the manifest"): screens renamed (old → new)
+    /// and screens removed with a replacement (removed → fallback).
+    var renamed: [String: String] = [:]
+    var fallback: [String: String] = [:]
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -43,6 +47,7 @@ struct ManifestDocument: Codable {
         case format, id, title, freeFormScreens, screens, scenes, dialogs, presentationKinds, capabilities, deepLinks, guards
         case transitions
         case restore
+        case renamed, fallback
         /// The schema's URL for editors (`"$schema": "https://navsession.org/schemas/manifest.json"`);
         /// a string when given, otherwise ignored, never written back.
         case schema = "$schema"
@@ -63,6 +68,8 @@ struct ManifestDocument: Codable {
         guards = try c.decodeIfPresent([String: GuardDeclaration].self, forKey: .guards) ?? [:]
         transitions = try c.decodeIfPresent(TransitionsDeclaration.self, forKey: .transitions)
         restore = try c.decodeIfPresent(RestoreDeclaration.self, forKey: .restore)
+        renamed = try c.decodeIfPresent([String: String].self, forKey: .renamed) ?? [:]
+        fallback = try c.decodeIfPresent([String: String].self, forKey: .fallback) ?? [:]
         _ = try c.decodeIfPresent(String.self, forKey: .schema)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
@@ -82,6 +89,8 @@ struct ManifestDocument: Codable {
         if !guards.isEmpty { try c.encode(guards, forKey: .guards) }
         try c.encodeIfPresent(transitions, forKey: .transitions)
         try c.encodeIfPresent(restore, forKey: .restore)
+        if !renamed.isEmpty { try c.encode(renamed, forKey: .renamed) }
+        if !fallback.isEmpty { try c.encode(fallback, forKey: .fallback) }
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

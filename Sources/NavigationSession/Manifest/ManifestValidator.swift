@@ -50,7 +50,30 @@ struct ManifestValidator {
         }
         let (router, routeConditions) = try validateDeepLinks()
         try validateGuards()
+        try validateMigration()
         return Result(router: router, routeConditions: routeConditions, defaultScene: defaultScene)
+    }
+
+    /// `renamed` and `fallback`: an old name is not a declared screen (it would be two), a new one is (unless screens are
+    /// free-form), and a fallback needs no parameter (its models are made without any).
+    private func validateMigration() throws(ManifestError) {
+        let declared = Set(document.screens.map(\.name))
+        for (field, map) in [("renamed", document.renamed), ("fallback", document.fallback)] {
+            for (old, new) in map.sorted(by: { $0.key < $1.key }) {
+                let key = "\(field).\(old)"
+                guard !old.isEmpty, !new.isEmpty else { throw .emptyName(key: key) }
+                guard !declared.contains(old) else {
+                    throw .invalidValue(key: key, detail: "'\(old)' is a declared screen; only a screen no longer declared is \(field)")
+                }
+                guard document.freeFormScreens || declared.contains(new) else { throw .unknownScreen(key: key, screen: new) }
+                if field == "fallback", let screen = document.screens.first(where: { $0.name == new }), let first = screen.required.first {
+                    throw .missingParameter(key: key, screen: new, parameter: first)
+                }
+            }
+        }
+        for old in document.renamed.keys.sorted() where document.fallback[old] != nil {
+            throw .invalidValue(key: "fallback.\(old)", detail: "'\(old)' is renamed already")
+        }
     }
 
     private func validateScreens() throws(ManifestError) {

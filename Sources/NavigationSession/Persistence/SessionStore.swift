@@ -150,6 +150,47 @@ public final class SessionStore {
     ///
     /// A crash between the two steps leaves a journal of an older generation, which load ignores
     /// (the snapshot already contains it).
+    /// The file name a manifest's text is kept under: `manifest-<FNV-1a 64 of its bytes, hex>.json`.
+    static func manifestFileName(for text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "manifest-" + String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+    }
+
+    /// Keeps `text` (a manifest) in the directory under ``manifestFileName(for:)``, once; returns the name. Written
+    /// before the snapshot that names it, so the snapshot never names a file that is not there.
+    func keepManifest(_ text: String) throws(SessionError) -> String {
+        let name = Self.manifestFileName(for: text)
+        guard !files.exists(name) else { return name }
+        do {
+            try files.writeAtomically(Array(text.utf8), to: name)
+        } catch {
+            throw .storageFailed(error.message)
+        }
+        return name
+    }
+
+    /// The text of a kept manifest, or `nil` (absent, unreadable, not the name's content).
+    func keptManifest(_ name: String) -> String? {
+        guard name.hasPrefix("manifest-"), name.hasSuffix(".json"), !name.contains("/"),
+            let bytes = try? files.read(name), let text = String(bytes: bytes, encoding: .utf8),
+            Self.manifestFileName(for: text) == name
+        else { return nil }
+        return text
+    }
+
+    /// Removes kept manifests other than `name` (after a snapshot naming it is on disk).
+    func dropManifests(except name: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for other in names where other.hasPrefix("manifest-") && other.hasSuffix(".json") && other != name {
+            try? FileManager.default.removeItem(atPath: directory + "/" + other)
+        }
+    }
+
     func writeSnapshot(_ state: StoredSession) throws(SessionError) {
         var state = state
         state.generation = generation + 1
@@ -160,6 +201,7 @@ public final class SessionStore {
             snapshotBytes = bytes.count
             generation = state.generation
             try startJournal(truncating: true)
+            if let manifest = state.manifest { dropManifests(except: manifest) }
         } catch let error as FileIO.Failure {
             throw .storageFailed(error.message)
         } catch {

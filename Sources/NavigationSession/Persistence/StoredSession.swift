@@ -25,6 +25,10 @@ struct StoredSession: Codable, Hashable {
     var closed: [StoredClosedWindow]? = nil
     /// The named sessions, by name; absent when none (and in older files).
     var sessions: [StoredNamedSession]? = nil
+    /// The file in the state directory holding the manifest this state was written under (`manifest-<hash>.json`):
+    /// a start with another manifest loads the state with that one, then migrates it (Docs/manifest.md, "Changing the
+    /// manifest"); absent in files written before it was kept.
+    var manifest: String? = nil
 
     /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
     /// would overflow when counted on), a `nextWindow` above ``WindowNumbering/highestStored`` + 1 (numbering
@@ -68,8 +72,8 @@ extension StoredSession {
     func json() throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + windows.reduce(0) { $0 + $1.snapshot.models.count * 160 })
-        // Sorted keys: applicationID, closed, format, formatVersion, generation, nextWindow, sessionVersion, sessions,
-        // windows.
+        // Sorted keys: applicationID, closed, format, formatVersion, generation, manifest, nextWindow, sessionVersion,
+        // sessions, windows.
         var object = DirectJSON.Object(&out)
         object.key("applicationID", &out)
         guard DirectJSON.appendString(applicationID, to: &out) else { return try JSONOutput.encode(self) }
@@ -84,6 +88,10 @@ extension StoredSession {
         DirectJSON.appendInteger(formatVersion, to: &out)
         object.key("generation", &out)
         DirectJSON.appendInteger(generation, to: &out)
+        if let manifest {
+            object.key("manifest", &out)
+            guard DirectJSON.appendString(manifest, to: &out) else { return try JSONOutput.encode(self) }
+        }
         object.key("nextWindow", &out)
         DirectJSON.appendInteger(nextWindow, to: &out)
         object.key("sessionVersion", &out)

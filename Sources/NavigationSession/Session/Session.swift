@@ -19,7 +19,8 @@ import NavigationRouting
 /// ```
 public final class Session {
     /// The application this session serves.
-    public let manifest: Manifest
+    /// The application this session serves; a reload replaces it (``reloadManifest(_:client:)``).
+    public internal(set) var manifest: Manifest
     /// The limits enforced.
     public let limits: SessionLimits
     /// Bumped by one each time a window opens or closes (Session1 `Version`).
@@ -324,6 +325,9 @@ public final class Session {
         windowsByNumber[window.number] = window
         historyBytes += window.history.bytes
     }
+
+    /// Sets the window under its number (``replaceWindow(_:)`` keeps the sums).
+    func setWindow(_ window: SessionWindow) { windowsByNumber[window.number] = window }
 
     /// Closes window `number` in memory, its content no longer counted; nothing if it is not open.
     func removeWindow(_ number: WindowNumber) {
