@@ -344,6 +344,16 @@ extension NavSessionInterface {
                     outputs: [A("to_window", "t"), A("version", "t")],
                     errors: ["org.freedesktop.DBus.Error.UnknownObject", "org.navsession.Error.UnknownModel", "org.navsession.Error.DetachedModel", "org.navsession.Error.InvalidSpec", "org.navsession.Error.UnknownScene", "org.navsession.Error.Prevented", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded"]
                 ),
+                Contract.Method(
+                    name: "CheckManifest", inputs: [A("manifest_json", "s")],
+                    outputs: [A("report_json", "s")],
+                    errors: ["org.navsession.Error.InvalidManifest"]
+                ),
+                Contract.Method(
+                    name: "ReloadManifest", inputs: [A("manifest_json", "s")],
+                    outputs: [],
+                    errors: ["org.navsession.Error.InvalidManifest", "org.navsession.Error.StorageFailed"]
+                ),
             ],
             signals: [
             ],

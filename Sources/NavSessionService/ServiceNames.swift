@@ -16,10 +16,13 @@ struct ServiceNames: Sendable {
     let guardDecided: MemberName
     let settled: MemberName
     let modelChanged: MemberName
-    /// Session1's `Windows`, `Version` and `Guards`.
+    /// Session1's `Windows`, `Version` and `Guards`; `Scenes`, `Screens`, `ScreenTitles` (a manifest reload).
     let windows: MemberName
     let version: MemberName
     let guards: MemberName
+    let scenes: MemberName
+    let screens: MemberName
+    let screenTitles: MemberName
 
     init() throws(ValidationError) {
         sessionPath = try ObjectPath(NavSessionInterface.sessionPath)
@@ -37,5 +40,8 @@ struct ServiceNames: Sendable {
         windows = try MemberName(NavSessionInterface.Session1.windows)
         version = try MemberName(NavSessionInterface.Session1.version)
         guards = try MemberName(NavSessionInterface.Session1.guards)
+        scenes = try MemberName(NavSessionInterface.Session1.scenes)
+        screens = try MemberName(NavSessionInterface.Session1.screens)
+        screenTitles = try MemberName(NavSessionInterface.Session1.screenTitles)
     }
 }

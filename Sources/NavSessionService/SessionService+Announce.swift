@@ -72,6 +72,10 @@ extension SessionService {
             case .moved:
                 // Each window's `Changed` carries the move in its cause; follows are carried with the properties.
                 break
+            case .manifestReloaded:
+                try bus.propertiesChanged(
+                    [names.scenes, names.screens, names.screenTitles, names.guards], interface: names.sessionInterface,
+                    at: names.sessionPath)
             case .message(let number, let delivered):
                 var payload = ["payload": delivered.message.payload]
                 if let sender = delivered.sender { payload["sender"] = String(sender.rawValue) }

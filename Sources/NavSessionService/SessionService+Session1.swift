@@ -15,11 +15,11 @@ extension SessionService {
             properties: [
                 Interface.Property(S.windows, .array(.objectPath), get: { _ in try self.windowList() }),
                 Interface.Property(
-                    S.scenes, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.sceneNames) }),
+                    S.scenes, .array(.string), get: { _ in .strings(self.manifest.sceneNames) }),
                 Interface.Property(
-                    S.screens, .array(.string), emitsChangedSignal: .const, get: { _ in .strings(self.manifest.screenNames) }),
+                    S.screens, .array(.string), get: { _ in .strings(self.manifest.screenNames) }),
                 Interface.Property(
-                    S.screenTitles, .dictionary(key: .string, value: .string), emitsChangedSignal: .const,
+                    S.screenTitles, .dictionary(key: .string, value: .string),
                     get: { _ in .stringDictionary(self.manifest.screenTitles) }),
                 Interface.Property(
                     S.guards, .dictionary(key: .string, value: .string),
@@ -136,6 +136,13 @@ extension SessionService {
                 let number = try Self.window(of: outcome)
                 return [.uint64(UInt64(number)), .uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
             })),
+            // Changing the manifest (Session+Reload.swift).
+            MethodRow("CheckManifest", .read { call, state in
+                [.string(try state.session.checkManifest(call.arguments[0].string ?? ""))]
+            }),
+            MethodRow("ReloadManifest", .change({ call, session in
+                try self.reload(session, call.arguments[0].string ?? "")
+            }, reply: { _, _ in [] })),
             MethodRow("DeleteSession", .custom { call, _ in
                 let name = call.arguments[0].string ?? ""
                 try self.withSession { state in try state.session.deleteSession(name) }

@@ -33,7 +33,10 @@ public final class SessionService: Sendable {
     let logger: Logger
     /// The application id (the bus name to own).
     public let applicationID: String
-    let manifest: Manifest
+    /// The manifest served: the session's, kept here too so the service reads it without the session's lock; a
+    /// reload replaces both (``reloadManifest(fromFile:on:)``, Session1 `ReloadManifest`).
+    let manifestBox: Mutex<Manifest>
+    var manifest: Manifest { manifestBox.withLock { $0 } }
     private let quitRequests: AsyncStream<Void>.Continuation
     /// Yields when a client calls `ActivateAction("quit")`.
     public let quitRequested: AsyncStream<Void>
@@ -80,7 +83,7 @@ public final class SessionService: Sendable {
         limits = session.limits
         state = Mutex(ServiceState(session: session))
         self.logger = logger
-        self.manifest = manifest
+        manifestBox = Mutex(manifest)
         applicationID = manifest.applicationID
         (quitRequested, quitRequests) = AsyncStream<Void>.makeStream()
     }
@@ -208,6 +211,20 @@ public final class SessionService: Sendable {
     /// Makes everything durable without stopping (the SaveRestore portal's `SaveHint`).
     public func checkpoint() throws(BusError) {
         try withSession { state in try state.session.checkpoint() }
+    }
+
+    /// Reloads the manifest from `path` (`SIGHUP`), as Session1 `ReloadManifest` does, and announces it.
+    /// - Throws: ``ManifestError`` (unreadable or invalid: nothing changes), a `BusError` (`StorageFailed`).
+    public func reloadManifest(fromFile path: String, on bus: isolated Bus) throws {
+        let text = try Manifest.text(ofFile: path)
+        try perform(on: bus) { session in try self.reload(session, text) }
+    }
+
+    /// A reload of `session` to `text`, the service's copy of the manifest kept in step.
+    func reload(_ session: Session, _ text: String) throws -> SessionOutcome {
+        let outcome = try session.reloadManifest(text)
+        manifestBox.withLock { $0 = session.manifest }
+        return outcome
     }
 
     /// Asks the daemon to quit (`ActivateAction("quit")`).

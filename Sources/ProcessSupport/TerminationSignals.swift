@@ -79,8 +79,11 @@ public enum TerminationSignals {
 
 /// The handler: async-signal-safe calls only (atomics, `write`, `_exit`).
 private func onTerminationSignal(_ number: Int32) {
-    let previous = TerminationSignals.received.wrappingAdd(1, ordering: .relaxed).oldValue
-    if previous > 0 && TerminationSignals.exitsOnRepeat.load(ordering: .acquiring) { _exit(128 + number) }
+    // SIGHUP asks for a reload, not a stop: it never counts towards the repeat that exits.
+    if number != SIGHUP {
+        let previous = TerminationSignals.received.wrappingAdd(1, ordering: .relaxed).oldValue
+        if previous > 0 && TerminationSignals.exitsOnRepeat.load(ordering: .acquiring) { _exit(128 + number) }
+    }
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(TerminationSignals.writeEnd.load(ordering: .acquiring), &byte, 1)
 }

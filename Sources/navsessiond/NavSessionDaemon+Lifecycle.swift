@@ -49,7 +49,8 @@ extension NavSessionDaemon {
     ///   caller stops it on every way out, a failed start included.
     func start(privateBusDaemon daemon: inout PrivateBusDaemon?) async throws -> Running {
         // First, so a SIGTERM during startup (loading, restoring, connecting) is not lost.
-        let terminationSignals = TerminationSignals.install(exitOnRepeat: true)
+        // SIGHUP too: it reloads the manifest (``serveUntilStopped(_:watchers:)``).
+        let terminationSignals = TerminationSignals.install([SIGINT, SIGTERM, SIGHUP], exitOnRepeat: true)
         guard let level = Logger.Level(rawValue: logLevel) else { throw fail("unknown log level '\(logLevel)'", status: ExitStatus.usage) }
         var logger = Logger(label: "navsessiond") { label in
             RepeatLimitedLogHandler(wrapping: StreamLogHandler.standardError(label: label))
@@ -191,8 +192,22 @@ extension NavSessionDaemon {
         let busName = running.busName
         let service = running.service
         let logger = running.logger
+        let manifestPath = servedManifestPath()
         group.addTask {
-            for await signal in terminationSignals { return TerminationSignals.name(of: signal) }
+            for await signal in terminationSignals {
+                guard signal == SIGHUP else { return TerminationSignals.name(of: signal) }
+                // SIGHUP: the manifest file again, as Session1 ReloadManifest (the built-in demo has no file).
+                guard let manifestPath else {
+                    logger.notice("SIGHUP: the built-in demo has no manifest file to reload")
+                    continue
+                }
+                do {
+                    try await service.reloadManifest(fromFile: manifestPath, on: connection)
+                    logger.notice("SIGHUP: reloaded the manifest", metadata: ["file": "\(manifestPath)"])
+                } catch {
+                    logger.error("SIGHUP: the manifest was not reloaded; nothing changed", metadata: ["file": "\(manifestPath)", "error": "\(error)"])
+                }
+            }
             return "signal stream ended"
         }
         group.addTask {

@@ -65,6 +65,13 @@ extension NavSessionDaemon {
         return application
     }
 
+    /// The file the served manifest was read from (what `SIGHUP` reloads); `nil` for the built-in demo.
+    func servedManifestPath() -> String? {
+        if let manifest { return manifest }
+        guard !demo, let name, name != Self.demoApplicationID else { return nil }
+        return try? InstalledManifests.locate(name, environment: ProcessInfo.processInfo.environment)
+    }
+
     /// The built-in demo's application id: `--name` of it serves the demo, installed or not.
     static let demoApplicationID = "org.navsession.Demo"
 }

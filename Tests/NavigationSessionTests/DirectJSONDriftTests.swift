@@ -54,6 +54,7 @@ struct DirectJSONDriftTests {
         #expect(Self.fields(of: session) == [
             "format", "formatVersion", "applicationID", "generation", "sessionVersion", "nextWindow", "windows", "closed",
             "sessions",  // the named sessions
+            "manifest",  // the manifest the state is under
         ])
     }
 

@@ -106,6 +106,8 @@ INTERFACES = {
             'OpenSession': {'in': (('name', 's'),), 'out': (('windows', 'ao'),), 'errors': ('org.navsession.Error.UnknownSession', 'org.navsession.Error.UnknownScene', 'org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.LimitsExceeded')},
             'DeleteSession': {'in': (('name', 's'),), 'out': (), 'errors': ('org.navsession.Error.UnknownSession',)},
             'MoveModel': {'in': (('window', 't'), ('model', 't'), ('to_window', 't'), ('placement_json', 's')), 'out': (('to_window', 't'), ('version', 't')), 'errors': ('org.freedesktop.DBus.Error.UnknownObject', 'org.navsession.Error.UnknownModel', 'org.navsession.Error.DetachedModel', 'org.navsession.Error.InvalidSpec', 'org.navsession.Error.UnknownScene', 'org.navsession.Error.Prevented', 'org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.LimitsExceeded')},
+            'CheckManifest': {'in': (('manifest_json', 's'),), 'out': (('report_json', 's'),), 'errors': ('org.navsession.Error.InvalidManifest',)},
+            'ReloadManifest': {'in': (('manifest_json', 's'),), 'out': (), 'errors': ('org.navsession.Error.InvalidManifest', 'org.navsession.Error.StorageFailed')},
         },
         'signals': {
         },

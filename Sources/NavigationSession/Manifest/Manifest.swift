@@ -97,6 +97,10 @@ public struct Manifest: Hashable, Sendable {
         try self.init(json: Self.readText(path))
     }
 
+    /// The text of the manifest file at `path` (what `SIGHUP` reloads), bounded by ``maximumBytes``.
+    /// - Throws: ``ManifestError/unreadable(path:detail:)``, ``ManifestError/tooLarge(key:bytes:limit:)``.
+    public static func text(ofFile path: String) throws(ManifestError) -> String { try readText(path) }
+
     /// The text of the manifest file at `path`, bounded by ``maximumBytes`` before and while reading.
     static func readText(_ path: String) throws(ManifestError) -> String {
         // POSIX rather than FileHandle: the product modules use FoundationEssentials only (no FileHandle).

@@ -38,6 +38,7 @@ extension Session {
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
             migrate(to: candidate, events: &events)
+            events.append(.manifestReloaded)
             if let store {
                 do throws(SessionError) {
                     try writeCleanSnapshot(store)

@@ -91,11 +91,27 @@ extension Session {
                     snapshot: $0.graph.snapshot(), history: storedHistory(of: $0))
             },
             closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init),
-            sessions: savedSessions.isEmpty ? nil : savedSessions.map(StoredNamedSession.init))
+            sessions: savedSessions.isEmpty ? nil : savedSessions.map(StoredNamedSession.init),
+            // The manifest this state is under, kept beside it (written once; before the snapshot names it).
+            manifest: manifest.json.flatMap { try? store?.keepManifest($0) })
     }
 
     func restore(from store: SessionStore) throws(SessionError) {
         let loaded = try store.load(applicationID: manifest.applicationID)
+        // State written under another manifest is read under that one, then migrated to this one (Docs/manifest.md,
+        // "Changing the manifest"): its journal replays as it was written.
+        let current = manifest
+        let currentName = current.json.map(SessionStore.manifestFileName(for:))
+        if let name = loaded.snapshot?.manifest, name != currentName, let text = store.keptManifest(name) {
+            do {
+                let stored = try Manifest(json: text)
+                if stored.applicationID == current.applicationID { manifest = stored }
+            } catch {
+                logger.warning("the manifest kept with the state does not load; reading the state under the current one",
+                    metadata: ["file": "\(name)", "error": "\(error)"])
+            }
+        }
+        if currentName != nil, loaded.snapshot?.manifest != currentName { needsSnapshot = true }
         replaying = true
         defer { replaying = false }
         do throws(ReplayFailure) {
@@ -116,6 +132,12 @@ extension Session {
             order = []
             version = 0
             nextWindowNumber = max(loaded.nextWindow, nextWindowNumber, salvaged)
+            needsSnapshot = true
+        }
+        if manifest.json != current.json {
+            var ignored: [SessionEvent] = []
+            logger.notice("the manifest changed since the state was written; migrating the state to it")
+            migrate(to: current, events: &ignored)
             needsSnapshot = true
         }
         if store.quarantined.isEmpty == false || loaded.snapshot == nil || needsSnapshot

@@ -17,6 +17,8 @@ public enum SessionEvent: Hashable, Sendable {
     /// Models moved between windows (`MoveModel`), before the two windows' `changed` events: whoever keeps something
     /// by model (a follow) carries it to the target window and id.
     case moved(MoveRecord)
+    /// The manifest was replaced (Session1 `ReloadManifest`): the session's manifest-derived properties changed.
+    case manifestReloaded
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).
