@@ -149,6 +149,20 @@ public struct SessionProxy: Sendable {
         return (client.window(number: number), version)
     }
 
+    /// What serving `manifestJSON` would do to every window, changing nothing (`CheckManifest`, Docs/manifest.md
+    /// "Changing the manifest"): the report's JSON, window by window (`keep`, `migrate`, `reset`, `close`).
+    /// - Throws: ``NavSessionError/invalidManifest(_:)`` (it does not validate, or names another application).
+    public func checkManifest(_ manifestJSON: String) async throws(NavSessionError) -> String {
+        try Reply.string(try await call("CheckManifest", [.string(manifestJSON)]), "CheckManifest")
+    }
+
+    /// Serves `manifestJSON` from now on, every window migrated by its `renamed` and `fallback` maps as one change
+    /// (`ReloadManifest`).
+    /// - Throws: ``NavSessionError/invalidManifest(_:)`` (nothing changes), ``NavSessionError/storageFailed(_:)``.
+    public func reloadManifest(_ manifestJSON: String) async throws(NavSessionError) {
+        _ = try await call("ReloadManifest", [.string(manifestJSON)])
+    }
+
     /// Ties the window to this connection (`SetCloseOnExit`): it closes when this client leaves the bus.
     /// - Throws: ``NavSessionError/unknownObject(_:)``; ``NavSessionError/accessDenied(_:)`` when another
     ///   client holds the tie.

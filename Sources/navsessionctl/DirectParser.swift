@@ -33,6 +33,7 @@ enum DirectParser {
         "reopen": ReopenCommand.self,
         "session": SessionCommand.self,
         "move": MoveCommand.self,
+        "manifest": ManifestCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 

@@ -45,6 +45,12 @@ import Glibc
             let check = try await gdbusSession(fixture, "CheckManifest", [after])
             #expect(check.status == 0 && check.stdout.contains(#""from":"detail","to":"item""#), "\(check)")
             #expect(try await fixture.models(windows[0]).contains { ($0["screen"] as? String) == "detail" }, "a check changes nothing")
+            let candidate = file + ".next"
+            try after.write(toFile: candidate, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: candidate) }
+            let ctl = try BuiltProduct.require("navsessionctl").path
+            let lines = try await fixture.run(ctl, ["manifest", "check", candidate])
+            #expect(lines.status == 0 && lines.stdout.hasPrefix("1 browser migrate renamed detail->item\n"), "\(lines)")
             let invalid = try await gdbusSession(fixture, "ReloadManifest", [#"{"format":1}"#])
             #expect(invalid.status != 0 && invalid.stderr.contains("org.navsession.Error.InvalidManifest"), "\(invalid)")
 
