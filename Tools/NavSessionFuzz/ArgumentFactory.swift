@@ -57,6 +57,9 @@ struct ArgumentFactory {
                 ["", "{}", #"{"scene":"waiting"}"#, #"{"tabs":\#(tabs(&random, &scratch).uint64 ?? 1)}"#,
                  #"{"stack":\#(stack(&random, &scratch).uint64 ?? 1),"position":1}"#, #"{"presentOn":\#(model(&random, &scratch))}"#,
                  #"{"stak":1}"#, #"{"position":9007199254740993}"#, "[1]"], or: ""))
+        // CheckManifest / ReloadManifest: the daemon's own manifest (every window kept), or not one (InvalidManifest).
+        case ("manifest_json", .string):
+            .string(random.chance(0.7) ? vocabulary.manifestJSON : random.pick(["{", "{}", #"{"format":1,"id":"org.other.App"}"#], or: "{"))
         case ("url", .string): .string(urls.valid(&random))
         case ("uris", .array(.string)): .strings((0..<random.int(1...2)).map { _ in urls.valid(&random) })
         case ("batch_json", .string): .string(json.batch(&random, ids: scratch.facts.models).text)

@@ -27,6 +27,8 @@ struct Vocabulary: Sendable {
         var query: [(name: String, type: String)]
     }
 
+    /// The manifest's own text: CheckManifest and ReloadManifest of it keep every window as it is.
+    var manifestJSON = ""
     var screens: [Screen] = []
     var dialogs: [Dialog] = []
     var presentationKinds: [String] = []
@@ -66,6 +68,7 @@ struct Vocabulary: Sendable {
 
     /// Parses a manifest; nil when `json` is not a JSON object.
     init?(manifestJSON json: String) {
+        manifestJSON = json
         guard let root = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
             return nil
         }

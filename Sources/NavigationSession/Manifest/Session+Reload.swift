@@ -30,11 +30,14 @@ extension Session {
     /// a `replaceRoot` step; a window whose scene is gone closes), the recently closed windows and named sessions
     /// migrated too, undo history started again, and the state written whole under the new manifest (one atomic
     /// write: a crash leaves the old manifest's state or the new one's). No guard is asked: the application changed.
+    /// The text of the manifest served already changes nothing.
     /// - Throws: ``SessionError/manifest(_:)`` (nothing changes), ``SessionError/storageFailed(_:)`` (the state
     ///   is migrated in memory and written with the next change).
     @discardableResult
     public func reloadManifest(_ text: String, client: String? = nil) throws(SessionError) -> SessionOutcome {
         let candidate = try candidateManifest(text)
+        // The manifest served already: nothing to do (no change, no write).
+        guard candidate.json != manifest.json else { return outcome(window: nil, events: []) }
         return try acting(as: client) { () throws(SessionError) in
             var events: [SessionEvent] = []
             migrate(to: candidate, events: &events)
