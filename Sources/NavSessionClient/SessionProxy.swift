@@ -149,6 +149,13 @@ public struct SessionProxy: Sendable {
         return (client.window(number: number), version)
     }
 
+    /// Makes `windows` the window group `name` (`GroupWindows`; `[]` dissolves it): its windows close, reopen and
+    /// open together (Docs/desktop.md, "Window groups"); ``WindowProxy`` reads a window's `Group`.
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` (the name, a window twice), ``NavSessionError/unknownObject(_:)``.
+    public func groupWindows(_ name: String, _ windows: [WindowProxy]) async throws(NavSessionError) {
+        _ = try await call("GroupWindows", [.string(name), .array(.objectPath, windows.map { .objectPath($0.objectPath) })])
+    }
+
     /// What serving `manifestJSON` would do to every window, changing nothing (`CheckManifest`, Docs/manifest.md
     /// "Changing the manifest"): the report's JSON, window by window (`keep`, `migrate`, `reset`, `close`).
     /// - Throws: ``NavSessionError/invalidManifest(_:)`` (it does not validate, or names another application).

@@ -345,6 +345,11 @@ extension NavSessionInterface {
                     errors: ["org.freedesktop.DBus.Error.UnknownObject", "org.navsession.Error.UnknownModel", "org.navsession.Error.DetachedModel", "org.navsession.Error.InvalidSpec", "org.navsession.Error.UnknownScene", "org.navsession.Error.Prevented", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded"]
                 ),
                 Contract.Method(
+                    name: "GroupWindows", inputs: [A("group", "s"), A("windows", "ao")],
+                    outputs: [],
+                    errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownObject"]
+                ),
+                Contract.Method(
                     name: "CheckManifest", inputs: [A("manifest_json", "s")],
                     outputs: [A("report_json", "s")],
                     errors: ["org.navsession.Error.InvalidManifest"]
@@ -766,6 +771,7 @@ extension NavSessionInterface {
                 Contract.Property(name: "CanUndo", signature: "b", writable: false),
                 Contract.Property(name: "CanRedo", signature: "b", writable: false),
                 Contract.Property(name: "UndoLabel", signature: "s", writable: false),
+                Contract.Property(name: "Group", signature: "s", writable: false),
             ],
             commonErrors: ["org.navsession.Error.DetachedModel", "org.navsession.Error.UnknownScreen", "org.navsession.Error.InvalidSpec", "org.navsession.Error.EntryRefused", "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.LimitsExceeded", "org.navsession.Error.StorageFailed", "org.navsession.Error.WindowClosed", "org.navsession.Error.Denied", "org.freedesktop.DBus.Error.Failed", "org.navsession.Error.InvalidSnapshot", "org.navsession.Error.InvalidManifest", "org.navsession.Error.InvalidEffect"]
         )

@@ -43,6 +43,7 @@ public enum NavSessionInterface {
         public static let canUndo = "CanUndo"
         public static let canRedo = "CanRedo"
         public static let undoLabel = "UndoLabel"
+        public static let group = "Group"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",

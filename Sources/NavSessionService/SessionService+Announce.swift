@@ -72,6 +72,9 @@ extension SessionService {
             case .moved:
                 // Each window's `Changed` carries the move in its cause; follows are carried with the properties.
                 break
+            case .grouped:
+                // The window's `Group` property, with the others after the events.
+                break
             case .manifestReloaded:
                 try bus.propertiesChanged(
                     [names.scenes, names.screens, names.screenTitles, names.guards], interface: names.sessionInterface,

@@ -136,6 +136,15 @@ extension SessionService {
                 let number = try Self.window(of: outcome)
                 return [.uint64(UInt64(number)), .uint64(UInt64(clamping: outcome.windowVersion ?? 0))]
             })),
+            // Window groups (Session+Groups.swift).
+            MethodRow("GroupWindows", .change({ call, session in
+                var numbers: [WindowNumber] = []
+                for value in call.arguments[1].arrayElements ?? [] {
+                    guard let path = value.objectPath else { throw BusError(.invalidArgs, "windows must be object paths") }
+                    numbers.append(try Self.number(of: path))
+                }
+                return try session.groupWindows(call.arguments[0].string ?? "", windows: numbers)
+            }, reply: { _, _ in [] })),
             // Changing the manifest (Session+Reload.swift).
             MethodRow("CheckManifest", .read { call, state in
                 [.string(try state.session.checkManifest(call.arguments[0].string ?? ""))]

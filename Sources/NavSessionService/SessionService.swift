@@ -268,7 +268,7 @@ struct ServiceState {
                 if !touched.contains(number) { touched.append(number) }
                 // Every mutation of the route view (paths, slots, tabs, switches, roots) records a graph step.
                 if !change.steps.isEmpty, !routesMoved.contains(number) { routesMoved.append(number) }
-            case .windowOpened(let number, _):
+            case .windowOpened(let number, _), .grouped(let number):
                 if !touched.contains(number) { touched.append(number) }
             case .windowClosed(let number, _):
                 properties[number] = nil

@@ -28,6 +28,8 @@ struct WindowProperties: Sendable, Equatable {
     var canUndo: Bool
     var canRedo: Bool
     var undoLabel: String
+    /// `Group` (Session+Groups.swift).
+    var group: String
     /// A guard provider's question the `Can*` values were read without (``NavigationSession/Session/offers(of:)``):
     /// the daemon asks it and reads the properties again with the answer. Not a property.
     var probe: GuardQuestion?
@@ -55,6 +57,7 @@ struct WindowProperties: Sendable, Equatable {
         settledBy = window.settledBy ?? ""
         (canUndo, canRedo) = session.undoAbilities(of: window)
         undoLabel = canUndo ? session.undoLabel(of: window) : ""
+        group = window.group ?? ""
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -91,6 +94,8 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.canUndo), .boolean, .true) { .boolean($0.canUndo) },
         Row(.init(trusted: W.canRedo), .boolean, .true) { .boolean($0.canRedo) },
         Row(.init(trusted: W.undoLabel), .string, .true) { .string($0.undoLabel) },
+        // Window groups.
+        Row(.init(trusted: W.group), .string, .true) { .string($0.group) },
     ]
 
     private typealias W = NavSessionInterface.Window1

@@ -34,6 +34,7 @@ enum DirectParser {
         "session": SessionCommand.self,
         "move": MoveCommand.self,
         "manifest": ManifestCommand.self,
+        "group": GroupCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 

@@ -65,6 +65,7 @@ struct DirectJSONDriftTests {
         #expect(Self.fields(of: window) == [
             "number", "scene", "lastActivity", "closeOnExitOwner", "pendingDeepLink", "pendingCommands", "snapshot",
             "history",  // the window's recent changes
+            "group",  // its window group
         ])
     }
 

@@ -120,6 +120,10 @@ struct ArgumentFactory {
             tabs(&random, &scratch)
         case ("action", .string): .string(random.pick(scratch.actions, or: "ok"))
         case ("name", .string): .string(random.pick(["fuzz", "ping", "refresh"], or: "fuzz"))
+        // GroupWindows and SaveSession: a few names (some refused) and open windows (sometimes none, or one twice).
+        case ("group", .string): .string(random.pick(["work", "tools", "", "a/b"], or: "work"))
+        case ("windows", .array(.objectPath)):
+            .array(.objectPath, (0..<random.int(0...3)).map { _ in .objectPath(window(&random, scratch.window, context)) })
         case ("payload", .dictionary(.string, .string)):
             random.chance(0.5) ? .dictionary(key: .string, value: .string, [DictionaryEntry(.string("payload"), .string("x"))])
                 : .dictionary(key: .string, value: .string, [DictionaryEntry(.string("a"), .string("1")), DictionaryEntry(.string("b"), .string("2"))])

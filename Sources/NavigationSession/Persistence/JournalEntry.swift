@@ -44,6 +44,8 @@ indirect enum JournalEntry: Hashable, Sendable {
     /// held moved) and the target's (a `restore`, or an `openSnapshot` for a new window) in one line, so a crash leaves the move whole or not made:
     /// `{"op":"move","window":1,"from":{"op":"restore",…},"to":{"op":"restore",…}}`.
     case move(from: JournalEntry, to: JournalEntry)
+    /// Windows made a group (Session1 `GroupWindows`; `[]` dissolves it): `{"op":"group","name":"work","windows":[1,3]}`.
+    case group(name: String, windows: [WindowNumber])
 
     var window: WindowNumber {
         switch self {
@@ -54,7 +56,7 @@ indirect enum JournalEntry: Hashable, Sendable {
             .openSnapshot(let window, _, _, _):
             window
         case .move(let from, _): from.window
-        case .saveSession, .deleteSession: 0
+        case .saveSession, .deleteSession, .group: 0
         }
     }
 }
@@ -62,14 +64,14 @@ indirect enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed, cause, snapshot, session, name, from, to
+        case closedAt, closed, cause, snapshot, session, name, from, to, windows
     }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let op = try c.decode(String.self, forKey: .op)
         // The session's own entries name no window.
-        let window = op == "saveSession" || op == "deleteSession"
+        let window = op == "saveSession" || op == "deleteSession" || op == "group"
             ? try c.decodeIfPresent(WindowNumber.self, forKey: .window) ?? 0 : try c.decode(WindowNumber.self, forKey: .window)
         switch op {
         case "open":
@@ -116,6 +118,8 @@ extension JournalEntry: Codable {
             self = .saveSession(try c.decode(StoredNamedSession.self, forKey: .session))
         case "deleteSession":
             self = .deleteSession(name: try c.decode(String.self, forKey: .name))
+        case "group":
+            self = .group(name: try c.decode(String.self, forKey: .name), windows: try c.decode([WindowNumber].self, forKey: .windows))
         case "openSnapshot":
             self = .openSnapshot(
                 window: window, scene: try c.decode(String.self, forKey: .scene),
@@ -145,7 +149,7 @@ extension JournalEntry: Codable {
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .saveSession, .deleteSession: break
+        case .saveSession, .deleteSession, .group: break
         default: try c.encode(window, forKey: .window)
         }
         switch self {
@@ -202,6 +206,10 @@ extension JournalEntry: Codable {
         case .deleteSession(let name):
             try c.encode("deleteSession", forKey: .op)
             try c.encode(name, forKey: .name)
+        case .group(let name, let windows):
+            try c.encode("group", forKey: .op)
+            try c.encode(name, forKey: .name)
+            try c.encode(windows, forKey: .windows)
         case .openSnapshot(_, let scene, let snapshot, let sessionVersion):
             try c.encode("openSnapshot", forKey: .op)
             try c.encode(scene, forKey: .scene)

@@ -88,7 +88,7 @@ extension Session {
                     number: $0.number, scene: $0.scene, lastActivity: $0.lastActivity,
                     closeOnExitOwner: $0.closeOnExitOwner, pendingDeepLink: $0.pendingDeepLink,
                     pendingCommands: StoredPendingCommands($0.pending),
-                    snapshot: $0.graph.snapshot(), history: storedHistory(of: $0))
+                    snapshot: $0.graph.snapshot(), history: storedHistory(of: $0), group: $0.group)
             },
             closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init),
             sessions: savedSessions.isEmpty ? nil : savedSessions.map(StoredNamedSession.init),
@@ -179,6 +179,7 @@ extension Session {
                     capabilities: manifest.capabilities(of: stored.scene), lastActivity: stored.lastActivity,
                     history: restoredHistory(stored.history, snapshot: stored.snapshot))
                 window.closeOnExitOwner = stored.closeOnExitOwner
+                window.group = stored.group
                 window.pending = stored.pendingCommands?.pending ?? stored.pendingDeepLink.map(PendingNavigation.deepLink)
                 insert(window)
                 order.append(stored.number)
@@ -312,6 +313,8 @@ extension Session {
             replaySaved(stored)
         case .deleteSession(let name):
             savedSessions.removeAll { $0.name == name }
+        case .group(let name, let numbers):
+            applyGroup(name, numbers.filter { windowsByNumber[$0] != nil })
         case .openSnapshot(let number, let scene, let snapshot, let sessionVersion):
             try replayOpen(number, scene: scene, sessionVersion: sessionVersion, dropped: &dropped) { configuration throws(NavigationError) in
                 try NavigationWindow(snapshot: snapshot, configuration: configuration, logger: logger)

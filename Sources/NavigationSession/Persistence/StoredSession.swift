@@ -114,13 +114,18 @@ extension StoredSession {
 }
 
 extension StoredWindow {
-    /// Sorted keys: closeOnExitOwner, lastActivity, number, pendingCommands, pendingDeepLink, scene, snapshot; `false` for
+    /// Sorted keys: closeOnExitOwner, group, history, lastActivity, number, pendingCommands, pendingDeepLink, scene,
+    /// snapshot; `false` for
     /// non-ASCII text.
     func appendJSON(to out: inout [UInt8]) throws -> Bool {
         var object = DirectJSON.Object(&out)
         if let closeOnExitOwner {
             object.key("closeOnExitOwner", &out)
             guard DirectJSON.appendString(closeOnExitOwner, to: &out) else { return false }
+        }
+        if let group {
+            object.key("group", &out)
+            guard DirectJSON.appendString(group, to: &out) else { return false }
         }
         if let history {
             object.key("history", &out)
@@ -159,6 +164,8 @@ struct StoredWindow: Codable, Hashable {
     var snapshot: WindowSnapshot
     /// The window's history; absent in files written before histories were kept (it then starts at `snapshot`).
     var history: StoredHistory? = nil
+    /// Its window group (Session1 `GroupWindows`); absent when none.
+    var group: String? = nil
 }
 
 /// A window's pending commands in the snapshot file: `{"batch":[…],"screen":"account","state":"main"}`.

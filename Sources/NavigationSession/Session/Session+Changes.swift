@@ -417,7 +417,7 @@ extension Session {
                 case .openWindow(let scene, let params):
                     _ = try openWindow(scene: scene, params: params, events: &events)
                 case .dismissWindow(let id):
-                    try dismissWindow(try Self.windowNumber(id, default: number), events: &events)
+                    try dismissWindowWithGroup(try Self.windowNumber(id, default: number), events: &events)
                 case .openURL(let url):
                     _ = try openURL(url, source: number, events: &events)
                 case .trigger(let name, let payload):

@@ -181,8 +181,18 @@ public final class Session {
     @discardableResult
     public func dismissWindow(_ number: WindowNumber) throws(SessionError) -> SessionOutcome {
         var events: [SessionEvent] = []
-        try dismissWindow(number, events: &events)
+        try dismissWindowWithGroup(number, events: &events)
         return outcome(window: number, events: events)
+    }
+
+    /// Closes window `number` and the other windows of its group (Docs/desktop.md, "Window groups"), at one moment:
+    /// they reopen together. A guard or a mark refusing one window's close stops the closes after it.
+    func dismissWindowWithGroup(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
+        let together = closingTogether(with: number)
+        let closedAt = clock.wallMilliseconds()
+        for member in together where windowsByNumber[member] != nil {
+            try dismissWindow(member, closedAt: together.count > 1 ? closedAt : nil, events: &events)
+        }
     }
 
     func openWindow(
@@ -351,7 +361,9 @@ public final class Session {
 
     /// - Parameter guarded: whether the window's protected models refuse the close (`Prevented`); a window
     ///   closing because its close-on-exit client left is not guarded (Docs/guards.md).
-    func dismissWindow(_ number: WindowNumber, guarded: Bool = true, events: inout [SessionEvent]) throws(SessionError) {
+    func dismissWindow(
+        _ number: WindowNumber, guarded: Bool = true, closedAt moment: Int64? = nil, events: inout [SessionEvent]
+    ) throws(SessionError) {
         let window = try window(number)
         if guarded, !window.graph.isClosed, window.graph.protectedCount > 0, let first = window.graph.protections.first {
             let error = NavigationError.prevented(
@@ -362,7 +374,7 @@ public final class Session {
         }
         let waived = guarded ? [] : Set(window.graph.protections.map(\.model))
         // For the recently-closed list: its last state, before its models finish (nil when no list is kept).
-        let closedAt = clock.wallMilliseconds()
+        let closedAt = moment ?? clock.wallMilliseconds()
         let last = closedEntry(of: window, closedAt: closedAt)
         var closing: ChangeEvent?
         if !window.graph.isClosed {

@@ -19,6 +19,8 @@ public enum SessionEvent: Hashable, Sendable {
     case moved(MoveRecord)
     /// The manifest was replaced (Session1 `ReloadManifest`): the session's manifest-derived properties changed.
     case manifestReloaded
+    /// Window `number`'s group changed (Session1 `GroupWindows`): its `Group` property.
+    case grouped(WindowNumber)
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).

@@ -20,6 +20,8 @@ public struct ClosedWindow: Hashable, Sendable {
     public let activeScreen: String
     /// When it closed: wall-clock milliseconds since the Unix epoch.
     public let closedAt: Int64
+    /// The group it was in when it closed (it closed with the group's other windows, and reopens with them).
+    public var group: String?
     /// Its graph just before it closed (scheduled batches, split state, appearance and all).
     public let snapshot: WindowSnapshot
     /// The bytes of its snapshot's JSON (the same measure live and after a restart, so a replayed journal keeps the
@@ -42,9 +44,10 @@ struct StoredClosedWindow: Codable, Hashable {
     var activeScreen: String
     var closedAt: Int64
     var snapshot: WindowSnapshot
+    var group: String?
 
     enum CodingKeys: String, CodingKey {
-        case window, scene, title, activeScreen, closedAt, snapshot, id
+        case window, scene, title, activeScreen, closedAt, snapshot, id, group
     }
 
     init(_ closed: ClosedWindow) {
@@ -54,6 +57,7 @@ struct StoredClosedWindow: Codable, Hashable {
         activeScreen = closed.activeScreen
         closedAt = closed.closedAt
         snapshot = closed.snapshot
+        group = closed.group
     }
 
     init(from decoder: any Decoder) throws {
@@ -64,12 +68,14 @@ struct StoredClosedWindow: Codable, Hashable {
         activeScreen = try c.decode(String.self, forKey: .activeScreen)
         closedAt = try c.decode(Int64.self, forKey: .closedAt)
         snapshot = try c.decode(WindowSnapshot.self, forKey: .snapshot)
+        group = try c.decodeIfPresent(String.self, forKey: .group)
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(activeScreen, forKey: .activeScreen)
         try c.encode(closedAt, forKey: .closedAt)
+        try c.encodeIfPresent(group, forKey: .group)
         try c.encode(String(window), forKey: .id)
         try c.encode(scene, forKey: .scene)
         try c.encode(snapshot, forKey: .snapshot)
@@ -79,8 +85,8 @@ struct StoredClosedWindow: Codable, Hashable {
 
     var closed: ClosedWindow {
         ClosedWindow(
-            number: window, scene: scene, title: title, activeScreen: activeScreen, closedAt: closedAt, snapshot: snapshot,
-            bytes: ClosedWindow.bytes(of: snapshot))
+            number: window, scene: scene, title: title, activeScreen: activeScreen, closedAt: closedAt, group: group,
+            snapshot: snapshot, bytes: ClosedWindow.bytes(of: snapshot))
     }
 }
 
@@ -113,23 +119,62 @@ extension Session {
         try acting(as: client) { () throws(SessionError) in
             let index: Int? = if let id { recentlyClosed.firstIndex { $0.id == id } } else { recentlyClosed.indices.first }
             guard let index else { throw .unknownClosedWindow(id ?? "") }
+            // A window closed with its group reopens with it (the group's entries closed at the same moment).
             let closed = recentlyClosed[index]
-            guard let scene = manifest.scene(closed.scene) else {
-                throw .unknownScene(closed.scene, suggestion: nil)
+            if let group = closed.group {
+                let together = recentlyClosed.filter { $0.group == group && $0.closedAt == closed.closedAt && $0.number != closed.number }
+                if !together.isEmpty { return try reopenGroup(closed, together, group: group) }
             }
-            if scene.instances == .single, let open = windows.first(where: { $0.scene == closed.scene }) {
-                throw .invalidArguments(
-                    "scene '\(closed.scene)' has one window at a time (\"instances\": \"single\") and window \(open.number) "
-                        + "is open; close it before reopening window \(closed.number)")
-            }
-            let graph = try makeGraph(snapshot: closed.snapshot, scene: closed.scene)
-            let window = try register(graph, scene: closed.scene) { number, version in
-                .reopen(window: number, closed: closed.number, scene: closed.scene, sessionVersion: version)
-            }
-            recentlyClosed.remove(at: index)
-            applyOverdueRules(to: window)
-            return outcome(window: window.number, events: [.windowOpened(window.number, scene: closed.scene)])
+            return try reopenOne(closed)
         }
+    }
+
+    /// Reopens `first` and `others`, closed together with `group`, as that group again (all or none are checked
+    /// before any opens).
+    private func reopenGroup(_ first: ClosedWindow, _ others: [ClosedWindow], group: String) throws(SessionError) -> SessionOutcome {
+        let entries = [first] + others
+        var singles: Set<String> = []
+        for entry in entries {
+            guard let scene = manifest.scene(entry.scene) else { throw .unknownScene(entry.scene, suggestion: nil) }
+            guard scene.instances == .single else { continue }
+            if windows.contains(where: { $0.scene == entry.scene }) || !singles.insert(entry.scene).inserted {
+                throw .invalidArguments(
+                    "scene '\(entry.scene)' has one window at a time; window \(entry.number)'s group '\(group)' cannot reopen")
+            }
+        }
+        guard windows.count + entries.count <= limits.maxWindows else {
+            throw .limitsExceeded("reopening group '\(group)' would make \(windows.count + entries.count) windows")
+        }
+        var events: [SessionEvent] = []
+        var numbers: [WindowNumber] = []
+        for entry in entries {
+            let outcome = try reopenOne(entry)
+            events += outcome.events
+            if let number = outcome.window { numbers.append(number) }
+        }
+        try setGroup(group, windows: numbers, events: &events)
+        return outcome(window: numbers.first, events: events)
+    }
+
+    private func reopenOne(_ closed: ClosedWindow) throws(SessionError) -> SessionOutcome {
+        guard let index = recentlyClosed.firstIndex(where: { $0.number == closed.number }) else {
+            throw .unknownClosedWindow(closed.id)
+        }
+        guard let scene = manifest.scene(closed.scene) else {
+            throw .unknownScene(closed.scene, suggestion: nil)
+        }
+        if scene.instances == .single, let open = windows.first(where: { $0.scene == closed.scene }) {
+            throw .invalidArguments(
+                "scene '\(closed.scene)' has one window at a time (\"instances\": \"single\") and window \(open.number) "
+                    + "is open; close it before reopening window \(closed.number)")
+        }
+        let graph = try makeGraph(snapshot: closed.snapshot, scene: closed.scene)
+        let window = try register(graph, scene: closed.scene) { number, version in
+            .reopen(window: number, closed: closed.number, scene: closed.scene, sessionVersion: version)
+        }
+        recentlyClosed.remove(at: index)
+        applyOverdueRules(to: window)
+        return outcome(window: window.number, events: [.windowOpened(window.number, scene: closed.scene)])
     }
 
     /// The closing window's entry, taken before its models finish; `nil` when nothing is remembered.
@@ -138,7 +183,7 @@ extension Session {
         let snapshot = window.graph.snapshot()
         return ClosedWindow(
             number: window.number, scene: window.scene, title: (try? title(of: window.number)) ?? "",
-            activeScreen: window.activeScreen, closedAt: closedAt, snapshot: snapshot,
+            activeScreen: window.activeScreen, closedAt: closedAt, group: window.group, snapshot: snapshot,
             bytes: ClosedWindow.bytes(of: snapshot))
     }
 

@@ -14,6 +14,8 @@ public struct NamedSession: Hashable, Sendable {
         public var title: String
         public var activeScreen: String
         public var snapshot: WindowSnapshot
+        /// Its window group when saved (it opens in that group again); `nil`: none.
+        public var group: String? = nil
     }
 
     /// The name it was saved under (1–64 letters, digits, '-', '_', '.', ' ').
@@ -67,7 +69,7 @@ extension Session {
             let window = try window(number)
             saved.append(NamedSession.Window(
                 scene: window.scene, title: (try? title(of: number)) ?? "", activeScreen: window.activeScreen,
-                snapshot: window.graph.snapshot()))
+                snapshot: window.graph.snapshot(), group: window.group))
         }
         let share = client.map(share(of:))
         let session = NamedSession(name: name, savedAt: clock.wallMilliseconds(), windows: saved, savedBy: share)
@@ -136,6 +138,7 @@ extension Session {
             }
             var events: [SessionEvent] = []
             var first: WindowNumber?
+            var groups: [String: [WindowNumber]] = [:]
             for saved in session.windows {
                 let graph = try makeGraph(snapshot: saved.snapshot, scene: saved.scene)
                 let window = try register(graph, scene: saved.scene) { number, version in
@@ -144,7 +147,10 @@ extension Session {
                 applyOverdueRules(to: window)
                 first = first ?? window.number
                 events.append(.windowOpened(window.number, scene: saved.scene))
+                if let group = saved.group { groups[group, default: []].append(window.number) }
             }
+            // Saved groups open as groups again (a group of that name open now gives its windows up to them).
+            for (group, numbers) in groups.sorted(by: { $0.key < $1.key }) { try setGroup(group, windows: numbers, events: &events) }
             return outcome(window: first, events: events)
         }
     }

@@ -16,6 +16,9 @@ public final class SessionWindow {
     public let capabilities: RendererCapabilities
     /// The unique bus name of the client whose exit closes the window, if any.
     public internal(set) var closeOnExitOwner: String?
+    /// The window group it belongs to (Session1 `GroupWindows`; Window1 `Group`): its windows close, reopen and open
+    /// together. `nil`: none.
+    public internal(set) var group: String?
     /// The navigation waiting for an entry condition (Docs/guards.md): a deep link waiting for the scene's
     /// `deepLinkState`, or commands refused by a screen's `requires`. One per window; a newer one replaces it.
     public internal(set) var pending: PendingNavigation?

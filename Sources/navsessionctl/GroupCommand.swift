@@ -1,0 +1,42 @@
+import ArgumentParser
+import DBusKit
+import NavSessionClient
+
+/// `navsessionctl group NAME [WINDOW…]`: Session1.GroupWindows — the windows become the group NAME (none: the group
+/// is dissolved); they close, reopen and open together. Prints nothing.
+struct GroupCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "group",
+        abstract: "Make windows a group that closes, reopens and opens together (none: dissolve it)."
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+
+    @Argument(help: "The group's name.")
+    var name: String
+
+    @Argument(help: "The group's windows (numbers or object paths); none dissolves the group.")
+    var windows: [WindowArgument] = []
+
+    func run() async throws {
+        try await reportingFailures {
+            try await withClient { client in
+                try await client.session.groupWindows(name, try windows.map { try windowProxy($0, of: client) })
+            }
+        }
+    }
+}
+
+extension GroupCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, positionals: 1...Int.max)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        name = try words.positional(0)
+        windows = []
+        for index in 1..<max(1, words.positionals(from: 0).count) { windows.append(try words.positional(index)) }
+    }
+}
