@@ -162,4 +162,26 @@ struct ManifestReloadTests {
         #expect(outcome.closedWindows == [number])
         #expect(session.windows.isEmpty)
     }
+
+    /// With free-form screens every name is allowed, yet a renamed one is still renamed.
+    @Test func aRenamedScreenIsRenamedUnderFreeFormScreensToo() throws {
+        let session = try session(Self.before)
+        _ = try openThree(session)
+        let freeForm = Self.after.replacingOccurrences(of: #""title": "Move","#, with: #""title": "Move", "freeFormScreens": true,"#)
+        try session.reloadManifest(freeForm)
+        #expect(session.windows.allSatisfy { window in window.graph.snapshot().models.contains { $0.screen == "item" } })
+    }
+
+    /// A recently closed window and a saved session are listed with their migrated active screen and its title.
+    @Test func closedAndSavedWindowsAreListedUnderTheirNewNames() throws {
+        let session = try session(Self.before)
+        let details = try openThree(session)
+        let numbers = details.keys.sorted()
+        try session.saveSession("s", windows: [numbers[2]])
+        try session.dismissWindow(numbers[1])
+        try session.reloadManifest(Self.after)
+        #expect(session.closedWindows.first?.activeScreen == "item")
+        #expect(session.closedWindows.first?.title == "Item")
+        #expect(session.namedSessions.first?.windows.first?.activeScreen == "item")
+    }
 }

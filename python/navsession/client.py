@@ -428,6 +428,32 @@ class Session:
         self._sync()
         return self.window(_window_path(int(number))), int(version)
 
+    # -- changing the manifest (Docs/manifest.md, "Changing the manifest")
+
+    def check_manifest(self, manifest: Union[str, Mapping[str, Any]]) -> Dict[str, Any]:
+        """``CheckManifest``: what serving ``manifest`` (its JSON text, or a dict sent as JSON) would do, changing
+        nothing — the parsed report, ``{"applicationID", "windows": [plan…], "closedWindows": [plan…], "sessions":
+        [{"name", "windows": [plan…]}]}``, each plan ``{"window", "scene", "action"}`` (``keep``, ``migrate``,
+        ``reset``, ``close``) with ``renamed``/``replaced`` (``{"model", "from", "to"}``), ``removed`` (``{"model",
+        "screen", "reason", "marked"}``), ``params`` (``{"model", "screen", "dropped"}``) and ``reason`` when they
+        apply. Raises :class:`navsession.errors.InvalidManifest` (it does not validate, or declares another
+        application)."""
+        report = _json_reply(self, "CheckManifest", "report_json", "(s)", (_manifest_json(manifest),))
+        if not isinstance(report, dict):
+            where = protocol.detail("CheckManifest", SESSION_PATH, SESSION_IFACE)
+            raise protocol.fail(where, f"report_json is {type(report).__name__}, not a JSON object")
+        return report
+
+    def reload_manifest(self, manifest: Union[str, Mapping[str, Any]]) -> None:
+        """``ReloadManifest``: serves ``manifest`` (its JSON text, or a dict sent as JSON) from now on. Each window
+        is migrated as :meth:`check_manifest` says, as one change (``Changed`` with the cause ``{"reloaded": True}``
+        and one ``replaceRoot`` step); a window whose scene is gone closes. When it returns, the session's cached
+        ``scenes``, ``screens`` and ``screen_titles`` are the new manifest's. Raises
+        :class:`navsession.errors.InvalidManifest` (nothing changes), :class:`navsession.errors.StorageFailed` (the
+        windows are migrated, the state is written with the next change)."""
+        self.call("ReloadManifest", "(s)", (_manifest_json(manifest),))
+        self._sync()
+
     # -- following the windows (GLib main loop)
 
     def follow_windows(self, added: Callable[["Window"], None], removed: Callable[[str], None],
@@ -475,6 +501,15 @@ class Session:
 
 def _path(window: Union["Window", str]) -> str:
     return window.path if isinstance(window, Window) else window
+
+
+def _manifest_json(manifest: Union[str, Mapping[str, Any]]) -> str:
+    """A manifest's JSON text: a string as it is (the daemon keeps the text it was given), a mapping encoded."""
+    if isinstance(manifest, str):
+        return manifest
+    if isinstance(manifest, Mapping):
+        return json.dumps(dict(manifest), separators=(",", ":"))
+    raise TypeError(f"a manifest is its JSON text or a dict, not {type(manifest).__name__}")
 
 
 def _number(window: Union["Window", int, str]) -> int:

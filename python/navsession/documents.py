@@ -75,7 +75,8 @@ MovedCause = TypedDict("MovedCause", {
 
 class ChangeCause(TypedDict, total=False):
     """``Changed``'s ``cause_json``: ``commands`` or ``report``, with ``scheduled``, ``redirected`` or ``resumed``
-    when they apply, or ``moved`` (Docs/state-schema.md §4)."""
+    when they apply, or ``moved``, or ``reloaded`` (always ``True``: the window migrated to a new manifest, Session1
+    ``ReloadManifest``; Docs/state-schema.md §4, Docs/manifest.md "Changing the manifest")."""
 
     commands: List[Dict[str, Any]]
     report: Dict[str, Any]
@@ -84,6 +85,7 @@ class ChangeCause(TypedDict, total=False):
     resumed: Dict[str, Any]
     setState: bool
     moved: MovedCause
+    reloaded: bool
 
 
 class ClosedWindow(TypedDict):

@@ -72,15 +72,17 @@ struct ManifestMigration {
                 gone.insert(model.id)
                 continue
             }
-            guard model.kind == .screen || !declared(model.screen) && manifest.renamed[model.screen] != nil else { continue }
+            let renamed = manifest.renamed[model.screen], fallback = manifest.fallback[model.screen]
+            guard model.kind == .screen || renamed != nil else { continue }
             var name = model.screen
-            if !declared(name) {
-                if let new = manifest.renamed[name] {
-                    plan.renamed.append(Renaming(model: model.id, from: name, to: new))
-                    name = new
-                } else if let new = manifest.fallback[name] {
-                    plan.replaced.append(Renaming(model: model.id, from: name, to: new))
-                    name = new
+            // A renamed or removed name is never a declared one (the manifest says so), free-form screens or not.
+            if renamed != nil || fallback != nil || !declared(name) {
+                if let renamed {
+                    plan.renamed.append(Renaming(model: model.id, from: name, to: renamed))
+                    name = renamed
+                } else if let fallback {
+                    plan.replaced.append(Renaming(model: model.id, from: name, to: fallback))
+                    name = fallback
                 } else if model.kind == .screen {
                     plan.removed.append(Removal(
                         model: model.id, screen: name, reason: "the manifest no longer declares it", marked: model.protection != nil))

@@ -91,7 +91,7 @@ extension Session {
             let plan = migration.plan(closed.snapshot, scene: closed.scene)
             switch plan.action {
             case .keep: return closed
-            case .migrate: return plan.state.map { closed.with(snapshot: $0) }
+            case .migrate: return plan.state.map { closed.with(snapshot: $0, activeScreen: activeScreen(of: $0, scene: closed.scene), manifest: new) }
             case .reset, .close: return nil
             }
         }
@@ -105,6 +105,8 @@ extension Session {
                     var changed = window
                     guard let state = plan.state else { return nil }
                     changed.snapshot = state
+                    changed.activeScreen = activeScreen(of: state, scene: window.scene) ?? window.activeScreen
+                    changed.title = manifest.screen(changed.activeScreen)?.title ?? changed.activeScreen
                     return changed
                 case .reset, .close: return nil
                 }
@@ -162,6 +164,14 @@ extension Session {
         return replacement
     }
 
+    /// The active screen of a migrated state that is not open (a closed window's, a saved one's); `nil` when it
+    /// does not load.
+    private func activeScreen(of state: WindowSnapshot, scene: String) -> String? {
+        guard let graph = try? NavigationWindow(snapshot: state, configuration: windowConfiguration(scene: scene), logger: logger)
+        else { return nil }
+        return graph.screen(of: graph.activeModelID)
+    }
+
     /// The scene's root under the current manifest, its ids above every id `old` used (ids are never reused).
     private func freshState(of scene: String, above old: WindowSnapshot) -> WindowSnapshot? {
         guard let spec = manifest.scene(scene)?.rootStructure,
@@ -192,9 +202,15 @@ extension Session {
 }
 
 extension ClosedWindow {
-    /// The same entry with another snapshot (a manifest migration's).
-    func with(snapshot: WindowSnapshot) -> ClosedWindow {
-        ClosedWindow(
-            number: number, scene: scene, title: title, activeScreen: activeScreen, closedAt: closedAt, snapshot: snapshot)
+    /// The same entry with another snapshot and active screen (a manifest migration's); its title that screen's.
+    func with(snapshot: WindowSnapshot, activeScreen screen: String?, manifest: Manifest? = nil) -> ClosedWindow {
+        var entry = self
+        entry.snapshot = snapshot
+        if let screen, screen != activeScreen {
+            entry.activeScreen = screen
+            entry.title = manifest?.screen(screen)?.title ?? screen
+        }
+        entry.bytes = ClosedWindow.bytes(of: snapshot)
+        return entry
     }
 }

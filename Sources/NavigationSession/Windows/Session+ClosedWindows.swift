@@ -15,15 +15,15 @@ public struct ClosedWindow: Hashable, Sendable {
     /// The scene it was opened from.
     public let scene: String
     /// Its Window1 `Title` when it closed.
-    public let title: String
+    public internal(set) var title: String
     /// Its Window1 `ActiveScreen` when it closed.
-    public let activeScreen: String
+    public internal(set) var activeScreen: String
     /// When it closed: wall-clock milliseconds since the Unix epoch.
     public let closedAt: Int64
     /// The group it was in when it closed (it closed with the group's other windows, and reopens with them).
     public var group: String?
     /// Its graph just before it closed (scheduled batches, split state, appearance and all).
-    public let snapshot: WindowSnapshot
+    public internal(set) var snapshot: WindowSnapshot
     /// The bytes of its snapshot's JSON (the same measure live and after a restart, so a replayed journal keeps the
     /// same entries): what ``SessionLimits/maxClosedWindowBytes`` bounds.
     public internal(set) var bytes = 0
