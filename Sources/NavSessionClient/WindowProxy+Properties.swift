@@ -36,6 +36,13 @@ public struct WindowProperties: Sendable, Hashable {
     public var settledBy: String
     /// Whether `goForward()` would re-enter a route (`CanGoForward`).
     public var canGoForward: Bool
+    /// Whether `Undo` / `Redo` have something to do (`CanUndo`, `CanRedo`), and what Undo would take back
+    /// (`UndoLabel`, "" when nothing).
+    public var canUndo: Bool
+    public var canRedo: Bool
+    public var undoLabel: String
+    /// The window group it belongs to (`Group`, Session1 `GroupWindows`), `""` when none.
+    public var group: String
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -55,6 +62,10 @@ public struct WindowProperties: Sendable, Hashable {
         settledVersion = values[W.settledVersion]?.uint64 ?? 0
         settledBy = values[W.settledBy]?.string ?? ""
         canGoForward = values[W.canGoForward]?.bool ?? false
+        canUndo = values[W.canUndo]?.bool ?? false
+        canRedo = values[W.canRedo]?.bool ?? false
+        undoLabel = values[W.undoLabel]?.string ?? ""
+        group = values[W.group]?.string ?? ""
     }
 }
 

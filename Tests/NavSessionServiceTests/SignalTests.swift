@@ -42,7 +42,7 @@ extension Signal {
                 let properties = window.keyedEntries
                 #expect(
                     properties.keys.sorted()
-                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "CanRedo", "CanUndo", "PendingDeepLink", "PendingNavigation",
+                        == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "CanRedo", "CanUndo", "Group", "PendingDeepLink", "PendingNavigation",
                             "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 20, "\(properties.keys.sorted())")
+            #expect(properties.count == 21, "\(properties.keys.sorted())")
         }
     }
 

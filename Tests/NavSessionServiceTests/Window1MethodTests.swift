@@ -235,7 +235,8 @@ import Testing
             // The log-in can be undone.
             #expect(all["CanUndo"] == .boolean(true) && all["CanRedo"] == .boolean(false))
             #expect(all["UndoLabel"] == .string("Undo switch to Home"))
-            #expect(all.count == 20, "\(all.keys.sorted())")
+            #expect(all["Group"] == .string(""))
+            #expect(all.count == 21, "\(all.keys.sorted())")
         }
     }
 

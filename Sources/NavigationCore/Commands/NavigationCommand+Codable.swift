@@ -209,11 +209,8 @@ extension NavigationCommand: Codable {
                 (try? c.decode(Int.self, forKey: "model")) == 0 ? nil : try c.decode(ModelReference.self, forKey: "model")
             self = .setRendererState(model: model, try c.decode(RendererState.self, forKey: "state"))
         case "moveModel":
-            let toWindow = try c.decode(Int.self, forKey: "toWindow")
-            guard (0...Int(UInt32.max)).contains(toWindow) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: "toWindow", in: c, debugDescription: "toWindow must be a window number (0 = a new window)")
-            }
+            // A window number (0: a new window); any other number is refused naming the key, never a trap.
+            let toWindow = try c.decodeInteger(required: "toWindow", in: 0...Int(UInt32.max))
             self = .moveModel(
                 model: try Self.model(c), toWindow: toWindow,
                 placement: try c.decodeIfPresent(MovePlacement.self, forKey: "placement") ?? MovePlacement())

@@ -84,14 +84,11 @@ extension MovePlacement: Codable {
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: Self.keys)
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        // Numbers through the checked reader: out of range or not integers, refused naming the key.
+        let numbers = try decoder.container(keyedBy: JSONKey.self)
         self.init()
         func id(_ key: CodingKeys) throws -> ModelID? {
-            guard let raw = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
-            guard raw >= 1, raw <= WindowSnapshot.maxCounter else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: c, debugDescription: "\(key.rawValue) must be a model id (1...\(WindowSnapshot.maxCounter))")
-            }
-            return ModelID(rawValue: raw)
+            try numbers.decodeInteger(key.rawValue, in: 1...WindowSnapshot.maxCounter).map { ModelID(rawValue: $0) }
         }
         var named: [(Container, ModelID)] = []
         if let model = try id(.stack) { named.append((.stack, model)) }
@@ -102,13 +99,7 @@ extension MovePlacement: Codable {
                 forKey: .stack, in: c, debugDescription: "a placement names one container (stack, tabs or presentOn)")
         }
         container = named.first.map { (kind: $0.0, model: $0.1) }
-        if let position = try c.decodeIfPresent(Int.self, forKey: .position) {
-            guard position >= 0, position <= WindowSnapshot.maxCounter else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .position, in: c, debugDescription: "position must be in 0...\(WindowSnapshot.maxCounter)")
-            }
-            self.position = position
-        }
+        position = try numbers.decodeInteger("position", in: 0...WindowSnapshot.maxCounter)
         for key in [CodingKeys.tab, .scene] {
             guard let text = try c.decodeIfPresent(String.self, forKey: key) else { continue }
             guard !text.isEmpty, text.utf8.count <= 256 else {

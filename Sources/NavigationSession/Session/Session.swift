@@ -188,11 +188,33 @@ public final class Session {
     /// Closes window `number` and the other windows of its group (Docs/desktop.md, "Window groups"), at one moment:
     /// they reopen together. A guard or a mark refusing one window's close stops the closes after it.
     func dismissWindowWithGroup(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
+        _ = try window(number)
         let together = closingTogether(with: number)
-        let closedAt = clock.wallMilliseconds()
-        for member in together where windowsByNumber[member] != nil {
-            try dismissWindow(member, closedAt: together.count > 1 ? closedAt : nil, events: &events)
+        guard together.count > 1 else { return try dismissWindow(number, events: &events) }
+        // A mark on any of them refuses the whole close before anything closes.
+        for member in together {
+            guard let window = windowsByNumber[member], !window.graph.isClosed, window.graph.protectedCount > 0,
+                let first = window.graph.protections.first
+            else { continue }
+            let error = NavigationError.prevented(
+                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
+                owner: first.protection.owner)
+            noteRefusal(error, in: member)
+            throw .navigation(error)
         }
+        let closedAt = clock.wallMilliseconds()
+        var closed: [SessionEvent] = []
+        for member in together where windowsByNumber[member] != nil {
+            do {
+                try dismissWindow(member, closedAt: closedAt, events: &closed)
+            } catch {
+                // A guard kept this one open: the ones closed before it stay closed, and are announced with the
+                // refusal (never lost with it).
+                deferredEvents.append(contentsOf: closed)
+                throw error
+            }
+        }
+        events += closed
     }
 
     func openWindow(

@@ -13,7 +13,7 @@ extension Session {
     ///   a window named twice), ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
     @discardableResult
     public func groupWindows(_ name: String, windows numbers: [WindowNumber]) throws(SessionError) -> SessionOutcome {
-        try Self.checkSessionName(name)
+        try Self.checkSessionName(name, what: "group name")
         guard Set(numbers).count == numbers.count else { throw .invalidArguments("a window is named twice") }
         for number in numbers { _ = try window(number) }
         var events: [SessionEvent] = []

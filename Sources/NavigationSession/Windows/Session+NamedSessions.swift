@@ -164,13 +164,13 @@ extension Session {
     }
 
     /// A session name: 1–64 of letters, digits, '-', '_', '.', ' ' (shown in menus; no path or markup).
-    static func checkSessionName(_ name: String) throws(SessionError) {
+    static func checkSessionName(_ name: String, what: String = "session name") throws(SessionError) {
         let allowed = name.unicodeScalars.allSatisfy {
             ($0.properties.isAlphabetic || $0.properties.numericType != nil || "-_. ".unicodeScalars.contains($0))
                 && $0.value >= 0x20
         }
         guard (1...64).contains(name.count), allowed else {
-            throw .invalidArguments("'\(name.prefix(80))' is not a session name (1-64 letters, digits, '-', '_', '.', ' ')")
+            throw .invalidArguments("'\(name.prefix(80))' is not a \(what) (1-64 letters, digits, '-', '_', '.', ' ')")
         }
     }
 
