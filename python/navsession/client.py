@@ -368,11 +368,14 @@ class Session:
         return GuardProvider(self, [names] if isinstance(names, str) else list(names), decide, on_error)
 
     def closed_windows(self) -> List[ClosedWindow]:
-        """The recently closed windows, most recent first (``ListClosedWindows``)."""
+        """The recently closed windows, most recent first (``ListClosedWindows``; ``group``: the window group an
+        entry closed with, absent when none)."""
         return list(_json_reply(self, "ListClosedWindows", "closed_json"))
 
     def reopen_window(self, id: str = "") -> "Window":
-        """Reopens a recently closed window (``""``: the most recent)."""
+        """Reopens a recently closed window (``""``: the most recent). An entry that closed with its window group
+        (its ``group``) brings back the group's other entries closed at the same moment too, under new numbers and
+        grouped again under that name; the named entry's window is returned."""
         (path,) = self.call("ReopenWindow", "(s)", (id,))
         self._sync()
         return self.window(path)
@@ -401,6 +404,21 @@ class Session:
     def delete_session(self, name: str) -> None:
         """``DeleteSession``."""
         self.call("DeleteSession", "(s)", (name,))
+
+    # -- window groups (Docs/desktop.md)
+
+    def group_windows(self, name: str, windows: Sequence[Union["Window", str, int]]) -> None:
+        """``GroupWindows``: ``windows`` (each a :class:`Window`, its object path or its number) become the window
+        group ``name`` — each leaves the group it was in, and windows of the group not listed leave it; ``[]``
+        dissolves the group. The windows of a group close together (``dismiss_window``, ``report_closed`` or a
+        ``dismissWindow`` command of any of them), reopen together (``reopen_window``/``undo_close_window`` of one
+        of them) and are saved and opened together (``save_session``, ``open_session``). When it returns, each
+        window's cached ``group`` is the new one (``""``: none). Raises :class:`navsession.errors.InvalidArgs` (a
+        name that is not 1-64 letters, digits, ``-``, ``_``, ``.`` and spaces; a window listed twice),
+        :class:`navsession.errors.UnknownObject` (no such window), :class:`ValueError` (a string that is not a
+        window's object path)."""
+        self.call("GroupWindows", "(sao)", (name, [_window_path(_number(window)) for window in windows]))
+        self._sync()
 
     # -- move and merge (Docs/desktop.md)
 
@@ -647,6 +665,7 @@ _WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any, Dict[str, Any]], Any]]] 
     "can_undo": ("CanUndo", _as_is),
     "can_redo": ("CanRedo", _as_is),
     "undo_label": ("UndoLabel", _as_is),
+    "group": ("Group", _as_is),
 }
 
 
@@ -699,6 +718,7 @@ class Window:
     can_undo: bool
     can_redo: bool
     undo_label: str
+    group: str
 
     def __init__(self, session: Session, path: str, proxy: Optional[Gio.DBusProxy] = None) -> None:
         self.session = session
