@@ -240,6 +240,40 @@ struct MoveSessionTests {
     }
 }
 
+/// A move asks both windows' guards: leaving the source (a guard on what moves) and entering the target.
+struct MoveGuardTests {
+    static func manifest(when: String) -> String {
+        MoveSessionTests.manifestJSON.replacingOccurrences(
+            of: #""scenes": ["#,
+            with: #""guards": {"drafts": {"covers": {"screens": ["detail"]}, "when": ["\#(when)"], "onAbsent": "deny"}},"#
+                + "\n" + #""scenes": ["#)
+    }
+
+    @Test(arguments: ["leave", "enter"])
+    func aGuardOfEitherWindowRefusesTheMoveAndNothingChanges(_ when: String) throws {
+        // The detail is pushed before the guard exists, then the manifest gains it (a reload keeps the windows).
+        let session = try Session(manifest: Manifest(json: MoveSessionTests.manifestJSON))
+        let first = try #require(session.openWindow(scene: "browser").window)
+        let second = try #require(session.openWindow(scene: "browser").window)
+        try session.apply(window: first, batchJSON: #"[{"command":"stackAppend","models":[{"screen":"detail"}]}]"#)
+        try session.reloadManifest(Self.manifest(when: when))
+        let detail = try session.window(first).graph.activeModelID
+        let before = [try session.window(first).graph.snapshot(), try session.window(second).graph.snapshot()]
+        var caught: SessionError?
+        do {
+            try session.moveModel(window: first, model: detail, to: second, placementJSON: "")
+        } catch {
+            caught = error
+        }
+        guard case .navigation(.denied(let name, _))? = caught else {
+            Issue.record("expected the guard's refusal, got \(String(describing: caught))")
+            return
+        }
+        #expect(name == "drafts")
+        #expect([try session.window(first).graph.snapshot(), try session.window(second).graph.snapshot()] == before)
+    }
+}
+
 /// A crash at any point of a move: the move's one journal line cut at every byte (a write interrupted by SIGKILL)
 /// leaves the moved model in exactly one window when the session comes back — the old place or the new one.
 struct MoveCrashTests {
