@@ -98,6 +98,7 @@ class ClosedWindow(TypedDict):
     activeScreen: str
     closedAt: int
     snapshot: WindowSnapshot
+    group: NotRequired[str]  # the window group it closed with (it reopens with them)
 
 
 class HistoryEntry(TypedDict):
