@@ -43,6 +43,8 @@ public struct WindowProperties: Sendable, Hashable {
     public var undoLabel: String
     /// The window group it belongs to (`Group`, Session1 `GroupWindows`), `""` when none.
     public var group: String
+    /// The models prepared ahead of being shown (`Prepared`, ``WindowProxy/prepare(_:params:)``) as JSON, `"[]"` when none.
+    public var prepared: String
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -66,6 +68,7 @@ public struct WindowProperties: Sendable, Hashable {
         canRedo = values[W.canRedo]?.bool ?? false
         undoLabel = values[W.undoLabel]?.string ?? ""
         group = values[W.group]?.string ?? ""
+        prepared = values[W.prepared]?.string ?? "[]"
     }
 }
 

@@ -220,6 +220,17 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func goForward() async throws(NavSessionError) -> UInt64 { try await versionCall("GoForward") }
 
+    /// Makes `screen` ahead of being shown, off the visible branch (`Prepare`; React Navigation's `preload`): a later
+    /// push or presentation of the same screen and params shows it under the returned id. The same one prepared
+    /// already: its id, no change. ``WindowProperties/prepared`` lists them.
+    /// - Throws: ``NavSessionError/unknownScreen(_:)``, ``NavSessionError/invalidSpec(_:)``.
+    @discardableResult
+    public func prepare(_ screen: String, params: [String: String] = [:]) async throws(NavSessionError) -> ModelID {
+        let reply = try await call("Prepare", [.string(screen), .stringDictionary(params)])
+        guard let raw = reply.first?.uint64 else { throw .unexpected("Prepare", reply) }
+        return ModelID(rawValue: Int(clamping: raw))
+    }
+
     /// Every presentation dismissed and the base stack at its root, in one change (`GoBackToRoot`).
     @discardableResult
     public func goBackToRoot() async throws(NavSessionError) -> UInt64 { try await versionCall("GoBackToRoot") }

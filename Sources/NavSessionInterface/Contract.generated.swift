@@ -480,6 +480,11 @@ extension NavSessionInterface {
                     errors: []
                 ),
                 Contract.Method(
+                    name: "Prepare", inputs: [A("screen", "s"), A("params", "a{ss}")],
+                    outputs: [A("model", "t")],
+                    errors: ["org.navsession.Error.UnknownScreen", "org.navsession.Error.InvalidSpec"]
+                ),
+                Contract.Method(
                     name: "GoForward", inputs: [],
                     outputs: [A("version", "t")],
                     errors: ["org.navsession.Error.NothingToGoForward"]
@@ -765,6 +770,7 @@ extension NavSessionInterface {
                 Contract.Property(name: "ActiveTag", signature: "s", writable: false),
                 Contract.Property(name: "PendingNavigation", signature: "s", writable: false),
                 Contract.Property(name: "Protected", signature: "s", writable: false),
+                Contract.Property(name: "Prepared", signature: "s", writable: false),
                 Contract.Property(name: "SettledVersion", signature: "t", writable: false),
                 Contract.Property(name: "SettledBy", signature: "s", writable: false),
                 Contract.Property(name: "CanGoForward", signature: "b", writable: false),

@@ -44,6 +44,7 @@ public enum NavSessionInterface {
         public static let canRedo = "CanRedo"
         public static let undoLabel = "UndoLabel"
         public static let group = "Group"
+        public static let prepared = "Prepared"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",

@@ -396,6 +396,18 @@ extension SessionService {
             MethodRow("Redo", .change({ call, session in
                 try session.redo(window: try Self.number(of: call.path), client: call.client)
             }, reply: { _, outcome in Self.version(outcome) })),
+            // Prepared models (NavigationWindow+Prepared.swift): the id the screen will have when shown.
+            MethodRow("Prepare", .change({ call, session in
+                let number = try Self.number(of: call.path)
+                return try session.apply(window: number, batch: [BatchCommand(.prepare(try spec(call, 0)))], client: call.client)
+            }, reply: { call, _ in
+                let number = try Self.number(of: call.path)
+                let model = try self.withSession { state in
+                    try state.session.window(number).graph.preparedID(for: try spec(call, 0))
+                }
+                guard let model else { throw BusError(.failed, "the prepared model is not listed") }
+                return [.uint64(UInt64(clamping: model.rawValue))]
+            })),
             MethodRow("TabsSelectItem", .batch { call, _, _ in
                 one(.tabsSelectItem(call.arguments[0].string ?? ""))
             }),

@@ -30,6 +30,8 @@ struct WindowProperties: Sendable, Equatable {
     var undoLabel: String
     /// `Group` (Session+Groups.swift).
     var group: String
+    /// `Prepared` (NavigationWindow+Prepared.swift).
+    var prepared: String
     /// A guard provider's question the `Can*` values were read without (``NavigationSession/Session/offers(of:)``):
     /// the daemon asks it and reads the properties again with the answer. Not a property.
     var probe: GuardQuestion?
@@ -58,6 +60,7 @@ struct WindowProperties: Sendable, Equatable {
         (canUndo, canRedo) = session.undoAbilities(of: window)
         undoLabel = canUndo ? session.undoLabel(of: window) : ""
         group = window.group ?? ""
+        prepared = window.graph.preparedJSON
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -96,6 +99,8 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.undoLabel), .string, .true) { .string($0.undoLabel) },
         // Window groups.
         Row(.init(trusted: W.group), .string, .true) { .string($0.group) },
+        // Prepared models.
+        Row(.init(trusted: W.prepared), .string, .true) { .string($0.prepared) },
     ]
 
     private typealias W = NavSessionInterface.Window1
@@ -111,7 +116,7 @@ struct WindowProperties: Sendable, Equatable {
     }()
 
     /// The properties whose value is JSON (``EmittedDocuments`` records them when announced or read).
-    static let jsonProperties: Set = [W.routes, W.protected, W.pendingNavigation]
+    static let jsonProperties: Set = [W.routes, W.protected, W.pendingNavigation, W.prepared]
 
     /// The properties that differ between `self` and `before`, with their new values.
     func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {

@@ -43,7 +43,7 @@ extension Signal {
                 #expect(
                     properties.keys.sorted()
                         == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "CanRedo", "CanUndo", "Group", "PendingDeepLink", "PendingNavigation",
-                            "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version"])
+                            "Prepared", "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 21, "\(properties.keys.sorted())")
+            #expect(properties.count == 22, "\(properties.keys.sorted())")
         }
     }
 

@@ -236,7 +236,8 @@ import Testing
             #expect(all["CanUndo"] == .boolean(true) && all["CanRedo"] == .boolean(false))
             #expect(all["UndoLabel"] == .string("Undo switch to Home"))
             #expect(all["Group"] == .string(""))
-            #expect(all.count == 21, "\(all.keys.sorted())")
+            #expect(all["Prepared"] == .string("[]"))
+            #expect(all.count == 22, "\(all.keys.sorted())")
         }
     }
 

@@ -108,6 +108,10 @@ struct JSONGenerator {
                 members.append(("placement", .object([(key, random.chance(0.7) && !ids.isEmpty ? reference(&random, ids: ids) : .int(1))])))
             }
             return named("moveModel", members)
+        // A screen prepared ahead (a push of the same one later shows it under its id).
+        case 11 where random.chance(0.2):
+            let screen = random.pick(vocabulary.screens.filter { $0.required.isEmpty }.map(\.name), or: "home")
+            return named("prepare", [("model", .object([("screen", .string(screen))]))])
         case 11: return named("openWindow", [("scene", .string(random.pick(vocabulary.scenes, or: "main"))), ("params", .object([]))])
         // A renderer state for the window (0) or a model, sometimes cleared.
         case 12 where random.chance(0.3):

@@ -21,6 +21,8 @@ extension NavigationCommand: Codable {
         "setRendererState",
         // Windows.
         "moveModel",
+        // Prepared models.
+        "prepare",
     ]
 
     /// Each command's own keys besides `"command"`.
@@ -48,6 +50,7 @@ extension NavigationCommand: Codable {
         "setRendererState": ["model", "state"],
         // Windows.
         "moveModel": ["model", "tag", "toWindow", "placement"],
+        "prepare": ["model"],
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -208,6 +211,8 @@ extension NavigationCommand: Codable {
             let model: ModelReference? =
                 (try? c.decode(Int.self, forKey: "model")) == 0 ? nil : try c.decode(ModelReference.self, forKey: "model")
             self = .setRendererState(model: model, try c.decode(RendererState.self, forKey: "state"))
+        case "prepare":
+            self = .prepare(try c.decode(ModelSpec.self, forKey: "model"))
         case "moveModel":
             // A window number (0: a new window); any other number is refused naming the key, never a trap.
             let toWindow = try c.decodeInteger(required: "toWindow", in: 0...Int(UInt32.max))
@@ -338,6 +343,7 @@ extension NavigationCommand: Codable {
         case .setRendererState(let model, let state):
             try c.encode(model ?? .id(ModelID(rawValue: 0)), forKey: "model")
             try c.encode(state, forKey: "state")
+        case .prepare(let spec): try c.encode(spec, forKey: "model")
         case .moveModel(let model, let toWindow, let placement):
             try c.encodeIfPresent(model, forKey: "model")
             try c.encode(toWindow, forKey: "toWindow")

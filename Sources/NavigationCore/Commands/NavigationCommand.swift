@@ -162,6 +162,10 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// ``RendererState/maxBytes`` bytes as canonical JSON, counted in the window's content cost. Versioned: a
     /// `rendererState` step, no lifecycle. Equal to what is stored: no change. Fails: unknown model or tag.
     case setRendererState(model: ModelReference?, RendererState)
+    /// Make a plain screen ahead of being shown, off the visible branch (``PreparedModel``; Window1 `Prepare`): a
+    /// later push or presentation of the same screen and params takes its id. JSON:
+    /// `{"command":"prepare","model":{"screen":"detail","params":{"id":"42"}}}`. The same one prepared already: no change.
+    case prepare(ModelSpec)
     // Windows.
     /// Move a model with everything under it to another window (`toWindow`; 0 = a new window): Session1 `MoveModel` as
     /// a command, carried out by the session, alone in its batch; `model` `nil` is the
@@ -237,6 +241,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .goForward: "goForward"
         case .setRendererState: "setRendererState"
         case .moveModel: "moveModel"
+        case .prepare: "prepare"
         }
     }
 }

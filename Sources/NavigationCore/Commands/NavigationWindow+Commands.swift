@@ -160,6 +160,8 @@ extension NavigationWindow {
             setColumnVisibility(visibility, of: try split(container, from: origin))
         case .transaction(let payload):
             try carryTransaction(payload)
+        case .prepare(let spec):
+            try prepare(spec)
         case .moveModel:
             // Two windows change: the session carries it out, when it is alone in a batch sent to a window.
             throw .invalidSpec(

@@ -127,7 +127,7 @@ extension NavigationWindow {
             .clears
         case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .setParams, .pushParams,
             .protect, .unprotect, .setAppearance, .setTabBarRule, .setColumnVisibility, .transaction, .schedule,
-            .cancelScheduled, .goForward, .setRendererState, .moveModel:
+            .cancelScheduled, .goForward, .setRendererState, .moveModel, .prepare:
             .keeps
         }
     }

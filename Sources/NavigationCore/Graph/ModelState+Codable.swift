@@ -135,6 +135,16 @@ extension WindowSnapshot: Codable {
                 "forward holds \(forward.count) entries; at most \(NavigationWindow.maxForwardEntries)")
         }
         self.forward = forward
+        // Prepared models: absent when none. Their ids are the window's (below nextModelID, none a model's).
+        let prepared = try c.decodeIfPresent([PreparedModel].self, forKey: "prepared") ?? []
+        guard prepared.count <= NavigationWindow.maxPrepared else {
+            throw NavigationError.invalidSnapshot("prepared holds \(prepared.count) models; at most \(NavigationWindow.maxPrepared)")
+        }
+        let ids = Set(models.map(\.id))
+        for entry in prepared where entry.id.rawValue < 1 || entry.id.rawValue >= nextModelID || ids.contains(entry.id) {
+            throw NavigationError.invalidSnapshot("prepared model \(entry.id) is not an id the window may give")
+        }
+        self.prepared = prepared
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -149,6 +159,7 @@ extension WindowSnapshot: Codable {
         if !scheduled.isEmpty { try c.encode(scheduled, forKey: "scheduled") }
         if nextScheduleNumber != 1 { try c.encode(nextScheduleNumber, forKey: "nextScheduleNumber") }
         if !forward.isEmpty { try c.encode(forward, forKey: "forward") }
+        if !prepared.isEmpty { try c.encode(prepared, forKey: "prepared") }
         try c.encodeIfPresent(rendererState, forKey: "rendererState")
     }
 }

@@ -269,6 +269,7 @@ extension NavigationWindow {
             case .forward(let old): forward == old
             case .rendererState(let node, let old, _): node.rendererState == old
             case .windowRendererState(let old): rendererState == old
+            case .prepared(let old): prepared == old
             }
         }
     }
@@ -362,11 +363,13 @@ extension NavigationWindow {
                 node.rendererState = old
                 node.cost = cost
             case .windowRendererState(let old): rendererState = old
+            case .prepared(let old): prepared = old
             }
     }
 
     private func commit(_ plan: CommitPlan, cause: ChangeCause, animated: Bool) -> ChangeEvent {
         version += 1
+        if !prepared.isEmpty { expirePrepared(at: version) }
         let started = plan.started
         let finished = plan.removed.filter(\.started).map(\.id)
         for node in started { node.started = true }

@@ -9,7 +9,9 @@ extension NavigationWindow {
         let spec = configuration.screens?.withInitialParams(given) ?? given
         try configuration.limits.check(spec)
         try configuration.screens?.check(spec)
-        let node = Node(id: takeID(), screen: spec.screen, params: spec.params, title: spec.title, kind: spec.kind)
+        // A model prepared ahead (the `prepare` command) is this one: it keeps the id it was given then.
+        let id = takePrepared(for: spec) ?? takeID()
+        let node = Node(id: id, screen: spec.screen, params: spec.params, title: spec.title, kind: spec.kind)
         nodes[node.id] = node
         tx.created.append(node)
         tx.undo.append(.created(node.id))

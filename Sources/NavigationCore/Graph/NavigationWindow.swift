@@ -81,6 +81,8 @@ public final class NavigationWindow {
     /// What back-like changes removed from the active branch, the next route to re-enter first (at most
     /// ``maxForwardEntries``); `goForward` creates them again.
     public internal(set) var forward: [ForwardEntry] = []
+    /// Models prepared ahead of being shown (``PreparedModel``), oldest first.
+    public internal(set) var prepared: [PreparedModel] = []
     /// The handlers running, innermost last: the model handling and the message name (depth and cycles).
     var handling: [(model: ModelID, message: String)] = []
 

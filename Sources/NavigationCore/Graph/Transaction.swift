@@ -72,4 +72,6 @@ enum UndoStep {
     case rendererState(Node, RendererState?, cost: Int)
     /// The window's own renderer state before the change.
     case windowRendererState(RendererState?)
+    /// The prepared models before the change.
+    case prepared([PreparedModel])
 }

@@ -91,6 +91,7 @@ enum ContentCost {
         case .schedule(let spec): return base + (spec.id.map(of) ?? 0) + spec.commands.reduce(0) { $0 + 24 + of($1.command) }
         case .cancelScheduled(let id): return base + of(id)
         case .setRendererState(let model, let state): return base + (model.map(of) ?? 0) + state.cost
+        case .prepare(let spec): return base + of(spec)
         case .moveModel(let model, _, let placement):
             return base + (model.map(of) ?? 0) + of(placement.tab ?? "") + of(placement.scene ?? "")
         case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):

@@ -12,6 +12,7 @@ extension NavigationWindow {
         snapshot.scheduled = scheduled
         snapshot.nextScheduleNumber = nextScheduleNumber
         snapshot.forward = forward
+        snapshot.prepared = prepared
         snapshot.rendererState = rendererState
         return snapshot
     }
@@ -51,6 +52,7 @@ extension NavigationWindow {
         contentCost += snapshot.scheduled.reduce(0) { $0 + ContentCost.of($1) }
         // The forward list.
         forward = Array(snapshot.forward.prefix(Self.maxForwardEntries))
+        prepared = Array(snapshot.prepared.prefix(Self.maxPrepared))
         rendererState = snapshot.rendererState.flatMap { $0.isEmpty ? nil : $0 }
         contentCost += rendererState?.cost ?? 0
         rootID = snapshot.root

@@ -11,8 +11,9 @@ extension WindowSnapshot {
 
     /// Appends ``json()``'s bytes.
     public func appendJSON(to out: inout [UInt8]) throws {
-        // Sorted keys: closed, forward, format, formatVersion, models, nextModelID, nextScheduleNumber, rendererState,
-        // root, scheduled, version (the two scheduling keys only when not at their defaults, rendererState when set).
+        // Sorted keys: closed, forward, format, formatVersion, models, nextModelID, nextScheduleNumber, prepared,
+        // rendererState, root, scheduled, version (the two scheduling keys only when not at their defaults, prepared
+        // when not empty, rendererState when set).
         var object = DirectJSON.Object(&out)
         object.key("closed", &out)
         out.append(contentsOf: (isClosed ? "true" : "false").utf8)
@@ -40,6 +41,10 @@ extension WindowSnapshot {
         if nextScheduleNumber != 1 {
             object.key("nextScheduleNumber", &out)
             DirectJSON.appendInteger(nextScheduleNumber, to: &out)
+        }
+        if !prepared.isEmpty {
+            object.key("prepared", &out)
+            out.append(contentsOf: try JSONOutput.encode(prepared))
         }
         if let rendererState {
             object.key("rendererState", &out)

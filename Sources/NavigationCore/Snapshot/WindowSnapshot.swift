@@ -34,6 +34,8 @@ public struct WindowSnapshot: Hashable, Sendable {
     public internal(set) var nextScheduleNumber = 1
     /// The window's forward list: the next route `goForward` re-enters first.
     public internal(set) var forward: [ForwardEntry] = []
+    /// The models prepared ahead of being shown (``PreparedModel``), oldest first.
+    public internal(set) var prepared: [PreparedModel] = []
     /// The window's own renderer state; each model's is in its ``ModelState``.
     public internal(set) var rendererState: RendererState?
 

@@ -34,7 +34,7 @@ struct WindowHistory: Sendable {
             guard case .commands(let batch) = cause else { return navigates }
             return !batch.allSatisfy { entry in
                 switch entry.command {
-                case .setRendererState, .transaction, .protect, .unprotect, .schedule, .cancelScheduled: true
+                case .setRendererState, .transaction, .protect, .unprotect, .schedule, .cancelScheduled, .prepare: true
                 default: false
                 }
             }
@@ -47,7 +47,7 @@ struct WindowHistory: Sendable {
             guard case .commands(let batch) = cause else { return true }
             return !batch.allSatisfy { entry in
                 switch entry.command {
-                case .setRendererState, .transaction: true
+                case .setRendererState, .transaction, .prepare: true
                 default: false
                 }
             }

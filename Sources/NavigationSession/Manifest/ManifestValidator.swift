@@ -362,6 +362,8 @@ struct ManifestValidator {
             try check(.screen(screen, params: params), at: key, entry: false)
         case .popTo(let screen, let params, _):
             try check(.screen(screen, params: params ?? [:]), at: key, entry: false)
+        case .prepare(let model):
+            try check(model, at: "\(key).model", entry: false)
         case .switchModel(let model, _, _):
             if model.kind == .screen, stateNames.contains(model.screen) { return }
             try check(model, at: "\(key).model", entry: false)
