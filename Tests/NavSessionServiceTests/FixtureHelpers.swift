@@ -41,6 +41,13 @@ extension DaemonFixture {
                       "--method", "\(Self.windowInterface).\(member)"] + arguments)
     }
 
+    /// `gdbus call` of a Session1 method (arguments in GVariant text form).
+    func gdbusSession(_ member: String, _ arguments: [String] = []) async throws -> ToolResult {
+        try await run(
+            "gdbus", ["call", "--session", "--dest", Self.name, "--object-path", Self.session,
+                      "--method", "org.navsession.Session1." + member] + arguments)
+    }
+
     /// `dbus-send` of a Window1 method: the reply's version, or nil with the error text.
     func dbusSendVersion(_ window: String, _ member: String, _ arguments: [String] = []) async throws
         -> (version: UInt64?, error: String)

@@ -21,12 +21,6 @@ import Glibc
         """#
     }
 
-    func gdbusSession(_ fixture: DaemonFixture, _ member: String, _ arguments: [String] = []) async throws -> ToolResult {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.session,
-                      "--method", "org.navsession.Session1." + member] + arguments)
-    }
-
     @Test func aReloadRenamingDetailMigratesThreeLiveWindowsAndTheirJournalsReplay() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString).json").path
         try Self.manifest("detail", renamed: false).write(toFile: file, atomically: true, encoding: .utf8)
@@ -42,7 +36,7 @@ import Glibc
                 namespace: "/org/navsession/Session1", interface: try InterfaceName(DaemonFixture.windowInterface),
                 member: "Changed")
             let after = Self.manifest("item", renamed: true)
-            let check = try await gdbusSession(fixture, "CheckManifest", [after])
+            let check = try await fixture.gdbusSession("CheckManifest", [after])
             #expect(check.status == 0 && check.stdout.contains(#""from":"detail","to":"item""#), "\(check)")
             #expect(try await fixture.models(windows[0]).contains { ($0["screen"] as? String) == "detail" }, "a check changes nothing")
             let candidate = file + ".next"
@@ -51,12 +45,12 @@ import Glibc
             let ctl = try BuiltProduct.require("navsessionctl").path
             let lines = try await fixture.run(ctl, ["manifest", "check", candidate])
             #expect(lines.status == 0 && lines.stdout.hasPrefix("1 browser migrate renamed detail->item\n"), "\(lines)")
-            let invalid = try await gdbusSession(fixture, "ReloadManifest", [#"{"format":1}"#])
+            let invalid = try await fixture.gdbusSession("ReloadManifest", [#"{"format":1}"#])
             #expect(invalid.status != 0 && invalid.stderr.contains("org.navsession.Error.InvalidManifest"), "\(invalid)")
 
             // The developer edits the file and reloads.
             try after.write(toFile: file, atomically: true, encoding: .utf8)
-            let reloaded = try await gdbusSession(fixture, "ReloadManifest", [after])
+            let reloaded = try await fixture.gdbusSession("ReloadManifest", [after])
             #expect(reloaded.status == 0, "\(reloaded)")
             let signals = try await take(3, of: changed)
             #expect(Set(signals.map(\.path.rawValue)) == Set(windows))

@@ -7,12 +7,6 @@ import Testing
 /// Session1 `MoveModel` through gdbus, navsessionctl and a raw connection: a tear-off and a merge, the two windows'
 /// `Changed` paired by one transaction id, a follow carried with the model, and after a SIGKILL the move whole.
 @Suite struct MoveModelBusTests {
-    func gdbusSession(_ fixture: DaemonFixture, _ member: String, _ arguments: [String] = []) async throws -> ToolResult {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.session,
-                      "--method", "org.navsession.Session1." + member] + arguments)
-    }
-
     /// The home tab's pushed detail, with a draft and a follower, torn off into a new window by gdbus and merged back
     /// by navsessionctl (the new window closes, all it held gone back): the same params and draft each time, one copy,
     /// the follower told where it went, the two windows' `Changed` of the merge sharing their transaction, and after
@@ -31,7 +25,7 @@ import Testing
                 namespace: "/org/navsession/Session1", interface: try InterfaceName(DaemonFixture.windowInterface),
                 member: "Changed")
 
-            let torn = try await gdbusSession(fixture, "MoveModel", ["1", "\(detail)", "0", #"{"scene":"waiting"}"#])
+            let torn = try await fixture.gdbusSession("MoveModel", ["1", "\(detail)", "0", #"{"scene":"waiting"}"#])
             #expect(torn.status == 0 && torn.stdout.hasPrefix("(uint64 2, uint64 "), "\(torn)")
             let second = "/org/navsession/Session1/window/2"
             // A tear-off changes the source (the new window opens with the branch): its Changed says where it went.
@@ -66,7 +60,7 @@ import Testing
             // All window 2 held went back: it closed (as a browser window whose only tab is dragged away), unremembered.
             let windows = try await fixture.session("ListWindows").first?.arrayElements?.compactMap { $0.objectPath?.rawValue }
             #expect(windows == [main], "\(String(describing: windows))")
-            let closed = try await gdbusSession(fixture, "ListClosedWindows")
+            let closed = try await fixture.gdbusSession("ListClosedWindows")
             #expect(closed.stdout.contains("'[]'"), "\(closed)")
             let routes = try await fixture.routeSummaries(main)
             await follower.close()
@@ -84,13 +78,13 @@ import Testing
         try await DaemonFixture.with { fixture in
             let main = try await fixture.openWindow()
             try await fixture.logIn(main)
-            let root = try await gdbusSession(fixture, "MoveModel", ["1", "1", "0", "''"])
+            let root = try await fixture.gdbusSession("MoveModel", ["1", "1", "0", "''"])
             #expect(root.status != 0 && root.stderr.contains("org.navsession.Error.InvalidSpec"), "\(root)")
-            let unknown = try await gdbusSession(fixture, "MoveModel", ["1", "999", "0", "''"])
+            let unknown = try await fixture.gdbusSession("MoveModel", ["1", "999", "0", "''"])
             #expect(unknown.status != 0 && unknown.stderr.contains("org.navsession.Error.UnknownModel"), "\(unknown)")
-            let window = try await gdbusSession(fixture, "MoveModel", ["7", "3", "0", "''"])
+            let window = try await fixture.gdbusSession("MoveModel", ["7", "3", "0", "''"])
             #expect(window.status != 0 && window.stderr.contains("UnknownObject"), "\(window)")
-            let placement = try await gdbusSession(fixture, "MoveModel", ["1", "3", "0", #"'{"stak":1}'"#])
+            let placement = try await fixture.gdbusSession("MoveModel", ["1", "3", "0", #"'{"stak":1}'"#])
             #expect(placement.status != 0 && placement.stderr.contains("did you mean"), "\(placement)")
         }
     }

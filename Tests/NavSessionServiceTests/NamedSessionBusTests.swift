@@ -7,12 +7,6 @@ import Testing
 /// Session1 `SaveSession`, `ListSessions`, `OpenSession`, `DeleteSession` through gdbus and navsessionctl, and after
 /// a SIGKILL: a saved session of two windows reopens with the same routes.
 @Suite struct NamedSessionBusTests {
-    func gdbusSession(_ fixture: DaemonFixture, _ member: String, _ arguments: [String] = []) async throws -> ToolResult {
-        try await fixture.run(
-            "gdbus", ["call", "--session", "--dest", DaemonFixture.name, "--object-path", DaemonFixture.session,
-                      "--method", "org.navsession.Session1." + member] + arguments)
-    }
-
     @Test func twoSavedWindowsReopenWithTheSameRoutesAfterSIGKILL() async throws {
         try await DaemonFixture.with { fixture in
             let main = try await fixture.openWindow()
@@ -21,14 +15,14 @@ import Testing
             _ = try await fixture.window(main, "Present", [.string("sheet+stack"), .string("editor"), .params(["id": "42"])])
             let waiting = try await fixture.openWindow("waiting")
             let routes = [try await fixture.routeSummaries(main), try await fixture.routeSummaries(waiting)]
-            let saved = try await gdbusSession(fixture, "SaveSession", ["work", "['\(main)', '\(waiting)']"])
+            let saved = try await fixture.gdbusSession("SaveSession", ["work", "['\(main)', '\(waiting)']"])
             #expect(saved.status == 0, "\(saved)")
             try await fixture.kill()
             try await fixture.relaunch()
-            let listed = try await gdbusSession(fixture, "ListSessions")
+            let listed = try await fixture.gdbusSession("ListSessions")
             #expect(listed.stdout.contains(#""name":"work""#) && listed.stdout.contains(#""activeScreen":"editor""#), "\(listed)")
             // The single-instance main window is still open: the whole session is refused, nothing opens.
-            let refused = try await gdbusSession(fixture, "OpenSession", ["work"])
+            let refused = try await fixture.gdbusSession("OpenSession", ["work"])
             #expect(refused.status != 0 && refused.stderr.contains("InvalidArgs"), "\(refused)")
             _ = try await fixture.session("DismissWindow", [try .path(main)])
             let opened = try await fixture.session("OpenSession", [.string("work")])
@@ -54,7 +48,7 @@ import Testing
             #expect(try await fixture.run(ctl, ["session", "delete", "solo"]).status == 0)
             let unknown = try await fixture.run(ctl, ["session", "open", "solo"])
             #expect(unknown.status == 1 && unknown.stderr.contains("org.navsession.Error.UnknownSession"), "\(unknown)")
-            let badName = try await gdbusSession(fixture, "SaveSession", ["'a/b'", "[]"])
+            let badName = try await fixture.gdbusSession("SaveSession", ["'a/b'", "[]"])
             #expect(badName.status != 0 && badName.stderr.contains("InvalidArgs"), "\(badName)")
         }
     }

@@ -193,12 +193,7 @@ public final class Session {
         guard together.count > 1 else { return try dismissWindow(number, events: &events) }
         // A mark on any of them refuses the whole close before anything closes.
         for member in together {
-            guard let window = windowsByNumber[member], !window.graph.isClosed, window.graph.protectedCount > 0,
-                let first = window.graph.protections.first
-            else { continue }
-            let error = NavigationError.prevented(
-                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
-                owner: first.protection.owner)
+            guard let window = windowsByNumber[member], let error = closeRefusal(of: window) else { continue }
             noteRefusal(error, in: member)
             throw .navigation(error)
         }
@@ -358,6 +353,15 @@ public final class Session {
         historyBytes += window.history.bytes
     }
 
+    /// Why a mark refuses closing `window` (its first mark's `prevented`), or `nil` when none does.
+    func closeRefusal(of window: SessionWindow) -> NavigationError? {
+        guard !window.graph.isClosed, window.graph.protectedCount > 0, let first = window.graph.protections.first else {
+            return nil
+        }
+        return .prevented(
+            model: first.model, reason: first.protection.reason, dialog: first.protection.dialog, owner: first.protection.owner)
+    }
+
     /// Sets the window under its number (``replaceWindow(_:)`` keeps the sums).
     func setWindow(_ window: SessionWindow) { windowsByNumber[window.number] = window }
 
@@ -387,10 +391,7 @@ public final class Session {
         _ number: WindowNumber, guarded: Bool = true, closedAt moment: Int64? = nil, events: inout [SessionEvent]
     ) throws(SessionError) {
         let window = try window(number)
-        if guarded, !window.graph.isClosed, window.graph.protectedCount > 0, let first = window.graph.protections.first {
-            let error = NavigationError.prevented(
-                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
-                owner: first.protection.owner)
+        if guarded, let error = closeRefusal(of: window) {
             noteRefusal(error, in: number)
             throw .navigation(error)
         }

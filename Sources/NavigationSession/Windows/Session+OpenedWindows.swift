@@ -76,12 +76,8 @@ extension Session {
         batch.forEach { collect($0.command) }
         for id in targets {
             guard let target = try? Self.windowNumber(id, default: number), let window = windowsByNumber[target],
-                !window.graph.isClosed, window.graph.protectedCount > 0, !(target == number && unprotects),
-                let first = window.graph.protections.first
+                !(target == number && unprotects), let error = closeRefusal(of: window)
             else { continue }
-            let error = NavigationError.prevented(
-                model: first.model, reason: first.protection.reason, dialog: first.protection.dialog,
-                owner: first.protection.owner)
             noteRefusal(error, in: target)
             throw .navigation(error)
         }
