@@ -135,7 +135,8 @@ extension SessionService {
     }
 
     /// Whether the manifest declares guards (otherwise changes take the plain path).
-    var hasGuards: Bool { !manifest.guards.isEmpty }
+    /// Whether the manifest declares guards: read on every call, so kept apart from the manifest (a reload sets it).
+    var hasGuards: Bool { guardsDeclared.load(ordering: .relaxed) }
 
     /// Whether a provider is registered or a window waits for one (otherwise no change can need a question, and
     /// changes take the plain path: no closure, no held reply; a guard's `onAbsent` is decided by the gate).

@@ -348,7 +348,7 @@ extension SessionService {
 
     /// Window1's methods, one row each; their arguments are the contract's (dbus/org.navsession.Window1.xml).
     func window1Methods() -> [MethodRow] {
-        let manifest = self.manifest, limits = self.limits
+        let limits = self.limits
         return [
             MethodRow("StackAppend", .batch { call, _, _ in one(.stackAppend(try spec(call, 0))) }),
             MethodRow("StackDropLast", .batch { call, _, _ in
@@ -369,12 +369,12 @@ extension SessionService {
                 one(try present(call, 0, session, window))
             }),
             MethodRow(
-                "PresentAlert", .batch { call, _, _ in one(.present(.alert(try dialog(call, .alert, manifest)))) }),
+                "PresentAlert", .batch { call, session, _ in one(.present(.alert(try dialog(call, .alert, session.manifest)))) }),
             MethodRow(
-                "PresentConfirmationDialog", .batch { call, _, _ in
+                "PresentConfirmationDialog", .batch { call, session, _ in
                     let source = call.arguments[3].string ?? ""
                     return one(.present(.confirmationDialog(
-                        try dialog(call, .confirmationDialog, manifest), sourceID: source.isEmpty ? nil : source)))
+                        try dialog(call, .confirmationDialog, session.manifest), sourceID: source.isEmpty ? nil : source)))
                 }),
             MethodRow("Dismiss", .batch { _, _, _ in one(.dismiss) }),
             MethodRow("DismissJustFromPresented", .batch { _, _, _ in one(.dismissJustFromPresented) }),

@@ -37,6 +37,8 @@ public final class SessionService: Sendable {
     /// reload replaces both (``reloadManifest(fromFile:on:)``, Session1 `ReloadManifest`).
     let manifestBox: Mutex<Manifest>
     var manifest: Manifest { manifestBox.withLock { $0 } }
+    /// Whether the manifest served declares guards (``hasGuards``).
+    let guardsDeclared: Atomic<Bool>
     private let quitRequests: AsyncStream<Void>.Continuation
     /// Yields when a client calls `ActivateAction("quit")`.
     public let quitRequested: AsyncStream<Void>
@@ -84,6 +86,7 @@ public final class SessionService: Sendable {
         state = Mutex(ServiceState(session: session))
         self.logger = logger
         manifestBox = Mutex(manifest)
+        guardsDeclared = Atomic(!manifest.guards.isEmpty)
         applicationID = manifest.applicationID
         (quitRequested, quitRequests) = AsyncStream<Void>.makeStream()
     }
@@ -224,6 +227,7 @@ public final class SessionService: Sendable {
     func reload(_ session: Session, _ text: String) throws -> SessionOutcome {
         let outcome = try session.reloadManifest(text)
         manifestBox.withLock { $0 = session.manifest }
+        guardsDeclared.store(!session.manifest.guards.isEmpty, ordering: .relaxed)
         return outcome
     }
 
