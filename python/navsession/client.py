@@ -31,7 +31,7 @@ from . import commands as _commands
 from . import protocol
 from .commands import CommandLike, batch_json
 from .contract import INTERFACES
-from .documents import ChangeCause, ClosedWindow, HistoryEntry, Step, WindowSnapshot
+from .documents import ChangeCause, ClosedWindow, HistoryEntry, PreparedModel, Step, WindowSnapshot
 from .errors import NavSessionError, ProtocolError, Timeout, from_glib_error
 from .specs import Reference, Route
 
@@ -643,6 +643,19 @@ def _routes(text: Any, where: Dict[str, Any]) -> List[Route]:
     return protocol.convert(where, "its value", lambda: [Route.from_json(r) for r in document])
 
 
+#: What the package reads of each ``Prepared`` entry (``title`` is optional; other keys are passed on).
+_PREPARED_SHAPE = [{"model": int, "screen": str, "params": {str: str}}]
+
+
+def _prepared(text: Any, where: Dict[str, Any]) -> List[PreparedModel]:
+    """The ``Prepared`` property: its entries, oldest first (``[]``: none, as is ``""``)."""
+    document = protocol.decode("Prepared", text or "[]", where, "its value")
+    problem = protocol.shape_problem(document, _PREPARED_SHAPE)
+    if problem is not None:
+        raise protocol.fail(where, f"its value is not the expected shape: {problem}")
+    return list(document)
+
+
 # Python property → (Window1 property, conversion of the unpacked value and the ProtocolError detail).
 _WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any, Dict[str, Any]], Any]]] = {
     "scene": ("Scene", _as_is),
@@ -659,6 +672,7 @@ _WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any, Dict[str, Any]], Any]]] 
     "active_tag": ("ActiveTag", _as_is),
     "pending_navigation": ("PendingNavigation", _json_or_none("PendingNavigation")),
     "protected": ("Protected", _json_or_none("Protected")),
+    "prepared": ("Prepared", _prepared),
     "settled_version": ("SettledVersion", _as_is),
     "settled_by": ("SettledBy", _as_is),
     "can_go_forward": ("CanGoForward", _as_is),
@@ -712,6 +726,7 @@ class Window:
     active_tag: str
     pending_navigation: Optional[Dict[str, Any]]
     protected: Any
+    prepared: List[PreparedModel]
     settled_version: int
     settled_by: str
     can_go_forward: bool
@@ -804,6 +819,16 @@ class Window:
     def push(self, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
         """``StackAppend``: pushes ``screen`` on the active stack."""
         return self._change("StackAppend", "(sa{ss})", (screen, dict(params or {})))
+
+    def prepare(self, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
+        """``Prepare`` (React Navigation's ``preload``): makes ``screen`` (a plain screen) ahead of being shown, off
+        the visible branch, and returns the id it will have — a later :meth:`push` (or ``show``, ``present``…) of
+        the same screen with the same params shows it under that id. It is listed by :attr:`prepared` until then
+        and reached by nothing else (``can_go_back`` and the routes do not see it). Returns the model id, not a
+        version: the window's version moved on (``window.version``) unless the same screen and params were
+        prepared already (their id, no change). :func:`navsession.commands.prepare` is the batch form."""
+        (model,) = self.call("Prepare", "(sa{ss})", (screen, dict(params or {})))
+        return int(model)
 
     def pop(self, count: int = 1) -> int:
         """``StackDropLast``."""

@@ -251,6 +251,15 @@ def unprotect(*, model: Optional[Reference] = None, tag: Optional[str] = None) -
     return _command("unprotect", model=model, tag=tag)
 
 
+def prepare(screen: Union[Spec, str], params: Optional[Mapping[str, str]] = None, *,
+            title: Optional[str] = None) -> Command:
+    """``prepare`` (React Navigation's ``preload``; ``Window1.Prepare``): a plain screen — a name with ``params``
+    (and ``title``), or a :class:`~navsession.specs.Screen` without a tag or presentation — made ahead of being
+    shown; a later push of the same screen and params shows it under the id taken now (the ``prepared``
+    property lists it). Not an undo entry."""
+    return _command("prepare", model=_element(screen, params, title, None, None))
+
+
 def set_renderer_state(model: Reference, state: Mapping[str, Any]) -> Command:
     """``setRendererState`` (``model`` 0: the window's own)."""
     return _command("setRendererState", model=model, state=state)
@@ -314,8 +323,8 @@ __all__ = [
     "existing", "set_path", "present", "show", "dismiss", "dismiss_just_from_presented", "hide", "dismiss_all",
     "go_back", "go_back_to_root", "go_back_to", "pop_to", "pop_at", "push_params", "go_forward", "bring_to_front", "select_tab", "switch_model",
     "clear_saved_state", "select_child", "set_column_visibility", "set_tab_bar_rule", "set_routes", "set_params",
-    "set_appearance", "protect", "unprotect", "set_renderer_state", "open_window", "dismiss_window", "move_model",
-    "open_url", "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
+    "set_appearance", "protect", "unprotect", "prepare", "set_renderer_state", "open_window", "dismiss_window",
+    "move_model", "open_url", "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
 ]
 
 #: Every command name the builders produce (a test compares it with the daemon's list).
@@ -325,5 +334,5 @@ COMMAND_NAMES = frozenset({
     "bringToFront", "tabsSelectItem", "switchModel", "clearSavedState", "selectChild", "setColumnVisibility",
     "setTabBarRule", "setRoutes", "setParams", "setAppearance", "protect", "unprotect", "setRendererState",
     "openWindow", "dismissWindow", "moveModel", "openURL", "trigger", "sendMessage", "sequence", "transaction",
-    "schedule", "cancelScheduled",
+    "schedule", "cancelScheduled", "prepare",
 })

@@ -27,6 +27,26 @@ class Model(TypedDict):
     presented: NotRequired[int]
 
 
+class PreparedEntry(TypedDict):
+    """A model prepared ahead of being shown, in a window snapshot (``prepared[]``; ``Window1.Prepare``): the id it
+    will have, its screen and params, and the version that prepared it."""
+
+    id: int
+    screen: str
+    params: Dict[str, str]
+    version: int
+    title: NotRequired[str]
+
+
+class PreparedModel(TypedDict):
+    """An entry of the ``Prepared`` property (``Window.prepared``), oldest first."""
+
+    model: int
+    screen: str
+    params: Dict[str, str]
+    title: NotRequired[str]
+
+
 class WindowSnapshot(TypedDict):
     """``GetState``/``GetStateAt``: a window's whole graph (Docs/state-schema.md §1)."""
 
@@ -40,6 +60,7 @@ class WindowSnapshot(TypedDict):
     scheduled: NotRequired[List[Dict[str, Any]]]
     forward: NotRequired[List[Dict[str, Any]]]
     rendererState: NotRequired[Dict[str, Any]]
+    prepared: NotRequired[List[PreparedEntry]]  # absent when none
 
 
 class Step(TypedDict, total=False):
@@ -110,4 +131,5 @@ class HistoryEntry(TypedDict):
     activeScreen: str
 
 
-__all__ = ["Model", "WindowSnapshot", "Step", "MovedCause", "ChangeCause", "ClosedWindow", "HistoryEntry"]
+__all__ = ["Model", "PreparedEntry", "PreparedModel", "WindowSnapshot", "Step", "MovedCause", "ChangeCause",
+           "ClosedWindow", "HistoryEntry"]

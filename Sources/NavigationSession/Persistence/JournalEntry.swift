@@ -7,7 +7,7 @@ import NavigationCore
 /// `{"op":"report","window":1,"version":13,"report":{…}}`, `{"op":"closeOnExit","window":1,"owner":":1.42"}`,
 /// `{"op":"pendingDeepLink","window":1,"url":"navsession-demo://detail/42"}` (`owner`/`url` absent = cleared),
 /// `{"op":"pendingCommands","window":1,"batch":[…],"screen":"account","state":"main"}` (Docs/guards.md).
-indirect enum JournalEntry: Hashable, Sendable {
+enum JournalEntry: Hashable, Sendable {
     case open(window: WindowNumber, scene: String, root: ModelSpec, sessionVersion: UInt64)
     /// `closedAt`: when it closed (wall-clock ms), present when it went to the recently-closed
     /// list; replay puts it there again (lines written before have none: not remembered).
@@ -43,7 +43,8 @@ indirect enum JournalEntry: Hashable, Sendable {
     /// A model moved between windows (Session1 `MoveModel`): the source's change (a `restore`, or a `dismiss` when all it
     /// held moved) and the target's (a `restore`, or an `openSnapshot` for a new window) in one line, so a crash leaves the move whole or not made:
     /// `{"op":"move","window":1,"from":{"op":"restore",…},"to":{"op":"restore",…}}`.
-    case move(from: JournalEntry, to: JournalEntry)
+    // Only this case is boxed: every other entry (one per change) stays inline.
+    indirect case move(from: JournalEntry, to: JournalEntry)
     /// Windows made a group (Session1 `GroupWindows`; `[]` dissolves it): `{"op":"group","name":"work","windows":[1,3]}`.
     case group(name: String, windows: [WindowNumber])
 

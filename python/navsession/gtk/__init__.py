@@ -17,12 +17,13 @@
 switched root, tabs and stacks as ``Gtk.Stack`` pages, sheets and covers as modal windows, alerts and dialogs with
 one button per action, a header with the title and a back button. Each screen is drawn by the **page factory** the
 application registered for it (:mod:`navsession.gtk.pages`): a :class:`Page` subclass or a callable returning a
-``Gtk.Widget``; screens without one show a :class:`Placeholder`. Nothing changes on screen before the daemon says
-so: the user's back (button, Escape, Alt+Left, mouse button 8, a swipe from the left edge) asks the daemon first
-(``BeginBack``) and goes back only when allowed (``CommitBack``); tabs, segments, dialog buttons and window
-closes are reported; a tab's context menu moves the tab to a new window or into another window's tabs
-(``MoveModel``); each shown version is reported settled; renderer state — the window's size, each page's
-scroll positions, drafts and selections — is saved in the daemon and restored after a restart.
+``Gtk.Widget``; screens without one show a :class:`Placeholder`. A screen prepared ahead (``Window1.Prepare``) gets
+its page as soon as the window's ``Prepared`` property lists it, and the push that names its id shows that page.
+Nothing changes on screen before the daemon says so: the user's back (button, Escape, Alt+Left, mouse button 8, a
+swipe from the left edge) asks the daemon first (``BeginBack``) and goes back only when allowed (``CommitBack``);
+tabs, segments, dialog buttons and window closes are reported; a tab's context menu moves the tab to a new window or
+into another window's tabs (``MoveModel``); each shown version is reported settled; renderer state — the window's
+size, each page's scroll positions, drafts and selections — is saved in the daemon and restored after a restart.
 
 This subpackage needs PyGObject with GTK 4 (Debian: ``python3-gi``, ``gir1.2-gtk-4.0``); ``import navsession``
 does not import it. Docs/python.md, "Your own widgets: navsession.gtk", has a complete example.

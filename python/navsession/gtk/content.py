@@ -435,7 +435,9 @@ class GraphView:
 
     Containers are this module's views; a screen is a :class:`~navsession.gtk.pages.PageHost` around the page
     ``make_page`` returns for it (the application's factory for the screen, else the placeholder), made once per
-    model and told about new params or a new title afterwards. ``widgets`` maps model ids to what was built."""
+    model and told about new params or a new title afterwards. ``widgets`` maps model ids to what was built;
+    ``prepared`` holds the pages made ahead for prepared models (:meth:`prepare`), which :meth:`build` takes
+    when the graph first has their model."""
 
     def __init__(self, on_tab_selected: OnTabSelected, make_page: MakePage,
                  on_child_selected: OnChildSelected | None = None, on_collapsed: OnCollapsed | None = None,
@@ -448,6 +450,9 @@ class GraphView:
         self._on_collapsed = on_collapsed
         self._on_changed = on_changed
         self.widgets: dict[int, Gtk.Widget] = {}
+        #: The pages made ahead for prepared models (Window1 ``Prepare``), by the id the model will have: in no
+        #: container and not in ``widgets`` until a render's graph has that model (:meth:`build` takes it then).
+        self.prepared: dict[int, PageHost] = {}
         self._on_tab_selected = on_tab_selected
 
     def forget_missing(self, graph: Graph) -> None:
@@ -457,14 +462,26 @@ class GraphView:
             if isinstance(widget, PageHost):
                 widget.close()
 
+    def prepare(self, model_id: int, make: Callable[[], Page]) -> None:
+        """Makes the page of a prepared model ahead (``make()``: the page its screen's factory made), unless it is
+        made already or the model is shown."""
+        if model_id not in self.widgets and model_id not in self.prepared:
+            self.prepared[model_id] = PageHost(make())
+
+    def forget_prepared(self, keep: set[int]) -> None:
+        """Closes the pages made ahead for models no longer prepared (dropped or expired) and never shown."""
+        for model_id in [i for i in self.prepared if i not in keep]:
+            self.prepared.pop(model_id).close()
+
     def close(self) -> None:
-        """The window goes: every page is closed."""
+        """The window goes: every page is closed (those made ahead too)."""
         for widget in self.widgets.values():
             if isinstance(widget, PageHost):
                 widget.close()
             elif isinstance(widget, TabsView):
                 widget.close_menu()
         self.widgets.clear()
+        self.forget_prepared(set())
 
     def tabs(self, model_id: int) -> TabsView | None:
         """The view of tab container ``model_id``, when it was built."""
@@ -478,6 +495,9 @@ class GraphView:
     def build(self, graph: Graph, model_id: int, actions: list[Action]) -> Gtk.Widget:
         kind = graph.kind(model_id)
         widget = self.widgets.get(model_id)
+        if widget is None and model_id in self.prepared:
+            # A prepared model shown (a push named its id): the page made ahead, refreshed below like a kept one.
+            widget = self.widgets[model_id] = self.prepared.pop(model_id)
         wanted = {"stack": StackView, "tabs": TabsView, "switched": SwitchedView, "custom": CustomView}.get(kind, PageHost)
         if not isinstance(widget, wanted):
             if isinstance(widget, PageHost):

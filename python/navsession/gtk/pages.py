@@ -12,7 +12,9 @@ application — and shows what it returns:
   :class:`WidgetPage`, which calls the factory again for new params (the default state carried over).
 
 A page is made once per model and lives as long as the model (a stack keeps its pages, so going back shows the
-same widgets). Whatever the page shows sits in a :class:`PageHost`, the widget the binding's containers (stacks,
+same widgets). A model prepared ahead of being shown (``Window1.Prepare``, React Navigation's ``preload``) gets its
+page as soon as the window's ``Prepared`` property lists it — the context has the id the model will have — and a
+push naming that id shows that very page; one dropped or expired unshown is closed. Whatever the page shows sits in a :class:`PageHost`, the widget the binding's containers (stacks,
 tabs, sheets) hold; the host gives its child all of its space.
 
 **Renderer state.** Each model has a small JSON object the daemon keeps with the graph across restarts
@@ -157,8 +159,9 @@ class Page:
         self._widget_state.restore(self.widget, state)
 
     def closed(self) -> None:
-        """The model finished (popped, dismissed…) or its window closed: the page will not be shown again. The
-        default does nothing; a protection mark goes with the model."""
+        """The model finished (popped, dismissed…), its window closed, or — for a page made ahead — its prepared
+        model was dropped without being shown: the page will not be shown again. The default does nothing; a
+        protection mark goes with the model."""
 
     # -- what a page can do ---------------------------------------------------------------------
 

@@ -11,10 +11,13 @@ finds the line without polling the file::
               "state": {"draft": "Dear Ann,"}, "protected": true},
      "modals": [{"model": 9, "style": "sheet", "page": {...}}],
      "dialogs": [{"model": 11, "kind": "alert", "title": "Discard changes?", "message": "",
-                  "actions": ["discard", "keep"], "visible": true}]}
+                  "actions": ["discard", "keep"], "visible": true}],
+     "prepared": [{"model": 14, "screen": "note", "page": "NotePage", "inWindow": false, ...}]}
 
 ``page`` is the page the window's base shows (its visible screen; in a custom container such as a split, the
-page of its selected child — the focused column), ``modals`` each presented sheet or cover with the page it shows, ``dialogs`` each alert and confirmation dialog; ``widget`` and ``name`` are the GType name and
+page of its selected child — the focused column), ``modals`` each presented sheet or cover with the page it shows,
+``dialogs`` each alert and confirmation dialog, ``prepared`` each page made ahead for a prepared model (Window1
+``Prepare``) and not shown yet (in no window: ``inWindow`` false); ``widget`` and ``name`` are the GType name and
 ``Gtk.Widget.get_name()`` of the widget the page's factory built, ``inWindow`` whether that widget is in a window's
 widget tree, ``state`` what the page would save as renderer state now, ``protected`` whether the page protects its
 model, ``bus`` the application's unique bus name.
@@ -136,7 +139,8 @@ class TestProbe:
         graph = view.graph
         line: dict[str, Any] = {"bus": self.connection.get_unique_name(), "window": view.path,
                                 "version": graph.version if graph is not None else None,
-                                "page": None, "modals": [], "dialogs": []}
+                                "page": None, "modals": [], "dialogs": [],
+                                "prepared": [_host(host, model_id) for model_id, host in view.content.prepared.items()]}
         if graph is None:
             return line
         line["page"] = _page(view, graph.focused_leaf(graph.root))
@@ -475,7 +479,10 @@ def _descendants(root: Gtk.Widget | None) -> list[Gtk.Widget]:
 
 
 def _page(view: "NavWindowView", model_id: int) -> dict[str, Any] | None:
-    host = view.content.widgets.get(model_id)
+    return _host(view.content.widgets.get(model_id), model_id)
+
+
+def _host(host: Any, model_id: int) -> dict[str, Any] | None:
     if not isinstance(host, PageHost):
         return None
     page = host.page

@@ -2,7 +2,8 @@
 
 ``render`` shows a GetState snapshot (plus the Window1 properties); what the user does goes to the
 ``Reporter`` — nothing is changed locally before the daemon says so. Each screen is the page the application's
-factory made for it (pages.py); the view is what those pages reach the window through (:class:`PageServices`:
+factory made for it (pages.py) — for a model prepared ahead (the Prepared property), made as soon as it is listed
+and shown when a push names its id; the view is what those pages reach the window through (:class:`PageServices`:
 protection marks, renderer state, commands). Back (the button, Escape, Alt+Left, the
 mouse's button 8 and the left-edge swipe) asks the daemon first (BeginBack) and goes back only when allowed
 (CommitBack): a refused back never moves the page (Docs/guards.md, "Back gestures"). A tab's context menu moves
@@ -138,6 +139,31 @@ class NavWindowView:
         """The page of every screen shown (or kept by a stack), by model id."""
         return self.content.pages()
 
+    def _make_prepared_page(self, entry: dict[str, Any]) -> Page:
+        """The page of a prepared model (an entry of the Prepared property), made before its model is in the graph:
+        the application's factory for its screen, with the context the model will have when it is shown."""
+        model_id, screen = int(entry["model"]), str(entry["screen"])
+        title = str(entry.get("title") or self.app.screen_titles.get(screen) or screen.replace("_", " ").capitalize())
+        context = PageContext(model_id=model_id, screen=screen, params=model_params(entry), title=title,
+                              state=self.keeper.object(model_id), window=self.app.window_proxy(self.path),
+                              app=self.app, services=self)
+        return self.app.make_page(context)
+
+    def prepared_entries(self) -> list[dict[str, Any]]:
+        """The Prepared property: the models prepared ahead of being shown (Window1 Prepare), oldest first."""
+        try:
+            entries = json.loads(str(self.props.get("Prepared", "[]")))
+            return [e for e in entries if isinstance(e, dict) and isinstance(e.get("model"), int)
+                    and isinstance(e.get("screen"), str)]
+        except (ValueError, TypeError):
+            return []
+
+    def _prepare_pages(self) -> None:
+        """Makes the page of each prepared model not made yet (Docs/renderers.md, "Prepared models"): when a push
+        names its id, the stack shows that page instead of making one then."""
+        for entry in self.prepared_entries():
+            self.content.prepare(int(entry["model"]), lambda e=entry: self._make_prepared_page(e))
+
     def protect(self, model: int, reason: str, dialog: str) -> None:
         self.reporter.protect(model, reason, dialog)
 
@@ -164,6 +190,8 @@ class NavWindowView:
         self.title_label.set_label(str(self.props.get("Title", "")))
         self.back_button.set_sensitive(bool(self.props.get("CanGoBack", False)))
         self.forward_button.set_visible(bool(self.props.get("CanGoForward", False)))
+        if "Prepared" in changed:
+            self._prepare_pages()
 
     def render(self, state: dict[str, Any], props: dict[str, Any], plan: Plan) -> None:
         self.animator.finish()
@@ -183,6 +211,8 @@ class NavWindowView:
         self._render_chrome(graph)
         self._render_presented(graph, actions)
         self.content.forget_missing(graph)
+        # After the build took the pages of prepared models now shown: those no longer prepared are dropped.
+        self.content.forget_prepared({int(e["model"]) for e in self.prepared_entries()})
         self.animator.run(plan, actions)
 
     def _restore_size(self) -> None:
