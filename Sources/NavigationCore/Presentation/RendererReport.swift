@@ -35,8 +35,9 @@ public enum ChangeCause: Hashable, Sendable {
     /// The change that made `version` made again after an undo: the window in the state after it (Window1 `Redo`).
     case redo(version: Int)
     /// A model moved between windows with everything under it (Session1 `MoveModel`): the source window's change
-    /// (the branch left) and the target's (it arrived) carry the same record.
-    case moved(MoveRecord)
+    /// (the branch left) and the target's (it arrived) carry the same record. Boxed: the record is larger than every
+    /// other cause, and a cause travels in every change event (inline, it would make every event larger to copy).
+    indirect case moved(MoveRecord)
     /// The application's manifest changed (Session1 `ReloadManifest`, `SIGHUP`, a start with another manifest): models
     /// renamed, replaced or taken away as it declares (`{"reloaded":true}`).
     case reloaded

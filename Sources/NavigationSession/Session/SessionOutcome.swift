@@ -16,7 +16,7 @@ public enum SessionEvent: Hashable, Sendable {
     case changed(WindowNumber, ChangeEvent, steps: [NavigationStep], causeJSON: String)
     /// Models moved between windows (`MoveModel`), before the two windows' `changed` events: whoever keeps something
     /// by model (a follow) carries it to the target window and id.
-    case moved(MoveRecord)
+    indirect case moved(MoveRecord)
     /// The manifest was replaced (Session1 `ReloadManifest`): the session's manifest-derived properties changed.
     case manifestReloaded
     /// Window `number`'s group changed (Session1 `GroupWindows`): its `Group` property.
