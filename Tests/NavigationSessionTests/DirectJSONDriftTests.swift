@@ -28,6 +28,7 @@ struct DirectJSONDriftTests {
         #expect(Self.fields(of: try Self.snapshot()) == [
             "version", "nextModelID", "isClosed", "root", "models", "scheduled", "nextScheduleNumber", "forward",
             "rendererState",  // a renderer's own state
+            "prepared",  // models prepared ahead (Window1 Prepare)
         ])
     }
 
