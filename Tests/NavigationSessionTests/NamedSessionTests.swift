@@ -79,4 +79,23 @@ struct NamedSessionTests {
         }
         #expect(entry.bytes > 3000, "\(entry.bytes)")
     }
+
+    /// A mark is its owner's while it is connected, not part of the navigation: a window saved or closed with a mark
+    /// comes back unmarked (as an undo's returning models do), so a mark of a client that left never reappears.
+    @Test func aSavedOrClosedWindowComesBackUnmarked() throws {
+        let session = try demoSession()
+        let number = try #require(session.openWindow(scene: "waiting").window)
+        let model = try session.window(number).graph.activeModelID
+        try session.apply(
+            window: number, batchJSON: #"[{"command":"protect","model":\#(model.rawValue),"reason":"draft","owner":":1.7"}]"#,
+            client: ":1.7")
+        try session.saveSession("s", windows: [number])
+        let opened = try #require(try session.openSession("s").window)
+        #expect(try session.window(opened).graph.protectedCount == 0)
+        // Closed with its mark (a close no mark refuses: the window's tied client left).
+        var events: [SessionEvent] = []
+        try session.dismissWindow(number, guarded: false, events: &events)
+        let reopened = try #require(try session.reopenWindow(String(number)).window)
+        #expect(try session.window(reopened).graph.protectedCount == 0)
+    }
 }

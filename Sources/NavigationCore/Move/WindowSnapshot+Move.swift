@@ -348,6 +348,22 @@ extension WindowSnapshot {
         return state
     }
 
+    /// The same state without protection marks: what a closed or saved window keeps (a mark is its owner's authority
+    /// while it is connected, not part of the navigation; a window opened again comes back unmarked, as an undo's
+    /// returning models do).
+    public func unmarked() -> WindowSnapshot {
+        guard models.contains(where: { $0.protection != nil }) else { return self }
+        var models = self.models
+        for index in models.indices { models[index].protection = nil }
+        var copy = WindowSnapshot(unchecked: version, nextModelID: nextModelID, root: root, models: models, isClosed: isClosed)
+        copy.scheduled = scheduled
+        copy.nextScheduleNumber = nextScheduleNumber
+        copy.forward = forward
+        copy.prepared = prepared
+        copy.rendererState = rendererState
+        return copy
+    }
+
     /// `model` with every id it names taken through `map` (ids outside it are kept).
     public static func remapped(_ model: ModelState, _ map: [ModelID: ModelID]) -> ModelState {
         func m(_ id: ModelID) -> ModelID { map[id] ?? id }

@@ -180,7 +180,8 @@ extension Session {
     /// The closing window's entry, taken before its models finish; `nil` when nothing is remembered.
     func closedEntry(of window: SessionWindow, closedAt: Int64) -> ClosedWindow? {
         guard limits.maxClosedWindows > 0, !window.graph.isClosed else { return nil }
-        let snapshot = window.graph.snapshot()
+        // Without marks: a mark is its owner's while it is connected; the window reopens unmarked.
+        let snapshot = window.graph.snapshot().unmarked()
         return ClosedWindow(
             number: window.number, scene: window.scene, title: (try? title(of: window.number)) ?? "",
             activeScreen: window.activeScreen, closedAt: closedAt, group: window.group, snapshot: snapshot,

@@ -69,7 +69,7 @@ extension Session {
             let window = try window(number)
             saved.append(NamedSession.Window(
                 scene: window.scene, title: (try? title(of: number)) ?? "", activeScreen: window.activeScreen,
-                snapshot: window.graph.snapshot(), group: window.group))
+                snapshot: window.graph.snapshot().unmarked(), group: window.group))
         }
         let share = client.map(share(of:))
         let session = NamedSession(name: name, savedAt: clock.wallMilliseconds(), windows: saved, savedBy: share)
