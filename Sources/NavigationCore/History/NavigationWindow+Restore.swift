@@ -18,9 +18,13 @@ extension NavigationWindow {
     /// - Parameter cause: ``ChangeCause/undo(version:)`` or ``ChangeCause/redo(version:)``.
     /// - Throws: ``NavigationError/windowClosed``, ``NavigationError/invalidSnapshot(_:)``, the refusals above;
     ///   nothing changes.
+    /// - Parameter decidingAsChange: with `dryRun`, the commit gate is asked as for the change itself (not as a
+    ///   dry run), so its decision is the one the change will meet: a move checks both windows this way before
+    ///   either changes.
     @discardableResult
     public func restore(
-        _ snapshot: WindowSnapshot, cause: ChangeCause, budget: ContentBudget? = nil, dryRun: Bool = false
+        _ snapshot: WindowSnapshot, cause: ChangeCause, budget: ContentBudget? = nil, dryRun: Bool = false,
+        decidingAsChange: Bool = false
     ) throws(NavigationError) -> ChangeEvent {
         guard !isClosed else { throw .windowClosed }
         guard tx.undo.isEmpty, tx.created.isEmpty else { throw .invalidSnapshot("a change is in progress") }
@@ -72,7 +76,8 @@ extension NavigationWindow {
                 left.append(CommitGate.Touched(id: node.id, screen: node.screen))
             }
             if gate.alwaysConsulted || !entered.isEmpty || !left.isEmpty {
-                let change = CommitGate.Change(version: version, cause: cause, entered: entered, left: left, dryRun: dryRun)
+                let change = CommitGate.Change(
+                    version: version, cause: cause, entered: entered, left: left, dryRun: dryRun && !decidingAsChange)
                 guard gate.decided == change else { throw .undecided(change) }
             }
         }

@@ -219,11 +219,13 @@ extension Session {
         return (target.number, closing)
     }
 
-    /// Asks `window`'s guards and checks its limits for taking `state`, changing nothing.
+    /// Asks `window`'s guards (as for the change itself: the decision the change will meet) and checks its limits for
+    /// taking `state`, changing nothing.
     private func dryRun(_ window: SessionWindow, _ state: WindowSnapshot, _ record: MoveRecord) throws(SessionError) {
         do {
             _ = try gated(window) { () throws(NavigationError) in
-                try window.graph.restore(state, cause: .moved(record), budget: contentBudget(for: window), dryRun: true)
+                try window.graph.restore(
+                    state, cause: .moved(record), budget: contentBudget(for: window), dryRun: true, decidingAsChange: true)
             }
         } catch {
             noteRefusal(error, in: window.number)
