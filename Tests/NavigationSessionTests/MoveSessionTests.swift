@@ -223,6 +223,29 @@ struct MoveSessionTests {
         }
     }
 
+    /// A window's whole content moving into another leaves its root stack behind to finish: a mark there refuses the
+    /// move (as it would the close), and nothing changes.
+    @Test func aMarkOnWhatStaysBehindRefusesAWholeWindowMove() throws {
+        let session = try session()
+        let first = try #require(session.openWindow(scene: "browser").window)
+        let torn = try #require(try session.moveModel(window: first, model: tabModel(session, first, "a"), to: 0, placementJSON: "").window)
+        let tornGraph = try session.window(torn).graph
+        try session.apply(window: torn, batchJSON: #"[{"command":"stackAppend","models":[{"screen":"detail"}]}]"#)
+        guard case .stack(let path, _)? = tornGraph.model(tornGraph.rootID)?.content else { throw SessionError.invalidArguments("no stack") }
+        try session.apply(
+            window: torn,
+            batchJSON: #"[{"command":"protect","model":\#(tornGraph.rootID.rawValue),"reason":"root","owner":":1.4"}]"#, client: ":1.4")
+        let before = try session.window(torn).graph.snapshot()
+        var caught: SessionError?
+        do {
+            try session.moveModel(window: torn, model: path[0].model, to: first, placementJSON: "")
+        } catch {
+            caught = error
+        }
+        #expect(errorCase(caught) == "prevented", "\(String(describing: caught))")
+        #expect(try session.window(torn).graph.snapshot() == before)
+    }
+
     /// The `moveModel` command does the same from a window's batch, alone in it; beside other commands it fails.
     @Test func theMoveModelCommandMovesAloneInItsBatch() throws {
         let session = try session()

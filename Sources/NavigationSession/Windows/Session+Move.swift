@@ -181,10 +181,20 @@ extension Session {
         events: inout [SessionEvent]
     ) throws(SessionError) -> (target: WindowNumber, source: ChangeEvent) {
         let attached: (state: WindowSnapshot, ids: [ModelID: ModelID], tab: String?)
+        let moving: Set<ModelID>
         do {
             let branch = try state.wholeWindowBranch()
+            moving = branch.ids
             attached = try target.graph.snapshot().attaching(branch, at: placement, activeModel: target.graph.activeModelID)
         } catch {
+            throw .navigation(error)
+        }
+        // What stays behind finishes with the window (its root stack): a mark there refuses the move, as it would the
+        // close; the marks of what moves go with it.
+        if let kept = source.graph.protections.first(where: { !moving.contains($0.model) }) {
+            let error = NavigationError.prevented(
+                model: kept.model, reason: kept.protection.reason, dialog: kept.protection.dialog, owner: kept.protection.owner)
+            noteRefusal(error, in: source.number)
             throw .navigation(error)
         }
         let record = MoveRecord(
@@ -195,7 +205,7 @@ extension Session {
         var closing: ChangeEvent
         do {
             closing = try gated(source) { () throws(NavigationError) in
-                try source.graph.report(.windowClosed, waiving: Set(source.graph.protections.map(\.model)))
+                try source.graph.report(.windowClosed, waiving: moving)
             }
         } catch {
             noteRefusal(error, in: source.number)
