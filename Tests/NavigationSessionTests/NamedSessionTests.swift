@@ -98,4 +98,23 @@ struct NamedSessionTests {
         let reopened = try #require(try session.reopenWindow(String(number)).window)
         #expect(try session.window(reopened).graph.protectedCount == 0)
     }
+
+    /// A save, a delete or a reopen whose journal line compacts the files: the snapshot then written holds what the
+    /// call did (it is made before the line is written), so nothing acknowledged is lost at the next start.
+    @Test func whatASaveADeleteOrAReopenDidSurvivesTheCompactionItsLineCauses() throws {
+        let directory = temporaryDirectory()
+        do {
+            let session = try demoSession(directory: directory, compactionInterval: 1)
+            let number = try #require(session.openWindow(scene: "waiting").window)
+            try session.saveSession("kept", windows: [number])
+            try session.saveSession("gone", windows: [number])
+            try session.deleteSession("gone")
+            try session.dismissWindow(number)
+            _ = try session.reopenWindow()
+        }
+        let restored = try demoSession(directory: directory, compactionInterval: 1)
+        #expect(restored.namedSessions.map(\.name) == ["kept"])
+        #expect(restored.windows.count == 1)
+        #expect(restored.closedWindows.isEmpty, "the reopened window is not also listed as closed")
+    }
 }

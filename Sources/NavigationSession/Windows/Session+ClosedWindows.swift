@@ -169,10 +169,17 @@ extension Session {
                     + "is open; close it before reopening window \(closed.number)")
         }
         let graph = try makeGraph(snapshot: closed.snapshot, scene: closed.scene)
-        let window = try register(graph, scene: closed.scene) { number, version in
-            .reopen(window: number, closed: closed.number, scene: closed.scene, sessionVersion: version)
-        }
+        // Off the list first: the write may compact, and the snapshot it then writes must not list it as closed too.
         recentlyClosed.remove(at: index)
+        let window: SessionWindow
+        do {
+            window = try register(graph, scene: closed.scene) { number, version in
+                .reopen(window: number, closed: closed.number, scene: closed.scene, sessionVersion: version)
+            }
+        } catch {
+            recentlyClosed.insert(closed, at: index)
+            throw error
+        }
         applyOverdueRules(to: window)
         return outcome(window: window.number, events: [.windowOpened(window.number, scene: closed.scene)])
     }

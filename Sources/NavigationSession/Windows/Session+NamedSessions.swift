@@ -87,8 +87,15 @@ extension Session {
             throw .limitsExceeded(
                 "the named sessions would hold \(bytes) bytes; at most \(limits.maxNamedSessionBytes)")
         }
-        try persist(.saveSession(StoredNamedSession(session)))
+        // In memory first: the write may compact, and the snapshot it then writes must hold this session.
+        let before = savedSessions
         savedSessions = sessions.sorted { $0.name < $1.name }
+        do {
+            try persist(.saveSession(StoredNamedSession(session)))
+        } catch {
+            savedSessions = before
+            throw error
+        }
     }
 
     /// `ListSessions`' JSON: `[{"name":"work","savedAt":…,"windows":[{"scene":"main","title":"Detail",
@@ -159,8 +166,15 @@ extension Session {
     /// - Throws: ``SessionError/unknownSession(_:)``, ``SessionError/storageFailed(_:)``.
     public func deleteSession(_ name: String) throws(SessionError) {
         guard savedSessions.contains(where: { $0.name == name }) else { throw .unknownSession(name) }
-        try persist(.deleteSession(name: name))
+        // In memory first, as for a save: a compaction's snapshot must not hold it.
+        let before = savedSessions
         savedSessions.removeAll { $0.name == name }
+        do {
+            try persist(.deleteSession(name: name))
+        } catch {
+            savedSessions = before
+            throw error
+        }
     }
 
     /// A session name: 1–64 of letters, digits, '-', '_', '.', ' ' (shown in menus; no path or markup).
