@@ -99,6 +99,32 @@ struct NamedSessionTests {
         #expect(try session.window(reopened).graph.protectedCount == 0)
     }
 
+    /// A batch a client scheduled acts with that client's authority, which a saved or closed window does not keep
+    /// (its author may be gone when it opens again): such batches are dropped, a batch no client authored stays —
+    /// the same after a restart replays the close and the reopen.
+    @Test func aSavedOrClosedWindowComesBackWithoutItsClientsScheduledBatches() throws {
+        let directory = temporaryDirectory()
+        let schedule = #"[{"command":"schedule","afterMs":600000,"id":"ID","commands":[{"command":"dismiss"}]}]"#
+        var reopened: WindowNumber = 0
+        do {
+            let session = try demoSession(directory: directory)
+            let number = try #require(session.openWindow(scene: "waiting").window)
+            try session.apply(window: number, batchJSON: schedule.replacingOccurrences(of: "ID", with: "mine"), client: ":1.7")
+            try session.apply(window: number, batchJSON: schedule.replacingOccurrences(of: "ID", with: "own"))
+            try session.saveSession("s", windows: [number])
+            #expect(session.namedSessions.first?.windows.first?.snapshot.scheduled.map(\.id) == ["own"])
+            let opened = try #require(try session.openSession("s").window)
+            #expect(try session.window(opened).graph.scheduled.map(\.id) == ["own"])
+            var events: [SessionEvent] = []
+            try session.dismissWindow(number, guarded: false, events: &events)
+            reopened = try #require(try session.reopenWindow(String(number)).window)
+            #expect(try session.window(reopened).graph.scheduled.map(\.id) == ["own"])
+        }
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(reopened).graph.scheduled.map(\.id) == ["own"])
+        #expect(restored.windows.allSatisfy { $0.graph.scheduled.allSatisfy { $0.author == nil } })
+    }
+
     /// A save, a delete or a reopen whose journal line compacts the files: the snapshot then written holds what the
     /// call did (it is made before the line is written), so nothing acknowledged is lost at the next start.
     @Test func whatASaveADeleteOrAReopenDidSurvivesTheCompactionItsLineCauses() throws {

@@ -348,15 +348,21 @@ extension WindowSnapshot {
         return state
     }
 
-    /// The same state without protection marks: what a closed or saved window keeps (a mark is its owner's authority
-    /// while it is connected, not part of the navigation; a window opened again comes back unmarked, as an undo's
-    /// returning models do).
-    public func unmarked() -> WindowSnapshot {
-        guard models.contains(where: { $0.protection != nil }) else { return self }
+    /// The same state without what was its clients' authority: what a closed or saved window keeps, and what a
+    /// reopened one comes back with. A protection mark is its owner's while it is connected, and a batch a client
+    /// scheduled acts with that client's authority: neither is part of the navigation, and the client may be gone
+    /// (its unique name never returns) when the window opens again. So marks are removed and batches with an
+    /// ``ScheduledBatch/author`` dropped (a browser's reopened tab does not resume the page's timers either); the
+    /// batches of no client (the session's own, or an author's that left while the window was open) stay.
+    /// Deterministic: a replayed close, save or reopen releases the same.
+    public func released() -> WindowSnapshot {
+        let marked = models.contains(where: { $0.protection != nil })
+        let authored = scheduled.contains(where: { $0.author != nil })
+        guard marked || authored else { return self }
         var models = self.models
-        for index in models.indices { models[index].protection = nil }
+        if marked { for index in models.indices { models[index].protection = nil } }
         var copy = WindowSnapshot(unchecked: version, nextModelID: nextModelID, root: root, models: models, isClosed: isClosed)
-        copy.scheduled = scheduled
+        copy.scheduled = authored ? scheduled.filter { $0.author == nil } : scheduled
         copy.nextScheduleNumber = nextScheduleNumber
         copy.forward = forward
         copy.prepared = prepared

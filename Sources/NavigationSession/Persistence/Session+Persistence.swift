@@ -284,7 +284,8 @@ extension Session {
             let graph: NavigationWindow
             do {
                 graph = try NavigationWindow(
-                    snapshot: recentlyClosed[index].snapshot, configuration: windowConfiguration(scene: scene), logger: logger)
+                    snapshot: recentlyClosed[index].snapshot.released(), configuration: windowConfiguration(scene: scene),
+                    logger: logger)
             } catch {
                 throw ReplayFailure(reason: "window \(number): \(error.message)")
             }

@@ -168,7 +168,8 @@ extension Session {
                 "scene '\(closed.scene)' has one window at a time (\"instances\": \"single\") and window \(open.number) "
                     + "is open; close it before reopening window \(closed.number)")
         }
-        let graph = try makeGraph(snapshot: closed.snapshot, scene: closed.scene)
+        // Released again for an entry written before closing released it (the replay does the same).
+        let graph = try makeGraph(snapshot: closed.snapshot.released(), scene: closed.scene)
         // Off the list first: the write may compact, and the snapshot it then writes must not list it as closed too.
         recentlyClosed.remove(at: index)
         let window: SessionWindow
@@ -187,8 +188,8 @@ extension Session {
     /// The closing window's entry, taken before its models finish; `nil` when nothing is remembered.
     func closedEntry(of window: SessionWindow, closedAt: Int64) -> ClosedWindow? {
         guard limits.maxClosedWindows > 0, !window.graph.isClosed else { return nil }
-        // Without marks: a mark is its owner's while it is connected; the window reopens unmarked.
-        let snapshot = window.graph.snapshot().unmarked()
+        // Without its clients' authority (marks, batches a client scheduled): the window reopens without them.
+        let snapshot = window.graph.snapshot().released()
         return ClosedWindow(
             number: window.number, scene: window.scene, title: (try? title(of: window.number)) ?? "",
             activeScreen: window.activeScreen, closedAt: closedAt, group: window.group, snapshot: snapshot,

@@ -69,7 +69,7 @@ extension Session {
             let window = try window(number)
             saved.append(NamedSession.Window(
                 scene: window.scene, title: (try? title(of: number)) ?? "", activeScreen: window.activeScreen,
-                snapshot: window.graph.snapshot().unmarked(), group: window.group))
+                snapshot: window.graph.snapshot().released(), group: window.group))
         }
         let share = client.map(share(of:))
         let session = NamedSession(name: name, savedAt: clock.wallMilliseconds(), windows: saved, savedBy: share)
@@ -147,9 +147,11 @@ extension Session {
             var first: WindowNumber?
             var groups: [String: [WindowNumber]] = [:]
             for saved in session.windows {
-                let graph = try makeGraph(snapshot: saved.snapshot, scene: saved.scene)
+                // Released again for a session saved before saving released it; the journal holds what opened.
+                let snapshot = saved.snapshot.released()
+                let graph = try makeGraph(snapshot: snapshot, scene: saved.scene)
                 let window = try register(graph, scene: saved.scene) { number, version in
-                    .openSnapshot(window: number, scene: saved.scene, snapshot: saved.snapshot, sessionVersion: version)
+                    .openSnapshot(window: number, scene: saved.scene, snapshot: snapshot, sessionVersion: version)
                 }
                 applyOverdueRules(to: window)
                 first = first ?? window.number
