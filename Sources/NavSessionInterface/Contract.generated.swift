@@ -350,6 +350,11 @@ extension NavSessionInterface {
                     errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownObject"]
                 ),
                 Contract.Method(
+                    name: "SetWindowPolicy", inputs: [A("window", "t"), A("policy_json", "s")],
+                    outputs: [],
+                    errors: ["org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.AccessDenied"]
+                ),
+                Contract.Method(
                     name: "CheckManifest", inputs: [A("manifest_json", "s")],
                     outputs: [A("report_json", "s")],
                     errors: ["org.navsession.Error.InvalidManifest"]

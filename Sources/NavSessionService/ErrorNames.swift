@@ -18,6 +18,7 @@ extension NavigationError {
         case .actionUnavailable(_, _, let inner): return inner.errorName
         case .routeFailed(_, let inner): return inner.errorName
         case .limitsExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
+        case .notPermitted: return "org.freedesktop.DBus.Error.AccessDenied"
         case .unknownModel: suffix = "UnknownModel"
         case .detachedModel, .savedModel: suffix = "DetachedModel"
         case .noStack: suffix = "NoStack"

@@ -265,7 +265,17 @@ extension SessionService {
         guard name != (await bus.uniqueName)?.rawValue else { return }
         if state.withLock({ $0.session.knowsProcess(of: name) }) { return }
         let process = await processShare(of: name, on: bus) ?? name
-        state.withLock { $0.session.join(client: name, process: process) }
+        let app = Self.sandboxAppID(ofProcessShare: process)
+        state.withLock { $0.session.join(client: name, process: process, app: app) }
+    }
+
+    /// The Flatpak app id of the process `share` names (`pid:N`): the `name` its sandbox's `.flatpak-info` gives, read
+    /// where the process sees its root (`/proc/N/root/.flatpak-info`, as xdg-desktop-portal reads it); `""` when the
+    /// process has no such file (it is not in a sandbox); `nil` when the process is not known (a `uid:` share): no
+    /// `host` or `app:` principal of a window policy matches it then.
+    static func sandboxAppID(ofProcessShare share: String) -> String? {
+        guard share.hasPrefix("pid:"), let pid = Int32(share.dropFirst(4)), pid > 0 else { return nil }
+        return Session.sandboxAppID(pid: pid)
     }
 
     /// The share key of `name`'s process: `pid:<pid>` from the bus (`GetConnectionUnixProcessID`), else

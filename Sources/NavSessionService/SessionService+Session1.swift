@@ -46,7 +46,7 @@ extension SessionService {
                     scene: call.arguments[0].string ?? "", params: call.arguments[1].stringDictionary, client: call.client)
             }, reply: { _, outcome in [.objectPath(try self.path(of: try Self.window(of: outcome)))] })),
             MethodRow("DismissWindow", .change({ call, session in
-                try session.dismissWindow(try Self.number(of: call.arguments[0].objectPath ?? call.path))
+                try session.dismissWindow(try Self.number(of: call.arguments[0].objectPath ?? call.path), client: call.client)
             }, reply: { _, _ in [] })),
             // A deep link into an open window changes it like a Window1 command.
             MethodRow("OpenURL", .change({ call, session in
@@ -143,7 +143,13 @@ extension SessionService {
                     guard let path = value.objectPath else { throw BusError(.invalidArgs, "windows must be object paths") }
                     numbers.append(try Self.number(of: path))
                 }
-                return try session.groupWindows(call.arguments[0].string ?? "", windows: numbers)
+                return try session.groupWindows(call.arguments[0].string ?? "", windows: numbers, client: call.client)
+            }, reply: { _, _ in [] })),
+            // Window policies (Session+Policy.swift).
+            MethodRow("SetWindowPolicy", .change({ call, session in
+                let number = try Self.windowNumber(call.arguments[0].uint64 ?? 0, "window")
+                return try session.setWindowPolicy(
+                    window: number, policyJSON: call.arguments[1].string ?? "", client: call.client)
             }, reply: { _, _ in [] })),
             // Changing the manifest (Session+Reload.swift).
             MethodRow("CheckManifest", .read { call, state in

@@ -542,13 +542,25 @@ extension SessionService {
                 return []
             }),
             MethodRow("ReportClosed", .change({ call, session in
-                try session.dismissWindow(try Self.number(of: call.path))
+                try session.dismissWindow(try Self.number(of: call.path), client: call.client)
             }, reply: { _, _ in [] })),
             // The snapshot is taken in call order; encoding it (the expensive part, ≈ 100 ns per byte) runs off
             // the bus thread, so no other client's call waits for a large read.
             MethodRow("GetState", .deferred { call, state in
-                let snapshot = try state.session.window(try Self.number(of: call.path)).graph.snapshot()
-                return { [.string(String(decoding: try snapshot.json(), as: UTF8.self))] }
+                let window = try state.session.window(try Self.number(of: call.path))
+                let snapshot = window.graph.snapshot()
+                let policy = window.policy
+                return {
+                    var bytes = try snapshot.json()
+                    // The window's policy beside its graph (not part of a snapshot: SetState leaves it).
+                    if let policy, bytes.last == UInt8(ascii: "}") {
+                        bytes.removeLast()
+                        bytes.append(contentsOf: #","policy":"#.utf8)
+                        bytes.append(contentsOf: policy.json.utf8)
+                        bytes.append(UInt8(ascii: "}"))
+                    }
+                    return [.string(String(decoding: bytes, as: UTF8.self))]
+                }
             }),
             MethodRow("GetTree", .read { call, state in
                 [.string(try state.session.window(try Self.number(of: call.path)).graph.debugTree())]
@@ -582,7 +594,7 @@ extension SessionService {
                 }
             }),
             MethodRow("CancelPending", .change({ call, session in
-                try session.cancelPending(window: try Self.number(of: call.path))
+                try session.cancelPending(window: try Self.number(of: call.path), client: call.client)
             }, reply: { _, _ in [] })),
             // Selectable custom containers.
             MethodRow("SelectChild", .batch { call, _, _ in

@@ -107,6 +107,7 @@ INTERFACES = {
             'DeleteSession': {'in': (('name', 's'),), 'out': (), 'errors': ('org.navsession.Error.UnknownSession',)},
             'MoveModel': {'in': (('window', 't'), ('model', 't'), ('to_window', 't'), ('placement_json', 's')), 'out': (('to_window', 't'), ('version', 't')), 'errors': ('org.freedesktop.DBus.Error.UnknownObject', 'org.navsession.Error.UnknownModel', 'org.navsession.Error.DetachedModel', 'org.navsession.Error.InvalidSpec', 'org.navsession.Error.UnknownScene', 'org.navsession.Error.Prevented', 'org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.LimitsExceeded')},
             'GroupWindows': {'in': (('group', 's'), ('windows', 'ao')), 'out': (), 'errors': ('org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.UnknownObject')},
+            'SetWindowPolicy': {'in': (('window', 't'), ('policy_json', 's')), 'out': (), 'errors': ('org.freedesktop.DBus.Error.UnknownObject', 'org.freedesktop.DBus.Error.InvalidArgs', 'org.freedesktop.DBus.Error.AccessDenied')},
             'CheckManifest': {'in': (('manifest_json', 's'),), 'out': (('report_json', 's'),), 'errors': ('org.navsession.Error.InvalidManifest',)},
             'ReloadManifest': {'in': (('manifest_json', 's'),), 'out': (), 'errors': ('org.navsession.Error.InvalidManifest', 'org.navsession.Error.StorageFailed')},
         },

@@ -135,4 +135,7 @@ public indirect enum NavigationError: Error, Hashable, Sendable {
     /// A manifest handler's commands sent, directly or not, the message it is handling back to a model that is
     /// already handling it (a cycle).
     case handlerCycle(message: String, model: ModelID)
+    /// The client causing the change may not change this window (the session's window policy; `reason` says who
+    /// may): nothing was applied.
+    case notPermitted(String)
 }

@@ -61,7 +61,11 @@ extension Session {
 
     /// Records the peer process `client` (a unique name) belongs to (`pid:1234`, else `uid:1000`): every
     /// connection of one process charges one share (content, windows, messages, marks, scheduled batches).
-    public func join(client: String, process: String) { clientBudgets.join(client, share: process) }
+    /// `app`: its Flatpak app id (`""`: not sandboxed; `nil`: not known, which no `host` or `app:` principal matches).
+    public func join(client: String, process: String, app: String? = nil) {
+        clientBudgets.join(client, share: process)
+        if let app { clientApps[client] = app }
+    }
 
     /// Whether ``join(client:process:)`` told `client`'s process (or that it has none to tell).
     public func knowsProcess(of client: String) -> Bool { clientBudgets.knowsShare(of: client) }

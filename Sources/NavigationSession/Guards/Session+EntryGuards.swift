@@ -72,10 +72,13 @@ extension Session {
     /// - Returns: the outcome (no events); ``SessionOutcome/window`` is the window.
     /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
     @discardableResult
-    public func cancelPending(window number: WindowNumber) throws(SessionError) -> SessionOutcome {
-        let window = try window(number)
-        if window.pending != nil { try setPending(nil, in: window) }
-        return outcome(window: number, events: [])
+    public func cancelPending(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in
+            let window = try window(number)
+            try checkPolicy(window)
+            if window.pending != nil { try setPending(nil, in: window) }
+            return outcome(window: number, events: [])
+        }
     }
 
     /// Window1 `PendingNavigation`: the window's pending navigation as JSON, `""` when none.

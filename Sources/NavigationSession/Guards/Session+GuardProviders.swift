@@ -269,6 +269,8 @@ extension Session {
     /// (allow, refuse, or ask a provider and hold the caller) and, to let it commit, applies it again with the
     /// decision (``CommitGate/decided``). A change no guard covers runs once.
     func gated<T>(_ window: SessionWindow, _ change: () throws(NavigationError) -> T) throws(NavigationError) -> T {
+        // Every change of a window passes here: its policy is asked first, with the acting client's authority.
+        if let refusal = policyRefusal(of: window) { throw .notPermitted(refusal) }
         do {
             return try change()
         } catch .undecided(let stopped) {

@@ -44,12 +44,16 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
     public var capabilities: RendererCapabilities?
     /// States kept (suspended) when the window's switched container leaves them, in declaration order.
     public var savedStates: [String]
+    /// Who may change this scene's windows when they open (``WindowPolicy``; `nil`: anyone). Session1
+    /// `SetWindowPolicy` changes a window's own.
+    public var policy: WindowPolicy?
 
     /// Declares a scene.
     public init(
         name: String, title: String? = nil, isDefault: Bool = false, instances: Instances = .single,
         root: ModelSpec? = nil, states: [String: ModelSpec] = [:], initialState: String? = nil,
-        deepLinkState: String? = nil, capabilities: RendererCapabilities? = nil, savedStates: [String] = []
+        deepLinkState: String? = nil, capabilities: RendererCapabilities? = nil, savedStates: [String] = [],
+        policy: WindowPolicy? = nil
     ) {
         self.name = name
         self.title = title
@@ -61,11 +65,12 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         self.deepLinkState = deepLinkState
         self.capabilities = capabilities
         self.savedStates = savedStates
+        self.policy = policy
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, title, isDefault = "default", instances, root, states, initialState, deepLinkState, capabilities
-        case savedStates
+        case savedStates, policy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,6 +85,16 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         deepLinkState = try c.decodeIfPresent(String.self, forKey: .deepLinkState)
         capabilities = try c.decodeIfPresent(RendererCapabilities.self, forKey: .capabilities)
         savedStates = try c.decodeIfPresent([String].self, forKey: .savedStates) ?? []
+        if c.contains(.policy) {
+            // The same rules as Session1 `SetWindowPolicy`, without the principals that name one connection.
+            let text = String(decoding: try JSONOutput.encode(try c.decode(PolicyDocument.self, forKey: .policy)), as: UTF8.self)
+            do throws(SessionError) {
+                policy = try WindowPolicy.parse(json: text, caller: nil, inManifest: true)
+            } catch {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .policy, in: c, debugDescription: "scene '\(name)': \(error.message)")
+            }
+        }
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -95,6 +110,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(deepLinkState, forKey: .deepLinkState)
         try c.encodeIfPresent(capabilities, forKey: .capabilities)
         if !savedStates.isEmpty { try c.encode(savedStates, forKey: .savedStates) }
+        try c.encodeIfPresent(policy, forKey: .policy)
     }
 
     /// The structure of state `name`, labelled with the state name so the session can tell which state
@@ -115,4 +131,11 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         guard let initialState, let state = state(initialState) else { return nil }
         return .switched(state)
     }
+}
+
+/// A scene's `policy` as written (any keys, so an unknown one is reported by ``WindowPolicy/parse(json:caller:inManifest:)``).
+private struct PolicyDocument: Codable {
+    var lists: [String: [String]]
+    init(from decoder: any Decoder) throws { lists = try [String: [String]](from: decoder) }
+    func encode(to encoder: any Encoder) throws { try lists.encode(to: encoder) }
 }

@@ -47,6 +47,9 @@ enum JournalEntry: Hashable, Sendable {
     indirect case move(from: JournalEntry, to: JournalEntry)
     /// Windows made a group (Session1 `GroupWindows`; `[]` dissolves it): `{"op":"group","name":"work","windows":[1,3]}`.
     case group(name: String, windows: [WindowNumber])
+    /// A window's policy set (Session1 `SetWindowPolicy`): `{"op":"policy","window":3,"policy":{"change":[…],"manage":[…]}}`
+    /// (`policy` absent: removed).
+    case policy(window: WindowNumber, policy: WindowPolicy?)
 
     var window: WindowNumber {
         switch self {
@@ -54,7 +57,7 @@ enum JournalEntry: Hashable, Sendable {
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
             .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
             .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _),
-            .openSnapshot(let window, _, _, _):
+            .openSnapshot(let window, _, _, _), .policy(let window, _):
             window
         case .move(let from, _): from.window
         case .saveSession, .deleteSession, .group: 0
@@ -65,7 +68,7 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed, cause, snapshot, session, name, from, to, windows
+        case closedAt, closed, cause, snapshot, session, name, from, to, windows, policy
     }
 
     init(from decoder: any Decoder) throws {
@@ -92,6 +95,8 @@ extension JournalEntry: Codable {
             self = .report(
                 window: window, report: try c.decode(RendererReport.self, forKey: .report),
                 version: try c.decode(Int.self, forKey: .version))
+        case "policy":
+            self = .policy(window: window, policy: try c.decodeIfPresent(WindowPolicy.self, forKey: .policy))
         case "closeOnExit":
             self = .closeOnExit(window: window, owner: try c.decodeIfPresent(String.self, forKey: .owner))
         case "pendingDeepLink":
@@ -171,6 +176,9 @@ extension JournalEntry: Codable {
             try c.encode("report", forKey: .op)
             try c.encode(report, forKey: .report)
             try c.encode(version, forKey: .version)
+        case .policy(_, let policy):
+            try c.encode("policy", forKey: .op)
+            try c.encodeIfPresent(policy, forKey: .policy)
         case .closeOnExit(_, let owner):
             try c.encode("closeOnExit", forKey: .op)
             try c.encodeIfPresent(owner, forKey: .owner)

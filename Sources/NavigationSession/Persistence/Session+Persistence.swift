@@ -88,7 +88,7 @@ extension Session {
                     number: $0.number, scene: $0.scene, lastActivity: $0.lastActivity,
                     closeOnExitOwner: $0.closeOnExitOwner, pendingDeepLink: $0.pendingDeepLink,
                     pendingCommands: StoredPendingCommands($0.pending),
-                    snapshot: $0.graph.snapshot(), history: storedHistory(of: $0), group: $0.group)
+                    snapshot: $0.graph.snapshot(), history: storedHistory(of: $0), group: $0.group, policy: $0.policy)
             },
             closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init),
             sessions: savedSessions.isEmpty ? nil : savedSessions.map(StoredNamedSession.init),
@@ -180,6 +180,7 @@ extension Session {
                     history: restoredHistory(stored.history, snapshot: stored.snapshot))
                 window.closeOnExitOwner = stored.closeOnExitOwner
                 window.group = stored.group
+                window.policy = stored.policy
                 window.pending = stored.pendingCommands?.pending ?? stored.pendingDeepLink.map(PendingNavigation.deepLink)
                 insert(window)
                 order.append(stored.number)
@@ -326,6 +327,10 @@ extension Session {
                 try replay(part, dropped: &dropped, time: time)
                 if part.windowVersion != nil { recordHistory(part, cause: nil, time: time) }
             }
+            // A tear-off's window is under its source's policy.
+            if case .openSnapshot(let opened, _, _, _) = to, let source = windowsByNumber[from.window] {
+                windowsByNumber[opened]?.policy = source.policy
+            }
         case .restore(let number, let cause, let snapshot, let expected):
             let window = try existing(number)
             try check(expected, after: { () throws(NavigationError) in
@@ -345,6 +350,8 @@ extension Session {
         case .scheduledDropped(let number, let id):
             try existing(number).graph.dropScheduled(id)
             recordScheduledDrop(window: number, id: id)
+        case .policy(let number, let policy):
+            try existing(number).policy = policy
         case .closeOnExit(let number, let owner):
             try existing(number).closeOnExitOwner = owner
         case .pendingDeepLink(let number, let url):

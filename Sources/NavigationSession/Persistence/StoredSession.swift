@@ -114,8 +114,8 @@ extension StoredSession {
 }
 
 extension StoredWindow {
-    /// Sorted keys: closeOnExitOwner, group, history, lastActivity, number, pendingCommands, pendingDeepLink, scene,
-    /// snapshot; `false` for
+    /// Sorted keys: closeOnExitOwner, group, history, lastActivity, number, pendingCommands, pendingDeepLink, policy,
+    /// scene, snapshot; `false` for
     /// non-ASCII text.
     func appendJSON(to out: inout [UInt8]) throws -> Bool {
         var object = DirectJSON.Object(&out)
@@ -143,6 +143,10 @@ extension StoredWindow {
             object.key("pendingDeepLink", &out)
             guard DirectJSON.appendString(pendingDeepLink, to: &out) else { return false }
         }
+        if let policy {
+            object.key("policy", &out)
+            out.append(contentsOf: policy.json.utf8)
+        }
         object.key("scene", &out)
         guard DirectJSON.appendString(scene, to: &out) else { return false }
         object.key("snapshot", &out)
@@ -166,6 +170,8 @@ struct StoredWindow: Codable, Hashable {
     var history: StoredHistory? = nil
     /// Its window group (Session1 `GroupWindows`); absent when none.
     var group: String? = nil
+    /// Who may change it (``WindowPolicy``); absent when anyone may.
+    var policy: WindowPolicy? = nil
 }
 
 /// A window's pending commands in the snapshot file: `{"batch":[…],"screen":"account","state":"main"}`.

@@ -83,6 +83,7 @@ extension NavigationError {
             "handlers of message '\(message.prefix(64))' send messages nested deeper than \(depth); nothing was applied"
         case .handlerCycle(let message, let model):
             "the handler of message '\(message.prefix(64))' at model \(model) sent it back to itself (a cycle); nothing was applied"
+        case .notPermitted(let reason): "\(reason.prefix(512)); nothing was applied"
         }
     }
 }

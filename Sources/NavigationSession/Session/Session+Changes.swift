@@ -215,7 +215,7 @@ extension Session {
     public func report(
         window number: WindowNumber, _ report: RendererReport, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
-        if case .windowClosed = report { return try dismissWindow(number) }
+        if case .windowClosed = report { return try dismissWindow(number, client: client) }
         return try acting(as: client) { () throws(SessionError) in try applyReport(report, to: number) }
     }
 
@@ -281,6 +281,7 @@ extension Session {
     ///   another client), ``SessionError/storageFailed(_:)``.
     public func setCloseOnExit(window number: WindowNumber, owner: String?, caller: String? = nil) throws(SessionError) {
         let window = try window(number)
+        try acting(as: caller) { () throws(SessionError) in try checkPolicy(window) }
         if let current = window.closeOnExitOwner, let caller, current != caller {
             throw .accessDenied("window \(number) is tied to \(current); only that client may change the tie")
         }
@@ -296,6 +297,7 @@ extension Session {
     @discardableResult
     public func clientVanished(uniqueName: String) throws(SessionError) -> SessionOutcome {
         clientBudgets.forget(uniqueName)
+        clientApps[uniqueName] = nil
         forgetGuards(of: uniqueName)
         var events: [SessionEvent] = []
         // Marks first: a window tied to the same client then closes without its own marks in the way.

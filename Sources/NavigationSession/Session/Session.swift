@@ -39,6 +39,9 @@ public final class Session {
     var clientBudgets = ClientBudgets()
     /// The client the change being made is charged to; `nil` while the daemon acts on its own.
     var actingClient: String?
+    /// Each connected client's Flatpak app id (`""`: not in a sandbox), told with its process (``join(client:process:app:)``);
+    /// what a window's policy (``WindowPolicy``) matches `app:` and `host` against.
+    var clientApps: [String: String] = [:]
     /// Changes refused by a protection mark during the change being made, returned with its result
     /// (``change(asking:window:approvals:rerun:_:)``): the `Window1.Prevented` signals to send.
     var refusals: [ProtectionRefusal] = []
@@ -179,10 +182,12 @@ public final class Session {
     ///   messages, then `windowClosed`.
     /// - Throws: ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
     @discardableResult
-    public func dismissWindow(_ number: WindowNumber) throws(SessionError) -> SessionOutcome {
-        var events: [SessionEvent] = []
-        try dismissWindowWithGroup(number, events: &events)
-        return outcome(window: number, events: events)
+    public func dismissWindow(_ number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
+        try acting(as: client) { () throws(SessionError) in
+            var events: [SessionEvent] = []
+            try dismissWindowWithGroup(number, events: &events)
+            return outcome(window: number, events: events)
+        }
     }
 
     /// Closes window `number` and the other windows of its group (Docs/desktop.md, "Window groups"), at one moment:
@@ -190,6 +195,8 @@ public final class Session {
     func dismissWindowWithGroup(_ number: WindowNumber, events: inout [SessionEvent]) throws(SessionError) {
         _ = try window(number)
         let together = closingTogether(with: number)
+        // A window's policy refuses the whole close, as a mark does, before anything closes.
+        for member in together { if let window = windowsByNumber[member] { try checkPolicy(window) } }
         guard together.count > 1 else { return try dismissWindow(number, events: &events) }
         // A mark on any of them refuses the whole close before anything closes.
         for member in together {
@@ -338,6 +345,8 @@ public final class Session {
         let window = SessionWindow(
             number: number, scene: scene, graph: graph, capabilities: manifest.capabilities(of: scene),
             lastActivity: activityClock)
+        // The scene's policy, from the manifest alone: a replayed open gets the same.
+        window.policy = manifest.scene(scene)?.policy
         insert(window)
         order.append(number)
         return window
@@ -408,7 +417,7 @@ public final class Session {
             } catch {
                 // A guard refusing the close keeps the window open; anything else cannot stop a close.
                 switch error {
-                case .denied, .decisionPending: throw .navigation(error)
+                case .denied, .decisionPending, .notPermitted: throw .navigation(error)
                 default: break
                 }
             }

@@ -12,10 +12,16 @@ extension Session {
     /// - Throws: ``SessionError/invalidArguments(_:)`` (a name outside 1–64 of letters, digits, '-', '_', '.', ' ';
     ///   a window named twice), ``SessionError/unknownWindow(_:)``, ``SessionError/storageFailed(_:)``.
     @discardableResult
-    public func groupWindows(_ name: String, windows numbers: [WindowNumber]) throws(SessionError) -> SessionOutcome {
+    public func groupWindows(
+        _ name: String, windows numbers: [WindowNumber], client: String? = nil
+    ) throws(SessionError) -> SessionOutcome {
         try Self.checkSessionName(name, what: "group name")
         guard Set(numbers).count == numbers.count else { throw .invalidArguments("a window is named twice") }
         for number in numbers { _ = try window(number) }
+        // A group decides when its windows close: each window it adds or takes away must let the caller change it.
+        try acting(as: client) { () throws(SessionError) in
+            for window in windows where numbers.contains(window.number) || window.group == name { try checkPolicy(window) }
+        }
         var events: [SessionEvent] = []
         try setGroup(name, windows: numbers, events: &events)
         return outcome(window: nil, events: events)

@@ -159,6 +159,8 @@ extension Session {
         try dryRun(source, split.remaining, record)
         let sourceEvent = try replace(source, with: split.remaining, record)
         let opened = addWindow(graph, number: newNumber, scene: scene)
+        // What moves out stays under the policy it was under (the replay of the line does the same).
+        opened.policy = source.policy
         nextWindowNumber += 1
         version += 1
         let sessionVersion = version

@@ -19,6 +19,8 @@ public final class SessionWindow {
     /// The window group it belongs to (Session1 `GroupWindows`; Window1 `Group`): its windows close, reopen and open
     /// together. `nil`: none.
     public internal(set) var group: String?
+    /// Who may change it (Session1 `SetWindowPolicy`, the scene's `policy`); `nil`: any client.
+    public internal(set) var policy: WindowPolicy?
     /// The navigation waiting for an entry condition (Docs/guards.md): a deep link waiting for the scene's
     /// `deepLinkState`, or commands refused by a screen's `requires`. One per window; a newer one replaces it.
     public internal(set) var pending: PendingNavigation?
