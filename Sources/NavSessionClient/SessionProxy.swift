@@ -156,6 +156,16 @@ public struct SessionProxy: Sendable {
         _ = try await call("GroupWindows", [.string(name), .array(.objectPath, windows.map { .objectPath($0.objectPath) })])
     }
 
+    /// Sets who may change `window` (`SetWindowPolicy`, Docs/window-policy.md): `policyJSON` such as
+    /// `{"change":["self","app:org.example.Remote"],"manage":["host"]}`, `""` to remove it. Every change of the window
+    /// by a client the policy does not name is then ``NavSessionError/accessDenied(_:)``; reads answer anyone.
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` (a malformed policy), ``NavSessionError/unknownObject(_:)``,
+    ///   ``NavSessionError/accessDenied(_:)`` (this client may not manage the window's policy).
+    public func setWindowPolicy(_ window: WindowProxy, policyJSON: String) async throws(NavSessionError) {
+        guard let number = window.number else { throw .invalidArgs("\(window.objectPath) is not a session window") }
+        _ = try await call("SetWindowPolicy", [.uint64(number), .string(policyJSON)])
+    }
+
     /// What serving `manifestJSON` would do to every window, changing nothing (`CheckManifest`, Docs/manifest.md
     /// "Changing the manifest"): the report's JSON, window by window (`keep`, `migrate`, `reset`, `close`).
     /// - Throws: ``NavSessionError/invalidManifest(_:)`` (it does not validate, or names another application).

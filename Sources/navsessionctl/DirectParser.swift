@@ -35,6 +35,7 @@ enum DirectParser {
         "move": MoveCommand.self,
         "manifest": ManifestCommand.self,
         "group": GroupCommand.self,
+        "policy": PolicyCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 

@@ -57,6 +57,13 @@ struct ArgumentFactory {
                 ["", "{}", #"{"scene":"waiting"}"#, #"{"tabs":\#(tabs(&random, &scratch).uint64 ?? 1)}"#,
                  #"{"stack":\#(stack(&random, &scratch).uint64 ?? 1),"position":1}"#, #"{"presentOn":\#(model(&random, &scratch))}"#,
                  #"{"stak":1}"#, #"{"position":9007199254740993}"#, "[1]"], or: ""))
+        // SetWindowPolicy: mostly one that lets the fuzzer (a host client) on, or none; sometimes a kiosk or another app's
+        // window (its changes then AccessDenied until a later call lifts it), sometimes malformed (InvalidArgs).
+        case ("policy_json", .string):
+            .string(random.pick(
+                ["", #"{"change":["*"]}"#, #"{"change":["host"]}"#, #"{"change":["self"]}"#, #"{"change":[]}"#,
+                 #"{"change":["app:org.example.Remote"]}"#, #"{"chnage":[]}"#, #"{"change":["nope"]}"#,
+                 #"{"change":[],"manage":[]}"#, "[1]"], or: ""))
         // CheckManifest / ReloadManifest: the daemon's own manifest (every window kept), or not one (InvalidManifest).
         case ("manifest_json", .string):
             .string(random.chance(0.7) ? vocabulary.manifestJSON : random.pick(["{", "{}", #"{"format":1,"id":"org.other.App"}"#], or: "{"))

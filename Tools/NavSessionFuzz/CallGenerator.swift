@@ -51,6 +51,7 @@ final class CallGenerator {
         "GetHistory": 0.5, "GetStateAt": 0.5, "ExportTrace": 0.1,  // history and traces
         "BeginBack": 2, "CommitBack": 2, "RunScheduled": 1, "RefreshGuard": 0.3,  // back gestures, schedules run early
         "Undo": 2, "Redo": 1.5, "UndoCloseWindow": 0.3,  // undo and redo
+        "SetWindowPolicy": 0.5,  // window policies (the fuzzer is a host client: it may always manage them)
     ]
 
     init(seed: UInt64, objects: [ObjectDescription], model: SessionModel, factory: ArgumentFactory, settings: Settings) {

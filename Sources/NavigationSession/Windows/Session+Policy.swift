@@ -82,8 +82,8 @@ extension Session {
     /// (`/proc/PID/root/.flatpak-info`), as xdg-desktop-portal does.
     public static func flatpakAppID(info text: String) -> String? {
         var group = ""
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let line = raw.trimmingSuffix("\r")
+        // `\r\n` is one Character: split on every newline.
+        for line in text.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("[") {
                 group = String(line)
                 continue
@@ -100,8 +100,6 @@ extension Session {
 }
 
 extension Substring {
-    fileprivate func trimmingSuffix(_ suffix: Character) -> Substring { last == suffix ? dropLast() : self }
-
     fileprivate func trimmingCharacters(in set: String) -> String {
         var slice = self
         while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }

@@ -1,0 +1,62 @@
+import ArgumentParser
+import DBusKit
+import NavSessionClient
+
+/// `navsessionctl policy WINDOW [POLICY_JSON]`: Session1.SetWindowPolicy — who may change the window
+/// (Docs/window-policy.md); `""` removes the policy. Prints nothing. Without POLICY_JSON, prints the window's policy
+/// (GetState's `policy`, `{}` when it has none).
+struct PolicyCommand: AsyncParsableCommand, ConnectingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "policy",
+        abstract: "Set who may change a window ('' removes it), or print its policy."
+    )
+
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+
+    @Argument(help: "The window (a number or an object path).")
+    var window: WindowArgument
+
+    @Argument(help: #"The policy: {"change":["host","app:ID",":1.42","self","*"],"manage":["host"]}; '' removes it."#)
+    var policy: String?
+
+    func run() async throws {
+        if let policy {
+            try await reportingFailures {
+                try await withClient { client in
+                    try await client.session.setWindowPolicy(try windowProxy(window, of: client), policyJSON: policy)
+                }
+            }
+        } else {
+            try await printReply({ client in try await windowProxy(window, of: client).getStateJSON() }, as: Self.policyLine)
+        }
+    }
+
+    /// The `policy` of a GetState document, `{}` when there is none.
+    static func policyLine(_ state: String) throws -> String {
+        // The daemon writes it last: `…,"policy":{…}}`.
+        let bytes = Array(state.utf8)
+        let key = Array(#","policy":"#.utf8)
+        guard bytes.last == UInt8(ascii: "}"), bytes.count > key.count else { return "{}" }
+        var start = bytes.count - key.count - 1
+        while start >= 0 {
+            if bytes[start..<(start + key.count)].elementsEqual(key) {
+                return String(decoding: bytes[(start + key.count)..<(bytes.count - 1)], as: UTF8.self)
+            }
+            start -= 1
+        }
+        return "{}"
+    }
+}
+
+extension PolicyCommand: DirectParsable {
+    static let directShape = DirectShape(options: ConnectionOption.names, positionals: 1...2)
+
+    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
+        setConnection(from: words)
+        window = try words.positional(0)
+        policy = words.positionals(from: 0).count > 1 ? try words.positional(1) : nil
+    }
+}
