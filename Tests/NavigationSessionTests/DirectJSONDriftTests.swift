@@ -67,6 +67,7 @@ struct DirectJSONDriftTests {
             "number", "scene", "lastActivity", "closeOnExitOwner", "pendingDeepLink", "pendingCommands", "snapshot",
             "history",  // the window's recent changes
             "group",  // its window group
+            "policy",  // who may change it
         ])
     }
 

@@ -109,6 +109,7 @@ struct WindowPolicyTests {
         let directory = temporaryDirectory()
         var number: WindowNumber = 0
         var other: WindowNumber = 0
+        var connection: WindowNumber = 0
         do {
             let (session, opened) = try session(directory: directory)
             number = opened
@@ -116,10 +117,14 @@ struct WindowPolicyTests {
             try session.setWindowPolicy(window: number, policyJSON: #"{"change":["host","app:org.example.Remote"],"manage":["host"]}"#, client: ":1.1")
             try session.setWindowPolicy(window: other, policyJSON: #"{"change":[]}"#, client: ":1.1")
             try session.setWindowPolicy(window: other, policyJSON: "{}", client: ":1.1")
+            connection = try #require(session.openWindow(scene: "waiting").window)
+            try session.setWindowPolicy(window: connection, policyJSON: #"{"change":["self","host"],"manage":["self"]}"#, client: ":1.1")
         }
         let restored = try demoSession(directory: directory)
         #expect(restored.windowsByNumber[number]?.policy == WindowPolicy(change: ["host", "app:org.example.Remote"]))
         #expect(restored.windowsByNumber[other]?.policy == nil)
+        // A unique name named a connection of the bus before the restart: gone (fails closed; manage falls back).
+        #expect(restored.windowsByNumber[connection]?.policy == WindowPolicy(change: ["host"], manage: ["host"]))
     }
 
     @Test func malformedPoliciesAreRefusedNamingWhatIsWrong() throws {
@@ -161,6 +166,10 @@ struct WindowPolicyTests {
         #expect(Session.flatpakAppID(info: "[Application]\nname=not an id\n") == nil)
         #expect(Session.flatpakAppID(info: "") == nil)
         #expect(Session.sandboxAppID(pid: getpid()) == "")
+        // Where the daemon may not look into a client's root (the unit's user namespace): its systemd scope.
+        #expect(Session.flatpakAppID(cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.example.Remote-4242.scope\n") == "org.example.Remote")
+        #expect(Session.flatpakAppID(cgroup: "0::/user.slice/user@1000.service/app.slice/app-gnome-org.gnome.Maps-77.scope\n") == "")
+        #expect(Session.flatpakAppID(cgroup: "1:name=systemd:/x\n") == nil)
         #expect(Session.sandboxAppID(pid: Int32.max) == nil)
     }
 }

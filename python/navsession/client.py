@@ -446,6 +446,37 @@ class Session:
         self._sync()
         return self.window(_window_path(int(number))), int(version)
 
+    # -- window policies (Docs/window-policy.md)
+
+    def set_window_policy(self, window: Union["Window", int, str],
+                          policy: Union[Mapping[str, Any], str, None]) -> None:
+        """``SetWindowPolicy``: who may change ``window`` (a :class:`Window`, its number or its object path).
+        ``policy``: a dict (sent as JSON), the JSON text as it is, or ``None`` (sent as ``""``: removes the policy,
+        any client may change the window again) — ``{"change": [principals], "manage": [principals]}``, each
+        principal ``"*"`` (any client), ``"host"`` (a client outside a sandbox), ``"app:ID"`` (a Flatpak
+        application), a unique name ``":1.42"`` (that connection's process while it is on the bus) or ``"self"``
+        (this connection, stored as its unique name); ``"change": []`` lets no client change the window (a kiosk);
+        ``"manage"`` (default ``["host"]``, never empty) names who may replace or remove the policy.
+
+        From then on every change of the window by a client ``change`` does not name — a method, a batch, a
+        report, a deep link, an undo, a move from or into it, its close, ``set_close_on_exit``, ``group_windows``
+        — raises :class:`navsession.errors.AccessDenied`; reads answer anyone, and ``state()`` shows the policy as
+        ``"policy"``. Raises :class:`navsession.errors.UnknownObject` (no such window),
+        :class:`navsession.errors.InvalidArgs` (a malformed policy: the message names the key or principal),
+        :class:`navsession.errors.AccessDenied` (this client is not one the current policy's ``manage`` names),
+        :class:`ValueError` (a string that is not a window's object path), :class:`TypeError` (a policy of another
+        type)."""
+        if policy is None:
+            policy_json = ""
+        elif isinstance(policy, str):
+            policy_json = policy
+        elif isinstance(policy, Mapping):
+            policy_json = json.dumps(dict(policy), separators=(",", ":"))
+        else:
+            raise TypeError(f"a window policy is a dict, its JSON text or None, not {type(policy).__name__}")
+        self.call("SetWindowPolicy", "(ts)", (_number(window), policy_json))
+        self._sync()
+
     # -- changing the manifest (Docs/manifest.md, "Changing the manifest")
 
     def check_manifest(self, manifest: Union[str, Mapping[str, Any]]) -> Dict[str, Any]:

@@ -47,6 +47,14 @@ class PreparedModel(TypedDict):
     title: NotRequired[str]
 
 
+class WindowPolicy(TypedDict):
+    """A window's policy (``Session.set_window_policy``, Session1 ``SetWindowPolicy``; Docs/window-policy.md): the
+    principals that may change the window (``[]``: no client) and those that may replace or remove the policy."""
+
+    change: List[str]  # "*", "host", "app:ID", a unique name ":1.42" ("self" is stored as the caller's)
+    manage: List[str]  # default ["host"]; never empty
+
+
 class WindowSnapshot(TypedDict):
     """``GetState``/``GetStateAt``: a window's whole graph (Docs/state-schema.md §1)."""
 
@@ -61,6 +69,7 @@ class WindowSnapshot(TypedDict):
     forward: NotRequired[List[Dict[str, Any]]]
     rendererState: NotRequired[Dict[str, Any]]
     prepared: NotRequired[List[PreparedEntry]]  # absent when none
+    policy: NotRequired[WindowPolicy]  # GetState only, absent when the window has none (SetState ignores it)
 
 
 class Step(TypedDict, total=False):
@@ -131,5 +140,5 @@ class HistoryEntry(TypedDict):
     activeScreen: str
 
 
-__all__ = ["Model", "PreparedEntry", "PreparedModel", "WindowSnapshot", "Step", "MovedCause", "ChangeCause",
-           "ClosedWindow", "HistoryEntry"]
+__all__ = ["Model", "PreparedEntry", "PreparedModel", "WindowPolicy", "WindowSnapshot", "Step", "MovedCause",
+           "ChangeCause", "ClosedWindow", "HistoryEntry"]

@@ -134,6 +134,14 @@ extension Session {
             nextWindowNumber = max(loaded.nextWindow, nextWindowNumber, salvaged)
             needsSnapshot = true
         }
+        // A unique name in a policy named a connection of the bus the state was written on; this start may be on
+        // another bus, where the same name is another client (Docs/window-policy.md).
+        for window in windows where window.policy?.change.contains(where: { $0.hasPrefix(":") }) == true
+            || window.policy?.manage.contains(where: { $0.hasPrefix(":") }) == true
+        {
+            window.policy = window.policy?.withoutConnections
+            needsSnapshot = true
+        }
         if manifest.json != current.json {
             var ignored: [SessionEvent] = []
             logger.notice("the manifest changed since the state was written; migrating the state to it")

@@ -61,20 +61,45 @@ extension Session {
             principals, client: client, app: clientApps[client], share: share(of: client), shareOf: { self.share(of: $0) })
     }
 
-    /// The Flatpak app id of process `pid` (``flatpakAppID(info:)`` of `/proc/PID/root/.flatpak-info`); `""` when its
-    /// root has no such file (not in a sandbox); `nil` when its root cannot be read (the process is gone) or the file
-    /// names no valid id — no `host` or `app:` principal matches such a client. Blocking: a small read in `/proc`.
+    /// The Flatpak app id of process `pid`: ``flatpakAppID(info:)`` of `/proc/PID/root/.flatpak-info` (as
+    /// xdg-desktop-portal reads it); `""` when its root has no such file (not in a sandbox). When the daemon may not
+    /// look into the process's root — it runs in a user namespace of its own, as under the systemd unit's
+    /// `PrivateUsers=yes` — the process's systemd scope says it instead (``flatpakAppID(cgroup:)``: Flatpak starts
+    /// every app in `app-flatpak-ID-N.scope`; any other scope is `""`). `nil` when the process is gone or the file names
+    /// no valid id: no `host` or `app:` principal matches such a client. Blocking: small reads in `/proc`.
     public static func sandboxAppID(pid: Int32, procRoot: String = "/proc") -> String? {
         let root = "\(procRoot)/\(pid)/root"
         let fd = Glibc.open(root + "/.flatpak-info", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
-            guard errno == ENOENT else { return nil }
-            // No file where the process sees its root: not sandboxed, if that root is there at all.
-            return access(root + "/", F_OK) == 0 ? "" : nil
+            let failure = errno
+            if failure == ENOENT { return access(root + "/", F_OK) == 0 ? "" : nil }
+            guard failure == EACCES || failure == EPERM, let cgroup = readSmall("\(procRoot)/\(pid)/cgroup") else { return nil }
+            return flatpakAppID(cgroup: cgroup)
         }
         defer { _ = Glibc.close(fd) }
         guard let bytes = try? FileIO.readAll(fd, limit: 64 * 1024, path: root) else { return nil }
         return flatpakAppID(info: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The app id of a `/proc/PID/cgroup` whose unified-hierarchy line (`0::/…`) ends in a Flatpak app's scope
+    /// (`…/app-flatpak-org.example.App-12345.scope`); `""` for any other path; `nil` for no unified line.
+    public static func flatpakAppID(cgroup text: String) -> String? {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("0::") }) else { return nil }
+        guard let unit = line.split(separator: "/").last, unit.hasPrefix("app-flatpak-"), unit.hasSuffix(".scope") else {
+            return ""
+        }
+        let middle = unit.dropFirst("app-flatpak-".count).dropLast(".scope".count)
+        guard let dash = middle.lastIndex(of: "-"), middle[middle.index(after: dash)...].allSatisfy(\.isNumber) else { return "" }
+        let id = middle[..<dash]
+        return WindowPolicy.isAppID(id) ? String(id) : nil
+    }
+
+    private static func readSmall(_ path: String) -> String? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) }
+        guard let bytes = try? FileIO.readAll(fd, limit: 64 * 1024, path: path) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads a Flatpak sandbox's `.flatpak-info` (an INI file): the `name` of its `[Application]` (or `[Runtime]`)

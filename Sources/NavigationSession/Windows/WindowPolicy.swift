@@ -148,6 +148,14 @@ public struct WindowPolicy: Hashable, Sendable {
         return false
     }
 
+    /// The policy without its unique names (a `manage` left empty is the default): what it is after a restart, when
+    /// the bus may be another one whose `:1.42` is another client. Fails closed: a window only its connection could
+    /// change becomes one no client can, until a manager sets it again.
+    public var withoutConnections: WindowPolicy {
+        let manage = manage.filter { !$0.hasPrefix(":") }
+        return WindowPolicy(change: change.filter { !$0.hasPrefix(":") }, manage: manage.isEmpty ? Self.defaultManage : manage)
+    }
+
     /// `{"change":[…],"manage":[…]}` (keys sorted).
     public var json: String {
         func list(_ values: [String]) -> String {
