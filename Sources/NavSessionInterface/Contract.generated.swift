@@ -645,6 +645,11 @@ extension NavSessionInterface {
                     errors: []
                 ),
                 Contract.Method(
+                    name: "GetAnnouncement", inputs: [A("accept_language", "s")],
+                    outputs: [A("version", "t"), A("text", "s"), A("focus_model", "t")],
+                    errors: ["org.freedesktop.DBus.Error.UnknownObject"]
+                ),
+                Contract.Method(
                     name: "GetState", inputs: [],
                     outputs: [A("state_json", "s")],
                     errors: []
@@ -756,6 +761,7 @@ extension NavSessionInterface {
                 Contract.Signal(name: "OpenExternalURL", arguments: [A("url", "s")]),
                 Contract.Signal(name: "Effect", arguments: [A("name", "s"), A("args", "a{ss}")]),
                 Contract.Signal(name: "Prevented", arguments: [A("model", "t"), A("reason", "s"), A("owner", "s"), A("dialog", "s")]),
+                Contract.Signal(name: "Announcement", arguments: [A("version", "t"), A("text", "s"), A("focus_model", "t")]),
                 Contract.Signal(name: "GuardDecided", arguments: [A("guard", "s"), A("verdict", "s"), A("reason", "s"), A("cause_json", "s")]),
                 Contract.Signal(name: "Settled", arguments: [A("version", "t")]),
                 Contract.Signal(name: "ModelChanged", arguments: [A("model", "t"), A("version", "t"), A("change_json", "s")]),

@@ -48,7 +48,8 @@ public enum NavSessionInterface {
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
-            effect = "Effect", prevented = "Prevented", guardDecided = "GuardDecided"
+            effect = "Effect", prevented = "Prevented", guardDecided = "GuardDecided",
+            announcement = "Announcement"
         /// A renderer finished animating a version (`ReportSettled`).
         public static let settled = "Settled"
         /// A followed model changed (`FollowModel`; a signal addressed to the follower alone).

@@ -14,6 +14,7 @@ struct ServiceNames: Sendable {
     let effect: MemberName
     let prevented: MemberName
     let guardDecided: MemberName
+    let announcement: MemberName
     let settled: MemberName
     let modelChanged: MemberName
     /// Session1's `Windows`, `Version` and `Guards`; `Scenes`, `Screens`, `ScreenTitles` (a manifest reload).
@@ -35,6 +36,7 @@ struct ServiceNames: Sendable {
         effect = try MemberName(NavSessionInterface.Window1.effect)
         prevented = try MemberName(NavSessionInterface.Window1.prevented)
         guardDecided = try MemberName(NavSessionInterface.Window1.guardDecided)
+        announcement = try MemberName(NavSessionInterface.Window1.announcement)
         settled = try MemberName(NavSessionInterface.Window1.settled)
         modelChanged = try MemberName(NavSessionInterface.Window1.modelChanged)
         windows = try MemberName(NavSessionInterface.Session1.windows)

@@ -75,6 +75,11 @@ extension SessionService {
             case .grouped:
                 // The window's `Group` property, with the others after the events.
                 break
+            case .announcement(let number, let announcement):
+                try emit(
+                    names.announcement, window: number, on: bus,
+                    [.uint64(UInt64(clamping: announcement.version)), .string(announcement.text),
+                     .uint64(UInt64(clamping: announcement.focus.rawValue))])
             case .manifestReloaded:
                 try bus.propertiesChanged(
                     [names.scenes, names.screens, names.screenTitles, names.guards], interface: names.sessionInterface,

@@ -562,6 +562,11 @@ extension SessionService {
                     return [.string(String(decoding: bytes, as: UTF8.self))]
                 }
             }),
+            MethodRow("GetAnnouncement", .read { call, state in
+                let last = try state.session.announcement(
+                    window: try Self.number(of: call.path), acceptLanguage: call.arguments[0].string ?? "")
+                return [.uint64(UInt64(clamping: last.version)), .string(last.text), .uint64(UInt64(clamping: last.focus.rawValue))]
+            }),
             MethodRow("GetTree", .read { call, state in
                 [.string(try state.session.window(try Self.number(of: call.path)).graph.debugTree())]
             }),

@@ -64,6 +64,10 @@ public struct Manifest: Hashable, Sendable {
     /// Screens removed since the manifest before, with the declared screen that replaces their models (a removed
     /// screen without one is popped or dismissed).
     public let fallback: [String: String]
+    /// The language of the titles and of announcements without a locale of their own (`locale`, default `en`).
+    public let locale: String
+    /// Announcement phrases per locale (Docs/announcements.md): locale → kind → template, over the built-in English.
+    public let announcements: [String: [String: String]]
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
     /// Route name → the route's own entry condition (`deepLinks.routes[i].requires`/`redirect`).
@@ -165,6 +169,8 @@ public struct Manifest: Hashable, Sendable {
         restore = document.restore ?? RestoreDeclaration()
         renamed = document.renamed
         fallback = document.fallback
+        locale = document.locale ?? "en"
+        announcements = document.announcements
         guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }

@@ -26,6 +26,10 @@ struct ManifestDocument: Codable {
     /// and screens removed with a replacement (removed → fallback).
     var renamed: [String: String] = [:]
     var fallback: [String: String] = [:]
+    /// The language of the manifest's titles and of announcements without a locale of their own (default `en`).
+    var locale: String?
+    /// Announcement phrases per locale: locale → kind (`opened`, `sheet`, `back`, `tab`, `alert`, `dialog`) → template.
+    var announcements: [String: [String: String]] = [:]
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -48,6 +52,7 @@ struct ManifestDocument: Codable {
         case transitions
         case restore
         case renamed, fallback
+        case locale, announcements
         /// The schema's URL for editors (`"$schema": "https://navsession.org/schemas/manifest.json"`);
         /// a string when given, otherwise ignored, never written back.
         case schema = "$schema"
@@ -70,6 +75,8 @@ struct ManifestDocument: Codable {
         restore = try c.decodeIfPresent(RestoreDeclaration.self, forKey: .restore)
         renamed = try c.decodeIfPresent([String: String].self, forKey: .renamed) ?? [:]
         fallback = try c.decodeIfPresent([String: String].self, forKey: .fallback) ?? [:]
+        locale = try c.decodeIfPresent(String.self, forKey: .locale)
+        announcements = try c.decodeIfPresent([String: [String: String]].self, forKey: .announcements) ?? [:]
         _ = try c.decodeIfPresent(String.self, forKey: .schema)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
@@ -91,6 +98,8 @@ struct ManifestDocument: Codable {
         try c.encodeIfPresent(restore, forKey: .restore)
         if !renamed.isEmpty { try c.encode(renamed, forKey: .renamed) }
         if !fallback.isEmpty { try c.encode(fallback, forKey: .fallback) }
+        try c.encodeIfPresent(locale, forKey: .locale)
+        if !announcements.isEmpty { try c.encode(announcements, forKey: .announcements) }
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

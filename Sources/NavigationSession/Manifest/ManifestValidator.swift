@@ -51,7 +51,40 @@ struct ManifestValidator {
         let (router, routeConditions) = try validateDeepLinks()
         try validateGuards()
         try validateMigration()
+        try validateAnnouncements()
         return Result(router: router, routeConditions: routeConditions, defaultScene: defaultScene)
+    }
+
+    /// `locale`, `announcements` and the screens' `announce`: locales are language tags (`en`, `fr-CA`), phrases are of
+    /// the known kinds, templates close every `{`.
+    private func validateAnnouncements() throws(ManifestError) {
+        if let locale = document.locale, !Announcements.isLocale(locale) {
+            throw .invalidValue(key: "locale", detail: "'\(locale)' is not a language tag (en, fr, pt-BR)")
+        }
+        for (locale, phrases) in document.announcements.sorted(by: { $0.key < $1.key }) {
+            guard Announcements.isLocale(locale) else {
+                throw .invalidValue(key: "announcements.\(locale)", detail: "'\(locale)' is not a language tag (en, fr, pt-BR)")
+            }
+            for (kind, template) in phrases.sorted(by: { $0.key < $1.key }) {
+                guard Announcements.kinds.contains(kind) else {
+                    throw .invalidValue(
+                        key: "announcements.\(locale).\(kind)",
+                        detail: "unknown kind '\(kind)' (known: \(Announcements.kinds.joined(separator: ", ")))")
+                }
+                if let problem = Announcements.templateProblem(template) {
+                    throw .invalidValue(key: "announcements.\(locale).\(kind)", detail: problem)
+                }
+            }
+        }
+        for (index, screen) in document.screens.enumerated() {
+            for (locale, template) in (screen.announce ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let key = "screens[\(index)].announce" + (locale.isEmpty ? "" : ".\(locale)")
+                guard locale.isEmpty || Announcements.isLocale(locale) else {
+                    throw .invalidValue(key: key, detail: "'\(locale)' is not a language tag (en, fr, pt-BR)")
+                }
+                if let problem = Announcements.templateProblem(template) { throw .invalidValue(key: key, detail: problem) }
+            }
+        }
     }
 
     /// `renamed` and `fallback`: an old name is not a declared screen (it would be two), a new one is (unless screens are

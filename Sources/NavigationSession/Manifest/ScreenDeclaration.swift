@@ -41,6 +41,9 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
     /// arguments): pushing the screen with the same values for these keys brings the stack's element already showing
     /// it to the top, its params replaced, instead of pushing a second one. `nil` or empty: every push is new.
     public var identity: [String]?
+    /// What a screen reader hears when a model of this screen takes focus (Docs/announcements.md): a template
+    /// (`"Order {id}"`) or one per locale (`{"en":"Order {id}","fr":"Commande {id}"}`). `nil`: the kind's phrase.
+    public var announce: [String: String]?
 
     /// Declares a screen.
     public init(
@@ -60,6 +63,7 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, title, required, optional, initialParams, identity, requires, redirect, appearance, style, transition, handlers
+        case announce
     }
 
     public init(from decoder: any Decoder) throws {
@@ -76,6 +80,14 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         style = try c.decodeIfPresent(String.self, forKey: .style)
         transition = try c.decodeIfPresent(String.self, forKey: .transition)
         handlers = try c.decodeIfPresent([String: [NavigationCommand]].self, forKey: .handlers)
+        if c.contains(.announce) {
+            // One template for every locale (`""` key), or one per locale.
+            if let text = try? c.decode(String.self, forKey: .announce) {
+                announce = ["": text]
+            } else {
+                announce = try c.decode([String: String].self, forKey: .announce)
+            }
+        }
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -93,6 +105,9 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(style, forKey: .style)
         try c.encodeIfPresent(transition, forKey: .transition)
         try c.encodeIfPresent(handlers, forKey: .handlers)
+        if let announce {
+            if announce.count == 1, let text = announce[""] { try c.encode(text, forKey: .announce) } else { try c.encode(announce, forKey: .announce) }
+        }
     }
 
     /// The first problem with `params` for this screen: a missing required key, then an undeclared key.

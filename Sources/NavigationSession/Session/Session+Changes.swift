@@ -375,6 +375,13 @@ extension Session {
         for message in window.graph.drainMessages() where !message.isLifecycleFinish {
             events.append(.message(window.number, message))
         }
+        if !replaying, let announcement = announcement(of: event, in: window) {
+            window.announcedFocus = announcement.focus
+            window.lastAnnouncement = announcement
+            events.append(.announcement(window.number, announcement))
+        } else if replaying {
+            window.announcedFocus = event.activeModel
+        }
         handleEffects(of: window, events: &events)
         resumePending(in: window, events: &events)
     }

@@ -358,6 +358,7 @@ public final class Session {
         window.graph.contentLedger = contentLedger
         window.graph.wallClock = clock.wallMilliseconds
         installGate(on: window)
+        window.announcedFocus = window.graph.activeModelID
         windowsByNumber[window.number] = window
         historyBytes += window.history.bytes
     }

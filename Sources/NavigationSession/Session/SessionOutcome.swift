@@ -21,6 +21,8 @@ public enum SessionEvent: Hashable, Sendable {
     case manifestReloaded
     /// Window `number`'s group changed (Session1 `GroupWindows`): its `Group` property.
     case grouped(WindowNumber)
+    /// What a screen reader hears after a change of window `number` (Window1 `Announcement`).
+    case announcement(WindowNumber, Announcements.Announcement)
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).

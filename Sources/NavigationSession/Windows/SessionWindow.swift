@@ -21,6 +21,11 @@ public final class SessionWindow {
     public internal(set) var group: String?
     /// Who may change it (Session1 `SetWindowPolicy`, the scene's `policy`); `nil`: any client.
     public internal(set) var policy: WindowPolicy?
+    /// The model the last announcement focused (the active model when the window opened): a change that leaves focus
+    /// where it is announces nothing (Docs/announcements.md).
+    var announcedFocus: ModelID?
+    /// The newest announcement (Window1 `GetAnnouncement` says it again in another locale); in memory only.
+    var lastAnnouncement: Announcements.Announcement?
     /// The navigation waiting for an entry condition (Docs/guards.md): a deep link waiting for the scene's
     /// `deepLinkState`, or commands refused by a screen's `requires`. One per window; a newer one replaces it.
     public internal(set) var pending: PendingNavigation?

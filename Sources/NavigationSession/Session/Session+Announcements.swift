@@ -1,0 +1,228 @@
+import NavigationCore
+
+/// What a screen reader hears after a change (Window1 `Announcement`, Docs/announcements.md): a short text built from
+/// the manifest's titles, its screens' `announce` templates and its per-locale phrases, and the model that should
+/// take focus. A route announcer as web frameworks ship in-process (WCAG 4.1.3, status messages), made once for
+/// every renderer.
+public enum Announcements {
+    /// The kinds of change a phrase exists for.
+    public static let kinds = ["opened", "sheet", "back", "tab", "alert", "dialog"]
+
+    /// The built-in phrases (English): `{title}` the focused model's title, `{message}` a dialog's message, `{index}`
+    /// and `{count}` a tab's place, `{screen}` the screen's name, `{NAME}` the model's parameter NAME.
+    static let english: [String: String] = [
+        "opened": "{title}", "sheet": "{title}, sheet", "back": "{title}", "tab": "{title}, tab {index} of {count}",
+        "alert": "Alert: {title}. {message}", "dialog": "{title}, dialog. {message}",
+    ]
+
+    /// One announcement: what is said, where focus goes, and whether it interrupts (an alert or a dialog).
+    public struct Announcement: Hashable, Sendable {
+        /// The window version of the change it is about.
+        public var version: Int
+        /// The text.
+        public var text: String
+        /// The model that should take focus.
+        public var focus: ModelID
+        /// The kind of change (``Announcements/kinds``).
+        public var kind: String
+        /// `true` for an alert or a dialog (assistive technologies say it at once, interrupting).
+        public var assertive: Bool { kind == "alert" || kind == "dialog" }
+    }
+
+    /// Whether `tag` is a language tag such as `en`, `fr`, `pt-BR`, `zh-Hant-TW` (letters, then `-` and letters or
+    /// digits; 1–35 characters).
+    public static func isLocale(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard tag.utf8.count <= 35, let first = parts.first, (1...8).contains(first.count),
+            first.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (1...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+
+    /// What is wrong with a template (`nil`: nothing): a `{` never closed, a `{}` or a `{` inside a placeholder.
+    public static func templateProblem(_ template: String) -> String? {
+        var open = false
+        var name = 0
+        for character in template {
+            if character == "{" {
+                if open { return "'{' inside a placeholder: \(template.prefix(80))" }
+                open = true
+                name = 0
+            } else if character == "}" && open {
+                if name == 0 { return "an empty placeholder '{}': \(template.prefix(80))" }
+                open = false
+            } else if open {
+                name += 1
+            }
+        }
+        return open ? "a '{' is never closed: \(template.prefix(80))" : nil
+    }
+
+    /// `template` with each `{name}` replaced by `values[name]` (unknown names by nothing), whitespace and stray
+    /// punctuation left by empty values tidied (`"Alert: Saved. "` → `"Alert: Saved."`).
+    static func render(_ template: String, _ values: [String: String]) -> String {
+        var out = ""
+        var name: String?
+        for character in template {
+            if character == "{", name == nil {
+                name = ""
+            } else if character == "}", let current = name {
+                out += values[current] ?? ""
+                name = nil
+            } else if name != nil {
+                name?.append(character)
+            } else {
+                out.append(character)
+            }
+        }
+        var text = out.split(whereSeparator: { $0 == " " }).joined(separator: " ")
+        while let last = text.last, last == " " || last == "," { text.removeLast() }
+        // A title ending its own sentence ("Delete?") takes no second stop.
+        text = text.replacingAll(" .", with: ".").replacingAll(" ,", with: ",").replacingAll("?.", with: "?")
+            .replacingAll("!.", with: "!").replacingAll("..", with: ".")
+        return text
+    }
+
+    /// The manifest's locale best matching `acceptLanguage` (`"fr-CA,fr;q=0.9,en;q=0.5"`; `""`: the manifest's own):
+    /// the highest-weighted range that names a locale the manifest has phrases or templates for, by exact tag, then
+    /// by its language alone; else the manifest's locale.
+    public static func locale(for acceptLanguage: String, in manifest: Manifest) -> String {
+        var ranges: [(tag: String, weight: Double, order: Int)] = []
+        for (order, item) in acceptLanguage.split(separator: ",").enumerated() {
+            let parts = item.split(separator: ";").map { $0.trimmingSpaces }
+            guard let tag = parts.first, !tag.isEmpty else { continue }
+            var weight = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                weight = Double(parameter.dropFirst(2)) ?? 0
+            }
+            if weight > 0 { ranges.append((tag.lowercased(), weight, order)) }
+        }
+        ranges.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.order < $1.order }
+        let known = manifest.announcementLocales
+        for range in ranges {
+            if range.tag == "*" { return manifest.locale }
+            if let exact = known.first(where: { $0.lowercased() == range.tag }) { return exact }
+            let language = range.tag.split(separator: "-").first.map(String.init) ?? range.tag
+            if let near = known.first(where: { $0.lowercased().split(separator: "-").first.map(String.init) == language }) {
+                return near
+            }
+        }
+        return manifest.locale
+    }
+}
+
+extension Manifest {
+    /// Every locale the manifest speaks: its own, its phrases', its screens' templates'.
+    public var announcementLocales: [String] {
+        var locales = [locale]
+        for key in announcements.keys.sorted() where !locales.contains(key) { locales.append(key) }
+        for screen in screens {
+            for key in (screen.announce ?? [:]).keys.sorted() where !key.isEmpty && !locales.contains(key) { locales.append(key) }
+        }
+        return locales
+    }
+
+    /// The phrase for `kind` in `locale`: the manifest's for that tag, for its language, then the built-in English.
+    func phrase(_ kind: String, locale: String) -> String {
+        let language = locale.split(separator: "-").first.map(String.init) ?? locale
+        return announcements[locale]?[kind] ?? announcements[language]?[kind] ?? Announcements.english[kind] ?? "{title}"
+    }
+}
+
+extension Session {
+    /// The announcement of `event`, a change of `window`, in `locale` (default: the manifest's); `nil` when the change
+    /// moved no focus (a parameter, a renderer's state, a mark) and presented no alert or dialog.
+    func announcement(of event: ChangeEvent, in window: SessionWindow, locale: String? = nil) -> Announcements.Announcement? {
+        guard !event.isNoOp, let focus = window.graph.model(event.activeModel) else { return nil }
+        let kind: String
+        switch focus.content {
+        case .alert: kind = "alert"
+        case .confirmationDialog: kind = "dialog"
+        default:
+            guard window.announcedFocus != focus.id else { return nil }
+            if event.steps.contains(where: { if case .selectTab = $0 { true } else { false } }) {
+                kind = "tab"
+            } else if event.started.contains(focus.id) || event.resumed.contains(focus.id) {
+                if case .presented = focus.attachment { kind = "sheet" } else { kind = "opened" }
+            } else {
+                kind = event.finished.isEmpty ? "opened" : "back"
+            }
+        }
+        return Announcements.Announcement(
+            version: event.version, text: announcementText(kind: kind, focus: focus, in: window, locale: locale ?? manifest.locale),
+            focus: focus.id, kind: kind)
+    }
+
+    /// The text of an announcement of `kind` focusing `focus`: the screen's `announce` template for the locale, else
+    /// the kind's phrase; both filled with the model's title, parameters, a dialog's message, a tab's place.
+    func announcementText(kind: String, focus: ModelState, in window: SessionWindow, locale: String) -> String {
+        var values = focus.params
+        values["title"] = title(of: focus)
+        values["screen"] = focus.screen
+        switch focus.content {
+        case .alert(let dialog), .confirmationDialog(let dialog): values["message"] = dialog.message ?? ""
+        default: break
+        }
+        // The tab the focus is in: its place among its container's tabs.
+        var current: ModelState? = focus
+        while let model = current, let parent = model.parent.flatMap({ window.graph.model($0) }) {
+            if case .tab(let id) = model.attachment, case .tabs(let tabs, _) = parent.content,
+                let index = tabs.firstIndex(where: { $0.id == id })
+            {
+                values["index"] = String(index + 1)
+                values["count"] = String(tabs.count)
+                if kind == "tab", focus.title == nil, !tabs[index].title.isEmpty { values["title"] = tabs[index].title }
+                break
+            }
+            current = parent
+        }
+        let language = locale.split(separator: "-").first.map(String.init) ?? locale
+        let own = manifest.screen(focus.screen)?.announce
+        let template = own?[locale] ?? own?[language] ?? own?[""]
+            ?? (locale == manifest.locale ? nil : own?[manifest.locale])
+        if let template, kind != "alert", kind != "dialog" {
+            // A tab switch or a sheet still says what happened around the screen's own words.
+            let phrase = manifest.phrase(kind, locale: locale)
+            values["title"] = Announcements.render(template, values)
+            return Announcements.render(phrase, values)
+        }
+        return Announcements.render(manifest.phrase(kind, locale: locale), values)
+    }
+
+    /// Window `number`'s newest announcement in the locale best matching `acceptLanguage` (Window1
+    /// `GetAnnouncement`): its version, text and focus; `(0, "", 0)` before any.
+    /// - Throws: ``SessionError/unknownWindow(_:)``.
+    public func announcement(window number: WindowNumber, acceptLanguage: String) throws(SessionError) -> (version: Int, text: String, focus: ModelID) {
+        let window = try window(number)
+        guard let last = window.lastAnnouncement, let focus = window.graph.model(last.focus) else {
+            return (0, "", ModelID(rawValue: 0))
+        }
+        let locale = Announcements.locale(for: acceptLanguage, in: manifest)
+        return (last.version, announcementText(kind: last.kind, focus: focus, in: window, locale: locale), last.focus)
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        var slice = self
+        while slice.first == " " { slice = slice.dropFirst() }
+        while slice.last == " " { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            out += rest[..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}
