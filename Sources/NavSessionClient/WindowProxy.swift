@@ -616,6 +616,21 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try Reply.string(try await call("GetState"), "GetState")
     }
 
+    /// The window's newest announcement for assistive technologies (`GetAnnouncement`, Docs/announcements.md) in the
+    /// best of `acceptLanguage`'s languages the manifest speaks (`""`: the manifest's own): the version of its change,
+    /// its text and the model that should take focus; `(0, "", nil)` before any. The `Announcement` signal carries each
+    /// as it happens, in the manifest's locale.
+    /// - Throws: ``NavSessionError/unknownObject(_:)`` (the window closed).
+    public func getAnnouncement(
+        acceptLanguage: String = ""
+    ) async throws(NavSessionError) -> (version: UInt64, text: String, focus: ModelID?) {
+        let reply = try await call("GetAnnouncement", [.string(acceptLanguage)])
+        guard reply.count == 3, let version = reply[0].uint64, let text = reply[1].string, let focus = reply[2].uint64 else {
+            throw .unexpected("GetAnnouncement", reply)
+        }
+        return (version, text, focus == 0 ? nil : ModelID(rawValue: Int(clamping: focus)))
+    }
+
     // MARK: Params in place, tags, bring to front
 
     /// Updates a live model's params in place (`SetParams`): same id, no lifecycle, an `update` step.

@@ -17,6 +17,8 @@ enum WatchEvent: Sendable, Equatable {
     case windowAdded(window: String, version: UInt64?)
     /// ObjectManager.InterfacesRemoved for a window.
     case windowRemoved(window: String)
+    /// Window1.Announcement: what a screen reader hears after change `version`, and the model taking focus.
+    case announcement(window: String, version: UInt64, text: String, focus: UInt64)
     /// Window1.Settled: a renderer finished animating `version`.
     case settled(window: String, version: UInt64)
     /// A Changed whose previous version is past the last version seen: changes were missed.
@@ -47,6 +49,11 @@ enum WatchEvent: Sendable, Equatable {
         case (SessionNames.window, "Effect"):
             guard arguments.count == 2, let name = arguments[0].string else { return nil }
             self = .effect(window: window, name: name, arguments: arguments[1])
+        case (SessionNames.window, "Announcement"):
+            guard arguments.count == 3, let version = arguments[0].uint64, let text = arguments[1].string,
+                  let focus = arguments[2].uint64
+            else { return nil }
+            self = .announcement(window: window, version: version, text: text, focus: focus)
         case (SessionNames.window, "Settled"):
             guard let version = arguments.first?.uint64 else { return nil }
             self = .settled(window: window, version: version)
@@ -73,7 +80,8 @@ enum WatchEvent: Sendable, Equatable {
         switch self {
         case .changed(let window, _, _, _, _, _, _, _), .message(let window, _, _, _),
              .openExternalURL(let window, _), .effect(let window, _, _), .windowAdded(let window, _),
-             .windowRemoved(let window), .missed(let window, _, _), .settled(let window, _):
+             .windowRemoved(let window), .missed(let window, _, _), .settled(let window, _),
+             .announcement(let window, _, _, _):
             window
         }
     }
@@ -98,6 +106,8 @@ enum WatchEvent: Sendable, Equatable {
             return "\(number) WindowRemoved"
         case .settled(_, let version):
             return "\(number) Settled version=\(version)"
+        case .announcement(_, let version, let text, let focus):
+            return "\(number) Announcement version=\(version) focus=\(focus) \(JSONString.literal(text))"
         case .missed(_, let lastSeen, let previous):
             return "\(number) Missed \(previous - lastSeen) change(s): last seen version=\(lastSeen), "
                 + "next change starts from previous=\(previous)"
@@ -126,6 +136,9 @@ enum WatchEvent: Sendable, Equatable {
             fields = [("event", "\"WindowRemoved\"")]
         case .settled(_, let version):
             fields = [("event", "\"Settled\""), ("version", String(version))]
+        case .announcement(_, let version, let text, let focus):
+            fields = [("event", "\"Announcement\""), ("version", String(version)), ("focusModel", String(focus)),
+                      ("text", JSONString.literal(text))]
         case .missed(_, let lastSeen, let previous):
             fields = [("event", "\"Missed\""), ("lastSeenVersion", String(lastSeen)),
                       ("previousVersion", String(previous))]

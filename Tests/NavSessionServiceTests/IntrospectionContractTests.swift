@@ -174,7 +174,7 @@ private final class IntrospectionParser: NSObject, XMLParserDelegate {
         let window = try Self.contract("org.navsession.Window1.xml")
         #expect(session.interfaces["org.navsession.Session1"]?.methods.count == 23)  // ListClosedWindows, ReopenWindow, UndoCloseWindow, RefreshGuard, the named sessions, MoveModel, GroupWindows, SetWindowPolicy, CheckManifest, ReloadManifest among them
         #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 22)  // SettledVersion, SettledBy, CanGoForward, CanUndo, CanRedo, UndoLabel, Group, Prepared among them
-        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 8)  // Settled, ModelChanged among them
+        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 9)  // Settled, ModelChanged, Announcement among them
     }
 
     @Test func gdbusIntrospectListsSessionAndWindowMembers() async throws {

@@ -354,7 +354,7 @@ extension Signal {
                 return false
             }
             #expect(marker != nil)
-            #expect(sent.withLock { $0 } == ["Changed", "PropertiesChanged", "mr"], "\(sent.withLock { $0 })")
+            #expect(sent.withLock { $0 } == ["Changed", "Announcement", "PropertiesChanged", "mr"], "\(sent.withLock { $0 })")
         }
     }
 }

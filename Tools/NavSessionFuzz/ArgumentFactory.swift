@@ -57,6 +57,9 @@ struct ArgumentFactory {
                 ["", "{}", #"{"scene":"waiting"}"#, #"{"tabs":\#(tabs(&random, &scratch).uint64 ?? 1)}"#,
                  #"{"stack":\#(stack(&random, &scratch).uint64 ?? 1),"position":1}"#, #"{"presentOn":\#(model(&random, &scratch))}"#,
                  #"{"stak":1}"#, #"{"position":9007199254740993}"#, "[1]"], or: ""))
+        // GetAnnouncement: a language list as HTTP's Accept-Language, sometimes malformed.
+        case ("accept_language", .string):
+            .string(random.pick(["", "fr", "fr-CA,fr;q=0.9,en;q=0.5", "*", "de;q=0", ";;,q=", "xxx"], or: ""))
         // SetWindowPolicy: mostly one that lets the fuzzer (a host client) on, or none; sometimes a kiosk or another app's
         // window (its changes then AccessDenied until a later call lifts it), sometimes malformed (InvalidArgs).
         case ("policy_json", .string):
