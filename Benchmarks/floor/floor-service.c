@@ -9,6 +9,7 @@
  *     least 256 lines and as many bytes as the last snapshot, a full snapshot written to a temporary file,
  *     fsync(2)ed and renamed (then the journal restarts);
  *   - Changed(t version, t previous_version, s cause_json, b animated, at started, at finished, s steps_json)
+ *   - Announcement(t version, s text, t focus_model): the focused screen's title
  *     with the same cause and steps JSON navsessiond sends;
  *   - org.freedesktop.DBus.Properties.PropertiesChanged with the Window1 properties whose value changed
  *     (Version, Title — the demo manifest's titles, "Home"/"Detail" —, ActiveScreen, ActiveModel, CanGoBack, CanPop,
@@ -290,9 +291,6 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
     dbus_connection_send(conn, changed, NULL);
     dbus_message_unref(changed);
 
-    DBusMessage *properties = dbus_message_new_signal(WINDOW_PATH, DBUS_INTERFACE_PROPERTIES, "PropertiesChanged");
-    DBusMessageIter pargs, dict, invalidated;
-    const char *interface = WINDOW_INTERFACE;
     const char *screen = window.screens[window.depth - 1];
     /* The manifest's title of the screen: its name capitalised ("home" -> "Home"). */
     char title_buffer[256];
@@ -300,6 +298,23 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
     title_buffer[0] = (char)toupper((unsigned char)title_buffer[0]);
     const char *title = title_buffer;
     dbus_uint64_t active = window.ids[window.depth - 1];
+
+    /* Announcement: focus moved to the pushed screen, or back to the one under it; the phrase of both is its title. */
+    DBusMessage *announcement = dbus_message_new_signal(WINDOW_PATH, WINDOW_INTERFACE, "Announcement");
+    DBusMessageIter aargs;
+    dbus_message_iter_init_append(announcement, &aargs);
+    if (!dbus_message_iter_append_basic(&aargs, DBUS_TYPE_UINT64, &version)
+        || !dbus_message_iter_append_basic(&aargs, DBUS_TYPE_STRING, &title)
+        || !dbus_message_iter_append_basic(&aargs, DBUS_TYPE_UINT64, &active)) {
+        fprintf(stderr, "floor-service: out of memory\n");
+        exit(70);
+    }
+    dbus_connection_send(conn, announcement, NULL);
+    dbus_message_unref(announcement);
+
+    DBusMessage *properties = dbus_message_new_signal(WINDOW_PATH, DBUS_INTERFACE_PROPERTIES, "PropertiesChanged");
+    DBusMessageIter pargs, dict, invalidated;
+    const char *interface = WINDOW_INTERFACE;
     dbus_bool_t can_go_back = window.depth > 1, can_go_forward = window.can_go_forward != 0, can_undo = TRUE;
     /* UndoLabel: what Undo would take back, in the manifest's titles. */
     char label_buffer[300];

@@ -156,6 +156,14 @@ public struct SessionProxy: Sendable {
         _ = try await call("GroupWindows", [.string(name), .array(.objectPath, windows.map { .objectPath($0.objectPath) })])
     }
 
+    /// The built-in analytics (`GetStats`, Docs/analytics.md): visits and time per screen, guard decisions, funnels,
+    /// counted from the journal. `queryJSON`: `""`, or `{"format":"openmetrics"}` for the OpenMetrics text,
+    /// `{"screens":["detail"]}` for some screens only.
+    /// - Throws: ``NavSessionError/invalidArgs(_:)`` (a malformed query).
+    public func getStats(_ queryJSON: String = "") async throws(NavSessionError) -> String {
+        try Reply.string(try await call("GetStats", [.string(queryJSON)]), "GetStats")
+    }
+
     /// Sets who may change `window` (`SetWindowPolicy`, Docs/window-policy.md): `policyJSON` such as
     /// `{"change":["self","app:org.example.Remote"],"manage":["host"]}`, `""` to remove it. Every change of the window
     /// by a client the policy does not name is then ``NavSessionError/accessDenied(_:)``; reads answer anyone.

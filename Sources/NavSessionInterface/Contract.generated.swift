@@ -355,6 +355,11 @@ extension NavSessionInterface {
                     errors: ["org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.AccessDenied"]
                 ),
                 Contract.Method(
+                    name: "GetStats", inputs: [A("query_json", "s")],
+                    outputs: [A("json", "s")],
+                    errors: ["org.freedesktop.DBus.Error.InvalidArgs"]
+                ),
+                Contract.Method(
                     name: "CheckManifest", inputs: [A("manifest_json", "s")],
                     outputs: [A("report_json", "s")],
                     errors: ["org.navsession.Error.InvalidManifest"]

@@ -415,6 +415,8 @@ extension SessionService {
 
     /// `GuardDecided(guard, verdict, reason, cause_json)` on the window: a change was refused or redirected.
     private func announceDecision(_ question: GuardQuestion, verdict: String, reason: String, on bus: isolated Bus) {
+        // Counted for GetStats (journaled with its time).
+        state.withLock { $0.session.recordGuardDecision(window: question.window, guard: question.guardName, verdict: verdict) }
         do {
             try emit(
                 names.guardDecided, window: question.window, on: bus,

@@ -145,6 +145,10 @@ extension SessionService {
                 }
                 return try session.groupWindows(call.arguments[0].string ?? "", windows: numbers, client: call.client)
             }, reply: { _, _ in [] })),
+            // Built-in analytics (Session+Statistics.swift).
+            MethodRow("GetStats", .read { call, state in
+                [.string(try state.session.statisticsReport(queryJSON: call.arguments[0].string ?? ""))]
+            }),
             // Window policies (Session+Policy.swift).
             MethodRow("SetWindowPolicy", .change({ call, session in
                 let number = try Self.windowNumber(call.arguments[0].uint64 ?? 0, "window")

@@ -221,7 +221,8 @@ extension SessionService {
         return Self.recorded(values, row.name, row.outputs, recorder)
     }
 
-    /// Test only: records a reply's JSON arguments (those named `…_json`, and Session1 `Plan`'s `states`) as
+    /// Test only: records a reply's JSON arguments (those named `…_json`, Session1 `Plan`'s `states`, and an argument
+    /// named `json` when it holds an object: `GetStats`'s, unless it is OpenMetrics text) as
     /// `Method.argument`
     /// (``EmittedDocuments``); returns `values`.
     static func recorded(
@@ -229,7 +230,9 @@ extension SessionService {
     ) -> [Value] {
         for (argument, value) in zip(arguments, values) {
             let kind = "\(member).\(argument.name)"
-            guard argument.name.hasSuffix("_json") || kind == "Plan.states", let text = value.string else { continue }
+            guard let text = value.string,
+                argument.name.hasSuffix("_json") || kind == "Plan.states" || (argument.name == "json" && text.hasPrefix("{"))
+            else { continue }
             recorder.record(kind, text)
         }
         return values

@@ -36,6 +36,7 @@ enum DirectParser {
         "manifest": ManifestCommand.self,
         "group": GroupCommand.self,
         "policy": PolicyCommand.self,
+        "stats": StatsCommand.self,
         "history": HistoryCommand.self, "trace": TraceCommand.self,  // History and traces
     ]
 

@@ -19,7 +19,7 @@ struct NavSessionCtl: AsyncParsableCommand {
             StatusCommand.self, ListCommand.self, OpenWindowCommand.self, DismissWindowCommand.self, OpenURLCommand.self,
             ExecCommand.self, StateCommand.self, TreeCommand.self, RoutesCommand.self, WatchCommand.self,
             WaitCommand.self, GraphCommand.self, PlanCommand.self, GuardsCommand.self,
-            ClosedCommand.self, ReopenCommand.self, SessionCommand.self, MoveCommand.self, GroupCommand.self, PolicyCommand.self, ManifestCommand.self,
+            ClosedCommand.self, ReopenCommand.self, SessionCommand.self, MoveCommand.self, GroupCommand.self, PolicyCommand.self, StatsCommand.self, ManifestCommand.self,
             HistoryCommand.self, TraceCommand.self,  // History and traces
         ]
     )

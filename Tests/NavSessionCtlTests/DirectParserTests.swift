@@ -35,7 +35,7 @@ struct DirectParserTests {
         ["closed"], ["closed", "--json"], ["reopen"], ["reopen", "3"], ["reopen", "--json", "3"],
         ["session", "save", "work"], ["session", "save", "work", "1", "3"], ["session", "open", "--json", "work"],
         ["move", "1", "5"], ["move", "1", "5", "2", "--placement", "{\"tabs\":3}"], ["move", "--json", "1", "0", "new"],
-        ["manifest", "check", "app.json"], ["group", "work", "1", "3"], ["group", "work"], ["policy", "1", "{\"change\":[]}"], ["policy", "2"], ["manifest", "reload", "--json", "app.json"],
+        ["manifest", "check", "app.json"], ["group", "work", "1", "3"], ["group", "work"], ["policy", "1", "{\"change\":[]}"], ["policy", "2"], ["stats"], ["stats", "--openmetrics", "detail"], ["manifest", "reload", "--json", "app.json"],
         ["plan", "--from", "[]", "--to", "[{\"style\":\"push\",\"screen\":\"a\"}]"],
         ["plan", "--to", "[]", "--from", "[]", "--pretty", "--multi-dismiss", "--pushes-in-one"],
         ["history", "1"], ["history", "1", "--json"], ["state", "1", "--at", "3"], ["state", "--at=0", "--json", "2"],

@@ -56,6 +56,7 @@ struct DirectJSONDriftTests {
             "format", "formatVersion", "applicationID", "generation", "sessionVersion", "nextWindow", "windows", "closed",
             "sessions",  // the named sessions
             "manifest",  // the manifest the state is under
+            "stats",  // what GetStats counted
         ])
     }
 

@@ -17,7 +17,7 @@ import Testing
         }
         let path = directory + "/journal.jsonl"
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        let edited = text.replacingOccurrences(of: #""window":3}"#, with: #""window":\#(number)}"#)
+        let edited = text.replacingOccurrences(of: #""window":3,"#, with: #""window":\#(number),"#)
         try #require(edited != text)
         try edited.write(toFile: path, atomically: true, encoding: .utf8)
         return directory

@@ -313,7 +313,10 @@ extension Session {
             guard let declaration = manifest.guards[name] else { continue }
             if guardProviders.approvals[name] == change.version { continue }
             guard let provider = guardProviders.providers[name] else {
-                if declaration.onAbsent == .deny { throw .denied(guard: name, reason: "no provider is registered") }
+                if declaration.onAbsent == .deny {
+                    if !change.dryRun, !guardProviders.probing { recordGuardDecision(window: number, guard: name, verdict: "absent") }
+                    throw .denied(guard: name, reason: "no provider is registered")
+                }
                 continue
             }
             let question = GuardQuestion(
@@ -339,6 +342,7 @@ extension Session {
             guard canWait else {
                 // A change nobody waits for (an effect of another change, a client leaving) gets no answer.
                 if declaration.onTimeout == .deny {
+                    if !change.dryRun { recordGuardDecision(window: number, guard: name, verdict: "timeout") }
                     throw .denied(guard: name, reason: "the change cannot wait for the provider's answer")
                 }
                 continue

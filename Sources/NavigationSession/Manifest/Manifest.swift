@@ -68,6 +68,8 @@ public struct Manifest: Hashable, Sendable {
     public let locale: String
     /// Announcement phrases per locale (Docs/announcements.md): locale → kind → template, over the built-in English.
     public let announcements: [String: [String: String]]
+    /// Declared paths through the screens whose progress `GetStats` counts (Docs/analytics.md): name → screens.
+    public let funnels: [String: [String]]
     /// ``guards`` by covered screen.
     let guardTable: GuardTable
     /// Route name → the route's own entry condition (`deepLinks.routes[i].requires`/`redirect`).
@@ -171,6 +173,7 @@ public struct Manifest: Hashable, Sendable {
         fallback = document.fallback
         locale = document.locale ?? "en"
         announcements = document.announcements
+        funnels = document.funnels
         guardTable = GuardTable(document.guards)
         defaultSceneName = validated.defaultScene
         screensByName = Dictionary(document.screens.map { ($0.name, $0) }) { first, _ in first }

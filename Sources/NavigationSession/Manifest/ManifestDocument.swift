@@ -30,6 +30,8 @@ struct ManifestDocument: Codable {
     var locale: String?
     /// Announcement phrases per locale: locale → kind (`opened`, `sheet`, `back`, `tab`, `alert`, `dialog`) → template.
     var announcements: [String: [String: String]] = [:]
+    /// Declared paths through the screens whose progress `GetStats` counts: name → screens in order.
+    var funnels: [String: [String]] = [:]
 
     init(
         format: Int, id: String, title: String?, screens: [ScreenDeclaration], scenes: [SceneDeclaration],
@@ -52,7 +54,7 @@ struct ManifestDocument: Codable {
         case transitions
         case restore
         case renamed, fallback
-        case locale, announcements
+        case locale, announcements, funnels
         /// The schema's URL for editors (`"$schema": "https://navsession.org/schemas/manifest.json"`);
         /// a string when given, otherwise ignored, never written back.
         case schema = "$schema"
@@ -77,6 +79,7 @@ struct ManifestDocument: Codable {
         fallback = try c.decodeIfPresent([String: String].self, forKey: .fallback) ?? [:]
         locale = try c.decodeIfPresent(String.self, forKey: .locale)
         announcements = try c.decodeIfPresent([String: [String: String]].self, forKey: .announcements) ?? [:]
+        funnels = try c.decodeIfPresent([String: [String]].self, forKey: .funnels) ?? [:]
         _ = try c.decodeIfPresent(String.self, forKey: .schema)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
@@ -100,6 +103,7 @@ struct ManifestDocument: Codable {
         if !fallback.isEmpty { try c.encode(fallback, forKey: .fallback) }
         try c.encodeIfPresent(locale, forKey: .locale)
         if !announcements.isEmpty { try c.encode(announcements, forKey: .announcements) }
+        if !funnels.isEmpty { try c.encode(funnels, forKey: .funnels) }
     }
 
     /// Decodes `text`, turning decoding errors into ``ManifestError`` with a key path or line and column.

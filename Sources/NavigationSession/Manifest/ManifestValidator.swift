@@ -52,7 +52,25 @@ struct ManifestValidator {
         try validateGuards()
         try validateMigration()
         try validateAnnouncements()
+        try validateFunnels()
         return Result(router: router, routeConditions: routeConditions, defaultScene: defaultScene)
+    }
+
+    /// `funnels`: at most 32, each of 2–16 declared screens (any names when screens are free-form).
+    private func validateFunnels() throws(ManifestError) {
+        guard document.funnels.count <= 32 else {
+            throw .invalidValue(key: "funnels", detail: "\(document.funnels.count) funnels; at most 32")
+        }
+        let declared = Set(document.screens.map(\.name))
+        for (name, steps) in document.funnels.sorted(by: { $0.key < $1.key }) {
+            guard !name.isEmpty else { throw .emptyName(key: "funnels") }
+            guard (2...16).contains(steps.count) else {
+                throw .invalidValue(key: "funnels.\(name)", detail: "\(steps.count) steps; a funnel has 2 to 16")
+            }
+            for (index, step) in steps.enumerated() where !document.freeFormScreens && !declared.contains(step) {
+                throw .invalidValue(key: "funnels.\(name)[\(index)]", detail: "'\(step)' is not a declared screen")
+            }
+        }
     }
 
     /// `locale`, `announcements` and the screens' `announce`: locales are language tags (`en`, `fr-CA`), phrases are of

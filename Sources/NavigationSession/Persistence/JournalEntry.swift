@@ -50,6 +50,9 @@ enum JournalEntry: Hashable, Sendable {
     /// A window's policy set (Session1 `SetWindowPolicy`): `{"op":"policy","window":3,"policy":{"change":[…],"manage":[…]}}`
     /// (`policy` absent: removed).
     case policy(window: WindowNumber, policy: WindowPolicy?)
+    /// A guard refused or redirected a change of the window (counted by `GetStats`):
+    /// `{"op":"guardDecided","window":1,"guard":"account","verdict":"deny","time":…}`.
+    case guardDecided(window: WindowNumber, guard: String, verdict: String)
 
     var window: WindowNumber {
         switch self {
@@ -57,7 +60,7 @@ enum JournalEntry: Hashable, Sendable {
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
             .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
             .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _),
-            .openSnapshot(let window, _, _, _), .policy(let window, _):
+            .openSnapshot(let window, _, _, _), .policy(let window, _), .guardDecided(let window, _, _):
             window
         case .move(let from, _): from.window
         case .saveSession, .deleteSession, .group: 0
@@ -68,7 +71,8 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed, cause, snapshot, session, name, from, to, windows, policy
+        case closedAt, closed, cause, snapshot, session, name, from, to, windows, policy, verdict
+        case guardName = "guard"
     }
 
     init(from decoder: any Decoder) throws {
@@ -95,6 +99,9 @@ extension JournalEntry: Codable {
             self = .report(
                 window: window, report: try c.decode(RendererReport.self, forKey: .report),
                 version: try c.decode(Int.self, forKey: .version))
+        case "guardDecided":
+            self = .guardDecided(
+                window: window, guard: try c.decode(String.self, forKey: .guardName), verdict: try c.decode(String.self, forKey: .verdict))
         case "policy":
             self = .policy(window: window, policy: try c.decodeIfPresent(WindowPolicy.self, forKey: .policy))
         case "closeOnExit":
@@ -176,6 +183,10 @@ extension JournalEntry: Codable {
             try c.encode("report", forKey: .op)
             try c.encode(report, forKey: .report)
             try c.encode(version, forKey: .version)
+        case .guardDecided(_, let name, let verdict):
+            try c.encode("guardDecided", forKey: .op)
+            try c.encode(name, forKey: .guardName)
+            try c.encode(verdict, forKey: .verdict)
         case .policy(_, let policy):
             try c.encode("policy", forKey: .op)
             try c.encodeIfPresent(policy, forKey: .policy)

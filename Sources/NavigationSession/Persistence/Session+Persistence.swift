@@ -41,6 +41,10 @@ extension Session {
             recordHistory(entry, cause: cause, time: time, encodedBatch: encodedBatch)
         }
         if case .scheduledDropped(let number, let id) = entry { recordScheduledDrop(window: number, id: id) }
+        // A window's opening and closing carry their time too, for the statistics; counted before the line is written
+        // so a compaction it causes snapshots them.
+        let stamp = time ?? (Self.isLifecycle(entry) ? clock.wallMilliseconds() : nil)
+        recordStatistics(entry, time: stamp)
         guard let store else { return }
         if !store.files.isLocked { try store.files.lock() }
         if let loss = store.lossOfFiles() {
@@ -63,7 +67,7 @@ extension Session {
             return
         }
         do {
-            try store.append(entry, encodedBatch: encodedBatch, time: time)
+            try store.append(entry, encodedBatch: encodedBatch, time: stamp)
         } catch {
             needsSnapshot = true
             throw error
@@ -93,7 +97,8 @@ extension Session {
             closed: recentlyClosed.isEmpty ? nil : recentlyClosed.map(StoredClosedWindow.init),
             sessions: savedSessions.isEmpty ? nil : savedSessions.map(StoredNamedSession.init),
             // The manifest this state is under, kept beside it (written once; before the snapshot names it).
-            manifest: manifest.json.flatMap { try? store?.keepManifest($0) })
+            manifest: manifest.json.flatMap { try? store?.keepManifest($0) },
+            stats: statistics.since == nil ? nil : statistics)
     }
 
     func restore(from store: SessionStore) throws(SessionError) {
@@ -165,6 +170,7 @@ extension Session {
             version = snapshot.sessionVersion
             nextWindowNumber = snapshot.nextWindow
             restoreClosed(snapshot.closed ?? [])
+            statistics = snapshot.stats ?? SessionStatistics()
             savedSessions = []
             for stored in snapshot.sessions ?? [] { replaySaved(stored) }
             for stored in snapshot.windows {
@@ -202,6 +208,7 @@ extension Session {
                 let time = index < loaded.times.count ? loaded.times[index] : nil
                 try replay(entry, dropped: &dropped, time: time)
                 if entry.windowVersion != nil { recordHistory(entry, cause: nil, time: time) }
+                recordStatistics(entry, time: time)
             } catch {
                 failure = ReplayFailure(reason: "journal entry \(index + 1): \(error.reason)")
                 logger.error(
@@ -360,6 +367,9 @@ extension Session {
             recordScheduledDrop(window: number, id: id)
         case .policy(let number, let policy):
             try existing(number).policy = policy
+        case .guardDecided:
+            // Counted with its time by the replay loop (recordStatistics).
+            break
         case .closeOnExit(let number, let owner):
             try existing(number).closeOnExitOwner = owner
         case .pendingDeepLink(let number, let url):

@@ -29,6 +29,8 @@ struct StoredSession: Codable, Hashable {
     /// a start with another manifest loads the state with that one, then migrates it (Docs/manifest.md, "Changing the
     /// manifest"); absent in files written before it was kept.
     var manifest: String? = nil
+    /// What `GetStats` counted up to this snapshot (Session+Statistics.swift); absent before anything was counted.
+    var stats: SessionStatistics? = nil
 
     /// What makes the file inconsistent, or `nil`: counters above ``WindowSnapshot/maxCounter`` (they
     /// would overflow when counted on), a `nextWindow` above ``WindowNumbering/highestStored`` + 1 (numbering
@@ -100,6 +102,11 @@ extension StoredSession {
             // The named sessions: a few, written by the encoder (the same bytes wherever it sits).
             object.key("sessions", &out)
             out.append(contentsOf: try JSONOutput.encode(sessions))
+        }
+        if let stats {
+            // The statistics: a few tallies, written by the encoder.
+            object.key("stats", &out)
+            out.append(contentsOf: try JSONOutput.encode(stats))
         }
         object.key("windows", &out)
         var array = DirectJSON.Array(&out)

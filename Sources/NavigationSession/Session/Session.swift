@@ -42,6 +42,8 @@ public final class Session {
     /// Each connected client's Flatpak app id (`""`: not in a sandbox), told with its process (``join(client:process:app:)``);
     /// what a window's policy (``WindowPolicy``) matches `app:` and `host` against.
     var clientApps: [String: String] = [:]
+    /// What `GetStats` reports, counted from the journal's lines (Session+Statistics.swift).
+    var statistics = SessionStatistics()
     /// Changes refused by a protection mark during the change being made, returned with its result
     /// (``change(asking:window:approvals:rerun:_:)``): the `Window1.Prevented` signals to send.
     var refusals: [ProtectionRefusal] = []
