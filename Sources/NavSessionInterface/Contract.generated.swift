@@ -630,6 +630,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.UnknownModel", "org.navsession.Error.WrongKind", "org.navsession.Error.UnknownAction", "org.navsession.Error.NotPresented", "org.navsession.Error.EntryRefused"]
                 ),
                 Contract.Method(
+                    name: "ReportWidthClass", inputs: [A("width_class", "s")],
+                    outputs: [],
+                    errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.AccessDenied"]
+                ),
+                Contract.Method(
                     name: "ReportSettled", inputs: [A("version", "t")],
                     outputs: [],
                     errors: ["org.navsession.Error.VersionMismatch"]
@@ -787,6 +792,7 @@ extension NavSessionInterface {
                 Contract.Property(name: "PendingNavigation", signature: "s", writable: false),
                 Contract.Property(name: "Protected", signature: "s", writable: false),
                 Contract.Property(name: "Prepared", signature: "s", writable: false),
+                Contract.Property(name: "VisibleModels", signature: "at", writable: false),
                 Contract.Property(name: "SettledVersion", signature: "t", writable: false),
                 Contract.Property(name: "SettledBy", signature: "s", writable: false),
                 Contract.Property(name: "CanGoForward", signature: "b", writable: false),

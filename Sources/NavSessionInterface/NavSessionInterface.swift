@@ -45,6 +45,7 @@ public enum NavSessionInterface {
         public static let undoLabel = "UndoLabel"
         public static let group = "Group"
         public static let prepared = "Prepared"
+        public static let visibleModels = "VisibleModels"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",

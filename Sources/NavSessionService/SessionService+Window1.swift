@@ -565,6 +565,10 @@ extension SessionService {
                     return [.string(String(decoding: bytes, as: UTF8.self))]
                 }
             }),
+            MethodRow("ReportWidthClass", .change({ call, session in
+                try session.reportWidthClass(
+                    window: try Self.number(of: call.path), call.arguments[0].string ?? "", client: call.client)
+            }, reply: { _, _ in [] })),
             MethodRow("GetAnnouncement", .read { call, state in
                 let last = try state.session.announcement(
                     window: try Self.number(of: call.path), acceptLanguage: call.arguments[0].string ?? "")

@@ -32,6 +32,8 @@ struct WindowProperties: Sendable, Equatable {
     var group: String
     /// `Prepared` (NavigationWindow+Prepared.swift).
     var prepared: String
+    /// `VisibleModels` (Panes.swift).
+    var visibleModels: [UInt64]
     /// A guard provider's question the `Can*` values were read without (``NavigationSession/Session/offers(of:)``):
     /// the daemon asks it and reads the properties again with the answer. Not a property.
     var probe: GuardQuestion?
@@ -61,6 +63,7 @@ struct WindowProperties: Sendable, Equatable {
         undoLabel = canUndo ? session.undoLabel(of: window) : ""
         group = window.group ?? ""
         prepared = window.graph.preparedJSON
+        visibleModels = session.visibleModels(of: window).map { UInt64(clamping: $0.rawValue) }
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -101,6 +104,8 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.group), .string, .true) { .string($0.group) },
         // Prepared models.
         Row(.init(trusted: W.prepared), .string, .true) { .string($0.prepared) },
+        // Panes.
+        Row(.init(trusted: W.visibleModels), .array(.uint64), .true) { .array(.uint64, $0.visibleModels.map(Value.uint64)) },
     ]
 
     private typealias W = NavSessionInterface.Window1

@@ -102,6 +102,12 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
             let list = ids.map(String.init).joined(separator: ",")
             let key = operation.output == .versionAndStarted ? "started" : "finished"
             StandardOutput.line(json ? "{\"version\":\(version),\"\(key)\":[\(list)]}" : "\(version) \(key)=\(list)")
+        case .announcement:
+            guard reply.count == 3, let version = reply[0].uint64, let text = reply[1].string, let focus = reply[2].uint64
+            else { throw Self.unexpected(operation.member, reply) }
+            StandardOutput.line(
+                json ? "{\"focusModel\":\(focus),\"text\":\(JSONString.literal(text)),\"version\":\(version)}"
+                    : "\(version) focus=\(focus) \(JSONString.literal(text))")
         }
     }
 }

@@ -24,6 +24,8 @@ struct ExecOperation: Sendable {
         case versionAndStarted
         /// A version and the ids of the models a change would finish (Window1 BeginBack).
         case versionAndFinished
+        /// A version, a text and the model taking focus (Window1 GetAnnouncement).
+        case announcement
     }
 
     /// The kebab-case name typed after WINDOW.

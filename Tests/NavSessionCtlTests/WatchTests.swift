@@ -10,15 +10,16 @@ struct WatchTests {
         try await DaemonFixture.with { daemon in
             let window = try await daemon.openWindow("main")
             let start = try await daemon.exec(window, ["switch-model", "main"])
-            // Commands that finish no model, so the only events are the three Changed.
-            let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "3", window]))
+            // Commands that finish no model, so the only events are the three Changed and their Announcements.
+            let watch = try BackgroundCtl(daemon.withBus(["watch", "--count", "6", window]))
             try await watch.waitForStderr(containing: "watching")
             try await daemon.exec(window, ["stack-append", "detail", "id=42"])
             try await daemon.exec(window, ["stack-append", "profile"])
             try await daemon.exec(window, ["present", "sheet", "detail", "id=7"])
             let result = await watch.finish()
             #expect(result.status == 0, "\(result)")
-            let lines = result.lines
+            // The changes (each also announced for assistive technologies: `Announcement` lines).
+            let lines = result.lines.filter { !$0.contains(" Announcement ") }
             #expect(lines.count == 3, "\(result)")
             for (offset, line) in lines.enumerated() {
                 let version = start + 1 + UInt64(offset)

@@ -43,7 +43,7 @@ extension Signal {
                 #expect(
                     properties.keys.sorted()
                         == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "CanRedo", "CanUndo", "Group", "PendingDeepLink", "PendingNavigation",
-                            "Prepared", "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version"])
+                            "Prepared", "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version", "VisibleModels"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -61,7 +61,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 22, "\(properties.keys.sorted())")
+            #expect(properties.count == 23, "\(properties.keys.sorted())")
         }
     }
 
@@ -107,7 +107,7 @@ extension Signal {
             let changed = changes[0].changedProperties
             #expect(changes[0].arguments[0] == .string("org.navsession.Window1"))
             // The first push also makes a back action possible.
-            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "CanGoBack", "CanPop", "Title", "UndoLabel", "Version"])
+            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "CanGoBack", "CanPop", "Title", "UndoLabel", "Version", "VisibleModels"])
             #expect(changed["CanGoBack"] == .boolean(true))
             #expect(changed["Version"] == .uint64(version))
             #expect(changed["ActiveScreen"] == .string("detail"))
@@ -162,7 +162,7 @@ extension Signal {
                 .filter { $0.memberName == "PropertiesChanged" && $0.path.rawValue == window }
             try #require(changes.count == 1, "\(changes)")
             let changed = changes[0].changedProperties
-            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "SelectedTab", "Title", "UndoLabel", "Version"])
+            #expect(changed.keys.sorted() == ["ActiveModel", "ActiveScreen", "SelectedTab", "Title", "UndoLabel", "Version", "VisibleModels"])
             #expect(changed["SelectedTab"] == .string("settings"))
             #expect(changed["ActiveScreen"] == .string("settings"))
         }

@@ -57,6 +57,8 @@ struct ArgumentFactory {
                 ["", "{}", #"{"scene":"waiting"}"#, #"{"tabs":\#(tabs(&random, &scratch).uint64 ?? 1)}"#,
                  #"{"stack":\#(stack(&random, &scratch).uint64 ?? 1),"position":1}"#, #"{"presentOn":\#(model(&random, &scratch))}"#,
                  #"{"stak":1}"#, #"{"position":9007199254740993}"#, "[1]"], or: ""))
+        // ReportWidthClass: the three classes, sometimes not one (InvalidArgs).
+        case ("width_class", .string): .string(random.pick(["compact", "medium", "expanded", "wide"], or: "compact"))
         // GetAnnouncement: a language list as HTTP's Accept-Language, sometimes malformed.
         case ("accept_language", .string):
             .string(random.pick(["", "fr", "fr-CA,fr;q=0.9,en;q=0.5", "*", "de;q=0", ";;,q=", "xxx"], or: ""))

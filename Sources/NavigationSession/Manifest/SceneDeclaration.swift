@@ -47,6 +47,8 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
     /// Who may change this scene's windows when they open (``WindowPolicy``; `nil`: anyone). Session1
     /// `SetWindowPolicy` changes a window's own.
     public var policy: WindowPolicy?
+    /// How the scene's windows show a stack in panes by width (``PanesDeclaration``; Docs/panes.md); `nil`: one pane.
+    public var panes: PanesDeclaration?
 
     /// Declares a scene.
     public init(
@@ -70,7 +72,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, title, isDefault = "default", instances, root, states, initialState, deepLinkState, capabilities
-        case savedStates, policy
+        case savedStates, policy, panes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +97,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
                     forKey: .policy, in: c, debugDescription: "scene '\(name)': \(error.message)")
             }
         }
+        panes = try c.decodeIfPresent(PanesDeclaration.self, forKey: .panes)
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -111,6 +114,7 @@ public struct SceneDeclaration: Hashable, Sendable, Codable {
         try c.encodeIfPresent(capabilities, forKey: .capabilities)
         if !savedStates.isEmpty { try c.encode(savedStates, forKey: .savedStates) }
         try c.encodeIfPresent(policy, forKey: .policy)
+        try c.encodeIfPresent(panes, forKey: .panes)
     }
 
     /// The structure of state `name`, labelled with the state name so the session can tell which state

@@ -26,6 +26,8 @@ public final class SessionWindow {
     var announcedFocus: ModelID?
     /// The newest announcement (Window1 `GetAnnouncement` says it again in another locale); in memory only.
     var lastAnnouncement: Announcements.Announcement?
+    /// The width its renderer reported (Window1 `ReportWidthClass`); in memory only, compact until reported.
+    public internal(set) var widthClass: WidthClass = .compact
     /// The navigation waiting for an entry condition (Docs/guards.md): a deep link waiting for the scene's
     /// `deepLinkState`, or commands refused by a screen's `requires`. One per window; a newer one replaces it.
     public internal(set) var pending: PendingNavigation?
