@@ -11,7 +11,72 @@ extension WindowProxy {
     }
 }
 
+/// One entry of the `Renderers` property, as far as waiting needs it.
+private struct RendererEntry: Decodable {
+    var id: String
+    var settled: UInt64
+}
+
 extension NavSessionClient {
+    /// Waits until renderer `renderer` (an id ``WindowProxy/registerRenderer(role:capabilitiesJSON:)`` gave), or with
+    /// `nil` every registered renderer, reports that it finished animating `version` (`nil`: the window's version
+    /// now): each renderer's settled version is its own (the `Renderers` property). Returns the lowest settled
+    /// version among them.
+    /// - Throws: ``NavSessionError/settleTimedOut(_:)`` after `timeout`, naming the renderers behind (or that none
+    ///   is registered); ``NavSessionError/windowGone(window:)``; call errors.
+    @discardableResult
+    public func waitRenderersSettled(
+        _ window: WindowProxy, renderer: String? = nil, version: UInt64? = nil, timeout: Duration = .seconds(10)
+    ) async throws(NavSessionError) -> UInt64 {
+        let subscription = try await DaemonSubscription.open(self)
+        let current = try await window.properties()
+        let target = version ?? current.version
+        @Sendable func lowest(_ json: String) -> (settled: UInt64?, behind: [String]) {
+            guard let entries = try? JSONCoding.decode([RendererEntry].self, from: json) else { return (nil, []) }
+            let chosen = renderer.map { id in entries.filter { $0.id == id } } ?? entries
+            guard !chosen.isEmpty else { return (nil, []) }
+            let behind = chosen.filter { $0.settled < target }.map(\.id)
+            return (chosen.map(\.settled).min(), behind)
+        }
+        let first = lowest(current.renderers)
+        if let settled = first.settled, first.behind.isEmpty { return settled }
+        let path = window.objectPath
+        let seen = SettleWatch()
+        let stop: DaemonSubscription.Stop? = await Deadline.race(timeout) {
+            await subscription.forward { signal in
+                if NavSessionClient.isRemoval(signal, of: path) {
+                    seen.gone.store(true, ordering: .relaxed)
+                    return false
+                }
+                guard signal.path == path, signal.member.rawValue == "PropertiesChanged",
+                      signal.arguments.count > 1,
+                      let entry = signal.arguments[1].dictionaryEntries?.first(where: { $0.key.string == NavSessionInterface.Window1.renderers }),
+                      let json = (entry.value.variantValue ?? entry.value).string
+                else { return true }
+                let now = lowest(json)
+                guard let settled = now.settled, now.behind.isEmpty else { return true }
+                seen.reported.withLock { $0 = settled }
+                return false
+            }
+        }
+        if let reported = seen.reported.withLock({ $0 }) { return reported }
+        if seen.gone.load(ordering: .relaxed) { throw .windowGone(window: window.path) }
+        switch stop {
+        case .daemonLeft: throw .daemonLeft("\(applicationID) left the bus")
+        case .connectionClosed: throw .disconnected("the connection closed")
+        case .cancelled: throw .cancelled
+        case .handled, nil: break
+        }
+        let last = lowest((try? await window.properties())?.renderers ?? current.renderers)
+        if last.settled == nil {
+            throw .settleTimedOut(
+                renderer.map { "window \(window.path) has no renderer \($0)" }
+                    ?? "no renderer is registered on window \(window.path); waited \(timeout)")
+        }
+        throw .settleTimedOut(
+            "renderer(s) \(last.behind.joined(separator: ", ")) did not report version \(target) settled within \(timeout)")
+    }
+
     /// Waits until a renderer reports that it finished animating `version` of the window (`Settled`), or a
     /// newer one; returns the settled version. `version` `nil`: the window's version now (NavigationViewKit's
     /// completion closures: `try await client.waitSettled(window, version: try await window.goBack())`).

@@ -45,6 +45,10 @@ public struct WindowProperties: Sendable, Hashable {
     public var group: String
     /// The models prepared ahead of being shown (`Prepared`, ``WindowProxy/prepare(_:params:)``) as JSON, `"[]"` when none.
     public var prepared: String
+    /// The models on screen (`VisibleModels`, Docs/panes.md).
+    public var visibleModels: [ModelID]
+    /// The registered renderers (`Renderers`, Docs/renderers.md) as JSON, `"[]"` when none.
+    public var renderers: String
 
     /// Reads the properties from a `GetAll` reply; missing ones are empty, zero or false.
     init(_ values: [String: Value]) {
@@ -69,6 +73,8 @@ public struct WindowProperties: Sendable, Hashable {
         undoLabel = values[W.undoLabel]?.string ?? ""
         group = values[W.group]?.string ?? ""
         prepared = values[W.prepared]?.string ?? "[]"
+        visibleModels = (values[W.visibleModels]?.arrayElements ?? []).compactMap(\.uint64).map { ModelID(rawValue: Int(clamping: $0)) }
+        renderers = values[W.renderers]?.string ?? "[]"
     }
 }
 

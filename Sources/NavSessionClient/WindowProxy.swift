@@ -616,6 +616,21 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try Reply.string(try await call("GetState"), "GetState")
     }
 
+    /// Registers this connection as a renderer of the window (`RegisterRenderer`, Docs/renderers.md) in `role`
+    /// (`primary`, `mirror`, `assistive`), its steps planned for `capabilitiesJSON` (`""`: the window's): after each
+    /// change it receives `Steps` addressed to it alone; only a primary's reports change the window.
+    /// - Returns: its id on the window (`r1`, …).
+    /// - Throws: ``NavSessionError/invalidArgs(_:)``, ``NavSessionError/accessDenied(_:)`` (a primary is registered,
+    ///   the window's policy), ``NavSessionError/limitsExceeded(_:)``.
+    public func registerRenderer(role: String, capabilitiesJSON: String = "") async throws(NavSessionError) -> String {
+        try Reply.string(try await call("RegisterRenderer", [.string(role), .string(capabilitiesJSON)]), "RegisterRenderer")
+    }
+
+    /// Unregisters renderer `id` (`UnregisterRenderer`); a renderer is also gone with its connection.
+    public func unregisterRenderer(_ id: String) async throws(NavSessionError) {
+        _ = try await call("UnregisterRenderer", [.string(id)])
+    }
+
     /// The window's newest announcement for assistive technologies (`GetAnnouncement`, Docs/announcements.md) in the
     /// best of `acceptLanguage`'s languages the manifest speaks (`""`: the manifest's own): the version of its change,
     /// its text and the model that should take focus; `(0, "", nil)` before any. The `Announcement` signal carries each

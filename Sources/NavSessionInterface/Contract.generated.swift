@@ -630,6 +630,16 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.UnknownModel", "org.navsession.Error.WrongKind", "org.navsession.Error.UnknownAction", "org.navsession.Error.NotPresented", "org.navsession.Error.EntryRefused"]
                 ),
                 Contract.Method(
+                    name: "RegisterRenderer", inputs: [A("role", "s"), A("capabilities_json", "s")],
+                    outputs: [A("renderer_id", "s")],
+                    errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.LimitsExceeded"]
+                ),
+                Contract.Method(
+                    name: "UnregisterRenderer", inputs: [A("renderer_id", "s")],
+                    outputs: [],
+                    errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.AccessDenied"]
+                ),
+                Contract.Method(
                     name: "ReportWidthClass", inputs: [A("width_class", "s")],
                     outputs: [],
                     errors: ["org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.AccessDenied"]
@@ -771,6 +781,7 @@ extension NavSessionInterface {
                 Contract.Signal(name: "OpenExternalURL", arguments: [A("url", "s")]),
                 Contract.Signal(name: "Effect", arguments: [A("name", "s"), A("args", "a{ss}")]),
                 Contract.Signal(name: "Prevented", arguments: [A("model", "t"), A("reason", "s"), A("owner", "s"), A("dialog", "s")]),
+                Contract.Signal(name: "Steps", arguments: [A("version", "t"), A("steps_json", "s"), A("renderer_id", "s")]),
                 Contract.Signal(name: "Announcement", arguments: [A("version", "t"), A("text", "s"), A("focus_model", "t")]),
                 Contract.Signal(name: "GuardDecided", arguments: [A("guard", "s"), A("verdict", "s"), A("reason", "s"), A("cause_json", "s")]),
                 Contract.Signal(name: "Settled", arguments: [A("version", "t")]),
@@ -793,6 +804,7 @@ extension NavSessionInterface {
                 Contract.Property(name: "Protected", signature: "s", writable: false),
                 Contract.Property(name: "Prepared", signature: "s", writable: false),
                 Contract.Property(name: "VisibleModels", signature: "at", writable: false),
+                Contract.Property(name: "Renderers", signature: "s", writable: false),
                 Contract.Property(name: "SettledVersion", signature: "t", writable: false),
                 Contract.Property(name: "SettledBy", signature: "s", writable: false),
                 Contract.Property(name: "CanGoForward", signature: "b", writable: false),

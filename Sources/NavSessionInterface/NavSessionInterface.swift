@@ -46,11 +46,12 @@ public enum NavSessionInterface {
         public static let group = "Group"
         public static let prepared = "Prepared"
         public static let visibleModels = "VisibleModels"
+        public static let renderers = "Renderers"
 
         /// Signals.
         public static let changed = "Changed", message = "Message", openExternalURL = "OpenExternalURL",
             effect = "Effect", prevented = "Prevented", guardDecided = "GuardDecided",
-            announcement = "Announcement"
+            announcement = "Announcement", steps = "Steps"
         /// A renderer finished animating a version (`ReportSettled`).
         public static let settled = "Settled"
         /// A followed model changed (`FollowModel`; a signal addressed to the follower alone).

@@ -15,6 +15,7 @@ struct ServiceNames: Sendable {
     let prevented: MemberName
     let guardDecided: MemberName
     let announcement: MemberName
+    let steps: MemberName
     let settled: MemberName
     let modelChanged: MemberName
     /// Session1's `Windows`, `Version` and `Guards`; `Scenes`, `Screens`, `ScreenTitles` (a manifest reload).
@@ -37,6 +38,7 @@ struct ServiceNames: Sendable {
         prevented = try MemberName(NavSessionInterface.Window1.prevented)
         guardDecided = try MemberName(NavSessionInterface.Window1.guardDecided)
         announcement = try MemberName(NavSessionInterface.Window1.announcement)
+        steps = try MemberName(NavSessionInterface.Window1.steps)
         settled = try MemberName(NavSessionInterface.Window1.settled)
         modelChanged = try MemberName(NavSessionInterface.Window1.modelChanged)
         windows = try MemberName(NavSessionInterface.Session1.windows)

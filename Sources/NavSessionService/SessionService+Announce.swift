@@ -75,6 +75,15 @@ extension SessionService {
             case .grouped:
                 // The window's `Group` property, with the others after the events.
                 break
+            case .rendererSteps(let number, let version, let planned):
+                // Each registered renderer gets the steps planned for what it can animate, addressed to it alone.
+                for renderer in planned {
+                    guard let name = try? BusName(renderer.client), !bus.isBehind(name) else { continue }
+                    try bus.emit(
+                        path: try path(of: number), interface: names.windowInterface, member: names.steps,
+                        arguments: [.uint64(UInt64(clamping: version)), .string(renderer.json), .string(renderer.renderer)],
+                        destinations: [name])
+                }
             case .announcement(let number, let announcement):
                 try emit(
                     names.announcement, window: number, on: bus,

@@ -30,7 +30,9 @@ extension SessionService {
         let changes: [(WindowNumber, [(name: MemberName, value: Value)])] = state.withLock { state in
             // Its model follows end too (SessionService+Followers.swift).
             state.followers.drop(client: uniqueName)
-            return state.session.settlerLeft(uniqueName).compactMap { number in
+            // Its renderers are unregistered (their windows' Renderers property changes).
+            let numbers = Set(state.session.settlerLeft(uniqueName)).union(state.session.renderersLeft(uniqueName))
+            return numbers.sorted().compactMap { number in
                 (try? state.refreshProperties(number)).map { (number, $0) }
             }
         }

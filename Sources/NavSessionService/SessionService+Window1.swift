@@ -545,7 +545,7 @@ extension SessionService {
                 return []
             }),
             MethodRow("ReportClosed", .change({ call, session in
-                try session.dismissWindow(try Self.number(of: call.path), client: call.client)
+                try session.report(window: try Self.number(of: call.path), .windowClosed, client: call.client)
             }, reply: { _, _ in [] })),
             // The snapshot is taken in call order; encoding it (the expensive part, ≈ 100 ns per byte) runs off
             // the bus thread, so no other client's call waits for a large read.
@@ -565,6 +565,25 @@ extension SessionService {
                     return [.string(String(decoding: bytes, as: UTF8.self))]
                 }
             }),
+            MethodRow("RegisterRenderer", .change({ call, session in
+                guard let client = call.client else { throw BusError(.invalidArgs, "the call has no sender") }
+                let number = try Self.number(of: call.path)
+                return try session.registerRenderer(
+                    window: number, role: call.arguments[0].string ?? "", capabilitiesJSON: call.arguments[1].string ?? "",
+                    client: client)
+            }, reply: { call, _ in
+                // The id just given: the caller's newest registration on the window.
+                let number = try Self.number(of: call.path)
+                let id = self.state.withLock { state in
+                    (try? state.session.window(number))?.renderers.last { $0.client == call.client }?.id
+                }
+                return [.string(id ?? "")]
+            })),
+            MethodRow("UnregisterRenderer", .change({ call, session in
+                guard let client = call.client else { throw BusError(.invalidArgs, "the call has no sender") }
+                let number = try Self.number(of: call.path)
+                return try session.unregisterRenderer(window: number, id: call.arguments[0].string ?? "", client: client)
+            }, reply: { _, _ in [] })),
             MethodRow("ReportWidthClass", .change({ call, session in
                 try session.reportWidthClass(
                     window: try Self.number(of: call.path), call.arguments[0].string ?? "", client: call.client)

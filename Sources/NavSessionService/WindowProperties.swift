@@ -34,6 +34,8 @@ struct WindowProperties: Sendable, Equatable {
     var prepared: String
     /// `VisibleModels` (Panes.swift).
     var visibleModels: [UInt64]
+    /// `Renderers` (Session+Renderers.swift).
+    var renderers: String
     /// A guard provider's question the `Can*` values were read without (``NavigationSession/Session/offers(of:)``):
     /// the daemon asks it and reads the properties again with the answer. Not a property.
     var probe: GuardQuestion?
@@ -64,6 +66,7 @@ struct WindowProperties: Sendable, Equatable {
         group = window.group ?? ""
         prepared = window.graph.preparedJSON
         visibleModels = session.visibleModels(of: window).map { UInt64(clamping: $0.rawValue) }
+        renderers = window.renderersJSON
     }
 
     /// One Window1 property: its name, type and change policy, and its value (nil: computed when read).
@@ -106,6 +109,8 @@ struct WindowProperties: Sendable, Equatable {
         Row(.init(trusted: W.prepared), .string, .true) { .string($0.prepared) },
         // Panes.
         Row(.init(trusted: W.visibleModels), .array(.uint64), .true) { .array(.uint64, $0.visibleModels.map(Value.uint64)) },
+        // Renderer roles.
+        Row(.init(trusted: W.renderers), .string, .true) { .string($0.renderers) },
     ]
 
     private typealias W = NavSessionInterface.Window1
@@ -121,7 +126,7 @@ struct WindowProperties: Sendable, Equatable {
     }()
 
     /// The properties whose value is JSON (``EmittedDocuments`` records them when announced or read).
-    static let jsonProperties: Set = [W.routes, W.protected, W.pendingNavigation, W.prepared]
+    static let jsonProperties: Set = [W.routes, W.protected, W.pendingNavigation, W.prepared, W.renderers]
 
     /// The properties that differ between `self` and `before`, with their new values.
     func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {

@@ -21,7 +21,9 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
             does not hold yet), it writes "waiting for CONDITION" to stderr: from then on no change is missed.
             --settled waits until a renderer reports that it finished animating the window's current version \
             (with --version N: version N) — Window1 ReportSettled, signal Settled; on --timeout it exits 1 \
-            saying whether a renderer follows the window at all (SettledBy).
+            saying whether a renderer follows the window at all (SettledBy). With --renderer ID it waits for that \
+            registered renderer (Window1 RegisterRenderer), with --all-renderers for every registered renderer: \
+            each renderer's settled version is its own (the Renderers property).
             """
     )
 
@@ -46,6 +48,12 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: "Wait until a renderer has finished animating the current version (or --version N).")
     var settled = false
 
+    @Option(help: "With --settled: wait for this registered renderer (an id RegisterRenderer gave).")
+    var renderer: String?
+
+    @Flag(help: "With --settled: wait for every registered renderer.")
+    var allRenderers = false
+
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
 
@@ -55,6 +63,11 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
             guard !closed, screen == nil, routes == nil else {
                 throw ArgumentParser.ValidationError("--settled takes only --version (the version to wait for)")
             }
+            guard renderer == nil || !allRenderers else {
+                throw ArgumentParser.ValidationError("--renderer and --all-renderers exclude each other")
+            }
+        } else if renderer != nil || allRenderers {
+            throw ArgumentParser.ValidationError("--renderer and --all-renderers go with --settled")
         } else if closed {
             guard version == nil, screen == nil, routes == nil else {
                 throw ArgumentParser.ValidationError("--closed cannot be combined with other conditions")
@@ -122,6 +135,13 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
 
     /// `--settled`: waits for the `Settled` signal of the version; prints the settled version.
     private func waitSettled(_ deadline: Duration) async throws {
+        if renderer != nil || allRenderers {
+            try await printReply({ client in
+                try await client.waitRenderersSettled(
+                    try windowProxy(window, of: client), renderer: renderer, version: version, timeout: deadline)
+            }) { reached in String(reached) }
+            return
+        }
         try await printReply({ client in
             try await client.waitSettled(try windowProxy(window, of: client), version: version, timeout: deadline)
         }) { reached in String(reached) }
@@ -168,7 +188,8 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
 
 extension WaitCommand: DirectParsable {
     static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["version", "screen", "routes"]), flags: ["json", "closed", "settled"],
+        options: ConnectionOption.names.union(["version", "screen", "routes", "renderer"]),
+        flags: ["json", "closed", "settled", "all-renderers"],
         positionals: 1...1)
 
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
@@ -179,6 +200,8 @@ extension WaitCommand: DirectParsable {
         routes = words.option("routes")
         closed = words.flag("closed")
         settled = words.flag("settled")
+        renderer = words.option("renderer")
+        allRenderers = words.flag("all-renderers")
         window = try words.positional(0)
     }
 }

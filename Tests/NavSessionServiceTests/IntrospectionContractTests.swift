@@ -173,8 +173,8 @@ private final class IntrospectionParser: NSObject, XMLParserDelegate {
         let session = try Self.contract("org.navsession.Session1.xml")
         let window = try Self.contract("org.navsession.Window1.xml")
         #expect(session.interfaces["org.navsession.Session1"]?.methods.count == 24)  // ListClosedWindows, ReopenWindow, UndoCloseWindow, RefreshGuard, the named sessions, MoveModel, GroupWindows, SetWindowPolicy, GetStats, CheckManifest, ReloadManifest among them
-        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 23)  // SettledVersion, SettledBy, CanGoForward, CanUndo, CanRedo, UndoLabel, Group, Prepared, VisibleModels among them
-        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 9)  // Settled, ModelChanged, Announcement among them
+        #expect(window.interfaces["org.navsession.Window1"]?.properties.count == 24)  // SettledVersion, SettledBy, CanGoForward, CanUndo, CanRedo, UndoLabel, Group, Prepared, VisibleModels, Renderers among them
+        #expect(window.interfaces["org.navsession.Window1"]?.signals.count == 10)  // Settled, ModelChanged, Announcement, Steps among them
     }
 
     @Test func gdbusIntrospectListsSessionAndWindowMembers() async throws {

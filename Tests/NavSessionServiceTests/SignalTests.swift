@@ -43,7 +43,8 @@ extension Signal {
                 #expect(
                     properties.keys.sorted()
                         == ["ActiveModel", "ActiveScreen", "ActiveTag", "CanDismiss", "CanGoBack", "CanGoForward", "CanPop", "CanRedo", "CanUndo", "Group", "PendingDeepLink", "PendingNavigation",
-                            "Prepared", "Protected", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version", "VisibleModels"])
+                            "Prepared", "Protected", "Renderers", "Routes", "Scene", "SelectedTab", "SettledBy", "SettledVersion", "Title", "UndoLabel", "Version",
+                            "VisibleModels"])
                 let scene = entry.key.objectPath?.rawValue == main ? "main" : "waiting"
                 #expect(properties["Scene"] == .string(scene))
             }
@@ -61,7 +62,7 @@ extension Signal {
             #expect(properties["Scene"] == .string("waiting"))
             #expect(properties["ActiveScreen"] == .string("waiting"))
             #expect(properties["Version"] == .uint64(0))
-            #expect(properties.count == 23, "\(properties.keys.sorted())")
+            #expect(properties.count == 24, "\(properties.keys.sorted())")
         }
     }
 

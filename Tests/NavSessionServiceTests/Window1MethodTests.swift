@@ -237,7 +237,7 @@ import Testing
             #expect(all["UndoLabel"] == .string("Undo switch to Home"))
             #expect(all["Group"] == .string(""))
             #expect(all["Prepared"] == .string("[]"))
-            #expect(all.count == 23, "\(all.keys.sorted())")
+            #expect(all.count == 24, "\(all.keys.sorted())")
         }
     }
 

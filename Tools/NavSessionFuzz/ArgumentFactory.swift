@@ -57,6 +57,11 @@ struct ArgumentFactory {
                 ["", "{}", #"{"scene":"waiting"}"#, #"{"tabs":\#(tabs(&random, &scratch).uint64 ?? 1)}"#,
                  #"{"stack":\#(stack(&random, &scratch).uint64 ?? 1),"position":1}"#, #"{"presentOn":\#(model(&random, &scratch))}"#,
                  #"{"stak":1}"#, #"{"position":9007199254740993}"#, "[1]"], or: ""))
+        // RegisterRenderer / UnregisterRenderer: the roles (a primary is often taken: AccessDenied), capabilities, ids.
+        case ("role", .string): .string(random.pick(["primary", "mirror", "assistive", "viewer"], or: "mirror"))
+        case ("capabilities_json", .string):
+            .string(random.pick(["", #"{"multiDismiss":true,"pushesInOne":true}"#, #"{"multiDismiss":false}"#, "[1]", #"{"multiDismis":1}"#], or: ""))
+        case ("renderer_id", .string): .string(random.pick(["r1", "r2", "r9", ""], or: "r1"))
         // ReportWidthClass: the three classes, sometimes not one (InvalidArgs).
         case ("width_class", .string): .string(random.pick(["compact", "medium", "expanded", "wide"], or: "compact"))
         // GetAnnouncement: a language list as HTTP's Accept-Language, sometimes malformed.

@@ -215,6 +215,8 @@ extension Session {
     public func report(
         window number: WindowNumber, _ report: RendererReport, client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
+        // Only a window's primary renderer reports what the user did (a registered mirror does not).
+        try checkReporter(client, on: try window(number))
         if case .windowClosed = report { return try dismissWindow(number, client: client) }
         return try acting(as: client) { () throws(SessionError) in try applyReport(report, to: number) }
     }
@@ -374,6 +376,10 @@ extension Session {
         // removes, instead of one `Message` per model (Docs/dbus-api.md, "Message").
         for message in window.graph.drainMessages() where !message.isLifecycleFinish {
             events.append(.message(window.number, message))
+        }
+        if !replaying, !window.renderers.isEmpty {
+            let planned = rendererSteps(of: event, in: window)
+            if !planned.isEmpty { events.append(.rendererSteps(window.number, version: event.version, planned)) }
         }
         if !replaying, let announcement = announcement(of: event, in: window) {
             window.announcedFocus = announcement.focus

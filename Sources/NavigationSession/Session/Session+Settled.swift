@@ -16,6 +16,7 @@ extension Session {
             throw .versionNotReached(window: number, version: version, actual: window.version)
         }
         if let client { window.settledBy = client }
+        noteRendererSettled(window, version: version, client: client)
         guard version > window.settledVersion else { return false }
         window.settledVersion = version
         return true

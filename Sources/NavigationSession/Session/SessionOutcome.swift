@@ -23,6 +23,8 @@ public enum SessionEvent: Hashable, Sendable {
     case grouped(WindowNumber)
     /// What a screen reader hears after a change of window `number` (Window1 `Announcement`).
     case announcement(WindowNumber, Announcements.Announcement)
+    /// A change's steps planned for each registered renderer of window `number` (Window1 `Steps`, to each alone).
+    case rendererSteps(WindowNumber, version: Int, [RendererSteps])
     /// A message was delivered in a window (Window1 `Message`), including `finished`.
     case message(WindowNumber, DeliveredMessage)
     /// A URL outside the application's schemes, announced and never opened (Window1 `OpenExternalURL`).

@@ -28,6 +28,10 @@ public final class SessionWindow {
     var lastAnnouncement: Announcements.Announcement?
     /// The width its renderer reported (Window1 `ReportWidthClass`); in memory only, compact until reported.
     public internal(set) var widthClass: WidthClass = .compact
+    /// Its registered renderers (Window1 `RegisterRenderer`), in registration order; in memory only.
+    public internal(set) var renderers: [RegisteredRenderer] = []
+    /// The number of the last renderer id given (`r<n>`).
+    var nextRendererNumber = 0
     /// The navigation waiting for an entry condition (Docs/guards.md): a deep link waiting for the scene's
     /// `deepLinkState`, or commands refused by a screen's `requires`. One per window; a newer one replaces it.
     public internal(set) var pending: PendingNavigation?
