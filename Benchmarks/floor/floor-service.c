@@ -10,6 +10,7 @@
  *     fsync(2)ed and renamed (then the journal restarts);
  *   - Changed(t version, t previous_version, s cause_json, b animated, at started, at finished, s steps_json)
  *   - Announcement(t version, s text, t focus_model): the focused screen's title
+ *   - VisibleModels (at) among the changed properties: the active model (no panes)
  *     with the same cause and steps JSON navsessiond sends;
  *   - org.freedesktop.DBus.Properties.PropertiesChanged with the Window1 properties whose value changed
  *     (Version, Title — the demo manifest's titles, "Home"/"Detail" —, ActiveScreen, ActiveModel, CanGoBack, CanPop,
@@ -255,6 +256,20 @@ static dbus_bool_t append_variant(DBusMessageIter *dict, const char *name, int t
         && dbus_message_iter_close_container(dict, &entry);
 }
 
+/* A dict entry whose value is an array of one id ("at"): VisibleModels without panes is the active model. */
+static dbus_bool_t append_visible(DBusMessageIter *dict, const char *name, dbus_uint64_t id)
+{
+    DBusMessageIter entry, variant, array;
+    return dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry)
+        && dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &name)
+        && dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "at", &variant)
+        && dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "t", &array)
+        && dbus_message_iter_append_basic(&array, DBUS_TYPE_UINT64, &id)
+        && dbus_message_iter_close_container(&variant, &array)
+        && dbus_message_iter_close_container(&entry, &variant)
+        && dbus_message_iter_close_container(dict, &entry);
+}
+
 static dbus_bool_t append_ids(DBusMessageIter *args, const unsigned long long *ids, size_t count)
 {
     DBusMessageIter array;
@@ -340,6 +355,7 @@ static void announce(DBusConnection *conn, const Text *cause, const unsigned lon
         && (!forward_changed || append_variant(&dict, "CanGoForward", DBUS_TYPE_BOOLEAN, &can_go_forward))
         && (!undo_changed || append_variant(&dict, "CanUndo", DBUS_TYPE_BOOLEAN, &can_undo))
         && (!label_changed || append_variant(&dict, "UndoLabel", DBUS_TYPE_STRING, &undo_label))
+        && append_visible(&dict, "VisibleModels", active)
         && dbus_message_iter_close_container(&pargs, &dict)
         && dbus_message_iter_open_container(&pargs, DBUS_TYPE_ARRAY, "s", &invalidated)
         && dbus_message_iter_append_basic(&invalidated, DBUS_TYPE_STRING, &routes)
