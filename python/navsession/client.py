@@ -23,7 +23,8 @@ import logging
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (Any, Callable, Deque, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
 
 from gi.repository import Gio, GLib
 
@@ -119,6 +120,24 @@ class Resync:
 
 
 Event = Union[Change, Resync]
+
+
+class Announcement(NamedTuple):
+    """One ``Window1.Announcement`` signal, or ``Window1.GetAnnouncement``'s reply (Docs/announcements.md): what a
+    screen reader says about the change to ``version`` — ``text``, in the manifest's locale for the signal, in the
+    best locale asked for with ``GetAnnouncement`` — and ``focus_model``, the model that should take keyboard focus.
+    ``Announcement(0, "", 0)``: none yet. A named tuple: ``version, text, focus = window.get_announcement("fr")``."""
+
+    version: int
+    text: str
+    focus_model: int
+
+    @classmethod
+    def from_signal(cls, path: str, params: GLib.Variant) -> "Announcement":
+        """The announcement an ``Announcement`` signal's arguments carry; :class:`navsession.errors.ProtocolError`
+        when they are not ``(tst)``."""
+        version, text, focus_model = protocol.check_signal(params, "Announcement", path, WINDOW_IFACE)
+        return cls(int(version), str(text), int(focus_model))
 
 
 # -- main-context helpers --------------------------------------------------------------------------
@@ -1081,6 +1100,17 @@ class Window:
         """``GetTree``: the debug tree as text."""
         return str(self.call("GetTree")[0])
 
+    def get_announcement(self, accept_language: str = "") -> Announcement:
+        """``GetAnnouncement``: the window's newest announcement for assistive technologies again, as
+        :class:`Announcement` ``(version, text, focus_model)`` — its text in the locale of ``accept_language`` (HTTP
+        ``Accept-Language``: ``"fr-CA,fr;q=0.9,en;q=0.5"``) the manifest speaks best, ``""`` for the manifest's own;
+        ``Announcement(0, "", 0)`` before any (kept in memory only: also after a daemon restart). A window that
+        closed raises :class:`navsession.errors.UnknownObject`. Docs/announcements.md."""
+        if not isinstance(accept_language, str):
+            raise TypeError(f"get_announcement: accept_language must be a str, not {type(accept_language).__name__}")
+        version, text, focus_model = self.call("GetAnnouncement", "(s)", (accept_language,))
+        return Announcement(int(version), str(text), int(focus_model))
+
     def history(self) -> List[HistoryEntry]:
         return list(_json_reply(self, "GetHistory", "history_json"))
 
@@ -1114,6 +1144,29 @@ class Window:
         """Calls ``callback(changed)`` (D-Bus name → value) after the cache took a PropertiesChanged — after the
         callbacks of the changes it completes."""
         return self._dispatcher().subscribe(_WindowSignals.PROPERTIES, callback)
+
+    def connect_announcement(self, callback: Callable[[Announcement], None],
+                             on_error: Optional[Callable[[ProtocolError], None]] = None) -> Callable[[], None]:
+        """Calls ``callback(announcement)`` (:class:`Announcement`) for every ``Announcement`` signal: after each
+        change that moved focus, or presented an alert or confirmation dialog (Docs/announcements.md), in the
+        daemon's order — after the callbacks of the change it is about, and once the cached properties describe
+        that change: inside the callback ``window.version >= announcement.version`` and ``window.active_model`` is
+        the model focus goes to (unless a later change moved on). A signal of another D-Bus type is
+        ``on_error(ProtocolError)`` (without ``on_error`` it is raised from the signal handler, which GLib prints).
+        Returns a function that disconnects. ``connect_signal("Announcement", callback)`` gives the raw arguments."""
+        path = self.path
+
+        def deliver(params: GLib.Variant) -> None:
+            try:
+                announcement = Announcement.from_signal(path, params)
+            except ProtocolError as error:
+                if on_error is None:
+                    raise
+                on_error(error)
+                return
+            callback(announcement)
+
+        return self._dispatcher().subscribe(_WindowSignals.SIGNAL, deliver, on_error, "Announcement", raw=True)
 
     def _dispatcher(self) -> "_WindowSignals":
         if self._signals is None:
@@ -1234,15 +1287,16 @@ PROPERTIES_WAIT = 1.0
 
 
 class _Subscriber:
-    __slots__ = ("kind", "callback", "on_error", "name", "active")
+    __slots__ = ("kind", "callback", "on_error", "name", "active", "raw")
 
     def __init__(self, kind: str, callback: Callable[..., None], on_error: Optional[Callable[..., None]],
-                 name: str) -> None:
+                 name: str, raw: bool = False) -> None:
         self.kind = kind
         self.callback = callback
         self.on_error = on_error
         self.name = name
         self.active = True
+        self.raw = raw  # a signal's arguments as the GLib.Variant, to be checked by the callback
 
 
 class _Pending:
@@ -1263,10 +1317,11 @@ class _Pending:
 class _WindowSignals:
     """A window's signals, handed to its subscribers (``connect_changed``, ``connect_signal``,
     ``connect_properties``; ``follow`` and the change streams through ``connect_changed``) in the order the
-    daemon sent them — except that a ``Changed`` of version N, and everything after it, waits until the proxy's
-    cached ``Version`` is N or more. The daemon sends a change's ``Changed`` first and its ``PropertiesChanged``
-    right after it (one pass on its bus thread), so the wait normally ends with the very next signal and costs no
-    call: inside a change callback the cached properties describe the state after the change.
+    daemon sent them — except that a ``Changed`` of version N (or an ``Announcement`` about version N), and
+    everything after it, waits until the proxy's cached ``Version`` is N or more. The daemon sends a change's
+    ``Changed`` first (its ``Announcement`` next) and its ``PropertiesChanged`` right after them (one pass on its bus
+    thread), so the wait normally ends with the very next signal and costs no call: inside a change callback the
+    cached properties describe the state after the change.
 
     Bounded: when the cache has not caught up after :data:`PROPERTIES_WAIT` seconds, an asynchronous ``GetAll``
     (whose reply comes after every signal the daemon sent before answering it, so it never goes back in time)
@@ -1294,12 +1349,12 @@ class _WindowSignals:
     # -- subscribers
 
     def subscribe(self, kind: str, callback: Callable[..., None], on_error: Optional[Callable[..., None]] = None,
-                  name: str = "") -> Callable[[], None]:
+                  name: str = "", raw: bool = False) -> Callable[[], None]:
         if not self._handlers:
             self._handlers = [self.proxy.connect("g-signal", self._on_signal),
                               self.proxy.connect("g-properties-changed", self._on_properties),
                               self.proxy.connect("notify::g-name-owner", self._on_owner)]
-        subscriber = _Subscriber(kind, callback, on_error, name)
+        subscriber = _Subscriber(kind, callback, on_error, name, raw)
         self._subscribers.append(subscriber)
 
         def disconnect() -> None:
@@ -1349,6 +1404,10 @@ class _WindowSignals:
                 version = params.get_child_value(0).get_uint64()
         elif not self._wants(self.SIGNAL, name):
             return
+        elif name == "Announcement":
+            # About the change to its version: held, like that change's Changed, until the cache shows it.
+            if params is not None and params.get_type_string() == protocol.SIGNAL_SIGNATURES[WINDOW_IFACE][name]:
+                version = params.get_child_value(0).get_uint64()
         self._queue.append(_Pending(self.SIGNAL, version, name, params))
         self._flush()
 
@@ -1434,7 +1493,9 @@ class _WindowSignals:
                     else:
                         self._failures.append(change)
         for subscriber in self._current(self.SIGNAL, entry.name):
-            if subscriber.active:
+            if subscriber.active and subscriber.raw:
+                self._run(subscriber.callback, entry.params)
+            elif subscriber.active:
                 self._run(subscriber.callback, *(entry.params.unpack() if entry.params is not None else ()))
 
     # -- the bound

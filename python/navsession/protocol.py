@@ -79,9 +79,13 @@ PROPERTY_TYPES: Dict[str, Dict[str, str]] = {
     for interface, declared in INTERFACES.items() if interface in (SESSION_IFACE, WINDOW_IFACE)
 }
 
-#: Interface → signal → its arguments' signature (the signals the package decodes).
+#: Interface → signal → its arguments' signature (the signals the package decodes: ``Changed`` and
+#: ``Announcement``, whose first argument is the version of the change it is about), from the generated contract.
 SIGNAL_SIGNATURES: Dict[str, Dict[str, str]] = {
-    WINDOW_IFACE: {"Changed": "(ttsbatats)"},
+    WINDOW_IFACE: {
+        name: "(" + "".join(kind for _, kind in INTERFACES[WINDOW_IFACE]["signals"][name]) + ")"
+        for name in ("Changed", "Announcement")
+    },
 }
 
 

@@ -359,3 +359,46 @@ def test_the_probe_clicks_a_dialogs_action_and_a_pages_button(
     assert mark(window, note) is None
     app.stop()  # its output is written out when it exits (a file is block-buffered)
     assert "note 3: a gift" in app.output
+
+
+def test_an_announcement_moves_focus_to_the_page_or_dialog_of_its_model_and_is_the_windows_status(
+        notes_app: Callable[[], NotesApp], navsession_session: navsession.Session) -> None:
+    app = notes_app()
+    window = app.first_window(navsession_session)
+    app.shown(window, window.version)
+    heard: list[navsession.Announcement] = []
+    stop = window.connect_announcement(heard.append)
+    try:
+        # A push: the daemon says the note's title and that focus goes to the note.
+        version = window.push("note", {"id": "2"})
+        said = app.until(lambda: next((a for a in heard if a.version == version), None), "the push's Announcement")
+        note = window.active_model
+        assert (said.text, said.focus_model) == ("Note", note)
+        shown = app.shown(window, version)
+        # The renderer's status label has the text (its accessible role: status), and the focused widget is in
+        # the note's page (its text field: the first widget of the page that takes focus).
+        assert shown["announcement"] == {"version": version, "text": "Note", "focusModel": note, "status": "Note",
+                                         "role": "status"}
+        assert shown["focus"] == {"model": note, "widget": "GtkText", "window": "main"}
+
+        # A refused pop presents the manifest's alert in its place: focus goes to its cancel action, in the alert.
+        app.probe(shown["bus"], "Type", "(otss)", (window.path, note, "", "draft"))
+        app.until(lambda: mark(window, note), "the note protected")
+        with pytest.raises(errors.Prevented):
+            window.pop()
+        alert = window.active_model
+        said = app.until(lambda: next((a for a in heard if a.focus_model == alert), None), "the alert's Announcement")
+        assert said.text == "Alert: Discard changes?"
+        shown = app.shown(window, said.version)
+        assert shown["announcement"]["status"] == said.text and shown["announcement"]["focusModel"] == alert
+        assert shown["focus"] == {"model": alert, "widget": "GtkButton", "window": alert}
+
+        # Keep editing: back on the note, where focus was (the text field).
+        (version,) = window.call("ReportActionChosen", "(ts)", (alert, "keep"))
+        said = app.until(lambda: next((a for a in heard if a.version == version), None), "the Announcement of keep")
+        assert (said.text, said.focus_model) == ("Note", note)
+        shown = app.shown(window, version)
+        assert shown["announcement"]["status"] == "Note"
+        assert shown["focus"] == {"model": note, "widget": "GtkText", "window": "main"}
+    finally:
+        stop()

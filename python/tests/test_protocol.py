@@ -49,10 +49,12 @@ def test_each_property_type_is_the_xmls_and_every_property_has_one():
         assert protocol.PROPERTY_TYPES[name] == documented, name
 
 
-def test_the_changed_signal_signature_is_the_xmls():
-    changed = next(s for s in interfaces()["org.navsession.Window1"].findall("signal") if s.get("name") == "Changed")
-    assert protocol.SIGNAL_SIGNATURES["org.navsession.Window1"]["Changed"] == \
-        "(" + "".join(a.get("type") for a in changed.findall("arg")) + ")"
+def test_the_decoded_signals_signatures_are_the_xmls():
+    decoded = protocol.SIGNAL_SIGNATURES["org.navsession.Window1"]
+    assert set(decoded) == {"Changed", "Announcement"}
+    for name, signature in decoded.items():
+        signal = next(s for s in interfaces()["org.navsession.Window1"].findall("signal") if s.get("name") == name)
+        assert signature == "(" + "".join(a.get("type") for a in signal.findall("arg")) + ")", name
 
 
 def test_every_document_kind_the_package_decodes_has_a_schema_in_kinds_json():

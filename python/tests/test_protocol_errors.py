@@ -22,7 +22,7 @@ SESSION_PATH = "/org/navsession/Session1"
 WINDOW_PATH = "/org/navsession/Session1/window/1"
 NEVER = object()  # an answer: keep the call unanswered
 #: The in arguments of the stand-in's methods that take some (as the interface XML declares them).
-INPUTS = {"Plan": "ssbb", "GetStateAt": "t", "Apply": "sa{ss}", "Check": "sa{ss}"}
+INPUTS = {"Plan": "ssbb", "GetStateAt": "t", "Apply": "sa{ss}", "Check": "sa{ss}", "GetAnnouncement": "s"}
 STARTUP_TIMEOUT = 30.0
 
 
@@ -352,6 +352,32 @@ def test_a_Changed_without_PropertiesChanged_is_delivered_after_the_bound_with_G
     source.destroy()
     stop()
     assert seen == [(2, 2, "detail")]
+
+
+def test_an_Announcement_of_another_DBus_type_goes_to_on_error_and_the_next_valid_one_is_delivered(stand_in):
+    window = window_answering(stand_in)
+    heard, failed = [], []
+    stop = window.connect_announcement(heard.append, failed.append)
+    window.session.stand_in.emit("Announcement", "(sss)", ("1", "Detail", "9"))
+    window.session.stand_in.emit("Announcement", "(tst)", (1, "Detail", 9))
+    context = window.session.context
+    source = GLib.timeout_source_new(30_000)  # liveness only
+    source.set_callback(lambda *_: failed.append("timed out") or False)
+    source.attach(context)
+    while not heard and "timed out" not in failed:
+        context.iteration(True)
+    source.destroy()
+    stop()
+    [error] = failed
+    assert isinstance(error, errors.ProtocolError) and error.detail["method"] == "Announcement"
+    assert "(sss), expected (tst)" in error.message
+    assert heard == [navsession.Announcement(1, "Detail", 9)]
+
+
+def test_GetAnnouncement_answering_another_DBus_type_raises_ProtocolError(stand_in):
+    window = window_answering(stand_in, GetAnnouncement=GLib.Variant("(ts)", (1, "Detail")))
+    with pytest.raises(errors.ProtocolError, match="GetAnnouncement: the reply's D-Bus signature is \\(ts\\)"):
+        window.get_announcement("fr")
 
 
 # -- valid replies pass ---------------------------------------------------------------------------------------

@@ -23,14 +23,17 @@ Nothing changes on screen before the daemon says so: the user's back (button, Es
 swipe from the left edge) asks the daemon first (``BeginBack``) and goes back only when allowed (``CommitBack``);
 tabs, segments, dialog buttons and window closes are reported; a tab's context menu moves the tab to a new window or
 into another window's tabs (``MoveModel``); each shown version is reported settled; renderer state — the window's
-size, each page's scroll positions, drafts and selections — is saved in the daemon and restored after a restart.
+size, each page's scroll positions, drafts and selections — is saved in the daemon and restored after a restart. Each
+announcement of a window (Window1 ``Announcement``, Docs/announcements.md) moves keyboard focus to its model's page
+or dialog and is the window's status for assistive technologies.
 
 This subpackage needs PyGObject with GTK 4 (Debian: ``python3-gi``, ``gir1.2-gtk-4.0``); ``import navsession``
 does not import it. Docs/python.md, "Your own widgets: navsession.gtk", has a complete example.
 
 Modules: ``app`` (the application and its reports), ``window_view`` (one navigation window), ``content`` (the
 containers), ``pages`` (pages and factories), ``widget_state`` (the default renderer state), ``dialogs`` (modal
-windows), ``graph`` (a GetState snapshot), ``steps`` (``Changed``'s steps), ``animator`` (their order),
+windows), ``announcer`` (announcements: focus and the status label), ``graph`` (a GetState snapshot), ``steps``
+(``Changed``'s steps), ``animator`` (their order),
 ``swipe`` (the back swipe), ``renderer_state`` (what is kept in the daemon), ``probe`` (what tests see:
 ``NAVSESSION_GTK_TEST_REPORT``).
 """

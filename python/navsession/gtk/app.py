@@ -1,8 +1,10 @@
 """The GTK application: one NavWindowView per navigation window, kept in step with the daemon.
 
-ObjectManager → windows open and close; Changed → steps (how) + GetState (what); user → reports. The D-Bus side
-is the navsession package: Session.follow_windows, Window.connect_changed, Window.connect_properties and
-Window.call_async, all on the application's main loop — nothing here blocks on the daemon.
+ObjectManager → windows open and close; Changed → steps (how) + GetState (what); Announcement → focus and the
+window's status for assistive technologies, once the version is shown (announcer.py); user → reports. The D-Bus side
+is the navsession package: Session.follow_windows, Window.connect_changed, Window.connect_properties,
+Window.connect_announcement and Window.call_async, all on the application's main loop — nothing here blocks on the
+daemon.
 
 :class:`NavigationApp` is the ``Gtk.Application`` an application runs (or subclasses: the reference renderer adds
 its test hook so): it follows every window of one daemon, shows each with the pages its factories make
@@ -392,6 +394,9 @@ class NavigationApp(Gtk.Application):
                 path, change.version, change.previous_version, change.animated, change.steps_json),
                 lambda error: self.unreadable_change(path, error)),
             window.connect_properties(lambda changed: self.window_properties(path, changed)),
+            window.connect_announcement(lambda announcement: self.window_announced(path, announcement),
+                                        lambda error: log.warning("%s: an Announcement could not be read (%s)", path,
+                                                                  error.message)),
         ]
         self.window_added(path)
 
@@ -459,6 +464,19 @@ class NavigationApp(Gtk.Application):
         if view is not None:
             view.set_properties(changed)
             self.screen_changed()
+
+    def window_announced(self, path: str, announcement: navsession.Announcement) -> None:
+        """The window's ``Announcement`` (Docs/announcements.md): focus moves to the page or dialog of its focus model
+        and its text becomes the window's status — at once when the window shows its version with nothing on its way,
+        else when that version settles (the announcement comes right after its ``Changed``, before the GetState
+        that draws it)."""
+        view = self.views.get(path)
+        if view is None:
+            return
+        shown = (view.graph is not None and view.graph.version >= announcement.version
+                 and path not in self.settle_timers and not self.fetching.get(path))
+        view.announce(announcement, shown)
+        self.screen_changed()
 
     def screen_changed(self) -> None:
         """Something on screen may have changed (a render, a property, an animation step, the end of a
@@ -535,6 +553,8 @@ class NavigationApp(Gtk.Application):
             self.settle_timers.pop(path, None)
             window = self.windows.get(path)
             view = self.views.get(path)
+            if view is not None:
+                view.carry_out_announcement()  # the version is drawn and its transitions are over: focus may move
             if view is not None and self.probe is not None:
                 self.probe.settled(view, version)  # written before ReportSettled goes: a test seeing it finds it
             if view is not None and window is not None:

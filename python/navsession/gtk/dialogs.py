@@ -168,7 +168,10 @@ class DialogWindow(Gtk.Window):
 
     def __init__(self, model_id: int, kind: str, dialog: dict[str, Any], parent: Gtk.Window,
                  on_action: Callable[[str], None], on_escape: Callback) -> None:
-        super().__init__(transient_for=parent, modal=True, destroy_with_parent=True, resizable=False)
+        # Assistive technologies read an alert at once (its accessible role; Docs/announcements.md).
+        role = getattr(Gtk.AccessibleRole, "ALERT_DIALOG" if kind == "alert" else "DIALOG", None)
+        super().__init__(transient_for=parent, modal=True, destroy_with_parent=True, resizable=False,
+                         **({"accessible_role": role} if role is not None else {}))
         self.model_id = model_id
         self.kind = kind
         self.closing = False

@@ -12,7 +12,9 @@ finds the line without polling the file::
      "modals": [{"model": 9, "style": "sheet", "page": {...}}],
      "dialogs": [{"model": 11, "kind": "alert", "title": "Discard changes?", "message": "",
                   "actions": ["discard", "keep"], "visible": true}],
-     "prepared": [{"model": 14, "screen": "note", "page": "NotePage", "inWindow": false, ...}]}
+     "prepared": [{"model": 14, "screen": "note", "page": "NotePage", "inWindow": false, ...}],
+     "announcement": {"version": 3, "text": "Note 2", "focusModel": 4, "status": "Note 2", "role": "status"},
+     "focus": {"model": 4, "widget": "GtkText", "window": "main"}}
 
 ``page`` is the page the window's base shows (its visible screen; in a custom container such as a split, the
 page of its selected child — the focused column), ``modals`` each presented sheet or cover with the page it shows,
@@ -20,7 +22,11 @@ page of its selected child — the focused column), ``modals`` each presented sh
 ``Prepare``) and not shown yet (in no window: ``inWindow`` false); ``widget`` and ``name`` are the GType name and
 ``Gtk.Widget.get_name()`` of the widget the page's factory built, ``inWindow`` whether that widget is in a window's
 widget tree, ``state`` what the page would save as renderer state now, ``protected`` whether the page protects its
-model, ``bus`` the application's unique bus name.
+model, ``bus`` the application's unique bus name. ``announcement`` is the window's newest ``Announcement`` as the
+view received it (``null`` before any) with ``status``, the text of the window's status label, and ``role``, that
+label's accessible role; ``focus`` is where keyboard focus is in the window on top (the main one, or the model of
+the sheet or dialog on top): the model whose page or dialog holds the focused widget (``null``: none) and the
+focused widget's GType name (announcer.py, Docs/announcements.md).
 
 The application also exports, on its own connection (at that unique name), ``org.navsession.gtk.TestProbe1`` at
 ``/org/navsession/gtk/TestProbe`` to act as the user where GTK cannot be driven from outside:
@@ -140,7 +146,8 @@ class TestProbe:
         line: dict[str, Any] = {"bus": self.connection.get_unique_name(), "window": view.path,
                                 "version": graph.version if graph is not None else None,
                                 "page": None, "modals": [], "dialogs": [],
-                                "prepared": [_host(host, model_id) for model_id, host in view.content.prepared.items()]}
+                                "prepared": [_host(host, model_id) for model_id, host in view.content.prepared.items()],
+                                "announcement": _announcement(view), "focus": view.focus_owner()}
         if graph is None:
             return line
         line["page"] = _page(view, graph.focused_leaf(graph.root))
@@ -476,6 +483,15 @@ def _descendants(root: Gtk.Widget | None) -> list[Gtk.Widget]:
             pending.append(child)
             child = child.get_next_sibling()
     return found
+
+
+def _announcement(view: "NavWindowView") -> dict[str, Any] | None:
+    said = view.announcement
+    if said is None:
+        return None
+    role = view.status_label.get_accessible_role()
+    return {"version": said.version, "text": said.text, "focusModel": said.focus_model,
+            "status": view.status_label.get_label(), "role": role.value_nick if role is not None else None}
 
 
 def _page(view: "NavWindowView", model_id: int) -> dict[str, Any] | None:

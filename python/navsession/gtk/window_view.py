@@ -9,6 +9,8 @@ mouse's button 8 and the left-edge swipe) asks the daemon first (BeginBack) and 
 (CommitBack): a refused back never moves the page (Docs/guards.md, "Back gestures"). A tab's context menu moves
 the tab to a new window or into another window's tabs (Session1 MoveModel, the action ``navigation.move-model``):
 the daemon's changes bring the result — the new window through the session's windows, like any other.
+Each ``Announcement`` of the window (Docs/announcements.md) moves keyboard focus to the page or dialog of its focus
+model and becomes the text of the window's status label, once the view shows its version (announcer.py).
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from gi.repository import Gio, GLib, Gtk
 
-from navsession import NavSessionError
+from navsession import Announcement, NavSessionError
 from navsession.commands import CommandLike
 
+from . import announcer
 from .animator import Action, Animator
 from .content import ACTIONS, GraphView, SwipeFrame
 from .dialogs import DialogWindow, ModalWindow, escape_shortcut, history_bindings
 from .graph import DIALOG_KINDS, Graph
-from .pages import Page, PageContext, model_params
+from .pages import Page, PageContext, PageHost, model_params
 from .renderer_state import WINDOW, RendererStateKeeper
 from .steps import Plan
 from .swipe import BackSwipe
@@ -100,6 +103,13 @@ class NavWindowView:
         self.forward_button.connect("clicked", lambda *_: self.go_forward())
         header.pack_start(self.forward_button)
         self.header = header
+        # The window's status for assistive technologies: the text of its newest announcement (announcer.py).
+        self.status_label = announcer.status_label()
+        header.pack_end(self.status_label)
+        #: The window's newest ``Announcement`` (``None`` before any), and the one whose focus is still to be moved
+        #: (its version not shown yet).
+        self.announcement: Announcement | None = None
+        self._announcement_due: Announcement | None = None
         self.title_mode = "automatic"
         self.window.set_titlebar(header)
         self.placeholder = Gtk.Label(label="Loading…")
@@ -257,6 +267,61 @@ class NavWindowView:
         if width > 0 and height > 0:
             self.keeper.set(WINDOW, "width", width)
             self.keeper.set(WINDOW, "height", height)
+
+    # -- announcements (Docs/announcements.md) ---------------------------------------------------
+
+    def announce(self, announcement: Announcement, shown: bool) -> None:
+        """The window's ``Announcement``: kept, and carried out (:meth:`carry_out_announcement`) at once when the view
+        shows its version already and ``shown`` (nothing of it still to draw or animate), else when the view reports
+        that version settled."""
+        self.announcement = announcement
+        self._announcement_due = announcement
+        if shown:
+            self.carry_out_announcement()
+
+    def carry_out_announcement(self) -> None:
+        """Once the view shows the due announcement's version (or a later one): focus goes to the widget made for
+        its focus model and its text becomes the status label's (announcer.py). Called as a version settles."""
+        due, graph = self._announcement_due, self.graph
+        if due is None or graph is None or graph.version < due.version:
+            return
+        self._announcement_due = None
+        assertive = due.focus_model in graph and graph.kind(due.focus_model) in DIALOG_KINDS
+        announcer.say(self.status_label, due.text, assertive)
+        target, first = self.focus_target(due.focus_model)
+        if target is None or not announcer.move_focus(target, first):
+            log.info("%s: nothing on screen takes focus for model %d (%r)", self.path, due.focus_model, due.text)
+
+    def focus_target(self, model_id: int) -> tuple[Gtk.Widget | None, Gtk.Widget | None]:
+        """The widget that takes focus for ``model_id`` and the one inside it to focus first: an alert's or dialog's
+        window and its cancel button (else its first); the page host of a screen, of a container's focused screen."""
+        modal = self.modals.get(model_id)
+        if isinstance(modal, DialogWindow):
+            cancel = modal.cancel_action()
+            button = modal.buttons.get(cancel) if cancel is not None else None
+            return modal, button or next(iter(modal.buttons.values()), None)
+        graph = self.graph
+        if graph is not None and model_id in graph:
+            model_id = graph.focused_leaf(model_id)
+        return self.content.widgets.get(model_id), None
+
+    def focus_owner(self) -> dict[str, Any]:
+        """Where keyboard focus is in the window the user sees on top (the test probe's report): the model whose
+        page or dialog holds the focused widget (``None``: none) and that widget's type."""
+        top = self.topmost()
+        focus = top.get_focus()
+        owner: int | None = None
+        widget = focus
+        while widget is not None:
+            if isinstance(widget, PageHost):
+                owner = widget.model_id
+                break
+            if isinstance(widget, (DialogWindow, ModalWindow)):
+                owner = widget.model_id
+                break
+            widget = widget.get_parent()
+        return {"model": owner, "widget": focus.__gtype__.name if focus is not None else None,
+                "window": "main" if top is self.window else getattr(top, "model_id", None)}
 
     def rendered_state_only(self, version: int) -> None:
         """A change that only stored renderer state: nothing to redraw, the shown version moves on."""
