@@ -11,7 +11,7 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
         commandName: "watch",
         abstract: "Follow window changes live, one line per event.",
         discussion: """
-            Reports Changed, Message, OpenExternalURL and Effect of every window (or only WINDOW), and \
+            Reports Changed, Message, OpenExternalURL, Effect, Settled and Announcement of every window (or only WINDOW), and \
             WindowAdded/WindowRemoved from the session's ObjectManager. When a Changed's previous version is \
             past the last version seen, a 'Missed' line says how many changes were lost (run 'state' to \
             resync). Once subscribed, 'watching …' is written to stderr. Stops after --count events, on \

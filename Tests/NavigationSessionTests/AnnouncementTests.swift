@@ -60,6 +60,24 @@ struct AnnouncementTests {
         let number = try loggedInMain(session)
         #expect(said(try session.apply(window: number, batchJSON: #"[{"command":"setParams","title":"Inbox"}]"#)).isEmpty)
         #expect(said(try session.apply(window: number, batchJSON: #"[{"command":"tabsSelectItem","tab":"home"}]"#)).isEmpty)
+        // An alert is announced once, not again with each change under it.
+        let alert = said(try session.apply(
+            window: number,
+            batchJSON: #"[{"command":"present","presentation":{"kind":"alert","title":"Wait...","actions":[{"id":"ok","title":"OK","role":"cancel"}]}}]"#))
+        #expect(alert.map(\.text) == ["Alert: Wait..."])
+        #expect(said(try session.apply(window: number, batchJSON: #"[{"command":"setParams","title":"Inbox 2","model":1}]"#)).isEmpty)
+    }
+
+    /// GetAnnouncement says what was said, in another language: the values as they were then, not as they are now.
+    @Test func anotherLocaleSaysTheSameAnnouncementAsItWasAndATabSaysItsFocusedScreen() throws {
+        let session = try Session(manifest: try Self.manifest(), store: nil)
+        let number = try loggedInMain(session)
+        _ = try session.apply(window: number, batchJSON: #"[{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"7"}}]}]"#)
+        _ = try session.apply(window: number, batchJSON: #"[{"command":"setParams","params":{"id":"9"}}]"#)
+        #expect(try session.announcement(window: number, acceptLanguage: "fr").text == "Détail 7")
+        _ = try session.apply(window: number, batchJSON: #"[{"command":"tabsSelectItem","tab":"settings"}]"#)
+        let back = said(try session.apply(window: number, batchJSON: #"[{"command":"tabsSelectItem","tab":"home"}]"#))
+        #expect(back.map(\.text) == ["Detail 9, tab 1 of 2"])
     }
 
     @Test func aManifestWithABadLocaleKindOrTemplateIsRefusedNamingTheKey() throws {
@@ -67,6 +85,7 @@ struct AnnouncementTests {
             (#""locale": "english!""#, "locale"), (#""announcements": {"fr": {"popped": "x"}}"#, "announcements.fr.popped"),
             (#""announcements": {"fr": {"opened": "{title"}}"#, "announcements.fr.opened"),
             (#""announcements": {"f r": {"opened": "x"}}"#, "announcements.f r"),
+            (#""announcements": {"fr": {"opened": " "}}"#, "announcements.fr.opened"),
         ] {
             let json = Manifest.demoJSON.replacingOccurrences(of: #""format": 1,"#, with: #""format": 1, \#(change),"#)
             do {

@@ -225,8 +225,6 @@ def test_a_change_that_leaves_focus_where_it_was_announces_nothing(navsession_wi
     assert window.get_announcement().version == version
 
 
-@pytest.mark.xfail(strict=True, reason="the daemon announces an alert or dialog again after every change made while "
-                                       "it is on top (a renderer's state, a mark, a title), though focus stays on it")
 def test_a_change_under_an_alert_leaves_focus_on_the_alert_and_announces_nothing(navsession_window, heard):
     window = navsession_window
     version, _started = window.apply([c.present(DELETE)])

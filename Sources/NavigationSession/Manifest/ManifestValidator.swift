@@ -89,6 +89,9 @@ struct ManifestValidator {
                         key: "announcements.\(locale).\(kind)",
                         detail: "unknown kind '\(kind)' (known: \(Announcements.kinds.joined(separator: ", ")))")
                 }
+                guard !template.allSatisfy(\.isWhitespace) else {
+                    throw .invalidValue(key: "announcements.\(locale).\(kind)", detail: "an empty template says nothing")
+                }
                 if let problem = Announcements.templateProblem(template) {
                     throw .invalidValue(key: "announcements.\(locale).\(kind)", detail: problem)
                 }
@@ -100,6 +103,7 @@ struct ManifestValidator {
                 guard locale.isEmpty || Announcements.isLocale(locale) else {
                     throw .invalidValue(key: key, detail: "'\(locale)' is not a language tag (en, fr, pt-BR)")
                 }
+                guard !template.allSatisfy(\.isWhitespace) else { throw .invalidValue(key: key, detail: "an empty template says nothing") }
                 if let problem = Announcements.templateProblem(template) { throw .invalidValue(key: key, detail: problem) }
             }
         }

@@ -84,8 +84,12 @@ public struct ScreenDeclaration: Hashable, Sendable, Codable {
             // One template for every locale (`""` key), or one per locale.
             if let text = try? c.decode(String.self, forKey: .announce) {
                 announce = ["": text]
+            } else if let templates = try? c.decode([String: String].self, forKey: .announce), templates[""] == nil {
+                announce = templates
             } else {
-                announce = try c.decode([String: String].self, forKey: .announce)
+                throw DecodingError.dataCorruptedError(
+                    forKey: .announce, in: c,
+                    debugDescription: "a template, or an object of language tag → template ({\"en\":\"Order {id}\"})")
             }
         }
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))

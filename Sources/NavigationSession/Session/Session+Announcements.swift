@@ -25,6 +25,9 @@ public enum Announcements {
         public var focus: ModelID
         /// The kind of change (``Announcements/kinds``).
         public var kind: String
+        /// What its text was made of, as it was (`GetAnnouncement` says the same in another locale): the focused
+        /// screen, its title, parameters, a dialog's message, a tab's place.
+        var values: [String: String] = [:]
         /// `true` for an alert or a dialog (assistive technologies say it at once, interrupting).
         public var assertive: Bool { kind == "alert" || kind == "dialog" }
     }
@@ -65,23 +68,29 @@ public enum Announcements {
     static func render(_ template: String, _ values: [String: String]) -> String {
         var out = ""
         var name: String?
+        var endsSentence = false
         for character in template {
             if character == "{", name == nil {
                 name = ""
             } else if character == "}", let current = name {
-                out += values[current] ?? ""
+                let value = values[current] ?? ""
+                out += value
+                // A value ending its own sentence ("Delete?", "Wait…") takes no second stop from the template.
+                endsSentence = value.last.map { ".?!…".contains($0) } ?? false
                 name = nil
+                continue
             } else if name != nil {
                 name?.append(character)
+            } else if character == ".", endsSentence {
+                // skipped
             } else {
                 out.append(character)
             }
+            endsSentence = false
         }
         var text = out.split(whereSeparator: { $0 == " " }).joined(separator: " ")
         while let last = text.last, last == " " || last == "," { text.removeLast() }
-        // A title ending its own sentence ("Delete?") takes no second stop.
-        text = text.replacingAll(" .", with: ".").replacingAll(" ,", with: ",").replacingAll("?.", with: "?")
-            .replacingAll("!.", with: "!").replacingAll("..", with: ".")
+        text = text.replacingAll(" .", with: ".").replacingAll(" ,", with: ",")
         return text
     }
 
@@ -136,12 +145,14 @@ extension Session {
     /// moved no focus (a parameter, a renderer's state, a mark) and presented no alert or dialog.
     func announcement(of event: ChangeEvent, in window: SessionWindow, locale: String? = nil) -> Announcements.Announcement? {
         guard !event.isNoOp, let focus = window.graph.model(event.activeModel) else { return nil }
+        // Once per focus: a change that leaves it where it was (a title, a mark, a renderer's state) says nothing, an
+        // alert on top included.
+        guard window.announcedFocus != focus.id else { return nil }
         let kind: String
         switch focus.content {
         case .alert: kind = "alert"
         case .confirmationDialog: kind = "dialog"
         default:
-            guard window.announcedFocus != focus.id else { return nil }
             if event.steps.contains(where: { if case .selectTab = $0 { true } else { false } }) {
                 kind = "tab"
             } else if event.started.contains(focus.id) || event.resumed.contains(focus.id) {
@@ -150,14 +161,16 @@ extension Session {
                 kind = event.finished.isEmpty ? "opened" : "back"
             }
         }
+        let values = announcementValues(focus: focus, in: window)
         return Announcements.Announcement(
-            version: event.version, text: announcementText(kind: kind, focus: focus, in: window, locale: locale ?? manifest.locale),
-            focus: focus.id, kind: kind)
+            version: event.version,
+            text: announcementText(kind: kind, screen: focus.screen, values: values, locale: locale ?? manifest.locale),
+            focus: focus.id, kind: kind, values: values)
     }
 
     /// The text of an announcement of `kind` focusing `focus`: the screen's `announce` template for the locale, else
     /// the kind's phrase; both filled with the model's title, parameters, a dialog's message, a tab's place.
-    func announcementText(kind: String, focus: ModelState, in window: SessionWindow, locale: String) -> String {
+    func announcementValues(focus: ModelState, in window: SessionWindow) -> [String: String] {
         var values = focus.params
         values["title"] = title(of: focus)
         values["screen"] = focus.screen
@@ -173,13 +186,19 @@ extension Session {
             {
                 values["index"] = String(index + 1)
                 values["count"] = String(tabs.count)
-                if kind == "tab", focus.title == nil, !tabs[index].title.isEmpty { values["title"] = tabs[index].title }
                 break
             }
             current = parent
         }
+        return values
+    }
+
+    /// The text of an announcement of `kind` focusing a model of `screen`: the screen's `announce` template for the
+    /// locale, else the kind's phrase; both filled with `values`.
+    func announcementText(kind: String, screen: String, values: [String: String], locale: String) -> String {
+        var values = values
         let language = locale.split(separator: "-").first.map(String.init) ?? locale
-        let own = manifest.screen(focus.screen)?.announce
+        let own = manifest.screen(screen)?.announce
         let template = own?[locale] ?? own?[language] ?? own?[""]
             ?? (locale == manifest.locale ? nil : own?[manifest.locale])
         if let template, kind != "alert", kind != "dialog" {
@@ -196,11 +215,11 @@ extension Session {
     /// - Throws: ``SessionError/unknownWindow(_:)``.
     public func announcement(window number: WindowNumber, acceptLanguage: String) throws(SessionError) -> (version: Int, text: String, focus: ModelID) {
         let window = try window(number)
-        guard let last = window.lastAnnouncement, let focus = window.graph.model(last.focus) else {
-            return (0, "", ModelID(rawValue: 0))
-        }
+        guard let last = window.lastAnnouncement else { return (0, "", ModelID(rawValue: 0)) }
+        // As it was said: the values it was made of then, in the locale asked for.
         let locale = Announcements.locale(for: acceptLanguage, in: manifest)
-        return (last.version, announcementText(kind: last.kind, focus: focus, in: window, locale: locale), last.focus)
+        let screen = last.values["screen"] ?? ""
+        return (last.version, announcementText(kind: last.kind, screen: screen, values: last.values, locale: locale), last.focus)
     }
 }
 
