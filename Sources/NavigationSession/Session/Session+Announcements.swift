@@ -144,51 +144,38 @@ extension Session {
     /// The announcement of `event`, a change of `window`, in `locale` (default: the manifest's); `nil` when the change
     /// moved no focus (a parameter, a renderer's state, a mark) and presented no alert or dialog.
     func announcement(of event: ChangeEvent, in window: SessionWindow, locale: String? = nil) -> Announcements.Announcement? {
-        guard !event.isNoOp, let focus = window.graph.model(event.activeModel) else { return nil }
         // Once per focus: a change that leaves it where it was (a title, a mark, a renderer's state) says nothing, an
         // alert on top included.
-        guard window.announcedFocus != focus.id else { return nil }
+        guard !event.isNoOp, window.announcedFocus != event.activeModel, let focus = window.graph.focus(event.activeModel)
+        else { return nil }
+        let id = event.activeModel
         let kind: String
-        switch focus.content {
-        case .alert: kind = "alert"
-        case .confirmationDialog: kind = "dialog"
-        default:
-            if event.steps.contains(where: { if case .selectTab = $0 { true } else { false } }) {
-                kind = "tab"
-            } else if event.started.contains(focus.id) || event.resumed.contains(focus.id) {
-                if case .presented = focus.attachment { kind = "sheet" } else { kind = "opened" }
-            } else {
-                kind = event.finished.isEmpty ? "opened" : "back"
-            }
+        if let dialog = focus.dialogKind {
+            kind = dialog
+        } else if event.steps.contains(where: { if case .selectTab = $0 { true } else { false } }) {
+            kind = "tab"
+        } else if event.started.contains(id) || event.resumed.contains(id) {
+            kind = focus.isPresented ? "sheet" : "opened"
+        } else {
+            kind = event.finished.isEmpty ? "opened" : "back"
         }
-        let values = announcementValues(focus: focus, in: window)
+        let values = announcementValues(focus)
         return Announcements.Announcement(
             version: event.version,
             text: announcementText(kind: kind, screen: focus.screen, values: values, locale: locale ?? manifest.locale),
-            focus: focus.id, kind: kind, values: values)
+            focus: id, kind: kind, values: values)
     }
 
     /// The text of an announcement of `kind` focusing `focus`: the screen's `announce` template for the locale, else
     /// the kind's phrase; both filled with the model's title, parameters, a dialog's message, a tab's place.
-    func announcementValues(focus: ModelState, in window: SessionWindow) -> [String: String] {
+    func announcementValues(_ focus: NavigationWindow.Focus) -> [String: String] {
         var values = focus.params
-        values["title"] = title(of: focus)
+        values["title"] = focus.title ?? manifest.screen(focus.screen)?.title ?? focus.screen
         values["screen"] = focus.screen
-        switch focus.content {
-        case .alert(let dialog), .confirmationDialog(let dialog): values["message"] = dialog.message ?? ""
-        default: break
-        }
-        // The tab the focus is in: its place among its container's tabs.
-        var current: ModelState? = focus
-        while let model = current, let parent = model.parent.flatMap({ window.graph.model($0) }) {
-            if case .tab(let id) = model.attachment, case .tabs(let tabs, _) = parent.content,
-                let index = tabs.firstIndex(where: { $0.id == id })
-            {
-                values["index"] = String(index + 1)
-                values["count"] = String(tabs.count)
-                break
-            }
-            current = parent
+        if let message = focus.message { values["message"] = message }
+        if let tab = focus.tab {
+            values["index"] = String(tab.index)
+            values["count"] = String(tab.count)
         }
         return values
     }

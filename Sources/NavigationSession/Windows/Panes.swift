@@ -75,39 +75,7 @@ extension Session {
     /// the scene's strategy shows at the window's width class (one without panes) —, then every presented model on the
     /// active branch and the active model. O(active branch).
     public func visibleModels(of window: SessionWindow) -> [ModelID] {
-        let graph = window.graph
-        let path = graph.activePath
         let panes = manifest.scene(window.scene)?.panes
-        var stack: ModelState?
-        if let tag = panes?.stack, let id = graph.model(forTag: tag), let model = graph.model(id), model.path != nil {
-            stack = model
-        } else {
-            // The branch under any presentation (a sheet covers it, the panes stay behind it): the innermost stack.
-            var next: ModelID? = graph.rootID
-            var seen = 0
-            while let id = next, let model = graph.model(id), seen <= path.count + 64 {
-                seen += 1
-                switch model.content {
-                case .stack(let elements, _):
-                    stack = model
-                    next = elements.last?.model
-                case .tabs(let tabs, let selected): next = tabs.first { $0.id == selected }?.model
-                case .switched(let child): next = child
-                case .custom(_, let children, let selected): next = selected < children.count ? children[selected] : nil
-                case .screen, .alert, .confirmationDialog: next = nil
-                }
-            }
-        }
-        var visible: [ModelID] = []
-        if let elements = stack?.path, !elements.isEmpty {
-            let count = min(elements.count, panes?.strategy.panes(at: window.widthClass) ?? 1)
-            visible = elements.suffix(count).map(\.model)
-        }
-        for id in path where !visible.contains(id) {
-            guard let model = graph.model(id) else { continue }
-            if case .presented = model.attachment { visible.append(id) }
-        }
-        if !visible.contains(graph.activeModelID) { visible.append(graph.activeModelID) }
-        return visible
+        return window.graph.visibleModels(paneStack: panes?.stack, panes: panes?.strategy.panes(at: window.widthClass) ?? 1)
     }
 }
