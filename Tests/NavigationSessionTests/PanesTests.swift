@@ -35,6 +35,10 @@ struct PanesTests {
         try session.apply(window: number, batchJSON: #"[{"command":"present","presentation":{"kind":"sheet","model":{"screen":"compose"}}}]"#)
         #expect(session.visibleModels(of: window) == path + [window.graph.activeModelID])
         #expect(throws: SessionError.self) { try session.reportWidthClass(window: number, "wide", client: nil) }
+        // A presented stack's top screen stays on screen under an alert.
+        let sheet = window.graph.activeModelID
+        try session.apply(window: number, batchJSON: #"[{"command":"present","presentation":{"kind":"alert","title":"Sure?","actions":[{"id":"ok","title":"OK","role":"cancel"}]}}]"#)
+        #expect(session.visibleModels(of: window) == path + [sheet, window.graph.activeModelID])
     }
 
     @Test func threeColumnsShowTwoWhenMediumAndThreeWhenExpanded() throws {

@@ -2,8 +2,10 @@
 /// these run after every change (Window1 `VisibleModels`, `Announcement`).
 extension NavigationWindow {
     /// The models on screen: the pane stack's top `panes` elements — the stack tagged `paneStack`, else the innermost
-    /// stack of the branch under any presentation —, then every presented model on the active branch, root first, and
-    /// the active model. O(depth of the active branch).
+    /// stack of the branch under any presentation —, then, for each presentation on the active branch (root first),
+    /// the presented model and what it shows under the next presentation (the last model of the active branch before
+    /// it: a presented stack's top screen stays on screen under an alert), and the active model. O(depth of the
+    /// active branch).
     public func visibleModels(paneStack tag: String?, panes: Int) -> [ModelID] {
         let nodes = self.nodes
         var stack: Node?
@@ -23,13 +25,32 @@ extension NavigationWindow {
         if let path = stack?.path, !path.isEmpty {
             visible = path.suffix(min(path.count, max(1, panes))).map(\.model)
         }
-        var presented: [ModelID] = []
+        // The active branch, root first, cut at each presentation: every part after the first shows its presented
+        // model and its last model.
+        var branch: [ModelID] = []
         var current: ModelID? = activeModelID
         while let id = current, let node = nodes[id] {
-            if case .presented = node.attachment { presented.append(id) }
+            branch.append(id)
             current = node.parent
         }
-        for id in presented.reversed() where !visible.contains(id) { visible.append(id) }
+        branch.reverse()
+        var shown: [ModelID] = []
+        var inPresentation = false
+        for (index, id) in branch.enumerated() {
+            guard let node = nodes[id] else { continue }
+            let presented: Bool = if case .presented = node.attachment { true } else { false }
+            if presented {
+                shown.append(id)
+                inPresentation = true
+            }
+            let last = index == branch.count - 1
+            let beforePresentation = !last && {
+                if let next = nodes[branch[index + 1]], case .presented = next.attachment { return true }
+                return false
+            }()
+            if inPresentation, !presented, last || beforePresentation { shown.append(id) }
+        }
+        for id in shown where !visible.contains(id) { visible.append(id) }
         if !visible.contains(activeModelID) { visible.append(activeModelID) }
         return visible
     }

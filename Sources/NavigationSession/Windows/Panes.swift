@@ -67,6 +67,8 @@ extension Session {
             throw .invalidArguments("'\(text.prefix(40))' is not a width class (compact, medium, expanded)")
         }
         try acting(as: client) { () throws(SessionError) in try checkPolicy(window) }
+        // The width is the window's own front-end's: a mirror on a second screen does not resize it for the others.
+        try checkReporter(client, on: window)
         window.widthClass = width
         return outcome(window: number, events: [])
     }
