@@ -40,33 +40,15 @@ extension NavSessionClient {
         }
         let first = lowest(current.renderers)
         if let settled = first.settled, first.behind.isEmpty { return settled }
-        let path = window.objectPath
-        let seen = SettleWatch()
-        let stop: DaemonSubscription.Stop? = await Deadline.race(timeout) {
-            await subscription.forward { signal in
-                if NavSessionClient.isRemoval(signal, of: path) {
-                    seen.gone.store(true, ordering: .relaxed)
-                    return false
-                }
-                guard signal.path == path, signal.member.rawValue == "PropertiesChanged",
-                      signal.arguments.count > 1,
-                      let entry = signal.arguments[1].dictionaryEntries?.first(where: { $0.key.string == NavSessionInterface.Window1.renderers }),
-                      let json = (entry.value.variantValue ?? entry.value).string
-                else { return true }
-                let now = lowest(json)
-                guard let settled = now.settled, now.behind.isEmpty else { return true }
-                seen.reported.withLock { $0 = settled }
-                return false
-            }
+        let settled = try await watchSettling(window, subscription, timeout) { signal in
+            guard signal.member.rawValue == "PropertiesChanged", signal.arguments.count > 1,
+                  let entry = signal.arguments[1].dictionaryEntries?.first(where: { $0.key.string == NavSessionInterface.Window1.renderers }),
+                  let json = (entry.value.variantValue ?? entry.value).string
+            else { return nil }
+            let now = lowest(json)
+            return now.behind.isEmpty ? now.settled : nil
         }
-        if let reported = seen.reported.withLock({ $0 }) { return reported }
-        if seen.gone.load(ordering: .relaxed) { throw .windowGone(window: window.path) }
-        switch stop {
-        case .daemonLeft: throw .daemonLeft("\(applicationID) left the bus")
-        case .connectionClosed: throw .disconnected("the connection closed")
-        case .cancelled: throw .cancelled
-        case .handled, nil: break
-        }
+        if let settled { return settled }
         let last = lowest((try? await window.properties())?.renderers ?? current.renderers)
         if last.settled == nil {
             throw .settleTimedOut(
@@ -97,29 +79,13 @@ extension NavSessionClient {
         if current.settledVersion >= target, target > 0 || !current.settledBy.isEmpty || current.settledVersion > 0 {
             return current.settledVersion
         }
-        let path = window.objectPath
-        let seen = SettleWatch()
-        let stop: DaemonSubscription.Stop? = await Deadline.race(timeout) {
-            await subscription.forward { signal in
-                if NavSessionClient.isRemoval(signal, of: path) {
-                    seen.gone.store(true, ordering: .relaxed)
-                    return false
-                }
-                guard signal.path == path, signal.member.rawValue == NavSessionInterface.Window1.settled,
-                      let reported = signal.arguments.first?.uint64, reported >= target
-                else { return true }
-                seen.reported.withLock { $0 = reported }
-                return false
-            }
+        let settled = try await watchSettling(window, subscription, timeout) { signal in
+            guard signal.member.rawValue == NavSessionInterface.Window1.settled,
+                  let reported = signal.arguments.first?.uint64, reported >= target
+            else { return nil }
+            return reported
         }
-        if let reported = seen.reported.withLock({ $0 }) { return reported }
-        if seen.gone.load(ordering: .relaxed) { throw .windowGone(window: window.path) }
-        switch stop {
-        case .daemonLeft: throw .daemonLeft("\(applicationID) left the bus")
-        case .connectionClosed: throw .disconnected("the connection closed")
-        case .cancelled: throw .cancelled
-        case .handled, nil: break
-        }
+        if let settled { return settled }
         let last = try? await window.properties()
         let renderer = last?.settledBy ?? ""
         let settledNow = last?.settledVersion ?? current.settledVersion
@@ -138,4 +104,36 @@ extension NavSessionClient {
 final class SettleWatch: Sendable {
     let reported = Mutex<UInt64?>(nil)
     let gone = Atomic<Bool>(false)
+}
+
+extension NavSessionClient {
+    /// Forwards the window's signals to `settled` until it returns a version (returned) or `timeout` passes (`nil`).
+    /// - Throws: ``NavSessionError/windowGone(window:)``, ``NavSessionError/daemonLeft(_:)``,
+    ///   ``NavSessionError/disconnected(_:)``, ``NavSessionError/cancelled``.
+    fileprivate func watchSettling(
+        _ window: WindowProxy, _ subscription: DaemonSubscription, _ timeout: Duration,
+        _ settled: @escaping @Sendable (Signal) -> UInt64?
+    ) async throws(NavSessionError) -> UInt64? {
+        let path = window.objectPath
+        let seen = SettleWatch()
+        let stop: DaemonSubscription.Stop? = await Deadline.race(timeout) {
+            await subscription.forward { signal in
+                if NavSessionClient.isRemoval(signal, of: path) {
+                    seen.gone.store(true, ordering: .relaxed)
+                    return false
+                }
+                guard signal.path == path, let version = settled(signal) else { return true }
+                seen.reported.withLock { $0 = version }
+                return false
+            }
+        }
+        if let reported = seen.reported.withLock({ $0 }) { return reported }
+        if seen.gone.load(ordering: .relaxed) { throw .windowGone(window: window.path) }
+        switch stop {
+        case .daemonLeft: throw .daemonLeft("\(applicationID) left the bus")
+        case .connectionClosed: throw .disconnected("the connection closed")
+        case .cancelled: throw .cancelled
+        case .handled, nil: return nil
+        }
+    }
 }
