@@ -14,7 +14,8 @@ See Docs/python.md in the NavSession repository.
 from . import commands, documents, errors, protocol, specs
 from .client import (CALL_TIMEOUT_MS, DEMO_NAME, GUARD_PROVIDER_IFACE, GUARD_PROVIDER_PATH, SESSION_IFACE,
                      SESSION_PATH, WAIT_TIMEOUT, WINDOW_IFACE, Allow, Announcement, Change, ChangeStream, Deny, Event,
-                     GuardProvider, GuardQuestion, Redirect, Resync, Session, Verdict, Window, connect, open_bus)
+                     GuardProvider, GuardQuestion, Redirect, RendererSteps, Resync, Session, Verdict, Window, connect,
+                     open_bus)
 from .commands import Command, batch_json
 from .errors import DBusError, NavSessionError, ProtocolError, Timeout
 from .specs import Presentation, Route
@@ -22,8 +23,8 @@ from .specs import Presentation, Route
 __version__ = "0.1.0"
 
 __all__ = [
-    "connect", "open_bus", "Session", "Window", "Change", "Resync", "Event", "ChangeStream", "Announcement", "Command",
-    "batch_json",
+    "connect", "open_bus", "Session", "Window", "Change", "Resync", "Event", "ChangeStream", "Announcement",
+    "RendererSteps", "Command", "batch_json",
     "GuardProvider", "GuardQuestion", "Verdict", "Allow", "Deny", "Redirect",
     "Presentation", "Route", "NavSessionError", "DBusError", "Timeout", "ProtocolError", "commands", "specs", "errors",
     "documents", "protocol", "DEMO_NAME",

@@ -32,7 +32,8 @@ from . import commands as _commands
 from . import protocol
 from .commands import CommandLike, batch_json
 from .contract import INTERFACES
-from .documents import ChangeCause, ClosedWindow, HistoryEntry, PreparedModel, Step, WindowSnapshot
+from .documents import (ChangeCause, ClosedWindow, HistoryEntry, PreparedModel, RegisteredRenderer, Stats, Step,
+                        WindowSnapshot)
 from .errors import NavSessionError, ProtocolError, Timeout, from_glib_error
 from .specs import Reference, Route
 
@@ -138,6 +139,29 @@ class Announcement(NamedTuple):
         when they are not ``(tst)``."""
         version, text, focus_model = protocol.check_signal(params, "Announcement", path, WINDOW_IFACE)
         return cls(int(version), str(text), int(focus_model))
+
+
+@dataclass(frozen=True)
+class RendererSteps:
+    """One ``Window1.Steps`` signal (Docs/renderers.md): the steps of the change to ``version`` planned for the
+    capabilities of the renderer ``renderer_id`` registered (:meth:`Window.register_renderer`) — one that cannot
+    dismiss several layers at once gets them one by one — sent to that renderer's connection alone, after the
+    change's ``Changed``. ``steps``: the parsed ``steps_json``, in ``Changed``'s form."""
+
+    window: str
+    version: int
+    steps: List[Step]
+    renderer_id: str
+    steps_json: str = field(repr=False, default="")
+
+    @classmethod
+    def from_signal(cls, path: str, params: GLib.Variant) -> "RendererSteps":
+        """The steps a ``Steps`` signal's arguments carry; :class:`navsession.errors.ProtocolError` when they are
+        not ``(tss)`` or ``steps_json`` does not parse or validate (as ``Changed``'s)."""
+        version, steps_json, renderer_id = protocol.check_signal(params, "Steps", path, WINDOW_IFACE)
+        where = protocol.detail("Steps", path, WINDOW_IFACE)
+        steps = protocol.decode("Changed.steps_json", steps_json, where, "steps_json") if steps_json else []
+        return cls(path, int(version), steps, str(renderer_id), steps_json)
 
 
 # -- main-context helpers --------------------------------------------------------------------------
@@ -496,6 +520,43 @@ class Session:
         self.call("SetWindowPolicy", "(ts)", (_number(window), policy_json))
         self._sync()
 
+    # -- built-in analytics (Docs/analytics.md)
+
+    def get_stats(self, query: Union[Mapping[str, Any], str, None] = None) -> Union[Stats, str]:
+        """``GetStats``: the daemon's built-in analytics, counted from its journal (so they survive restarts).
+        ``query``: ``None`` (sent as ``""``: everything, as JSON), a dict (sent as JSON) or the JSON text as it is —
+        ``{"format": "json" | "openmetrics", "screens": ["detail", …]}`` (``screens``: only those screens).
+
+        The JSON form is returned parsed (:class:`navsession.documents.Stats`): ``{"screens": {screen: {"visits",
+        "milliseconds", "showing"}}, "guards": {guard: {verdict: count}}, "funnels": {name: {"steps": […],
+        "reached": […]}}, "now": ms, "since": ms}`` (times in ms since the Unix epoch; running visits count up to
+        ``now``; ``since`` absent before anything was counted). With ``"format": "openmetrics"`` the OpenMetrics
+        text exposition is returned as it is (a ``str`` ending ``"# EOF\\n"``). Raises
+        :class:`navsession.errors.InvalidArgs` (a malformed query: the message names the key), :class:`TypeError`
+        (a query of another type)."""
+        if query is None:
+            query_json, form = "", "json"
+        elif isinstance(query, str):
+            query_json = query
+            try:
+                parsed = json.loads(query) if query.strip() else {}
+            except ValueError:
+                parsed = {}  # the daemon refuses it (InvalidArgs)
+            form = parsed.get("format", "json") if isinstance(parsed, dict) else "json"
+        elif isinstance(query, Mapping):
+            query_json = json.dumps(dict(query), separators=(",", ":"))
+            form = query.get("format", "json")
+        else:
+            raise TypeError(f"a stats query is a dict, its JSON text or None, not {type(query).__name__}")
+        if form == "openmetrics":
+            (text,) = self.call("GetStats", "(s)", (query_json,))
+            return str(text)
+        stats = _json_reply(self, "GetStats", "json", "(s)", (query_json,))
+        if not isinstance(stats, dict):
+            where = protocol.detail("GetStats", SESSION_PATH, SESSION_IFACE)
+            raise protocol.fail(where, f"json is {type(stats).__name__}, not a JSON object")
+        return stats  # type: ignore[return-value]
+
     # -- changing the manifest (Docs/manifest.md, "Changing the manifest")
 
     def check_manifest(self, manifest: Union[str, Mapping[str, Any]]) -> Dict[str, Any]:
@@ -697,6 +758,19 @@ def _routes(text: Any, where: Dict[str, Any]) -> List[Route]:
 _PREPARED_SHAPE = [{"model": int, "screen": str, "params": {str: str}}]
 
 
+def _models(value: Any, _where: Dict[str, Any]) -> List[int]:
+    """An ``at`` property (``VisibleModels``): a list of model ids."""
+    return [int(model) for model in value]
+
+
+def _renderers(text: Any, where: Dict[str, Any]) -> List[RegisteredRenderer]:
+    """The ``Renderers`` property: the registered renderers, in registration order (``[]``: none, as is ``""``)."""
+    document = protocol.decode("Renderers", text or "[]", where, "its value")
+    if not isinstance(document, list):
+        raise protocol.fail(where, f"its value is {type(document).__name__}, not a JSON array")
+    return list(document)
+
+
 def _prepared(text: Any, where: Dict[str, Any]) -> List[PreparedModel]:
     """The ``Prepared`` property: its entries, oldest first (``[]``: none, as is ``""``)."""
     document = protocol.decode("Prepared", text or "[]", where, "its value")
@@ -723,6 +797,8 @@ _WINDOW_PROPERTIES: Dict[str, Tuple[str, Callable[[Any, Dict[str, Any]], Any]]] 
     "pending_navigation": ("PendingNavigation", _json_or_none("PendingNavigation")),
     "protected": ("Protected", _json_or_none("Protected")),
     "prepared": ("Prepared", _prepared),
+    "visible_models": ("VisibleModels", _models),
+    "renderers": ("Renderers", _renderers),
     "settled_version": ("SettledVersion", _as_is),
     "settled_by": ("SettledBy", _as_is),
     "can_go_forward": ("CanGoForward", _as_is),
@@ -777,6 +853,8 @@ class Window:
     pending_navigation: Optional[Dict[str, Any]]
     protected: Any
     prepared: List[PreparedModel]
+    visible_models: List[int]
+    renderers: List[RegisteredRenderer]
     settled_version: int
     settled_by: str
     can_go_forward: bool
@@ -1069,6 +1147,58 @@ class Window:
         """``ReportClosed``: the user closed the window."""
         self.call("ReportClosed")
 
+    # -- renderers (Docs/renderers.md, Docs/panes.md)
+
+    def report_width_class(self, width_class: str) -> None:
+        """``ReportWidthClass``: the width the renderer has for the window, as Material's window size classes —
+        ``"compact"`` (under 600 dp), ``"medium"`` (under 840 dp) or ``"expanded"``. With a scene's ``panes`` in the
+        manifest (``{"strategy": "list-detail" | "supporting-pane" | "three-column", "stack": tag}``) it decides how
+        many of the pane stack's top elements are on screen side by side (:attr:`visible_models`). Not navigation:
+        no version, not journaled (compact again after a daemon restart until reported again). When it returns, the
+        cached ``visible_models`` follows. Raises :class:`navsession.errors.InvalidArgs` (not a width class),
+        :class:`navsession.errors.AccessDenied` (the window's policy), :class:`TypeError` (not a ``str``)."""
+        if not isinstance(width_class, str):
+            raise TypeError(f"report_width_class: width_class must be a str, not {type(width_class).__name__}")
+        self.call("ReportWidthClass", "(s)", (width_class,))
+
+    def register_renderer(self, role: str = "primary",
+                          capabilities: Union[Mapping[str, Any], str, None] = None) -> str:
+        """``RegisterRenderer``: this connection becomes a renderer of the window in ``role`` — ``"primary"`` (the
+        window's own front-end: its reports change the window; one per window), ``"mirror"`` (a view that follows:
+        a second screen, a remote; its reports are refused) or ``"assistive"`` (a voice or screen-reader front-end:
+        it navigates with methods, not reports). ``capabilities``: what it can animate, a dict (sent as JSON) or its
+        JSON text, ``{"multiDismiss": bool, "pushesInOne": bool}``; ``None`` (sent as ``""``): the window's.
+
+        Returns its id (``"r1"``, ``"r2"``…). After each change the connection receives, addressed to it alone, the
+        ``Steps`` signal planned for those capabilities (:meth:`connect_steps`); a mirror's or an assistive
+        renderer's report (``report_popped``, ``report_dismissed``, ``report_tab_selected``,
+        ``report_action_chosen``, ``report_child_selected``, ``report_collapsed``, ``report_closed``) raises
+        :class:`navsession.errors.AccessDenied`; ``report_settled`` records each renderer's settled version
+        (:attr:`renderers`). Registering again in the same role replaces this connection's registration; it ends
+        with :meth:`unregister_renderer` or the connection. When it returns, the cached ``renderers`` lists it.
+        Raises :class:`navsession.errors.InvalidArgs` (an unknown role, malformed capabilities),
+        :class:`navsession.errors.AccessDenied` (another client's primary is registered; the window's policy, for a
+        primary), :class:`navsession.errors.LimitsExceeded` (16 renderers), :class:`TypeError`."""
+        if not isinstance(role, str):
+            raise TypeError(f"register_renderer: role must be a str, not {type(role).__name__}")
+        if capabilities is None:
+            capabilities_json = ""
+        elif isinstance(capabilities, str):
+            capabilities_json = capabilities
+        elif isinstance(capabilities, Mapping):
+            capabilities_json = json.dumps(dict(capabilities), separators=(",", ":"))
+        else:
+            raise TypeError(f"renderer capabilities are a dict, their JSON text or None, not "
+                            f"{type(capabilities).__name__}")
+        (renderer_id,) = self.call("RegisterRenderer", "(ss)", (role, capabilities_json))
+        return str(renderer_id)
+
+    def unregister_renderer(self, renderer_id: str) -> None:
+        """``UnregisterRenderer``: ends a registration :meth:`register_renderer` returned to this connection. When
+        it returns, the cached ``renderers`` no longer lists it. Raises :class:`navsession.errors.InvalidArgs` (no
+        such renderer), :class:`navsession.errors.AccessDenied` (another connection's)."""
+        self.call("UnregisterRenderer", "(s)", (renderer_id,))
+
     def close(self) -> None:
         """Closes the window (``Session1.DismissWindow``)."""
         self.session.dismiss_window(self)
@@ -1167,6 +1297,33 @@ class Window:
             callback(announcement)
 
         return self._dispatcher().subscribe(_WindowSignals.SIGNAL, deliver, on_error, "Announcement", raw=True)
+
+    def connect_steps(self, callback: Callable[[RendererSteps], None],
+                      on_error: Optional[Callable[[ProtocolError], None]] = None, *,
+                      renderer_id: Optional[str] = None) -> Callable[[], None]:
+        """Calls ``callback(steps)`` (:class:`RendererSteps`) for every ``Steps`` signal this connection receives:
+        once it registered as a renderer (:meth:`register_renderer`), the daemon sends it, addressed to it alone and
+        after each change's ``Changed``, the change's steps planned for its capabilities (``renderer_id``: only
+        those of that registration). In the daemon's order, like an announcement: after the callbacks of the change
+        it is about, once the cached properties describe it (``window.version >= steps.version``). The daemon sends
+        none for a change too large to plan (``Changed``'s ``steps_json`` is ``"[]"`` then) or while this connection
+        lags far behind: a renderer keeps ``Changed``'s steps to fall back on. A signal of another D-Bus type, or
+        steps that do not validate, is ``on_error(ProtocolError)`` (without ``on_error`` it is raised from the
+        signal handler, which GLib prints). Returns a function that disconnects."""
+        path = self.path
+
+        def deliver(params: GLib.Variant) -> None:
+            try:
+                steps = RendererSteps.from_signal(path, params)
+            except ProtocolError as error:
+                if on_error is None:
+                    raise
+                on_error(error)
+                return
+            if renderer_id is None or steps.renderer_id == renderer_id:
+                callback(steps)
+
+        return self._dispatcher().subscribe(_WindowSignals.SIGNAL, deliver, on_error, "Steps", raw=True)
 
     def _dispatcher(self) -> "_WindowSignals":
         if self._signals is None:
@@ -1317,8 +1474,8 @@ class _Pending:
 class _WindowSignals:
     """A window's signals, handed to its subscribers (``connect_changed``, ``connect_signal``,
     ``connect_properties``; ``follow`` and the change streams through ``connect_changed``) in the order the
-    daemon sent them — except that a ``Changed`` of version N (or an ``Announcement`` about version N), and
-    everything after it, waits until the proxy's cached ``Version`` is N or more. The daemon sends a change's
+    daemon sent them — except that a ``Changed`` of version N (or an ``Announcement`` or ``Steps`` about version
+    N), and everything after it, waits until the proxy's cached ``Version`` is N or more. The daemon sends a change's
     ``Changed`` first (its ``Announcement`` next) and its ``PropertiesChanged`` right after them (one pass on its bus
     thread), so the wait normally ends with the very next signal and costs no call: inside a change callback the
     cached properties describe the state after the change.
@@ -1404,7 +1561,7 @@ class _WindowSignals:
                 version = params.get_child_value(0).get_uint64()
         elif not self._wants(self.SIGNAL, name):
             return
-        elif name == "Announcement":
+        elif name in ("Announcement", "Steps"):
             # About the change to its version: held, like that change's Changed, until the cache shows it.
             if params is not None and params.get_type_string() == protocol.SIGNAL_SIGNATURES[WINDOW_IFACE][name]:
                 version = params.get_child_value(0).get_uint64()

@@ -55,6 +55,52 @@ class WindowPolicy(TypedDict):
     manage: List[str]  # default ["host"]; never empty
 
 
+class ScreenStats(TypedDict):
+    """One screen's entry of ``Session.get_stats()``'s ``screens`` (Session1 ``GetStats``; Docs/analytics.md)."""
+
+    visits: int  # how many times a window's active screen became it
+    milliseconds: int  # how long windows showed it, running visits counted up to "now"
+    showing: int  # how many windows show it now
+
+
+class FunnelStats(TypedDict):
+    """One funnel of ``Session.get_stats()``'s ``funnels``: the manifest's declared ``steps`` and, for each, how
+    many windows reached it in order (its first step starts an attempt)."""
+
+    steps: List[str]
+    reached: List[int]
+
+
+class Stats(TypedDict):
+    """``Session.get_stats()`` (Session1 ``GetStats``, JSON form): visits and time per screen, guard decisions per
+    guard and verdict (``deny``, ``redirect``, ``timeout``, ``absent``), funnels; ``now`` and ``since`` in ms since
+    the Unix epoch (``since`` absent before anything was counted)."""
+
+    funnels: Dict[str, FunnelStats]
+    guards: Dict[str, Dict[str, int]]
+    now: int
+    screens: Dict[str, ScreenStats]
+    since: NotRequired[int]
+
+
+class RendererCapabilities(TypedDict):
+    """What a renderer can animate in one update (``Window.register_renderer``'s ``capabilities``)."""
+
+    multiDismiss: bool  # several presentation layers dismissed at once
+    pushesInOne: bool  # several screens pushed at once
+
+
+class RegisteredRenderer(TypedDict):
+    """An entry of the ``Renderers`` property (``Window.renderers``; Window1 ``RegisterRenderer``), in registration
+    order."""
+
+    id: str  # "r1", "r2", … per window
+    client: str  # the unique bus name of the connection that registered it
+    role: str  # "primary", "mirror" or "assistive"
+    capabilities: RendererCapabilities
+    settled: int  # the newest version it reported settled (ReportSettled), 0 before any
+
+
 class WindowSnapshot(TypedDict):
     """``GetState``/``GetStateAt``: a window's whole graph (Docs/state-schema.md §1)."""
 
@@ -140,5 +186,6 @@ class HistoryEntry(TypedDict):
     activeScreen: str
 
 
-__all__ = ["Model", "PreparedEntry", "PreparedModel", "WindowPolicy", "WindowSnapshot", "Step", "MovedCause",
-           "ChangeCause", "ClosedWindow", "HistoryEntry"]
+__all__ = ["Model", "PreparedEntry", "PreparedModel", "WindowPolicy", "ScreenStats", "FunnelStats", "Stats",
+           "RendererCapabilities", "RegisteredRenderer", "WindowSnapshot", "Step", "MovedCause", "ChangeCause",
+           "ClosedWindow", "HistoryEntry"]

@@ -4,9 +4,10 @@ Every reply, signal and property value the package decodes goes through here fir
 understand raises :class:`navsession.errors.ProtocolError` (never a raw ``TypeError``/``ValueError``/``KeyError``
 or ``json.JSONDecodeError``, never a wrongly shaped value passed on):
 
-- **D-Bus signatures**: the reply of every ``Session1``/``Window1`` method, the ``Changed`` signal and each
-  property must have the type ``dbus/org.navsession.{Session1,Window1}.xml`` declares (the tables below, which a
-  test compares with the XML). Methods, signals and properties no table lists are passed on unchecked.
+- **D-Bus signatures**: the reply of every ``Session1``/``Window1`` method, the ``Changed``, ``Announcement`` and
+  ``Steps`` signals and each property must have the type ``dbus/org.navsession.{Session1,Window1}.xml`` declares
+  (the tables below, which a test compares with the XML). Methods, signals and properties no table lists are
+  passed on unchecked.
 - **JSON documents**: a JSON string must parse, and then validate against the package's copy of the daemon's JSON
   Schema for it (``navsession/schemas/``, a byte-for-byte copy of the repository's ``schemas/``, which a test
   keeps current; ``schemas/kinds.json`` names the schema of each document) when the ``jsonschema`` module is
@@ -79,12 +80,13 @@ PROPERTY_TYPES: Dict[str, Dict[str, str]] = {
     for interface, declared in INTERFACES.items() if interface in (SESSION_IFACE, WINDOW_IFACE)
 }
 
-#: Interface → signal → its arguments' signature (the signals the package decodes: ``Changed`` and
-#: ``Announcement``, whose first argument is the version of the change it is about), from the generated contract.
+#: Interface → signal → its arguments' signature (the signals the package decodes: ``Changed``, and
+#: ``Announcement`` and ``Steps``, whose first argument is the version of the change they are about), from the
+#: generated contract.
 SIGNAL_SIGNATURES: Dict[str, Dict[str, str]] = {
     WINDOW_IFACE: {
         name: "(" + "".join(kind for _, kind in INTERFACES[WINDOW_IFACE]["signals"][name]) + ")"
-        for name in ("Changed", "Announcement")
+        for name in ("Changed", "Announcement", "Steps")
     },
 }
 
@@ -181,6 +183,11 @@ SHAPES: Dict[str, Any] = {
     "Changed.steps_json": [{"kind": str}],
     "Protected": [{"model": _int, "reason": str, "owner": str}],
     "PendingNavigation": dict,
+    "GetStats.json": {"funnels": {str: {"steps": [str], "reached": [_int]}}, "guards": {str: {str: _int}},
+                      "now": _int, "screens": {str: {"visits": _int, "milliseconds": _int, "showing": _int}}},
+    "Renderers": [{"id": str, "client": str, "role": str, "capabilities": {"multiDismiss": bool,
+                                                                          "pushesInOne": bool},
+                   "settled": _int}],
 }
 
 _TYPE_NAMES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", _int: "an integer",

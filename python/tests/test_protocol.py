@@ -51,7 +51,7 @@ def test_each_property_type_is_the_xmls_and_every_property_has_one():
 
 def test_the_decoded_signals_signatures_are_the_xmls():
     decoded = protocol.SIGNAL_SIGNATURES["org.navsession.Window1"]
-    assert set(decoded) == {"Changed", "Announcement"}
+    assert set(decoded) == {"Changed", "Announcement", "Steps"}
     for name, signature in decoded.items():
         signal = next(s for s in interfaces()["org.navsession.Window1"].findall("signal") if s.get("name") == name)
         assert signature == "(" + "".join(a.get("type") for a in signal.findall("arg")) + ")", name

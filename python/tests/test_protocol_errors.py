@@ -22,7 +22,8 @@ SESSION_PATH = "/org/navsession/Session1"
 WINDOW_PATH = "/org/navsession/Session1/window/1"
 NEVER = object()  # an answer: keep the call unanswered
 #: The in arguments of the stand-in's methods that take some (as the interface XML declares them).
-INPUTS = {"Plan": "ssbb", "GetStateAt": "t", "Apply": "sa{ss}", "Check": "sa{ss}", "GetAnnouncement": "s"}
+INPUTS = {"Plan": "ssbb", "GetStateAt": "t", "Apply": "sa{ss}", "Check": "sa{ss}", "GetAnnouncement": "s",
+          "GetStats": "s", "RegisterRenderer": "ss"}
 STARTUP_TIMEOUT = 30.0
 
 
@@ -378,6 +379,61 @@ def test_GetAnnouncement_answering_another_DBus_type_raises_ProtocolError(stand_
     window = window_answering(stand_in, GetAnnouncement=GLib.Variant("(ts)", (1, "Detail")))
     with pytest.raises(errors.ProtocolError, match="GetAnnouncement: the reply's D-Bus signature is \\(ts\\)"):
         window.get_announcement("fr")
+
+
+def test_a_Steps_signal_of_another_DBus_type_or_with_bad_steps_goes_to_on_error_and_a_valid_one_is_delivered(
+        stand_in):
+    window = window_answering(stand_in)
+    heard, failed = [], []
+    stop = window.connect_steps(heard.append, failed.append)
+    window.session.stand_in.emit("Steps", "(sss)", ("1", "[]", "r1"))
+    window.session.stand_in.emit("Steps", "(tss)", (1, '{"kind":"push"}', "r1"))
+    window.session.stand_in.emit("Steps", "(tss)", (1, '[{"kind":"push","stack":2,"models":[3]}]', "r1"))
+    context = window.session.context
+    source = GLib.timeout_source_new(30_000)  # liveness only
+    source.set_callback(lambda *_: failed.append("timed out") or False)
+    source.attach(context)
+    while not heard and "timed out" not in failed:
+        context.iteration(True)
+    source.destroy()
+    stop()
+    assert len(failed) == 2 and all(isinstance(error, errors.ProtocolError) for error in failed), failed
+    assert all(error.detail["method"] == "Steps" for error in failed)
+    assert "(sss), expected (tss)" in failed[0].message
+    [steps] = heard
+    assert (steps.window, steps.version, steps.steps, steps.renderer_id) == (
+        WINDOW_PATH, 1, [{"kind": "push", "stack": 2, "models": [3]}], "r1")
+
+
+def test_GetStats_answering_another_DBus_type_or_a_document_of_another_shape_raises_ProtocolError(stand_in):
+    session = stand_in(session_methods={"GetStats": GLib.Variant("(i)", (1,))})
+    with pytest.raises(errors.ProtocolError, match=r"GetStats: the reply's D-Bus signature is \(i\)"):
+        session.get_stats()
+    session = stand_in(session_methods={"GetStats": GLib.Variant("(s)", ('{"screens": []}',))})
+    with pytest.raises(errors.ProtocolError) as raised:
+        session.get_stats()
+    assert raised.value.detail["method"] == "GetStats"
+
+
+def test_GetStats_in_the_openmetrics_form_is_the_text_as_it_comes(stand_in):
+    session = stand_in(session_methods={"GetStats": GLib.Variant("(s)", ("# EOF\n",))})
+    assert session.get_stats({"format": "openmetrics"}) == "# EOF\n"
+
+
+def test_a_Renderers_property_of_another_shape_raises_ProtocolError(stand_in):
+    session = stand_in(window_properties={**WINDOW_PROPERTIES, "Renderers": GLib.Variant("s", '[{"id": 1}]'),
+                                          "VisibleModels": GLib.Variant("at", [3, 4])})
+    window = session.window(WINDOW_PATH)
+    assert window.visible_models == [3, 4]
+    with pytest.raises(errors.ProtocolError) as raised:
+        window.renderers
+    assert raised.value.detail["method"] == "Renderers"
+
+
+def test_RegisterRenderer_answering_another_DBus_type_raises_ProtocolError(stand_in):
+    window = window_answering(stand_in, RegisterRenderer=GLib.Variant("(u)", (1,)))
+    with pytest.raises(errors.ProtocolError, match=r"RegisterRenderer: the reply's D-Bus signature is \(u\)"):
+        window.register_renderer("mirror")
 
 
 # -- valid replies pass ---------------------------------------------------------------------------------------

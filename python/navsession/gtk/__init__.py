@@ -25,7 +25,12 @@ tabs, segments, dialog buttons and window closes are reported; a tab's context m
 into another window's tabs (``MoveModel``); each shown version is reported settled; renderer state — the window's
 size, each page's scroll positions, drafts and selections — is saved in the daemon and restored after a restart. Each
 announcement of a window (Window1 ``Announcement``, Docs/announcements.md) moves keyboard focus to its model's page
-or dialog and is the window's status for assistive technologies.
+or dialog and is the window's status for assistive technologies. On each window the application registers as a
+renderer (Window1 ``RegisterRenderer``, Docs/renderers.md) — the primary by default, or a mirror
+(``NavigationApp(role="mirror")``: it shows the windows and never changes them) — and animates the ``Steps`` planned
+for what it can animate; a primary reports the window's width class (``ReportWidthClass``) and every renderer shows
+the pages ``VisibleModels`` lists of one stack side by side (a scene's panes, Docs/panes.md).
+``python3 -m navsession.gtk [--mirror]`` runs the binding with placeholder pages (``__main__``).
 
 This subpackage needs PyGObject with GTK 4 (Debian: ``python3-gi``, ``gir1.2-gtk-4.0``); ``import navsession``
 does not import it. Docs/python.md, "Your own widgets: navsession.gtk", has a complete example.

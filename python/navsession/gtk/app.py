@@ -1,8 +1,10 @@
 """The GTK application: one NavWindowView per navigation window, kept in step with the daemon.
 
-ObjectManager → windows open and close; Changed → steps (how) + GetState (what); Announcement → focus and the
-window's status for assistive technologies, once the version is shown (announcer.py); user → reports. The D-Bus side
-is the navsession package: Session.follow_windows, Window.connect_changed, Window.connect_properties,
+ObjectManager → windows open and close; Changed → steps (how) + GetState (what); Steps → the same change's steps
+planned for this renderer's capabilities (it registers on each window, Window1 RegisterRenderer); Announcement → focus
+and the window's status for assistive technologies, once the version is shown (announcer.py); VisibleModels → panes
+side by side; user → reports, and the window's width class (ReportWidthClass). The D-Bus side is the navsession
+package: Session.follow_windows, Window.connect_changed, Window.connect_properties, Window.connect_steps,
 Window.connect_announcement and Window.call_async, all on the application's main loop — nothing here blocks on the
 daemon.
 
@@ -11,6 +13,15 @@ its test hook so): it follows every window of one daemon, shows each with the pa
 (pages.py), and reports what the user does. It never changes what is shown before the daemon says so: a report
 (ReportPopped, ReportTabSelected…) or a two-phase back (BeginBack, CommitBack) goes out, and the daemon's
 ``Changed`` brings the new state; a rejected report resynchronises the window from ``GetState``.
+
+**Roles** (Docs/renderers.md). On each window it registers as a renderer (``RegisterRenderer``): ``role="primary"``
+(the default: the window's own front-end, whose reports change the window) with what it can animate
+(:data:`CAPABILITIES`), or ``role="mirror"`` (a second screen: it shows the window and never changes it — no report,
+no back, no command, no renderer state, no width class; the controls that would report are insensitive and the
+pages take no input). A primary the daemon refuses (another client's primary is registered, or the window's policy)
+follows that window as a mirror — and takes the primary's role once the other primary left. Each registration gets
+the ``Steps`` signal, the change's steps planned for its capabilities, which the renderer animates in place of
+``Changed``'s (those stay the fallback: a change too large to plan, or one whose ``Steps`` did not come).
 """
 
 from __future__ import annotations
@@ -34,7 +45,15 @@ from .pages import BUILTIN_PAGES, Page, PageContext, PageFactory, Placeholder, m
 from .probe import REPORT_ENV, TestProbe
 from .renderer_state import only_renderer_state
 from .steps import Plan, parse_steps
-from .window_view import NavWindowView
+from .window_view import NavWindowView, width_class  # noqa: F401 (re-exported)
+
+#: What the binding can animate in one update (Window1 RegisterRenderer's capabilities): several presentations
+#: closed at once (each modal window closes on its own) and several screens pushed at once (a stack shows its new top,
+#: the pages under it added with it). Its ``Steps`` are planned for them: a jump home over three sheets is one step.
+CAPABILITIES: dict[str, bool] = {"multiDismiss": True, "pushesInOne": True}
+
+#: The renderer roles an application can take (Window1 RegisterRenderer; ``assistive`` is for voice front-ends).
+ROLES = ("primary", "mirror")
 
 # A rendered version is reported settled (Window1.ReportSettled) once its animation has run:
 # each later step starts STEP_MS after the one before, and a Gtk.Stack transition or a modal's fade lasts 200 ms.
@@ -43,12 +62,37 @@ SETTLE_MS = 250
 log = logging.getLogger("navsession.gtk")
 
 
+def _lists_primary(renderers: Any) -> bool:
+    """Whether a ``Renderers`` value (its JSON text, or the GLib.Variant of the cache) lists a primary."""
+    if renderers is not None and hasattr(renderers, "unpack"):
+        renderers = renderers.unpack()
+    try:
+        entries = json.loads(str(renderers)) if renderers else []
+    except ValueError:
+        return False
+    return isinstance(entries, list) and any(isinstance(e, dict) and e.get("role") == "primary" for e in entries)
+
+
 class WindowReporter:
-    """Sends one window's renderer reports; a rejected report resynchronises the window."""
+    """Sends one window's renderer reports; a rejected report resynchronises the window. For a mirror (the
+    application's role on this window, :meth:`NavigationApp.role_of`) it sends nothing at all — no report, no back,
+    no command, no mark, no renderer state: what the user does on a second screen changes nothing."""
 
     def __init__(self, app: "NavigationApp", path: str) -> None:
         self.app = app
         self.path = path
+
+    @property
+    def reporting(self) -> bool:
+        """Whether this window's renderer changes the window (its primary, or not registered): a mirror does not."""
+        return self.app.role_of(self.path) != "mirror"
+
+    def _mirrored(self, what: str) -> bool:
+        """True (and logged) when this renderer is the window's mirror: ``what`` is not sent."""
+        if self.reporting:
+            return False
+        log.info("mirror of %s: not sending %s", self.path, what)
+        return True
 
     def _failed(self, method: str) -> Callable[[NavSessionError], None]:
         def failed(error: NavSessionError) -> None:
@@ -61,6 +105,8 @@ class WindowReporter:
 
     def _call(self, method: str, signature: str | None = None, args: tuple = (),
               on_error: Callable[[NavSessionError], None] | None = None) -> None:
+        if self._mirrored(method):
+            return
         window = self.app.windows.get(self.path)
         if window is not None:
             window.call_async(method, signature, args, None, on_error or self._failed(method))
@@ -91,7 +137,7 @@ class WindowReporter:
         ``on_refused(error)``: Denied, Prevented, NothingToGoBack, EntryRefused… — the user's answer, not a state
         the application got wrong, so no resynchronisation: logged and counted (Describe's ``backRefused``)."""
         window = self.app.windows.get(self.path)
-        if window is None:
+        if window is None or self._mirrored("BeginBack"):
             return
         log.info("BeginBack on %s", self.path)
 
@@ -169,7 +215,7 @@ class WindowReporter:
         """A page's commands (Window1.Apply); a refusal is the page's to handle (logged without ``on_error``), not a
         reason to resynchronise: the screen shows the daemon's state either way."""
         window = self.app.windows.get(self.path)
-        if window is None:
+        if window is None or self._mirrored("Apply"):
             return
         options = {"expected_version": str(expected_version)} if expected_version is not None else {}
 
@@ -200,7 +246,7 @@ class WindowReporter:
         nothing to resynchronise."""
         session = self.app.session
         number = int(self.path.rsplit("/", 1)[-1])
-        if session is None:
+        if session is None or self._mirrored("MoveModel"):
             return
         log.info("MoveModel model %d of %s to window %d (placement %r)", model, self.path, to_window, placement_json)
         session.call_async(
@@ -209,8 +255,20 @@ class WindowReporter:
             lambda error: log.warning("MoveModel of model %d of %s refused (%s: %s)", model, self.path, error.name,
                                       error.message))
 
+    def width_class(self, name: str) -> None:
+        """The width the window has now, as a window size class (Window1 ReportWidthClass): with the scene's panes
+        the daemon decides how many of the pane stack's pages are shown side by side (VisibleModels). Not sent by a
+        mirror (the primary's window decides); a refusal (an older daemon, the window's policy) is logged."""
+        self._call("ReportWidthClass", "(s)", (name,),
+                   lambda error: log.info("ReportWidthClass %s on %s: %s", name, self.path, error.message))
+
     def closed(self) -> None:
-        """The user closed the window (its close button): the daemon dismisses it (ReportClosed)."""
+        """The user closed the window (its close button): the daemon dismisses it (ReportClosed). A mirror's window
+        closes here only: the window stays open in the daemon (and on the primary's screen)."""
+        if not self.reporting:
+            log.info("mirror of %s: its window closed here only", self.path)
+            self.app.close_locally(self.path)
+            return
         self.app.closed_by_user.add(self.path)
         self._send("ReportClosed")
 
@@ -232,7 +290,12 @@ class NavigationApp(Gtk.Application):
     - ``quit_when_closed``: quit once the user closed the last window (default: as ``open_window``; a window the
       daemon closes, or a daemon restart, never quits the application).
     - ``start_daemon``: let the bus activate the daemon when nothing owns ``bus_name``.
-    - ``flags``: the ``Gio.ApplicationFlags`` (default: a unique application).
+    - ``flags``: the ``Gio.ApplicationFlags`` (default: a unique application; a mirror run beside the primary on
+      one machine needs another ``application_id`` or ``Gio.ApplicationFlags.NON_UNIQUE``).
+    - ``role``: ``"primary"`` (the window's front-end) or ``"mirror"`` (a second screen that shows the windows and
+      never changes them; it opens no window either) — registered on each window (Window1 RegisterRenderer).
+    - ``capabilities``: what it tells the daemon it can animate (default :data:`CAPABILITIES`; ``None`` in the
+      mapping's place: the window's, as the manifest says), which its ``Steps`` are planned for.
 
     Everything runs on the GTK main loop; :meth:`run` also quits cleanly on SIGINT and SIGTERM (the bus name and
     the windows are released, the page's marks go). :meth:`screen_changed` is called whenever something shown may
@@ -242,8 +305,23 @@ class NavigationApp(Gtk.Application):
                  pages: Mapping[str, PageFactory] | None = None, *, fallback: PageFactory = Placeholder,
                  discard_dialog: str | None = "discardChanges", open_window: bool = True, scene: str | None = None,
                  quit_when_closed: bool | None = None, start_daemon: bool = True,
-                 flags: Gio.ApplicationFlags = Gio.ApplicationFlags.FLAGS_NONE) -> None:
+                 flags: Gio.ApplicationFlags = Gio.ApplicationFlags.FLAGS_NONE, role: str = "primary",
+                 capabilities: Mapping[str, bool] | None = CAPABILITIES) -> None:
         super().__init__(application_id=application_id, flags=flags)
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+        self.role = role
+        self.capabilities = dict(capabilities) if capabilities is not None else None
+        #: Per window, the renderer id the daemon gave this application (RegisterRenderer) and the role it has there
+        #: (a refused primary falls back to a mirror).
+        self.renderer_ids: dict[str, str] = {}
+        self.roles: dict[str, str] = {}
+        self.registering: set[str] = set()  # windows whose RegisterRenderer is on its way
+        self.primary_seen: dict[str, bool] = {}  # whether Renderers listed a primary (another client's) last
+        #: Per window, the newest change's version and ``animated`` flag (Changed), and the plan its ``Steps`` gave
+        #: (version, plan): a render of that version animates those steps.
+        self.changed_animated: dict[str, tuple[int, bool]] = {}
+        self.renderer_plans: dict[str, tuple[int, Plan]] = {}
         self.daemon_name = bus_name
         self.pages: dict[str, PageFactory] = dict(pages or {})
         self.fallback = fallback
@@ -274,6 +352,73 @@ class NavigationApp(Gtk.Application):
         self.stop_following: Callable[[], None] | None = None
         # NAVSESSION_GTK_TEST_REPORT: what each settled version shows, for tests (probe.py).
         self.probe: TestProbe | None = None
+
+    # -- roles (Window1 RegisterRenderer) ---------------------------------------------------------
+
+    def role_of(self, path: str) -> str:
+        """This application's role on window ``path``: the one it registered (a refused primary is a mirror), else
+        the one it was made with."""
+        return self.roles.get(path, self.role)
+
+    def _register(self, path: str, role: str) -> None:
+        """Registers as a renderer of the window in ``role`` (without blocking). A primary refused with AccessDenied
+        (another client's primary, the window's policy) registers as a mirror instead, and tries again as the primary
+        once the window's ``Renderers`` lists none (:meth:`window_properties`); any other failure (an older daemon
+        without roles) is logged and the window is rendered as before roles existed."""
+        window = self.windows.get(path)
+        if window is None or path in self.registering:
+            return
+        self.registering.add(path)
+        capabilities = json.dumps(self.capabilities, separators=(",", ":")) if self.capabilities is not None else ""
+
+        def registered(reply: tuple) -> None:
+            self.registering.discard(path)
+            if self.windows.get(path) is not window:
+                return
+            previous, self.renderer_ids[path] = self.renderer_ids.get(path), str(reply[0])
+            log.info("registered as the %s renderer %s of %s", role, reply[0], path)
+            if previous is not None and previous != reply[0] and self.roles.get(path) != role:
+                # A mirror that became the primary: one registration per window is enough.
+                window.call_async("UnregisterRenderer", "(s)", (previous,), None,
+                                  lambda error: log.info("UnregisterRenderer %s on %s: %s", previous, path,
+                                                         error.message))
+            self._set_role(path, role)
+
+        def refused(error: NavSessionError) -> None:
+            self.registering.discard(path)
+            if self.windows.get(path) is not window:
+                return
+            if role == "primary" and error.name == "org.freedesktop.DBus.Error.AccessDenied":
+                self.primary_seen[path] = _lists_primary(window.proxy.get_cached_property("Renderers"))
+                if self.roles.get(path) == "mirror" and path in self.renderer_ids:
+                    return  # following as a mirror already; another try when the primary leaves
+                log.warning("%s: the daemon refused a primary renderer (%s); following it as a mirror", path,
+                            error.message)
+                self._set_role(path, "mirror")
+                self._register(path, "mirror")
+            else:
+                log.warning("%s: RegisterRenderer(%s) failed (%s: %s); rendering without a role", path, role,
+                            error.name, error.message)
+
+        window.call_async("RegisterRenderer", "(ss)", (role, capabilities), registered, refused)
+
+    def _set_role(self, path: str, role: str) -> None:
+        changed = self.role_of(path) != role
+        self.roles[path] = role
+        view = self.views.get(path)
+        if view is not None and changed:
+            view.set_interactive(role != "mirror")
+            self.screen_changed()
+
+    def close_locally(self, path: str) -> None:
+        """A mirror's window closed by its user: this application stops showing it (and unregisters from it); the
+        window stays open in the daemon."""
+        window = self.windows.get(path)
+        renderer = self.renderer_ids.pop(path, None)
+        if window is not None and renderer is not None:
+            window.call_async("UnregisterRenderer", "(s)", (renderer,), None,
+                              lambda error: log.info("UnregisterRenderer on %s: %s", path, error.message))
+        self.window_removed(path)
 
     # -- pages ----------------------------------------------------------------------------------
 
@@ -344,7 +489,7 @@ class NavigationApp(Gtk.Application):
         """Launched (again): with ``open_window``, opens a window of ``scene`` when the daemon has none, else
         brings the application's windows to the front (without ``open_window`` it does nothing: the windows
         come and go with the daemon's)."""
-        if not self.open_window or self.session is None:
+        if not self.open_window or self.session is None or self.role == "mirror":
             return
         if self.windows:
             for view in self.views.values():
@@ -397,13 +542,24 @@ class NavigationApp(Gtk.Application):
             window.connect_announcement(lambda announcement: self.window_announced(path, announcement),
                                         lambda error: log.warning("%s: an Announcement could not be read (%s)", path,
                                                                   error.message)),
+            window.connect_steps(lambda steps: self.window_steps(path, steps),
+                                 lambda error: log.warning("%s: a Steps signal could not be read (%s)", path,
+                                                           error.message)),
         ]
         self.window_added(path)
+        self._register(path, self.role)
 
     def _disconnect(self, path: str) -> None:
         for disconnect in self.window_signals.pop(path, []):
             disconnect()
         self.windows.pop(path, None)
+        # A registration is the connection's on that window: gone with the window (or the daemon).
+        self.renderer_ids.pop(path, None)
+        self.roles.pop(path, None)
+        self.registering.discard(path)
+        self.primary_seen.pop(path, None)
+        self.changed_animated.pop(path, None)
+        self.renderer_plans.pop(path, None)
 
     def window_added(self, path: str) -> None:
         number = int(path.rsplit("/", 1)[-1])
@@ -441,6 +597,7 @@ class NavigationApp(Gtk.Application):
             self.resync(path)
             return
         self.last_version[path] = version
+        self.changed_animated[path] = (version, animated)
         view = self.views.get(path)
         if (view is not None and view.graph is not None and not self.fetching.get(path)
                 and only_renderer_state(steps_json)):
@@ -451,6 +608,21 @@ class NavigationApp(Gtk.Application):
             self.screen_changed()
             return
         self._fetch_and_render(path, parse_steps(steps_json, animated))
+
+    def window_steps(self, path: str, steps: navsession.RendererSteps) -> None:
+        """The window's ``Steps`` for this application's registration: the change's steps planned for what it can
+        animate (CAPABILITIES). They come right after the change's ``Changed`` and before the GetState it asked for
+        answers, so the render of that version animates them instead of ``Changed``'s (with ``Changed``'s
+        ``animated``). Another registration's, or one whose ``Changed`` this view did not take, is ignored."""
+        mine = self.renderer_ids.get(path)
+        if mine is not None and steps.renderer_id != mine:
+            return
+        version, animated = self.changed_animated.get(path, (0, False))
+        if version != steps.version:
+            return
+        plan = parse_steps(steps.steps_json, animated)
+        log.info("%s: Steps of version %d for %s: %d step(s)", path, steps.version, steps.renderer_id, len(plan.steps))
+        self.renderer_plans[path] = (steps.version, plan)
 
     def unreadable_change(self, path: str, error: NavSessionError) -> None:
         """A ``Changed`` the package could not read (a ProtocolError: a cause or steps it does not know): the
@@ -464,6 +636,13 @@ class NavigationApp(Gtk.Application):
         if view is not None:
             view.set_properties(changed)
             self.screen_changed()
+        if "Renderers" in changed and self.role == "primary" and self.roles.get(path) == "mirror":
+            # A primary that follows as a mirror because another client's primary was there takes the role once that
+            # one left (not for a refusal by the window's policy: no primary was there to leave).
+            primary = _lists_primary(changed["Renderers"])
+            if not primary and self.primary_seen.get(path):
+                self._register(path, "primary")
+            self.primary_seen[path] = primary
 
     def window_announced(self, path: str, announcement: navsession.Announcement) -> None:
         """The window's ``Announcement`` (Docs/announcements.md): focus moves to the page or dialog of its focus model
@@ -515,9 +694,13 @@ class NavigationApp(Gtk.Application):
                 return  # an older answer overtaken by a newer render
             if resync:
                 self.last_version[path] = max(version, self.last_version.get(path, 0))
-            view.render(state, props, plan)
+            shown_plan = plan
+            planned = self.renderer_plans.get(path)
+            if planned is not None and planned[0] == version and not resync:
+                shown_plan = planned[1]  # this renderer's Steps for the version drawn
+            view.render(state, props, shown_plan)
             self.screen_changed()
-            self._settle_later(path, version, plan)
+            self._settle_later(path, version, shown_plan)
 
         def failed(error: NavSessionError) -> None:
             landed()

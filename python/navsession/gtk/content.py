@@ -5,8 +5,10 @@ screen → a :class:`~navsession.gtk.pages.PageHost` holding the page the applic
 Gtk.StackSwitcher over a Gtk.Stack, each tab's button with a context menu (a right-click, or Shift+F10 or the Menu
 key on a focused tab: move the tab to a new window or into another one); switched → Gtk.Stack (crossfade); custom → a segmented switcher over its
 children (the selected one shown), or, for the kind ``split``, its children side by side as columns (the selected
-one is the focused column) that collapse to the focused column alone in a narrow window. The main window's
-content sits in a SwipeFrame, which shifts it right while a back swipe is allowed (swipe.py).
+one is the focused column) that collapse to the focused column alone in a narrow window. A stack whose top pages the
+window's ``VisibleModels`` lists together (a scene's panes at the reported width class, Docs/panes.md) shows them side
+by side, in columns, instead of its top page alone. The main window's content sits in a SwipeFrame, which shifts it
+right while a back swipe is allowed (swipe.py).
 Visible changes are returned as animator Actions instead of being carried out here.
 """
 
@@ -67,22 +69,66 @@ class SwipeFrame(SingleChild, Gtk.Widget):
 
 
 class StackView(Gtk.Stack):
-    """A navigation stack: one child per path element, named by model id, the last one visible."""
+    """A navigation stack: one child per path element, named by model id, the last one visible — or, with panes
+    (:meth:`show_panes`), its top pages side by side in one child named :data:`PANES`."""
+
+    #: The name of the child that holds the panes.
+    PANES = "panes"
 
     def __init__(self, on_changed: OnChanged = _nothing) -> None:
         super().__init__(hexpand=True, vexpand=True, transition_duration=200)
         self.model_id = 0
         self.path: list[int] = []
+        #: The models shown side by side (the path's top ones, in order); ``[]``: the top page alone.
+        self.panes: list[int] = []
+        self.panes_box: Gtk.Box | None = None
+        self._pane_widgets: list[Gtk.Widget] = []
         # Called when a transition ended and its old pages are pruned: what is shown changed then without any
         # D-Bus event (the application's screen_changed).
         self._on_changed = on_changed
         self.connect("notify::transition-running", lambda *_: self.prune())
 
+    def show_panes(self, panes: list[int], widgets: list[Gtk.Widget]) -> None:
+        """Shows the pages ``widgets`` (of the models ``panes``, the path's top ones) side by side, each in a column,
+        at once; ``[]`` takes the panes down (their pages go back into the stack as the path's elements: the caller
+        adds them)."""
+        if panes and panes == self.panes and all(a is b for a, b in zip(widgets, self._pane_widgets)):
+            return
+        box = self.panes_box
+        if box is not None:
+            child = box.get_first_child()
+            while child is not None:
+                following = child.get_next_sibling()
+                if isinstance(child, Column):
+                    child.set_child(None)
+                box.remove(child)
+                child = following
+        self.panes, self._pane_widgets = list(panes), list(widgets)
+        if not panes:
+            if box is not None:
+                top = str(self.path[-1]) if self.path else None
+                if top is not None and self.get_child_by_name(top) is not None:
+                    self.set_visible_child_full(top, Gtk.StackTransitionType.NONE)
+                self.remove(box)
+                self.panes_box = None
+            return
+        if box is None:
+            box = self.panes_box = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, spacing=1, homogeneous=True,
+                                           hexpand=True, vexpand=True)
+            box.add_css_class("navsession-panes")
+            self.add_named(box, self.PANES)
+        for widget in widgets:
+            column = Column()
+            _detach(widget, column)
+            column.set_child(widget)
+            box.append(column)
+        self.set_visible_child_full(self.PANES, Gtk.StackTransitionType.NONE)
+
     def prune(self) -> None:
         """Removes pages that left the path, once no transition shows them."""
         if self.get_transition_running():
             return
-        keep = {str(i) for i in self.path}
+        keep = {str(i) for i in self.path} | ({self.PANES} if self.panes else set())
         child = self.get_first_child()
         while child is not None:
             following = child.get_next_sibling()
@@ -454,6 +500,37 @@ class GraphView:
         #: container and not in ``widgets`` until a render's graph has that model (:meth:`build` takes it then).
         self.prepared: dict[int, PageHost] = {}
         self._on_tab_selected = on_tab_selected
+        #: The window's ``VisibleModels`` (Docs/panes.md): a stack whose top pages it lists together shows them side
+        #: by side.
+        self.visible: list[int] = []
+        #: Whether the switchers (tabs, segments) take clicks: not in a mirror's view.
+        self.interactive = True
+
+    def set_visible_models(self, models: list[int]) -> bool:
+        """The window's ``VisibleModels``; whether they changed."""
+        if models == self.visible:
+            return False
+        self.visible = list(models)
+        return True
+
+    def panes_of(self, path: list[int]) -> list[int]:
+        """The elements of a stack's ``path`` shown side by side: its top ones that ``VisibleModels`` lists, when
+        there are two or more of them in a row at the top; else ``[]`` (the top page alone)."""
+        listed = set(self.visible)
+        shown = [element for element in path if element in listed]
+        if len(shown) >= 2 and shown == path[-len(shown):]:
+            return shown
+        return []
+
+    def panes(self) -> dict[int, list[int]]:
+        """Stack id → the models it shows side by side, for every stack showing panes now."""
+        return {model_id: list(w.panes) for model_id, w in self.widgets.items() if isinstance(w, StackView) and w.panes}
+
+    def apply_interactive(self) -> None:
+        """The tab and segment switchers take clicks only when :attr:`interactive` (not in a mirror's view)."""
+        for widget in self.widgets.values():
+            if isinstance(widget, (TabsView, CustomView)):
+                widget.switcher.set_sensitive(self.interactive)
 
     def forget_missing(self, graph: Graph) -> None:
         """Drops the widgets of models the graph no longer has; their pages are closed (their models finished)."""
@@ -510,6 +587,8 @@ class GraphView:
                 widget = CustomView(self._on_child_selected, self._on_collapsed, self._on_changed)
             else:
                 widget = wanted(self._on_changed)
+            if isinstance(widget, (TabsView, CustomView)):
+                widget.switcher.set_sensitive(self.interactive)
             self.widgets[model_id] = widget
             fresh = True
         else:
@@ -547,11 +626,19 @@ class GraphView:
     def _stack(self, graph: Graph, view: StackView, fresh: bool, actions: list[Action]) -> None:
         old_path, path = view.path, graph.path(view.model_id)
         view.path = path
+        panes = self.panes_of(path)
         for element in path:
             child = self.build(graph, element, actions)
-            if child.get_parent() is not view:
+            if element not in panes and child.get_parent() is not view:
                 _detach(child, view)
                 view.add_titled(child, str(element), graph.screen_title(element))
+        if panes or view.panes:
+            # Panes come, change and go at once (a width class or a change of the panes' stack): no slide.
+            view.show_panes(panes, [self.widgets[element] for element in panes])
+            if panes:
+                view.prune()
+                return
+            fresh = True
         if not path:
             return
         top = str(path[-1])

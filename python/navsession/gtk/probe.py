@@ -14,7 +14,10 @@ finds the line without polling the file::
                   "actions": ["discard", "keep"], "visible": true}],
      "prepared": [{"model": 14, "screen": "note", "page": "NotePage", "inWindow": false, ...}],
      "announcement": {"version": 3, "text": "Note 2", "focusModel": 4, "status": "Note 2", "role": "status"},
-     "focus": {"model": 4, "widget": "GtkText", "window": "main"}}
+     "focus": {"model": 4, "widget": "GtkText", "window": "main"},
+     "renderer": {"role": "primary", "id": "r1", "interactive": true, "back": true, "widthClass": "medium",
+                  "width": 720},
+     "panes": {"2": [3, 4]}}
 
 ``page`` is the page the window's base shows (its visible screen; in a custom container such as a split, the
 page of its selected child — the focused column), ``modals`` each presented sheet or cover with the page it shows,
@@ -26,7 +29,12 @@ model, ``bus`` the application's unique bus name. ``announcement`` is the window
 view received it (``null`` before any) with ``status``, the text of the window's status label, and ``role``, that
 label's accessible role; ``focus`` is where keyboard focus is in the window on top (the main one, or the model of
 the sheet or dialog on top): the model whose page or dialog holds the focused widget (``null``: none) and the
-focused widget's GType name (announcer.py, Docs/announcements.md).
+focused widget's GType name (announcer.py, Docs/announcements.md). ``renderer`` is what the application is to the
+window (Docs/renderers.md): its ``role`` there (``primary`` or ``mirror``), the ``id`` the daemon gave its registration
+(``null`` before the answer, or without roles), whether its view is ``interactive`` (a mirror's is not), whether its
+``back`` button is sensitive, the window size class it reported last (``widthClass``, ``null`` for a mirror, which
+reports none) and the window's ``width``; ``panes`` maps each stack that shows pages side by side (the window's
+``VisibleModels``, Docs/panes.md) to their models, ``{}`` when none does.
 
 The application also exports, on its own connection (at that unique name), ``org.navsession.gtk.TestProbe1`` at
 ``/org/navsession/gtk/TestProbe`` to act as the user where GTK cannot be driven from outside:
@@ -38,6 +46,8 @@ The application also exports, on its own connection (at that unique name), ``org
 | ``ActivateRow(o window, t model, u index)`` | activates row ``index`` of the page's first ``Gtk.ListBox`` (a click or Enter on it) |
 | ``Click(o window, t model, s name)`` | clicks a button: in the page of ``model``, the ``Gtk.Button`` whose widget name (``set_name``) or label is ``name``; in a dialog (``model`` an alert or confirmation dialog), the button of the action ``name`` |
 | ``Close(o window)`` | closes the window as its close button does |
+| ``Back(o window)`` | the header's back button, as a click on it (also when it is insensitive: a mirror's sends nothing) |
+| ``Resize(o window, i width, i height)`` | resizes the window as the user would (its width class is reported when it changes) |
 | ``TabMenu(o window, t tabs, s tab, s choose) → s labels_json`` | opens the context menu of tab ``tab`` of tab container ``tabs`` as a right-click on its button does and answers its items' labels (``[]``: the tab has no menu); with ``choose`` a label, chooses that item (its action runs as a click on it runs it), else closes the menu |
 | ``Screenshot(o window, t model, s png_file)`` | saves a PNG of the window (``model`` 0) or of the sheet, cover or dialog that presents ``model``, drawn by GTK itself (``Gtk.WidgetPaintable`` → Gsk → PNG), answered once saved: first it waits until that GTK window is still — mapped, its size the same from frame to frame, no stack transition or reveal running, no version of the window waiting to be reported settled — and a frame has been painted since (an error after 10 s) |
 
@@ -89,6 +99,12 @@ INTROSPECTION = f"""
       <arg name="name" type="s" direction="in"/>
     </method>
     <method name="Close"><arg name="window" type="o" direction="in"/></method>
+    <method name="Back"><arg name="window" type="o" direction="in"/></method>
+    <method name="Resize">
+      <arg name="window" type="o" direction="in"/>
+      <arg name="width" type="i" direction="in"/>
+      <arg name="height" type="i" direction="in"/>
+    </method>
     <method name="TabMenu">
       <arg name="window" type="o" direction="in"/>
       <arg name="tabs" type="t" direction="in"/>
@@ -147,7 +163,14 @@ class TestProbe:
                                 "version": graph.version if graph is not None else None,
                                 "page": None, "modals": [], "dialogs": [],
                                 "prepared": [_host(host, model_id) for model_id, host in view.content.prepared.items()],
-                                "announcement": _announcement(view), "focus": view.focus_owner()}
+                                "announcement": _announcement(view), "focus": view.focus_owner(),
+                                "renderer": {"role": self.app.role_of(view.path),
+                                             "id": self.app.renderer_ids.get(view.path),
+                                             "interactive": view.interactive,
+                                             "back": view.back_button.is_sensitive(),
+                                             "widthClass": view.reported_width_class,
+                                             "width": view.window.get_width()},
+                                "panes": {str(stack): models for stack, models in view.content.panes().items()}}
         if graph is None:
             return line
         line["page"] = _page(view, graph.focused_leaf(graph.root))
@@ -190,6 +213,22 @@ class TestProbe:
                     raise ProbeError(f"no window {window} on screen")
                 invocation.return_value(None)
                 view.window.close()  # close-request: the application reports it (ReportClosed)
+            elif method == "Back":
+                (window,) = params.unpack()
+                view = self.app.views.get(window)
+                if view is None:
+                    raise ProbeError(f"no window {window} on screen")
+                view.go_back()  # what the back button's click does (a mirror's view sends nothing)
+                invocation.return_value(None)
+            elif method == "Resize":
+                window, width, height = params.unpack()
+                view = self.app.views.get(window)
+                if view is None:
+                    raise ProbeError(f"no window {window} on screen")
+                if width <= 0 or height <= 0:
+                    raise ProbeError(f"a window is at least 1 × 1, not {width} × {height}")
+                view.resize(int(width), int(height))
+                invocation.return_value(None)
             elif method == "TabMenu":
                 window, tabs, tab, choose = params.unpack()
                 labels = self._tab_menu(window, int(tabs), tab, choose)

@@ -11,6 +11,11 @@ the tab to a new window or into another window's tabs (Session1 MoveModel, the a
 the daemon's changes bring the result — the new window through the session's windows, like any other.
 Each ``Announcement`` of the window (Docs/announcements.md) moves keyboard focus to the page or dialog of its focus
 model and becomes the text of the window's status label, once the view shows its version (announcer.py).
+The window's width is reported as a window size class (ReportWidthClass: compact < 600 px ≤ medium < 840 px ≤
+expanded) whenever it crosses a bound; when ``VisibleModels`` lists several pages of one stack (the scene's panes,
+Docs/panes.md), that stack shows them side by side. A mirror's view (the application's role on the window,
+Docs/renderers.md) is not interactive: its back and forward buttons, tab and segment switchers, sheet buttons and
+dialog actions are insensitive and its pages take no input — it shows the window, it never changes it.
 """
 
 from __future__ import annotations
@@ -41,6 +46,18 @@ log = logging.getLogger("navsession.gtk.view")
 
 PREVENTED = "org.navsession.Error.Prevented"
 
+#: Material's window size classes (Window1 ReportWidthClass): compact below 600 px, medium below 840 px, expanded
+#: from there.
+WIDTH_CLASSES = ((600, "compact"), (840, "medium"))
+
+
+def width_class(width: int) -> str:
+    """The window size class of a width in (logical) pixels: ``compact`` < 600 ≤ ``medium`` < 840 ≤ ``expanded``."""
+    for bound, name in WIDTH_CLASSES:
+        if width < bound:
+            return name
+    return "expanded"
+
 
 class Reporter(Protocol):
     def popped(self, stack: int, index: int) -> None: ...
@@ -60,6 +77,7 @@ class Reporter(Protocol):
     def collapsed(self, split: int, collapsed: bool) -> None: ...
     def renderer_state(self, model: int, state_json: str) -> None: ...
     def move_model(self, model: int, to_window: int, placement_json: str) -> None: ...
+    def width_class(self, name: str) -> None: ...
 
 
 class NavWindowView:
@@ -73,6 +91,11 @@ class NavWindowView:
         self.graph: Graph | None = None
         self.props: dict[str, Any] = {}
         self.closing = False
+        #: Whether what the user does here changes the window (a primary, or a renderer without a role): a mirror's
+        #: view is not interactive (:meth:`set_interactive`).
+        self.interactive = app.role_of(path) != "mirror"
+        #: The window size class reported last (ReportWidthClass), ``None`` before the first render.
+        self.reported_width_class: str | None = None
         self.animator = Animator(on_step=app.screen_changed)
         # The dialog a page's protect() names by default (the application's; a dialog its manifest declares).
         self.discard_dialog: str | None = app.discard_dialog
@@ -86,10 +109,12 @@ class NavWindowView:
         self.actions.add_action(move)
         self.content = GraphView(reporter.tab_selected, self._make_page, reporter.child_selected, reporter.collapsed,
                                  on_changed=app.screen_changed, tab_menu=self.tab_menu, actions=self.actions)
+        self.content.interactive = self.interactive
         self.modals: dict[int, ModalWindow | DialogWindow] = {}
 
         self.window = Gtk.ApplicationWindow(application=app, default_width=720, default_height=520)
         self.window.set_title(f"NavSession window {number}")
+        self.window.connect("notify::default-width", lambda *_: self.report_width_class())
         self.window.insert_action_group(ACTIONS, self.actions)
         header = Gtk.HeaderBar()
         self.title_label = Gtk.Label(label="…")
@@ -128,6 +153,7 @@ class NavWindowView:
         self.window.connect("close-request", self._close_request)
         escape_shortcut(self.window, self.escape)
         history_bindings(self.window, self.go_back, self.go_forward, self.undo, self.redo)
+        self._apply_interactive()
         self.window.present()
         # The size to restore until the display server has applied it (its first configure
         # may report the initial size after the restored one was asked for), and how often to ask again.
@@ -198,13 +224,83 @@ class NavWindowView:
     def set_properties(self, changed: dict[str, Any]) -> None:
         self.props.update(changed)
         self.title_label.set_label(str(self.props.get("Title", "")))
-        self.back_button.set_sensitive(bool(self.props.get("CanGoBack", False)))
+        self.back_button.set_sensitive(self.interactive and bool(self.props.get("CanGoBack", False)))
         self.forward_button.set_visible(bool(self.props.get("CanGoForward", False)))
+        self.forward_button.set_sensitive(self.interactive)
         if "Prepared" in changed:
             self._prepare_pages()
+        if "VisibleModels" in changed and self.content.set_visible_models(self._visible_models()) \
+                and not self.app.fetching.get(self.path):
+            # Panes after a width class; after a change the render on its way (GetState) shows them with its graph.
+            self.relayout()
+
+    def _visible_models(self) -> list[int]:
+        """The VisibleModels property: the models on screen (the panes first; Docs/panes.md)."""
+        try:
+            return [int(m) for m in self.props.get("VisibleModels", [])]
+        except (TypeError, ValueError):
+            return []
+
+    def relayout(self) -> None:
+        """The panes changed without a change of the window (VisibleModels after a width class): the shown graph is
+        built again, without animation, so a stack shows the pages VisibleModels lists side by side (or one again)."""
+        graph = self.graph
+        if graph is None or self.window.get_child() is not self.frame:
+            return
+        self.animator.finish()
+        actions: list[Action] = []
+        root = self.content.build(graph, graph.root, actions)
+        if self.frame.get_child() is not root:
+            self.frame.set_child(root)
+        self._render_presented(graph, actions)
+        self.animator.run(Plan(animate=False), actions)
+        self.app.screen_changed()
+
+    # -- roles and width (Docs/renderers.md, Docs/panes.md) ----------------------------------------
+
+    def set_interactive(self, interactive: bool) -> None:
+        """A primary's view (True) or a mirror's (False: it shows, it never changes the window)."""
+        if interactive != self.interactive:
+            self.interactive = interactive
+            self.content.interactive = interactive
+            self._apply_interactive()
+            if self.graph is not None:
+                self.relayout()
+            self.report_width_class()
+
+    def _apply_interactive(self) -> None:
+        """The controls that would change the window follow :attr:`interactive`: the header's back and forward, the
+        content's input (a mirror's pages take none), the sheets' and dialogs' buttons, the window's title."""
+        interactive = self.interactive
+        self.window.set_title(f"NavSession window {self.number}" + ("" if interactive else " (mirror)"))
+        self.back_button.set_sensitive(interactive and bool(self.props.get("CanGoBack", False)))
+        self.forward_button.set_sensitive(interactive)
+        self.frame.set_can_target(interactive)
+        self.content.apply_interactive()
+        for modal in self.modals.values():
+            _modal_interactive(modal, interactive)
+
+    def report_width_class(self) -> None:
+        """Reports the window's size class (ReportWidthClass) when it is not the one reported last — a primary's only
+        (a mirror's width is not the window's); the first once something is shown."""
+        if self.graph is None or not self.interactive or self.closing:
+            return
+        width = self.window.get_default_size()[0]
+        if width <= 0:
+            width = self.window.get_width()
+        if width <= 0:
+            return
+        name = width_class(width)
+        if name != self.reported_width_class:
+            self.reported_width_class = name
+            log.info("%s: %d px wide: %s", self.path, width, name)
+            self.reporter.width_class(name)
 
     def render(self, state: dict[str, Any], props: dict[str, Any], plan: Plan) -> None:
         self.animator.finish()
+        if "VisibleModels" in props:
+            self.props["VisibleModels"] = props["VisibleModels"]
+        self.content.set_visible_models(self._visible_models())
         graph = Graph.from_state(state, self.app.screen_titles)
         first = self.graph is None
         self.graph = graph
@@ -224,6 +320,8 @@ class NavWindowView:
         # After the build took the pages of prepared models now shown: those no longer prepared are dropped.
         self.content.forget_prepared({int(e["model"]) for e in self.prepared_entries()})
         self.animator.run(plan, actions)
+        if first:
+            self.report_width_class()
 
     def _restore_size(self) -> None:
         """The size the window had (its renderer state), then follows the user's resizing."""
@@ -367,6 +465,7 @@ class NavWindowView:
                         lambda m=model_id: self.modal_back(m), lambda m=model_id: self.escape_modal(m),
                         transition=graph[model_id].get("transition"))
                 self.modals[model_id] = modal
+                _modal_interactive(modal, self.interactive)
                 history_bindings(modal, self.go_back, self.go_forward, self.undo, self.redo)
                 ids = frozenset({model_id, graph.parent(model_id) or 0})
                 if isinstance(modal, ModalWindow):
@@ -378,7 +477,7 @@ class NavWindowView:
                 modal.title_label.set_label(graph.screen_title(graph.visible_leaf(model_id)))
                 modal.back_button.set_visible(bool(graph.appearance(graph.visible_leaf(model_id))["backButton"]))
                 stack = graph.nearest_stack(graph.visible_leaf(model_id))
-                modal.back_button.set_sensitive(stack is not None and len(graph.path(stack)) > 1)
+                modal.back_button.set_sensitive(self.interactive and stack is not None and len(graph.path(stack)) > 1)
 
     # -- user actions: reports only -------------------------------------------------------------
 
@@ -502,7 +601,7 @@ class NavWindowView:
         is the action ``navigation.move-model`` with (the tab's model, the target window; 0: a new one)."""
         graph = self.graph
         model = graph.tab_model(tabs, tab) if graph is not None else None
-        if graph is None or model is None or len(graph[tabs].get("tabs") or []) < 2:
+        if graph is None or model is None or len(graph[tabs].get("tabs") or []) < 2 or not self.interactive:
             return None
         menu = Gio.Menu()
         menu.append_item(_move_item("Move Tab to New Window", model, 0))
@@ -584,6 +683,19 @@ class NavWindowView:
             modal.closing = True
         self.modals.clear()
         self.window.destroy()
+
+
+def _modal_interactive(modal: ModalWindow | DialogWindow, interactive: bool) -> None:
+    """A sheet's or dialog's controls follow the view's :attr:`NavWindowView.interactive` (a mirror's are
+    insensitive, and its content takes no input)."""
+    if isinstance(modal, DialogWindow):
+        for button in modal.buttons.values():
+            button.set_sensitive(interactive)
+    else:
+        modal.close_button.set_sensitive(interactive)
+        if not interactive:
+            modal.back_button.set_sensitive(False)
+        modal.revealer.set_can_target(interactive)
 
 
 def _move_item(label: str, model: int, to_window: int) -> Gio.MenuItem:
