@@ -15,8 +15,14 @@ extension Session {
         guard version <= window.version else {
             throw .versionNotReached(window: number, version: version, actual: window.version)
         }
-        if let client { window.settledBy = client }
         noteRendererSettled(window, version: version, client: client)
+        // With a primary registered, the window's settled version is the primary's: a mirror settles only itself.
+        if let client, window.renderers.contains(where: { $0.role == .primary }),
+            !window.renderers.contains(where: { $0.role == .primary && $0.client == client })
+        {
+            return false
+        }
+        if let client { window.settledBy = client }
         guard version > window.settledVersion else { return false }
         window.settledVersion = version
         return true
