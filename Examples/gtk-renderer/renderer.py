@@ -40,9 +40,9 @@ class RendererApp(NavigationApp):
     """The binding as the reference renderer: the placeholder page for every screen (its editor protects itself
     with the demo's ``discardChanges``), following the daemon's windows only, and the test hook on the bus."""
 
-    def __init__(self, daemon_name: str) -> None:
+    def __init__(self, daemon_name: str, role: str = "primary") -> None:
         super().__init__(APPLICATION_ID, daemon_name, fallback=ScreenPage, discard_dialog="discardChanges",
-                         open_window=False, start_daemon=False, flags=Gio.ApplicationFlags.NON_UNIQUE)
+                         open_window=False, start_daemon=False, flags=Gio.ApplicationFlags.NON_UNIQUE, role=role)
         self.hook: TestHook | None = None
 
     def do_startup(self) -> None:
@@ -67,11 +67,13 @@ def main() -> int:
     parser.add_argument("--app-id", default="org.navsession.Demo",
                         help="the bus name navsessiond serves (its manifest's id; default: the demo)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every report and resync")
+    parser.add_argument("--mirror", action="store_true",
+                        help="follow the windows as a mirror (a second screen): show them, never change them")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="gtk-renderer: %(name)s: %(message)s", stream=sys.stderr)
     # SIGINT and SIGTERM quit cleanly (NavigationApp.run): the bus name goes, the windows close.
-    return RendererApp(args.app_id).run([sys.argv[0]])
+    return RendererApp(args.app_id, role="mirror" if args.mirror else "primary").run([sys.argv[0]])
 
 
 if __name__ == "__main__":
