@@ -18,7 +18,7 @@ import shutil
 import signal
 import tempfile
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Union
 
 from gi.repository import Gio, GLib
 
@@ -149,8 +149,12 @@ class TestDaemon:
     __test__ = False
 
     def __init__(self, address: str, manifest: Optional[str] = None, *, name: Optional[str] = None,
-                 binary: Optional[str] = None, args: Sequence[str] = (), log_level: str = "warning") -> None:
+                 binary: Optional[str] = None, args: Sequence[str] = (), log_level: str = "warning",
+                 state_dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
         self.address = address
+        #: Where the daemon keeps its session (``--state-dir``); ``None``: ``--ephemeral``, nothing kept. With a
+        #: directory, :meth:`kill` and :meth:`start` again replay the journal, as after a crash.
+        self.state_dir = state_dir
         self.manifest = manifest
         self._explicit_name = name
         self.name = name or (manifest_name(manifest) if manifest else DEMO_NAME)
@@ -163,7 +167,8 @@ class TestDaemon:
 
     @property
     def argv(self) -> List[str]:
-        argv = [self.binary, "--bus", self.address, "--ephemeral", "--log-level", self.log_level]
+        argv = [self.binary, "--bus", self.address, "--log-level", self.log_level]
+        argv += ["--state-dir", str(self.state_dir)] if self.state_dir is not None else ["--ephemeral"]
         if self.manifest:
             argv += ["--manifest", self.manifest]
         if self._explicit_name:
@@ -215,6 +220,16 @@ class TestDaemon:
             self.stop()
             raise TestSetupError(f"{' '.join(self.argv)} {why}:\n{self.output}")
         return self
+
+    def kill(self) -> None:
+        """SIGKILL: a crash (nothing is saved on the way out); :meth:`start` again restores what was journaled."""
+        process = self.process
+        if process is None:
+            return
+        process.force_exit()
+        if not _wait(process, STOP_TIMEOUT):
+            raise TestSetupError(f"navsessiond did not exit within {STOP_TIMEOUT} s of SIGKILL")
+        self.process = None
 
     def stop(self) -> None:
         _stop(self.process)

@@ -173,32 +173,6 @@ class NotesRun(gtk_support.AppRun):
 
 
 
-class StatefulDaemon(TestDaemon):
-    """``navsessiond`` keeping its session in ``state_dir`` (not ``--ephemeral``), as an installed one does: a
-    restart with the same directory restores the windows."""
-
-    __test__ = False
-
-    def __init__(self, address: str, manifest: str, state_dir: Path) -> None:
-        super().__init__(address, manifest)
-        self.state_dir = state_dir
-
-    @property
-    def argv(self) -> list[str]:
-        return [arg for arg in super().argv if arg != "--ephemeral"] + ["--state-dir", str(self.state_dir)]
-
-    def kill(self) -> None:
-        """SIGKILL: a crash (nothing is saved on the way out)."""
-        process = self.process
-        if process is None:
-            return
-        done = [False]
-        process.wait_async(None, lambda *_: done.__setitem__(0, True))
-        process.force_exit()
-        until(lambda: done[0], "the daemon gone after SIGKILL")
-        self.process = None
-
-
 @pytest.fixture
 def navsession_manifest() -> str:
     """The application's own manifest, served by the plugin's ``navsession_daemon``."""
@@ -428,7 +402,7 @@ def test_the_editors_draft_and_the_navigation_come_back_after_a_crash(
         notes_app: Callable[[], NotesRun], navsession_bus: TestBus, database: Path, tmp_path: Path) -> None:
     [groceries] = prepare(database, ("Groceries", "Milk, eggs"))
     state_dir = tmp_path / "state"
-    daemon = StatefulDaemon(navsession_bus.address, str(MANIFEST), state_dir)
+    daemon = TestDaemon(navsession_bus.address, str(MANIFEST), state_dir=state_dir)
     daemon.start()
     try:
         session = navsession.connect(navsession_bus.address, daemon.name, start=False)

@@ -319,32 +319,6 @@ class TestGuardDecisions:
 
 # -- kept across a crash ----------------------------------------------------------------------------------------
 
-class StatefulDaemon(TestDaemon):
-    """``navsessiond`` keeping its session in ``state_dir`` (not ``--ephemeral``): a restart with the same directory
-    replays the journal."""
-
-    __test__ = False
-
-    def __init__(self, address: str, manifest: str, state_dir: Path) -> None:
-        super().__init__(address, manifest)
-        self.state_dir = state_dir
-
-    @property
-    def argv(self) -> List[str]:
-        return [arg for arg in super().argv if arg != "--ephemeral"] + ["--state-dir", str(self.state_dir)]
-
-    def kill(self) -> None:
-        """SIGKILL: a crash (nothing is saved on the way out)."""
-        process = self.process
-        if process is None:
-            return
-        done = [False]
-        process.wait_async(None, lambda *_: done.__setitem__(0, True))
-        process.force_exit()
-        until(lambda: done[0], "the daemon gone after SIGKILL")
-        self.process = None
-
-
 def until(condition: Callable[[], bool], what: str) -> None:
     """Iterates the default main context until ``condition()`` holds (woken by events), within ``BOUND``."""
     context = GLib.MainContext.default()
@@ -361,7 +335,7 @@ def until(condition: Callable[[], bool], what: str) -> None:
 
 
 def test_the_counts_survive_sigkill_and_a_restart(navsession_bus, tmp_path):
-    daemon = StatefulDaemon(navsession_bus.address, write_manifest(tmp_path), tmp_path / "state")
+    daemon = TestDaemon(navsession_bus.address, write_manifest(tmp_path), state_dir=tmp_path / "state")
     try:
         daemon.start()
         session = navsession.connect(daemon.address, daemon.name, start=False)

@@ -246,32 +246,6 @@ def test_an_unknown_window_is_UnknownObject_and_a_bad_argument_is_refused_before
 
 # -- kept across a crash ----------------------------------------------------------------------------------------
 
-class StatefulDaemon(TestDaemon):
-    """``navsessiond`` keeping its session in ``state_dir`` (not ``--ephemeral``): a restart with the same directory
-    restores the windows."""
-
-    __test__ = False
-
-    def __init__(self, address: str, state_dir: Path) -> None:
-        super().__init__(address)
-        self.state_dir = state_dir
-
-    @property
-    def argv(self) -> List[str]:
-        return [arg for arg in super().argv if arg != "--ephemeral"] + ["--state-dir", str(self.state_dir)]
-
-    def kill(self) -> None:
-        """SIGKILL: a crash (nothing is saved on the way out)."""
-        process = self.process
-        if process is None:
-            return
-        done = [False]
-        process.wait_async(None, lambda *_: done.__setitem__(0, True))
-        process.force_exit()
-        until(lambda: done[0], "the daemon gone after SIGKILL")
-        self.process = None
-
-
 def stored_policies(state_dir: Path) -> List[Optional[dict]]:
     """What the state directory says of window policies: each journal ``policy`` line's, then each window's of
     ``state.json``."""
@@ -292,7 +266,7 @@ def stored_policies(state_dir: Path) -> List[Optional[dict]]:
 def test_a_policy_survives_sigkill_and_a_restart(navsession_bus, tmp_path):
     state_dir = tmp_path / "state"
     policy = {"change": [f"app:{REMOTE_APP}"], "manage": ["host"]}
-    daemon = StatefulDaemon(navsession_bus.address, state_dir)
+    daemon = TestDaemon(navsession_bus.address, state_dir=state_dir)
     try:
         daemon.start()
         session = navsession.connect(daemon.address, daemon.name, start=False)
