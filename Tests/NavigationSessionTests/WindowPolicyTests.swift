@@ -75,6 +75,19 @@ struct WindowPolicyTests {
         try session.apply(window: number, batchJSON: Self.setTitle, client: ":1.2")
     }
 
+    /// The policy is asked before anything else: a client that may not change the window hears that, not which share
+    /// or bound its batch would exceed, and a move into a kiosk asks no guard of the source window.
+    @Test func thePolicyIsAskedBeforeSharesBoundsAndTheOtherWindow() throws {
+        let (session, number) = try session()
+        let other = try #require(session.openWindow(scene: "waiting").window)
+        try session.setWindowPolicy(window: number, policyJSON: #"{"change":[]}"#, client: ":1.1")
+        let tooMany = "[" + Array(repeating: #"{"command":"setParams","title":"T"}"#, count: 300).joined(separator: ",") + "]"
+        #expect(isAccessDenied { try session.apply(window: number, batchJSON: tooMany, client: ":1.2") })
+        let model = try session.window(other).graph.activeModelID
+        #expect(isAccessDenied { _ = try session.moveModel(window: other, model: model, to: number, placementJSON: "", client: ":1.2") })
+        #expect(session.windowsByNumber[other] != nil)
+    }
+
     @Test func anAppPrincipalMatchesTheSandboxedClientOnly() throws {
         let (session, number) = try session()
         try session.setWindowPolicy(window: number, policyJSON: #"{"change":["app:org.example.Remote"]}"#, client: ":1.1")

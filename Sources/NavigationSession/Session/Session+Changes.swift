@@ -46,6 +46,8 @@ extension Session {
         _ batch: [BatchCommand], to number: WindowNumber, client: String?
     ) throws(SessionError) -> (SessionWindow, [BatchCommand]) {
         let window = try window(number)
+        // The window's policy first: a client that may not change it learns that, not which share it would exceed.
+        try acting(as: client) { () throws(SessionError) in try checkPolicy(window) }
         guard batch.count <= limits.maxBatchCommands else {
             throw .limitsExceeded("a batch may hold at most \(limits.maxBatchCommands) commands")
         }

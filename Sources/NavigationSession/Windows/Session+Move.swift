@@ -87,6 +87,10 @@ extension Session {
             throw .invalidArguments("model \(model) is in window \(number) already; name another window, or 0 for a new one")
         }
         let targetWindow: SessionWindow? = target == 0 ? nil : try window(target)
+        // Both windows' policies before anything else is asked (a guard provider, a share): the caller may change
+        // both or neither moves.
+        try checkPolicy(source)
+        if let targetWindow { try checkPolicy(targetWindow) }
         try checkHistoryShare()
         let whole = source.graph.snapshot()
         if whole.movesWholeWindow(model) {
