@@ -11,6 +11,7 @@ extension Session {
     public func undo(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
         try acting(as: client) { () throws(SessionError) in
             let window = try window(number)
+            try checkPolicy(window)
             guard let version = window.history.undoable.last else { throw .nothingToUndo(window: number) }
             return try restore(window, toStateAt: version - 1, cause: .undo(version: version))
         }
@@ -22,6 +23,7 @@ extension Session {
     public func redo(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
         try acting(as: client) { () throws(SessionError) in
             let window = try window(number)
+            try checkPolicy(window)
             guard let version = window.history.redoable.last else { throw .nothingToRedo(window: number) }
             return try restore(window, toStateAt: version, cause: .redo(version: version))
         }
