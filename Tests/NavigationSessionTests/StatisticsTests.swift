@@ -91,6 +91,21 @@ struct StatisticsTests {
         }
     }
 
+    /// Times come from journal lines: any Int64 a damaged file holds is counted without trapping.
+    @Test func extremeTimesSaturateInsteadOfTrapping() {
+        var statistics = SessionStatistics()
+        statistics.observe(window: 1, screen: "a", at: .min, funnels: [:])
+        statistics.observe(window: 1, screen: "b", at: .max, funnels: [:])
+        #expect(statistics.screens["a"]?.milliseconds == .max)
+        statistics.observe(window: 2, screen: "a", at: 0, funnels: [:])
+        statistics.close(window: 2, at: .max)
+        #expect(statistics.screens["a"]?.milliseconds == .max)
+        statistics.observe(window: 3, screen: "c", at: .max, funnels: [:])
+        statistics.close(window: 3, at: .min)
+        #expect(statistics.screens["c"]?.milliseconds == 0)
+        #expect(statistics.milliseconds(of: "b", now: .min) == 0)
+    }
+
     @Test func aFunnelMustNameDeclaredScreens() throws {
         let json = Manifest.demoJSON.replacingOccurrences(
             of: #""format": 1,"#, with: #""format": 1, "funnels": {"f": ["home", "nowhere"]},"#)

@@ -60,8 +60,15 @@ struct ArgumentFactory {
         // RegisterRenderer / UnregisterRenderer: the roles (a primary is often taken: AccessDenied), capabilities, ids.
         case ("role", .string): .string(random.pick(["primary", "mirror", "assistive", "viewer"], or: "mirror"))
         case ("capabilities_json", .string):
-            .string(random.pick(["", #"{"multiDismiss":true,"pushesInOne":true}"#, #"{"multiDismiss":false}"#, "[1]", #"{"multiDismis":1}"#], or: ""))
+            .string(random.pick(["", #"{"multiDismiss":true,"pushesInOne":true}"#, #"{"multiDismiss":false}"#, "[1]", #"{"multiDismis":1}"#,
+                #"{"multiDismiss":1e300}"#, #"{"pushesInOne":-1}"#, #"{"multiDismiss":18446744073709551615}"#], or: ""))
         case ("renderer_id", .string): .string(random.pick(["r1", "r2", "r9", ""], or: "r1"))
+        // GetStats: the formats, a few screens, and numbers at the extremes where names or a format belong.
+        case ("query_json", .string):
+            .string(random.pick(
+                ["", "{}", #"{"format":"openmetrics"}"#, #"{"screens":["home","detail"]}"#, #"{"screens":[0]}"#,
+                 #"{"screens":[-1]}"#, #"{"screens":[9223372036854775807]}"#, #"{"screens":[18446744073709551615]}"#,
+                 #"{"format":1e300}"#, #"{"format":"xml"}"#, "[1]"], or: ""))
         // ReportWidthClass: the three classes, sometimes not one (InvalidArgs).
         case ("width_class", .string): .string(random.pick(["compact", "medium", "expanded", "wide"], or: "compact"))
         // GetAnnouncement: a language list as HTTP's Accept-Language, sometimes malformed.
@@ -73,7 +80,8 @@ struct ArgumentFactory {
             .string(random.pick(
                 ["", #"{"change":["*"]}"#, #"{"change":["host"]}"#, #"{"change":["self"]}"#, #"{"change":[]}"#,
                  #"{"change":["app:org.example.Remote"]}"#, #"{"chnage":[]}"#, #"{"change":["nope"]}"#,
-                 #"{"change":[],"manage":[]}"#, "[1]"], or: ""))
+                 #"{"change":[],"manage":[]}"#, "[1]", #"{"change":[0]}"#, #"{"change":[-1]}"#,
+                 #"{"change":[9223372036854775807]}"#, #"{"change":[18446744073709551615]}"#, #"{"change":1e300}"#], or: ""))
         // CheckManifest / ReloadManifest: the daemon's own manifest (every window kept), or not one (InvalidManifest).
         case ("manifest_json", .string):
             .string(random.chance(0.7) ? vocabulary.manifestJSON : random.pick(["{", "{}", #"{"format":1,"id":"org.other.App"}"#], or: "{"))

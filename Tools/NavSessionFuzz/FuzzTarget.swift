@@ -126,7 +126,8 @@ final class FuzzTarget {
         }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // Not waitUntilExit: it would hold a thread of the cooperative pool until the kernel reaps the child.
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         }
     }
 

@@ -90,7 +90,7 @@ public enum Announcements {
         }
         var text = out.split(whereSeparator: { $0 == " " }).joined(separator: " ")
         while let last = text.last, last == " " || last == "," { text.removeLast() }
-        text = text.replacingAll(" .", with: ".").replacingAll(" ,", with: ",")
+        text = text.replacing(" .", with: ".").replacing(" ,", with: ",")
         return text
     }
 
@@ -216,19 +216,5 @@ extension Substring {
         while slice.first == " " { slice = slice.dropFirst() }
         while slice.last == " " { slice = slice.dropLast() }
         return String(slice)
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            out += rest[..<range.lowerBound]
-            out += replacement
-            rest = rest[range.upperBound...]
-        }
-        return out + rest
     }
 }

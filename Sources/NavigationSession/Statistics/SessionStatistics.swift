@@ -86,7 +86,7 @@ public struct SessionStatistics: Hashable, Sendable, Codable {
         var positions = showing[number]?.funnels ?? [:]
         close(window: number, at: time)
         let name = screens[screen] != nil || screens.count < Self.maxScreens ? screen : Self.otherScreen
-        screens[name, default: Screen()].visits += 1
+        screens[name, default: Screen()].visits &+= 1
         for (funnel, path) in steps where !path.isEmpty {
             var reached = positions[funnel] ?? 0
             if screen == path[0] {
@@ -99,7 +99,7 @@ public struct SessionStatistics: Hashable, Sendable, Codable {
             positions[funnel] = reached
             var counts = funnels[funnel] ?? Array(repeating: 0, count: path.count)
             if counts.count != path.count { counts = Array(repeating: 0, count: path.count) }
-            counts[reached - 1] += 1
+            counts[reached - 1] &+= 1
             funnels[funnel] = counts
         }
         showing[number] = Showing(screen: name, since: time, funnels: positions)
@@ -108,19 +108,36 @@ public struct SessionStatistics: Hashable, Sendable, Codable {
     /// Window `number` closed (or stopped showing) at `time`: its running visit ends.
     mutating func close(window number: WindowNumber, at time: Int64) {
         guard let current = showing.removeValue(forKey: number) else { return }
-        screens[current.screen, default: Screen()].milliseconds += max(0, time - current.since)
+        let total = screens[current.screen]?.milliseconds ?? 0
+        screens[current.screen, default: Screen()].milliseconds = Self.adding(total, Self.elapsed(from: current.since, to: time))
+    }
+
+    /// `to - from`, 0 when negative, saturating: times come from journal lines, which a damaged file may hold anywhere
+    /// in Int64's range.
+    static func elapsed(from: Int64, to: Int64) -> Int64 {
+        let (difference, overflow) = to.subtractingReportingOverflow(from)
+        if overflow { return to > from ? .max : 0 }
+        return max(0, difference)
+    }
+
+    /// `a + b` saturating at `Int64.max` (both non-negative).
+    static func adding(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 
     /// A guard refused or redirected a change.
     mutating func refused(guard name: String, verdict: String, at time: Int64) {
         if since == nil { since = time }
-        guards[name, default: [:]][verdict, default: 0] += 1
+        guards[name, default: [:]][verdict, default: 0] &+= 1
     }
 
     /// Milliseconds `screen` has been shown up to `now`, running visits included.
     public func milliseconds(of screen: String, now: Int64) -> Int64 {
         var total = screens[screen]?.milliseconds ?? 0
-        for current in showing.values where current.screen == screen { total += max(0, now - current.since) }
+        for current in showing.values where current.screen == screen {
+            total = Self.adding(total, Self.elapsed(from: current.since, to: now))
+        }
         return total
     }
 
