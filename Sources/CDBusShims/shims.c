@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -249,4 +250,31 @@ void CDBusShims_loop_wait(CDBusShims_Loop *loop) {
         i = -1;
         now = now_ms();
     }
+}
+
+int CDBusShims_write_direct(DBusConnection *connection, const void *bytes, size_t length) {
+    int fd = -1;
+    if (!dbus_connection_get_socket(connection, &fd) || fd < 0) return -1;
+    /* What libdbus holds was queued before these bytes; it goes first (normally empty: no system call). */
+    if (dbus_connection_has_messages_to_send(connection)) dbus_connection_flush(connection);
+    const char *next = bytes;
+    size_t left = length;
+    while (left > 0) {
+        ssize_t written = send(fd, next, left, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (written > 0) {
+            next += written;
+            left -= (size_t)written;
+            continue;
+        }
+        if (written < 0 && errno == EINTR) continue;
+        if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd writable = { .fd = fd, .events = POLLOUT, .revents = 0 };
+            int ready = poll(&writable, 1, 1000);
+            if (ready < 0 && errno != EINTR) return errno;
+            if (ready > 0 && (writable.revents & (POLLERR | POLLHUP | POLLNVAL))) return EPIPE;
+            continue;
+        }
+        return written < 0 ? errno : EPIPE;
+    }
+    return 0;
 }

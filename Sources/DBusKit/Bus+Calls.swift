@@ -39,6 +39,7 @@ extension Bus {
                     return
                 }
                 var pending: OpaquePointer?
+                flushOutgoing()
                 guard dbus_connection_send_with_reply(connection, message, &pending, max(milliseconds, 1)) != 0
                 else {
                     call.finish(.failure(ConnectionError(.outOfMemory, "cannot send the call")))
@@ -144,6 +145,7 @@ extension Bus {
         guard let connection, !isDisconnected else {
             throw ConnectionError(.disconnected, "the connection is closed")
         }
+        flushOutgoing()
         if dbus_connection_send(connection, message, nil) == 0 {
             throw ConnectionError(.outOfMemory, "cannot queue the message")
         }

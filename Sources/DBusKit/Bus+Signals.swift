@@ -35,40 +35,27 @@ extension Bus {
         if let destination { noteReply(size, to: destination.rawValue) } else { noteSignal(size) }
     }
 
-    /// Emits one signal unicast to each of `destinations`: marshalled and checked once, then copied per peer (only
-    /// the destination differs; libdbus gives each copy its own serial). A signal many clients follow costs one
-    /// encoding and one check, not one per client.
+    /// Emits one signal unicast to each of `destinations`: the body marshalled once, a header per peer (only the
+    /// destination differs). A signal many clients follow costs one encoding, not one per client.
     /// - Throws: as ``emit(path:interface:member:arguments:destination:)``; the peers before a failure got it.
     public func emit(
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value], destinations: [BusName]
     ) throws {
-        guard let first = destinations.first else { return }
-        guard destinations.count > 1,
-            let wire = try WireMessage.build(
-                .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
-                destination: first.rawValue, body: arguments)
-        else {
+        guard destinations.count > 1, let body = try WireMessage.Body(arguments) else {
             for destination in destinations {
                 try emit(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
             }
             return
         }
-        guard wire.size <= maximumOutgoingMessageSize else {
-            throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
-        }
-        let message = try wire.demarshal()
-        defer { dbus_message_unref(message) }
-        try send(message)
-        noteReply(wire.size, to: first.rawValue)
-        for destination in destinations.dropFirst() {
-            // An unlocked replica with serial 0: libdbus numbers it when it is sent.
-            guard let copy = dbus_message_copy(message) else { throw ConnectionError(.outOfMemory, "cannot copy a signal") }
-            defer { dbus_message_unref(copy) }
-            guard destination.rawValue.withCString({ dbus_message_set_destination(copy, $0) }) != 0 else {
-                throw ConnectionError(.outOfMemory, "cannot address a signal")
+        for destination in destinations {
+            let wire = WireMessage.assemble(
+                .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
+                destination: destination.rawValue, body: body)
+            guard wire.size <= maximumOutgoingMessageSize else {
+                throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
             }
-            try send(copy)
-            noteReply(wire.size - first.rawValue.utf8.count + destination.rawValue.utf8.count, to: destination.rawValue)
+            try sendWire(wire)
+            noteReply(wire.size, to: destination.rawValue)
         }
     }
 
@@ -98,9 +85,7 @@ extension Bus {
             guard wire.size <= maximumOutgoingMessageSize else {
                 throw outgoingTooLarge("\(subject) would be", wire.size, kind)
             }
-            let message = try wire.demarshal()
-            defer { dbus_message_unref(message) }
-            try send(message)
+            try sendWire(wire)
             return
         }
         let size = MessageEncoder.estimatedSize(of: values)
@@ -154,6 +139,7 @@ extension Bus {
         guard let subscription = subscriptions.removeValue(forKey: id), let connection, !isDisconnected else {
             return
         }
+        flushOutgoing()
         // Fire-and-forget: with a NULL error libdbus does not wait for the reply.
         subscription.rule.text.withCString { dbus_bus_remove_match(connection, $0, nil) }
     }

@@ -51,6 +51,12 @@ public actor Bus {
     public static let maximumQueuedCalls = 4096
     /// The serial of the next message marshalled by DBusKit itself (``WireMessage``).
     var wireSerial = WireMessage.firstSerial
+    /// Messages DBusKit marshalled whole, waiting to be written to the socket in one system call at the end of
+    /// the bus thread's turn (``flushOutgoing()``); empty whenever libdbus may write, so the two never reorder.
+    var outgoing: [UInt8] = []
+    /// Whether the connection has a socket DBusKit can write its own messages to (every unix and tcp
+    /// transport); without one, they go through libdbus.
+    var writesDirectly = false
     /// Deferred replies being built off the bus thread (bounded by ``maximumDeferredReplies``).
     var deferredReplies = 0
     /// Replies taken over by handlers (``holdReply(to:outputs:)``), by id.
@@ -138,6 +144,8 @@ public actor Bus {
             teardown()
             throw ConnectionError(.outOfMemory, "cannot register the object tree")
         }
+        var socket: Int32 = -1
+        writesDirectly = dbus_connection_get_socket(opened, &socket) != 0 && socket >= 0
         thread.pump = { [weak self] in
             self?.onBusThread { bus in bus.dispatchAll() }
         }
@@ -171,12 +179,19 @@ public actor Bus {
     /// Dispatches until libdbus has nothing left; runs on the bus thread after every loop turn.
     func dispatchAll() {
         guard let connection else { return }
-        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+        // Written before each message is dispatched: libdbus answers some (Peer.Ping) itself, and those answers
+        // must follow what this connection sent before.
+        repeat {
+            flushOutgoing()
+        } while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS
+        flushOutgoing()
         if isDisconnected { teardown() }
     }
 
     /// Releases everything tied to the connection. Safe to call more than once.
     func teardown() {
+        if !isDisconnected { flushOutgoing() }
+        outgoing = []
         if let connection {
             self.connection = nil
             failPendingCalls()
@@ -278,4 +293,46 @@ extension Bus {
         wireSerial = wireSerial == .max ? WireMessage.firstSerial : wireSerial + 1
         return serial
     }
+
+    /// Sends a message DBusKit marshalled whole (``WireMessage``): appended to ``outgoing`` and written with the
+    /// rest of the turn's messages in one system call, without libdbus's outgoing queue or its second reading
+    /// of the bytes. The writer builds only what the specification allows (types checked as values are made,
+    /// nesting and lengths as they are written); debug builds — the tests — still hand every message to libdbus
+    /// to check, exactly as it checks one read from a peer.
+    /// - Throws: ``ConnectionError`` when disconnected; ``ValidationError`` when libdbus refuses it (debug).
+    func sendWire(_ wire: WireMessage) throws {
+        guard connection != nil, !isDisconnected else {
+            throw ConnectionError(.disconnected, "the connection is closed")
+        }
+        #if DEBUG
+        dbus_message_unref(try wire.demarshal())
+        #endif
+        guard writesDirectly else {
+            let message = try wire.demarshal()
+            defer { dbus_message_unref(message) }
+            try send(message)
+            return
+        }
+        outgoing.append(contentsOf: wire.bytes)
+        if outgoing.count >= Self.outgoingFlushBytes { flushOutgoing() }
+    }
+
+    /// Writes ``outgoing`` to the socket (after anything libdbus queued first). Called before libdbus may write
+    /// (a send through libdbus, a dispatch, the loop's wait) and when ``outgoing`` reaches
+    /// ``outgoingFlushBytes``. A socket that fails drops what was waiting: the connection is gone, and libdbus
+    /// reports it on its next read.
+    func flushOutgoing() {
+        guard !outgoing.isEmpty else { return }
+        if let connection, !isDisconnected {
+            _ = outgoing.withUnsafeBytes { CDBusShims_write_direct(connection, $0.baseAddress, $0.count) }
+        }
+        if outgoing.capacity > 4 * Self.outgoingFlushBytes {
+            outgoing = []
+        } else {
+            outgoing.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// How much of DBusKit's own messages waits for the end of a turn at most.
+    static let outgoingFlushBytes = 64 * 1024
 }

@@ -33,4 +33,12 @@ void CDBusShims_loop_wakeup(CDBusShims_Loop *loop);
 /// watches and expired timeouts. Does not dispatch; the caller dispatches afterwards.
 void CDBusShims_loop_wait(CDBusShims_Loop *loop);
 
+/// Writes all `length` bytes of `bytes` to the connection's socket, after libdbus has written whatever it had
+/// queued (that was queued first). For messages DBusKit marshalled whole: they skip libdbus's outgoing queue
+/// and its re-validation. Waits in poll while the socket is full (the bus reads its clients continuously), so
+/// a return means every byte is with the kernel. Returns 0 on success, -1 when the connection has no socket
+/// (nothing written: send through libdbus instead), or an errno when the socket failed (the connection is
+/// gone; libdbus sees the hang-up on its next read).
+int CDBusShims_write_direct(DBusConnection *connection, const void *bytes, size_t length);
+
 #endif

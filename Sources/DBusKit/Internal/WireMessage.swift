@@ -1,14 +1,17 @@
 internal import CDBus
 
-/// Outgoing signals and method returns marshalled in one pass and handed to libdbus whole.
+/// Outgoing signals and method returns marshalled in one pass and written to the socket whole.
 ///
 /// Built through libdbus's iterator, every top-level argument makes libdbus re-read and rewrite the
 /// header's SIGNATURE field (`_dbus_message_iter_open_signature`/`close_signature`): for a 7-argument
 /// `Changed` that was about half of libdbus's cost per call. Here the body and the header are written
-/// into one buffer following the D-Bus specification's marshalling rules (little-endian), and
-/// `dbus_message_demarshal` checks the result exactly as it checks a message read from a socket —
-/// nothing reaches the bus that libdbus would not accept from a peer. Values holding a file descriptor
-/// (`h`) need libdbus's descriptor passing and go through the iterator path instead (`nil` here).
+/// into one buffer following the D-Bus specification's marshalling rules (little-endian). What is written is
+/// valid by construction: names, paths and signatures are checked when their values are made, strings are
+/// Swift's (valid UTF-8; a NUL is refused here), nesting and lengths are checked as they are written.
+/// ``Bus/sendWire(_:)`` writes the bytes to the socket itself (no second reading by libdbus, which cost a
+/// quarter of a call); debug builds — the tests — hand every message to `dbus_message_demarshal` first, which
+/// checks it exactly as it checks a message read from a peer. Values holding a file descriptor (`h`) need
+/// libdbus's descriptor passing and go through the iterator path instead (`nil` here).
 struct WireMessage {
     enum Kind: UInt8 {
         case methodReturn = 2
@@ -49,39 +52,63 @@ struct WireMessage {
         _ kind: Kind, serial: UInt32, path: ObjectPath?, interface: InterfaceName?, member: MemberName?,
         replySerial: UInt32? = nil, destination: String? = nil, body: [Value], types: [SignatureType]? = nil
     ) throws(ValidationError) -> WireMessage? {
-        var encodedBody = WireMessage()
-        encodedBody.bytes.reserveCapacity(256)
-        var signature: [UInt8] = []
-        signature.reserveCapacity(16)
-        var depth = 0
-        if let types {
-            guard body.count == types.count else {
-                throw ValidationError(.value, "\(body.count) values where \(types.count) were declared")
-            }
-            for (value, type) in zip(body, types) {
-                type.appendSignature(to: &signature)
-                try encodedBody.write(value, as: type, depth: &depth)
-            }
-        } else {
-            for value in body {
-                Self.appendSignature(of: value, to: &signature)
-                try encodedBody.write(value, depth: &depth)
-            }
-        }
-        guard !encodedBody.holdsDescriptor else { return nil }
-        guard signature.count <= 255 else {
-            throw ValidationError(.signature, "the body signature is longer than 255 bytes")
-        }
+        guard let encoded = try Body(body, types: types) else { return nil }
+        return assemble(
+            kind, serial: serial, path: path, interface: interface, member: member, replySerial: replySerial,
+            destination: destination, body: encoded)
+    }
 
+    /// A message body and its signature, marshalled once: several messages can carry it (one signal unicast
+    /// to each of its followers differs only in the header's destination).
+    struct Body {
+        fileprivate let bytes: [UInt8]
+        fileprivate let signature: [UInt8]
+
+        /// `nil` when `values` hold a file descriptor.
+        /// - Throws: ``ValidationError`` for values libdbus would reject.
+        init?(_ values: [Value], types: [SignatureType]? = nil) throws(ValidationError) {
+            var encoded = WireMessage()
+            encoded.bytes.reserveCapacity(256)
+            var signature: [UInt8] = []
+            signature.reserveCapacity(16)
+            var depth = 0
+            if let types {
+                guard values.count == types.count else {
+                    throw ValidationError(.value, "\(values.count) values where \(types.count) were declared")
+                }
+                for (value, type) in zip(values, types) {
+                    type.appendSignature(to: &signature)
+                    try encoded.write(value, as: type, depth: &depth)
+                }
+            } else {
+                for value in values {
+                    WireMessage.appendSignature(of: value, to: &signature)
+                    try encoded.write(value, depth: &depth)
+                }
+            }
+            guard !encoded.holdsDescriptor else { return nil }
+            guard signature.count <= 255 else {
+                throw ValidationError(.signature, "the body signature is longer than 255 bytes")
+            }
+            bytes = encoded.bytes
+            self.signature = signature
+        }
+    }
+
+    /// The header for `body`, then `body`.
+    static func assemble(
+        _ kind: Kind, serial: UInt32, path: ObjectPath?, interface: InterfaceName?, member: MemberName?,
+        replySerial: UInt32? = nil, destination: String? = nil, body: Body
+    ) -> WireMessage {
         var message = WireMessage()
-        message.bytes.reserveCapacity(encodedBody.bytes.count + 160)
+        message.bytes.reserveCapacity(body.bytes.count + 160)
         // Fixed header: endianness, type, flags (no reply expected, as libdbus sets on signals and returns),
         // protocol version, body length, serial.
         message.bytes.append(UInt8(ascii: "l"))
         message.bytes.append(kind.rawValue)
         message.bytes.append(0x1)
         message.bytes.append(1)
-        message.append32(UInt32(encodedBody.bytes.count))
+        message.append32(UInt32(body.bytes.count))
         message.append32(serial)
         // Header fields: a(yv).
         let lengthOffset = message.bytes.count
@@ -96,15 +123,15 @@ struct WireMessage {
             message.append32(replySerial)
         }
         if let destination { message.field(6, UInt8(ascii: "s"), destination) }
-        if !signature.isEmpty {
+        if !body.signature.isEmpty {
             message.fieldHeader(8, UInt8(ascii: "g"))
-            message.bytes.append(UInt8(signature.count))
-            message.bytes.append(contentsOf: signature)
+            message.bytes.append(UInt8(body.signature.count))
+            message.bytes.append(contentsOf: body.signature)
             message.bytes.append(0)
         }
         message.set32(UInt32(message.bytes.count - fieldsStart), at: lengthOffset)
         message.align(8)
-        message.bytes.append(contentsOf: encodedBody.bytes)
+        message.bytes.append(contentsOf: body.bytes)
         return message
     }
 
@@ -128,7 +155,7 @@ struct WireMessage {
 
     /// The signature of `value`'s type, read off the value: containers carry their element types, and a
     /// structure's fields are values, so no ``SignatureType`` is built (``Value/type`` allocates one per container).
-    private static func appendSignature(of value: Value, to out: inout [UInt8]) {
+    fileprivate static func appendSignature(of value: Value, to out: inout [UInt8]) {
         switch value {
         case .array(let element, _):
             out.append(UInt8(ascii: "a"))
@@ -279,7 +306,7 @@ struct WireMessage {
     }
 
     /// Writes `value` as its own type (a signal's arguments, a variant's contents).
-    private mutating func write(_ value: Value, depth: inout Int) throws(ValidationError) {
+    fileprivate mutating func write(_ value: Value, depth: inout Int) throws(ValidationError) {
         guard try !writeBasic(value) else { return }
         try Self.nest(&depth)
         defer { depth -= 1 }
@@ -301,7 +328,7 @@ struct WireMessage {
     }
 
     /// Writes `value`, which must have type `type` (array elements, dictionary entries, declared outputs).
-    private mutating func write(_ value: Value, as type: SignatureType, depth: inout Int) throws(ValidationError) {
+    fileprivate mutating func write(_ value: Value, as type: SignatureType, depth: inout Int) throws(ValidationError) {
         switch (value, type) {
         case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
              (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.string, .string),
