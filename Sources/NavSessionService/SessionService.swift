@@ -37,6 +37,8 @@ public final class SessionService: Sendable {
     /// reload replaces both (``reloadManifest(fromFile:on:)``, Session1 `ReloadManifest`).
     let manifestBox: Mutex<Manifest>
     var manifest: Manifest { manifestBox.withLock { $0 } }
+    /// The path of the window a change was last announced on (``path(of:)``).
+    let lastWindowPath = Mutex<(number: WindowNumber, path: ObjectPath)?>(nil)
     /// Whether the manifest served declares guards (``hasGuards``).
     let guardsDeclared: Atomic<Bool>
     private let quitRequests: AsyncStream<Void>.Continuation
@@ -128,7 +130,11 @@ public final class SessionService: Sendable {
 
     /// The object path of window `number`.
     func path(of number: WindowNumber) throws(ValidationError) -> ObjectPath {
-        try names.windowsPath.appending(DirectJSON.decimal(Int(number)))
+        // A change announces on its window's path two or three times: the last one built is kept.
+        if let last = lastWindowPath.withLock({ $0 }), last.number == number { return last.path }
+        let path = try names.windowsPath.appending(DirectJSON.decimal(Int(number)))
+        lastWindowPath.withLock { $0 = (number, path) }
+        return path
     }
 
     /// The window number of `path`, or `UnknownObject`.

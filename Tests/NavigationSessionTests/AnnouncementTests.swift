@@ -7,6 +7,24 @@ import Testing
 /// Announcements (Docs/announcements.md): each change that moves focus says what happened and where focus goes, from
 /// the manifest's titles, templates and per-locale phrases; another locale on request.
 struct AnnouncementTests {
+    @Test func renderingFillsPlaceholdersAndTidiesWhatEmptyValuesLeave() {
+        let values = ["title": "Saved", "message": "", "question": "Delete?", "index": "2", "count": "3", "name": "Zoë"]
+        let cases: [(String, String)] = [
+            ("Alert: {title}. {message}", "Alert: Saved."),
+            ("{title}, tab {index} of {count}", "Saved, tab 2 of 3"),
+            ("{question}.", "Delete?"),
+            ("  {message} {title} ,  {unknown} .", "Saved,."),
+            ("{title}, {message}", "Saved"),
+            ("Hello {name}, {message}, .", "Hello Zoë,,."),
+            ("{unclosed", ""),
+            ("a } b", "a } b"),
+            ("Détails de {name} — {title}", "Détails de Zoë — Saved"),
+        ]
+        for (template, expected) in cases {
+            #expect(Announcements.render(template, values) == expected, "\(template)")
+        }
+    }
+
     /// The demo manifest with a French phrase set and a template for `detail`.
     static func manifest() throws -> Manifest {
         var object = try #require(try JSONSerialization.jsonObject(with: Data(Manifest.demoJSON.utf8)) as? [String: Any])

@@ -64,34 +64,50 @@ public enum Announcements {
     }
 
     /// `template` with each `{name}` replaced by `values[name]` (unknown names by nothing), whitespace and stray
-    /// punctuation left by empty values tidied (`"Alert: Saved. "` → `"Alert: Saved."`).
+    /// punctuation left by empty values tidied (`"Alert: Saved. "` → `"Alert: Saved."`): runs of spaces are one,
+    /// none leads, none stands before a `.` or `,`, and trailing spaces and commas go.
+    ///
+    /// One pass over the UTF-8 bytes (a change that moves focus renders one or two of these): `{`, `}`, `.`, `,`
+    /// and the space are ASCII, which no byte of a multi-byte character equals.
     static func render(_ template: String, _ values: [String: String]) -> String {
-        var out = ""
-        var name: String?
+        var out: [UInt8] = []
+        out.reserveCapacity(template.utf8.count + 32)
+        var pendingSpace = false
+        func emit(_ byte: UInt8) {
+            if byte == UInt8(ascii: " ") {
+                pendingSpace = !out.isEmpty
+                return
+            }
+            if pendingSpace, byte != UInt8(ascii: "."), byte != UInt8(ascii: ",") { out.append(UInt8(ascii: " ")) }
+            pendingSpace = false
+            out.append(byte)
+        }
+        var nameStart: String.UTF8View.Index?
         var endsSentence = false
-        for character in template {
-            if character == "{", name == nil {
-                name = ""
-            } else if character == "}", let current = name {
-                let value = values[current] ?? ""
-                out += value
+        let utf8 = template.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            defer { index = utf8.index(after: index) }
+            if let start = nameStart {
+                guard byte == UInt8(ascii: "}") else { continue }
+                let value = values[String(template[start..<index])] ?? ""
+                for valueByte in value.utf8 { emit(valueByte) }
                 // A value ending its own sentence ("Delete?", "Wait…") takes no second stop from the template.
-                endsSentence = value.last.map { ".?!…".contains($0) } ?? false
-                name = nil
+                endsSentence = value.utf8.last.map { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "?")
+                    || $0 == UInt8(ascii: "!") } ?? false || value.hasSuffix("…")
+                nameStart = nil
                 continue
-            } else if name != nil {
-                name?.append(character)
-            } else if character == ".", endsSentence {
-                // skipped
-            } else {
-                out.append(character)
+            }
+            if byte == UInt8(ascii: "{") {
+                nameStart = utf8.index(after: index)
+            } else if !(byte == UInt8(ascii: ".") && endsSentence) {
+                emit(byte)
             }
             endsSentence = false
         }
-        var text = out.split(whereSeparator: { $0 == " " }).joined(separator: " ")
-        while let last = text.last, last == " " || last == "," { text.removeLast() }
-        text = text.replacing(" .", with: ".").replacing(" ,", with: ",")
-        return text
+        while out.last == UInt8(ascii: ",") { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The manifest's locale best matching `acceptLanguage` (`"fr-CA,fr;q=0.9,en;q=0.5"`; `""`: the manifest's own):

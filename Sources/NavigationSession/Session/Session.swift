@@ -18,9 +18,15 @@ import NavigationRouting
 /// link.deepLink   // .applied(route: "detail")
 /// ```
 public final class Session {
-    /// The application this session serves.
     /// The application this session serves; a reload replaces it (``reloadManifest(_:client:)``).
-    public internal(set) var manifest: Manifest
+    public internal(set) var manifest: Manifest {
+        _read { yield manifestBox.value }
+        set { manifestBox = ManifestBox(value: newValue) }
+    }
+    /// The manifest, held once: a change reads it several times (titles, announcements, screens), and a read of a
+    /// struct stored in a class copies each of its fields (a retain each); a read through a constant of a final
+    /// class borrows it.
+    private var manifestBox: ManifestBox
     /// The limits enforced.
     public let limits: SessionLimits
     /// Bumped by one each time a window opens or closes (Session1 `Version`).
@@ -94,7 +100,7 @@ public final class Session {
         logger: Logger = Logger(label: "NavigationSession"), clock: SessionClock = .monotonic,
         restoreReason: RestoreReason? = nil
     ) throws(SessionError) {
-        self.manifest = manifest
+        self.manifestBox = ManifestBox(value: manifest)
         self.store = store
         self.limits = limits
         self.logger = logger
@@ -460,4 +466,10 @@ public final class Session {
             sessionVersion: version,
             events: events, deepLink: deepLink)
     }
+}
+
+/// See ``Session/manifest``.
+private final class ManifestBox: Sendable {
+    let value: Manifest
+    init(value: Manifest) { self.value = value }
 }
