@@ -63,6 +63,9 @@ public final class SessionStore {
     private var journalHeaderPending = false
     var applicationID = ""
     private var journalFD: Int32 = -1
+    /// The open journal's device and inode, and its path as a C string: ``lossOfFiles()`` finds the same file at
+    /// that path with one `stat`.
+    private var journalIdentity: (device: UInt64, inode: UInt64, path: [CChar])?
     private let encoder: JSONEncoder
 
     /// The open, locked directory; replaced when the one at ``directory`` was deleted or replaced meanwhile.
@@ -245,11 +248,23 @@ public final class SessionStore {
         }
         journalHeaderPending = false
         journalFD = fd
+        var info = stat()
+        journalIdentity = fstat(fd, &info) == 0
+            ? (UInt64(info.st_dev), UInt64(info.st_ino), Array(journalPath.utf8CString)) : nil
     }
 
     /// Why the files written so far are no longer where a restart reads them (the directory was deleted or
-    /// replaced, or the journal removed), or nil. Asked before every journal write: one `lstat` and one `fstat`.
+    /// replaced, or the journal removed), or nil. Asked before every journal write: one `stat` of the journal's path
+    /// that finds the file being written (a deleted or replaced directory, a deleted or replaced journal: the path
+    /// names no file or another one); only then the checks that say which.
     func lossOfFiles() -> String? {
+        if journalFD >= 0, let identity = journalIdentity {
+            var info = stat()
+            let same = identity.path.withUnsafeBufferPointer { path in
+                path.baseAddress.map { stat($0, &info) == 0 } ?? false
+            } && UInt64(info.st_dev) == identity.device && UInt64(info.st_ino) == identity.inode && info.st_nlink > 0
+            if same { return nil }
+        }
         if let loss = files.loss() { return "the state directory \(directory) \(loss)" }
         if journalFD >= 0 {
             var info = stat()
