@@ -41,7 +41,7 @@ extension Bus {
     public func emit(
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value], destinations: [BusName]
     ) throws {
-        guard destinations.count > 1, let body = try WireMessage.Body(arguments) else {
+        guard let body = try WireMessage.Body(arguments) else {
             for destination in destinations {
                 try emit(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
             }

@@ -304,15 +304,15 @@ extension Bus {
         guard connection != nil, !isDisconnected else {
             throw ConnectionError(.disconnected, "the connection is closed")
         }
-        #if DEBUG
-        dbus_message_unref(try wire.demarshal())
-        #endif
         guard writesDirectly else {
             let message = try wire.demarshal()
             defer { dbus_message_unref(message) }
             try send(message)
             return
         }
+        #if DEBUG
+        dbus_message_unref(try wire.demarshal())
+        #endif
         outgoing.append(contentsOf: wire.bytes)
         if outgoing.count >= Self.outgoingFlushBytes { flushOutgoing() }
     }

@@ -18,7 +18,7 @@ import shutil
 import signal
 import tempfile
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from gi.repository import Gio, GLib
 
@@ -29,6 +29,29 @@ from .errors import NavSessionError
 CHECKOUT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
+#: How long :func:`until` waits at most: a liveness bound for a loaded machine, never reached when things work.
+LIVENESS = 30.0
+
+
+def until(condition: Callable[[], Any], what: str, timeout: float = LIVENESS,
+          context: Optional[GLib.MainContext] = None) -> Any:
+    """Iterates ``context`` (default: the thread's default main context, where a session's signals and replies
+    arrive) until ``condition()`` returns a true value, and returns that value; woken by events, never by polling.
+    Raises ``AssertionError`` naming ``what`` after ``timeout`` seconds."""
+    context = context or GLib.MainContext.default()
+    expired = [False]
+    source = GLib.timeout_source_new(int(timeout * 1000))
+    source.set_callback(lambda *_: expired.__setitem__(0, True) or False)
+    source.attach(context)
+    try:
+        while True:
+            value = condition()
+            if value:
+                return value
+            assert not expired[0], f"not within {timeout} s: {what}"
+            context.iteration(True)
+    finally:
+        source.destroy()
 
 
 class TestSetupError(NavSessionError):

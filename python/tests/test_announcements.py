@@ -16,15 +16,14 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Any, Callable, List, Tuple
+from typing import Callable, List, Tuple
 
 import pytest
-from gi.repository import GLib
 
 import navsession
 from navsession import commands as c
 from navsession import errors, specs
-from navsession.testing import TestDaemon, TestSetupError, find_daemon
+from navsession.testing import TestDaemon, TestSetupError, find_daemon, until
 
 #: How long a test waits for something that is only eventually true: generous, never a latency claim.
 BOUND = 30.0
@@ -64,23 +63,6 @@ def navsession_manifest(tmp_path: Path) -> str:
 
 
 # -- helpers -------------------------------------------------------------------------------------------------
-
-def until(condition: Callable[[], Any], what: str) -> Any:
-    """Iterates the default main context (the session's) until ``condition()`` is true, within ``BOUND``."""
-    context = GLib.MainContext.default()
-    expired = [False]
-    source = GLib.timeout_source_new(int(BOUND * 1000))
-    source.set_callback(lambda *_: expired.__setitem__(0, True) or False)
-    source.attach(context)
-    try:
-        while True:
-            value = condition()
-            if value:
-                return value
-            assert not expired[0], f"not within {BOUND} s: {what}"
-            context.iteration(True)
-    finally:
-        source.destroy()
 
 
 class Heard:

@@ -14,6 +14,7 @@ from gi.repository import Gio, GLib
 import navsession
 from navsession import client, errors, protocol
 from navsession import commands as c
+from navsession.testing import until
 
 from loop_thread import LoopThread
 
@@ -299,13 +300,7 @@ def test_call_async_passes_a_malformed_reply_to_on_error(stand_in):
     window = window_answering(stand_in, Check=GLib.Variant("(t)", (4,)))
     outcome = []
     window.call_async("Check", "(sa{ss})", ("[]", {}), on_reply=outcome.append, on_error=outcome.append)
-    context = window.session.context
-    source = GLib.timeout_source_new(30_000)
-    source.set_callback(lambda *_: outcome.append("timed out") or False)
-    source.attach(context)
-    while not outcome:
-        context.iteration(True)
-    source.destroy()
+    until(lambda: outcome, "outcome", context=window.session.context)
     assert isinstance(outcome[0], errors.ProtocolError) and outcome[0].detail["method"] == "Check"
 
 
@@ -344,13 +339,7 @@ def test_a_Changed_without_PropertiesChanged_is_delivered_after_the_bound_with_G
     session.stand_in.properties["Version"] = GLib.Variant("t", 2)
     session.stand_in.properties["ActiveScreen"] = GLib.Variant("s", "detail")
     session.stand_in.emit("Changed", "(ttsbatats)", (2, 1, CAUSE, False, [], [], "[]"))
-    context = session.context
-    source = GLib.timeout_source_new(30_000)  # liveness only
-    source.set_callback(lambda *_: seen.append("timed out") or False)
-    source.attach(context)
-    while not seen:
-        context.iteration(True)
-    source.destroy()
+    until(lambda: seen, "seen", context=session.context)
     stop()
     assert seen == [(2, 2, "detail")]
 
@@ -361,13 +350,7 @@ def test_an_Announcement_of_another_DBus_type_goes_to_on_error_and_the_next_vali
     stop = window.connect_announcement(heard.append, failed.append)
     window.session.stand_in.emit("Announcement", "(sss)", ("1", "Detail", "9"))
     window.session.stand_in.emit("Announcement", "(tst)", (1, "Detail", 9))
-    context = window.session.context
-    source = GLib.timeout_source_new(30_000)  # liveness only
-    source.set_callback(lambda *_: failed.append("timed out") or False)
-    source.attach(context)
-    while not heard and "timed out" not in failed:
-        context.iteration(True)
-    source.destroy()
+    until(lambda: heard, "heard", context=window.session.context)
     stop()
     [error] = failed
     assert isinstance(error, errors.ProtocolError) and error.detail["method"] == "Announcement"
@@ -389,13 +372,7 @@ def test_a_Steps_signal_of_another_DBus_type_or_with_bad_steps_goes_to_on_error_
     window.session.stand_in.emit("Steps", "(sss)", ("1", "[]", "r1"))
     window.session.stand_in.emit("Steps", "(tss)", (1, '{"kind":"push"}', "r1"))
     window.session.stand_in.emit("Steps", "(tss)", (1, '[{"kind":"push","stack":2,"models":[3]}]', "r1"))
-    context = window.session.context
-    source = GLib.timeout_source_new(30_000)  # liveness only
-    source.set_callback(lambda *_: failed.append("timed out") or False)
-    source.attach(context)
-    while not heard and "timed out" not in failed:
-        context.iteration(True)
-    source.destroy()
+    until(lambda: heard, "heard", context=window.session.context)
     stop()
     assert len(failed) == 2 and all(isinstance(error, errors.ProtocolError) for error in failed), failed
     assert all(error.detail["method"] == "Steps" for error in failed)

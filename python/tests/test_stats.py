@@ -16,10 +16,9 @@ import re
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 import pytest
-from gi.repository import GLib
 
 import navsession
 from navsession import errors
@@ -318,20 +317,6 @@ class TestGuardDecisions:
 
 
 # -- kept across a crash ----------------------------------------------------------------------------------------
-
-def until(condition: Callable[[], bool], what: str) -> None:
-    """Iterates the default main context until ``condition()`` holds (woken by events), within ``BOUND``."""
-    context = GLib.MainContext.default()
-    expired = [False]
-    source = GLib.timeout_source_new(int(BOUND * 1000))
-    source.set_callback(lambda *_: expired.__setitem__(0, True) or False)
-    source.attach(context)
-    try:
-        while not condition():
-            assert not expired[0], f"timed out waiting for {what}"
-            context.iteration(True)
-    finally:
-        source.destroy()
 
 
 def test_the_counts_survive_sigkill_and_a_restart(navsession_bus, tmp_path):

@@ -17,7 +17,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 import pytest
 from gi.repository import GLib
@@ -103,21 +103,6 @@ def active_params(window: navsession.Window) -> dict:
 
 def unique_name(session: navsession.Session) -> str:
     return session.connection.get_unique_name()
-
-
-def until(condition: Callable[[], bool], what: str) -> None:
-    """Iterates the default main context until ``condition()`` holds (woken by events), within ``BOUND``."""
-    context = GLib.MainContext.default()
-    expired = [False]
-    source = GLib.timeout_source_new(int(BOUND * 1000))
-    source.set_callback(lambda *_: expired.__setitem__(0, True) or False)
-    source.attach(context)
-    try:
-        while not condition():
-            assert not expired[0], f"timed out waiting for {what}"
-            context.iteration(True)
-    finally:
-        source.destroy()
 
 
 # -- a policy naming this connection ----------------------------------------------------------------------------
