@@ -102,6 +102,8 @@ import Testing
             export "$address"
             ctl open-window main > /dev/null || exit 1
             ctl exec 1 apply '[{"command":"protect","reason":"draft"},{"command":"stackAppend","models":[{"screen":"detail","params":{"id":"1"}}]}]' > /dev/null || exit 1
+            # The mark goes when the bus tells the daemon its owner left, some time after that navsessionctl exits.
+            ctl wait 1 --version 2 --timeout 60 2> /dev/null > /dev/null || exit 1
             ctl trace export 1 > \(dir)/trace.json || exit 1
             kill $first; wait $first
             exec 4< <(exec .build/debug/navsessiond --private-bus 2> \(dir)/fresh.log); fresh=$!
