@@ -17,10 +17,7 @@ struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
             + "'navsessionctl reopen ID'. --json prints ListClosedWindows' reply (each entry with its snapshot)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
@@ -44,12 +41,8 @@ struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension ClosedCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
-
-    mutating func fill(from words: DirectWords) {
-        setConnection(from: words)
-        json = words.flag("json")
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 })
 }
 
 /// `navsessionctl reopen [ID]`: Session1.ReopenWindow; prints the reopened window's path.
@@ -59,10 +52,7 @@ struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Reopen a recently closed window with its navigation and print its (new) object path."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "An id from 'navsessionctl closed'; none reopens the most recently closed window.")
@@ -74,11 +64,6 @@ struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension ReopenCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        id = try words.optionalPositional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .optional { $0.id = $1 })
 }

@@ -9,10 +9,7 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Close a window and its whole graph."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: "A window number or object path.")
     var window: WindowArgument
@@ -27,10 +24,6 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension DismissWindowCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        window = try words.positional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .positional { $0.window = $1 })
 }

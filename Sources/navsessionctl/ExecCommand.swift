@@ -15,10 +15,7 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Flag(help: "Print the D-Bus call instead of making it.")
@@ -113,16 +110,8 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension ExecCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names, flags: ["json", "dry-run", "hold"], positionals: 2...2, passthroughAfter: 2)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        dryRun = words.flag("dry-run")
-        hold = words.flag("hold")
-        window = try words.positional(0)
-        command = try words.positional(1)
-        self.words = words.passthrough
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .flag("dry-run") { $0.dryRun = $1 },
+        .flag("hold") { $0.hold = $1 }, .positional { $0.window = $1 }, .positional { $0.command = $1 },
+        .passthrough { $0.words = $1 })
 }

@@ -15,10 +15,7 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Graphviz DOT output (the default and only format).")
     var dot = false
@@ -47,11 +44,6 @@ struct SnapshotError: Error, CustomStringConvertible {
 }
 
 extension GraphCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["dot"], positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        dot = words.flag("dot")
-        window = try words.positional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("dot") { $0.dot = $1 }, .positional { $0.window = $1 })
 }

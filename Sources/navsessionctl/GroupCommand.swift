@@ -10,10 +10,7 @@ struct GroupCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Make windows a group that closes, reopens and opens together (none: dissolve it)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: "The group's name.")
     var name: String
@@ -31,12 +28,6 @@ struct GroupCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension GroupCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, positionals: 1...Int.max)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        name = try words.positional(0)
-        windows = []
-        for index in 1..<max(1, words.positionals(from: 0).count) { windows.append(try words.positional(index)) }
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .positional { $0.name = $1 }, .rest { $0.windows = $1 })
 }

@@ -13,10 +13,7 @@ struct GuardsCommand: AsyncParsableCommand, ConnectingCommand {
             + "is registered), in name order. --json: {\"GUARD\":\"PROVIDER\",…} with \"\" for none."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
@@ -34,10 +31,6 @@ struct GuardsCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension GuardsCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
-
-    mutating func fill(from words: DirectWords) {
-        setConnection(from: words)
-        json = words.flag("json")
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 })
 }

@@ -12,10 +12,7 @@ struct ListCommand: AsyncParsableCommand, ConnectingCommand {
             + "' pending=JSON' when a navigation waits for an entry condition (cancel it with exec WINDOW cancel-pending)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
@@ -73,10 +70,6 @@ struct WindowRow: Sendable {
 }
 
 extension ListCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
-
-    mutating func fill(from words: DirectWords) {
-        setConnection(from: words)
-        json = words.flag("json")
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 })
 }

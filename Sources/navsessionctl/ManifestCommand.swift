@@ -23,10 +23,7 @@ struct ManifestCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "check or reload.")
@@ -108,12 +105,6 @@ extension JSONValue {
 }
 
 extension ManifestCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 2...2)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        action = try words.positional(0)
-        file = try words.positional(1)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .positional { $0.action = $1 }, .positional { $0.file = $1 })
 }

@@ -17,10 +17,7 @@ struct MoveCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Where it goes, as JSON (default: where its form goes).")
@@ -64,15 +61,7 @@ struct MoveCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension MoveCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["placement"]), flags: ["json"], positionals: 2...3)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        placement = words.option("placement") ?? ""
-        window = try words.positional(0)
-        model = try words.positional(1)
-        to = try words.optionalPositional(2) ?? "new"
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .option("placement", default: "") { $0.placement = $1 },
+        .positional { $0.window = $1 }, .positional { $0.model = $1 }, .optional(default: "new") { $0.to = $1 })
 }

@@ -9,10 +9,7 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Open a deep link (or announce an external URL) and print the window that handled it."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "A URL, e.g. navsession-demo:detail/42.")
@@ -24,11 +21,6 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension OpenURLCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        url = try words.positional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .positional { $0.url = $1 })
 }

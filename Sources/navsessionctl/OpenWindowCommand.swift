@@ -9,10 +9,7 @@ struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Open a window of a scene and print its object path."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Flag(help: "Print the D-Bus call instead of making it.")
@@ -54,14 +51,7 @@ struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension OpenWindowCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names, flags: ["json", "dry-run"], positionals: 1...Int.max)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        dryRun = words.flag("dry-run")
-        scene = try words.positional(0)
-        parameters = words.positionals(from: 1)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .flag("dry-run") { $0.dryRun = $1 },
+        .positional { $0.scene = $1 }, .rest { $0.parameters = $1 })
 }

@@ -51,14 +51,8 @@ struct PlanCommand: ParsableCommand {
 }
 
 extension PlanCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ["from", "to"], flags: ["multi-dismiss", "pushes-in-one", "pretty"], positionals: 0...0)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        from = try words.required("from")
-        to = try words.required("to")
-        multiDismiss = words.flag("multi-dismiss")
-        pushesInOne = words.flag("pushes-in-one")
-        pretty = words.flag("pretty")
-    }
+    static let direct = DirectSyntax<Self>(
+        .required("from") { $0.from = $1 }, .required("to") { $0.to = $1 },
+        .flag("multi-dismiss") { $0.multiDismiss = $1 }, .flag("pushes-in-one") { $0.pushesInOne = $1 },
+        .flag("pretty") { $0.pretty = $1 })
 }

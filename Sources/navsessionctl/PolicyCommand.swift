@@ -11,10 +11,7 @@ struct PolicyCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Set who may change a window ('' removes it), or print its policy."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: "The window (a number or an object path).")
     var window: WindowArgument
@@ -52,11 +49,6 @@ struct PolicyCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension PolicyCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, positionals: 1...2)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        window = try words.positional(0)
-        policy = words.positionals(from: 0).count > 1 ? try words.positional(1) : nil
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .positional { $0.window = $1 }, .optional { $0.policy = $1 })
 }

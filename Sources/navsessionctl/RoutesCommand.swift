@@ -9,10 +9,7 @@ struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Print the route view of a window's active branch (JSON)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: CompactJSONFlag.help)
     var json = false
 
@@ -25,11 +22,6 @@ struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension RoutesCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        window = try words.positional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .positional { $0.window = $1 })
 }

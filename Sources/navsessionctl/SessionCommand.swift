@@ -21,10 +21,7 @@ struct SessionCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "save, open, list or delete.")
@@ -99,15 +96,7 @@ struct SessionCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension SessionCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 1...Int.max)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        action = try words.positional(0)
-        name = try words.optionalPositional(1)
-        var windows: [WindowArgument] = []
-        for index in 2..<max(2, words.positionals.count) { windows.append(try words.positional(index)) }
-        self.windows = windows
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .positional { $0.action = $1 }, .optional { $0.name = $1 },
+        .rest { $0.windows = $1 })
 }

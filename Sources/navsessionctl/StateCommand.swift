@@ -18,10 +18,7 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: CompactJSONFlag.help)
     var json = false
 
@@ -65,14 +62,7 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension StateCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["set", "at"]), flags: ["json"], positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        window = try words.positional(0)
-        stateFile = words.option("set")
-        atVersion = try words.option("at", as: Int.self)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .positional { $0.window = $1 },
+        .option("set") { $0.stateFile = $1 }, .option("at") { $0.atVersion = $1 })
 }

@@ -12,10 +12,7 @@ struct StatsCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Print visits and time per screen, guard decisions and funnels (JSON, or OpenMetrics)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Print the OpenMetrics text exposition instead of JSON.") var openmetrics = false
 
@@ -37,12 +34,6 @@ struct StatsCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension StatsCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["openmetrics"], positionals: 0...Int.max)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        openmetrics = words.flag("openmetrics")
-        screens = []
-        for index in 0..<words.positionals(from: 0).count { screens.append(try words.positional(index)) }
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("openmetrics") { $0.openmetrics = $1 }, .rest { $0.screens = $1 })
 }

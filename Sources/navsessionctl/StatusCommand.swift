@@ -17,10 +17,7 @@ struct StatusCommand: AsyncParsableCommand, ConnectingCommand {
             + "\"screens\", \"guards\"}."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
@@ -61,10 +58,6 @@ struct StatusCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension StatusCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["json"], positionals: 0...0)
-
-    mutating func fill(from words: DirectWords) {
-        setConnection(from: words)
-        json = words.flag("json")
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 })
 }

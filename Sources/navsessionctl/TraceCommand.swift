@@ -21,10 +21,7 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: "export: every open window, as a JSON array of traces.") var all = false
 
     @Argument(help: "export or replay.")
@@ -315,12 +312,6 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension TraceCommand: DirectParsable {
-    static let directShape = DirectShape(options: ConnectionOption.names, flags: ["all"], positionals: 1...2)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        all = words.flag("all")
-        action = try words.positional(0)
-        target = try words.optionalPositional(1)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("all") { $0.all = $1 }, .positional { $0.action = $1 }, .optional { $0.target = $1 })
 }

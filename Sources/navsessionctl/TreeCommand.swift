@@ -14,10 +14,7 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Never use colours.")
     var noColor = false
@@ -39,13 +36,7 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension TreeCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names, flags: ["no-color", "color"], positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        noColor = words.flag("no-color")
-        color = words.flag("color")
-        window = try words.positional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("no-color") { $0.noColor = $1 }, .flag("color") { $0.color = $1 },
+        .positional { $0.window = $1 })
 }

@@ -27,10 +27,7 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Wait until the window's version is at least N.")
@@ -187,21 +184,10 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
 }
 
 extension WaitCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["version", "screen", "routes", "renderer"]),
-        flags: ["json", "closed", "settled", "all-renderers"],
-        positionals: 1...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        version = try words.option("version", as: UInt64.self)
-        screen = words.option("screen")
-        routes = words.option("routes")
-        closed = words.flag("closed")
-        settled = words.flag("settled")
-        renderer = words.option("renderer")
-        allRenderers = words.flag("all-renderers")
-        window = try words.positional(0)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .option("version") { $0.version = $1 },
+        .option("screen") { $0.screen = $1 }, .option("routes") { $0.routes = $1 },
+        .flag("closed") { $0.closed = $1 }, .flag("settled") { $0.settled = $1 },
+        .option("renderer") { $0.renderer = $1 }, .flag("all-renderers") { $0.allRenderers = $1 },
+        .positional { $0.window = $1 })
 }

@@ -22,10 +22,7 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Stop after this many events (Missed lines are not counted).")
@@ -162,14 +159,7 @@ struct DaemonLeftError: Error, CustomStringConvertible {
 }
 
 extension WatchCommand: DirectParsable {
-    static let directShape = DirectShape(
-        options: ConnectionOption.names.union(["count", "model"]), flags: ["json"], positionals: 0...1)
-
-    mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {
-        setConnection(from: words)
-        json = words.flag("json")
-        count = try words.option("count", as: Int.self)
-        window = try words.optionalPositional(0)
-        model = try words.option("model", as: UInt64.self)
-    }
+    static let direct = DirectSyntax<Self>(
+        .connection, .flag("json") { $0.json = $1 }, .option("count") { $0.count = $1 },
+        .optional { $0.window = $1 }, .option("model") { $0.model = $1 })
 }
