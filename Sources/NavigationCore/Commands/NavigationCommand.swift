@@ -246,6 +246,96 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     }
 }
 
+extension NavigationCommand {
+    /// What a command does to the routes of the active branch, declared once per command: the forward list
+    /// (``NavigationWindow/canGoForward``) and `Undo`'s label both follow from it.
+    public enum Intent: Sendable {
+        /// Adds routes (push, present, show, a new root): "open" to `Undo`; the forward list is cleared.
+        case opens
+        /// Makes the routes what it names (a path, routes given, an element brought to the top): the forward list
+        /// is cleared.
+        case rearranges
+        /// Removes routes from the top: "close" to `Undo`; what it removes joins the forward list.
+        case closes
+        /// Changes the branch (a tab, a switched model, a container's child): "switch to" to `Undo`; the forward
+        /// list is cleared by the change it records.
+        case switches
+        /// Edits a live model in place: "edit" to `Undo`.
+        case edits
+        /// Re-enters the forward list (which it manages itself): "open" to `Undo`.
+        case goesForward
+        /// Leaves the routes alone: content, marks, effects, messages, scheduling.
+        case other
+    }
+
+    /// The command's ``Intent``.
+    public var intent: Intent {
+        switch self {
+        case .stackAppend, .stackSetRoot, .present, .presentOn, .show: .opens
+        case .stackSetPath, .setRoutes, .bringToFront: .rearranges
+        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .popTo,
+            .dismissAll, .dismissJustFromPresented, .hide:
+            .closes
+        case .tabsSelectItem, .switchModel, .selectChild: .switches
+        case .setParams, .pushParams: .edits
+        case .goForward: .goesForward
+        case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .protect, .unprotect,
+            .setAppearance, .setTabBarRule, .setColumnVisibility, .transaction, .schedule, .cancelScheduled,
+            .setRendererState, .moveModel, .prepare:
+            .other
+        }
+    }
+
+    /// Something a command names that an application's manifest declares, with the key it stands at in the
+    /// command's JSON (`""`: the command itself): what a manifest checks in the commands it carries.
+    public enum Named {
+        /// A model to create (and its subtree).
+        case spec(ModelSpec, key: String)
+        /// A plain screen with params.
+        case screen(String, params: [String: String], key: String)
+        /// A presentation (its style and model).
+        case presentation(PresentationSpec, key: String)
+        /// A scene to open a window of.
+        case scene(String, key: String)
+        /// A command it carries.
+        case command(NavigationCommand, key: String)
+    }
+
+    /// What the command names (``Named``), in the order of its JSON.
+    public var named: [Named] {
+        switch self {
+        case .stackAppend(let elements, _):
+            elements.enumerated().map { .spec($1.model, key: "models[\($0)]") }
+        case .stackSetRoot(let model, _), .switchModel(let model, _, _), .prepare(let model):
+            [.spec(model, key: "model")]
+        case .stackSetPath(let entries):
+            entries.enumerated().compactMap { index, entry in
+                if case .new(let element) = entry { .spec(element.model, key: "path[\(index)]") } else { nil }
+            }
+        case .present(let presentation), .presentOn(let presentation, _, _):
+            [.presentation(presentation, key: "presentation")]
+        case .show(let screen, let params, _):
+            [.screen(screen, params: params, key: "")]
+        case .popTo(let screen, let params, _):
+            [.screen(screen, params: params ?? [:], key: "")]
+        case .openWindow(let scene, _):
+            [.scene(scene, key: "scene")]
+        case .sequence(let commands):
+            commands.enumerated().map { .command($1, key: "commands[\($0)]") }
+        case .schedule(let spec):
+            spec.commands.enumerated().map { .command($1.command, key: "commands[\($0)]") }
+        case .setRoutes(let routes, _):
+            routes.enumerated().map { .screen($1.screen, params: $1.params, key: "routes[\($0)]") }
+        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo,
+            .dismissAll, .dismissJustFromPresented, .hide, .tabsSelectItem, .selectChild, .setParams, .pushParams,
+            .clearSavedState, .dismissWindow, .openURL, .trigger, .sendMessage, .protect, .unprotect, .setAppearance,
+            .setTabBarRule, .setColumnVisibility, .transaction, .cancelScheduled, .goForward, .setRendererState, .moveModel,
+            .bringToFront:
+            []
+        }
+    }
+}
+
 /// One entry of a batch: a command, the model it runs from, and the animation flag.
 ///
 /// `from == nil` means the window's active model at the moment this entry runs (after the earlier

@@ -114,21 +114,19 @@ extension NavigationWindow {
         case keeps
     }
 
+    /// The command's role, from its ``NavigationCommand/Intent``.
     private static func role(of command: NavigationCommand) -> ForwardRole {
         switch command {
         // An alert or dialog is not a route: presenting one keeps the list (dismissing it removes no route).
         case .present(let presentation) where presentation.style.isDialog, .presentOn(let presentation, _, _)
         where presentation.style.isDialog:
-            .keeps
-        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .popTo,
-            .dismissAll, .dismissJustFromPresented, .hide, .tabsSelectItem, .switchModel, .selectChild:
-            .records
-        case .stackAppend, .stackSetRoot, .stackSetPath, .present, .presentOn, .show, .setRoutes, .bringToFront:
-            .clears
-        case .clearSavedState, .openWindow, .dismissWindow, .openURL, .trigger, .sendMessage, .sequence, .setParams, .pushParams,
-            .protect, .unprotect, .setAppearance, .setTabBarRule, .setColumnVisibility, .transaction, .schedule,
-            .cancelScheduled, .goForward, .setRendererState, .moveModel, .prepare:
-            .keeps
+            return .keeps
+        default:
+            switch command.intent {
+            case .opens, .rearranges: return .clears
+            case .closes, .switches: return .records
+            case .edits, .goesForward, .other: return .keeps
+            }
         }
     }
 

@@ -50,62 +50,16 @@ enum ContentCost {
         return size
     }
 
-    /// A command as a dialog action stores it.
+    /// A command as a dialog action or a scheduled batch stores it: the length of its JSON, which is what every
+    /// message describing it carries, so no command needs a rule of its own. A command that cannot be encoded
+    /// (none can: its numbers are finite) counts as ``unencodable``, more than any budget allows.
     static func of(_ command: NavigationCommand) -> Int {
-        let base = 48
-        switch command {
-        case .stackAppend(let elements, _): return base + elements.reduce(0) { $0 + of($1.model) }
-        case .stackSetRoot(let spec, _), .switchModel(let spec, _, _): return base + of(spec)
-        case .clearSavedState(let screen): return base + (screen.map(of) ?? 0)
-        case .stackSetPath(let entries):
-            return entries.reduce(base) { total, entry in
-                switch entry {
-                case .existing(_, let transition): total + 24 + (transition.map(of) ?? 0)
-                case .new(let element): total + of(element.model)
-                }
-            }
-        case .present(let presentation): return base + of(presentation.model) + (presentation.transition.map(of) ?? 0)
-        case .show(let screen, let params, let transition): return base + of(screen) + of(params) + (transition.map(of) ?? 0)
-        case .popTo(let screen, let params, _): return base + of(screen) + (params.map(of) ?? 0)
-        case .presentOn(let presentation, let on, _):
-            return base + 24 + of(presentation.model) + (presentation.transition.map(of) ?? 0) + of(on)
-        case .tabsSelectItem(let tab): return base + of(tab)
-        case .openWindow(let scene, let params): return base + of(scene) + of(params)
-        case .dismissWindow(let id): return base + (id.map(of) ?? 0)
-        case .openURL(let url): return base + of(url)
-        case .trigger(let name, let payload): return base + of(name) + of(payload)
-        case .sendMessage(let message, _): return base + of(message.name) + of(message.payload)
-        case .sequence(let commands): return commands.reduce(base) { $0 + of($1) }
-        case .setRoutes(let routes, _): return routes.reduce(base) { $0 + 24 + of($1.screen) + of($1.params) }
-        case .setParams(let model, let params, let title, _):
-            return base + (model.map(of) ?? 0) + (params.map(of) ?? 0) + (title.map(of) ?? 0)
-        case .pushParams(let model, let params): return base + (model.map(of) ?? 0) + of(params)
-        case .bringToFront(.screen(let screen)): return base + of(screen)
-        case .bringToFront(.model(let model)): return base + of(model)
-        case .protect(let model, let reason, let dialog, let owner):
-            return base + (model.map(of) ?? 0) + of(reason) + (dialog.map(of) ?? 0) + (owner.map(of) ?? 0)
-        case .unprotect(let model, let owner): return base + (model.map(of) ?? 0) + (owner.map(of) ?? 0)
-        case .selectChild(let container, .model(let child)): return base + (container.map(of) ?? 0) + of(child)
-        case .selectChild(let container, .index): return base + (container.map(of) ?? 0)
-        case .setColumnVisibility(let container, _): return base + (container.map(of) ?? 0)
-        case .schedule(let spec): return base + (spec.id.map(of) ?? 0) + spec.commands.reduce(0) { $0 + 24 + of($1.command) }
-        case .cancelScheduled(let id): return base + of(id)
-        case .setRendererState(let model, let state): return base + (model.map(of) ?? 0) + state.cost
-        case .prepare(let spec): return base + of(spec)
-        case .moveModel(let model, _, let placement):
-            return base + (model.map(of) ?? 0) + of(placement.tab ?? "") + of(placement.scene ?? "")
-        case .dismissReturning(let result), .goBack(result: .some(let result)), .transaction(let result):
-            return base + NavigationWindow.resultText(result).utf8.count
-        case .goBackTo(.screen(let name, nil)): return base + of(name)
-        case .goBackTo(.screen(let name, .equal(let params)?)), .goBackTo(.screen(let name, .containing(let params)?)):
-            return base + of(name) + of(params)
-        case .setAppearance(let model, _, _): return base + 32 + (model.map(of) ?? 0)
-        case .setTabBarRule(let stack, _, _): return base + (stack.map(of) ?? 0)
-        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .goBack, .goBackToRoot,
-            .goBackTo, .dismissAll, .goForward:
-            return base
-        }
+        guard let json = try? JSONOutput.encode(command) else { return unencodable }
+        return 16 + json.count
     }
+
+    /// The cost of a command that cannot be encoded.
+    static let unencodable = 1 << 30
 
     /// A scheduled batch as the window lists it.
     static func of(_ batch: ScheduledBatch) -> Int {

@@ -51,14 +51,12 @@ extension Session {
         let verb: String
         switch entries[index].cause {
         case .commands(let batch), .scheduled(_, let batch):
-            switch batch.first?.command {
-            case .stackAppend, .present, .presentOn, .show, .stackSetRoot, .goForward: verb = "open " + title(after)
-            case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .dismissAll, .dismissJustFromPresented,
-                .goBack, .goBackTo, .goBackToRoot, .popTo, .hide:
-                verb = "close " + title(before)
-            case .tabsSelectItem, .switchModel, .selectChild: verb = "switch to " + title(after)
-            case .setParams, .pushParams: verb = "edit " + title(after)
-            default: verb = "change"
+            switch batch.first?.command.intent {
+            case .opens?, .goesForward?: verb = "open " + title(after)
+            case .closes?: verb = "close " + title(before)
+            case .switches?: verb = "switch to " + title(after)
+            case .edits?: verb = "edit " + title(after)
+            case .rearranges?, .other?, nil: verb = "change"
             }
         case .report(.poppedTo), .report(.dismissedInteractively): verb = "close " + title(before)
         case .report(.selectedTab), .report(.selectedChild): verb = "switch to " + title(after)

@@ -401,52 +401,36 @@ struct ManifestValidator {
 
     private func checkCommand(_ command: NavigationCommand, at key: String) throws(ManifestError) {
         switch command {
-        case .stackAppend(let elements, _):
-            for (index, element) in elements.enumerated() {
-                try check(element.model, at: "\(key).models[\(index)]", entry: false)
-            }
-        case .stackSetRoot(let model, _):
-            try check(model, at: "\(key).model", entry: false)
-        case .stackSetPath(let entries):
-            for (index, entry) in entries.enumerated() {
-                if case .new(let element) = entry { try check(element.model, at: "\(key).path[\(index)]", entry: false) }
-            }
-        case .present(let presentation), .presentOn(let presentation, _, _):
-            try checkPresentation(presentation, at: "\(key).presentation")
-        case .show(let screen, let params, _):
-            try check(.screen(screen, params: params), at: key, entry: false)
-        case .popTo(let screen, let params, _):
-            try check(.screen(screen, params: params ?? [:]), at: key, entry: false)
-        case .prepare(let model):
-            try check(model, at: "\(key).model", entry: false)
-        case .switchModel(let model, _, _):
-            if model.kind == .screen, stateNames.contains(model.screen) { return }
-            try check(model, at: "\(key).model", entry: false)
-        case .openWindow(let scene, _):
-            guard sceneNames.contains(scene) else { throw .unknownScene(key: "\(key).scene", scene: scene) }
-        case .sequence(let commands):
-            for (index, inner) in commands.enumerated() { try checkCommand(inner, at: "\(key).commands[\(index)]") }
-        case .schedule(let spec):
-            for (index, inner) in spec.commands.enumerated() { try checkCommand(inner.command, at: "\(key).commands[\(index)]") }
         case .protect, .unprotect:
             // A mark belongs to the client that set it and only that client may remove it (Docs/guards.md); the
             // manifest's commands run for whichever change triggered them, so they can do neither.
             throw .invalidValue(
                 key: key, detail: "the manifest's commands cannot protect or unprotect: a mark belongs to the client that set it")
-        case .setRoutes(let routes, _):
-            for (index, route) in routes.enumerated() {
-                try check(.screen(route.screen, params: route.params), at: "\(key).routes[\(index)]", entry: false)
-            }
-        case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissJustFromPresented, .hide, .tabsSelectItem,
-            .dismissWindow, .openURL, .trigger, .sendMessage, .clearSavedState, .setParams, .pushParams, .bringToFront,
-            .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .dismissAll, .setAppearance,
-            .setTabBarRule, .selectChild, .setColumnVisibility, .transaction,
-            .cancelScheduled, .goForward, .setRendererState:
-            break
         case .moveModel:
             // It changes two windows and runs only alone in a batch a client sends.
             throw .invalidValue(
                 key: key, detail: "the manifest's commands cannot move models between windows (moveModel runs alone in a client's batch)")
+        case .switchModel(let model, _, _) where model.kind == .screen && stateNames.contains(model.screen):
+            // A saved state's name: the container brings the kept branch back.
+            return
+        default:
+            break
         }
+        // Everything else a command names, whatever the command (NavigationCommand.named).
+        for named in command.named {
+            switch named {
+            case .spec(let model, let at): try check(model, at: Self.key(key, at), entry: false)
+            case .screen(let screen, let params, let at): try check(.screen(screen, params: params), at: Self.key(key, at), entry: false)
+            case .presentation(let presentation, let at): try checkPresentation(presentation, at: Self.key(key, at))
+            case .scene(let scene, let at):
+                guard sceneNames.contains(scene) else { throw .unknownScene(key: Self.key(key, at), scene: scene) }
+            case .command(let inner, let at): try checkCommand(inner, at: Self.key(key, at))
+            }
+        }
+    }
+
+    /// `key.at`, or `key` when `at` is empty.
+    private static func key(_ key: String, _ at: String) -> String {
+        at.isEmpty ? key : key + "." + at
     }
 }
