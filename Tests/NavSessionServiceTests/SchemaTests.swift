@@ -81,19 +81,34 @@ import Testing
         return found
     }
 
+    /// What scripts/generate-schemas writes besides schemas/.
+    static let generatedTables = [
+        "Sources/NavigationCore/Commands/NavigationCommand+Fields.generated.swift",
+        "Tools/NavSessionFuzz/CommandShape.generated.swift",
+        "python/navsession/_commands_generated.py",
+    ]
+
     @Test func theSchemasAreWhatScriptsGenerateSchemasWrites() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navschemas-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let tables = directory.appendingPathComponent("tables")
+        let schemasOut = directory.appendingPathComponent("schemas")
+        try FileManager.default.createDirectory(at: schemasOut, withIntermediateDirectories: true)
         let result = try await ToolRunner.run(
-            "/usr/bin/python3", [Self.root.appendingPathComponent("scripts/generate-schemas").path, directory.path],
+            "/usr/bin/python3", [Self.root.appendingPathComponent("scripts/generate-schemas").path, schemasOut.path, tables.path],
             environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
         #expect(result.status == 0, "\(result)")
+        // The tables the command declarations make: the daemon's names and keys, the fuzzer's shapes, Python's helpers.
+        for path in Self.generatedTables {
+            let generated = try Data(contentsOf: tables.appendingPathComponent(path))
+            #expect(try Data(contentsOf: Self.root.appendingPathComponent(path)) == generated, "\(path) is not scripts/generate-schemas' output")
+        }
         let schemas = Self.root.appendingPathComponent("schemas")
         let committed = try FileManager.default.contentsOfDirectory(atPath: schemas.path).sorted()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == committed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: schemasOut.path).sorted() == committed)
         for name in committed {
-            let generated = try Data(contentsOf: directory.appendingPathComponent(name))
+            let generated = try Data(contentsOf: schemasOut.appendingPathComponent(name))
             #expect(try Data(contentsOf: schemas.appendingPathComponent(name)) == generated, "schemas/\(name) is not scripts/generate-schemas' output")
         }
     }

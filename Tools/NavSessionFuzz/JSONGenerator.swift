@@ -53,6 +53,8 @@ struct JSONGenerator {
         func named(_ name: String, _ members: [(String, GeneratedJSON)] = []) -> GeneratedJSON {
             .object([("command", .string(name))] + members)
         }
+        // One in ten from the declarations alone: every declared command, whether or not a case below knows it.
+        if random.chance(0.1) { return declaredCommand(&random, ids: ids) }
         switch random.int(0...(depth < 2 ? 19 : 18)) {
         case 0, 1:
             let models: GeneratedJSON = .array((0..<random.int(1...3)).map { _ in screenSpec(&random) })

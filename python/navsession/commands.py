@@ -327,12 +327,12 @@ __all__ = [
     "move_model", "open_url", "trigger", "send_message", "sequence", "transaction", "schedule", "cancel_scheduled",
 ]
 
-#: Every command name the builders produce (a test compares it with the daemon's list).
-COMMAND_NAMES = frozenset({
-    "stackAppend", "stackDropLast", "stackDropToRoot", "stackSetRoot", "stackSetPath", "present", "show", "popTo", "pop", "pushParams", "dismiss",
-    "dismissJustFromPresented", "hide", "dismissAll", "goBack", "goBackToRoot", "goBackTo", "goForward",
-    "bringToFront", "tabsSelectItem", "switchModel", "clearSavedState", "selectChild", "setColumnVisibility",
-    "setTabBarRule", "setRoutes", "setParams", "setAppearance", "protect", "unprotect", "setRendererState",
-    "openWindow", "dismissWindow", "moveModel", "openURL", "trigger", "sendMessage", "sequence", "transaction",
-    "schedule", "cancelScheduled", "prepare",
-})
+# The helpers of the commands not written above, generated from their declarations (scripts/generate-schemas).
+from ._commands_generated import *  # noqa: E402,F401,F403
+from ._commands_generated import DECLARED_COMMANDS, __all__ as _generated  # noqa: E402
+
+__all__ += _generated
+
+#: Every command name the builders produce: the ones above and the generated ones, so every declared command (a
+#: test compares it with the daemon's list).
+COMMAND_NAMES = DECLARED_COMMANDS

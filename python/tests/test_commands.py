@@ -52,7 +52,7 @@ def test_routes_write_withNavigation_for_presentations_only():
 
 
 def test_the_builders_cover_every_command_the_daemon_decodes():
-    source = (REPOSITORY / "Sources/NavigationCore/Commands/NavigationCommand+Codable.swift").read_text()
+    source = (REPOSITORY / "Sources/NavigationCore/Commands/NavigationCommand+Fields.generated.swift").read_text()
     names_block = source.split("static let names = [", 1)[1].split("]", 1)[0]
     assert c.COMMAND_NAMES == set(re.findall(r'"([A-Za-z]+)"', names_block))
 
