@@ -52,7 +52,9 @@ public struct WindowProxy: Sendable, Hashable, CustomStringConvertible {
         try await client.call(objectPath, ObjectPaths.windowInterface, member, arguments)
     }
 
-    private func versionCall(_ member: String, _ arguments: [Value] = []) async throws(NavSessionError) -> UInt64 {
+    /// Calls a member whose reply is the window's new version: the hand-written methods and the generated ones
+    /// (`WindowProxy+Methods.generated.swift`).
+    func versionCall(_ member: String, _ arguments: [Value] = []) async throws(NavSessionError) -> UInt64 {
         try Reply.version(try await call(member, arguments), member)
     }
 

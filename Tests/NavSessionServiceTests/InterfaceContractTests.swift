@@ -11,7 +11,8 @@ import Testing
     static let root = PrivateBus.repositoryRoot
     static let generated = [
         "Sources/NavSessionInterface/Contract.generated.swift", "Sources/NavSessionClient/NavSessionError+Names.generated.swift",
-        "python/navsession/contract.py",
+        "python/navsession/contract.py", "Sources/NavSessionClient/WindowProxy+Methods.generated.swift",
+        "python/navsession/_window_generated.py",
     ]
 
     @Test func theGeneratedTablesAreWhatScriptsGenerateInterfaceWrites() async throws {

@@ -31,6 +31,7 @@ from gi.repository import Gio, GLib
 from . import commands as _commands
 from . import protocol
 from .commands import CommandLike, batch_json
+from ._window_generated import GeneratedWindowMethods
 from .contract import INTERFACES
 from .documents import (ChangeCause, ClosedWindow, HistoryEntry, PreparedModel, RegisteredRenderer, Stats, Step,
                         WindowSnapshot)
@@ -823,9 +824,11 @@ class _WindowProperties:
         return cls
 
 
-class Window:
+class Window(GeneratedWindowMethods):
     """``org.navsession.Window1``: cached properties (``version``, ``active_screen``, ``active_model``,
     ``can_go_back``, ``can_go_forward``, ``current_routes``…), typed methods, the change stream and waits.
+    A version-returning method this class does not write by hand comes from the contract
+    (:class:`navsession._window_generated.GeneratedWindowMethods`).
 
     A method that changes the window returns the window's new version; the cached properties already describe
     it when the method returns (the signals that came with the reply are dispatched first), and a call the daemon
