@@ -45,15 +45,19 @@ extension NavigationWindow {
             if let params { try update(target, params: params, title: nil, merge: merge) }
             return
         }
-        let spec = ModelSpec.screen(screen, params: params ?? [:])
+        try replaceTop(of: stack, with: StackElementSpec(ModelSpec.screen(screen, params: params ?? [:])))
+    }
+
+    /// The top element of `stack` replaced by a new model of `element` (the root, when it is the only element):
+    /// the old top finishes, the new model takes its place with the element's transition (or the resolved one).
+    func replaceTop(of stack: Node, with element: StackElementSpec) throws(NavigationError) {
         guard stack.path.count > 1 else {
-            replaceStackRoot(stack, with: try instantiate(spec, mayPresent: false))
+            replaceStackRoot(stack, with: try instantiate(element.model, mayPresent: false))
             return
         }
         truncatePath(stack, keeping: stack.path.count - 1)
-        let element = StackElementSpec(spec)
         let transitions = try resolvedTransitions(of: [element], on: stack)
-        appendElements(stack, [(try instantiate(spec, mayPresent: false), transitions.first ?? nil)])
+        appendElements(stack, [(try instantiate(element.model, mayPresent: false), transitions.first ?? nil)])
     }
 
     /// `stackAppend` of elements some of which a screen's identity finds on the stack: in order, each found one is
