@@ -4,4 +4,15 @@
 import DBusKit
 
 extension WindowProxy {
+    /// `Replace`: React Navigation's replace(name, params) on the stack of the active model: the top element
+    /// finishes and a new element showing `screen` takes its place (at the root, the root is replaced), in one
+    /// change with the transition the screen's rules give a push. Batch form:
+    /// {"command":"replace","screen":"detail", "params":{"id":"2"},"transition":"fade"}. It adds a route, so the
+    /// forward list is cleared.
+    /// - Parameter screen: the screen of the new element.
+    /// - Parameter params: its parameters.
+    /// - Returns: the window's new version.
+    public func replace(screen: String, params: [String: String] = [:]) async throws(NavSessionError) -> UInt64 {
+        try await versionCall("Replace", [.string(screen), Value.stringDictionary(params)])
+    }
 }

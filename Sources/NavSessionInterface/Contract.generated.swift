@@ -485,6 +485,11 @@ extension NavSessionInterface {
                     errors: ["org.navsession.Error.NoStack", "org.navsession.Error.UnknownScreen", "org.freedesktop.DBus.Error.LimitsExceeded", "org.freedesktop.DBus.Error.InvalidArgs"]
                 ),
                 Contract.Method(
+                    name: "Replace", inputs: [A("screen", "s"), A("params", "a{ss}")],
+                    outputs: [A("version", "t")],
+                    errors: ["org.navsession.Error.NoStack", "org.navsession.Error.UnknownScreen", "org.navsession.Error.InvalidSpec", "org.freedesktop.DBus.Error.LimitsExceeded", "org.freedesktop.DBus.Error.InvalidArgs"]
+                ),
+                Contract.Method(
                     name: "DismissAll", inputs: [],
                     outputs: [A("version", "t")],
                     errors: []

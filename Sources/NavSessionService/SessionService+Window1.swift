@@ -461,6 +461,11 @@ extension SessionService {
                 let params = call.arguments[1].stringDictionary
                 return one(.popTo(screen: name, params: params.isEmpty ? nil : params, merge: call.arguments[2].bool ?? false))
             }),
+            MethodRow("Replace", .batch { call, _, _ in
+                let name = call.arguments[0].string ?? ""
+                guard !name.isEmpty else { throw SessionError.invalidArguments("the screen name is empty") }
+                return one(.replace(screen: name, params: call.arguments[1].stringDictionary))
+            }),
             MethodRow("DismissAt", .batch { call, _, _ in one(.dismiss, from: try id(call.arguments[0])) }),
             MethodRow("PopAt", .batch { call, _, _ in
                 one(.pop(count: Int(call.arguments[1].uint32 ?? 0)), from: try id(call.arguments[0]))

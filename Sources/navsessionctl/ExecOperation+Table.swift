@@ -46,6 +46,9 @@ extension ExecOperation {
         ExecOperation(name: "pop-to", member: "PopTo", target: .window,
                       arguments: [.string("SCREEN"), .parameters, .flag("merge")], output: .version,
                       summary: "Back to the nearest element showing SCREEN, its params set; else SCREEN replaces the top."),
+        ExecOperation(name: "replace", member: "Replace", target: .window,
+                      arguments: [.string("SCREEN"), .parameters], output: .version,
+                      summary: "SCREEN takes the place of the top element (React Navigation's replace)."),
         ExecOperation(name: "dismiss-all", member: "DismissAll", target: .window,
                       arguments: [], output: .version, summary: "Dismiss every presentation, keep the stacks."),
         // A back gesture's two phases.

@@ -18,6 +18,7 @@ extension CommandShape {
         CommandShape("goBackToRoot", []),
         CommandShape("pushParams", [.init("model", .reference, required: false), .init("tag", .string, required: false), .init("params", .params, required: true)]),
         CommandShape("popTo", [.init("screen", .screen, required: true), .init("params", .params, required: false), .init("merge", .boolean, required: false)]),
+        CommandShape("replace", [.init("screen", .screen, required: true), .init("params", .params, required: false), .init("transition", .other, required: false)]),
         CommandShape("goBackTo", [.init("screen", .screen, required: false), .init("tag", .string, required: false), .init("model", .reference, required: false), .init("index", .integer(0...8), required: false), .init("params", .params, required: false), .init("paramsContaining", .params, required: false)]),
         CommandShape("dismissAll", []),
         CommandShape("tabsSelectItem", [.init("tab", .string, required: true)]),

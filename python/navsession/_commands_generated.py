@@ -7,6 +7,7 @@ from typing import Mapping, Optional
 from .commands import JSON, Command, Reference, _command
 
 __all__ = [
+    "replace",
 ]
 
 #: Every command the declarations name.
@@ -26,6 +27,7 @@ DECLARED_COMMANDS = frozenset({
     "goBackToRoot",
     "pushParams",
     "popTo",
+    "replace",
     "goBackTo",
     "dismissAll",
     "tabsSelectItem",
@@ -54,3 +56,9 @@ DECLARED_COMMANDS = frozenset({
     "prepare",
     "moveModel",
 })
+
+
+def replace(screen: str, *, params: Optional[Mapping[str, str]] = None, transition: Optional[str] = None) -> Command:
+    """``replace``: React Navigation's replace: the top element of the executing model's stack finishes and a new
+    element showing the screen takes its place (the root's, at the root)."""
+    return _command("replace", screen=screen, params=None if params is None else dict(params), transition=transition)

@@ -27,6 +27,14 @@ class GeneratedWindowMethods:
         """``DismissJustFromPresented``: Dismisses the presentation that contains the active model."""
         return self._change("DismissJustFromPresented")
 
+    def replace(self, screen: str, params: Optional[Mapping[str, str]] = None) -> int:
+        """``Replace``: React Navigation's replace(name, params) on the stack of the active model: the top element
+        finishes and a new element showing ``screen`` takes its place (at the root, the root is replaced), in one
+        change with the transition the screen's rules give a push. Batch form:
+        {"command":"replace","screen":"detail", "params":{"id":"2"},"transition":"fade"}. It adds a route, so the
+        forward list is cleared."""
+        return self._change("Replace", "(sa{ss})", (screen, dict(params or {}),))
+
     def switch_model_with(self, screen: str, params: Optional[Mapping[str, str]], save_state: str, restore_state: str) -> int:
         """``SwitchModelWith``: SwitchModel with the batch command's saveState/restoreState (Jetpack's names);
         SwitchModel is SwitchModelWith(screen, params, "", "")."""

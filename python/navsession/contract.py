@@ -148,6 +148,7 @@ INTERFACES = {
             'GoBackToRoot': {'in': (), 'out': (('version', 't'),), 'errors': ()},
             'GoBackTo': {'in': (('screen', 's'),), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.RouteNotFound',)},
             'PopTo': {'in': (('screen', 's'), ('params', 'a{ss}'), ('merge', 'b')), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NoStack', 'org.navsession.Error.UnknownScreen', 'org.freedesktop.DBus.Error.LimitsExceeded', 'org.freedesktop.DBus.Error.InvalidArgs')},
+            'Replace': {'in': (('screen', 's'), ('params', 'a{ss}')), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NoStack', 'org.navsession.Error.UnknownScreen', 'org.navsession.Error.InvalidSpec', 'org.freedesktop.DBus.Error.LimitsExceeded', 'org.freedesktop.DBus.Error.InvalidArgs')},
             'DismissAll': {'in': (), 'out': (('version', 't'),), 'errors': ()},
             'Prepare': {'in': (('screen', 's'), ('params', 'a{ss}')), 'out': (('model', 't'),), 'errors': ('org.navsession.Error.UnknownScreen', 'org.navsession.Error.InvalidSpec')},
             'GoForward': {'in': (), 'out': (('version', 't'),), 'errors': ('org.navsession.Error.NothingToGoForward',)},

@@ -37,6 +37,18 @@ def test_pop_to_goes_back_to_the_screen_with_merged_params_or_replaces_the_top(n
     assert navsession_window.current_routes == [Route("push", "about")]
 
 
+def test_replace_puts_a_new_element_in_place_of_the_top(navsession_window):
+    # Window.replace and commands.replace come from the contract and the command declarations (generated).
+    navsession_window.switch_model("main")
+    navsession_window.push("detail", {"id": "1"})
+    before = navsession_window.active_model
+    navsession_window.replace("detail", {"id": "2"})
+    assert navsession_window.current_routes == [Route("push", "detail", {"id": "2"})]
+    assert navsession_window.active_model != before
+    navsession_window.apply([c.replace("about", transition="fade")])
+    assert navsession_window.current_routes == [Route("push", "about")]
+
+
 def test_pop_at_removes_the_source_and_keeps_the_routes_above(navsession_window):
     navsession_window.switch_model("main")
     navsession_window.push("detail", {"id": "1"})

@@ -50,6 +50,11 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// JSON: `{"command":"popTo","screen":"detail","params"?:{…},"merge"?:true}`.
     /// Fails: ``NavigationError/noStack(from:)``.
     case popTo(screen: String, params: [String: String]? = nil, merge: Bool = false)
+    /// React Navigation's `replace(name, params)` on the stack of the executing model (walk-up): the top element
+    /// finishes and a new element showing `screen` takes its place (the root's, at the root), pushed with
+    /// `transition` or the one the screen's rules give. JSON: `{"command":"replace","screen":"detail","params"?:{…},
+    /// "transition"?:"fade"}`. Fails: ``NavigationError/noStack(from:)``, an unknown screen, limits.
+    case replace(screen: String, params: [String: String] = [:], transition: String? = nil)
     /// Dismiss the nearest presentation or pushed element. Fails: ``NavigationError/nothingToDismiss(from:)``.
     case dismiss
     /// `dismiss` plus a `result` message (payload: the result's JSON text) to the presenter, or to the element
@@ -209,6 +214,7 @@ public indirect enum NavigationCommand: Hashable, Sendable {
         case .present, .presentOn: "present"
         case .show: "show"
         case .popTo: "popTo"
+        case .replace: "replace"
         case .dismiss, .dismissReturning: "dismiss"
         case .goBack: "goBack"
         case .goBackToRoot: "goBackToRoot"
@@ -271,7 +277,7 @@ extension NavigationCommand {
     /// The command's ``Intent``.
     public var intent: Intent {
         switch self {
-        case .stackAppend, .stackSetRoot, .present, .presentOn, .show: .opens
+        case .stackAppend, .stackSetRoot, .present, .presentOn, .show, .replace: .opens
         case .stackSetPath, .setRoutes, .bringToFront: .rearranges
         case .stackDropLast, .pop, .stackDropToRoot, .dismiss, .dismissReturning, .goBack, .goBackToRoot, .goBackTo, .popTo,
             .dismissAll, .dismissJustFromPresented, .hide:
@@ -314,7 +320,7 @@ extension NavigationCommand {
             }
         case .present(let presentation), .presentOn(let presentation, _, _):
             [.presentation(presentation, key: "presentation")]
-        case .show(let screen, let params, _):
+        case .show(let screen, let params, _), .replace(let screen, let params, _):
             [.screen(screen, params: params, key: "")]
         case .popTo(let screen, let params, _):
             [.screen(screen, params: params ?? [:], key: "")]
@@ -384,6 +390,14 @@ extension NavigationCommand: Codable {
                 throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
             }
             self = .show(
+                screen: try c.decode(String.self, forKey: "screen"),
+                params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:], transition: transition)
+        case "replace":
+            let transition = try c.decodeIfPresent(String.self, forKey: "transition")
+            if let transition, let problem = PresentationSpec.transitionProblem(transition) {
+                throw DecodingError.dataCorruptedError(forKey: "transition", in: c, debugDescription: problem)
+            }
+            self = .replace(
                 screen: try c.decode(String.self, forKey: "screen"),
                 params: try c.decodeIfPresent([String: String].self, forKey: "params") ?? [:], transition: transition)
         case "popTo":
@@ -558,6 +572,10 @@ extension NavigationCommand: Codable {
         case .stackSetPath(let entries): try c.encode(entries, forKey: "path")
         case .present(let presentation): try c.encode(presentation, forKey: "presentation")
         case .show(let screen, let params, let transition):
+            try c.encode(screen, forKey: "screen")
+            if !params.isEmpty { try c.encode(params, forKey: "params") }
+            try c.encodeIfPresent(transition, forKey: "transition")
+        case .replace(let screen, let params, let transition):
             try c.encode(screen, forKey: "screen")
             if !params.isEmpty { try c.encode(params, forKey: "params") }
             try c.encodeIfPresent(transition, forKey: "transition")

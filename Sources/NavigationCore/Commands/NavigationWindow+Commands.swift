@@ -84,6 +84,11 @@ extension NavigationWindow {
             try goBackTo(matcher)
         case .pop(let count):
             try pop(count, from: origin)
+        case .replace(let screen, let params, let transition):
+            guard !screen.isEmpty else { throw .invalidSpec("replace needs a screen name") }
+            try configuration.limits.checkName(screen, "replace's screen")
+            let element = StackElementSpec(.screen(screen, params: params), transition: transition)
+            try replaceTop(of: try requireStack(from: origin), with: element)
         case .popTo(let screen, let params, let merge):
             try popTo(screen, params: params, merge: merge, from: origin)
         case .dismissAll:
