@@ -1,5 +1,3 @@
-internal import CDBus
-
 /// A validated D-Bus object path.
 ///
 /// Valid: `/`, `/org/navsession/Session1`, `/org/navsession/Session1/window/7`.
@@ -9,24 +7,16 @@ internal import CDBus
 /// let path = try ObjectPath("/org/navsession/Session1")
 /// let window = try path.appending("window").appending("7")
 /// ```
-public struct ObjectPath: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The path as a string.
-    public let rawValue: String
+public typealias ObjectPath = DBusName<ObjectPathRule>
 
-    /// Validates `rawValue` as an object path.
-    /// - Throws: ``ValidationError`` with kind ``ValidationError/Kind/objectPath``.
-    public init(_ rawValue: String) throws(ValidationError) {
-        try NameValidation.check(rawValue, .objectPath, dbus_validate_path)
-        self.rawValue = rawValue
-    }
+/// The rule of an ``ObjectPath``.
+public enum ObjectPathRule: NameRule {
+    public static var kind: ValidationError.Kind { .objectPath }
+}
 
-    /// Wraps a path libdbus has already validated (from a received message).
-    init(trusted rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension ObjectPath {
     /// The root path `/`.
-    public static let root = ObjectPath(trusted: "/")
+    public static var root: ObjectPath { ObjectPath(trusted: "/") }
 
     /// Returns this path with one more element.
     ///
@@ -55,10 +45,4 @@ public struct ObjectPath: Sendable, Hashable, Comparable, CustomStringConvertibl
         if ancestor.rawValue == "/" || ancestor == self { return true }
         return rawValue.hasPrefix(ancestor.rawValue + "/")
     }
-
-    /// A readable form for logs and messages.
-    public var description: String { rawValue }
-
-    /// Orders by the raw string (for sorted listings).
-    public static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool { lhs.rawValue < rhs.rawValue }
 }
