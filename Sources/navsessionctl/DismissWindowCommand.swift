@@ -11,8 +11,7 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     func run() async throws {
         try await reportingFailures {

@@ -27,8 +27,7 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
             + "leaves the bus)."))
     var hold = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     @Argument(help: "The command (see COMMANDS).", completion: LiveCompletion.execCommands)
     var command: String

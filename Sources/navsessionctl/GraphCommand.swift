@@ -20,8 +20,7 @@ struct GraphCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: "Graphviz DOT output (the default and only format).")
     var dot = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     func run() async throws {
         try await printReply({ try await windowProxy(window, of: $0).getStateJSON() }) { json in

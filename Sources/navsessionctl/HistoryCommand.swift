@@ -16,11 +16,9 @@ struct HistoryCommand: AsyncParsableCommand, ConnectingCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: CompactJSONFlag.help)
-    var json = false
+    @Flag(help: CompactJSONFlag.help) var json = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     func run() async throws {
         try await reportingFailures {

@@ -10,11 +10,9 @@ struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: CompactJSONFlag.help)
-    var json = false
+    @Flag(help: CompactJSONFlag.help) var json = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     func run() async throws {
         try await printJSON(window: window, compact: json) { try await $0.getRoutes() }

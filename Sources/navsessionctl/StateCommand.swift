@@ -19,11 +19,9 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: CompactJSONFlag.help)
-    var json = false
+    @Flag(help: CompactJSONFlag.help) var json = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     @Option(name: .customLong("set"), help: "Load FILE ('-' for standard input), a window state as `state` prints it.")
     var stateFile: String?

@@ -22,8 +22,7 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: "Use colours even when stdout is not a terminal.")
     var color = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     func run() async throws {
         try await printReply({ try await windowProxy(window, of: $0).getTree() }) { tree in

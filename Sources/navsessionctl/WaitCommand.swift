@@ -51,8 +51,7 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
     @Flag(help: "With --settled: wait for every registered renderer.")
     var allRenderers = false
 
-    @Argument(help: "A window number or object path.")
-    var window: WindowArgument
+    @Argument(help: WindowArgument.help) var window: WindowArgument
 
     func validate() throws {
         try validateConnection()

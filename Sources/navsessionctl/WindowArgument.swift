@@ -6,6 +6,9 @@ struct WindowArgument: ExpressibleByArgument, Sendable, Equatable {
     /// The window's object path.
     let path: ObjectPath
 
+    /// The help of every WINDOW argument.
+    static let help = ArgumentHelp("A window number or object path.")
+
     /// Parses a number or an object path; `nil` (a usage error) for anything else.
     init?(argument: String) {
         if !argument.isEmpty, argument.allSatisfy(\.isASCII), let number = UInt64(argument) {

@@ -1,14 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// The POSIX calls persistence needs outside one directory (``StateDirectory`` holds those inside it), with
 /// errno turned into messages. Blocking.

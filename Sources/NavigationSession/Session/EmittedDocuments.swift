@@ -1,16 +1,7 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 import NavigationCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// Test only: with `NAVSESSION_EMITTED_DOCUMENTS=DIR` set, the daemon appends every JSON
 /// document it emits — JSON method replies and signal arguments, journal lines, snapshot files — to
