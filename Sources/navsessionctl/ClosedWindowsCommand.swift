@@ -17,7 +17,10 @@ struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
             + "'navsessionctl reopen ID'. --json prints ListClosedWindows' reply (each entry with its snapshot)."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
@@ -52,7 +55,10 @@ struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Reopen a recently closed window with its navigation and print its (new) object path."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "An id from 'navsessionctl closed'; none reopens the most recently closed window.")

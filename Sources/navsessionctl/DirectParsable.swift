@@ -174,11 +174,9 @@ struct DirectWord<Command>: Sendable {
 }
 
 extension DirectWord where Command: ConnectingCommand {
-    /// `--bus`, `--dest` and `--timeout` (``ConnectionOptions``).
+    /// `--bus`, `--dest` and `--timeout` (``ConnectingCommand``).
     static var connection: Self {
-        Self(kind: .options(ConnectionOption.names)) { command, words, _ in
-            command.connection = ConnectionOptions.direct(words)
-        }
+        Self(kind: .options(ConnectionOption.names)) { command, words, _ in command.setConnection(from: words) }
     }
 }
 

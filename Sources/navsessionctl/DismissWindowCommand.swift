@@ -9,7 +9,10 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Close a window and its whole graph."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
 
     @Argument(help: WindowArgument.help) var window: WindowArgument
 

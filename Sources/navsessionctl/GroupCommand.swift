@@ -10,7 +10,10 @@ struct GroupCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Make windows a group that closes, reopens and opens together (none: dissolve it)."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
 
     @Argument(help: "The group's name.")
     var name: String

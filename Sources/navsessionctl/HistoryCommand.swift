@@ -15,7 +15,10 @@ struct HistoryCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: CompactJSONFlag.help) var json = false
 
     @Argument(help: WindowArgument.help) var window: WindowArgument

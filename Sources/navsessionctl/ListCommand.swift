@@ -12,7 +12,10 @@ struct ListCommand: AsyncParsableCommand, ConnectingCommand {
             + "' pending=JSON' when a navigation waits for an entry condition (cancel it with exec WINDOW cancel-pending)."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {

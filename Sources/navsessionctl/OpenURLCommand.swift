@@ -9,7 +9,10 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Open a deep link (or announce an external URL) and print the window that handled it."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "A URL, e.g. navsession-demo:detail/42.")

@@ -21,7 +21,10 @@ struct SessionCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "save, open, list or delete.")

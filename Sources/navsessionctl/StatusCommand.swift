@@ -17,7 +17,10 @@ struct StatusCommand: AsyncParsableCommand, ConnectingCommand {
             + "\"screens\", \"guards\"}."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {

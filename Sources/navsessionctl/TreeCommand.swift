@@ -14,7 +14,10 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
 
     @Flag(help: "Never use colours.")
     var noColor = false

@@ -22,7 +22,10 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
     @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Stop after this many events (Missed lines are not counted).")
