@@ -26,9 +26,20 @@ protocol DirectParsable: ParsableCommand {
     /// A method rather than an initializer: in an initializer, even after `self.init()`, an assignment to a
     /// property-wrapped property re-creates the wrapper from its default instead of setting its value.
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline)
+
+    /// Runs the command (its `run()`, `async` or not), called through this protocol's witness rather than by
+    /// casting the command to `AsyncParsableCommand`: a cast to an existential looks the conformance up at run
+    /// time, a scan of the binary's conformance records.
+    mutating func runDirectly() async throws
+}
+
+extension DirectParsable where Self: AsyncParsableCommand {
+    mutating func runDirectly() async throws { try await run() }
 }
 
 extension DirectParsable {
+    mutating func runDirectly() async throws { try run() }
+
     static var directShape: DirectShape { direct.shape }
 
     mutating func fill(from words: DirectWords) throws(DirectParser.Decline) {

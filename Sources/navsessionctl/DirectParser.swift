@@ -46,7 +46,7 @@ enum DirectParser {
     ]
 
     /// The validated command for `arguments` (rewritten, without the program name), or nil.
-    static func command(for arguments: [String]) -> (any ParsableCommand)? {
+    static func command(for arguments: [String]) -> (any DirectParsable)? {
         guard let name = arguments.first, let type = commands[name],
               let words = sort(arguments.dropFirst(), by: type.directShape)
         else { return nil }

@@ -46,24 +46,27 @@ struct NavSessionCtl: AsyncParsableCommand {
             Glibc.exit(0)
         }
         EarlyConnection.start(for: arguments)
-        let command: any ParsableCommand
+        let parsed: ParsedCommand
         if let direct = DirectParser.command(for: arguments) {
-            command = direct
+            parsed = .direct(direct)
         } else {
             do {
-                command = try parseAsRoot(arguments)
+                parsed = .parsed(try parseAsRoot(arguments))
             } catch {
                 exit(withError: error)
             }
         }
-        let parsed = ParsedCommand(command: command)
         Task.detached {
-            var command = parsed.command
             do {
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
+                switch parsed {
+                case .direct(var command):
+                    try await command.runDirectly()
+                case .parsed(var command):
+                    if var asyncCommand = command as? any AsyncParsableCommand {
+                        try await asyncCommand.run()
+                    } else {
+                        try command.run()
+                    }
                 }
             } catch {
                 exit(withError: error)
@@ -80,6 +83,9 @@ struct NavSessionCtl: AsyncParsableCommand {
 
 /// The parsed command, handed from the main thread to the task that runs it; the main thread never touches it
 /// again (it waits in `sigsuspend` for the task to exit the process), so nothing is shared.
-private struct ParsedCommand: @unchecked Sendable {
-    var command: any ParsableCommand
+private enum ParsedCommand: @unchecked Sendable {
+    /// Read by ``DirectParser``: run through ``DirectParsable/runDirectly()``.
+    case direct(any DirectParsable)
+    /// Parsed by swift-argument-parser.
+    case parsed(any ParsableCommand)
 }
