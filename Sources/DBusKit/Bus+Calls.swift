@@ -121,6 +121,14 @@ extension Bus {
         _ destination: BusName?, _ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName,
         _ arguments: [Value]
     ) throws -> OpaquePointer {
+        try Self.newMethodCall(destination, path, interface, member, arguments)
+    }
+
+    /// A new method-call message (the caller unrefs it).
+    static func newMethodCall(
+        _ destination: BusName?, _ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName,
+        _ arguments: [Value]
+    ) throws -> OpaquePointer {
         let created = path.rawValue.withCString { pathPointer in
             member.rawValue.withCString { memberPointer in
                 withOptionalCString(destination?.rawValue) { destinationPointer in

@@ -84,20 +84,9 @@ public actor Bus {
         (nameEvents, nameEventsContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
-    /// Connects to a bus and registers with it (`Hello`).
-    ///
-    /// Blocking: authentication and `Hello` block only this connection's own thread.
-    /// - Parameter address: ``BusAddress/session``, ``BusAddress/system`` or an explicit address.
-    /// - Returns: a connected bus with its ``uniqueName`` set.
-    /// - Throws: ``ConnectionError`` (`connectFailed`) when the bus is unreachable; ``ValidationError`` for an
-    ///   address containing NUL.
-    public static func connect(_ address: BusAddress) async throws -> Bus {
-        let bus = try Bus()
-        try await bus.open(address)
-        return bus
-    }
-
-    private func open(_ address: BusAddress) throws {
+    /// A private connection to `address`, registered with the bus (`Hello`), that does not exit the process when
+    /// the bus goes away. Blocking.
+    static func openConnection(_ address: BusAddress) throws -> OpaquePointer {
         let opened: OpaquePointer?
         switch address {
         case .session:
@@ -123,6 +112,24 @@ public actor Bus {
         guard let opened else { throw ConnectionError(.connectFailed, "libdbus returned no connection") }
         // Connections from dbus_bus_get* call _exit() when the bus goes away; we report it instead.
         dbus_connection_set_exit_on_disconnect(opened, 0)
+        return opened
+    }
+
+    /// Connects to a bus and registers with it (`Hello`).
+    ///
+    /// Blocking: authentication and `Hello` block only this connection's own thread.
+    /// - Parameter address: ``BusAddress/session``, ``BusAddress/system`` or an explicit address.
+    /// - Returns: a connected bus with its ``uniqueName`` set.
+    /// - Throws: ``ConnectionError`` (`connectFailed`) when the bus is unreachable; ``ValidationError`` for an
+    ///   address containing NUL.
+    public static func connect(_ address: BusAddress) async throws -> Bus {
+        let bus = try Bus()
+        try await bus.open(address)
+        return bus
+    }
+
+    private func open(_ address: BusAddress) throws {
+        let opened = try Self.openConnection(address)
         connection = opened
         uniqueName = LibDBus.string(dbus_bus_get_unique_name(opened)).map(BusName.init(trusted:))
 

@@ -31,6 +31,10 @@ protocol DirectParsable: ParsableCommand {
     /// casting the command to `AsyncParsableCommand`: a cast to an existential looks the conformance up at run
     /// time, a scan of the binary's conformance records.
     mutating func runDirectly() async throws
+
+    /// Runs the command on this thread without a task when its run is one call (``OneShot``); false when it is not,
+    /// or when the call was not delivered: the command then runs as usual.
+    func runOnThisThread() -> Bool
 }
 
 extension DirectParsable where Self: AsyncParsableCommand {
@@ -39,6 +43,8 @@ extension DirectParsable where Self: AsyncParsableCommand {
 
 extension DirectParsable {
     mutating func runDirectly() async throws { try run() }
+
+    func runOnThisThread() -> Bool { false }
 
     static var directShape: DirectShape { direct.shape }
 

@@ -64,6 +64,21 @@ struct ExecCommand: AsyncParsableCommand, ConnectingCommand {
         }
     }
 
+    func runOnThisThread() -> Bool {
+        guard !hold, let call = try? invocation() else { return false }
+        if dryRun {
+            StandardOutput.line(call.callDescription)
+            return true
+        }
+        guard let reply = oneShot(call.path, call.interface, call.operation.member, call.arguments) else { return false }
+        do {
+            try print(reply, of: call.operation)
+        } catch {
+            failOneShot(error)
+        }
+        return true
+    }
+
     /// The call, or a usage error (exit status 64).
     private func invocation() throws -> ExecInvocation {
         do {

@@ -45,11 +45,14 @@ struct NavSessionCtl: AsyncParsableCommand {
             StandardOutput.line(ExecHelp.text(columns: ExecHelp.terminalColumns))
             Glibc.exit(0)
         }
-        EarlyConnection.start(for: arguments)
         let parsed: ParsedCommand
         if let direct = DirectParser.command(for: arguments) {
+            // One call: made here, before any other thread exists (OneShot.swift).
+            if direct.runOnThisThread() { Glibc.exit(0) }
+            EarlyConnection.start(for: arguments)
             parsed = .direct(direct)
         } else {
+            EarlyConnection.start(for: arguments)
             do {
                 parsed = .parsed(try parseAsRoot(arguments))
             } catch {

@@ -20,6 +20,10 @@ struct RoutesCommand: AsyncParsableCommand, ConnectingCommand {
     func run() async throws {
         try await printJSON(window: window, compact: json) { try await $0.getRoutes() }
     }
+
+    func runOnThisThread() -> Bool {
+        printOneShotJSON(window: window, member: "GetRoutes", compact: json)
+    }
 }
 
 extension RoutesCommand: DirectParsable {

@@ -32,6 +32,11 @@ struct StateCommand: AsyncParsableCommand, ConnectingCommand {
     @Option(name: .customLong("at"), help: "Print the state right after VERSION (Window1.GetStateAt; see `history`).")
     var atVersion: Int?
 
+    func runOnThisThread() -> Bool {
+        guard stateFile == nil, atVersion == nil else { return false }
+        return printOneShotJSON(window: window, member: "GetState", compact: json)
+    }
+
     func run() async throws {
         if let atVersion {
             guard stateFile == nil else { throw ValidationError("--at and --set cannot be combined") }
