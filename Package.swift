@@ -178,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DBusKitTests",
-            dependencies: ["DBusKit", "DBusTestSupport"],
+            dependencies: ["DBusKit", "DBusTestSupport", "ProcessSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
