@@ -17,10 +17,7 @@ struct ClosedCommand: AsyncParsableCommand, ConnectingCommand {
             + "'navsessionctl reopen ID'. --json prints ListClosedWindows' reply (each entry with its snapshot)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {
@@ -55,10 +52,7 @@ struct ReopenCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Reopen a recently closed window with its navigation and print its (new) object path."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "An id from 'navsessionctl closed'; none reopens the most recently closed window.")

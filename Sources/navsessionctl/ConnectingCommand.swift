@@ -3,20 +3,39 @@ import FoundationEssentials
 import DBusKit
 import NavSessionClient
 
-/// A subcommand that talks to the daemon: it declares `--bus`, `--dest` and `--timeout` (with the help and
-/// defaults of ``ConnectionOption``) and gets from here what they mean.
+/// A subcommand that talks to the daemon: it declares `--bus`, `--dest` and `--timeout` as one option group
+/// (`@OptionGroup var connection: ConnectionOptions`) and gets from here what they mean.
 ///
-/// The options are declared in each command, not gathered in an `@OptionGroup`: a direct parse
-/// (``DirectParsable``) sets an option group through swift-argument-parser's generic setter, whose metadata the
-/// runtime instantiates from its mangled name, a conformance scan of the whole binary (≈ 0.2 M instructions, 7 %
-/// of a one-call process; Docs/performance.md, "navsessionctl"). `--json`, `OutputFlag`, is declared the same way.
+/// An option group costs swift-argument-parser a reflection of its type, but only on the parser's own path (help,
+/// usage errors, completion): an ordinary command line is parsed by ``DirectParser``, which reflects nothing. The
+/// direct parse sets the group through the parser's generic setter, whose metadata the installed binary reaches
+/// through its accessor (5 k instructions; through its mangled name it was a conformance scan, 0.2 M:
+/// Docs/performance.md, "navsessionctl", items 11 and 14).
 protocol ConnectingCommand: SendableMetatype {
+    /// `--bus`, `--dest` and `--timeout`.
+    var connection: ConnectionOptions { get set }
+}
+
+/// `--bus`, `--dest` and `--timeout`: the options of every ``ConnectingCommand``.
+struct ConnectionOptions: ParsableArguments {
     /// `--bus`: `session`, `system` or a D-Bus address.
-    var bus: String { get set }
+    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
     /// `--dest`: the daemon's bus name.
-    var dest: String { get set }
-    /// `--timeout` as typed; ``timeout`` is its value once ``validateConnection()`` accepted it.
-    var timeoutText: String { get set }
+    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
+    /// `--timeout` as typed; ``ConnectingCommand/timeout`` is its value once
+    /// ``ConnectingCommand/validateConnection()`` accepted it.
+    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
+    var timeoutText = ConnectionOption.defaultTimeout
+
+    /// The options a direct parse found (``DirectParsable``), or their defaults. A function, not an
+    /// initializer: in an initializer an assignment re-creates an option's wrapper instead of setting its value.
+    static func direct(_ words: DirectWords) -> ConnectionOptions {
+        var options = ConnectionOptions()
+        options.bus = words.option("bus") ?? ConnectionOption.defaultBus
+        options.dest = words.option("dest") ?? ConnectionOption.defaultDest
+        options.timeoutText = words.option("timeout") ?? ConnectionOption.defaultTimeout
+        return options
+    }
 }
 
 /// The help and defaults of the options every ``ConnectingCommand`` declares.
@@ -46,12 +65,12 @@ extension ConnectingCommand where Self: ParsableArguments {
 }
 
 extension ConnectingCommand {
-    /// Sets `--bus`, `--dest` and `--timeout` from a direct parse (``DirectParsable``), or their defaults.
-    mutating func setConnection(from words: DirectWords) {
-        bus = words.option("bus") ?? ConnectionOption.defaultBus
-        dest = words.option("dest") ?? ConnectionOption.defaultDest
-        timeoutText = words.option("timeout") ?? ConnectionOption.defaultTimeout
-    }
+    /// `--bus` as typed.
+    var bus: String { connection.bus }
+    /// `--dest`: the daemon's bus name.
+    var dest: String { connection.dest }
+    /// `--timeout` as typed.
+    var timeoutText: String { connection.timeoutText }
 
     /// Checks `--dest` and `--timeout`; a command's own `validate()` calls it first.
     func validateConnection() throws {

@@ -191,9 +191,11 @@ struct DirectWord<Command>: Sendable {
 }
 
 extension DirectWord where Command: ConnectingCommand {
-    /// `--bus`, `--dest` and `--timeout` (``ConnectingCommand``).
+    /// `--bus`, `--dest` and `--timeout` (``ConnectionOptions``).
     static var connection: Self {
-        Self(kind: .options(ConnectionOption.names)) { command, words, _ in command.setConnection(from: words) }
+        Self(kind: .options(ConnectionOption.names)) { command, words, _ in
+            command.connection = ConnectionOptions.direct(words)
+        }
     }
 }
 

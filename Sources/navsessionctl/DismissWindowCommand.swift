@@ -9,10 +9,7 @@ struct DismissWindowCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Close a window and its whole graph."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: WindowArgument.help) var window: WindowArgument
 

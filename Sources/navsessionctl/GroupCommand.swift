@@ -10,10 +10,7 @@ struct GroupCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Make windows a group that closes, reopens and opens together (none: dissolve it)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: "The group's name.")
     var name: String

@@ -12,10 +12,7 @@ struct ListCommand: AsyncParsableCommand, ConnectingCommand {
             + "' pending=JSON' when a navigation waits for an entry condition (cancel it with exec WINDOW cancel-pending)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     func run() async throws {

@@ -9,10 +9,7 @@ struct OpenURLCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Open a deep link (or announce an external URL) and print the window that handled it."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Argument(help: "A URL, e.g. navsession-demo:detail/42.")

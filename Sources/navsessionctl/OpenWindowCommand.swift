@@ -9,10 +9,7 @@ struct OpenWindowCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Open a window of a scene and print its object path."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Flag(help: "Print the D-Bus call instead of making it.")

@@ -11,10 +11,7 @@ struct PolicyCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Set who may change a window ('' removes it), or print its policy."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: "The window (a number or an object path).")
     var window: WindowArgument

@@ -12,10 +12,7 @@ struct StatsCommand: AsyncParsableCommand, ConnectingCommand {
         abstract: "Print visits and time per screen, guard decisions and funnels (JSON, or OpenMetrics)."
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Print the OpenMetrics text exposition instead of JSON.") var openmetrics = false
 

@@ -21,10 +21,7 @@ struct TraceCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: "export: every open window, as a JSON array of traces.") var all = false
 
     @Argument(help: "export or replay.")

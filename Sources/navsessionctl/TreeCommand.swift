@@ -14,10 +14,7 @@ struct TreeCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Never use colours.")
     var noColor = false

@@ -27,10 +27,7 @@ struct WaitCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Wait until the window's version is at least N.")

@@ -22,10 +22,7 @@ struct WatchCommand: AsyncParsableCommand, ConnectingCommand {
             """
     )
 
-    @Option(help: ConnectionOption.busHelp) var bus = ConnectionOption.defaultBus
-    @Option(help: ConnectionOption.destHelp) var dest = ConnectionOption.defaultDest
-    @Option(name: .customLong("timeout"), help: ConnectionOption.timeoutHelp)
-    var timeoutText = ConnectionOption.defaultTimeout
+    @OptionGroup var connection: ConnectionOptions
     @Flag(help: OutputFlag.help) var json = false
 
     @Option(help: "Stop after this many events (Missed lines are not counted).")
