@@ -226,39 +226,38 @@ extension SessionService {
         for owner in gone { await clientVanished(owner, on: bus) }
     }
 
+    /// Calls `handle` with each unique name whose `NameOwnerChanged` has an empty owner at `ownerArgument` (1, the
+    /// old owner: the name joined; 2, the new owner: it left), in order, while the bus lives.
+    private func watchUniqueNames(
+        ownerArgument: Int, on bus: Bus, _ handle: @escaping @Sendable (String, Bus) async -> Void
+    ) async throws {
+        let rule = MatchRule(
+            sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [ownerArgument: ""])
+        let signals = try await bus.signals(matching: rule)
+        Task { [weak bus] in
+            for await signal in signals {
+                guard let bus else { return }
+                guard let name = signal.arguments.first?.string, name.hasPrefix(":") else { continue }
+                await handle(name, bus)
+            }
+        }
+    }
+
     /// Subscribes once to every unique name leaving the bus and tells the session (close-on-exit ties,
     /// per-client shares).
     ///
     /// One match rule for all clients rather than one per client: dbus-daemon allows a connection 512 match
     /// rules (compiled-in `max_match_rules_per_connection`), and every client that changes anything has a share.
     func watchDepartures(on bus: Bus) async throws {
-        let rule = MatchRule(
-            sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [2: ""])
-        let departures = try await bus.signals(matching: rule)
-        Task { [weak bus] in
-            for await signal in departures {
-                guard let bus else { return }
-                guard let name = signal.arguments.first?.string, name.hasPrefix(":") else { continue }
-                await self.clientVanished(name, on: bus)
-            }
-        }
+        try await watchUniqueNames(ownerArgument: 2, on: bus) { name, bus in await self.clientVanished(name, on: bus) }
     }
 
     /// Subscribes once to every unique name joining the bus and tells the session which process it belongs to
     /// (``processShare(of:on:)``), so every connection of one process charges one share (Docs/reliability.md).
     /// A connection's first call can come before the answer: what it charged then moves to its process's share.
     func watchArrivals(on bus: Bus) async throws {
-        let rule = MatchRule(
-            sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [1: ""])
-        let arrivals = try await bus.signals(matching: rule)
-        Task { [weak bus] in
-            for await signal in arrivals {
-                guard let bus else { return }
-                guard let name = signal.arguments.first?.string, name.hasPrefix(":"),
-                    signal.arguments.dropFirst(2).first?.string == name
-                else { continue }
-                Task { await self.joinProcess(of: name, on: bus) }
-            }
+        try await watchUniqueNames(ownerArgument: 1, on: bus) { name, bus in
+            Task { await self.joinProcess(of: name, on: bus) }
         }
         // The connections already on the bus (a daemon started, or restarted, after its clients), without
         // holding up the start.

@@ -26,9 +26,7 @@ extension SessionService {
                 let scene = self.manifest.defaultSceneName
                 let outcome = try self.perform(on: bus) { session in
                     if let existing = session.windows.first(where: { $0.scene == scene }) {
-                        return SessionOutcome(
-                            window: existing.number, windowVersion: existing.version, sessionVersion: session.version,
-                            events: [])
+                        return session.outcome(window: existing.number, events: [])
                     }
                     return try session.openWindow(scene: scene, client: call.client)
                 }

@@ -306,17 +306,22 @@ extension SessionService {
         resume(head, on: bus)
     }
 
+    /// Replies to a held change that was made: what its method builds from `outcome`, or the error building it threw.
+    private func replyMade(_ change: GuardedChange, _ outcome: SessionOutcome, on bus: isolated Bus) {
+        do {
+            send(bus, change.held, values: try ErrorMapping.mapped { try change.reply(outcome) })
+        } catch {
+            send(bus, change.held, error: error)
+        }
+    }
+
     /// Applies a held change again; replies, or asks again (bounded), then goes on with the queue.
     private func resume(_ change: GuardedChange, on bus: isolated Bus) {
         var change = change
         let number = change.window
         switch tryChange(change, rerun: true, on: bus) {
         case .done(let outcome):
-            do {
-                send(bus, change.held, values: try ErrorMapping.mapped { try change.reply(outcome) })
-            } catch {
-                send(bus, change.held, error: error)
-            }
+            replyMade(change, outcome, on: bus)
         case .failed(let error):
             send(bus, change.held, error: error)
         case .ask(let question):
@@ -357,11 +362,7 @@ extension SessionService {
             reply: head.reply, approvals: redirect.approvals, questions: Self.maximumQuestions, client: client)
         switch tryChange(batch, rerun: true, on: bus) {
         case .done(let outcome):
-            do {
-                send(bus, head.held, values: try ErrorMapping.mapped { try head.reply(outcome) })
-            } catch {
-                send(bus, head.held, error: error)
-            }
+            replyMade(head, outcome, on: bus)
             announceDecision(question, verdict: "redirect", reason: "", on: bus)
         case .failed(let error):
             logGarbage(question, "the redirect failed: \(error.message)")
@@ -394,11 +395,7 @@ extension SessionService {
             if following.window == nil { following.window = number }
             switch tryChange(following, rerun: true, on: bus) {
             case .done(let outcome):
-                do {
-                    send(bus, following.held, values: try ErrorMapping.mapped { try following.reply(outcome) })
-                } catch {
-                    send(bus, following.held, error: error)
-                }
+                replyMade(following, outcome, on: bus)
             case .failed(let error):
                 send(bus, following.held, error: error)
             case .ask(let question):

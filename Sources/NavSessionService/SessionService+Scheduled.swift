@@ -16,9 +16,9 @@ extension SessionService {
                 let number = try Self.number(of: call.path)
                 let window = try session.window(number)
                 let commands = try Session.scheduledCommands(fromJSON: call.arguments[0].string ?? "", limits: limits)
-                let spec = ScheduleSpec(
-                    id: window.graph.nextScheduleID, afterMs: Int(clamping: call.arguments[1].uint64 ?? 0), commands: commands)
-                return try session.apply(window: number, batch: [BatchCommand(.schedule(spec))], client: call.client)
+                let schedule = NavigationCommand.schedule(
+                    commands, afterMs: Int(clamping: call.arguments[1].uint64 ?? 0), id: window.graph.nextScheduleID)
+                return try session.apply(window: number, batch: [BatchCommand(schedule)], client: call.client)
             }, reply: { call, outcome in
                 let number = try Self.number(of: call.path)
                 guard case .commands(let batch)? = outcome.changes(of: number).first?.cause,

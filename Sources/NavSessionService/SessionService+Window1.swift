@@ -297,9 +297,7 @@ extension SessionService {
                 call, outputs: row.outputs, window: number, on: bus, alreadyHeld: alreadyHeld, dryRun: true,
                 attempt: { session in
                     let event = try body(call, session)
-                    return SessionOutcome(
-                        window: number, windowVersion: event.version, sessionVersion: 0,
-                        events: [.changed(number, event, steps: [], causeJSON: "")])
+                    return session.outcome(window: number, events: [.changed(number, event, steps: [], causeJSON: "")])
                 },
                 reply: { outcome in
                     guard let event = outcome.changes(of: number).first else {

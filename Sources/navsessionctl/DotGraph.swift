@@ -43,16 +43,10 @@ enum DotGraph {
 
     /// A DOT string literal; newlines become DOT's `\n` line breaks.
     static func quote(_ text: String) -> String {
-        var result = "\""
-        for character in text {
-            switch character {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": continue
-            default: result.append(character)
-            }
-        }
-        return result + "\""
+        "\"" + text.reduce(into: "") { out, character in out += escapes[character] ?? String(character) } + "\""
     }
+
+    /// What stands for a character inside a DOT string literal: quotes and backslashes escaped, a newline as `\n`,
+    /// a carriage return dropped.
+    private static let escapes: [Character: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": ""]
 }

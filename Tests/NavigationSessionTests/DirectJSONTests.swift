@@ -64,8 +64,8 @@ struct DirectJSONTests {
     @Test func scheduledBatchesAreJSONEncodersBytes() throws {
         // `scheduled` and `nextScheduleNumber` sit between the other top-level keys.
         let window = try NavigationWindow(root: ModelSpec.stack([.screen("home"), .screen("detail")]))
-        try window.execute(.schedule(ScheduleSpec(afterMs: 5, commands: [BatchCommand(.dismiss, from: .tag("t"))])))
-        try window.execute(.schedule(ScheduleSpec(id: "x/y", afterMs: 5, commands: [BatchCommand(.stackDropLast)], overdue: .drop)))
+        try window.execute(.schedule([BatchCommand(.dismiss, from: .tag("t"))], afterMs: 5))
+        try window.execute(.schedule([BatchCommand(.stackDropLast)], afterMs: 5, id: "x/y", overdue: .drop))
         let snapshot = window.snapshot()
         #expect(try Self.direct(snapshot) == (try Self.reference(snapshot)))
     }

@@ -128,19 +128,13 @@ extension Bus {
         }
     }
 
+    /// The five XML specials and their entities.
+    private static let entities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
+    ]
+
     /// Escapes the five XML specials; names from callers may contain anything.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
+        text.reduce(into: "") { out, character in out += entities[character] ?? String(character) }
     }
 }

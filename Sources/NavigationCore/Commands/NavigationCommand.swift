@@ -199,6 +199,14 @@ public indirect enum NavigationCommand: Hashable, Sendable {
     /// Replace the stack root, keeping the pushed elements.
     public static func stackSetRoot(_ model: ModelSpec) -> NavigationCommand { .stackSetRoot(model, clear: false) }
 
+    /// Run `commands` `afterMs` milliseconds from now from the executing model (``ScheduleSpec``): `id` `nil` lets
+    /// the window assign `s<n>`; `overdue` says what happens when the deadline passed while the daemon was down.
+    public static func schedule(
+        _ commands: [BatchCommand], afterMs: Int, id: String? = nil, overdue: OverdueRule = .run
+    ) -> NavigationCommand {
+        .schedule(ScheduleSpec(id: id, afterMs: afterMs, commands: commands, overdue: overdue))
+    }
+
     /// Announce a URL (see ``openURL(_:)``).
     public static func open(url: String) -> NavigationCommand { .openURL(url) }
 

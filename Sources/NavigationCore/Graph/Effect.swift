@@ -21,13 +21,6 @@ public struct QueuedEffect: Hashable, Sendable, Codable {
     public var source: ModelID
     /// The window version of the change that enqueued it.
     public var version: Int
-
-    /// Creates a queued effect record.
-    public init(effect: Effect, source: ModelID, version: Int) {
-        self.effect = effect
-        self.source = source
-        self.version = version
-    }
 }
 
 extension Effect: Codable {

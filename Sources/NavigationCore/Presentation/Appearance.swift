@@ -73,14 +73,7 @@ extension Appearance: Codable {
             titleDisplayMode: try c.decodeTagIfPresent(TitleDisplayMode.self, forKey: "titleDisplayMode"))
         try StrictKeys.check(decoder, allowed: Self.keys)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try c.encodeIfPresent(backButton, forKey: "backButton")
-        try c.encodeIfPresent(navigationBar, forKey: "navigationBar")
-        try c.encodeIfPresent(tabBar, forKey: "tabBar")
-        try c.encodeIfPresent(titleDisplayMode, forKey: "titleDisplayMode")
-    }
+    // Encoding is synthesized: each key present only when set.
 
     /// Appends the JSON object (sorted keys, only the keys set) to `out`.
     func appendJSON(to out: inout [UInt8]) {

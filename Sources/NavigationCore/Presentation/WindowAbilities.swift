@@ -8,11 +8,4 @@ public struct WindowAbilities: Hashable, Sendable {
     public var canPop: Bool
     /// `dismiss` from the active model would dismiss a presentation.
     public var canDismiss: Bool
-
-    /// Creates abilities.
-    public init(canGoBack: Bool, canPop: Bool, canDismiss: Bool) {
-        self.canGoBack = canGoBack
-        self.canPop = canPop
-        self.canDismiss = canDismiss
-    }
 }

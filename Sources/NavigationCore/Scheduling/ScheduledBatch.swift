@@ -23,29 +23,16 @@ public struct ScheduleSpec: Hashable, Sendable {
     public var id: String?
     /// The delay from now, in milliseconds (0 … ``GraphLimits/maxScheduleDelayMs``).
     public var afterMs: Int
-    /// The absolute deadline (ms since the Unix epoch); `nil` until the window fills it in.
-    public var deadline: Int64?
     /// The batch to run; entries without `from` run from the scheduling model.
     public var commands: [BatchCommand]
     /// What happens when the deadline passed while the daemon was down.
-    public var overdue: OverdueRule
+    public var overdue: OverdueRule = .run
+    /// The absolute deadline (ms since the Unix epoch); `nil` until the window fills it in.
+    public var deadline: Int64?
     /// The client that scheduled the batch (its unique bus name), whose authority the batch carries when it runs
     /// (Docs/guards.md, "Whose authority a change carries"); the session sets it, whatever the JSON said.
     /// `nil`: the session's own (in process).
     public var author: String?
-
-    /// Creates a request.
-    public init(
-        id: String? = nil, afterMs: Int, commands: [BatchCommand], overdue: OverdueRule = .run, deadline: Int64? = nil,
-        author: String? = nil
-    ) {
-        self.id = id
-        self.afterMs = afterMs
-        self.commands = commands
-        self.overdue = overdue
-        self.deadline = deadline
-        self.author = author
-    }
 }
 
 /// A batch waiting for its deadline in a window (listed in the window's state as `scheduled`).
@@ -59,22 +46,9 @@ public struct ScheduledBatch: Hashable, Sendable {
     /// The batch.
     public var commands: [BatchCommand]
     /// What happens when the deadline passed while the daemon was down.
-    public var overdue: OverdueRule
+    public var overdue: OverdueRule = .run
     /// The client that scheduled it: the batch runs with that client's authority (its marks, its share).
     public var author: String?
-
-    /// Creates a scheduled batch.
-    public init(
-        id: String, deadline: Int64, model: ModelID, commands: [BatchCommand], overdue: OverdueRule = .run,
-        author: String? = nil
-    ) {
-        self.id = id
-        self.deadline = deadline
-        self.model = model
-        self.commands = commands
-        self.overdue = overdue
-        self.author = author
-    }
 
     /// The batch as it runs: entries without `from` run from the scheduling model.
     public var batch: [BatchCommand] {
@@ -108,16 +82,7 @@ extension ScheduledBatch: Codable {
             overdue: try c.decodeIfPresent(OverdueRule.self, forKey: "overdue") ?? .run,
             author: try c.decodeIfPresent(String.self, forKey: "author"))
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try c.encodeIfPresent(author, forKey: "author")
-        try c.encode(commands, forKey: "commands")
-        try c.encode(deadline, forKey: "deadline")
-        try c.encode(id, forKey: "id")
-        try c.encode(model, forKey: "model")
-        try c.encode(overdue, forKey: "overdue")
-    }
+    // Encoding is synthesized: every key, `author` only when set (the project's encoder sorts the keys).
 }
 
 extension ScheduleSpec {

@@ -82,6 +82,17 @@ public enum DirectJSON {
         /// out a nil optional).
         public mutating func integer(_ key: StaticString, _ value: Int?, _ out: inout [UInt8]) {
             guard let value else { return }
+            integer(key, value, &out)
+        }
+
+        /// The member `key` with a whole-number value.
+        public mutating func integer(_ key: StaticString, _ value: Int, _ out: inout [UInt8]) {
+            self.key(key, &out)
+            DirectJSON.appendInteger(value, to: &out)
+        }
+
+        /// The member `key` with an unsigned value (a window number, a session version, a time).
+        public mutating func integer(_ key: StaticString, _ value: some UnsignedInteger, _ out: inout [UInt8]) {
             self.key(key, &out)
             DirectJSON.appendInteger(value, to: &out)
         }

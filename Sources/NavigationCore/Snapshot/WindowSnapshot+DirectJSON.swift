@@ -24,8 +24,7 @@ extension WindowSnapshot {
         }
         object.key("format", &out)
         _ = DirectJSON.appendString(Self.formatName, to: &out)
-        object.key("formatVersion", &out)
-        DirectJSON.appendInteger(Self.formatVersion, to: &out)
+        object.integer("formatVersion", Self.formatVersion, &out)
         object.key("models", &out)
         var array = DirectJSON.Array(&out)
         for model in models {
@@ -36,11 +35,9 @@ extension WindowSnapshot {
             out.append(contentsOf: try JSONOutput.encode(model))
         }
         array.close(&out)
-        object.key("nextModelID", &out)
-        DirectJSON.appendInteger(nextModelID, to: &out)
+        object.integer("nextModelID", nextModelID, &out)
         if nextScheduleNumber != 1 {
-            object.key("nextScheduleNumber", &out)
-            DirectJSON.appendInteger(nextScheduleNumber, to: &out)
+            object.integer("nextScheduleNumber", nextScheduleNumber, &out)
         }
         if !prepared.isEmpty {
             object.key("prepared", &out)
@@ -50,14 +47,12 @@ extension WindowSnapshot {
             object.key("rendererState", &out)
             out.append(contentsOf: rendererState.json.utf8)
         }
-        object.key("root", &out)
-        DirectJSON.appendInteger(root.rawValue, to: &out)
+        object.integer("root", root.rawValue, &out)
         if !scheduled.isEmpty {
             object.key("scheduled", &out)
             out.append(contentsOf: try JSONOutput.encode(scheduled))
         }
-        object.key("version", &out)
-        DirectJSON.appendInteger(version, to: &out)
+        object.integer("version", version, &out)
         object.close(&out)
     }
 }
@@ -117,8 +112,7 @@ extension ModelState {
             object.key("hidesTabBarWhenNotAtRoot", &out)
             out.append(contentsOf: (hidesTabBar ? "true" : "false").utf8)
         }
-        object.key("id", &out)
-        DirectJSON.appendInteger(id.rawValue, to: &out)
+        object.integer("id", id.rawValue, &out)
         object.key("kind", &out)
         guard DirectJSON.appendString(kind.tag, to: &out) else { return false }
         object.key("params", &out)

@@ -24,6 +24,24 @@ extension Session {
     /// The budget a window being opened must fit.
     func newWindowBudget() -> ContentBudget { contentBudget(for: nil) }
 
+    /// One change of `window` made as every way in makes it: asked of the window's policy and guards
+    /// (``gated(_:_:)``) within the acting client's content budget; a mark's refusal is noted for `Prevented` and
+    /// every refusal thrown; the content the change added is charged to the acting client.
+    func change(
+        _ window: SessionWindow, _ body: (NavigationWindow, ContentBudget) throws(NavigationError) -> ChangeEvent
+    ) throws(SessionError) -> ChangeEvent {
+        let before = window.graph.contentCost
+        let event: ChangeEvent
+        do {
+            event = try gated(window) { () throws(NavigationError) in try body(window.graph, contentBudget(for: window)) }
+        } catch {
+            noteRefusal(error, in: window.number)
+            throw .navigation(error)
+        }
+        charge(window, contentBefore: before)
+        return event
+    }
+
     /// Charges the acting client with what a change did to `window`'s content, which was `before`.
     func charge(_ window: SessionWindow, contentBefore before: Int) {
         clientBudgets.record(window.graph.contentCost - before, in: window.number, by: actingClient)

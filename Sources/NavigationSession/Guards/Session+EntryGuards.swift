@@ -35,18 +35,9 @@ extension Session {
         }
         let scene = manifest.scene(window.scene)
         let expanded = redirect.map { expand($0, scene: scene) }
-        let event: ChangeEvent
-        let before = window.graph.contentCost
-        do {
-            event = try gated(window) { () throws(NavigationError) in
-                try window.graph.apply(expanded, budget: contentBudget(for: window))
-            }
-        } catch {
-            throw .navigation(error)
-        }
+        let event = try change(window) { graph, budget throws(NavigationError) in try graph.apply(expanded, budget: budget) }
         try setPending(pending, in: window)
         guard !event.isNoOp else { return }
-        charge(window, contentBefore: before)
         let encoded = replaying ? nil : SessionStore.encodeBatch(expanded)
         try persist(.batch(window: window.number, batch: expanded, version: event.version), encodedBatch: encoded)
         let cause = encoded.map { bytes in

@@ -182,9 +182,9 @@ extension Session {
         }
         if providers, abilities.canGoBack, !allowed(.goBack) {
             // Rare: the move back is refused. Its two renderer forms are read on their own.
-            abilities = WindowAbilities(
-                canGoBack: false, canPop: abilities.canPop && allowed(.stackDropLast(1)),
-                canDismiss: abilities.canDismiss && allowed(.dismiss))
+            abilities.canGoBack = false
+            abilities.canPop = abilities.canPop && allowed(.stackDropLast(1))
+            abilities.canDismiss = abilities.canDismiss && allowed(.dismiss)
         }
         // Only when the route forward would re-enter a screen that has a condition or a provider-decided guard.
         if canGoForward, let next = graph.forward.first, enters(next.model, conditioned: graph.configuration.entryRequirements),

@@ -9,11 +9,9 @@ extension Session {
     ///   ``SessionError/navigation(_:)`` (a mark, a guard, a limit), ``SessionError/storageFailed(_:)``.
     @discardableResult
     public func undo(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
-        try acting(as: client) { () throws(SessionError) in
-            let window = try window(number)
-            try checkPolicy(window)
-            guard let version = window.history.undoable.last else { throw .nothingToUndo(window: number) }
-            return try restore(window, toStateAt: version - 1, cause: .undo(version: version))
+        try travel(number, client: client) { history throws(SessionError) in
+            guard let version = history.undoable.last else { throw .nothingToUndo(window: number) }
+            return (version - 1, .undo(version: version))
         }
     }
 
@@ -21,11 +19,23 @@ extension Session {
     /// - Throws: ``SessionError/nothingToRedo(window:)`` and what ``undo(window:client:)`` throws.
     @discardableResult
     public func redo(window number: WindowNumber, client: String? = nil) throws(SessionError) -> SessionOutcome {
+        try travel(number, client: client) { history throws(SessionError) in
+            guard let version = history.redoable.last else { throw .nothingToRedo(window: number) }
+            return (version, .redo(version: version))
+        }
+    }
+
+    /// `Undo` and `Redo`: window `number` back in the state at the version `target` picks from its history, as a
+    /// change with `client`'s authority and the cause `target` names.
+    private func travel(
+        _ number: WindowNumber, client: String?,
+        to target: (WindowHistory) throws(SessionError) -> (version: Int, cause: ChangeCause)
+    ) throws(SessionError) -> SessionOutcome {
         try acting(as: client) { () throws(SessionError) in
             let window = try window(number)
             try checkPolicy(window)
-            guard let version = window.history.redoable.last else { throw .nothingToRedo(window: number) }
-            return try restore(window, toStateAt: version, cause: .redo(version: version))
+            let (version, cause) = try target(window.history)
+            return try restore(window, toStateAt: version, cause: cause)
         }
     }
 
@@ -70,17 +80,9 @@ extension Session {
         let snapshot = try state(window: number, at: target)
         var events: [SessionEvent] = []
         try checkHistoryShare()
-        let before = window.graph.contentCost
-        let event: ChangeEvent
-        do {
-            event = try gated(window) { () throws(NavigationError) in
-                try window.graph.restore(snapshot, cause: cause, budget: contentBudget(for: window))
-            }
-        } catch {
-            noteRefusal(error, in: number)
-            throw .navigation(error)
+        let event = try change(window) { graph, budget throws(NavigationError) in
+            try graph.restore(snapshot, cause: cause, budget: budget)
         }
-        charge(window, contentBefore: before)
         try persist(.restore(window: number, cause: cause, snapshot: snapshot, version: event.version))
         afterChange(window, event, events: &events)
         return outcome(window: number, events: events)

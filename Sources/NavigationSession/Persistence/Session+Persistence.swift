@@ -308,24 +308,18 @@ extension Session {
             recentlyClosed.remove(at: index)
             addWindow(graph, number: number, scene: scene)
         case .batch(let number, let batch, let expected):
-            let window = try existing(number)
             // Admitted when it was made: entry conditions are not asked again (the manifest may have changed).
-            try check(expected, after: { () throws(NavigationError) in
-                try self.gated(window) { () throws(NavigationError) in try window.graph.apply(batch, checkingEntry: false) }
-            }, window)
+            try replayChange(of: existing(number), reaching: expected) { graph throws(NavigationError) in
+                try graph.apply(batch, checkingEntry: false)
+            }
         case .report(let number, let report, let expected):
-            let window = try existing(number)
-            try check(
-                expected, after: { () throws(NavigationError) in
-                    try self.gated(window) { () throws(NavigationError) in try window.graph.report(report, checkingEntry: false) }
-                }, window)
+            try replayChange(of: existing(number), reaching: expected) { graph throws(NavigationError) in
+                try graph.report(report, checkingEntry: false)
+            }
         case .reapply(let number, let alert, let action, let batch, let waiving, let expected):
-            let window = try existing(number)
-            try check(expected, after: { () throws(NavigationError) in
-                try self.gated(window) { () throws(NavigationError) in
-                    try window.graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
-                }
-            }, window)
+            try replayChange(of: existing(number), reaching: expected) { graph throws(NavigationError) in
+                try graph.reapply(closing: alert, action: action, batch: batch, waiving: Set(waiving))
+            }
         case .saveSession(let stored):
             replaySaved(stored)
         case .deleteSession(let name):
@@ -347,21 +341,14 @@ extension Session {
                 windowsByNumber[opened]?.policy = source.policy
             }
         case .restore(let number, let cause, let snapshot, let expected):
-            let window = try existing(number)
-            try check(expected, after: { () throws(NavigationError) in
-                try self.gated(window) { () throws(NavigationError) in try window.graph.restore(snapshot, cause: cause) }
-            }, window)
+            try replayChange(of: existing(number), reaching: expected) { graph throws(NavigationError) in
+                try graph.restore(snapshot, cause: cause)
+            }
         case .scheduledRan(let number, let id, let expected):
-            let window = try existing(number)
-            var cause: ChangeCause?
-            try check(expected, after: { () throws(NavigationError) in
-                let event = try self.gated(window) { () throws(NavigationError) in
-                    try window.graph.runScheduled(id, checkingEntry: false)
-                }
-                cause = event.cause
-                return event
-            }, window)
-            recordHistory(entry, cause: cause, time: time)
+            let event = try replayChange(of: existing(number), reaching: expected) { graph throws(NavigationError) in
+                try graph.runScheduled(id, checkingEntry: false)
+            }
+            recordHistory(entry, cause: event.cause, time: time)
         case .scheduledDropped(let number, let id):
             try existing(number).graph.dropScheduled(id)
             recordScheduledDrop(window: number, id: id)
@@ -379,12 +366,15 @@ extension Session {
         }
     }
 
-    private func check(
-        _ expected: Int, after change: () throws(NavigationError) -> ChangeEvent, _ window: SessionWindow
-    ) throws(ReplayFailure) {
+    /// Makes a journaled change to `window` again (through the session's guard gate) and checks that it reaches
+    /// the version the journal says it did.
+    @discardableResult
+    private func replayChange(
+        of window: SessionWindow, reaching expected: Int, _ change: (NavigationWindow) throws(NavigationError) -> ChangeEvent
+    ) throws(ReplayFailure) -> ChangeEvent {
         let event: ChangeEvent
         do {
-            event = try change()
+            event = try gated(window) { () throws(NavigationError) in try change(window.graph) }
         } catch {
             throw ReplayFailure(reason: "window \(window.number): \(error.message)")
         }
@@ -394,11 +384,12 @@ extension Session {
             // Journals written before no-op changes were dropped hold them with a version of their own.
             window.graph.advanceVersionForReplay()
             touch(window)
-            return
+            return event
         }
         guard event.version == expected else {
             throw ReplayFailure(reason: "window \(window.number) reached version \(event.version), expected \(expected)")
         }
         touch(window)
+        return event
     }
 }

@@ -86,18 +86,14 @@ extension StoredSession {
         }
         object.key("format", &out)
         guard DirectJSON.appendString(format, to: &out) else { return try JSONOutput.encode(self) }
-        object.key("formatVersion", &out)
-        DirectJSON.appendInteger(formatVersion, to: &out)
-        object.key("generation", &out)
-        DirectJSON.appendInteger(generation, to: &out)
+        object.integer("formatVersion", formatVersion, &out)
+        object.integer("generation", generation, &out)
         if let manifest {
             object.key("manifest", &out)
             guard DirectJSON.appendString(manifest, to: &out) else { return try JSONOutput.encode(self) }
         }
-        object.key("nextWindow", &out)
-        DirectJSON.appendInteger(nextWindow, to: &out)
-        object.key("sessionVersion", &out)
-        DirectJSON.appendInteger(sessionVersion, to: &out)
+        object.integer("nextWindow", nextWindow, &out)
+        object.integer("sessionVersion", sessionVersion, &out)
         if let sessions {
             // The named sessions: a few, written by the encoder (the same bytes wherever it sits).
             object.key("sessions", &out)
@@ -138,10 +134,8 @@ extension StoredWindow {
             object.key("history", &out)
             guard try history.appendJSON(to: &out) else { return false }
         }
-        object.key("lastActivity", &out)
-        DirectJSON.appendInteger(lastActivity, to: &out)
-        object.key("number", &out)
-        DirectJSON.appendInteger(number, to: &out)
+        object.integer("lastActivity", lastActivity, &out)
+        object.integer("number", number, &out)
         if let pendingCommands {
             object.key("pendingCommands", &out)
             guard try pendingCommands.appendJSON(to: &out) else { return false }
@@ -266,8 +260,7 @@ extension StoredHistory.Entry {
             out.append(contentsOf: try JSONOutput.encode(redo))
         }
         if let time {
-            object.key("time", &out)
-            DirectJSON.appendInteger(Int(time), to: &out)
+            object.integer("time", Int(time), &out)
         }
         object.close(&out)
         return true

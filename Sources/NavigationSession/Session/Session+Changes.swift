@@ -72,8 +72,7 @@ extension Session {
         window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, transaction: JSONValue? = nil,
         client: String? = nil
     ) throws(SessionError) -> SessionOutcome {
-        var batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
-        if let transaction { try Self.carry(transaction, in: &batch) }
+        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion, transaction: transaction)
         return try apply(window: number, batch: batch, client: client)
     }
 
@@ -85,8 +84,7 @@ extension Session {
         window number: WindowNumber, batchJSON: String, expectedVersion: Int? = nil, transaction: JSONValue? = nil,
         client: String? = nil
     ) throws(SessionError) -> ChangeEvent {
-        var batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion)
-        if let transaction { try Self.carry(transaction, in: &batch) }
+        let batch = try decodeBatch(batchJSON, for: number, expectedVersion: expectedVersion, transaction: transaction)
         return try dryRun(window: number, batch: batch, client: client)
     }
 
@@ -107,21 +105,14 @@ extension Session {
         }
     }
 
-    /// `Apply`'s `transaction` option as the batch's last entry. A batch that carries a
-    /// `transaction` entry already is refused (one payload per change). Only when the option is given.
-    static func carry(_ transaction: JSONValue, in batch: inout [BatchCommand]) throws(SessionError) {
-        guard batch.transactionPayload == nil else {
-            throw .invalidArguments(
-                "the batch carries a \"transaction\" entry and the transaction option was given: one payload per change")
-        }
-        batch.append(BatchCommand(.transaction(transaction)))
-    }
-
+    /// A batch's JSON as commands, checked against `expectedVersion`, with `Apply`'s `transaction` option (when
+    /// given) as its last entry: a batch that carries a `transaction` entry already is then refused (one payload
+    /// per change).
     private func decodeBatch(
-        _ batchJSON: String, for number: WindowNumber, expectedVersion: Int?
+        _ batchJSON: String, for number: WindowNumber, expectedVersion: Int?, transaction: JSONValue?
     ) throws(SessionError) -> [BatchCommand] {
         let window = try window(number)
-        let batch: [BatchCommand]
+        var batch: [BatchCommand]
         do throws(JSONInput.Failure) {
             batch = try JSONInput.decode([BatchCommand].self, from: batchJSON, limit: limits.maxJSONBytes)
         } catch {
@@ -129,6 +120,13 @@ extension Session {
         }
         if let expectedVersion, expectedVersion != window.version {
             throw .versionMismatch(window: number, expected: expectedVersion, actual: window.version)
+        }
+        if let transaction {
+            guard batch.transactionPayload == nil else {
+                throw .invalidArguments(
+                    "the batch carries a \"transaction\" entry and the transaction option was given: one payload per change")
+            }
+            batch.append(BatchCommand(.transaction(transaction)))
         }
         return batch
     }
@@ -156,17 +154,9 @@ extension Session {
         } catch {
             throw error.tooLong ? .limitsExceeded(error.message) : .invalidArguments("state_json: \(error.message)")
         }
-        let event: ChangeEvent
-        let before = window.graph.contentCost
-        do {
-            event = try gated(window) { () throws(NavigationError) in
-                try window.graph.setState(snapshot, budget: contentBudget(for: window))
-            }
-        } catch {
-            noteRefusal(error, in: number)
-            throw .navigation(error)
+        let event = try change(window) { graph, budget throws(NavigationError) in
+            try graph.setState(snapshot, budget: budget)
         }
-        charge(window, contentBefore: before)
         restartHistory(of: window)  // A whole state is not redone from a journal entry.
         if let store, !replaying {
             do {
@@ -233,16 +223,9 @@ extension Session {
         }
         var events: [SessionEvent] = []
         try checkHistoryShare()
-        let event: ChangeEvent
-        let before = window.graph.contentCost
-        do {
-            event = try gated(window) { () throws(NavigationError) in try window.graph.report(report) }
-        } catch {
-            noteRefusal(error, in: number)
-            throw .navigation(error)
-        }
+        // A report is the renderer's account of what the user did: it is not held to a content budget.
+        let event = try change(window) { graph, _ throws(NavigationError) in try graph.report(report) }
         guard !event.isNoOp else { return outcome(window: number, events: events) }
-        charge(window, contentBefore: before)
         try persist(.report(window: number, report: report, version: event.version))
         afterChange(window, event, events: &events)
         return outcome(window: number, events: events)

@@ -460,7 +460,9 @@ public final class Session {
         return nil
     }
 
-    func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
+    /// The outcome of an operation about `window` that made `events`: the window's version now (or, closed, the
+    /// version of its last change among `events`) and the session's.
+    public func outcome(window: WindowNumber?, events: [SessionEvent], deepLink: DeepLinkResult? = nil) -> SessionOutcome {
         SessionOutcome(
             window: window, windowVersion: window.flatMap { windowsByNumber[$0]?.version ?? Self.lastVersion(of: $0, in: events) },
             sessionVersion: version,

@@ -65,18 +65,6 @@ public struct SessionOutcome: Hashable, Sendable {
     /// For `openURL`: how the URL was handled.
     public var deepLink: DeepLinkResult?
 
-    /// Creates an outcome.
-    public init(
-        window: WindowNumber?, windowVersion: Int?, sessionVersion: UInt64, events: [SessionEvent],
-        deepLink: DeepLinkResult? = nil
-    ) {
-        self.window = window
-        self.windowVersion = windowVersion
-        self.sessionVersion = sessionVersion
-        self.events = events
-        self.deepLink = deepLink
-    }
-
     /// Windows closed by the operation, in order.
     public var closedWindows: [WindowNumber] {
         events.compactMap { if case .windowClosed(let number, _) = $0 { number } else { nil } }

@@ -141,18 +141,9 @@ extension Session {
     /// `navsession_screen_seconds`, `navsession_guard_decisions`, `navsession_funnel_reached`; a gauge
     /// `navsession_screen_showing`; `# EOF` last.
     func openMetrics(now: Int64, only: Set<String>?) -> String {
-        func label(_ text: String) -> String {
-            var out = ""
-            for character in text {
-                switch character {
-                case "\\": out += "\\\\"
-                case "\"": out += "\\\""
-                case "\n": out += "\\n"
-                default: out.append(character)
-                }
-            }
-            return out
-        }
+        // A label value escapes backslashes, quotes and newlines.
+        let escapes: [Character: String] = ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"]
+        func label(_ text: String) -> String { text.reduce(into: "") { $0 += escapes[$1] ?? String($1) } }
         func seconds(_ milliseconds: Int64) -> String {
             let whole = milliseconds / 1000
             let rest = milliseconds % 1000

@@ -251,17 +251,8 @@ extension Session {
 
     /// `window` takes `state` (one change), charged to the acting client.
     private func replace(_ window: SessionWindow, with state: WindowSnapshot, _ record: MoveRecord) throws(SessionError) -> ChangeEvent {
-        let before = window.graph.contentCost
-        let event: ChangeEvent
-        do {
-            event = try gated(window) { () throws(NavigationError) in
-                try window.graph.restore(state, cause: .moved(record), budget: contentBudget(for: window))
-            }
-        } catch {
-            noteRefusal(error, in: window.number)
-            throw .navigation(error)
+        try change(window) { graph, budget throws(NavigationError) in
+            try graph.restore(state, cause: .moved(record), budget: budget)
         }
-        charge(window, contentBefore: before)
-        return event
     }
 }
