@@ -99,6 +99,27 @@ struct ScheduledSessionTests {
         #expect(try restored.window(main).graph.scheduled.isEmpty)
     }
 
+    /// A batch whose author left keeps waiting without an author, and so comes back when its window is reopened;
+    /// a restart (which replays the close and the reopen) must find the same batch there.
+    @Test func aBatchWhoseAuthorLeftComesBackWithItsReopenedWindowAcrossARestart() throws {
+        let directory = temporaryDirectory()
+        let wall = Wall()
+        let reopened: WindowNumber
+        do {
+            let session = try demoSession(directory: directory, clock: wall.clock)
+            let main = try detailShown(session)
+            try session.apply(window: main, batchJSON: Self.popLater, client: ":1.7")
+            try session.clientVanished(uniqueName: ":1.7")
+            #expect(try session.window(main).graph.scheduled.map(\.author) == [nil])
+            try session.dismissWindow(main)
+            reopened = try #require(try session.reopenWindow().window)
+            #expect(try session.window(reopened).graph.scheduled.map(\.id) == ["pop"])
+        }
+        let restored = try demoSession(directory: directory, clock: wall.clock)
+        #expect(try restored.window(reopened).graph.scheduled.map(\.id) == ["pop"])
+        #expect(try restored.window(reopened).graph.scheduled.map(\.author) == [nil])
+    }
+
     @Test func anOverdueBatchWithDropIsDroppedAtRestore() throws {
         let directory = temporaryDirectory()
         let wall = Wall()

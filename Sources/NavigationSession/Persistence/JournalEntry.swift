@@ -26,6 +26,10 @@ enum JournalEntry: Hashable, Sendable {
     /// A scheduled batch was dropped without a change (it failed when it ran, or was overdue with `overdue: drop`
     /// after a restart): `{"op":"scheduledDropped","window":1,"id":"toast"}`.
     case scheduledDropped(window: WindowNumber, id: String)
+    /// The window's waiting batches scheduled by `author`, a client that left the bus, lost their author (they run
+    /// with the session's authority, and a close or save keeps them): `{"op":"scheduledDisowned","window":1,
+    /// "author":":1.42"}`.
+    case scheduledDisowned(window: WindowNumber, author: String)
     /// A recently closed window reopened under a new number:
     /// `{"op":"reopen","window":7,"closed":3,"scene":"main","sessionVersion":9}` (`closed`: the number it had).
     case reopen(window: WindowNumber, closed: WindowNumber, scene: String, sessionVersion: UInt64)
@@ -59,7 +63,7 @@ enum JournalEntry: Hashable, Sendable {
         case .open(let window, _, _, _), .dismiss(let window, _, _), .batch(let window, _, _),
             .report(let window, _, _), .closeOnExit(let window, _), .pendingDeepLink(let window, _),
             .pendingCommands(let window, _, _, _), .reapply(let window, _, _, _, _, _), .scheduledRan(let window, _, _),
-            .scheduledDropped(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _),
+            .scheduledDropped(let window, _), .scheduledDisowned(let window, _), .reopen(let window, _, _, _), .restore(let window, _, _, _),
             .openSnapshot(let window, _, _, _), .policy(let window, _), .guardDecided(let window, _, _):
             window
         case .move(let from, _): from.window
@@ -71,7 +75,7 @@ enum JournalEntry: Hashable, Sendable {
 extension JournalEntry: Codable {
     enum CodingKeys: String, CodingKey {
         case op, window, scene, root, sessionVersion, batch, version, report, owner, url, state, screen, alert, action, waiving, id
-        case closedAt, closed, cause, snapshot, session, name, from, to, windows, policy, verdict
+        case closedAt, closed, cause, snapshot, session, name, from, to, windows, policy, verdict, author
         case guardName = "guard"
     }
 
@@ -122,6 +126,8 @@ extension JournalEntry: Codable {
                 window: window, id: try c.decode(String.self, forKey: .id), version: try c.decode(Int.self, forKey: .version))
         case "scheduledDropped":
             self = .scheduledDropped(window: window, id: try c.decode(String.self, forKey: .id))
+        case "scheduledDisowned":
+            self = .scheduledDisowned(window: window, author: try c.decode(String.self, forKey: .author))
         case "reopen":
             self = .reopen(
                 window: window, closed: try c.decode(WindowNumber.self, forKey: .closed),
@@ -215,6 +221,9 @@ extension JournalEntry: Codable {
         case .scheduledDropped(_, let id):
             try c.encode("scheduledDropped", forKey: .op)
             try c.encode(id, forKey: .id)
+        case .scheduledDisowned(_, let author):
+            try c.encode("scheduledDisowned", forKey: .op)
+            try c.encode(author, forKey: .author)
         case .reopen(_, let closed, let scene, let sessionVersion):
             try c.encode("reopen", forKey: .op)
             try c.encode(closed, forKey: .closed)

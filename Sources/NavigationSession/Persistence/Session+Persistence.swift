@@ -352,6 +352,8 @@ extension Session {
         case .scheduledDropped(let number, let id):
             try existing(number).graph.dropScheduled(id)
             recordScheduledDrop(window: number, id: id)
+        case .scheduledDisowned(let number, let author):
+            try existing(number).graph.disownScheduled(by: author)
         case .policy(let number, let policy):
             try existing(number).policy = policy
         case .guardDecided:

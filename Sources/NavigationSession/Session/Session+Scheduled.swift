@@ -144,7 +144,16 @@ extension Session {
                 }
                 events.append(.changeFailed(number, effect: "scheduledFailed", id: batch.id, .navigation(error)))
             }
-            window.graph.disownScheduled(by: client)
+            // The rest run with the session's authority; journaled, since a later close or save keeps only batches
+            // without an author (a replay must find these without theirs).
+            if window.graph.scheduled.contains(where: { $0.author == client }) {
+                window.graph.disownScheduled(by: client)
+                do {
+                    try persist(.scheduledDisowned(window: number, author: client))
+                } catch {
+                    logger.error("journaling a disowned scheduled batch failed", metadata: ["error": "\(error.message)"])
+                }
+            }
             noteScheduled(window)
         }
     }
