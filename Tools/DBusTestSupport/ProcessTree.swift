@@ -24,6 +24,24 @@ public enum ProcessTree {
         return found
     }
 
+    /// Stops `pid` (through `stop`, which sends it `SIGSTOP`) and every descendant, a generation at a time until a
+    /// listing finds none running, so none can start another; returns the descendants (stopped: a `SIGKILL` ends
+    /// them). A process forking as it is stopped finishes the fork only when continued.
+    public static func freeze(_ pid: pid_t, stop: () -> Void) -> [pid_t] {
+        stop()
+        var stopped: Set<pid_t> = []
+        var order: [pid_t] = []
+        while true {
+            let found = descendants(of: pid).filter { !stopped.contains($0) }
+            if found.isEmpty { return order }
+            for child in found {
+                kill(child, SIGSTOP)
+                stopped.insert(child)
+                order.append(child)
+            }
+        }
+    }
+
     /// Whether `pid` exists and is not a zombie (a killed orphan stays one until init reaps it).
     public static func isRunning(_ pid: pid_t) -> Bool {
         guard let fields = statFields(of: pid) else { return false }

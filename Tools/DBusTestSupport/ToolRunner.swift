@@ -34,9 +34,11 @@ public enum ToolRunner {
         var exit = await process.exit(within: timeout)
         if exit == nil {
             timedOut = true
-            // What the tool started goes too (listed while it is still the parent): a script's background
-            // daemon would otherwise live on with the tool's descriptors.
-            for descendant in ProcessTree.descendants(of: process.pid) { kill(descendant, SIGKILL) }
+            // What the tool started goes too: a script's background daemon would otherwise live on with the tool's
+            // descriptors. The tree is frozen first (listed while the tool is still the parent), so nothing in it
+            // can start another process between the listing and the kill.
+            let descendants = ProcessTree.freeze(process.pid) { process.signal(SIGSTOP) }
+            for descendant in descendants { kill(descendant, SIGKILL) }
             process.signal(SIGKILL)
             exit = await process.exit(within: .seconds(10))
         }
