@@ -25,8 +25,7 @@ extension Bus {
         defer { dbus_message_unref(message) }
         let id = nextID
         nextID += 1
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
-            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = timeout.libdbusMilliseconds
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let call = PendingCall(id: id, bus: self, continuation: continuation)
@@ -40,7 +39,7 @@ extension Bus {
                 }
                 var pending: OpaquePointer?
                 flushOutgoing()
-                guard dbus_connection_send_with_reply(connection, message, &pending, max(milliseconds, 1)) != 0
+                guard dbus_connection_send_with_reply(connection, message, &pending, milliseconds) != 0
                 else {
                     call.finish(.failure(ConnectionError(.outOfMemory, "cannot send the call")))
                     return
@@ -184,4 +183,17 @@ private let pendingNotify: DBusPendingCallNotifyFunction = { _, data in
 private let releasePendingCall: DBusFreeFunction = { data in
     guard let data else { return }
     Unmanaged<PendingCall>.fromOpaque(data).release()
+}
+
+extension Duration {
+    /// The duration as libdbus's reply timeout: whole milliseconds, at least 1 (0 and negatives would mean "no
+    /// timeout" or the default), saturating at `Int32.max` (about 24.8 days) however long the duration is.
+    var libdbusMilliseconds: Int32 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 else { return 1 }
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return .max }
+        let total = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return total.overflow ? .max : max(Int32(clamping: total.partialValue), 1)
+    }
 }

@@ -21,11 +21,9 @@ public enum OneShotCall {
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
         }
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
-            + timeout.components.attoseconds / 1_000_000_000_000_000)
         var error = DBusError()
         dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, max(milliseconds, 1), &error) else {
+        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, timeout.libdbusMilliseconds, &error) else {
             let name = error.name.map { String(cString: $0) } ?? ErrorName.failed.rawValue
             let text = error.message.map { String(cString: $0) } ?? ""
             dbus_error_free(&error)
