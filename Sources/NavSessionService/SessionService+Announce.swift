@@ -36,9 +36,8 @@ extension SessionService {
             }
         }
         let (changes, followed, probes) = state.withLock { state in
-            let changes = state.refresh(after: outcome)
-            // The guard providers' questions the new `Can*` values were read without (none without a provider).
-            let probes = changes.keys.compactMap { state.properties[$0]?.probe }
+            // With the guard providers' questions the new `Can*` values were read without (none without a provider).
+            let (changes, probes) = state.refresh(after: outcome)
             return (changes, state.followedChanges(outcome), probes)
         }
         do {

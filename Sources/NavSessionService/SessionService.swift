@@ -267,8 +267,10 @@ struct ServiceState {
     }
 
     /// Updates the cache for every window `outcome` touched; returns what each window's `PropertiesChanged`
-    /// carries (windows whose properties did not change are absent).
-    mutating func refresh(after outcome: SessionOutcome) -> [WindowNumber: WindowPropertyChanges] {
+    /// carries (windows whose properties did not change are absent), and the guard providers' questions the changed
+    /// windows' new `Can*` values were read without. The properties are moved in and out of the cache, never
+    /// copied (a copy is a retain and a release for each of their values).
+    mutating func refresh(after outcome: SessionOutcome) -> ([WindowNumber: WindowPropertyChanges], [GuardQuestion]) {
         // The window an operation addressed may change without a new version (a deep link now waits in it).
         var touched: [WindowNumber] = outcome.window.map { [$0] } ?? []
         var routesMoved: [WindowNumber] = []
@@ -287,19 +289,23 @@ struct ServiceState {
             }
         }
         var changes: [WindowNumber: WindowPropertyChanges] = [:]
+        var probes: [GuardQuestion] = []
         for number in touched {
             guard let window = try? session.window(number) else {
                 properties[number] = nil
                 continue
             }
             let after = WindowProperties(window, session: session)
-            if let before = properties[number] {
+            if let before = properties.removeValue(forKey: number) {
                 let change = WindowPropertyChanges(
                     changed: after.changes(from: before), routesInvalidated: routesMoved.contains(number))
-                if !change.isEmpty { changes[number] = change }
+                if !change.isEmpty {
+                    changes[number] = change
+                    if let probe = after.probe { probes.append(probe) }
+                }
             }
             properties[number] = after
         }
-        return changes
+        return (changes, probes)
     }
 }

@@ -100,4 +100,43 @@ struct StateDirectoryTests {
         let restored = try demoSession(directory: directory)
         #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
     }
+
+    @Test func aDirectoryAboveTheStateDirectoryMovedWhileRunningIsWrittenAgainAtItsPath() throws {
+        let parent = temporaryDirectory()
+        let directory = parent + "/state"
+        let session = try demoSession(directory: directory)
+        let main = try loggedInMain(session)
+        try FileManager.default.moveItem(atPath: parent, toPath: parent + ".moved")
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: false)
+        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
+        session.store?.abandonForTesting()
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+    }
+
+    @Test func aFileRenamedOverTheJournalWhileRunningIsWrittenAgainWithASnapshot() throws {
+        let directory = temporaryDirectory()
+        let session = try demoSession(directory: directory)
+        let main = try loggedInMain(session)
+        #expect(FileManager.default.createFile(atPath: directory + "/other", contents: Data()))
+        #expect(rename(directory + "/other", directory + "/journal.jsonl") == 0)
+        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
+        session.store?.abandonForTesting()
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+    }
+
+    @Test func aJournalDeletedAfterARestartIsWrittenAgainWithASnapshot() throws {
+        let directory = temporaryDirectory()
+        let first = try demoSession(directory: directory)
+        let main = try loggedInMain(first)
+        first.store?.abandonForTesting()
+        let session = try demoSession(directory: directory)
+        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
+        try FileManager.default.removeItem(atPath: directory + "/journal.jsonl")
+        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "2"])))
+        session.store?.abandonForTesting()
+        let restored = try demoSession(directory: directory)
+        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+    }
 }

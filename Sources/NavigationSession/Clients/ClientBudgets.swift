@@ -13,7 +13,10 @@ import NavigationCore
 /// shrinking window gives back first to the client that shrank it. Changes the daemon makes itself (the
 /// manifest's start, a journal replay, a waiting deep link) are charged to no one and count only in the
 /// session's ceiling. Nothing here is persisted: unique names do not outlive the daemon's connection.
-struct ClientBudgets {
+///
+/// A class the session holds once: a struct of these dictionaries held in a `var` of the session was copied for
+/// every question asked of it (a retain and a release per dictionary, several times a call).
+final class ClientBudgets {
     /// Per window, the content charged to each client that grew it; the sum never exceeds the window's cost.
     private var charges: [WindowNumber: [String: Int]] = [:]
     /// Per client, the sum of its charges over all windows.
@@ -51,7 +54,7 @@ struct ClientBudgets {
 
     /// Records that `client` belongs to `share` (its process): what it charged on its own moves there. Bounded
     /// like the rest: one entry per connection on the bus, forgotten when it leaves.
-    mutating func join(_ client: String, share: String) {
+    func join(_ client: String, share: String) {
         guard shares[client] == nil else { return }
         shares[client] = share
         members[share, default: 0] += 1
@@ -69,7 +72,7 @@ struct ClientBudgets {
     ///
     /// Growth is charged to the client; shrinking gives back first the client's own charge in the window,
     /// then the others' there, largest first, so no charge outlives the content it paid for.
-    mutating func record(_ delta: Int, in number: WindowNumber, by client: String?) {
+    func record(_ delta: Int, in number: WindowNumber, by client: String?) {
         let client = client.map(share(of:))
         if delta > 0 {
             guard let client else { return }
@@ -95,14 +98,14 @@ struct ClientBudgets {
     }
 
     /// Records that `client` opened window `number`.
-    mutating func opened(_ number: WindowNumber, by client: String?) {
+    func opened(_ number: WindowNumber, by client: String?) {
         guard let client = client.map(share(of:)) else { return }
         openers[number] = client
         windows[client, default: 0] += 1
     }
 
     /// Forgets window `number`: its charges and its opener's count.
-    mutating func closed(_ number: WindowNumber) {
+    func closed(_ number: WindowNumber) {
         for (client, charged) in charges.removeValue(forKey: number) ?? [:] { give(charged, back: client) }
         if let opener = openers.removeValue(forKey: number) {
             windows[opener] = (windows[opener] ?? 1) - 1
@@ -110,16 +113,19 @@ struct ClientBudgets {
         }
     }
 
-    /// Forgets every window (a restore starting over).
-    mutating func closedAll() {
-        let (shares, members) = (self.shares, self.members)
-        self = ClientBudgets()
-        (self.shares, self.members) = (shares, members)
+    /// Forgets every window (a restore starting over): every field but the shares and their members.
+    func closedAll() {
+        charges = [:]
+        content = [:]
+        openers = [:]
+        windows = [:]
+        messageBuckets = [:]
+        historyBuckets = [:]
     }
 
     /// Forgets `client` (it left the bus); its share goes with the last connection of its process: what it
     /// created stays, counted only in the session's ceiling.
-    mutating func forget(_ client: String) {
+    func forget(_ client: String) {
         if let share = shares.removeValue(forKey: client) {
             let left = (members[share] ?? 1) - 1
             members[share] = left > 0 ? left : nil
@@ -130,7 +136,7 @@ struct ClientBudgets {
         forgetShare(client)
     }
 
-    private mutating func forgetShare(_ client: String) {
+    private func forgetShare(_ client: String) {
         historyBuckets[client] = nil
         guard content[client] != nil || windows[client] != nil || messageBuckets[client] != nil else { return }
         content[client] = nil
@@ -141,7 +147,7 @@ struct ClientBudgets {
     }
 
     /// The message bytes `client`'s share spent and has not had refilled at `now`: what it sent recently.
-    mutating func recentMessageBytes(of client: String, at now: UInt64) -> Int {
+    func recentMessageBytes(of client: String, at now: UInt64) -> Int {
         let share = share(of: client)
         guard var buckets = messageBuckets[share] else { return 0 }
         defer { messageBuckets[share] = buckets }
@@ -149,7 +155,7 @@ struct ClientBudgets {
     }
 
     /// Takes one message of `bytes` from `client`'s buckets at `now`, or says why not (nothing taken then).
-    mutating func takeMessage(
+    func takeMessage(
         of bytes: Int, from client: String, at now: UInt64, limits: SessionLimits
     ) -> String? {
         let client = share(of: client)
@@ -169,7 +175,7 @@ struct ClientBudgets {
 
     /// Why `client`'s share may not add history now (its recent changes' history bytes are past the burst and
     /// not yet refilled), or nil. O(1).
-    mutating func historyRefusal(of client: String, at now: UInt64, limits: SessionLimits) -> String? {
+    func historyRefusal(of client: String, at now: UInt64, limits: SessionLimits) -> String? {
         let share = share(of: client)
         guard var bucket = historyBuckets[share] else { return nil }
         defer { historyBuckets[share] = bucket }
@@ -181,7 +187,7 @@ struct ClientBudgets {
 
     /// Charges `bytes` of history (a change's entry) to `client`'s share at `now`; the bucket may go below empty
     /// (the change was admitted before its size was known), and refuses changes until it refills. O(1).
-    mutating func chargeHistory(_ bytes: Int, to client: String, at now: UInt64, limits: SessionLimits) {
+    func chargeHistory(_ bytes: Int, to client: String, at now: UInt64, limits: SessionLimits) {
         let share = share(of: client)
         var bucket = historyBuckets[share] ?? TokenBucket(limits.clientHistoryBytes, now: now)
         _ = bucket.allows(0, at: now)
@@ -189,7 +195,7 @@ struct ClientBudgets {
         historyBuckets[share] = bucket
     }
 
-    private mutating func give(_ amount: Int, back client: String) {
+    private func give(_ amount: Int, back client: String) {
         guard amount > 0, let charged = content[client] else { return }
         content[client] = charged > amount ? charged - amount : nil
     }

@@ -66,6 +66,9 @@ public final class SessionStore {
     /// The open journal's device and inode, and its path as a C string: ``lossOfFiles()`` finds the same file at
     /// that path with one `stat`.
     private var journalIdentity: (device: UInt64, inode: UInt64, path: [CChar])?
+    /// Watches the path of the open journal, so ``lossOfFiles()`` looks it up only after something happened there;
+    /// nil where it cannot (``JournalWatch``), and the path is then looked up before every line.
+    private var journalWatch: JournalWatch?
     private let encoder: JSONEncoder
 
     /// The open, locked directory; replaced when the one at ``directory`` was deleted or replaced meanwhile.
@@ -223,12 +226,9 @@ public final class SessionStore {
     /// load accepts and restarts, and a power loss leaves the old journal, whose older generation load
     /// ignores. This saves a temporary file, a rename and two fsyncs per compaction.
     private func startJournal(truncating: Bool) throws(FileIO.Failure) {
-        if journalFD >= 0 {
-            close(journalFD)
-            journalFD = -1
-        }
+        closeJournal()
         guard truncating || !files.exists(Self.journalFileName) else {
-            journalFD = try files.openForAppend(Self.journalFileName)
+            adoptJournal(try files.openForAppend(Self.journalFileName))
             return
         }
         let header = JournalHeader(
@@ -247,23 +247,38 @@ public final class SessionStore {
             throw error
         }
         journalHeaderPending = false
+        adoptJournal(fd)
+    }
+
+    /// Makes `fd` the journal being appended to: notes the file's identity, then watches its path, and looks the
+    /// path up once after the watch is set, so a directory replaced before that is not watched in its stead.
+    private func adoptJournal(_ fd: Int32) {
         journalFD = fd
         var info = stat()
         journalIdentity = fstat(fd, &info) == 0
             ? (UInt64(info.st_dev), UInt64(info.st_ino), Array(journalPath.utf8CString)) : nil
+        journalWatch = journalIdentity == nil ? nil : JournalWatch(directory: directory, fileName: Self.journalFileName)
+        if journalWatch != nil, !journalFoundAtItsPath() { journalWatch = nil }
+    }
+
+    /// Whether the journal's path names the open journal, still linked.
+    private func journalFoundAtItsPath() -> Bool {
+        guard let identity = journalIdentity else { return false }
+        var info = stat()
+        return identity.path.withUnsafeBufferPointer { path in
+            path.baseAddress.map { stat($0, &info) == 0 } ?? false
+        } && UInt64(info.st_dev) == identity.device && UInt64(info.st_ino) == identity.inode && info.st_nlink > 0
     }
 
     /// Why the files written so far are no longer where a restart reads them (the directory was deleted or
-    /// replaced, or the journal removed), or nil. Asked before every journal write: one `stat` of the journal's path
-    /// that finds the file being written (a deleted or replaced directory, a deleted or replaced journal: the path
-    /// names no file or another one); only then the checks that say which.
+    /// replaced, or the journal removed), or nil. Asked before every journal write: one read of the journal's
+    /// ``JournalWatch`` that finds nothing queued; after an event there (or without a watch), one `stat` of the
+    /// journal's path that finds the file being written (a deleted or replaced directory, a deleted or replaced
+    /// journal: the path names no file or another one); only then the checks that say which.
     func lossOfFiles() -> String? {
-        if journalFD >= 0, let identity = journalIdentity {
-            var info = stat()
-            let same = identity.path.withUnsafeBufferPointer { path in
-                path.baseAddress.map { stat($0, &info) == 0 } ?? false
-            } && UInt64(info.st_dev) == identity.device && UInt64(info.st_ino) == identity.inode && info.st_nlink > 0
-            if same { return nil }
+        if journalFD >= 0, journalIdentity != nil {
+            if let journalWatch, journalWatch.undisturbed() { return nil }
+            if journalFoundAtItsPath() { return nil }
         }
         if let loss = files.loss() { return "the state directory \(directory) \(loss)" }
         if journalFD >= 0 {
@@ -310,6 +325,7 @@ public final class SessionStore {
             close(journalFD)
             journalFD = -1
         }
+        journalWatch = nil
     }
 
     private func encodeLine(_ entry: JournalEntry) throws -> [UInt8] {
@@ -328,10 +344,7 @@ public final class SessionStore {
     /// numbers stay unique even though the files could not be loaded (read as text, not parsed).
     @discardableResult
     func quarantine(reason: String) -> WindowNumber {
-        if journalFD >= 0 {
-            close(journalFD)
-            journalFD = -1
-        }
+        closeJournal()
         var salvaged: WindowNumber = 1
         for name in [Self.stateFileName, Self.journalFileName] {
             guard let bytes = try? files.read(name) else { continue }

@@ -151,6 +151,11 @@ extension Manifest {
 
     /// The phrase for `kind` in `locale`: the manifest's for that tag, for its language, then the built-in English.
     func phrase(_ kind: String, locale: String) -> String {
+        Self.phrase(kind, locale: locale, in: announcements)
+    }
+
+    /// ``phrase(_:locale:)`` from a manifest's `announcements`.
+    static func phrase(_ kind: String, locale: String, in announcements: [String: [String: String]]) -> String {
         let language = locale.split(separator: "-").first.map(String.init) ?? locale
         return announcements[locale]?[kind] ?? announcements[language]?[kind] ?? Announcements.english[kind] ?? "{title}"
     }
@@ -178,7 +183,7 @@ extension Session {
         let values = announcementValues(focus)
         return Announcements.Announcement(
             version: event.version,
-            text: announcementText(kind: kind, screen: focus.screen, values: values, locale: locale ?? manifest.locale),
+            text: announcementText(kind: kind, screen: focus.screen, values: values, locale: locale ?? declaredLocale),
             focus: id, kind: kind, values: values)
     }
 
@@ -186,7 +191,7 @@ extension Session {
     /// the kind's phrase; both filled with the model's title, parameters, a dialog's message, a tab's place.
     func announcementValues(_ focus: NavigationWindow.Focus) -> [String: String] {
         var values = focus.params
-        values["title"] = focus.title ?? manifest.screen(focus.screen)?.title ?? focus.screen
+        values["title"] = focus.title ?? declaredScreen(focus.screen)?.title ?? focus.screen
         values["screen"] = focus.screen
         if let message = focus.message { values["message"] = message }
         if let tab = focus.tab {
@@ -201,16 +206,16 @@ extension Session {
     func announcementText(kind: String, screen: String, values: [String: String], locale: String) -> String {
         var values = values
         let language = locale.split(separator: "-").first.map(String.init) ?? locale
-        let own = manifest.screen(screen)?.announce
+        let own = declaredScreen(screen)?.announce
         let template = own?[locale] ?? own?[language] ?? own?[""]
-            ?? (locale == manifest.locale ? nil : own?[manifest.locale])
+            ?? (locale == declaredLocale ? nil : own?[declaredLocale])
         if let template, kind != "alert", kind != "dialog" {
             // A tab switch or a sheet still says what happened around the screen's own words.
-            let phrase = manifest.phrase(kind, locale: locale)
+            let phrase = declaredPhrase(kind, locale: locale)
             values["title"] = Announcements.render(template, values)
             return Announcements.render(phrase, values)
         }
-        return Announcements.render(manifest.phrase(kind, locale: locale), values)
+        return Announcements.render(declaredPhrase(kind, locale: locale), values)
     }
 
     /// Window `number`'s newest announcement in the locale best matching `acceptLanguage` (Window1

@@ -54,7 +54,7 @@ extension Session {
         try checkWindowsOpened(by: batch, client: client)
         try checkWindowsDismissed(by: batch, in: number)
         try checkMarkAndScheduleShares(of: batch, client: client)
-        let scene = manifest.scene(window.scene)
+        let scene = declaredScene(window.scene)
         var expanded: [BatchCommand] = []
         expanded.reserveCapacity(batch.count)
         for entry in batch { expanded.append(try stampingOwner(expand(entry, scene: scene), client: client)) }

@@ -27,6 +27,19 @@ public final class Session {
     /// struct stored in a class copies each of its fields (a retain each); a read through a constant of a final
     /// class borrows it.
     private var manifestBox: ManifestBox
+
+    /// A screen the manifest declares, read from the one field it is in. A change reads declarations several times
+    /// (titles, announcements, scenes), and a method called on ``manifest`` (or on the box's value) copied the whole
+    /// manifest first: a retain and a release for each of its fields, a seventh of a call's reference counting.
+    func declaredScreen(_ name: String) -> ScreenDeclaration? { manifestBox.value.screensByName[name] }
+    /// A scene the manifest declares, read from its one field (``declaredScreen(_:)``).
+    func declaredScene(_ name: String) -> SceneDeclaration? { manifestBox.value.scenesByName[name] }
+    /// The manifest's phrase for an announcement of `kind` in `locale`, from its one field (``declaredScreen(_:)``).
+    func declaredPhrase(_ kind: String, locale: String) -> String {
+        Manifest.phrase(kind, locale: locale, in: manifestBox.value.announcements)
+    }
+    /// The manifest's locale, read from its one field (``declaredScreen(_:)``).
+    var declaredLocale: String { manifestBox.value.locale }
     /// The limits enforced.
     public let limits: SessionLimits
     /// Bumped by one each time a window opens or closes (Session1 `Version`).
@@ -42,7 +55,7 @@ public final class Session {
     /// The content cost of all open windows together, kept current by the windows themselves.
     let contentLedger = ContentLedger()
     /// What each client has created and sent (its shares of the session's limits).
-    var clientBudgets = ClientBudgets()
+    let clientBudgets = ClientBudgets()
     /// The client the change being made is charged to; `nil` while the daemon acts on its own.
     var actingClient: String?
     /// Each connected client's Flatpak app id (`""`: not in a sandbox), told with its process (``join(client:process:app:)``);
@@ -150,7 +163,7 @@ public final class Session {
             // A dialog's title is its headline; its screen name is only its kind.
             return dialog.title
         default:
-            return manifest.screen(model.screen)?.title ?? model.screen
+            return declaredScreen(model.screen)?.title ?? model.screen
         }
     }
 

@@ -77,7 +77,7 @@ extension Session {
     /// the scene's strategy shows at the window's width class (one without panes) —, then every presented model on the
     /// active branch and the active model. O(active branch).
     public func visibleModels(of window: SessionWindow) -> [ModelID] {
-        let panes = manifest.scene(window.scene)?.panes
+        let panes = declaredScene(window.scene)?.panes
         return window.graph.visibleModels(paneStack: panes?.stack, panes: panes?.strategy.panes(at: window.widthClass) ?? 1)
     }
 }
