@@ -163,7 +163,7 @@ extension Bus {
             let index = try policy(of: name)
             switch declared[index].emitsChangedSignal {
             case .true:
-                guard value.type == declared[index].type else { throw Self.wrongGetterType(declared[index], value) }
+                guard value.hasType(declared[index].type) else { throw Self.wrongGetterType(declared[index], value) }
                 values.append(DictionaryEntry(.string(name.rawValue), .variant(value)))
             case .invalidates: names.append(.string(name.rawValue))
             case .const, .false: continue
@@ -212,7 +212,7 @@ extension Bus {
         for property in interface.properties {
             guard let getter = property.getter else { continue }
             let value = try getter(access)
-            guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+            guard value.hasType(property.type) else { throw Self.wrongGetterType(property, value) }
             entries.append(DictionaryEntry(.string(property.name.rawValue), .variant(value)))
         }
         return .dictionary(key: .string, value: .variant, entries)

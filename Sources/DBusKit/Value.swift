@@ -71,6 +71,25 @@ public enum Value: Sendable, Hashable {
         case .variant: .variant
         }
     }
+
+    /// Whether ``type`` is `type`, found without building it: ``type`` allocates a box for every container it
+    /// describes, and a service checks each property value it announces.
+    public func hasType(_ type: SignatureType) -> Bool {
+        switch (self, type) {
+        case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
+             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.string, .string),
+             (.objectPath, .objectPath), (.signature, .signature), (.unixFD, .unixFD), (.variant, .variant):
+            true
+        case (.array(let element, _), .array(let expected)):
+            element == expected
+        case (.dictionary(let key, let value, _), .dictionary(let expectedKey, let expectedValue)):
+            key == expectedKey && value == expectedValue
+        case (.structure(let fields), .structure(let expected)):
+            fields.count == expected.count && zip(fields, expected).allSatisfy { $0.hasType($1) }
+        default:
+            false
+        }
+    }
 }
 
 /// One key/value pair of a D-Bus dictionary (`{KV}`).

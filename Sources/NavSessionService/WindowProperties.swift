@@ -132,10 +132,12 @@ struct WindowProperties: Sendable, Equatable {
     func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {
         guard self != before else { return [] }
         var changes: [(name: MemberName, value: Value)] = []
-        for row in Self.announced {
-            guard let value = row.value else { continue }
+        // By index: a row read whole is a copy (its name, its type and its closure retained and released).
+        let rows = Self.announced
+        for index in rows.indices {
+            guard let value = rows[index].value else { continue }
             let now = value(self)
-            if now != value(before) { changes.append((row.name, now)) }
+            if now != value(before) { changes.append((rows[index].name, now)) }
         }
         if let recorder = EmittedDocuments.shared {
             // Test only: the JSON properties as PropertiesChanged announces them (PendingNavigation "" = none).

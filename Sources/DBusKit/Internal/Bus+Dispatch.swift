@@ -438,7 +438,7 @@ extension Bus {
                 throw BusError(.accessDenied, "property \(property.name) is write-only")
             }
             let value = try getter(PropertyAccess(bus: self, path: context.path, sender: context.sender))
-            guard value.type == property.type else { throw Self.wrongGetterType(property, value) }
+            guard value.hasType(property.type) else { throw Self.wrongGetterType(property, value) }
             return .values([.variant(value)], [.variant])
         case (InterfaceName.properties.rawValue, "GetAll"):
             try context.check("s")
@@ -453,7 +453,7 @@ extension Bus {
             guard let setter = property.setter else {
                 throw BusError(.propertyReadOnly, "property \(property.name) is read-only")
             }
-            guard arguments.count == 3, let value = arguments[2].variantValue, value.type == property.type else {
+            guard arguments.count == 3, let value = arguments[2].variantValue, value.hasType(property.type) else {
                 let received = arguments.count == 3 ? (arguments[2].variantValue?.type.description ?? "?") : "?"
                 throw BusError(
                     .invalidArgs,
