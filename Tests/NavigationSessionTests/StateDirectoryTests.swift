@@ -79,62 +79,55 @@ struct StateDirectoryTests {
     }
 
     @Test func aDirectoryReplacedWhileRunningIsWrittenInFull() throws {
-        let directory = temporaryDirectory()
-        let session = try demoSession(directory: directory)
-        let main = try loggedInMain(session)
-        try FileManager.default.moveItem(atPath: directory, toPath: directory + ".moved")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
-        session.store?.abandonForTesting()
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+        try expectEverythingRestored { directory in
+            try FileManager.default.moveItem(atPath: directory, toPath: directory + ".moved")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        }
     }
 
     @Test func aJournalDeletedWhileRunningIsWrittenAgainWithASnapshot() throws {
-        let directory = temporaryDirectory()
-        let session = try demoSession(directory: directory)
-        let main = try loggedInMain(session)
-        try FileManager.default.removeItem(atPath: directory + "/journal.jsonl")
-        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
-        session.store?.abandonForTesting()
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+        try expectEverythingRestored { directory in
+            try FileManager.default.removeItem(atPath: directory + "/journal.jsonl")
+        }
     }
 
     @Test func aDirectoryAboveTheStateDirectoryMovedWhileRunningIsWrittenAgainAtItsPath() throws {
-        let parent = temporaryDirectory()
-        let directory = parent + "/state"
-        let session = try demoSession(directory: directory)
-        let main = try loggedInMain(session)
-        try FileManager.default.moveItem(atPath: parent, toPath: parent + ".moved")
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: false)
-        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
-        session.store?.abandonForTesting()
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+        try expectEverythingRestored(in: "state") { directory in
+            let parent = (directory as NSString).deletingLastPathComponent
+            try FileManager.default.moveItem(atPath: parent, toPath: parent + ".moved")
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: false)
+        }
     }
 
     @Test func aFileRenamedOverTheJournalWhileRunningIsWrittenAgainWithASnapshot() throws {
-        let directory = temporaryDirectory()
-        let session = try demoSession(directory: directory)
-        let main = try loggedInMain(session)
-        #expect(FileManager.default.createFile(atPath: directory + "/other", contents: Data()))
-        #expect(rename(directory + "/other", directory + "/journal.jsonl") == 0)
-        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
-        session.store?.abandonForTesting()
-        let restored = try demoSession(directory: directory)
-        #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
+        try expectEverythingRestored { directory in
+            #expect(FileManager.default.createFile(atPath: directory + "/other", contents: Data()))
+            #expect(rename(directory + "/other", directory + "/journal.jsonl") == 0)
+        }
     }
 
     @Test func aJournalDeletedAfterARestartIsWrittenAgainWithASnapshot() throws {
-        let directory = temporaryDirectory()
-        let first = try demoSession(directory: directory)
-        let main = try loggedInMain(first)
-        first.store?.abandonForTesting()
-        let session = try demoSession(directory: directory)
+        try expectEverythingRestored(restartingFirst: true) { directory in
+            try FileManager.default.removeItem(atPath: directory + "/journal.jsonl")
+        }
+    }
+
+    /// Opens a session in a state directory (`in`: a directory of that name inside a temporary one), optionally
+    /// restarts it and makes a change, lets `disturb` act on its files while it runs, makes one more change, and
+    /// checks that a restart from the directory's path restores the window as the session left it.
+    private func expectEverythingRestored(
+        in subdirectory: String? = nil, restartingFirst: Bool = false, _ disturb: (String) throws -> Void
+    ) throws {
+        let directory = temporaryDirectory() + (subdirectory.map { "/" + $0 } ?? "")
+        var session = try demoSession(directory: directory)
+        let main = try loggedInMain(session)
+        if restartingFirst {
+            session.store?.abandonForTesting()
+            session = try demoSession(directory: directory)
+            try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "0"])))
+        }
+        try disturb(directory)
         try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "1"])))
-        try FileManager.default.removeItem(atPath: directory + "/journal.jsonl")
-        try session.execute(window: main, command: .stackAppend(.screen("detail", params: ["id": "2"])))
         session.store?.abandonForTesting()
         let restored = try demoSession(directory: directory)
         #expect(try restored.window(main).graph.snapshot() == session.window(main).graph.snapshot())
