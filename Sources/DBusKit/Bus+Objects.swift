@@ -148,9 +148,9 @@ extension Bus {
         guard let declared = object.interfaces.first(where: { $0.name == interface })?.properties else {
             throw BusError(.unknownInterface, "\(path) does not implement \(interface)")
         }
-        var values: [DictionaryEntry] = []
+        var values: [(name: MemberName, value: Value)] = []
         values.reserveCapacity(changed.count)
-        var names: [Value] = []
+        var names: [MemberName] = []
         // Indices, not copies: a property carries its getter and setter closures (retains on every copy),
         // and this runs for every change of every window.
         func policy(of name: MemberName) throws(BusError) -> Int {
@@ -164,22 +164,37 @@ extension Bus {
             switch declared[index].emitsChangedSignal {
             case .true:
                 guard value.hasType(declared[index].type) else { throw Self.wrongGetterType(declared[index], value) }
-                values.append(DictionaryEntry(.string(name.rawValue), .variant(value)))
-            case .invalidates: names.append(.string(name.rawValue))
+                values.append((name, value))
+            case .invalidates: names.append(name)
             case .const, .false: continue
             }
         }
         for name in invalidated {
             switch declared[try policy(of: name)].emitsChangedSignal {
-            case .true, .invalidates: names.append(.string(name.rawValue))
+            case .true, .invalidates: names.append(name)
             case .const, .false: continue
             }
         }
         guard !values.isEmpty || !names.isEmpty else { return }
+        let member = MemberName(trusted: "PropertiesChanged")
+        // Written straight from the names and values (no entry or variant box built), unless a value holds a file
+        // descriptor, which only libdbus can attach.
+        if let body = try WireMessage.Body(propertiesOf: interface.rawValue, changed: values, invalidated: names) {
+            let wire = WireMessage.assemble(
+                .signal, serial: nextWireSerial(), path: path, interface: .properties, member: member, body: body)
+            guard wire.size <= maximumOutgoingMessageSize else {
+                throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
+            }
+            try sendWire(wire)
+            noteSignal(wire.size)
+            return
+        }
         try emit(
-            path: path, interface: .properties, member: MemberName(trusted: "PropertiesChanged"),
+            path: path, interface: .properties, member: member,
             arguments: [
-                .string(interface.rawValue), .dictionary(key: .string, value: .variant, values), .array(.string, names),
+                .string(interface.rawValue),
+                .dictionary(key: .string, value: .variant, values.map { DictionaryEntry(.string($0.name.rawValue), .variant($0.value)) }),
+                .array(.string, names.map { .string($0.rawValue) }),
             ])
     }
 

@@ -132,6 +132,8 @@ struct WindowProperties: Sendable, Equatable {
     func changes(from before: WindowProperties) -> [(name: MemberName, value: Value)] {
         guard self != before else { return [] }
         var changes: [(name: MemberName, value: Value)] = []
+        // A push or a pop changes about ten properties: one allocation for them, not one per doubling.
+        changes.reserveCapacity(12)
         // By index: a row read whole is a copy (its name, its type and its closure retained and released).
         let rows = Self.announced
         for index in rows.indices {

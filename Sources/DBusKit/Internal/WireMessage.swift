@@ -93,6 +93,34 @@ struct WireMessage {
             bytes = encoded.bytes
             self.signature = signature
         }
+
+        /// `PropertiesChanged`'s body (`sa{sv}as`), written straight from the interface's name, the changed
+        /// properties and the invalidated ones: the same bytes as the body of `[.string(interface), .dictionary(key:
+        /// .string, value: .variant, …), .array(.string, …)]`, without building the entries and a heap box for each
+        /// variant. `nil` when a value holds a file descriptor.
+        /// - Throws: ``ValidationError`` for values libdbus would reject.
+        init?(
+            propertiesOf interface: String, changed: [(name: MemberName, value: Value)], invalidated: [MemberName]
+        ) throws(ValidationError) {
+            var encoded = WireMessage()
+            encoded.bytes.reserveCapacity(256)
+            encoded.writeString(interface)
+            try encoded.writeArray(elementAlignment: 8) { (writer) throws(ValidationError) in
+                for (name, value) in changed {
+                    writer.align(8)
+                    writer.writeString(name.rawValue)
+                    // As the generic writer counts it: the dictionary, then the variant.
+                    var depth = 2
+                    try writer.writeVariant(value, depth: &depth)
+                }
+            }
+            try encoded.writeArray(elementAlignment: 4) { (writer) throws(ValidationError) in
+                for name in invalidated { writer.writeString(name.rawValue) }
+            }
+            guard !encoded.holdsDescriptor else { return nil }
+            bytes = encoded.bytes
+            signature = Array("sa{sv}as".utf8)
+        }
     }
 
     /// The header for `body`, then `body`.
