@@ -103,7 +103,8 @@ struct WireMessage {
             propertiesOf interface: String, changed: [(name: MemberName, value: Value)], invalidated: [MemberName]
         ) throws(ValidationError) {
             var encoded = WireMessage()
-            encoded.bytes.reserveCapacity(256)
+            // A window's change announces about ten properties, ≈ 500 bytes.
+            encoded.bytes.reserveCapacity(640)
             encoded.writeString(interface)
             try encoded.writeArray(elementAlignment: 8) { (writer) throws(ValidationError) in
                 for (name, value) in changed {
