@@ -221,9 +221,14 @@ public actor Bus {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Handles every message before the object tree: replies, name events, signals, local Disconnected.
+    /// Handles every message before the object tree: method calls, replies, name events, signals, local
+    /// Disconnected. A method call is taken here rather than by the "/" fallback it would reach next: libdbus's
+    /// object tree splits the path of every message it routes into freshly allocated components first (six
+    /// allocations per call), only to hand it to the same function.
     func filter(_ message: OpaquePointer) -> DBusHandlerResult {
-        guard dbus_message_get_type(message) == LibDBus.messageTypeSignal else {
+        let type = dbus_message_get_type(message)
+        if type == LibDBus.messageTypeMethodCall { return receiveMethodCall(message) }
+        guard type == LibDBus.messageTypeSignal else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
         let interface = dbus_message_get_interface(message)
