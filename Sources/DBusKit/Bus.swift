@@ -140,17 +140,8 @@ public actor Bus {
             teardown()
             throw ConnectionError(.outOfMemory, "cannot install the event loop")
         }
-        var vtable = DBusObjectPathVTable()
-        vtable.message_function = objectMessageFunction
-        // One fallback at "/" routes every path to the object server, which then answers UnknownObject for
-        // paths nobody exported (libdbus would answer UnknownMethod for unregistered siblings).
-        let registered = try LibDBus.withBusError(.outOfMemory) { error in
-            dbus_connection_try_register_fallback(opened, "/", &vtable, context, error)
-        }
-        guard registered != 0 else {
-            teardown()
-            throw ConnectionError(.outOfMemory, "cannot register the object tree")
-        }
+        // No object path is registered with libdbus: the filter takes every method call (``filter(_:)``) and the
+        // object server answers UnknownObject for paths nobody exported.
         var socket: Int32 = -1
         writesDirectly = dbus_connection_get_socket(opened, &socket) != 0 && socket >= 0
         thread.pump = { [weak self] in
@@ -203,7 +194,6 @@ public actor Bus {
             self.connection = nil
             failPendingCalls()
             dropHeldReplies()
-            dbus_connection_unregister_object_path(connection, "/")
             dbus_connection_remove_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque())
             CDBusShims_loop_detach(thread.loop, connection)
             dbus_connection_close(connection)
@@ -221,10 +211,9 @@ public actor Bus {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Handles every message before the object tree: method calls, replies, name events, signals, local
-    /// Disconnected. A method call is taken here rather than by the "/" fallback it would reach next: libdbus's
-    /// object tree splits the path of every message it routes into freshly allocated components first (six
-    /// allocations per call), only to hand it to the same function.
+    /// Handles every message: method calls, replies, name events, signals, local Disconnected. Method calls are
+    /// taken here, not through an object path registered with libdbus, whose object tree splits the path of every
+    /// message it routes into freshly allocated components first (six allocations per call).
     func filter(_ message: OpaquePointer) -> DBusHandlerResult {
         let type = dbus_message_get_type(message)
         if type == LibDBus.messageTypeMethodCall { return receiveMethodCall(message) }
@@ -258,12 +247,7 @@ private let busFilter: DBusHandleMessageFunction = { _, message, data in
     handleOnBusThread(message, data) { bus, message in bus.filter(message) }
 }
 
-/// Object-tree callback for the "/" fallback; `data` is the unretained `Bus`.
-private let objectMessageFunction: DBusObjectPathMessageFunction = { _, message, data in
-    handleOnBusThread(message, data) { bus, message in bus.receiveMethodCall(message) }
-}
-
-/// What both libdbus callbacks do: hands `message` to `handle` of the unretained `Bus` in `data`, isolated to it
+/// What the libdbus callback does: hands `message` to `handle` of the unretained `Bus` in `data`, isolated to it
 /// (``Bus/onBusThread(_:)``); a callback without a message or a bus leaves the message to libdbus.
 private func handleOnBusThread(
     _ message: OpaquePointer?, _ data: UnsafeMutableRawPointer?,

@@ -18,7 +18,7 @@ extension Bus {
         let place: String
     }
 
-    /// Called by libdbus (via the "/" fallback) on the bus thread for every message to our objects.
+    /// Called by the filter (``filter(_:)``) on the bus thread for every method call.
     func receiveMethodCall(_ message: OpaquePointer) -> DBusHandlerResult {
         guard dbus_message_get_type(message) == LibDBus.messageTypeMethodCall, !isDisconnected else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
