@@ -59,8 +59,8 @@ extension String {
     /// Whether the string contains a NUL byte, which C would silently truncate at.
     var containsNUL: Bool {
         // Checked for every name and string sent: memchr over the contiguous bytes.
-        var copy = self
-        return copy.withUTF8 { utf8 in utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false }
+        utf8.withContiguousStorageIfAvailable { utf8 in utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false }
+            ?? utf8.contains(0)
     }
 
     func replacingNUL() -> String {

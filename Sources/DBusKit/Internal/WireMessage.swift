@@ -263,8 +263,9 @@ struct WireMessage {
     }
 
     private mutating func appendUTF8(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        // Read in place: `withUTF8` needs a mutable copy of the string (a retain and a release per string).
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if done == nil { bytes.append(contentsOf: text.utf8) }
     }
 
     private mutating func writeSignature(_ text: String) {

@@ -3,7 +3,7 @@ import Logging
 /// One window's navigation graph, changed only through commands and renderer reports.
 ///
 /// The window is a non-`Sendable` class owned by one isolation domain (the session service keeps each
-/// window inside an actor). Models live in a dictionary keyed by id with parent pointers; every command
+/// window inside an actor). Models live in a table keyed by id (``NodeTable``) with parent pointers; every command
 /// costs O(depth of the graph), never O(number of models).
 ///
 /// ```swift
@@ -13,7 +13,10 @@ import Logging
 /// print(window.debugTree())
 /// ```
 public final class NavigationWindow {
-    var nodes: [ModelID: Node] = [:]
+    /// The models by id. This and ``rootID`` skip the run-time exclusivity check (every walk of the graph reads
+    /// both): they are only read, assigned, or changed by ``NodeTable``'s own subscript, which calls nothing
+    /// that could reach the window again, so no two accesses can overlap (see ``Node``).
+    @exclusivity(unchecked) var nodes = NodeTable()
     /// The tag index: each application-chosen tag and the model carrying it (O(1) lookups, no scans).
     var tags: [String: ModelID] = [:]
     /// The models carrying a protection mark: a change checks marks only when there are any, and listing
@@ -28,7 +31,7 @@ public final class NavigationWindow {
     /// How many models carry a protection mark.
     public var protectedCount: Int { marked.count }
     /// The root model; it is never removed and never finished.
-    public internal(set) var rootID: ModelID
+    @exclusivity(unchecked) public internal(set) var rootID: ModelID
     var nextID: Int
     /// Ids a re-created route takes back, in creation order (`goForward`: the models back removed come back as
     /// themselves); empty otherwise. Set and cleared around one command.

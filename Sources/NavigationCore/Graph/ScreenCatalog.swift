@@ -49,7 +49,7 @@ public struct ScreenCatalog: Hashable, Sendable {
     /// The index of the element of `path` showing the same model as `spec` by its screen's identity (same screen,
     /// equal values of the identity params, `spec`'s initial params counted), `nil` when its screen declares none or
     /// no element matches. O(path × identity).
-    func identical(_ spec: ModelSpec, in path: [StackElement], nodes: [ModelID: Node]) -> Int? {
+    func identical(_ spec: ModelSpec, in path: [StackElement], nodes: NodeTable) -> Int? {
         guard case .screen = spec.content, spec.presented == nil, let keys = screens[spec.screen]?.identity, !keys.isEmpty
         else { return nil }
         let params = withInitialParams(spec).params
