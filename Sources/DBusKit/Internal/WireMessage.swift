@@ -68,7 +68,10 @@ struct WireMessage {
         /// - Throws: ``ValidationError`` for values libdbus would reject.
         init?(_ values: [Value], types: [SignatureType]? = nil) throws(ValidationError) {
             var encoded = WireMessage()
-            encoded.bytes.reserveCapacity(256)
+            // `Changed` carries its cause and steps as JSON (≈ 600 bytes for a push): room enough that a body is
+            // written without growing (an allocation and a copy per doubling); unwritten room costs no memory
+            // traffic.
+            encoded.bytes.reserveCapacity(1024)
             var signature: [UInt8] = []
             signature.reserveCapacity(16)
             var depth = 0

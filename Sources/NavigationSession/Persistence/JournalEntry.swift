@@ -276,7 +276,8 @@ enum JournalLine {
     /// `{"batch":<batch>,"op":"batch","version":<version>,"window":<window>}`.
     static func batch(window: WindowNumber, version: Int, encodedBatch: [UInt8]) -> [UInt8] {
         var line: [UInt8] = []
-        line.reserveCapacity(encodedBatch.count + 64)
+        // The keys, the version and window, and what the store adds: `,"time":` with 13 digits and the newline.
+        line.reserveCapacity(encodedBatch.count + 128)
         line.append(contentsOf: #"{"batch":"#.utf8)
         line.append(contentsOf: encodedBatch)
         line.append(contentsOf: #","op":"batch","version":"#.utf8)
@@ -304,7 +305,8 @@ extension JournalLine {
     /// Non-ASCII text is left to `JSONEncoder`, whose key order there is Unicode's, not the bytes'.
     static func encodeDirect(_ batch: [BatchCommand]) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(64 * batch.count + 2)
+        // A push of a screen with a parameter or two and its keys: ≈ 100 bytes.
+        out.reserveCapacity(128 * batch.count + 2)
         var array = DirectJSON.Array(&out)
         for entry in batch {
             array.element(&out)
