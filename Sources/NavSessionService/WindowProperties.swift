@@ -44,7 +44,7 @@ struct WindowProperties: Sendable, Equatable {
     init(_ window: SessionWindow, session: Session) {
         // The active model once: each property would otherwise walk the active branch again.
         let activeID = window.graph.activeModelID
-        let active = window.graph.model(activeID)
+        let active = window.graph.ownTitle(of: activeID)
         scene = window.scene
         title = session.title(of: active)
         version = UInt64(clamping: window.version)

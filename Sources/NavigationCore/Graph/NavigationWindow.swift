@@ -169,6 +169,18 @@ public final class NavigationWindow {
     /// The screen of `id`, without copying its state; `nil` for an unknown id.
     public func screen(of id: ModelID) -> String? { nodes[id]?.screen }
 
+    /// Model `id`'s screen and the title it carries itself — its own, else a dialog's headline — read from the
+    /// graph without building its ``ModelState`` (the window's `Title` property after every change); `nil` for no
+    /// such model.
+    public func ownTitle(of id: ModelID) -> (screen: String, title: String?)? {
+        guard let node = nodes[id] else { return nil }
+        if let title = node.title { return (node.screen, title) }
+        switch node.kind {
+        case .alert, .confirmationDialog: return (node.screen, node.dialog?.title ?? "")
+        default: return (node.screen, nil)
+        }
+    }
+
     /// What a walk down the graph reads at `id`, in one lookup and without copying the model's state as
     /// ``model(_:)`` does; `nil` for an unknown id. O(1), or O(tabs) for a tab container.
     ///

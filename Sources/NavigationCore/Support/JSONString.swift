@@ -23,8 +23,15 @@ public enum JSONString {
     public static func appendLiteral(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // The escaped characters are all ASCII, so UTF-8 bytes can be tested one by one: a byte of a multi-byte
-        // character is never below 0x80.
-        for byte in text.utf8 { appendEscaped(byte, to: &out) }
+        // character is never below 0x80. Most texts need no escape: one scan, then their bytes in one copy.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true {
+            for byte in text.utf8 { appendEscaped(byte, to: &out) }
+        }
         out.append(UInt8(ascii: "\""))
     }
 

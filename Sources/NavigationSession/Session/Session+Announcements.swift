@@ -156,7 +156,10 @@ extension Manifest {
 
     /// ``phrase(_:locale:)`` from a manifest's `announcements`.
     static func phrase(_ kind: String, locale: String, in announcements: [String: [String: String]]) -> String {
-        let language = locale.split(separator: "-").first.map(String.init) ?? locale
+        // The language of `de-CH` is `de`: the first non-empty piece between dashes, as `split` gives it, found
+        // without building the array of pieces (on every change).
+        let pieces = locale.drop { $0 == "-" }
+        let language = pieces.isEmpty ? locale : String(pieces.prefix { $0 != "-" })
         return announcements[locale]?[kind] ?? announcements[language]?[kind] ?? Announcements.english[kind] ?? "{title}"
     }
 }
@@ -205,7 +208,10 @@ extension Session {
     /// locale, else the kind's phrase; both filled with `values`.
     func announcementText(kind: String, screen: String, values: [String: String], locale: String) -> String {
         var values = values
-        let language = locale.split(separator: "-").first.map(String.init) ?? locale
+        // The language of `de-CH` is `de`: the first non-empty piece between dashes, as `split` gives it, found
+        // without building the array of pieces (on every change).
+        let pieces = locale.drop { $0 == "-" }
+        let language = pieces.isEmpty ? locale : String(pieces.prefix { $0 != "-" })
         let own = declaredScreen(screen)?.announce
         let template = own?[locale] ?? own?[language] ?? own?[""]
             ?? (locale == declaredLocale ? nil : own?[declaredLocale])

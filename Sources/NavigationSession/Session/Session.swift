@@ -150,7 +150,14 @@ public final class Session {
     /// - Throws: ``SessionError/unknownWindow(_:)``.
     public func title(of number: WindowNumber) throws(SessionError) -> String {
         let window = try window(number)
-        return title(of: window.graph.model(window.graph.activeModelID))
+        return title(of: window.graph.ownTitle(of: window.graph.activeModelID))
+    }
+
+    /// The title shown for a model with `facts` (``NavigationWindow/ownTitle(of:)``): its own or a dialog's headline,
+    /// else its screen's declared title, else the screen's name; `""` for no model. The same as ``title(of:)-(ModelState?)``.
+    public func title(of facts: (screen: String, title: String?)?) -> String {
+        guard let facts else { return "" }
+        return facts.title ?? declaredScreen(facts.screen)?.title ?? facts.screen
     }
 
     /// The title shown for `model` (Window1 `Title`): its own, a dialog's headline, or its
