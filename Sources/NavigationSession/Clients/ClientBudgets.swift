@@ -80,21 +80,23 @@ final class ClientBudgets {
             content[client, default: 0] += delta
             return
         }
-        guard delta < 0, var window = charges[number] else { return }
+        guard delta < 0, charges[number] != nil else { return }
+        // Changed in place (a charge that reaches 0 is removed), so the common case — a client taking back
+        // what it added — copies, sorts and filters nothing.
         var remaining = -delta
-        if let client, let own = window[client] {
+        if let client, let own = charges[number]?[client] {
             let given = min(own, remaining)
-            window[client] = own - given
+            charges[number]?[client] = own > given ? own - given : nil
             give(given, back: client)
             remaining -= given
         }
-        for (other, charged) in window.sorted(by: { $0.value > $1.value }) where remaining > 0 && charged > 0 {
+        guard remaining > 0, let others = charges[number], !others.isEmpty else { return }
+        for (other, charged) in others.sorted(by: { $0.value > $1.value }) where remaining > 0 {
             let given = min(charged, remaining)
-            window[other] = charged - given
+            charges[number]?[other] = charged > given ? charged - given : nil
             give(given, back: other)
             remaining -= given
         }
-        charges[number] = window.filter { $0.value > 0 }
     }
 
     /// Records that `client` opened window `number`.
