@@ -63,6 +63,29 @@ struct SessionStateTests {
         #expect(try session.title(of: number) == "Home")
     }
 
+    /// The title read from the active model's fields (the window's `Title` after every change) is the one read from its
+    /// whole state, for a declared screen, a screen with its own title, an alert and a titled dialog.
+    @Test func theTitleFromAModelsFieldsIsTheTitleFromItsState() throws {
+        let session = try demoSession()
+        let number = try loggedInMain(session)
+        let window = try session.window(number)
+        func agree() {
+            for id in window.graph.activePath {
+                #expect(session.title(of: window.graph.ownTitle(of: id)) == session.title(of: window.graph.model(id)))
+            }
+        }
+        agree()
+        try session.execute(window: number, command: .stackAppend(.screen("detail", params: ["id": "1"], title: "Own")))
+        agree()
+        try session.execute(window: number, command: .present(.alert(DialogContent(title: "Sure?", message: "m"))))
+        agree()
+        try session.execute(window: number, command: .dismiss)
+        try session.execute(window: number, command: .present(.confirmationDialog(DialogContent(title: "Pick"))))
+        agree()
+        #expect(try session.title(of: number) == "Pick")
+        #expect(session.title(of: window.graph.ownTitle(of: ModelID(rawValue: 9_999))) == "")
+    }
+
     @Test func onboardingIsPushedStepByStepInACover() throws {
         let session = try demoSession()
         let number = try #require(session.openWindow(scene: "main").window)
