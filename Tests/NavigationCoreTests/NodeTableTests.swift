@@ -13,7 +13,7 @@ struct NodeTableTests {
     @Test func agreesWithADictionaryOverRandomInsertsAndRemovals() {
         var table = NodeTable()
         var reference: [Int: Node] = [:]
-        var generator = SplitMix(seed: 45)
+        var generator = SetRoutesPropertyTests.Generator(state: 45)  // SplitMix64: a failure reproduces
         let keys = Array(-40...300) + (0..<64).map { $0 * 1024 } + [Int.max, Int.min, Int.max - 1]
         for _ in 0..<20_000 {
             let key = keys[Int(generator.next() % UInt64(keys.count))]
@@ -65,18 +65,5 @@ struct NodeTableTests {
         for id in 1...4090 { table[ModelID(rawValue: id)] = nil }
         #expect(table.count == 6 && table.capacity <= 64)
         #expect(Set(table.values.map(\.id.rawValue)) == Set(4091...4096))
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure reproduces.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
