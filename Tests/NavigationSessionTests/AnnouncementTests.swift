@@ -7,6 +7,14 @@ import Testing
 /// Announcements (Docs/announcements.md): each change that moves focus says what happened and where focus goes, from
 /// the manifest's titles, templates and per-locale phrases; another locale on request.
 struct AnnouncementTests {
+    /// A locale's language is its first non-empty piece between dashes, exactly what `split` gave before.
+    @Test func aLocalesLanguageIsItsFirstPieceAsSplitGivesIt() {
+        for locale in ["de-CH", "de", "", "-", "--", "-de", "de-", "zh-Hant-TW", "x--y", "é-ü"] {
+            let split = locale.split(separator: "-").first.map(String.init) ?? locale
+            #expect(Announcements.language(of: locale) == split, "\(locale)")
+        }
+    }
+
     @Test func renderingFillsPlaceholdersAndTidiesWhatEmptyValuesLeave() {
         let values = ["title": "Saved", "message": "", "question": "Delete?", "index": "2", "count": "3", "name": "Zoë"]
         let cases: [(String, String)] = [

@@ -63,6 +63,13 @@ public enum Announcements {
         return open ? "a '{' is never closed: \(template.prefix(80))" : nil
     }
 
+    /// The language of `locale` (`de` for `de-CH`): its first non-empty piece between dashes, as `split` gives it,
+    /// found without building the array of pieces (this runs on every change); `locale` itself when it has none.
+    static func language(of locale: String) -> String {
+        let pieces = locale.drop { $0 == "-" }
+        return pieces.isEmpty ? locale : String(pieces.prefix { $0 != "-" })
+    }
+
     /// `template` with each `{name}` replaced by `values[name]` (unknown names by nothing), whitespace and stray
     /// punctuation left by empty values tidied (`"Alert: Saved. "` → `"Alert: Saved."`): runs of spaces are one,
     /// none leads, none stands before a `.` or `,`, and trailing spaces and commas go.
@@ -129,7 +136,7 @@ public enum Announcements {
         for range in ranges {
             if range.tag == "*" { return manifest.locale }
             if let exact = known.first(where: { $0.lowercased() == range.tag }) { return exact }
-            let language = range.tag.split(separator: "-").first.map(String.init) ?? range.tag
+            let language = Announcements.language(of: range.tag)
             if let near = known.first(where: { $0.lowercased().split(separator: "-").first.map(String.init) == language }) {
                 return near
             }
@@ -156,10 +163,7 @@ extension Manifest {
 
     /// ``phrase(_:locale:)`` from a manifest's `announcements`.
     static func phrase(_ kind: String, locale: String, in announcements: [String: [String: String]]) -> String {
-        // The language of `de-CH` is `de`: the first non-empty piece between dashes, as `split` gives it, found
-        // without building the array of pieces (on every change).
-        let pieces = locale.drop { $0 == "-" }
-        let language = pieces.isEmpty ? locale : String(pieces.prefix { $0 != "-" })
+        let language = Announcements.language(of: locale)
         return announcements[locale]?[kind] ?? announcements[language]?[kind] ?? Announcements.english[kind] ?? "{title}"
     }
 }
@@ -208,10 +212,7 @@ extension Session {
     /// locale, else the kind's phrase; both filled with `values`.
     func announcementText(kind: String, screen: String, values: [String: String], locale: String) -> String {
         var values = values
-        // The language of `de-CH` is `de`: the first non-empty piece between dashes, as `split` gives it, found
-        // without building the array of pieces (on every change).
-        let pieces = locale.drop { $0 == "-" }
-        let language = pieces.isEmpty ? locale : String(pieces.prefix { $0 != "-" })
+        let language = Announcements.language(of: locale)
         let own = declaredScreen(screen)?.announce
         let template = own?[locale] ?? own?[language] ?? own?[""]
             ?? (locale == declaredLocale ? nil : own?[declaredLocale])
