@@ -180,14 +180,7 @@ extension Bus {
         // Written straight from the names and values (no entry or variant box built), unless a value holds a file
         // descriptor, which only libdbus can attach.
         if let body = try WireMessage.Body(propertiesOf: interface.rawValue, changed: values, invalidated: names) {
-            let wire = WireMessage.assemble(
-                .signal, serial: nextWireSerial(), path: path, interface: .properties, member: member, body: body)
-            guard wire.size <= maximumOutgoingMessageSize else {
-                throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
-            }
-            try sendWire(wire)
-            noteSignal(wire.size)
-            return
+            return try sendSignal(body, path: path, interface: .properties, member: member)
         }
         try emit(
             path: path, interface: .properties, member: member,

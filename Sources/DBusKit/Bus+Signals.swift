@@ -48,15 +48,32 @@ extension Bus {
             return
         }
         for destination in destinations {
-            let wire = WireMessage.assemble(
-                .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
-                destination: destination.rawValue, body: body)
-            guard wire.size <= maximumOutgoingMessageSize else {
-                throw outgoingTooLarge("signal \(member.rawValue) would be", wire.size, "signals")
-            }
-            try sendWire(wire)
-            noteReply(wire.size, to: destination.rawValue)
+            try sendSignal(body, path: path, interface: interface, member: member, destination: destination.rawValue)
         }
+    }
+
+    /// Sends a signal whose body is already marshalled: the header assembled (for `destination`, if any), the size
+    /// checked (``sendChecked(_:subject:kind:)``), and the bytes counted against that peer like a reply, or as a
+    /// broadcast.
+    func sendSignal(
+        _ body: WireMessage.Body, path: ObjectPath, interface: InterfaceName, member: MemberName, destination: String? = nil
+    ) throws {
+        let wire = WireMessage.assemble(
+            .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
+            destination: destination, body: body)
+        try sendChecked(wire, subject: "signal \(member.rawValue)", kind: "signals")
+        if let destination { noteReply(wire.size, to: destination) } else { noteSignal(wire.size) }
+    }
+
+    /// Sends `wire`, which DBusKit marshalled, after the check of ``maximumOutgoingMessageSize`` (exact: the bytes
+    /// are all there).
+    /// - Throws: ``BusError`` `LimitsExceeded` above the limit (nothing is sent); ``ConnectionError`` when
+    ///   disconnected.
+    func sendChecked(_ wire: WireMessage, subject: String, kind: String) throws {
+        guard wire.size <= maximumOutgoingMessageSize else {
+            throw outgoingTooLarge("\(subject) would be", wire.size, kind)
+        }
+        try sendWire(wire)
     }
 
     /// Whether `peer` has not read at least `bytes` of what this connection sent it (replies and unicast signals),
@@ -70,8 +87,9 @@ extension Bus {
 
     /// Sends a signal or a reply DBusKit marshalled: `wire`, built in one pass (``WireMessage``), or — when the
     /// values hold a file descriptor, which only libdbus can attach — the message `libdbusMessage` makes, with
-    /// the values appended by libdbus's iterator (``MessageEncoder``). The one place either is sent, and the one
-    /// check of ``maximumOutgoingMessageSize`` (exact for `wire`, an upper estimate before libdbus marshals).
+    /// the values appended by libdbus's iterator (``MessageEncoder``). Either is checked against
+    /// ``maximumOutgoingMessageSize`` (exactly for `wire`, ``sendChecked(_:subject:kind:)``; by an upper estimate before
+    /// libdbus marshals).
     /// - Parameters:
     ///   - subject: what is sent, for the error ("signal Changed", "the reply").
     ///   - kind: "signals" or "replies", for the error.
@@ -81,13 +99,7 @@ extension Bus {
         _ wire: WireMessage?, _ values: [Value], types: [SignatureType]?, subject: String, kind: String,
         libdbusMessage: () throws -> OpaquePointer
     ) throws {
-        if let wire {
-            guard wire.size <= maximumOutgoingMessageSize else {
-                throw outgoingTooLarge("\(subject) would be", wire.size, kind)
-            }
-            try sendWire(wire)
-            return
-        }
+        if let wire { return try sendChecked(wire, subject: subject, kind: kind) }
         let size = MessageEncoder.estimatedSize(of: values)
         guard size <= maximumOutgoingMessageSize else {
             throw outgoingTooLarge("\(subject) would be about", size, kind)

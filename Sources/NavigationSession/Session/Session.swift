@@ -153,24 +153,22 @@ public final class Session {
         return title(of: window.graph.ownTitle(of: window.graph.activeModelID))
     }
 
-    /// The title shown for a model with `facts` (``NavigationWindow/ownTitle(of:)``): its own or a dialog's headline,
-    /// else its screen's declared title, else the screen's name; `""` for no model. The same as ``title(of:)-(ModelState?)``.
+    /// The title shown for a model with `facts` (``NavigationWindow/ownTitle(of:)``; Window1 `Title`): its own or a
+    /// dialog's headline, else its screen's declared title, else the screen's name; `""` for no model.
     public func title(of facts: (screen: String, title: String?)?) -> String {
         guard let facts else { return "" }
         return facts.title ?? declaredScreen(facts.screen)?.title ?? facts.screen
     }
 
-    /// The title shown for `model` (Window1 `Title`): its own, a dialog's headline, or its
-    /// screen's declared title; `""` for no model.
+    /// The title shown for `model`, by the same rule as the title from its facts (above).
     public func title(of model: ModelState?) -> String {
         guard let model else { return "" }
-        if let title = model.title { return title }
         switch model.content {
         case .alert(let dialog), .confirmationDialog(let dialog):
             // A dialog's title is its headline; its screen name is only its kind.
-            return dialog.title
+            return title(of: (model.screen, model.title ?? dialog.title))
         default:
-            return declaredScreen(model.screen)?.title ?? model.screen
+            return title(of: (model.screen, model.title))
         }
     }
 
