@@ -152,11 +152,17 @@ extension Bus {
         values.reserveCapacity(changed.count)
         var names: [MemberName] = []
         // Indices, not copies: a property carries its getter and setter closures (retains on every copy),
-        // and this runs for every change of every window.
+        // and this runs for every change of every window. Callers list the properties in about the order they
+        // are declared, so each is looked for after the one found before it first (a window's ten changed
+        // properties were ≈ 120 name comparisons, now ≈ 30), then from the start.
+        var cursor = 0
         func policy(of name: MemberName) throws(BusError) -> Int {
-            guard let index = declared.firstIndex(where: { $0.name == name }) else {
+            guard let index = declared[cursor...].firstIndex(where: { $0.name == name })
+                ?? declared[..<cursor].firstIndex(where: { $0.name == name })
+            else {
                 throw BusError(.unknownProperty, "\(interface) has no property \(name)")
             }
+            cursor = index + 1
             return index
         }
         for (name, value) in changed {

@@ -69,9 +69,12 @@ extension Bus {
     /// are all there).
     /// - Throws: ``BusError`` `LimitsExceeded` above the limit (nothing is sent); ``ConnectionError`` when
     ///   disconnected.
-    func sendChecked(_ wire: WireMessage, subject: String, kind: String) throws {
+    ///
+    /// `subject` is built only for the error: its text (a member's name interpolated) would otherwise cost an
+    /// allocation on every signal.
+    func sendChecked(_ wire: WireMessage, subject: @autoclosure () -> String, kind: String) throws {
         guard wire.size <= maximumOutgoingMessageSize else {
-            throw outgoingTooLarge("\(subject) would be", wire.size, kind)
+            throw outgoingTooLarge("\(subject()) would be", wire.size, kind)
         }
         try sendWire(wire)
     }
@@ -96,13 +99,13 @@ extension Bus {
     /// - Throws: ``BusError`` `LimitsExceeded` above the limit (nothing is sent); ``ValidationError`` for values
     ///   libdbus refuses; ``ConnectionError`` when disconnected.
     func sendMarshalled(
-        _ wire: WireMessage?, _ values: [Value], types: [SignatureType]?, subject: String, kind: String,
-        libdbusMessage: () throws -> OpaquePointer
+        _ wire: WireMessage?, _ values: [Value], types: [SignatureType]?, subject: @autoclosure () -> String,
+        kind: String, libdbusMessage: () throws -> OpaquePointer
     ) throws {
-        if let wire { return try sendChecked(wire, subject: subject, kind: kind) }
+        if let wire { return try sendChecked(wire, subject: subject(), kind: kind) }
         let size = MessageEncoder.estimatedSize(of: values)
         guard size <= maximumOutgoingMessageSize else {
-            throw outgoingTooLarge("\(subject) would be about", size, kind)
+            throw outgoingTooLarge("\(subject()) would be about", size, kind)
         }
         let message = try libdbusMessage()
         defer { dbus_message_unref(message) }

@@ -9,14 +9,14 @@ import Testing
 struct AnnouncementTests {
     /// A locale's language is its first non-empty piece between dashes, exactly what `split` gave before.
     @Test func aLocalesLanguageIsItsFirstPieceAsSplitGivesIt() {
-        for locale in ["de-CH", "de", "", "-", "--", "-de", "de-", "zh-Hant-TW", "x--y", "é-ü"] {
+        for locale in ["de-CH", "de", "", "-", "--", "-de", "de-", "zh-Hant-TW", "x--y", "é-ü", "a-\u{301}b", "-\u{301}-x"] {
             let split = locale.split(separator: "-").first.map(String.init) ?? locale
             #expect(Announcements.language(of: locale) == split, "\(locale)")
         }
     }
 
     @Test func renderingFillsPlaceholdersAndTidiesWhatEmptyValuesLeave() {
-        let values = ["title": "Saved", "message": "", "question": "Delete?", "index": "2", "count": "3", "name": "Zoë"]
+        let values = ["title": "Saved", "message": "", "question": "Delete?", "index": "2", "count": "3", "name": "Zoë", "wait": "Wait…"]
         let cases: [(String, String)] = [
             ("Alert: {title}. {message}", "Alert: Saved."),
             ("{title}, tab {index} of {count}", "Saved, tab 2 of 3"),
@@ -27,6 +27,8 @@ struct AnnouncementTests {
             ("{unclosed", ""),
             ("a } b", "a } b"),
             ("Détails de {name} — {title}", "Détails de Zoë — Saved"),
+            ("{wait}. Next", "Wait… Next"),
+            ("{name}. {wait}.", "Zoë. Wait…"),
         ]
         for (template, expected) in cases {
             #expect(Announcements.render(template, values) == expected, "\(template)")

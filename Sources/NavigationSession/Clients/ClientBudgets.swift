@@ -80,15 +80,16 @@ final class ClientBudgets {
             content[client, default: 0] += delta
             return
         }
-        guard delta < 0, charges[number] != nil else { return }
+        guard delta < 0 else { return }
         // Changed in place (a charge that reaches 0 is removed), so the common case — a client taking back
-        // what it added — copies, sorts and filters nothing.
+        // what it added — copies, sorts and filters nothing, and finds the window's charges and its own once.
         var remaining = -delta
-        if let client, let own = charges[number]?[client] {
-            let given = min(own, remaining)
-            charges[number]?[client] = own > given ? own - given : nil
-            give(given, back: client)
-            remaining -= given
+        if let client {
+            guard let given = charges[number]?.take(upTo: remaining, from: client) else { return }
+            if given > 0 {
+                _ = content.take(upTo: given, from: client)
+                remaining -= given
+            }
         }
         guard remaining > 0, let others = charges[number], !others.isEmpty else { return }
         for (other, charged) in others.sorted(by: { $0.value > $1.value }) where remaining > 0 {
@@ -178,10 +179,8 @@ final class ClientBudgets {
     /// Why `client`'s share may not add history now (its recent changes' history bytes are past the burst and
     /// not yet refilled), or nil. O(1).
     func historyRefusal(of client: String, at now: UInt64, limits: SessionLimits) -> String? {
-        let share = share(of: client)
-        guard var bucket = historyBuckets[share] else { return nil }
-        defer { historyBuckets[share] = bucket }
-        guard !bucket.allows(1, at: now) else { return nil }
+        // The bucket refilled in place: one lookup, not a read and a write back.
+        guard let allowed = historyBuckets[share(of: client)]?.allows(1, at: now), !allowed else { return nil }
         return "the client's changes added more than \(limits.clientHistoryBytes.burst) bytes of history recently "
             + "(at most \(limits.clientHistoryBytes.perSecond) bytes per second after that burst), whether or not "
             + "they changed the graph (per-client history share)"
@@ -190,15 +189,32 @@ final class ClientBudgets {
     /// Charges `bytes` of history (a change's entry) to `client`'s share at `now`; the bucket may go below empty
     /// (the change was admitted before its size was known), and refuses changes until it refills. O(1).
     func chargeHistory(_ bytes: Int, to client: String, at now: UInt64, limits: SessionLimits) {
-        let share = share(of: client)
-        var bucket = historyBuckets[share] ?? TokenBucket(limits.clientHistoryBytes, now: now)
-        _ = bucket.allows(0, at: now)
-        bucket.take(bytes)
-        historyBuckets[share] = bucket
+        func charge(_ bucket: inout TokenBucket) {
+            _ = bucket.allows(0, at: now)
+            bucket.take(bytes)
+        }
+        // In place: one lookup.
+        charge(&historyBuckets[share(of: client), default: TokenBucket(limits.clientHistoryBytes, now: now)])
     }
 
     private func give(_ amount: Int, back client: String) {
-        guard amount > 0, let charged = content[client] else { return }
-        content[client] = charged > amount ? charged - amount : nil
+        guard amount > 0 else { return }
+        _ = content.take(upTo: amount, from: client)
+    }
+}
+
+extension Dictionary where Value == Int {
+    /// Takes up to `amount` from `key`'s count, removing it when it reaches 0; returns what was taken (0 when
+    /// `key` has none). One lookup.
+    mutating func take(upTo amount: Int, from key: Key) -> Int {
+        guard amount > 0, let index = index(forKey: key) else { return 0 }
+        let own = values[index]
+        let taken = Swift.min(own, amount)
+        if own > taken {
+            values[index] = own - taken
+        } else {
+            remove(at: index)
+        }
+        return taken
     }
 }

@@ -54,25 +54,36 @@ extension Session {
         let entries = window.history.entries
         let after = entries[index].activeScreen
         let before = index > 0 ? entries[index - 1].activeScreen : nil
-        func title(_ screen: String?) -> String {
-            guard let screen else { return "" }
-            return manifest.screensByName[screen]?.title ?? screen
+        // "Undo <verb> <title>", or "Undo change": written into one string's storage (this is read after every
+        // change, and joining the pieces allocated for each).
+        func label(_ verb: String, _ screen: String?) -> String {
+            guard let screen else { return "Undo " + verb }
+            let title = manifest.screensByName[screen]?.title ?? screen
+            let prefix = "Undo ".utf8
+            let text = String(unsafeUninitializedCapacity: prefix.count + verb.utf8.count + 1 + title.utf8.count) {
+                (buffer: UnsafeMutableBufferPointer<UInt8>) -> Int in
+                var end = buffer.initialize(fromContentsOf: prefix)
+                end = buffer[end...].initialize(fromContentsOf: verb.utf8)
+                buffer[end] = UInt8(ascii: " ")
+                return buffer[(end + 1)...].initialize(fromContentsOf: title.utf8)
+            }
+            // An empty title leaves a space: it goes, as does one a title ends with (the byte first, then the
+            // character, which is what the label always did).
+            return text.utf8.last == UInt8(ascii: " ") && text.hasSuffix(" ") ? String(text.dropLast()) : text
         }
-        let verb: String
         switch entries[index].cause {
         case .commands(let batch), .scheduled(_, let batch):
             switch batch.first?.command.intent {
-            case .opens?, .goesForward?: verb = "open " + title(after)
-            case .closes?: verb = "close " + title(before)
-            case .switches?: verb = "switch to " + title(after)
-            case .edits?: verb = "edit " + title(after)
-            case .rearranges?, .other?, nil: verb = "change"
+            case .opens?, .goesForward?: return label("open", after)
+            case .closes?: return label("close", before)
+            case .switches?: return label("switch to", after)
+            case .edits?: return label("edit", after)
+            case .rearranges?, .other?, nil: return "Undo change"
             }
-        case .report(.poppedTo), .report(.dismissedInteractively): verb = "close " + title(before)
-        case .report(.selectedTab), .report(.selectedChild): verb = "switch to " + title(after)
-        default: verb = "change"
+        case .report(.poppedTo), .report(.dismissedInteractively): return label("close", before)
+        case .report(.selectedTab), .report(.selectedChild): return label("switch to", after)
+        default: return "Undo change"
         }
-        return "Undo " + (verb.hasSuffix(" ") ? String(verb.dropLast()) : verb)
     }
 
     private func restore(_ window: SessionWindow, toStateAt target: Int, cause: ChangeCause) throws(SessionError) -> SessionOutcome {

@@ -15,7 +15,11 @@ enum FileIO {
     }
 
     static func failure(_ what: String, _ path: String) -> Failure {
-        let code = errno
+        failure(what, path, code: errno)
+    }
+
+    /// The failure of a call that set `code` (read before anything else could change `errno`).
+    static func failure(_ what: String, _ path: String, code: Int32) -> Failure {
         if code == ELOOP {
             return Failure(message: "\(what) \(path): it is a symbolic link, which is never followed", code: code)
         }
@@ -32,13 +36,17 @@ enum FileIO {
     }
 
     /// Writes all bytes to `fd`, retrying on EINTR and short writes.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+    ///
+    /// `path` names the file in the error only, so it is built only then (the journal's path is assembled from
+    /// its directory, and this runs on every change).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: @autoclosure () -> String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
             if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot write", path)
+                let code = errno
+                if code == EINTR { continue }
+                throw failure("cannot write", path(), code: code)
             }
             offset += count
         }
@@ -62,7 +70,11 @@ enum FileIO {
         return result
     }
 
-    static func sync(_ fd: Int32, path: String) throws(Failure) {
-        guard fsync(fd) == 0 else { throw failure("cannot fsync", path) }
+    /// `path` as in ``writeAll(_:_:path:)``.
+    static func sync(_ fd: Int32, path: @autoclosure () -> String) throws(Failure) {
+        guard fsync(fd) == 0 else {
+            let code = errno
+            throw failure("cannot fsync", path(), code: code)
+        }
     }
 }

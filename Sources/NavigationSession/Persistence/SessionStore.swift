@@ -69,6 +69,10 @@ public final class SessionStore {
     /// Watches the path of the open journal, so ``lossOfFiles()`` looks it up only after something happened there;
     /// nil where it cannot (``JournalWatch``), and the path is then looked up before every line.
     private var journalWatch: JournalWatch?
+    /// The manifest text last kept and its file name: hashing a manifest (tens of kilobytes) at every snapshot
+    /// cost more than the rest of writing one. Compared by value (the same text is the same storage, so usually a
+    /// pointer comparison).
+    private var keptManifestName: (text: String, name: String)?
     private let encoder: JSONEncoder
 
     /// The open, locked directory; replaced when the one at ``directory`` was deleted or replaced meanwhile.
@@ -170,7 +174,14 @@ public final class SessionStore {
     /// Keeps `text` (a manifest) in the directory under ``manifestFileName(for:)``, once; returns the name. Written
     /// before the snapshot that names it, so the snapshot never names a file that is not there.
     func keepManifest(_ text: String) throws(SessionError) -> String {
-        let name = Self.manifestFileName(for: text)
+        let name: String
+        if let kept = keptManifestName, kept.text == text {
+            name = kept.name
+        } else {
+            name = Self.manifestFileName(for: text)
+            keptManifestName = (text, name)
+        }
+        // Looked for every time: the file may have been removed since.
         guard !files.exists(name) else { return name }
         do {
             try files.writeAtomically(Array(text.utf8), to: name)

@@ -144,6 +144,8 @@ extension SessionWindow {
     /// Window1 `Renderers`: `[{"capabilities":{"multiDismiss":true,"pushesInOne":false},"client":":1.5","id":"r1",
     /// "role":"primary","settled":12}]`, in registration order; `[]` when none registered.
     public var renderersJSON: String {
+        // Most windows have none, and this is read after every change: no buffer for the two bytes.
+        guard !renderers.isEmpty else { return "[]" }
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (index, renderer) in renderers.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
