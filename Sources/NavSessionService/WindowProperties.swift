@@ -75,6 +75,9 @@ struct WindowProperties: Sendable, Equatable {
         let type: SignatureType
         let emits: Interface.Property.EmitsChangedSignal
         let value: (@Sendable (WindowProperties) -> Value)?
+        /// Whether two readings hold the same value, where building both values to compare them would allocate
+        /// (an array's); `nil`: the values are compared.
+        var same: (@Sendable (WindowProperties, WindowProperties) -> Bool)? = nil
     }
 
     /// Window1's properties as data, in declaration order: the interface declares them from this table and
@@ -108,7 +111,10 @@ struct WindowProperties: Sendable, Equatable {
         // Prepared models.
         Row(.init(trusted: W.prepared), .string, .true) { .string($0.prepared) },
         // Panes.
-        Row(.init(trusted: W.visibleModels), .array(.uint64), .true) { .array(.uint64, $0.visibleModels.map(Value.uint64)) },
+        Row(
+            name: .init(trusted: W.visibleModels), type: .array(.uint64), emits: .true,
+            value: { .array(.uint64, $0.visibleModels.map(Value.uint64)) },
+            same: { $0.visibleModels == $1.visibleModels }),
         // Renderer roles.
         Row(.init(trusted: W.renderers), .string, .true) { .string($0.renderers) },
     ]
@@ -138,6 +144,10 @@ struct WindowProperties: Sendable, Equatable {
         let rows = Self.announced
         for index in rows.indices {
             guard let value = rows[index].value else { continue }
+            if let same = rows[index].same {
+                if !same(self, before) { changes.append((rows[index].name, value(self))) }
+                continue
+            }
             let now = value(self)
             if now != value(before) { changes.append((rows[index].name, now)) }
         }

@@ -26,9 +26,20 @@ extension NavigationWindow {
             visible = path.suffix(min(path.count, max(1, panes))).map(\.model)
         }
         // The active branch, root first, cut at each presentation: every part after the first shows its presented
-        // model and its last model.
+        // model and its last model. Most changes have nothing presented on it: then only the stack shows, and the
+        // branch is not built (this runs after every change).
         var branch: [ModelID] = []
         var current: ModelID? = activeModelID
+        var presents = false
+        while let id = current, let node = nodes[id] {
+            if case .presented = node.attachment {
+                presents = true
+                break
+            }
+            current = node.parent
+        }
+        current = presents ? activeModelID : nil
+        if presents { branch.reserveCapacity(16) }
         while let id = current, let node = nodes[id] {
             branch.append(id)
             current = node.parent

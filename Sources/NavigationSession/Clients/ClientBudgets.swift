@@ -85,7 +85,8 @@ final class ClientBudgets {
         // what it added — copies, sorts and filters nothing, and finds the window's charges and its own once.
         var remaining = -delta
         if let client {
-            guard let given = charges[number]?.take(upTo: remaining, from: client) else { return }
+            guard let window = charges.index(forKey: number) else { return }
+            let given = charges.values[window].take(upTo: remaining, from: client)
             if given > 0 {
                 _ = content.take(upTo: given, from: client)
                 remaining -= given
@@ -179,8 +180,12 @@ final class ClientBudgets {
     /// Why `client`'s share may not add history now (its recent changes' history bytes are past the burst and
     /// not yet refilled), or nil. O(1).
     func historyRefusal(of client: String, at now: UInt64, limits: SessionLimits) -> String? {
-        // The bucket refilled in place: one lookup, not a read and a write back.
-        guard let allowed = historyBuckets[share(of: client)]?.allows(1, at: now), !allowed else { return nil }
+        // Found once and written back by its index (a `modify` through the key subscript allocates its frame).
+        guard let index = historyBuckets.index(forKey: share(of: client)) else { return nil }
+        var bucket = historyBuckets.values[index]
+        let allowed = bucket.allows(1, at: now)
+        historyBuckets.values[index] = bucket
+        guard !allowed else { return nil }
         return "the client's changes added more than \(limits.clientHistoryBytes.burst) bytes of history recently "
             + "(at most \(limits.clientHistoryBytes.perSecond) bytes per second after that burst), whether or not "
             + "they changed the graph (per-client history share)"
@@ -189,12 +194,13 @@ final class ClientBudgets {
     /// Charges `bytes` of history (a change's entry) to `client`'s share at `now`; the bucket may go below empty
     /// (the change was admitted before its size was known), and refuses changes until it refills. O(1).
     func chargeHistory(_ bytes: Int, to client: String, at now: UInt64, limits: SessionLimits) {
-        func charge(_ bucket: inout TokenBucket) {
-            _ = bucket.allows(0, at: now)
-            bucket.take(bytes)
-        }
-        // In place: one lookup.
-        charge(&historyBuckets[share(of: client), default: TokenBucket(limits.clientHistoryBytes, now: now)])
+        let share = share(of: client)
+        // One lookup: the bucket is written back by its index.
+        let index = historyBuckets.index(forKey: share)
+        var bucket = index.map { historyBuckets.values[$0] } ?? TokenBucket(limits.clientHistoryBytes, now: now)
+        _ = bucket.allows(0, at: now)
+        bucket.take(bytes)
+        if let index { historyBuckets.values[index] = bucket } else { historyBuckets[share] = bucket }
     }
 
     private func give(_ amount: Int, back client: String) {
