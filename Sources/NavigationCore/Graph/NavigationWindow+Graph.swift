@@ -187,10 +187,10 @@ extension NavigationWindow {
             link(child, to: stack, as: .path(index: index), position: index)
         }
         if !elements.isEmpty {
-            let transitions = elements.map(\.1)
+            // The transitions only when any is given: an allocation on every push otherwise.
             tx.steps.append(.push(
                 stack: stack.id, models: elements.map { $0.0.id },
-                transitions: transitions.contains { $0 != nil } ? transitions : []))
+                transitions: elements.contains { $0.1 != nil } ? elements.map(\.1) : []))
         }
         tx.markModified(stack.id)
     }
@@ -199,17 +199,29 @@ extension NavigationWindow {
     func truncatePath(_ stack: Node, keeping keep: Int) {
         guard keep < stack.path.count else { return }
         let dropped = Array(stack.path[keep...])
-        dismissPresentations(openedBy: Set(dropped.map(\.model)), above: stack)
-        let transitions = dropped.reversed().map(\.transition)
+        // The set of dropped models and the transitions only when they matter (a pop usually has neither a
+        // presentation above it nor a transition): each is an allocation on every pop.
+        if hasPresentation(above: stack) { dismissPresentations(openedBy: Set(dropped.map(\.model)), above: stack) }
         tx.steps.append(.pop(
             stack: stack.id, models: dropped.reversed().map(\.model),
-            transitions: transitions.contains { $0 != nil } ? transitions : []))
+            transitions: dropped.contains { $0.transition != nil } ? dropped.reversed().map(\.transition) : []))
         for element in dropped.reversed() {
             if let child = nodes[element.model] { unlink(child) }
         }
         stack.path.removeLast(dropped.count)
         tx.undo.append(.pathDropped(stack, dropped))
         tx.markModified(stack.id)
+    }
+
+    /// Whether `stack` or a model above it holds a presentation (which ``dismissPresentations(openedBy:above:)``
+    /// may have to dismiss). O(depth).
+    private func hasPresentation(above stack: Node) -> Bool {
+        var current: Node? = stack
+        while let node = current {
+            if node.presented != nil { return true }
+            current = parentNode(node)
+        }
+        return false
     }
 
     /// A presentation opened by one of the `removed` elements of `stack` (its ``Node/resultTo``) goes first, as a
