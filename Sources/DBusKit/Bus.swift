@@ -248,21 +248,15 @@ private let busFilter: DBusHandleMessageFunction = { _, message, data in
 }
 
 /// What the libdbus callback does: hands `message` to `handle` of the unretained `Bus` in `data`, isolated to it
-/// (``Bus/onBusThread(_:)``); a callback without a message or a bus leaves the message to libdbus.
+/// (``Bus/onBusThread(_:_:)``); a callback without a message or a bus leaves the message to libdbus.
 private func handleOnBusThread(
     _ message: OpaquePointer?, _ data: UnsafeMutableRawPointer?,
-    _ handle: @Sendable (isolated Bus, OpaquePointer) -> DBusHandlerResult
+    _ handle: @escaping @Sendable (isolated Bus, OpaquePointer) -> DBusHandlerResult
 ) -> DBusHandlerResult {
     guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     let bus = Unmanaged<Bus>.fromOpaque(data).takeUnretainedValue()
-    // Raw addresses cross into the isolated closure because OpaquePointer is not Sendable; we stay on this thread.
-    let address = Int(bitPattern: message)
-    return bus.onBusThread { bus in
-        // Not `Optional.map`: Swift checks the executor dynamically in an isolated closure passed to it (the
-        // concurrency runtime's executor comparison and dynamic casts, on every message).
-        guard let message = OpaquePointer(bitPattern: address) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-        return handle(bus, message)
-    }
+    // The message is an argument, not a capture: a closure capturing it was a context allocated on every message.
+    return bus.onBusThread(message, handle)
 }
 
 extension Bus {
@@ -281,6 +275,15 @@ extension Bus {
             // closure type, and the check above is what makes it true.
             unsafeBitCast(body, to: ((Bus) -> T).self)(self)
         }
+    }
+
+    /// ``onBusThread(_:)`` for a `body` that captures nothing and takes what it needs as `argument`: no closure
+    /// context is made per call (a capturing closure made escaping for the cast was one, on every message).
+    nonisolated func onBusThread<Argument, T>(
+        _ argument: Argument, _ body: @escaping (isolated Bus, Argument) -> T
+    ) -> T {
+        precondition(thread.isCurrent, "DBusKit: a libdbus callback ran off the bus thread")
+        return unsafeBitCast(body, to: ((Bus, Argument) -> T).self)(self, argument)
     }
 
     /// A serial for a message marshalled by DBusKit (libdbus numbers the ones it marshals from 1).

@@ -76,8 +76,13 @@ final class ClientBudgets {
         let client = client.map(share(of:))
         if delta > 0 {
             guard let client else { return }
-            charges[number, default: [:]][client, default: 0] += delta
-            content[client, default: 0] += delta
+            // By index, not `[key, default:]` passed inout: that `modify` allocates its frame, on every push.
+            if let window = charges.index(forKey: number) {
+                charges.values[window].add(delta, to: client)
+            } else {
+                charges[number] = [client: delta]
+            }
+            content.add(delta, to: client)
             return
         }
         guard delta < 0 else { return }
@@ -210,6 +215,15 @@ final class ClientBudgets {
 }
 
 extension Dictionary where Value == Int {
+    /// Adds `amount` to `key`'s count (from 0). One lookup.
+    mutating func add(_ amount: Int, to key: Key) {
+        if let index = index(forKey: key) {
+            values[index] += amount
+        } else {
+            self[key] = amount
+        }
+    }
+
     /// Takes up to `amount` from `key`'s count, removing it when it reaches 0; returns what was taken (0 when
     /// `key` has none). One lookup.
     mutating func take(upTo amount: Int, from key: Key) -> Int {
