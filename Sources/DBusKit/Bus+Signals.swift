@@ -47,8 +47,10 @@ extension Bus {
             }
             return
         }
+        // The header's path, interface and member written once too: per peer, only the serial and destination.
+        let prefix = WireMessage.headerPrefix(.signal, path: path, interface: interface, member: member, body: body)
         for destination in destinations {
-            try sendSignal(body, path: path, interface: interface, member: member, destination: destination.rawValue)
+            try sendSignal(body, prefix: prefix, member: member, destination: destination.rawValue)
         }
     }
 
@@ -58,9 +60,18 @@ extension Bus {
     func sendSignal(
         _ body: WireMessage.Body, path: ObjectPath, interface: InterfaceName, member: MemberName, destination: String? = nil
     ) throws {
+        try sendSignal(
+            body, prefix: WireMessage.headerPrefix(.signal, path: path, interface: interface, member: member, body: body),
+            member: member, destination: destination)
+    }
+
+    /// ``sendSignal(_:path:interface:member:destination:)`` with the header's first part already made
+    /// (``WireMessage/headerPrefix(_:path:interface:member:replySerial:body:)``).
+    func sendSignal(
+        _ body: WireMessage.Body, prefix: consuming [UInt8], member: MemberName, destination: String?
+    ) throws {
         let wire = WireMessage.assemble(
-            .signal, serial: nextWireSerial(), path: path, interface: interface, member: member,
-            destination: destination, body: body)
+            prefix: consume prefix, serial: nextWireSerial(), destination: destination, body: body)
         try sendChecked(wire, subject: "signal \(member.rawValue)", kind: "signals")
         if let destination { noteReply(wire.size, to: destination) } else { noteSignal(wire.size) }
     }

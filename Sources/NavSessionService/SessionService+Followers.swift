@@ -235,7 +235,8 @@ extension SessionService {
                 let follower = changes[end].follower
                 end += 1
                 if dropped.contains(follower) { continue }
-                guard let name = try? BusName(follower) else { continue }
+                // A follower is the unique name the bus gave the caller of `FollowModel`: not checked again.
+                let name = BusName(trusted: follower)
                 if bus.isBehind(name) {
                     dropped.insert(follower)
                     state.withLock { $0.followers.drop(client: follower) }

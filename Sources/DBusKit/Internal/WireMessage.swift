@@ -139,21 +139,32 @@ struct WireMessage {
         _ kind: Kind, serial: UInt32, path: ObjectPath?, interface: InterfaceName?, member: MemberName?,
         replySerial: UInt32? = nil, destination: String? = nil, body: Body
     ) -> WireMessage {
+        assemble(
+            prefix: headerPrefix(kind, path: path, interface: interface, member: member, replySerial: replySerial, body: body),
+            serial: serial, destination: destination, body: body)
+    }
+
+    /// The part of the header that does not depend on the serial or the destination: the fixed header (serial 0,
+    /// the fields' length not yet set), then the path, interface, member and reply serial fields. One signal
+    /// unicast to many peers makes it once (a header per peer rewrote the same strings each time).
+    static func headerPrefix(
+        _ kind: Kind, path: ObjectPath?, interface: InterfaceName?, member: MemberName?, replySerial: UInt32? = nil,
+        body: Body
+    ) -> [UInt8] {
         var message = WireMessage()
-        message.bytes.reserveCapacity(body.bytes.count + 160)
+        // Room for the whole message made from it when it is used once (a destination, the signature, the body).
+        message.bytes.reserveCapacity(body.bytes.count + body.signature.count + 224)
         // Fixed header: endianness, type, flags (no reply expected, as libdbus sets on signals and returns),
-        // protocol version, body length, serial.
+        // protocol version, body length, serial (set by `assemble(prefix:…)`), the fields' length (likewise).
         message.bytes.append(UInt8(ascii: "l"))
         message.bytes.append(kind.rawValue)
         message.bytes.append(0x1)
         message.bytes.append(1)
         message.append32(UInt32(body.bytes.count))
-        message.append32(serial)
-        // Header fields: a(yv).
-        let lengthOffset = message.bytes.count
         message.append32(0)
-        message.align(8)
-        let fieldsStart = message.bytes.count
+        message.append32(0)
+        // Header fields, a(yv), from offset 16: each field is aligned to 8 from the message's start, which the
+        // prefix shares with every message made from it.
         if let path { message.field(1, UInt8(ascii: "o"), path.rawValue) }
         if let interface { message.field(2, UInt8(ascii: "s"), interface.rawValue) }
         if let member { message.field(3, UInt8(ascii: "s"), member.rawValue) }
@@ -161,6 +172,21 @@ struct WireMessage {
             message.fieldHeader(5, UInt8(ascii: "u"))
             message.append32(replySerial)
         }
+        return message.bytes
+    }
+
+    /// The message made of `prefix` (``headerPrefix(_:path:interface:member:replySerial:body:)`` for this `body`),
+    /// `serial`, the destination and signature fields, then `body`.
+    /// A prefix passed for one message only is taken over (no copy); one kept for more is copied for each.
+    static func assemble(prefix: consuming [UInt8], serial: UInt32, destination: String?, body: Body) -> WireMessage {
+        var message = WireMessage()
+        message.bytes = consume prefix
+        // The destination field (code, its signature, length, text, NUL: ≤ 16 bytes and the text with its
+        // padding), the signature field (≤ 8 + 2 and the signature), the padding before the body, the body.
+        message.bytes.reserveCapacity(
+            message.bytes.count + (destination.map { $0.utf8.count + 16 } ?? 0) + body.signature.count + 24
+                + body.bytes.count)
+        message.set32(serial, at: 8)
         if let destination { message.field(6, UInt8(ascii: "s"), destination) }
         if !body.signature.isEmpty {
             message.fieldHeader(8, UInt8(ascii: "g"))
@@ -168,11 +194,15 @@ struct WireMessage {
             message.bytes.append(contentsOf: body.signature)
             message.bytes.append(0)
         }
-        message.set32(UInt32(message.bytes.count - fieldsStart), at: lengthOffset)
+        message.set32(UInt32(message.bytes.count - fieldsStart), at: fieldsLengthOffset)
         message.align(8)
         message.bytes.append(contentsOf: body.bytes)
         return message
     }
+
+    /// Where the header's fields' byte length is, and where the fields start.
+    private static let fieldsLengthOffset = 12
+    private static let fieldsStart = 16
 
     /// Hands the bytes to libdbus, which checks them exactly as it checks a message read from a peer.
     /// - Throws: ``ValidationError`` with libdbus's reason when it refuses them.
