@@ -35,8 +35,9 @@ extension Bus {
         if let destination { noteReply(size, to: destination.rawValue) } else { noteSignal(size) }
     }
 
-    /// Emits one signal unicast to each of `destinations`: the body marshalled once, a header per peer (only the
-    /// destination differs). A signal many clients follow costs one encoding, not one per client.
+    /// Emits one signal unicast to each of `destinations`: the body marshalled once, the header's path, interface and
+    /// member once, a serial and a destination per peer. A signal many clients follow costs one encoding, not one per
+    /// client.
     /// - Throws: as ``emit(path:interface:member:arguments:destination:)``; the peers before a failure got it.
     public func emit(
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value], destinations: [BusName]
