@@ -267,9 +267,7 @@ extension Bus {
     /// (an executor comparison and dynamic casts), ten times per incoming call; comparing thread ids is what
     /// that check amounts to here (``BusThread/isCurrent``) and touches no runtime code.
     nonisolated func onBusThread<T>(_ body: (isolated Bus) -> T) -> T {
-        // Only reached off the bus thread if DBusKit itself calls a libdbus function that dispatches from
-        // another thread: a DBusKit bug, not input.
-        precondition(thread.isCurrent, "DBusKit: a libdbus callback ran off the bus thread")
+        checkOnBusThread()
         return withoutActuallyEscaping(body) { body in
             // What `assumeIsolated` does once its check has passed: the isolation is a static property of the
             // closure type, and the check above is what makes it true.
@@ -282,8 +280,14 @@ extension Bus {
     nonisolated func onBusThread<Argument, T>(
         _ argument: Argument, _ body: @escaping (isolated Bus, Argument) -> T
     ) -> T {
-        precondition(thread.isCurrent, "DBusKit: a libdbus callback ran off the bus thread")
+        checkOnBusThread()
         return unsafeBitCast(body, to: ((Bus, Argument) -> T).self)(self, argument)
+    }
+
+    /// What makes the casts of ``onBusThread(_:)`` sound. Only fails if DBusKit itself calls a libdbus function
+    /// that dispatches from another thread: a DBusKit bug, not input.
+    private nonisolated func checkOnBusThread() {
+        precondition(thread.isCurrent, "DBusKit: a libdbus callback ran off the bus thread")
     }
 
     /// A serial for a message marshalled by DBusKit (libdbus numbers the ones it marshals from 1).

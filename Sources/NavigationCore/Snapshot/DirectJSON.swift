@@ -11,15 +11,7 @@ public enum DirectJSON {
     /// Appends `text` as a JSON string literal; `false` (with `out` partly written) for non-ASCII text.
     public static func appendString(_ text: String, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "\""))
-        // Most texts (screen names, ids, keys) need no escape: one scan, then their bytes in one copy.
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied == true {
+        if JSONString.appendPlain(text, asciiOnly: true, to: &out) {
             out.append(UInt8(ascii: "\""))
             return true
         }

@@ -23,16 +23,29 @@ public enum JSONString {
     public static func appendLiteral(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // The escaped characters are all ASCII, so UTF-8 bytes can be tested one by one: a byte of a multi-byte
-        // character is never below 0x80. Most texts need no escape: one scan, then their bytes in one copy.
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied != true {
+        // character is never below 0x80.
+        if !appendPlain(text, asciiOnly: false, to: &out) {
             for byte in text.utf8 { appendEscaped(byte, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `text`'s bytes in one copy when none needs an escape (and, with `asciiOnly`, every one is ASCII),
+    /// after one scan: most texts (screen names, ids, keys) are such. `false`, with nothing appended, otherwise —
+    /// the caller then writes the text byte by byte.
+    @inline(__always)
+    static func appendPlain(_ text: String, asciiOnly: Bool, to out: inout [UInt8]) -> Bool {
+        let highest: UInt8 = asciiOnly ? 0x7F : 0xFF
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes
+            where byte < 0x20 || byte > highest || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        return copied == true
     }
 
     /// Appends one UTF-8 byte of a string's content, escaped as `JSONEncoder` escapes it.

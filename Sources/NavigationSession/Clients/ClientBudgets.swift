@@ -76,12 +76,7 @@ final class ClientBudgets {
         let client = client.map(share(of:))
         if delta > 0 {
             guard let client else { return }
-            // By index, not `[key, default:]` passed inout: that `modify` allocates its frame, on every push.
-            if let window = charges.index(forKey: number) {
-                charges.values[window].add(delta, to: client)
-            } else {
-                charges[number] = [client: delta]
-            }
+            if charges.update(number, { $0.add(delta, to: client) }) == nil { charges[number] = [client: delta] }
             content.add(delta, to: client)
             return
         }
@@ -90,12 +85,9 @@ final class ClientBudgets {
         // what it added — copies, sorts and filters nothing, and finds the window's charges and its own once.
         var remaining = -delta
         if let client {
-            guard let window = charges.index(forKey: number) else { return }
-            let given = charges.values[window].take(upTo: remaining, from: client)
-            if given > 0 {
-                _ = content.take(upTo: given, from: client)
-                remaining -= given
-            }
+            guard let given = charges.update(number, { $0.take(upTo: remaining, from: client) }) else { return }
+            give(given, back: client)
+            remaining -= given
         }
         guard remaining > 0, let others = charges[number], !others.isEmpty else { return }
         for (other, charged) in others.sorted(by: { $0.value > $1.value }) where remaining > 0 {
@@ -185,12 +177,10 @@ final class ClientBudgets {
     /// Why `client`'s share may not add history now (its recent changes' history bytes are past the burst and
     /// not yet refilled), or nil. O(1).
     func historyRefusal(of client: String, at now: UInt64, limits: SessionLimits) -> String? {
-        // Found once and written back by its index (a `modify` through the key subscript allocates its frame).
-        guard let index = historyBuckets.index(forKey: share(of: client)) else { return nil }
-        var bucket = historyBuckets.values[index]
-        let allowed = bucket.allows(1, at: now)
-        historyBuckets.values[index] = bucket
-        guard !allowed else { return nil }
+        // The bucket refills as it is read, in place.
+        guard let allowed = historyBuckets.update(share(of: client), { $0.allows(1, at: now) }), !allowed else {
+            return nil
+        }
         return "the client's changes added more than \(limits.clientHistoryBytes.burst) bytes of history recently "
             + "(at most \(limits.clientHistoryBytes.perSecond) bytes per second after that burst), whether or not "
             + "they changed the graph (per-client history share)"
@@ -200,12 +190,15 @@ final class ClientBudgets {
     /// (the change was admitted before its size was known), and refuses changes until it refills. O(1).
     func chargeHistory(_ bytes: Int, to client: String, at now: UInt64, limits: SessionLimits) {
         let share = share(of: client)
-        // One lookup: the bucket is written back by its index.
-        let index = historyBuckets.index(forKey: share)
-        var bucket = index.map { historyBuckets.values[$0] } ?? TokenBucket(limits.clientHistoryBytes, now: now)
-        _ = bucket.allows(0, at: now)
-        bucket.take(bytes)
-        if let index { historyBuckets.values[index] = bucket } else { historyBuckets[share] = bucket }
+        func charge(_ bucket: inout TokenBucket) {
+            _ = bucket.allows(0, at: now)
+            bucket.take(bytes)
+        }
+        if historyBuckets.update(share, charge) == nil {
+            var bucket = TokenBucket(limits.clientHistoryBytes, now: now)
+            charge(&bucket)
+            historyBuckets[share] = bucket
+        }
     }
 
     private func give(_ amount: Int, back client: String) {
@@ -214,14 +207,20 @@ final class ClientBudgets {
     }
 }
 
+extension Dictionary {
+    /// Runs `body` on `key`'s value in place and returns what it returns; `nil` (nothing run) when `key` has none.
+    /// One lookup, then the value by its index: a `modify` through the key subscript (`dict[key]?.change()`,
+    /// `dict[key, default: …]` passed `inout`) allocates its frame, and these run on every change.
+    mutating func update<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let index = index(forKey: key) else { return nil }
+        return body(&values[index])
+    }
+}
+
 extension Dictionary where Value == Int {
     /// Adds `amount` to `key`'s count (from 0). One lookup.
     mutating func add(_ amount: Int, to key: Key) {
-        if let index = index(forKey: key) {
-            values[index] += amount
-        } else {
-            self[key] = amount
-        }
+        if update(key, { $0 += amount }) == nil { self[key] = amount }
     }
 
     /// Takes up to `amount` from `key`'s count, removing it when it reaches 0; returns what was taken (0 when

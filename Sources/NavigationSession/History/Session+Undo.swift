@@ -59,14 +59,7 @@ extension Session {
         func label(_ verb: String, _ screen: String?) -> String {
             guard let screen else { return "Undo " + verb }
             let title = manifest.screensByName[screen]?.title ?? screen
-            let prefix = "Undo ".utf8
-            let text = String(unsafeUninitializedCapacity: prefix.count + verb.utf8.count + 1 + title.utf8.count) {
-                (buffer: UnsafeMutableBufferPointer<UInt8>) -> Int in
-                var end = buffer.initialize(fromContentsOf: prefix)
-                end = buffer[end...].initialize(fromContentsOf: verb.utf8)
-                buffer[end] = UInt8(ascii: " ")
-                return buffer[(end + 1)...].initialize(fromContentsOf: title.utf8)
-            }
+            let text = String(utf8Joining: "Undo ".utf8, verb.utf8, CollectionOfOne(UInt8(ascii: " ")), title.utf8)
             // An empty title leaves a space: it goes, as does one a title ends with (the byte first, then the
             // character, which is what the label always did).
             return text.utf8.last == UInt8(ascii: " ") && text.hasSuffix(" ") ? String(text.dropLast()) : text

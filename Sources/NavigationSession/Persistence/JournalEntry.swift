@@ -291,13 +291,7 @@ enum JournalLine {
     /// `{"commands":<batch>}`, the JSON of ``ChangeCause/commands(_:)``.
     /// Written into the string's own storage in one pass (three pieces joined would allocate for each).
     static func cause(encodedBatch: [UInt8]) -> String {
-        let prefix = #"{"commands":"#.utf8
-        return String(unsafeUninitializedCapacity: prefix.count + encodedBatch.count + 1) { (buffer: UnsafeMutableBufferPointer<UInt8>) -> Int in
-            var index = buffer.initialize(fromContentsOf: prefix)
-            index = buffer[index...].initialize(fromContentsOf: encodedBatch)
-            buffer[index] = UInt8(ascii: "}")
-            return index + 1
-        }
+        String(utf8Joining: #"{"commands":"#.utf8, encodedBatch, CollectionOfOne(UInt8(ascii: "}")))
     }
 }
 
